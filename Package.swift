@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HTTPCore",
+    platforms: [
+        .macOS(.v12),
+        .iOS(.v15),
+        .tvOS(.v15),
+        .watchOS(.v8),
+    ],
+    products: [
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
+        .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "HTTPCore"),
+        .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
+        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
+        .testTarget(
+            name: "HTTPCoreURLSessionTests",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+        ),
+        .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,61 @@
+/// Why an exchange produced no complete response.
+///
+/// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Error texts never contain
+/// the query or the userinfo of the request URL: clients built on ``HTTPTransportClient``
+/// scrub transport messages with the policy's ``Redactor`` before they are thrown or observed.
+public enum HTTPError: Error, Sendable, Hashable {
+    /// The exchange was cancelled, through ``Cancellable/cancel()`` or Swift task cancellation.
+    case cancelled
+    /// The request's deadline (``HTTPRequest/timeout``) passed before a complete response.
+    case timeout
+    /// The server answered something that is not a usable HTTP response.
+    case invalidResponse
+    /// The transport failed: a stable `code` to branch on and a human-readable `message`.
+    case transport(code: TransportCode, message: String)
+
+    /// A stable, transport-independent name for a transport failure.
+    ///
+    /// Branch on the code, never on the message: messages come from the transport and differ
+    /// between platforms.
+    public struct TransportCode: Sendable, Hashable, CustomStringConvertible {
+        /// The code's stable name, for example `"cannot_connect"`.
+        public let rawValue: String
+
+        /// Creates a code; adapters may define their own names.
+        public init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The host refused the connection or could not be reached.
+        public static let cannotConnect = TransportCode("cannot_connect")
+        /// The host name could not be resolved.
+        public static let cannotResolveHost = TransportCode("cannot_resolve_host")
+        /// The connection was lost or reset during the exchange.
+        public static let connectionLost = TransportCode("connection_lost")
+        /// The device has no network connection.
+        public static let notConnected = TransportCode("not_connected")
+        /// TLS negotiation or certificate validation failed.
+        public static let secureConnectionFailed = TransportCode("secure_connection_failed")
+        /// The request cannot be sent as it is (bad URL, body not allowed for the method, ...).
+        public static let invalidRequest = TransportCode("invalid_request")
+        /// Redirects looped or exceeded the transport's limit.
+        public static let tooManyRedirects = TransportCode("too_many_redirects")
+        /// Any other failure; the message says more.
+        public static let other = TransportCode("other")
+
+        /// The code's stable name.
+        public var description: String { rawValue }
+    }
+}
+
+extension HTTPError: CustomStringConvertible {
+    /// A one-line description, free of URL queries and userinfo.
+    public var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .timeout: "timed out"
+        case .invalidResponse: "invalid response"
+        case .transport(let code, let message): "transport error [\(code)]: \(message)"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The raw request of one exchange and its policy-exposed form, computed once, on first read.
+///
+/// Shared by every event of the exchange. `exposed` runs the redactor on the thread that
+/// reads it first (an observer's delivery), never on the request path.
+final class ExchangeRecord: Sendable {
+    let request: HTTPRequest
+    let policy: HTTPCorePolicy
+    let correlationID: String?
+    private let cache = Locked<HTTPEvent.Request?>(nil)
+
+    init(request: HTTPRequest, policy: HTTPCorePolicy, correlationID: String?) {
+        self.request = request
+        self.policy = policy
+        self.correlationID = correlationID
+    }
+
+    var exposed: HTTPEvent.Request {
+        if let cached = cache.withLock({ $0 }) { return cached }
+        let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
+        let value = HTTPEvent.Request(
+            id: request.id,
+            method: request.method,
+            url: policy.redactor.redactedURL(request.url),
+            headers: policy.redactor.redactedHeaders(request.headers),
+            body: body.body,
+            isBodyTruncated: body.isTruncated
+        )
+        cache.withLock { $0 = value }
+        return value
+    }
+}
+
+/// A raw response and its policy-exposed form, computed once, on first read.
+final class ResponseRecord: Sendable {
+    let response: HTTPResponse
+    let policy: HTTPCorePolicy
+    private let cache = Locked<HTTPEvent.Response?>(nil)
+
+    init(response: HTTPResponse, policy: HTTPCorePolicy) {
+        self.response = response
+        self.policy = policy
+    }
+
+    var exposed: HTTPEvent.Response {
+        if let cached = cache.withLock({ $0 }) { return cached }
+        let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])
+        let value = HTTPEvent.Response(
+            statusCode: response.statusCode,
+            headers: policy.redactor.redactedHeaders(response.headers),
+            body: body.body,
+            isBodyTruncated: body.isTruncated,
+            url: policy.redactor.redactedURL(response.url)
+        )
+        cache.withLock { $0 = value }
+        return value
+    }
+}

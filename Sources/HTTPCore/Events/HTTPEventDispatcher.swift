@@ -1,0 +1,84 @@
+import Dispatch
+
+/// Fans lifecycle events out to observers, off the request path.
+///
+/// Clients emit into a dispatcher; observers subscribe to it. Share one dispatcher between
+/// every client of an app and subscribing an observer once sees every exchange:
+///
+/// ```swift
+/// let dispatcher = HTTPEventDispatcher()
+/// let subscription = dispatcher.subscribe(DevSeeObserver())
+/// let client = URLSessionClient(dispatcher: dispatcher)
+/// ...
+/// await dispatcher.flush()   // at shutdown, or in tests
+/// subscription.cancel()
+/// ```
+///
+/// Guarantees:
+/// - ``emit(_:)`` never waits for an observer: it appends to each observer's buffer under a
+///   short lock and returns.
+/// - Each observer has its own bounded buffer of `bufferLimit` events and its own delivery;
+///   a slow observer delays neither requests nor other observers. When its buffer is full,
+///   the oldest event waiting for that observer is dropped and counted in
+///   ``HTTPEventSubscription/droppedEventCount``.
+/// - Each observer receives events one at a time, in emission order, so the events of one
+///   request arrive in lifecycle order.
+public final class HTTPEventDispatcher: Sendable {
+    /// The default number of events buffered per observer.
+    public static let defaultBufferLimit = 10_000
+
+    /// The dispatcher of clients that are not given one; observers subscribed here see them.
+    public static let shared = HTTPEventDispatcher()
+
+    private let bufferLimit: Int
+    private let deliveryQueue = DispatchQueue(
+        label: "HTTPCore.HTTPEventDispatcher.delivery",
+        qos: .utility,
+        attributes: .concurrent
+    )
+    private let queues = Locked<[ObserverQueue]>([])
+
+    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events.
+    public init(bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit) {
+        self.bufferLimit = bufferLimit
+    }
+
+    /// Whether any observer is subscribed; clients skip building events when none is.
+    public var hasObservers: Bool {
+        queues.withLock { !$0.isEmpty }
+    }
+
+    /// Subscribes an observer to every event emitted from now on.
+    @discardableResult
+    public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
+        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue)
+        queues.withLock { $0.append(queue) }
+        return HTTPEventSubscription(queue: queue) { [weak self] cancelled in
+            self?.queues.withLock { queues in queues.removeAll { $0 === cancelled } }
+        }
+    }
+
+    /// Subscribes a closure to every event emitted from now on.
+    @discardableResult
+    public func subscribe(_ handler: @escaping @Sendable (HTTPEvent) -> Void) -> HTTPEventSubscription {
+        subscribe(ClosureObserver(handler))
+    }
+
+    /// Hands an event to every subscribed observer without waiting for any of them.
+    ///
+    /// ``HTTPTransportClient`` calls this; call it yourself only from a client that does not
+    /// use ``HTTPTransportClient``.
+    public func emit(_ event: HTTPEvent) {
+        for queue in queues.withLock({ $0 }) {
+            queue.enqueue(event)
+        }
+    }
+
+    /// Suspends until every event emitted before the call was delivered to (or dropped for)
+    /// every observer subscribed at the time of the call.
+    public func flush() async {
+        for queue in queues.withLock({ $0 }) {
+            await queue.waitUntilSettled()
+        }
+    }
+}

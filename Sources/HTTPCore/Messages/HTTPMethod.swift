@@ -1,0 +1,54 @@
+/// An HTTP request method: a validated token such as `GET` or a custom one like `PURGE`.
+///
+/// Use the static constants for the standard methods; custom methods go through the
+/// failable initializer, which rejects anything that is not an RFC 9110 token, so a typo
+/// such as `"GE T"` cannot reach the wire.
+public struct HTTPMethod: Sendable, Hashable {
+    /// The method token exactly as it is sent, for example `"GET"`.
+    public let rawValue: String
+
+    /// Creates a method from a token; `nil` when the string is empty or contains a
+    /// character that RFC 9110 does not allow in a token.
+    public init?(_ token: String) {
+        guard !token.isEmpty, token.utf8.allSatisfy(Self.isTokenCharacter) else { return nil }
+        rawValue = token
+    }
+
+    private init(unchecked token: String) {
+        rawValue = token
+    }
+
+    /// `GET`: transfer a current representation of the target resource.
+    public static let get = HTTPMethod(unchecked: "GET")
+    /// `HEAD`: like `GET`, without the response body.
+    public static let head = HTTPMethod(unchecked: "HEAD")
+    /// `POST`: process the enclosed representation.
+    public static let post = HTTPMethod(unchecked: "POST")
+    /// `PUT`: replace the target resource with the enclosed representation.
+    public static let put = HTTPMethod(unchecked: "PUT")
+    /// `PATCH`: apply partial modifications.
+    public static let patch = HTTPMethod(unchecked: "PATCH")
+    /// `DELETE`: remove the target resource.
+    public static let delete = HTTPMethod(unchecked: "DELETE")
+    /// `OPTIONS`: describe the communication options.
+    public static let options = HTTPMethod(unchecked: "OPTIONS")
+    /// `TRACE`: a message loop-back test.
+    public static let trace = HTTPMethod(unchecked: "TRACE")
+    /// `CONNECT`: establish a tunnel.
+    public static let connect = HTTPMethod(unchecked: "CONNECT")
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension HTTPMethod: CustomStringConvertible {
+    /// The method token.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// An HTTP request: what to send, independent of the transport that sends it.
+///
+/// Every request gets a process-unique ``id`` when it is created; copies keep it, so the
+/// events of one exchange can be joined by it.
+///
+/// ```swift
+/// let request = HTTPRequest(
+///     method: .post,
+///     url: URL(string: "https://api.example.com/users")!,
+///     headers: ["Content-Type": "application/json"],
+///     body: Data(#"{"name":"Roy"}"#.utf8),
+///     timeout: 10
+/// )
+/// ```
+public struct HTTPRequest: Sendable, Hashable {
+    /// A process-unique request identifier, cheap and thread-safe to generate.
+    public struct ID: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The identifier's number; identifiers increase in creation order.
+        public let rawValue: UInt64
+
+        /// Creates an identifier from a number, for tests and decoding.
+        public init(rawValue: UInt64) {
+            self.rawValue = rawValue
+        }
+
+        /// The next identifier of this process.
+        public static func next() -> ID {
+            ID(rawValue: counter.withLock { value in
+                value &+= 1
+                return value
+            })
+        }
+
+        /// The identifier as a decimal string.
+        public var description: String { String(rawValue) }
+
+        /// Orders identifiers by creation.
+        public static func < (lhs: ID, rhs: ID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        private static let counter = Locked<UInt64>(0)
+    }
+
+    /// The process-unique identifier of this request.
+    public var id: ID
+    /// The request method.
+    public var method: HTTPMethod
+    /// The target URL.
+    public var url: URL
+    /// The header fields, in order.
+    public var headers: HTTPHeaders
+    /// The body to send, or `nil` for none.
+    public var body: Data?
+    /// A deadline for the whole exchange, in seconds, or `nil` for the transport's default.
+    ///
+    /// Clients built on ``HTTPTransportClient`` enforce it precisely, whatever the transport
+    /// does: when it passes, the exchange is cancelled and fails with ``HTTPError/timeout``.
+    public var timeout: TimeInterval?
+
+    /// Creates a request with a fresh ``id``.
+    public init(
+        method: HTTPMethod = .get,
+        url: URL,
+        headers: HTTPHeaders = [:],
+        body: Data? = nil,
+        timeout: TimeInterval? = nil
+    ) {
+        self.id = .next()
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}

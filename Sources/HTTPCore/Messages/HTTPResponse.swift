@@ -1,0 +1,78 @@
+import Foundation
+
+/// A complete HTTP response: status, headers and body.
+///
+/// Any status is a response, 4xx and 5xx included; only a missing or unusable answer is an
+/// ``HTTPError``.
+public struct HTTPResponse: Sendable, Hashable {
+    /// A response status code and its class.
+    public struct Status: Sendable, Hashable, CustomStringConvertible {
+        /// The class of a status code, from its first digit.
+        public enum Kind: Sendable, Hashable {
+            /// 1xx.
+            case informational
+            /// 2xx.
+            case successful
+            /// 3xx.
+            case redirection
+            /// 4xx.
+            case clientError
+            /// 5xx.
+            case serverError
+            /// A code outside 100...599.
+            case invalid
+        }
+
+        /// The numeric status code, for example `404`.
+        public let code: Int
+
+        /// Creates a status from its code.
+        public init(code: Int) {
+            self.code = code
+        }
+
+        /// The class of this status.
+        public var kind: Kind {
+            switch code {
+            case 100..<200: .informational
+            case 200..<300: .successful
+            case 300..<400: .redirection
+            case 400..<500: .clientError
+            case 500..<600: .serverError
+            default: .invalid
+            }
+        }
+
+        /// The code as a decimal string.
+        public var description: String { String(code) }
+    }
+
+    /// The identifier of the request this answers.
+    public var requestID: HTTPRequest.ID
+    /// The numeric status code.
+    public var statusCode: Int
+    /// The header fields, in order, repeated names kept.
+    public var headers: HTTPHeaders
+    /// The body; empty when the server sent none.
+    public var body: Data
+    /// The final URL, after any redirects.
+    public var url: URL
+
+    /// The status and its class.
+    public var status: Status { Status(code: statusCode) }
+
+    /// Creates a response.
+    public init(
+        requestID: HTTPRequest.ID,
+        statusCode: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        url: URL
+    ) {
+        self.requestID = requestID
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+}

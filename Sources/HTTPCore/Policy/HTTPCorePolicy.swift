@@ -1,0 +1,73 @@
+import Foundation
+
+/// Decides what lifecycle events expose, and whether requests carry a correlation header.
+///
+/// Inject it into a client. Everything an event exposes goes through the policy's
+/// ``redactor``; bodies are either omitted or captured up to a byte cap. Redaction runs
+/// lazily, when an observer first reads an event's request or response, on the
+/// dispatcher's delivery queue: never on the request path.
+///
+/// ```swift
+/// var policy = HTTPCorePolicy.debug
+/// policy.redactor = Redactor(level: .strict)
+/// policy.correlationHeaderName = "X-Correlation-ID"
+/// let client = URLSessionClient(policy: policy)
+/// ```
+public struct HTTPCorePolicy: Sendable, Hashable {
+    /// Whether events carry bodies.
+    public enum BodyCapture: Sendable, Hashable {
+        /// Events carry no body, only byte counts.
+        case omitted
+        /// Events carry bodies, redacted and cut to at most `maxBytes` bytes.
+        case captured(maxBytes: Int)
+    }
+
+    /// The redaction engine applied to headers, URLs, bodies and error texts.
+    public var redactor: Redactor
+    /// Whether events carry bodies.
+    public var bodyCapture: BodyCapture
+    /// The header that carries a correlation id on each outgoing request, or `nil` for none.
+    ///
+    /// When set, a request without this header gets one with a new UUID; a request that has
+    /// it keeps its value. Either way the value is on every event as
+    /// ``HTTPEvent/correlationID``.
+    public var correlationHeaderName: String?
+
+    /// The default correlation header name.
+    public static let defaultCorrelationHeaderName = "X-Correlation-ID"
+
+    /// Creates a policy.
+    public init(
+        redactor: Redactor = .standard,
+        bodyCapture: BodyCapture = .captured(maxBytes: 64 * 1024),
+        correlationHeaderName: String? = nil
+    ) {
+        self.redactor = redactor
+        self.bodyCapture = bodyCapture
+        self.correlationHeaderName = correlationHeaderName
+    }
+
+    /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.
+    public static let debug = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 64 * 1024))
+
+    /// Bodies omitted; the default in release builds.
+    public static let release = HTTPCorePolicy(bodyCapture: .omitted)
+
+    /// ``debug`` in DEBUG builds, ``release`` otherwise.
+    public static var `default`: HTTPCorePolicy {
+        #if DEBUG
+        debug
+        #else
+        release
+        #endif
+    }
+
+    /// What events show of a body: `nil` when omitted or empty, else the redacted capture.
+    func exposedBody(_ body: Data?, contentType: String?) -> (body: Data?, isTruncated: Bool) {
+        guard case .captured(let maxBytes) = bodyCapture, let body, !body.isEmpty else { return (nil, false) }
+        let isTruncated = body.count > maxBytes
+        let captured = isTruncated ? body.prefix(max(0, maxBytes)) : body
+        let redacted = redactor.redactedBody(Data(captured), contentType: contentType, isTruncated: isTruncated)
+        return (redacted.count > maxBytes ? redacted.prefix(maxBytes) : redacted, isTruncated)
+    }
+}

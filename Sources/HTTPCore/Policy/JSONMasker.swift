@@ -1,0 +1,280 @@
+/// Masks values in JSON text in one pass, copying everything else byte for byte.
+///
+/// It never builds a document: it scans the input, copies the bytes of kept values and
+/// writes ``Redactor/mask`` in place of masked ones. On malformed or truncated input it stops
+/// at the first byte it cannot read and reports how far it got; what it wrote up to then
+/// holds only complete, already-masked tokens, so a half-read secret is never emitted.
+struct JSONMasker {
+    enum Mode {
+        /// Mask the values of sensitive keys only.
+        case sensitiveKeys
+        /// Mask every scalar value, except under allowed keys.
+        case everyValue
+    }
+
+    enum KeyRule {
+        case mask, keepSensitiveOnly, inherit
+    }
+
+    struct Failure: Error {}
+
+    static let maximumDepth = 256
+
+    let redactor: Redactor
+    let mode: Mode
+    /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
+    let masksGraphQLQuery: Bool
+
+    /// The masked text, and `nil` or the offset of the first byte that could not be read.
+    func mask(_ input: UnsafeBufferPointer<UInt8>) -> (output: [UInt8], failedAt: Int?) {
+        var scanner = Scanner(input: input, masker: self)
+        do {
+            scanner.skipWhitespace()
+            try scanner.value(depth: 0, mode: mode, key: nil)
+            scanner.skipWhitespace()
+            if scanner.index != input.count { throw Failure() }
+            return (scanner.output, nil)
+        } catch {
+            return (scanner.output, scanner.index)
+        }
+    }
+
+    func rule(forKey key: String) -> KeyRule {
+        let normalized = Redactor.normalizedKey(key)
+        if redactor.sensitiveBodyKeys.contains(normalized) { return .mask }
+        if redactor.allowedBodyKeys.contains(normalized) { return .keepSensitiveOnly }
+        if redactor.level != .none, redactor.masksBodyKeyByDefault(normalized) { return .mask }
+        return .inherit
+    }
+
+    private struct Scanner {
+        let input: UnsafeBufferPointer<UInt8>
+        let masker: JSONMasker
+        var index = 0
+        var output: [UInt8] = []
+
+        init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
+            self.input = input
+            self.masker = masker
+            output.reserveCapacity(input.count)
+        }
+
+        mutating func skipWhitespace() {
+            while index < input.count {
+                switch input[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        func peek() throws -> UInt8 {
+            guard index < input.count else { throw Failure() }
+            return input[index]
+        }
+
+        mutating func value(depth: Int, mode: Mode, key: String?) throws {
+            guard depth < JSONMasker.maximumDepth else { throw Failure() }
+            switch try peek() {
+            case UInt8(ascii: "{"): try object(depth: depth, mode: mode)
+            case UInt8(ascii: "["): try array(depth: depth, mode: mode)
+            case UInt8(ascii: "\""):
+                let start = index
+                try skipString()
+                if mode == .everyValue {
+                    writeMask()
+                } else {
+                    rewriteStringIfNeeded(start: start, end: index, depth: depth, key: key)
+                }
+            default:
+                let start = index
+                try skipScalar()
+                if mode == .everyValue {
+                    writeMask()
+                } else {
+                    output.append(contentsOf: input[start..<index])
+                }
+            }
+        }
+
+        mutating func object(depth: Int, mode: Mode) throws {
+            output.append(UInt8(ascii: "{"))
+            index += 1
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "}") {
+                index += 1
+                output.append(UInt8(ascii: "}"))
+                return
+            }
+            while true {
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: "\"") else { throw Failure() }
+                let keyStart = index
+                try skipString()
+                let keyEnd = index
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { throw Failure() }
+                index += 1
+                skipWhitespace()
+                let key = JSONString.decode(input[(keyStart + 1)..<(keyEnd - 1)]) ?? ""
+                output.append(contentsOf: input[keyStart..<keyEnd])
+                output.append(UInt8(ascii: ":"))
+                switch masker.rule(forKey: key) {
+                case .mask:
+                    try skipValue(depth: depth + 1)
+                    writeMask()
+                case .keepSensitiveOnly:
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: key)
+                case .inherit:
+                    try value(depth: depth + 1, mode: mode, key: depth == 0 ? key : nil)
+                }
+                skipWhitespace()
+                switch try peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    output.append(UInt8(ascii: ","))
+                case UInt8(ascii: "}"):
+                    index += 1
+                    output.append(UInt8(ascii: "}"))
+                    return
+                default:
+                    throw Failure()
+                }
+            }
+        }
+
+        mutating func array(depth: Int, mode: Mode) throws {
+            output.append(UInt8(ascii: "["))
+            index += 1
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "]") {
+                index += 1
+                output.append(UInt8(ascii: "]"))
+                return
+            }
+            while true {
+                skipWhitespace()
+                try value(depth: depth + 1, mode: mode, key: nil)
+                skipWhitespace()
+                switch try peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    output.append(UInt8(ascii: ","))
+                case UInt8(ascii: "]"):
+                    index += 1
+                    output.append(UInt8(ascii: "]"))
+                    return
+                default:
+                    throw Failure()
+                }
+            }
+        }
+
+        /// Skips any value without writing it.
+        mutating func skipValue(depth: Int) throws {
+            guard depth < JSONMasker.maximumDepth else { throw Failure() }
+            switch try peek() {
+            case UInt8(ascii: "\""):
+                try skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close: UInt8 = try peek() == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let isObject = close == UInt8(ascii: "}")
+                index += 1
+                skipWhitespace()
+                if try peek() == close {
+                    index += 1
+                    return
+                }
+                while true {
+                    skipWhitespace()
+                    if isObject {
+                        guard try peek() == UInt8(ascii: "\"") else { throw Failure() }
+                        try skipString()
+                        skipWhitespace()
+                        guard try peek() == UInt8(ascii: ":") else { throw Failure() }
+                        index += 1
+                        skipWhitespace()
+                    }
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace()
+                    let next = try peek()
+                    index += 1
+                    if next == close { return }
+                    guard next == UInt8(ascii: ",") else { throw Failure() }
+                }
+            default:
+                try skipScalar()
+            }
+        }
+
+        /// Skips a string token, leaving `index` after its closing quote.
+        mutating func skipString() throws {
+            index += 1
+            while index < input.count {
+                switch input[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
+                case UInt8(ascii: "\\"):
+                    index += 2
+                case 0x00..<0x20:
+                    throw Failure()
+                default:
+                    index += 1
+                }
+            }
+            throw Failure()
+        }
+
+        /// Skips a number, `true`, `false` or `null`.
+        mutating func skipScalar() throws {
+            let start = index
+            while index < input.count {
+                switch input[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    index += 1
+                default:
+                    guard index > start, JSONString.isScalar(input[start..<index]) else { throw Failure() }
+                    return
+                }
+            }
+            // A scalar that runs to the end of the input may have been cut short.
+            throw Failure()
+        }
+
+        mutating func writeMask() {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: Redactor.mask.utf8)
+            output.append(UInt8(ascii: "\""))
+        }
+
+        /// Copies a string, masking what it hides: GraphQL literals in a top-level `query`,
+        /// and secrets inside a string that is itself JSON.
+        mutating func rewriteStringIfNeeded(start: Int, end: Int, depth: Int, key: String?) {
+            let raw = input[start..<end]
+            let contentStart = start + 1
+            let looksLikeJSON = contentStart < end - 1
+                && (input[contentStart] == UInt8(ascii: "{") || input[contentStart] == UInt8(ascii: "["))
+            let isGraphQLQuery = masker.masksGraphQLQuery && depth == 1 && key == "query"
+            guard looksLikeJSON || isGraphQLQuery,
+                let decoded = JSONString.decode(input[contentStart..<(end - 1)])
+            else {
+                output.append(contentsOf: raw)
+                return
+            }
+            if isGraphQLQuery {
+                output.append(contentsOf: JSONString.encode(GraphQLMasker.maskLiterals(in: decoded)))
+                return
+            }
+            let nested = Array(decoded.utf8)
+            let inner = JSONMasker(redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: false)
+            let result = nested.withUnsafeBufferPointer { inner.mask($0) }
+            if result.failedAt == nil, result.output != nested {
+                output.append(contentsOf: JSONString.encode(String(decoding: result.output, as: UTF8.self)))
+            } else {
+                output.append(contentsOf: raw)
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// Decoding and encoding of JSON string tokens, for the maskers.
+enum JSONString {
+    /// The text of a JSON string's content (between the quotes), escapes resolved; `nil` when
+    /// an escape is malformed.
+    static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        guard bytes.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        var index = bytes.startIndex
+        func flush() {
+            scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+            utf8.removeAll(keepingCapacity: true)
+        }
+        func hex4(at position: Int) -> UInt32? {
+            guard position + 4 <= bytes.endIndex else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[position..<(position + 4)] {
+                guard let digit = hexValue(byte) else { return nil }
+                value = value << 4 | digit
+            }
+            return value
+        }
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < bytes.endIndex else { return nil }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                guard var code = hex4(at: index) else { return nil }
+                index += 4
+                if (0xD800..<0xDC00).contains(code), index + 6 <= bytes.endIndex,
+                    bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
+                    let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low)
+                {
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                }
+                flush()
+                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            default:
+                return nil
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+
+    /// A JSON string token (with quotes) for `text`.
+    static func encode(_ text: String) -> [UInt8] {
+        var output: [UInt8] = [UInt8(ascii: "\"")]
+        output.reserveCapacity(text.utf8.count + 2)
+        appendEscaped(text, to: &output)
+        output.append(UInt8(ascii: "\""))
+        return output
+    }
+
+    /// Appends `text` escaped for the inside of a JSON string; `/` is not escaped.
+    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        let hexDigits = Array("0123456789abcdef".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
+            }
+        }
+    }
+
+    /// Whether bytes form a complete JSON number, `true`, `false` or `null`.
+    static func isScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        if bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8) || bytes.elementsEqual("null".utf8) {
+            return true
+        }
+        guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= 0x30 && first <= 0x39) else { return false }
+        return bytes.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || "-+.eE".utf8.contains(byte)
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// The one redaction engine: every place where data leaves the process applies it.
+///
+/// ``HTTPCorePolicy`` applies it to what events expose; `DevSeeObserver` applies it to every
+/// payload it ships; the console observer to every line it prints. A masked header, query or
+/// body value becomes `[REDACTED]` (``mask``); only literals inside GraphQL query text become
+/// `***`, which keeps the query readable. Masking is one-way: nothing of the original value
+/// is kept, not even its length.
+///
+/// All name matching is ASCII case-insensitive, for configured lists too, and happens after
+/// percent-decoding. Body keys also ignore `_`, `-` and spaces, so `card_number`,
+/// `cardNumber` and `card-number` are one key.
+///
+/// Precedence for a name: a configured sensitive name is always masked; otherwise an allowed
+/// name is always kept; otherwise the level decides (`.standard`: the built-in sensitive
+/// names are masked; `.strict`: everything is masked).
+///
+/// ```swift
+/// let redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Session"])
+/// redactor.redactedURL(URL(string: "https://u:p@api.example.com/a?token=abc&page=2")!)
+/// // "https://api.example.com/a?token=[REDACTED]&page=2"
+/// ```
+public struct Redactor: Sendable, Hashable {
+    /// How much is masked.
+    public enum Level: String, Sendable, Hashable, CaseIterable {
+        /// Everything is kept as it is. For local development only.
+        case none
+        /// Known-sensitive items are masked: credentials in headers, the URL's userinfo,
+        /// secrets in the query, JSON, form, multipart and GraphQL bodies. The default.
+        case standard
+        /// Every header value outside the allowlist, every query value and every body value
+        /// is masked; bodies that are not JSON are replaced by a note of their size and type.
+        case strict
+    }
+
+    /// The marker that replaces a masked header, query or body value.
+    public static let mask = "[REDACTED]"
+
+    /// The marker that replaces a literal inside GraphQL query text.
+    public static let graphQLLiteralMask = "***"
+
+    /// Header names masked at `.standard`.
+    public static let defaultSensitiveHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+    ]
+
+    /// Header names kept at `.strict` unless configured otherwise.
+    public static let defaultAllowedHeaderNamesAtStrict: Set<String> = [
+        "accept", "accept-encoding", "accept-language", "cache-control", "connection", "content-encoding",
+        "content-length", "content-type", "date", "host", "transfer-encoding", "user-agent",
+    ]
+
+    /// Query item names whose values are masked at `.standard`.
+    public static let defaultSensitiveQueryNames: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password",
+        "passwd", "secret", "client_secret", "signature", "sig", "code", "session", "auth",
+    ]
+
+    /// Body keys whose values are masked at `.standard` (compared without `_`, `-`, spaces).
+    public static let defaultSensitiveBodyKeys: Set<String> = [
+        "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
+        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin",
+    ]
+
+    /// The level.
+    public var level: Level
+    /// Extra header names always masked (normalized to lowercase).
+    public private(set) var sensitiveHeaderNames: Set<String>
+    /// Header names never masked unless also listed as sensitive (lowercase).
+    public private(set) var allowedHeaderNames: Set<String>
+    /// Extra query item names whose values are always masked (lowercase).
+    public private(set) var sensitiveQueryNames: Set<String>
+    /// Query item names never masked unless also listed as sensitive (lowercase).
+    public private(set) var allowedQueryNames: Set<String>
+    /// Extra body keys whose values are always masked (normalized).
+    public private(set) var sensitiveBodyKeys: Set<String>
+    /// Body keys never masked unless also listed as sensitive (normalized).
+    public private(set) var allowedBodyKeys: Set<String>
+
+    /// Creates a redactor; every list is matched case-insensitively.
+    public init(
+        level: Level = .standard,
+        sensitiveHeaderNames: Set<String> = [],
+        allowedHeaderNames: Set<String> = Redactor.defaultAllowedHeaderNamesAtStrict,
+        sensitiveQueryNames: Set<String> = [],
+        allowedQueryNames: Set<String> = [],
+        sensitiveBodyKeys: Set<String> = [],
+        allowedBodyKeys: Set<String> = []
+    ) {
+        self.level = level
+        self.sensitiveHeaderNames = Set(sensitiveHeaderNames.map(Self.normalizedName))
+        self.allowedHeaderNames = Set(allowedHeaderNames.map(Self.normalizedName))
+        self.sensitiveQueryNames = Set(sensitiveQueryNames.map(Self.normalizedName))
+        self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedName))
+        self.sensitiveBodyKeys = Set(sensitiveBodyKeys.map(Self.normalizedKey))
+        self.allowedBodyKeys = Set(allowedBodyKeys.map(Self.normalizedKey))
+    }
+
+    /// A redactor that keeps everything; for local development only.
+    public static let none = Redactor(level: .none)
+    /// The default redactor: known-sensitive items masked.
+    public static let standard = Redactor(level: .standard)
+    /// A redactor that masks everything outside its allowlists.
+    public static let strict = Redactor(level: .strict)
+
+    // MARK: Headers
+
+    /// Whether the value of the header with this name is masked.
+    public func masksHeader(named name: String) -> Bool {
+        decide(Self.normalizedName(name), sensitive: sensitiveHeaderNames, allowed: allowedHeaderNames,
+               builtIn: Self.defaultSensitiveHeaderNames)
+    }
+
+    /// The headers with every masked value replaced by ``mask``; names and order are kept.
+    public func redactedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        guard level != .none || !sensitiveHeaderNames.isEmpty else { return headers }
+        var result = headers
+        result.mapValues { masksHeader(named: $0.name) ? Self.mask : $0.value }
+        return result
+    }
+
+    // MARK: Names
+
+    /// Whether the value of the query item with this (percent-decoded) name is masked.
+    public func masksQueryItem(named name: String) -> Bool {
+        decide(Self.normalizedName(name), sensitive: sensitiveQueryNames, allowed: allowedQueryNames,
+               builtIn: Self.defaultSensitiveQueryNames)
+    }
+
+    /// Whether the value of the body field with this key is masked.
+    public func masksBodyKey(_ key: String) -> Bool {
+        decide(Self.normalizedKey(key), sensitive: sensitiveBodyKeys, allowed: allowedBodyKeys,
+               builtIn: Self.normalizedDefaultBodyKeys)
+    }
+
+    private func decide(_ name: String, sensitive: Set<String>, allowed: Set<String>, builtIn: Set<String>) -> Bool {
+        if sensitive.contains(name) { return true }
+        switch level {
+        case .none: return false
+        case .standard: return builtIn.contains(name) && !allowed.contains(name)
+        case .strict: return !allowed.contains(name)
+        }
+    }
+
+    func masksBodyKeyByDefault(_ normalizedKey: String) -> Bool {
+        Self.normalizedDefaultBodyKeys.contains(normalizedKey)
+    }
+
+    private static let normalizedDefaultBodyKeys = Set(defaultSensitiveBodyKeys.map(normalizedKey))
+
+    static func normalizedName(_ name: String) -> String {
+        name.lowercased()
+    }
+
+    static func normalizedKey(_ key: String) -> String {
+        String(String.UnicodeScalarView(key.lowercased().unicodeScalars.filter { !"_- ".unicodeScalars.contains($0) }))
+    }
+}

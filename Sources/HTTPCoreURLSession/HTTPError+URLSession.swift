@@ -1,0 +1,43 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPError {
+    /// Maps an error from URLSession to the stable HTTPCore error, with a message built from
+    /// the code and the URL's host and port only.
+    init(urlSessionError error: any Error, url: URL) {
+        guard let urlError = error as? URLError else {
+            self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
+            return
+        }
+        let target = [url.host, url.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        func transport(_ code: TransportCode, _ text: String) -> HTTPError {
+            .transport(code: code, message: "\(text) (\(target), URLError \(urlError.code.rawValue))")
+        }
+        switch urlError.code {
+        case .timedOut: self = .timeout
+        case .cancelled: self = .cancelled
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
+            self = .invalidResponse
+        case .cannotConnectToHost: self = transport(.cannotConnect, "could not connect to the host")
+        case .cannotFindHost, .dnsLookupFailed: self = transport(.cannotResolveHost, "could not resolve the host")
+        case .networkConnectionLost: self = transport(.connectionLost, "the connection was lost")
+        case .notConnectedToInternet: self = transport(.notConnected, "not connected to a network")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired:
+            self = transport(.secureConnectionFailed, "the secure connection failed")
+        case .badURL, .unsupportedURL, .dataLengthExceedsMaximum, .requestBodyStreamExhausted:
+            self = transport(.invalidRequest, "the request cannot be sent")
+        case .httpTooManyRedirects, .redirectToNonExistentLocation:
+            self = transport(.tooManyRedirects, "too many redirects")
+        case .zeroByteResource:
+            self = transport(.connectionLost, "the server closed the connection without answering")
+        default:
+            self = transport(.other, "URLSession failed")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The ``HTTPClient`` over `URLSession`: works out of the box on Apple platforms and Linux.
+///
+/// ```swift
+/// let client = URLSessionClient()
+/// let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/users")!))
+/// ```
+///
+/// It is an `HTTPTransportClient` around ``URLSessionTransport``: it emits every lifecycle
+/// event to its dispatcher and applies its policy like any client built on the adapter
+/// contract. See ``URLSessionTransport`` for how requests and responses are translated.
+public struct URLSessionClient: HTTPClient {
+    /// The client that adds ids, deadlines, cancellation, the policy and events.
+    public let base: HTTPTransportClient<URLSessionTransport>
+
+    /// The session that performs the exchanges.
+    public var session: URLSession { base.transport.session }
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - session: The session to use; by default one shared session from
+    ///     ``makeDefaultSession()``: no cookie storage, no cache, 307/308 bodies preserved.
+    ///   - dispatcher: Where events go; by default `HTTPEventDispatcher.shared`.
+    ///   - policy: What events expose; by default `HTTPCorePolicy.default`.
+    public init(
+        session: URLSession = URLSessionClient.defaultSession,
+        dispatcher: HTTPEventDispatcher = .shared,
+        policy: HTTPCorePolicy = .default
+    ) {
+        base = HTTPTransportClient(transport: URLSessionTransport(session: session), dispatcher: dispatcher, policy: policy)
+    }
+
+    /// Performs one exchange; see `HTTPClient.send(_:)`.
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        try await base.send(request)
+    }
+
+    /// The session clients use when they are given none.
+    public static let defaultSession = makeDefaultSession()
+
+    /// A new session configured so that requests go out exactly as built: ephemeral, no
+    /// cookie storage (an ephemeral session would otherwise replay cookies), no cache, and a
+    /// delegate that re-sends the body on 307 and 308 redirects.
+    public static func makeDefaultSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration, delegate: RedirectBodyKeeper(), delegateQueue: nil)
+    }
+}
+
+/// Re-sends the original body when a 307 or 308 redirect asks for the same method again.
+final class RedirectBodyKeeper: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        var request = request
+        if response.statusCode == 307 || response.statusCode == 308, let original = task.originalRequest {
+            request.httpMethod = original.httpMethod
+            request.httpBody = original.httpBody
+        }
+        completionHandler(request)
+    }
+}

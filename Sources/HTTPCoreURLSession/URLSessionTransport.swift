@@ -1,0 +1,135 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The ``HTTPTransport`` that performs exchanges with a `URLSession`.
+///
+/// Use it through ``URLSessionClient``; use it directly only to wrap it in another
+/// transport (a retrying or recording wrapper, say) before handing it to
+/// `HTTPTransportClient`.
+///
+/// Translation and platform differences it handles:
+/// - Method, headers (repeated ones too), body and timeout map onto `URLRequest`. The
+///   timeout is set on the `timeoutInterval` property, rounded up to whole seconds, since
+///   FoundationNetworking ignores the initializer's and truncates fractions (a 0.5 s timeout
+///   would fire at once); the client enforces the exact deadline itself.
+/// - A `GET` or `HEAD` with a body is refused before sending, as
+///   ``HTTPError/TransportCode/invalidRequest``: URLSession fails it on every platform.
+/// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
+///   re-sends the original body (FoundationNetworking would send it empty) when the session
+///   is ``URLSessionClient/makeDefaultSession()``'s.
+/// - URLSession joins repeated response headers into one value; `Set-Cookie` values are split
+///   back into one field per cookie.
+/// - URLSession decodes gzip, deflate, brotli and zstd bodies but keeps the headers that
+///   describe the encoded body; the response's `Content-Encoding` is removed and its
+///   `Content-Length` set to the decoded size, so headers describe the body you get.
+/// - `URLError.timedOut` is ``HTTPError/timeout``, any cancellation ``HTTPError/cancelled``
+///   (also a cancel that arrives before the task was resumed), a non-HTTP response
+///   ``HTTPError/invalidResponse``, other failures ``HTTPError/transport(code:message:)``
+///   with a message built from the error code, never from `"\(error)"`, which contains the
+///   full URL on Linux.
+public struct URLSessionTransport: HTTPTransport {
+    /// The session that performs the exchanges.
+    public let session: URLSession
+
+    /// Creates a transport over a session.
+    public init(session: URLSession) {
+        self.session = session
+    }
+
+    /// Performs one exchange with a data task; honours Swift task cancellation.
+    public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let urlRequest = try Self.urlRequest(for: request)
+        let state = Locked(TaskState())
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    continuation.resume(with: Result { try Self.response(for: request, data: data, response: response, error: error) })
+                }
+                let wasCancelled = state.withLock { state -> Bool in
+                    state.task = task
+                    return state.isCancelled
+                }
+                // A cancel that arrived before this point still ends the task with -999.
+                if wasCancelled { task.cancel() }
+                task.resume()
+            }
+        } onCancel: {
+            state.withLock { state -> URLSessionDataTask? in
+                state.isCancelled = true
+                return state.task
+            }?.cancel()
+        }
+    }
+
+    private struct TaskState {
+        var task: URLSessionDataTask?
+        var isCancelled = false
+    }
+}
+
+extension URLSessionTransport {
+    static func urlRequest(for request: HTTPRequest) throws -> URLRequest {
+        if let body = request.body, !body.isEmpty, request.method == .get || request.method == .head {
+            throw HTTPError.transport(
+                code: .invalidRequest,
+                message: "URLSession cannot send a \(request.method) request with a body"
+            )
+        }
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        for field in request.headers {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        urlRequest.httpBody = request.body
+        if let timeout = request.timeout {
+            urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
+        }
+        return urlRequest
+    }
+
+    static func response(for request: HTTPRequest, data: Data?, response: URLResponse?, error: (any Error)?) throws -> HTTPResponse {
+        if let error {
+            throw HTTPError(urlSessionError: error, url: request.url)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw HTTPError.invalidResponse
+        }
+        let body = data ?? Data()
+        return HTTPResponse(
+            requestID: request.id,
+            statusCode: http.statusCode,
+            headers: headers(of: http, decodedBodySize: body.count),
+            body: body,
+            url: http.url ?? request.url
+        )
+    }
+
+    static func headers(of response: HTTPURLResponse, decodedBodySize: Int) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key as? String else { return nil }
+            return (name, value as? String ?? "\(value)")
+        }
+        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+            if HTTPHeaders.matches(name, "Set-Cookie") {
+                SetCookieSplitter.split(value).forEach { headers.add(name: name, value: $0) }
+            } else {
+                headers.add(name: name, value: value)
+            }
+        }
+        let decodedEncodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
+        if let encoding = headers["Content-Encoding"]?.lowercased().trimmingCharacters(in: .whitespaces),
+            decodedEncodings.contains(encoding)
+        {
+            headers.remove(name: "Content-Encoding")
+            if headers.contains("Content-Length") {
+                headers.set(name: "Content-Length", value: String(decodedBodySize))
+            }
+        }
+        return headers
+    }
+}
