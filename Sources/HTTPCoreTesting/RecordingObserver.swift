@@ -1,0 +1,56 @@
+import Foundation
+import HTTPCore
+
+/// An ``HTTPObserver`` that keeps every event it receives, for assertions in tests.
+///
+/// ```swift
+/// let recorder = RecordingObserver()
+/// dispatcher.subscribe(recorder)
+/// _ = try await client.send(request)
+/// let events = try await recorder.waitForEvents(count: 4)
+/// XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+/// ```
+public final class RecordingObserver: HTTPObserver {
+    /// Thrown when a wait's deadline passes; says how many events had arrived.
+    public struct WaitTimeout: Error, CustomStringConvertible {
+        /// What was awaited and what arrived.
+        public let description: String
+    }
+
+    private let condition = AsyncCondition<[HTTPEvent]>([])
+
+    /// Creates an empty recorder.
+    public init() {}
+
+    /// Records an event.
+    public func handle(_ event: HTTPEvent) {
+        condition.update { $0.append(event) }
+    }
+
+    /// Every event received so far, in arrival order.
+    public var events: [HTTPEvent] { condition.state }
+
+    /// The events of one request, in arrival order.
+    public func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
+        events.filter { $0.requestID == requestID }
+    }
+
+    /// Returns the events once at least `count` arrived; throws ``WaitTimeout`` after `timeout`.
+    @discardableResult
+    public func waitForEvents(count: Int, timeout: TimeInterval = 10) async throws -> [HTTPEvent] {
+        try await condition.wait(timeout: timeout, until: { $0.count >= count }) { events in
+            WaitTimeout(description: "waited \(timeout) s for \(count) events, \(events.count) arrived")
+        }
+    }
+
+    /// Returns the events once at least `count` terminal events arrived; throws
+    /// ``WaitTimeout`` after `timeout`.
+    @discardableResult
+    public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 10) async throws -> [HTTPEvent] {
+        try await condition.wait(timeout: timeout, until: { $0.count { $0.name.isTerminal } >= count }) { events in
+            WaitTimeout(
+                description: "waited \(timeout) s for \(count) terminal events, \(events.count { $0.name.isTerminal }) arrived"
+            )
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import HTTPCore
+import XCTest
+
+final class HTTPMethodTests: XCTestCase {
+    func testStandardMethodsHaveTheirTokens() {
+        XCTAssertEqual(
+            [HTTPMethod.get, .head, .post, .put, .patch, .delete, .options, .trace, .connect].map(\.rawValue),
+            ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+        )
+    }
+
+    func testCustomTokenIsAccepted() {
+        XCTAssertEqual(HTTPMethod("PURGE")?.rawValue, "PURGE")
+        XCTAssertEqual(HTTPMethod("M-SEARCH")?.rawValue, "M-SEARCH")
+    }
+
+    func testInvalidTokensAreRejected() {
+        for token in ["", "GE T", "GET\r\n", "GÉT", "(GET)", "a/b"] {
+            XCTAssertNil(HTTPMethod(token), token)
+        }
+    }
+
+    func testCustomTokenEqualsConstantWithSameSpelling() {
+        XCTAssertEqual(HTTPMethod("GET"), .get)
+        XCTAssertNotEqual(HTTPMethod("get"), .get)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+final class HTTPTransportClientTests: XCTestCase {
+    private let url = URL(string: "https://api.example.com/users?page=2")!
+    private var dispatcher: HTTPEventDispatcher!
+    private var recorder: RecordingObserver!
+
+    override func setUp() {
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+    }
+
+    private func client(_ transport: MockTransport, policy: HTTPCorePolicy = .debug) -> HTTPTransportClient<MockTransport> {
+        HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
+    }
+
+    func testSuccessEmitsFourEventsInOrderWithTimingAndSizes() async throws {
+        let transport = MockTransport(default: .status(200, body: Data("hello".utf8), after: 0.02))
+        let request = HTTPRequest(method: .post, url: url, body: Data("abc".utf8))
+        let response = try await client(transport).send(request)
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.requestID, request.id)
+
+        let events = try await recorder.waitForEvents(count: 4)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        XCTAssertEqual(Set(events.map(\.requestID)), [request.id])
+        XCTAssertEqual(events.map(\.name.rawValue), [
+            "http.request.created", "http.request.started", "http.response.received", "http.request.succeeded",
+        ])
+        let terminal = events[3]
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(terminal.durationMilliseconds), 20)
+        XCTAssertNotNil(terminal.startedAt)
+        XCTAssertEqual(terminal.endedAt, terminal.timestamp)
+        XCTAssertEqual(terminal.requestBodyByteCount, 3)
+        XCTAssertEqual(terminal.responseBodyByteCount, 5)
+        XCTAssertEqual(terminal.response?.statusCode, 200)
+        XCTAssertNil(terminal.error)
+        XCTAssertNil(events[0].startedAt)
+        XCTAssertNil(events[0].durationMilliseconds)
+        XCTAssertNil(events[1].response)
+    }
+
+    func testClientAndServerErrorsAreResponsesThatSucceed() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(404), .status(503))
+        let first = try await client(transport).send(HTTPRequest(url: url))
+        let second = try await client(transport).send(HTTPRequest(url: url))
+        XCTAssertEqual([first.status.kind, second.status.kind], [.clientError, .serverError])
+        let events = try await recorder.waitForTerminalEvents(count: 2)
+        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.name), [.requestSucceeded, .requestSucceeded])
+    }
+
+    func testTransportFailureEmitsFailedWithScrubbedError() async throws {
+        let secretURL = URL(string: "https://user:pw@api.example.com/a?token=s3cr3t&x=1")!
+        let transport = MockTransport(default: .failure(.transport(code: .cannotConnect, message: "refused: \(secretURL.absoluteString)")))
+        do {
+            _ = try await client(transport, policy: HTTPCorePolicy(redactor: .none)).send(HTTPRequest(url: secretURL))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(let code, let message) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, .cannotConnect)
+            XCTAssertFalse(message.contains("s3cr3t"), message)
+            XCTAssertFalse(message.contains("pw@"), message)
+        }
+        let events = try await recorder.waitForEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        guard case .transport(.cannotConnect, _)? = events[2].error else { return XCTFail("\(String(describing: events[2].error))") }
+        XCTAssertNil(events[2].response)
+    }
+
+    func testUnknownErrorsBecomeOtherTransportErrors() async throws {
+        struct Boom: Error {}
+        final class Throwing: HTTPTransport {
+            func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw Boom() }
+        }
+        let client = HTTPTransportClient(transport: Throwing(), dispatcher: dispatcher)
+        do {
+            _ = try await client.send(HTTPRequest(url: url))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .other, message: "Boom()"))
+        }
+    }
+
+    func testDeadlineCancelsTheTransportAndFailsWithTimeout() async throws {
+        let transport = MockTransport(default: .status(200, after: 30))
+        let started = Date()
+        do {
+            _ = try await client(transport).send(HTTPRequest(url: url, timeout: 0.1))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        let events = try await recorder.waitForEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        XCTAssertEqual(events[2].error, .timeout)
+    }
+
+    func testAlreadyCancelledTaskNeverReachesTheTransport() async throws {
+        let transport = MockTransport()
+        let client = client(transport)
+        let url = url
+        let result = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(HTTPRequest(url: url))
+        }.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        XCTAssertTrue(transport.requests.isEmpty)
+        let events = try await recorder.waitForEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
+        XCTAssertEqual(events[2].error, .cancelled)
+    }
+
+    func testTaskCancellationInFlightThrowsCancelled() async throws {
+        let client = client(MockTransport(default: .status(200, after: 30)))
+        let request = HTTPRequest(url: url)
+        let task = Task { try await client.send(request) }
+        try await recorder.waitForEvents(count: 2)
+        task.cancel()
+        let result = await task.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        let events = try await recorder.waitForEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
+    }
+
+    func testExecuteCancelledImmediatelyCompletesOnceWithCancelled() async throws {
+        let client = client(MockTransport(default: .status(200, after: 30)))
+        let completions = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
+        let cancellable = client.execute(HTTPRequest(url: url)) { result in completions.update { $0.append(result) } }
+        cancellable.cancel()
+        cancellable.cancel()
+        let results = try await completions.waitForCount(1)
+        try await recorder.waitForTerminalEvents(count: 1)
+        cancellable.cancel()
+        await dispatcher.flush()
+        XCTAssertEqual(results.map(\.failure), [.cancelled])
+        XCTAssertEqual(completions.state.count, 1)
+        XCTAssertEqual(recorder.events.last?.name, .requestCancelled)
+    }
+
+    func testExecuteDeliversOnTheChosenQueueExactlyOnce() async throws {
+        let client = client(MockTransport(default: .status(201)))
+        let queue = DispatchQueue(label: "callback")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "callback")
+        let calls = AsyncCondition<[String]>([])
+        client.execute(HTTPRequest(url: url), on: queue) { result in
+            let status = (try? result.get())?.statusCode ?? 0
+            calls.update { $0.append("\(status) on \(DispatchQueue.getSpecific(key: key) ?? "another queue")") }
+        }
+        _ = try await calls.waitForCount(1)
+        try await recorder.waitForTerminalEvents(count: 1)
+        await dispatcher.flush()
+        XCTAssertEqual(calls.state, ["201 on callback"])
+    }
+
+    func testTwoHundredConcurrentRequestsGiveTwoHundredCompleteSequences() async throws {
+        let transport = MockTransport(default: .status(200, after: 0.001))
+        let client = client(transport)
+        let ids = try await withThrowingTaskGroup(of: HTTPRequest.ID.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let request = HTTPRequest(url: URL(string: "https://api.example.com/\(index)")!)
+                    let response = try await client.send(request)
+                    XCTAssertEqual(response.requestID, request.id)
+                    return request.id
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try await recorder.waitForEvents(count: 800)
+        for id in ids {
+            let events = recorder.events(for: id)
+            XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+            XCTAssertEqual(Set(events.map(\.request.url)).count, 1)
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+struct ConditionTimeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension AsyncCondition where State: Collection {
+    /// Waits until the collection holds at least `count` elements, failing after 10 s.
+    func waitForCount(_ count: Int, timeout: TimeInterval = 10) async throws -> State {
+        try await wait(timeout: timeout, until: { $0.count >= count }) { state in
+            ConditionTimeout(description: "waited \(timeout) s for \(count) elements, have \(state.count)")
+        }
+    }
+}
