@@ -13,18 +13,24 @@ let package = Package(
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
         .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
+        .library(name: "DevSeeObserver", targets: ["DevSeeObserver"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "HTTPCore"),
         .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
+        .target(name: "DevSeeObserver", dependencies: ["HTTPCore"]),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
         ),
         .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
+        .testTarget(
+            name: "DevSeeObserverTests",
+            dependencies: ["DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

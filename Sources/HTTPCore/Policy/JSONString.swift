@@ -1,8 +1,8 @@
 /// Decoding and encoding of JSON string tokens, for the maskers.
-enum JSONString {
+package enum JSONString {
     /// The text of a JSON string's content (between the quotes), escapes resolved; `nil` when
     /// an escape is malformed.
-    static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+    package static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
         guard bytes.contains(UInt8(ascii: "\\")) else {
             return String(decoding: bytes, as: UTF8.self)
         }
@@ -60,7 +60,7 @@ enum JSONString {
     }
 
     /// A JSON string token (with quotes) for `text`.
-    static func encode(_ text: String) -> [UInt8] {
+    package static func encode(_ text: String) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "\"")]
         output.reserveCapacity(text.utf8.count + 2)
         appendEscaped(text, to: &output)
@@ -69,26 +69,33 @@ enum JSONString {
     }
 
     /// Appends `text` escaped for the inside of a JSON string; `/` is not escaped.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            default: output.append(byte)
+    package static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for (index, byte) in bytes.enumerated() where byte == 0x22 || byte == 0x5C || byte < 0x20 {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case 0x22: output.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0x0F)])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Whether bytes form a complete JSON number, `true`, `false` or `null`.
-    static func isScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    package static func isScalar(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         if bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8) || bytes.elementsEqual("null".utf8) {
             return true
         }

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPCore
+
+/// Everything a ``DevSeeLogger`` needs: who the app is, where the dev-see server is, and how
+/// logs are buffered and delivered.
+///
+/// ```swift
+/// var configuration = DevSeeLoggerConfiguration(appId: "com.example.app")
+/// configuration.bufferByteLimit = 8 * 1024 * 1024
+/// DevSeeLoggerCenter.configure(configuration)
+/// ```
+///
+/// The defaults suit an app on a developer's machine: logging on in DEBUG builds only, a
+/// 16 MiB buffer, two concurrent uploads, three retries with exponential backoff.
+public struct DevSeeLoggerConfiguration: Sendable {
+    /// The app's identifier, sent as `appId` with every log; usually the bundle identifier.
+    public var appId: String
+    /// The dev-see server to use when no paired endpoint is stored; `nil` for the default
+    /// `http://127.0.0.1:9090`.
+    public var serverURL: URL?
+    /// The path logs are posted to.
+    public var apiPath: String
+    /// The most bytes of each body a log carries; longer bodies are cut with a visible marker.
+    public var maxBodyBytes: Int
+    /// The most logs waiting for delivery; beyond it the oldest are dropped and counted.
+    public var bufferLimit: Int
+    /// The most bytes of logs waiting for delivery; beyond it the oldest are dropped and counted.
+    public var bufferByteLimit: Int
+    /// How many uploads run at once.
+    public var maxConcurrentUploads: Int
+    /// How many times a log is retried after a connection error, a timeout, a 5xx or a 429.
+    public var maxRetries: Int
+    /// The wait before the first retry, in seconds; it doubles at each retry, with jitter.
+    public var initialBackoff: TimeInterval
+    /// The longest wait between retries, in seconds; also caps a server's `Retry-After`.
+    public var maxBackoff: TimeInterval
+    /// How long one upload may take, in seconds, before it counts as a timeout.
+    public var uploadTimeout: TimeInterval
+    /// Whether logging is on. Off means inert: no buffering, no network, no tasks.
+    /// Defaults to `true` in DEBUG builds and `false` otherwise.
+    public var isEnabled: Bool
+    /// Whether a connection link may point to a public host. Off by default: a link can
+    /// send every API call of the app, bodies included, to another machine.
+    public var allowsPublicHosts: Bool
+    /// The redaction engine applied to every payload before it leaves the process.
+    public var redactor: Redactor
+    /// Where a paired endpoint is persisted; `nil` to persist nothing.
+    public var endpointStore: (any DevSeeEndpointStore)?
+    /// Receives the logger's rare diagnostic lines (server unreachable, back, log rejected).
+    public var diagnostics: @Sendable (String) -> Void
+
+    /// The endpoint used when neither a stored endpoint nor ``serverURL`` is available.
+    public static let defaultServerURL = URL(string: "http://127.0.0.1:9090")!
+
+    /// Creates a configuration with default delivery settings.
+    public init(
+        appId: String,
+        serverURL: URL? = nil,
+        apiPath: String = "/api/logs",
+        maxBodyBytes: Int = 64 * 1024
+    ) {
+        self.appId = appId
+        self.serverURL = serverURL
+        self.apiPath = apiPath
+        self.maxBodyBytes = maxBodyBytes
+        bufferLimit = 10_000
+        bufferByteLimit = 16 * 1024 * 1024
+        maxConcurrentUploads = 2
+        maxRetries = 3
+        initialBackoff = 0.5
+        maxBackoff = 30
+        uploadTimeout = 10
+        #if DEBUG
+        isEnabled = true
+        #else
+        isEnabled = false
+        #endif
+        allowsPublicHosts = false
+        redactor = .standard
+        endpointStore = UserDefaultsEndpointStore(appId: appId)
+        diagnostics = DevSeeLoggerConfiguration.printToStandardError
+    }
+
+    /// Writes a diagnostic line to standard error, prefixed with `[dev-see]`.
+    public static let printToStandardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("[dev-see] \(line)\n".utf8))
+    }
+}

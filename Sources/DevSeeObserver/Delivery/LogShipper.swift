@@ -1,0 +1,274 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Buffers accepted logs and uploads them with a few workers, retrying with backoff.
+///
+/// Workers exist only while there is work: accepting a log starts one when fewer than
+/// `maxConcurrentUploads` run. When the server does not answer, the shipper goes offline:
+/// one worker probes with the oldest log at growing intervals while the others stop, and the
+/// buffer keeps the newest logs within its limits. The first answer brings every worker back.
+final class LogShipper: Sendable {
+    private struct State {
+        var buffer: LogBuffer
+        var statistics = DevSeeDeliveryStatistics()
+        var endpoint: DevSeeEndpoint
+        var nextSequence: UInt64 = 0
+        var inFlight: Set<UInt64> = []
+        var workers: [UInt64: Task<Void, Never>] = [:]
+        var nextWorkerID: UInt64 = 0
+        var isOffline = false
+        var hasProber = false
+        var consecutiveFailures = 0
+        var isReportedUnreachable = false
+        var reportedRejections: Set<Int> = []
+        var flushWaiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var isShutDown = false
+
+        func isSettled(through target: UInt64) -> Bool {
+            (buffer.firstSequence.map { $0 > target } ?? true) && inFlight.allSatisfy { $0 > target }
+        }
+
+        mutating func readyFlushWaiters() -> [CheckedContinuation<Void, Never>] {
+            let waiters = flushWaiters
+            flushWaiters = waiters.filter { !isSettled(through: $0.target) }
+            return waiters.filter { isSettled(through: $0.target) }.map(\.continuation)
+        }
+    }
+
+    private enum Step {
+        case next
+        case probe(after: TimeInterval)
+        case stop
+    }
+
+    private let configuration: DevSeeLoggerConfiguration
+    private let builder: PayloadBuilder
+    private let uploader: Uploader
+    private let state: Locked<State>
+
+    init(configuration: DevSeeLoggerConfiguration, endpoint: DevSeeEndpoint) {
+        self.configuration = configuration
+        builder = PayloadBuilder(appId: configuration.appId, maxBodyBytes: configuration.maxBodyBytes, redactor: configuration.redactor)
+        uploader = Uploader(
+            session: Uploader.makeSession(maxConcurrentUploads: configuration.maxConcurrentUploads, timeout: configuration.uploadTimeout)
+        )
+        state = Locked(State(
+            buffer: LogBuffer(countLimit: configuration.bufferLimit, byteLimit: configuration.bufferByteLimit),
+            endpoint: endpoint
+        ))
+    }
+
+    var statistics: DevSeeDeliveryStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.pending = state.buffer.count + state.inFlight.count
+            statistics.bufferedBytes = state.buffer.byteCount
+            return statistics
+        }
+    }
+
+    var endpoint: DevSeeEndpoint {
+        get { state.withLock { $0.endpoint } }
+        set {
+            state.withLock { state in
+                state.endpoint = newValue
+                state.consecutiveFailures = 0
+                startWorkers(&state)
+            }
+        }
+    }
+
+    /// Accepts a log into the buffer and makes sure a worker will upload it. Never waits.
+    func accept(_ log: PendingLog, byteCost: Int) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.isShutDown else { return [] }
+            state.nextSequence += 1
+            let dropped = state.buffer.append(LogBuffer.Item(sequence: state.nextSequence, log: log, byteCost: byteCost))
+            state.statistics.accepted += 1
+            state.statistics.dropped += dropped
+            startWorkers(&state)
+            return dropped > 0 ? state.readyFlushWaiters() : []
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    /// Returns when every log accepted before the call was delivered or given up. While the
+    /// server is unreachable, the waiting logs are given up (counted as failed) at once.
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isDone = state.withLock { state -> Bool in
+                let target = state.nextSequence
+                if state.isOffline {
+                    state.statistics.failed += state.buffer.removeAll(through: target)
+                }
+                if state.isSettled(through: target) { return true }
+                state.flushWaiters.append((target, continuation))
+                return false
+            }
+            if isDone { continuation.resume() }
+        }
+    }
+
+    /// Flushes, then stops every worker and the upload session; later logs are ignored.
+    func shutdown() async {
+        await flush()
+        let workers = state.withLock { state -> [Task<Void, Never>] in
+            state.isShutDown = true
+            return Array(state.workers.values)
+        }
+        workers.forEach { $0.cancel() }
+        uploader.session.finishTasksAndInvalidate()
+    }
+
+    private func startWorkers(_ state: inout State) {
+        guard !state.isShutDown, !state.isOffline else { return }
+        let wanted = min(configuration.maxConcurrentUploads - state.workers.count, state.buffer.count)
+        for _ in 0..<max(0, wanted) {
+            state.nextWorkerID += 1
+            let id = state.nextWorkerID
+            state.workers[id] = Task.detached(priority: .utility) { [self] in await runWorker(id: id) }
+        }
+    }
+
+    private func runWorker(id: UInt64) async {
+        var isProber = false
+        while let item = nextItem(worker: id, isProber: isProber) {
+            switch await deliver(item, worker: id, isProber: isProber) {
+            case .next:
+                isProber = false
+            case .probe(let delay):
+                isProber = true
+                await sleep(delay)
+            case .stop:
+                return
+            }
+        }
+    }
+
+    /// The next log for a worker, or `nil` after unregistering the worker.
+    private func nextItem(worker id: UInt64, isProber: Bool) -> LogBuffer.Item? {
+        state.withLock { state in
+            if !Task.isCancelled, !state.isOffline || isProber, let item = state.buffer.popFirst() {
+                state.inFlight.insert(item.sequence)
+                return item
+            }
+            state.workers[id] = nil
+            if isProber {
+                // Nothing left to probe with: the next log finds out afresh.
+                state.isOffline = false
+                state.hasProber = false
+            }
+            return nil
+        }
+    }
+
+    private func deliver(_ taken: LogBuffer.Item, worker: UInt64, isProber: Bool) async -> Step {
+        var item = taken
+        let payload = item.payload ?? builder.payload(for: item.log.entry(maxBodyBytes: configuration.maxBodyBytes))
+        item.payload = payload
+        while true {
+            let url = endpoint.url(path: configuration.apiPath)
+            let outcome = await uploader.post(payload, to: url, timeout: configuration.uploadTimeout)
+            switch outcome {
+            case .delivered:
+                settle(item) { $0.delivered += 1 }
+                markReachable()
+                return .next
+            case .rejected(let status, let reason):
+                settle(item) { $0.rejected += 1 }
+                markReachable()
+                reportRejection(status: status, reason: reason)
+                return .next
+            case .unreachable(let reason):
+                item.attempts += 1
+                return wentUnreachable(with: item, reason: reason, worker: worker, isProber: isProber)
+            case .serverError, .tooManyRequests:
+                markReachable()
+                guard item.attempts < configuration.maxRetries, !Task.isCancelled else {
+                    settle(item) { $0.failed += 1 }
+                    return .next
+                }
+                item.attempts += 1
+                state.withLock { $0.statistics.retried += 1 }
+                var delay = backoff(attempt: item.attempts)
+                if case .tooManyRequests(let retryAfter?) = outcome {
+                    delay = min(retryAfter, configuration.maxBackoff)
+                }
+                await sleep(delay)
+            }
+        }
+    }
+
+    private func settle(_ item: LogBuffer.Item, _ count: (inout DevSeeDeliveryStatistics) -> Void) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.inFlight.remove(item.sequence)
+            count(&state.statistics)
+            return state.readyFlushWaiters()
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    private func wentUnreachable(with item: LogBuffer.Item, reason: String, worker: UInt64, isProber: Bool) -> Step {
+        let (step, ready, report) = state.withLock { state -> (Step, [CheckedContinuation<Void, Never>], String?) in
+            state.inFlight.remove(item.sequence)
+            if item.attempts > configuration.maxRetries {
+                state.statistics.failed += 1
+            } else if let target = state.flushWaiters.map(\.target).max() {
+                // Someone waits for a flush: give up what it waits for rather than make it wait out the outage.
+                state.statistics.failed += 1 + state.buffer.removeAll(through: target)
+            } else {
+                state.statistics.retried += 1
+                state.buffer.pushFront(item)
+            }
+            state.isOffline = true
+            state.consecutiveFailures += 1
+            let report = state.isReportedUnreachable ? nil : "server at \(state.endpoint) is unreachable (\(reason)); logs are kept in the buffer and retried"
+            state.isReportedUnreachable = true
+            let step: Step
+            if state.hasProber && !isProber {
+                state.workers[worker] = nil
+                step = .stop
+            } else {
+                state.hasProber = true
+                step = .probe(after: backoff(attempt: state.consecutiveFailures))
+            }
+            return (step, state.readyFlushWaiters(), report)
+        }
+        ready.forEach { $0.resume() }
+        report.map(configuration.diagnostics)
+        return step
+    }
+
+    private func markReachable() {
+        let report = state.withLock { state -> String? in
+            let wasUnreachable = state.isReportedUnreachable
+            state.isOffline = false
+            state.hasProber = false
+            state.consecutiveFailures = 0
+            state.isReportedUnreachable = false
+            if wasUnreachable { startWorkers(&state) }
+            return wasUnreachable ? "server at \(state.endpoint) is reachable again" : nil
+        }
+        report.map(configuration.diagnostics)
+    }
+
+    private func reportRejection(status: Int, reason: String) {
+        let isFirst = state.withLock { $0.reportedRejections.insert(status).inserted }
+        if isFirst {
+            configuration.diagnostics("the server refused a log with status \(status) (\(reason)); such logs are dropped")
+        }
+    }
+
+    private func backoff(attempt: Int) -> TimeInterval {
+        let base = min(configuration.maxBackoff, configuration.initialBackoff * pow(2, Double(max(0, attempt - 1))))
+        return base / 2 + Double.random(in: 0...(base / 2))
+    }
+
+    private func sleep(_ seconds: TimeInterval) async {
+        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Posts one payload to the dev-see server and classifies the answer.
+struct Uploader: Sendable {
+    enum Outcome: Equatable {
+        /// 2xx with a JSON answer: stored.
+        case delivered
+        /// A 4xx other than 408 and 429, or a 2xx that is not a dev-see answer: never retried.
+        case rejected(status: Int, reason: String)
+        /// A 5xx or 408: retried.
+        case serverError(status: Int)
+        /// A 429: retried after `retryAfter` seconds when the server says so.
+        case tooManyRequests(retryAfter: TimeInterval?)
+        /// No answer: refused, reset, timed out, unreachable. Retried, and the server is
+        /// considered unreachable until an upload succeeds.
+        case unreachable(reason: String)
+    }
+
+    let session: URLSession
+
+    /// A session for uploads only: ephemeral, keep-alive, no cookies, no cache.
+    static func makeSession(maxConcurrentUploads: Int, timeout: TimeInterval) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = max(1, maxConcurrentUploads)
+        configuration.timeoutIntervalForRequest = max(1, timeout.rounded(.up))
+        configuration.timeoutIntervalForResource = max(1, timeout.rounded(.up))
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }
+
+    func post(_ payload: [UInt8], to url: URL, timeout: TimeInterval) async -> Outcome {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(payload)
+        request.timeoutInterval = max(1, timeout.rounded(.up))
+        return await withCheckedContinuation { continuation in
+            session.dataTask(with: request) { data, response, error in
+                continuation.resume(returning: Self.classify(data: data, response: response, error: error))
+            }.resume()
+        }
+    }
+
+    static func classify(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {
+        if let error {
+            let code = (error as? URLError)?.code.rawValue ?? 0
+            return .unreachable(reason: code == URLError.timedOut.rawValue ? "timed out" : "URLError \(code)")
+        }
+        guard let http = response as? HTTPURLResponse else { return .unreachable(reason: "no HTTP answer") }
+        switch http.statusCode {
+        case 200..<300:
+            let isJSON = data.flatMap { try? JSONSerialization.jsonObject(with: $0) } is [String: Any]
+            return isJSON ? .delivered : .rejected(status: http.statusCode, reason: "the answer is not a dev-see server's")
+        case 429:
+            return .tooManyRequests(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(retryAfter))
+        case 408, 500..<600:
+            return .serverError(status: http.statusCode)
+        default:
+            let detail = data.map { String(decoding: $0.prefix(200), as: UTF8.self) } ?? ""
+            return .rejected(status: http.statusCode, reason: detail)
+        }
+    }
+
+    /// Seconds to wait from a `Retry-After` value: delta-seconds or an HTTP date.
+    static func retryAfter(_ value: String) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = TimeInterval(trimmed), seconds.isFinite { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: trimmed).map { max(0, $0.timeIntervalSinceNow) }
+    }
+}

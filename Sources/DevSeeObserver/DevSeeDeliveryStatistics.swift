@@ -1,0 +1,31 @@
+/// Counters of a ``DevSeeLogger``'s deliveries since it was created.
+///
+/// Every accepted log ends in exactly one of `delivered`, `dropped`, `rejected` or `failed`,
+/// or is still `pending`: `accepted == delivered + dropped + rejected + failed + pending`.
+public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// Logs accepted into the buffer.
+    public var accepted = 0
+    /// Logs the server stored.
+    public var delivered = 0
+    /// Logs dropped because the buffer was full (the oldest go first).
+    public var dropped = 0
+    /// Logs the server refused with a 4xx (other than 408 and 429); never retried.
+    public var rejected = 0
+    /// Logs given up after their retries, or at a flush while the server was unreachable.
+    public var failed = 0
+    /// Retries made (one log can be retried several times).
+    public var retried = 0
+    /// Logs waiting in the buffer or being uploaded.
+    public var pending = 0
+    /// Bytes the buffer accounts for its waiting logs.
+    public var bufferedBytes = 0
+
+    /// Creates zeroed statistics.
+    public init() {}
+
+    /// A one-line summary.
+    public var description: String {
+        "accepted \(accepted), delivered \(delivered), dropped \(dropped), rejected \(rejected), failed \(failed), "
+            + "retried \(retried), pending \(pending)"
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import HTTPCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Ships HTTP calls to a dev-see log server as `api_log` payloads, at no cost to the app.
+///
+/// Use it through ``DevSeeObserver`` (every request of every HTTPCore client), or log calls
+/// made by other networking code with the manual API:
+///
+/// ```swift
+/// let logger = DevSeeLogger(configuration: DevSeeLoggerConfiguration(appId: "com.example.app"))
+/// let token = logger.beginRequest(request)
+/// let (data, response) = try await URLSession.shared.data(for: request)
+/// await logger.logCompleted(token: token, request: request, response: response as? HTTPURLResponse, responseBody: data)
+/// ```
+///
+/// Cost: `log` and `logCompleted` capture what they are given (copying at most
+/// `maxBodyBytes` of each body) and return; redaction, encoding and upload run on the
+/// logger's own workers. Memory: waiting logs are bounded by `bufferLimit` and
+/// `bufferByteLimit`; the oldest are dropped and counted first. When disabled, the logger
+/// is inert: nothing is buffered, no task runs, no connection is made.
+public final class DevSeeLogger: Sendable {
+    /// The configuration the logger was created with.
+    public let configuration: DevSeeLoggerConfiguration
+
+    private let shipper: LogShipper?
+    private let currentEndpoint: Locked<DevSeeEndpoint>
+    private let tokens = Locked(TokenTable())
+
+    /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
+    /// oldest tokens are forgotten, and their calls are logged with duration 0.
+    public static let maximumOpenTokens = 10_000
+
+    /// Creates a logger and restores its endpoint: a valid stored endpoint first, then the
+    /// configured `serverURL`, then `http://127.0.0.1:9090`. Invalid stored data is cleared.
+    public init(configuration: DevSeeLoggerConfiguration) {
+        self.configuration = configuration
+        let endpoint = Self.restoredEndpoint(configuration)
+        currentEndpoint = Locked(endpoint)
+        shipper = configuration.isEnabled ? LogShipper(configuration: configuration, endpoint: endpoint) : nil
+    }
+
+    /// Whether the logger ships logs; see ``DevSeeLoggerConfiguration/isEnabled``.
+    public var isEnabled: Bool { shipper != nil }
+
+    /// The server logs are sent to.
+    public var endpoint: DevSeeEndpoint { currentEndpoint.withLock { $0 } }
+
+    /// Delivery counters; all zero when disabled.
+    public var statistics: DevSeeDeliveryStatistics { shipper?.statistics ?? DevSeeDeliveryStatistics() }
+
+    // MARK: Manual API
+
+    /// Logs one completed call. Returns once the log is accepted into the buffer; never waits
+    /// for the upload.
+    ///
+    /// The request body is `requestBody`, else `request.httpBody`. Without `startedAt` the
+    /// duration is 0. Without a response the status is 599.
+    public func log(
+        request: URLRequest,
+        response: HTTPURLResponse?,
+        responseBody: Data? = nil,
+        requestBody: Data? = nil,
+        error: (any Error)? = nil,
+        startedAt: Date? = nil,
+        endedAt: Date = Date()
+    ) async {
+        guard let shipper else { return }
+        let entry = capture(
+            request: request, response: response, responseBody: responseBody, requestBody: requestBody,
+            error: error, startedAt: startedAt, endedAt: endedAt, requestID: DevSeeRequestToken(rawValue: Self.nextTokenNumber()).description
+        )
+        shipper.accept(.entry(entry), byteCost: entry.byteCost)
+    }
+
+    /// Marks the start of a call and returns the token to complete it with.
+    public func beginRequest(_ request: URLRequest, at startedAt: Date = Date()) -> DevSeeRequestToken {
+        let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
+        if isEnabled {
+            tokens.withLock { $0.insert(token, startedAt: startedAt, limit: Self.maximumOpenTokens) }
+        }
+        return token
+    }
+
+    /// Logs a call started with ``beginRequest(_:at:)``. A `nil` or unknown token still logs,
+    /// with duration 0. Returns once the log is accepted into the buffer.
+    public func logCompleted(
+        token: DevSeeRequestToken?,
+        request: URLRequest,
+        response: HTTPURLResponse?,
+        responseBody: Data? = nil,
+        requestBody: Data? = nil,
+        error: (any Error)? = nil,
+        endedAt: Date = Date()
+    ) async {
+        guard let shipper else { return }
+        let startedAt = token.flatMap { token in tokens.withLock { $0.remove(token) } }
+        let requestID = (token ?? DevSeeRequestToken(rawValue: Self.nextTokenNumber())).description
+        let entry = capture(
+            request: request, response: response, responseBody: responseBody, requestBody: requestBody,
+            error: error, startedAt: startedAt, endedAt: endedAt, requestID: requestID
+        )
+        shipper.accept(.entry(entry), byteCost: entry.byteCost)
+    }
+
+    // MARK: Pairing
+
+    /// Handles a URL opened by the app: a dev-see connection link switches the endpoint.
+    ///
+    /// `dev-see-<bundleId>://connect?server_ip=<host>&server_port=<port>` gives
+    /// `.connected` and the endpoint is used from the next upload on and persisted; any other
+    /// URL gives `.ignored`; a malformed link, or one naming a public host while the
+    /// configuration does not allow them, gives `.failed(reason:)` and changes nothing.
+    public func handleURL(_ url: URL) -> DevSeeConnectionResult {
+        switch ConnectionLink.parse(url, allowsPublicHosts: configuration.allowsPublicHosts) {
+        case .notALink:
+            return .ignored
+        case .invalid(let reason):
+            return .failed(reason: reason)
+        case .endpoint(let endpoint):
+            currentEndpoint.withLock { $0 = endpoint }
+            shipper?.endpoint = endpoint
+            if let data = try? JSONEncoder().encode(StoredEndpoint(host: endpoint.host, port: endpoint.port)) {
+                configuration.endpointStore?.save(data)
+            }
+            return .connected(endpoint)
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Returns when every log accepted before the call was delivered or given up.
+    ///
+    /// While the server is unreachable, waiting logs are given up (counted as failed) rather
+    /// than waited for, so a flush at shutdown ends promptly.
+    public func flush() async {
+        await shipper?.flush()
+    }
+
+    /// Flushes, then stops the workers and the upload session. Later logs are ignored.
+    public func shutdown() async {
+        await shipper?.shutdown()
+    }
+
+    // MARK: Internals
+
+    /// Accepts a terminal event from ``DevSeeObserver``; redaction and encoding happen when
+    /// it is uploaded, unless its bodies are large, in which case they are captured now so the
+    /// buffer does not keep them alive.
+    func accept(_ event: HTTPEvent) {
+        guard let shipper else { return }
+        let retained = event.retainedByteCount
+        if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
+            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            shipper.accept(.entry(entry), byteCost: entry.byteCost)
+        } else {
+            shipper.accept(.event(event), byteCost: retained)
+        }
+    }
+
+    private func capture(
+        request: URLRequest,
+        response: HTTPURLResponse?,
+        responseBody: Data?,
+        requestBody: Data?,
+        error: (any Error)?,
+        startedAt: Date?,
+        endedAt: Date,
+        requestID: String
+    ) -> LogEntry {
+        let limit = configuration.maxBodyBytes
+        return LogEntry(
+            method: request.httpMethod,
+            url: request.url?.absoluteString,
+            responseURL: response?.url?.absoluteString,
+            statusCode: response?.statusCode,
+            startedAt: startedAt,
+            endedAt: endedAt,
+            durationMilliseconds: nil,
+            requestHeaders: Self.headers(request.allHTTPHeaderFields ?? [:]),
+            responseHeaders: Self.headers(response?.allHeaderFields ?? [:]),
+            requestBody: CapturedBody(requestBody ?? request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: limit),
+            responseBody: CapturedBody(responseBody, contentType: response?.value(forHTTPHeaderField: "Content-Type"), limit: limit),
+            error: error.map(Self.describe),
+            requestID: requestID,
+            correlationID: request.value(forHTTPHeaderField: HTTPCorePolicy.defaultCorrelationHeaderName)
+        )
+    }
+
+    private static func headers(_ dictionary: [AnyHashable: Any]) -> HTTPHeaders {
+        HTTPHeaders(
+            dictionary.compactMap { key, value in (key as? String).map { HTTPHeaders.Field(name: $0, value: "\(value)") } }
+                .sorted { $0.name.lowercased() < $1.name.lowercased() }
+        )
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as HTTPError: error.description
+        case let error as URLError: "URLError \(error.code.rawValue): \(error.localizedDescription)"
+        default: String(describing: error)
+        }
+    }
+
+    private static let tokenCounter = Locked<UInt64>(0)
+
+    private static func nextTokenNumber() -> UInt64 {
+        tokenCounter.withLock { value in
+            value += 1
+            return value
+        }
+    }
+
+    private struct StoredEndpoint: Codable {
+        var host: String
+        var port: Int
+    }
+
+    private static func restoredEndpoint(_ configuration: DevSeeLoggerConfiguration) -> DevSeeEndpoint {
+        if let store = configuration.endpointStore, let data = store.load() {
+            if let stored = try? JSONDecoder().decode(StoredEndpoint.self, from: data) {
+                let endpoint = DevSeeEndpoint(host: stored.host, port: stored.port)
+                if ConnectionLink.isAcceptable(endpoint, allowsPublicHosts: configuration.allowsPublicHosts) {
+                    return endpoint
+                }
+            }
+            store.clear()
+        }
+        if let url = configuration.serverURL, let endpoint = DevSeeEndpoint(url: url) {
+            return endpoint
+        }
+        return DevSeeEndpoint(url: DevSeeLoggerConfiguration.defaultServerURL)!
+    }
+}
+
+/// Start times of requests between `beginRequest` and `logCompleted`, bounded.
+private struct TokenTable {
+    private var startTimes: [DevSeeRequestToken: Date] = [:]
+
+    mutating func insert(_ token: DevSeeRequestToken, startedAt: Date, limit: Int) {
+        if startTimes.count >= limit, let oldest = startTimes.keys.min(by: { $0.rawValue < $1.rawValue }) {
+            startTimes[oldest] = nil
+        }
+        startTimes[token] = startedAt
+    }
+
+    mutating func remove(_ token: DevSeeRequestToken) -> Date? {
+        startTimes.removeValue(forKey: token)
+    }
+}

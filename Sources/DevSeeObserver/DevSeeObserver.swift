@@ -1,0 +1,32 @@
+import HTTPCore
+
+/// An ``HTTPObserver`` that logs every HTTP exchange to dev-see.
+///
+/// Subscribing it to a dispatcher is the whole integration: every request of every client
+/// on that dispatcher is logged exactly once, at its terminal event, with request and
+/// response joined.
+///
+/// ```swift
+/// let dispatcher = HTTPEventDispatcher()
+/// dispatcher.subscribe(DevSeeObserver())
+/// let client = URLSessionClient(dispatcher: dispatcher)
+/// ```
+///
+/// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted once more by the
+/// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` only hands the event to
+/// the logger's buffer; building and uploading the payload happen on the logger's workers.
+public struct DevSeeObserver: HTTPObserver {
+    /// The logger that ships the logs.
+    public let logger: DevSeeLogger
+
+    /// Creates an observer that logs through `logger`.
+    public init(logger: DevSeeLogger = DevSeeLoggerCenter.shared) {
+        self.logger = logger
+    }
+
+    /// Logs terminal events; ignores the others.
+    public func handle(_ event: HTTPEvent) {
+        guard event.name.isTerminal else { return }
+        logger.accept(event)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Where a dev-see server listens: scheme, host and port.
+public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `http` or `https`.
+    public var scheme: String
+    /// An IPv4 or IPv6 address (without brackets) or a host name.
+    public var host: String
+    /// The TCP port, 1...65535.
+    public var port: Int
+
+    /// Creates an endpoint.
+    public init(scheme: String = "http", host: String, port: Int) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    /// The endpoint of a server URL; `nil` when the URL has no host or an invalid port.
+    public init?(url: URL) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        guard (1...65535).contains(port) else { return nil }
+        self.init(scheme: scheme, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+    }
+
+    /// The URL of `path` on this server, with IPv6 hosts in brackets.
+    public func url(path: String) -> URL {
+        var components = URLComponents()
+        components.scheme = scheme
+        components.percentEncodedHost = host.contains(":") ? "[\(host)]" : host
+        components.port = port
+        components.path = path.hasPrefix("/") ? path : "/" + path
+        return components.url ?? DevSeeLoggerConfiguration.defaultServerURL
+    }
+
+    /// `scheme://host:port`.
+    public var description: String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+}
+
+/// The outcome of ``DevSeeLogger/handleURL(_:)``.
+public enum DevSeeConnectionResult: Sendable, Hashable {
+    /// The URL was a valid connection link; logs now go to this endpoint.
+    case connected(DevSeeEndpoint)
+    /// The URL is not a dev-see connection link; nothing changed.
+    case ignored
+    /// The URL is a dev-see link that cannot be used; nothing changed.
+    case failed(reason: String)
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPCore
+
+/// A body as captured for a log: at most `maxBodyBytes` bytes of it, copied, and its size.
+struct CapturedBody: Sendable {
+    let data: Data
+    let totalByteCount: Int
+    let contentType: String?
+    /// Whether the body was already cut or redacted upstream (by an `HTTPCorePolicy`).
+    let isTruncated: Bool
+
+    /// Captures a body, copying at most `limit` bytes so a large body is not kept alive.
+    init?(_ body: Data?, contentType: String?, limit: Int) {
+        guard let body, !body.isEmpty else { return nil }
+        if body.count > limit {
+            data = body.prefix(max(0, limit)).withUnsafeBytes { Data($0) }
+            isTruncated = true
+        } else {
+            data = body
+            isTruncated = false
+        }
+        totalByteCount = body.count
+        self.contentType = contentType
+    }
+
+    init(alreadyCaptured data: Data, totalByteCount: Int, contentType: String?, isTruncated: Bool) {
+        self.data = data
+        self.totalByteCount = totalByteCount
+        self.contentType = contentType
+        self.isTruncated = isTruncated
+    }
+}
+
+/// One HTTP call as the logger captured it: raw (not yet redacted) but bounded in size.
+struct LogEntry: Sendable {
+    var method: String?
+    var url: String?
+    var responseURL: String?
+    var statusCode: Int?
+    var startedAt: Date?
+    var endedAt: Date
+    var durationMilliseconds: Double?
+    var requestHeaders: HTTPHeaders
+    var responseHeaders: HTTPHeaders
+    var requestBody: CapturedBody?
+    var responseBody: CapturedBody?
+    var error: String?
+    var requestID: String
+    var correlationID: String?
+
+    /// Bytes this entry keeps alive, for the buffer's accounting.
+    var byteCost: Int {
+        let headerBytes = (requestHeaders.fields + responseHeaders.fields).reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        return 256 + (url?.utf8.count ?? 0) + (responseURL?.utf8.count ?? 0) + headerBytes
+            + (requestBody?.data.count ?? 0) + (responseBody?.data.count ?? 0) + (error?.utf8.count ?? 0)
+    }
+}
+
+extension LogEntry {
+    /// The entry of a terminal event, from what the client's policy exposes.
+    init(event: HTTPEvent, maxBodyBytes: Int) {
+        let request = event.request
+        let response = event.response
+        func captured(_ body: Data?, total: Int?, type: String?, truncated: Bool) -> CapturedBody? {
+            guard let body, !body.isEmpty else { return nil }
+            let cut = body.count > maxBodyBytes
+            return CapturedBody(
+                alreadyCaptured: cut ? body.prefix(maxBodyBytes).withUnsafeBytes { Data($0) } : body,
+                totalByteCount: max(total ?? body.count, body.count),
+                contentType: type,
+                isTruncated: truncated || cut
+            )
+        }
+        self.init(
+            method: request.method.rawValue,
+            url: request.url,
+            responseURL: response?.url,
+            statusCode: response?.statusCode,
+            startedAt: event.startedAt,
+            endedAt: event.endedAt ?? event.timestamp,
+            durationMilliseconds: event.durationMilliseconds,
+            requestHeaders: request.headers,
+            responseHeaders: response?.headers ?? [:],
+            requestBody: captured(
+                request.body, total: event.requestBodyByteCount, type: request.headers["Content-Type"],
+                truncated: request.isBodyTruncated
+            ),
+            responseBody: captured(
+                response?.body, total: event.responseBodyByteCount, type: response?.headers["Content-Type"],
+                truncated: response?.isBodyTruncated ?? false
+            ),
+            error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
+            requestID: event.requestID.description,
+            correlationID: event.correlationID
+        )
+    }
+}

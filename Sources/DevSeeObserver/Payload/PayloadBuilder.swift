@@ -1,0 +1,137 @@
+import Foundation
+import HTTPCore
+
+/// Turns a captured call into an `api_log` payload that the dev-see server accepts, always.
+///
+/// The server's rules (see the contract): `method` and `url` non-empty strings, `statusCode`
+/// a number in 100...599, `duration` a number >= 0, headers objects of strings, `error` a
+/// string or absent, no `id` field, and the whole body at most 1 MiB. Every payload is
+/// redacted by the configured ``Redactor`` and, when too large, rebuilt with smaller bodies
+/// until it fits.
+struct PayloadBuilder: Sendable {
+    /// The largest payload produced: under the server's 1 MiB limit with room to spare.
+    static let maximumPayloadBytes = 1_000_000
+    static let maximumURLBytes = 16 * 1024
+    static let maximumHeaderValueBytes = 8 * 1024
+    static let maximumHeaderCount = 100
+    static let maximumErrorBytes = 4 * 1024
+
+    let appId: String
+    let maxBodyBytes: Int
+    let redactor: Redactor
+
+    func payload(for entry: LogEntry) -> [UInt8] {
+        let requestBody = entry.requestBody.map(redacted)
+        let responseBody = entry.responseBody.map(redacted)
+        var budget = max(0, maxBodyBytes)
+        while true {
+            let bytes = encode(entry, requestBody: requestBody, responseBody: responseBody, bodyBudget: budget)
+            if bytes.count <= Self.maximumPayloadBytes || budget == 0 { return bytes }
+            budget = budget > 1024 ? budget / 2 : 0
+        }
+    }
+
+    private func redacted(_ body: CapturedBody) -> CapturedBody {
+        CapturedBody(
+            alreadyCaptured: redactor.redactedBody(body.data, contentType: body.contentType, isTruncated: body.isTruncated),
+            totalByteCount: body.totalByteCount,
+            contentType: body.contentType,
+            isTruncated: body.isTruncated
+        )
+    }
+
+    private func encode(_ entry: LogEntry, requestBody: CapturedBody?, responseBody: CapturedBody?, bodyBudget: Int) -> [UInt8] {
+        var writer = JSONObjectWriter()
+        let status = entry.statusCode ?? 599
+        let validStatus = (100...599).contains(status) ? status : 599
+        writer.string("type", "api_log")
+        writer.string("appId", appId)
+        writer.string("method", nonEmpty(entry.method.map { Self.cut($0, to: 64) }, else: "GET"))
+        let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
+        writer.string("url", nonEmpty(url.map { Self.cut(redactor.redactedURL(string: $0), to: Self.maximumURLBytes) }, else: "(unknown)"))
+        writer.integer("statusCode", validStatus)
+        if validStatus != status { writer.integer("reportedStatusCode", status) }
+        writer.number("duration", duration(entry))
+        writer.integer("timestamp", Int(((entry.startedAt ?? entry.endedAt).timeIntervalSince1970 * 1000).rounded()))
+        writer.string("requestId", entry.requestID)
+        if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
+        writer.headers("requestHeaders", redactor.redactedHeaders(entry.requestHeaders))
+        if let requestBody { writer.string("requestBody", BodyRenderer.render(requestBody, budget: bodyBudget)) }
+        writer.headers("responseHeaders", redactor.redactedHeaders(entry.responseHeaders))
+        if let responseBody { writer.string("responseBody", BodyRenderer.render(responseBody, budget: bodyBudget)) }
+        if let error = entry.error {
+            writer.string("error", nonEmpty(Self.cut(redactor.redactedText(error), to: Self.maximumErrorBytes), else: "error"))
+        }
+        return writer.finish()
+    }
+
+    private func duration(_ entry: LogEntry) -> Double {
+        let milliseconds = entry.durationMilliseconds
+            ?? entry.startedAt.map { entry.endedAt.timeIntervalSince($0) * 1000 }
+            ?? 0
+        guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
+        return (milliseconds * 1000).rounded() / 1000
+    }
+
+    private func nonEmpty(_ value: String?, else fallback: String) -> String {
+        guard let value, !value.isEmpty else { return fallback }
+        return value
+    }
+
+    /// The text cut to at most `limit` UTF-8 bytes, on a scalar boundary, marked with `…`.
+    static func cut(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        let bytes = Array(text.utf8)
+        var end = limit
+        while end > 0, UTF8.isContinuation(bytes[end]) { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self) + "…"
+    }
+}
+
+/// Writes one flat JSON object, key by key.
+struct JSONObjectWriter {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var isFirst = true
+
+    private mutating func key(_ key: String) {
+        if !isFirst { bytes.append(UInt8(ascii: ",")) }
+        isFirst = false
+        bytes.append(contentsOf: JSONString.encode(key))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func string(_ name: String, _ value: String) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        JSONString.appendEscaped(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func integer(_ name: String, _ value: Int) {
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func number(_ name: String, _ value: Double) {
+        key(name)
+        bytes.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
+    }
+
+    /// Header fields as an object of strings: names that differ only in case are merged,
+    /// keeping the first spelling, and repeated values are joined.
+    mutating func headers(_ name: String, _ headers: HTTPHeaders) {
+        key(name)
+        var nested = JSONObjectWriter()
+        var seen = Set<String>()
+        for field in headers where seen.insert(field.name.lowercased()).inserted {
+            guard seen.count <= PayloadBuilder.maximumHeaderCount else { break }
+            nested.string(field.name, PayloadBuilder.cut(headers[field.name] ?? "", to: PayloadBuilder.maximumHeaderValueBytes))
+        }
+        bytes.append(contentsOf: nested.finish())
+    }
+
+    mutating func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
