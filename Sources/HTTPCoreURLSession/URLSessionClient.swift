@@ -55,24 +55,6 @@ public struct URLSessionClient: HTTPClient {
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: RedirectBodyKeeper(), delegateQueue: nil)
-    }
-}
-
-/// Re-sends the original body when a 307 or 308 redirect asks for the same method again.
-final class RedirectBodyKeeper: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        var request = request
-        if response.statusCode == 307 || response.statusCode == 308, let original = task.originalRequest {
-            request.httpMethod = original.httpMethod
-            request.httpBody = original.httpBody
-        }
-        completionHandler(request)
+        return URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
     }
 }

@@ -19,8 +19,9 @@ import FoundationNetworking
 /// - A `GET` or `HEAD` with a body is refused before sending, as
 ///   ``HTTPError/TransportCode/invalidRequest``: URLSession fails it on every platform.
 /// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
-///   re-sends the original body (FoundationNetworking would send it empty) when the session
-///   is ``URLSessionClient/makeDefaultSession()``'s.
+///   of a request with a body re-sends the body (FoundationNetworking would send it empty)
+///   when the session is ``URLSessionClient/makeDefaultSession()``'s: the transport follows
+///   those redirects itself, up to 10.
 /// - URLSession joins repeated response headers into one value; `Set-Cookie` values are split
 ///   back into one field per cookie.
 /// - URLSession decodes gzip, deflate, brotli and zstd bodies but keeps the headers that
@@ -40,14 +41,37 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
-    /// Performs one exchange with a data task; honours Swift task cancellation.
+    /// The most 307/308 redirects with a body followed by the transport itself.
+    static let maximumBodyRedirects = 10
+
+    /// Performs one exchange with data tasks; honours Swift task cancellation.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        for _ in 0...Self.maximumBodyRedirects {
+            let response = try await performTask(current)
+            guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
+                !(current.body?.isEmpty ?? true),
+                let location = response.headers["Location"], let next = URL(string: location, relativeTo: current.url)
+            else { return response }
+            current.url = next.absoluteURL
+        }
+        throw HTTPError.transport(code: .tooManyRedirects, message: "more than \(Self.maximumBodyRedirects) redirects")
+    }
+
+    private func performTask(_ request: HTTPRequest) async throws -> HTTPResponse {
         let urlRequest = try Self.urlRequest(for: request)
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
+                let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                     continuation.resume(with: Result { try Self.response(for: request, data: data, response: response, error: error) })
+                }
+                let task: URLSessionDataTask
+                if let delegate = session.delegate as? SessionDelegate {
+                    task = session.dataTask(with: urlRequest)
+                    delegate.register(task, completion: complete)
+                } else {
+                    task = session.dataTask(with: urlRequest, completionHandler: complete)
                 }
                 let wasCancelled = state.withLock { state -> Bool in
                     state.task = task

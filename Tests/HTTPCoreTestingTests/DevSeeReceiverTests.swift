@@ -1,0 +1,443 @@
+import Foundation
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+final class DevSeeReceiverTests: XCTestCase {
+    private var session: URLSession!
+    private var receiver: DevSeeReceiver!
+
+    private static let validLog = """
+        {"type":"api_log","appId":"com.example.myapp","method":"GET","url":"https://api.example.com/users/42",\
+        "statusCode":200,"duration":124,"timestamp":1760000000123,"requestHeaders":{"Accept":"application/json"},\
+        "requestBody":"{\\"id\\":42}","responseHeaders":{"content-type":"application/json"},\
+        "responseBody":"{\\"name\\":\\"Roy\\"}"}
+        """
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        session = URLSession(configuration: .ephemeral)
+        receiver = try DevSeeReceiver()
+    }
+
+    override func tearDown() {
+        receiver.stop()
+        receiver = nil
+        session.invalidateAndCancel()
+        session = nil
+        super.tearDown()
+    }
+
+    // MARK: - Helpers
+
+    private struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private func post(
+        _ body: String,
+        contentType: String? = "application/json",
+        path: String = "/api/logs"
+    ) async throws -> Answer {
+        try await send("POST", path, body: Data(body.utf8), contentType: contentType)
+    }
+
+    private func send(
+        _ method: String,
+        _ pathAndQuery: String,
+        body: Data? = nil,
+        contentType: String? = nil
+    ) async throws -> Answer {
+        var request = URLRequest(url: try XCTUnwrap(URL(string: receiver.baseURL.absoluteString + pathAndQuery)))
+        request.httpMethod = method
+        request.httpBody = body
+        if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        let (data, response) = try await session.data(for: request)
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in http.allHeaderFields {
+            headers[name.lowercased()] = value
+        }
+        return Answer(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// A valid log with one field replaced (`nil` removes it), as JSON text.
+    private func log(setting field: String, to value: String?) -> String {
+        var fields: [(String, String)] = [
+            ("method", #""GET""#), ("url", #""https://api.example.com/x""#),
+            ("statusCode", "200"), ("duration", "12.5"),
+        ]
+        fields.removeAll { $0.0 == field }
+        if let value { fields.append((field, value)) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    private func assertValidationFails(
+        _ body: String,
+        field: String,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let answer = try await post(body)
+        XCTAssertEqual(answer.status, 400, file: file, line: line)
+        XCTAssertEqual(answer.json?["error"] as? String, "Validation failed", file: file, line: line)
+        let details = answer.json?["details"] as? [[String: Any]] ?? []
+        XCTAssertEqual(details.compactMap { $0["field"] as? String }, [field], file: file, line: line)
+        XCTAssertEqual(receiver.storedLogs, [], file: file, line: line)
+        XCTAssertEqual(receiver.rejections.last?.status, 400, file: file, line: line)
+        XCTAssertEqual(receiver.rejections.last?.body, Data(body.utf8), file: file, line: line)
+    }
+
+    // MARK: - Accepting
+
+    func test_validLog_isStoredAndAnswered201WithIdAndTheClientsTimestamp() async throws {
+        let answer = try await post(Self.validLog)
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(answer.headers["content-type"], "application/json")
+        let entry = try XCTUnwrap(answer.json)
+        let id = try XCTUnwrap(entry["id"] as? String)
+        XCTAssertNotNil(UUID(uuidString: id))
+        XCTAssertEqual(id, id.lowercased())
+        XCTAssertEqual(entry["timestamp"] as? Int, 1_760_000_000_123, "the client's timestamp wins")
+        XCTAssertEqual(entry["statusCode"] as? Int, 200)
+        XCTAssertEqual(entry["appId"] as? String, "com.example.myapp")
+        XCTAssertEqual(answer.text.prefix(7), #"{"id":""#, "the id comes first, as in {id, timestamp, ...body}")
+        XCTAssertEqual(receiver.storedLogs, [Data(Self.validLog.utf8)])
+        XCTAssertEqual(receiver.storedObjects().first?["url"] as? String, "https://api.example.com/users/42")
+        XCTAssertEqual(receiver.postCount, 1)
+        XCTAssertEqual(receiver.rejections, [])
+    }
+
+    func test_logWithoutTimestamp_getsTheServersISOTimestamp() async throws {
+        let answer = try await post(log(setting: "method", to: #""POST""#))
+
+        XCTAssertEqual(answer.status, 201)
+        let timestamp = try XCTUnwrap(answer.json?["timestamp"] as? String)
+        XCTAssertNotNil(ISO8601DateFormatter.withFractionalSeconds.date(from: timestamp), timestamp)
+    }
+
+    func test_contentTypeWithCharsetParameter_isAccepted() async throws {
+        let answer = try await post(log(setting: "url", to: #""/relative""#), contentType: "application/json; charset=utf-8")
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+    }
+
+    func test_optionalFieldsOfTheRightType_areAccepted() async throws {
+        let body = #"{"method":"GET","url":"u","statusCode":599,"duration":0,"error":"timed out","requestHeaders":{},"responseHeaders":{"a":"b"},"requestBody":null,"responseBody":[1,true],"correlationId":"c-1"}"#
+
+        let answer = try await post(body)
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(answer.json?["correlationId"] as? String, "c-1")
+    }
+
+    // MARK: - Rejecting
+
+    func test_wrongContentType_is415() async throws {
+        let answer = try await post(Self.validLog, contentType: "text/plain")
+
+        XCTAssertEqual(answer.status, 415)
+        XCTAssertEqual(receiver.rejections.map(\.status), [415])
+        XCTAssertEqual(receiver.storedLogs, [])
+        XCTAssertEqual(receiver.postCount, 1)
+    }
+
+    func test_missingContentType_is415() throws {
+        // URLSession on Linux adds `application/x-www-form-urlencoded` to bodies without a
+        // content type, so the request is sent by hand.
+        let connection = try RawHTTPConnection(port: receiver.port)
+        try connection.send("POST /api/logs HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+
+        XCTAssertEqual(try connection.readResponse().status, 415)
+        XCTAssertEqual(receiver.rejections.map(\.status), [415])
+    }
+
+    func test_emptyBody_is400() async throws {
+        let answer = try await post("")
+
+        XCTAssertEqual(answer.status, 400)
+        XCTAssertEqual(answer.json?["code"] as? String, "FST_ERR_CTP_EMPTY_JSON_BODY")
+        XCTAssertEqual(receiver.rejections.map(\.status), [400])
+    }
+
+    func test_invalidJSON_is400() async throws {
+        let answer = try await post(#"{"method":"GET","#)
+
+        XCTAssertEqual(answer.status, 400)
+        XCTAssertEqual(answer.json?["code"] as? String, "FST_ERR_CTP_INVALID_JSON_BODY")
+        XCTAssertEqual(receiver.storedLogs, [])
+    }
+
+    func test_jsonArray_is400ValidationFailed() async throws {
+        try await assertValidationFails("[\(Self.validLog)]", field: "body")
+    }
+
+    func test_missingMethod_is400() async throws {
+        try await assertValidationFails(log(setting: "method", to: nil), field: "method")
+    }
+
+    func test_emptyMethod_is400() async throws {
+        try await assertValidationFails(log(setting: "method", to: #""""#), field: "method")
+    }
+
+    func test_missingURL_is400() async throws {
+        try await assertValidationFails(log(setting: "url", to: nil), field: "url")
+    }
+
+    func test_emptyURL_is400() async throws {
+        try await assertValidationFails(log(setting: "url", to: #""""#), field: "url")
+    }
+
+    func test_missingStatusCode_is400() async throws {
+        try await assertValidationFails(log(setting: "statusCode", to: nil), field: "statusCode")
+    }
+
+    func test_statusCodeAsString_is400() async throws {
+        try await assertValidationFails(log(setting: "statusCode", to: #""200""#), field: "statusCode")
+    }
+
+    func test_statusCodeAsBoolean_is400() async throws {
+        try await assertValidationFails(log(setting: "statusCode", to: "true"), field: "statusCode")
+    }
+
+    func test_statusCodeOutOfRange_is400() async throws {
+        try await assertValidationFails(log(setting: "statusCode", to: "99"), field: "statusCode")
+        try await assertValidationFails(log(setting: "statusCode", to: "600"), field: "statusCode")
+    }
+
+    func test_missingDuration_is400() async throws {
+        try await assertValidationFails(log(setting: "duration", to: nil), field: "duration")
+    }
+
+    func test_negativeDuration_is400() async throws {
+        try await assertValidationFails(log(setting: "duration", to: "-1"), field: "duration")
+    }
+
+    func test_durationAsBoolean_is400() async throws {
+        try await assertValidationFails(log(setting: "duration", to: "false"), field: "duration")
+    }
+
+    func test_errorNull_is400() async throws {
+        try await assertValidationFails(log(setting: "error", to: "null"), field: "error")
+    }
+
+    func test_headersThatAreNotObjectsOfStrings_are400() async throws {
+        try await assertValidationFails(log(setting: "requestHeaders", to: #"{"a":1}"#), field: "requestHeaders")
+        try await assertValidationFails(log(setting: "responseHeaders", to: #"["a"]"#), field: "responseHeaders")
+    }
+
+    func test_everyMissingRequiredField_isListed() async throws {
+        let answer = try await post("{}")
+
+        XCTAssertEqual(answer.status, 400)
+        let details = answer.json?["details"] as? [[String: Any]] ?? []
+        XCTAssertEqual(details.compactMap { $0["field"] as? String }, ["method", "url", "statusCode", "duration"])
+    }
+
+    func test_bodyOverOneMebibyte_is413() async throws {
+        let padding = String(repeating: "x", count: 1_048_576)
+        let body = log(setting: "responseBody", to: "\"\(padding)\"")
+
+        let answer = try await post(body)
+
+        XCTAssertEqual(answer.status, 413)
+        XCTAssertEqual(receiver.rejections.map(\.status), [413])
+        XCTAssertEqual(receiver.rejections.first?.body.count, body.utf8.count)
+    }
+
+    func test_bodyOfExactlyOneMebibyte_isAccepted() async throws {
+        let skeleton = log(setting: "responseBody", to: #""""#)
+        let padding = String(repeating: "x", count: 1_048_576 - skeleton.utf8.count)
+        let body = log(setting: "responseBody", to: "\"\(padding)\"")
+
+        let answer = try await post(body)
+
+        XCTAssertEqual(body.utf8.count, 1_048_576)
+        XCTAssertEqual(answer.status, 201)
+    }
+
+    // MARK: - Scripted answers
+
+    func test_scriptedAnswers_areUsedInOrderThenNormalHandlingResumes() async throws {
+        receiver.script([
+            .status(500),
+            .tooManyRequests(retryAfter: 7),
+            .body(status: 502, contentType: "text/html", body: "<html>bad gateway</html>"),
+            .body(status: 200, contentType: "application/json", body: "{not json"),
+        ])
+
+        let failed = try await post(Self.validLog)
+        let limited = try await post(Self.validLog)
+        let html = try await post(Self.validLog)
+        let garbage = try await post(Self.validLog)
+        let stored = try await post(Self.validLog)
+
+        XCTAssertEqual(failed.status, 500)
+        XCTAssertEqual(limited.status, 429)
+        XCTAssertEqual(limited.headers["retry-after"], "7")
+        XCTAssertEqual(html.status, 502)
+        XCTAssertEqual(html.headers["content-type"], "text/html")
+        XCTAssertEqual(html.text, "<html>bad gateway</html>")
+        XCTAssertEqual(garbage.status, 200)
+        XCTAssertEqual(garbage.text, "{not json")
+        XCTAssertEqual(stored.status, 201)
+        XCTAssertEqual(receiver.rejections.map(\.status), [500, 429, 502, 200])
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+        XCTAssertEqual(receiver.postCount, 5)
+    }
+
+    func test_scriptedReset_resetsTheConnectionAndStoresNothing() async throws {
+        receiver.script([.reset])
+
+        do {
+            _ = try await post(Self.validLog)
+            XCTFail("a reset must fail the request")
+        } catch {
+            XCTAssertNotNil(error as? URLError)
+        }
+        XCTAssertEqual(receiver.rejections.map(\.status), [0])
+        XCTAssertEqual(receiver.storedLogs, [])
+        XCTAssertEqual(receiver.postCount, 1)
+    }
+
+    func test_scriptedDelay_delaysThenHandlesNormally() async throws {
+        receiver.script([.delay(0.2)])
+        let started = Date()
+
+        let answer = try await post(Self.validLog)
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.2)
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+    }
+
+    func test_scriptedStatus_onlyAppliesToPostsOfLogs() async throws {
+        receiver.script([.status(503)])
+
+        let list = try await send("GET", "/api/logs")
+        let answer = try await post(Self.validLog)
+
+        XCTAssertEqual(list.status, 200)
+        XCTAssertEqual(answer.status, 503)
+    }
+
+    // MARK: - Waiting
+
+    func test_waitForLogs_returnsOnceEnoughLogsAreStored() async throws {
+        let session = session!
+        let url = try XCTUnwrap(URL(string: receiver.baseURL.absoluteString + "/api/logs"))
+        let body = Data(Self.validLog.utf8)
+        let senders = Task {
+            for _ in 0..<3 {
+                var request = URLRequest(url: url)
+                request.httpMethod = "POST"
+                request.httpBody = body
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                _ = try await session.data(for: request)
+            }
+        }
+
+        try await receiver.waitForLogs(count: 3)
+
+        XCTAssertGreaterThanOrEqual(receiver.storedLogs.count, 3)
+        try await senders.value
+    }
+
+    func test_waitForLogs_whenLogsAreAlreadyStored_returnsAtOnce() async throws {
+        _ = try await post(Self.validLog)
+
+        try await receiver.waitForLogs(count: 1, timeout: 0)
+    }
+
+    func test_waitForLogs_throwsTimeoutSayingHowManyArrived() async throws {
+        _ = try await post(Self.validLog)
+
+        do {
+            try await receiver.waitForLogs(count: 2, timeout: 0.1)
+            XCTFail("only one log was sent")
+        } catch let timeout as DevSeeReceiver.Timeout {
+            XCTAssertEqual(timeout, DevSeeReceiver.Timeout(expected: 2, arrived: 1, timeout: 0.1))
+            XCTAssertEqual(timeout.description, "DevSeeReceiver: waited 0.1 s for 2 stored logs, but only 1 arrived")
+        }
+    }
+
+    func test_waitForLogs_whenCancelled_throwsCancellationError() async throws {
+        let receiver = receiver!
+        let waiting = Task { try await receiver.waitForLogs(count: 1, timeout: 60) }
+
+        waiting.cancel()
+
+        do {
+            try await waiting.value
+            XCTFail("the wait was cancelled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+    }
+
+    // MARK: - Other endpoints
+
+    func test_getLogs_returnsTheNewestEntriesUpToLimit_andDeleteClearsThem() async throws {
+        for method in ["GET", "POST", "PUT"] {
+            _ = try await post(log(setting: "method", to: "\"\(method)\""))
+        }
+
+        let limited = try await send("GET", "/api/logs?limit=2")
+        let badLimit = try await send("GET", "/api/logs?limit=zero")
+        let deleted = try await send("DELETE", "/api/logs")
+        let afterDelete = try await send("GET", "/api/logs")
+
+        XCTAssertEqual(limited.status, 200)
+        XCTAssertEqual(limited.json?["count"] as? Int, 2)
+        let logs = limited.json?["logs"] as? [[String: Any]] ?? []
+        XCTAssertEqual(logs.compactMap { $0["method"] as? String }, ["POST", "PUT"])
+        XCTAssertEqual(badLimit.status, 400)
+        XCTAssertEqual(deleted.status, 200)
+        XCTAssertEqual(afterDelete.json?["count"] as? Int, 0)
+        XCTAssertEqual(receiver.storedLogs.count, 3, "the test history survives DELETE")
+    }
+
+    func test_getLogById_returnsTheEntryOr404() async throws {
+        let created = try await post(Self.validLog)
+        let id = try XCTUnwrap(created.json?["id"] as? String)
+
+        let found = try await send("GET", "/api/logs/\(id)")
+        let missing = try await send("GET", "/api/logs/nope")
+
+        XCTAssertEqual(found.status, 200)
+        XCTAssertEqual(found.json?["id"] as? String, id)
+        XCTAssertEqual(missing.status, 404)
+    }
+
+    // MARK: - Lifecycle
+
+    func test_restartOnTheSamePortAfterStop_succeeds() async throws {
+        _ = try await post(Self.validLog)
+        let port = receiver.port
+        receiver.stop()
+
+        receiver = try DevSeeReceiver(port: port)
+        let answer = try await post(Self.validLog)
+
+        XCTAssertEqual(receiver.port, port)
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+    }
+}
+
+extension ISO8601DateFormatter {
+    fileprivate static var withFractionalSeconds: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import XCTest
+
+final class URLSessionClientTests: XCTestCase {
+    private var server: LoopbackHTTPServer!
+    private var dispatcher: HTTPEventDispatcher!
+    private var recorder: RecordingObserver!
+    private var client: URLSessionClient!
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer()
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        client = URLSessionClient(dispatcher: dispatcher, policy: .debug)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    // MARK: Translation
+
+    func testRequestMethodHeadersAndBodyReachTheServer() async throws {
+        server.route("PUT", "/items/7") { _ in .text("saved") }
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "X-Tag": "one"]
+        headers.add(name: "X-Tag", value: "two")
+        let body = Data(#"{"name":"Roy"}"#.utf8)
+        let response = try await client.send(HTTPRequest(method: .put, url: server.url("/items/7?full=1"), headers: headers, body: body))
+
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "saved")
+        let received = try XCTUnwrap(server.requests.last)
+        XCTAssertEqual(received.method, "PUT")
+        XCTAssertEqual(received.target, "/items/7?full=1")
+        XCTAssertEqual(received.headers["Content-Type"], "application/json")
+        XCTAssertEqual(received.headers.values(for: "X-Tag").joined(separator: ","), "one,two")
+        XCTAssertEqual(received.body, body)
+    }
+
+    func testCustomMethodIsSent() async throws {
+        server.route("PURGE", "/cache") { _ in LoopbackResponse(status: 204) }
+        let response = try await client.send(HTTPRequest(method: HTTPMethod("PURGE")!, url: server.url("/cache")))
+        XCTAssertEqual(response.statusCode, 204)
+        XCTAssertEqual(response.body, Data())
+        XCTAssertEqual(server.requests.last?.method, "PURGE")
+    }
+
+    func testGetWithBodyIsRefusedBeforeSending() async throws {
+        do {
+            _ = try await client.send(HTTPRequest(method: .get, url: server.url("/x"), body: Data("a".utf8)))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(.invalidRequest, _) = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
+    // MARK: Response mapping
+
+    func testStatusRepeatedHeadersAndBodyAreMapped() async throws {
+        server.route("/multi") { _ in
+            var response = LoopbackResponse(status: 201, body: Data("created".utf8))
+            response.headers.add(name: "X-Multi", value: "a1")
+            response.headers.add(name: "X-Multi", value: "b2")
+            response.headers.add(name: "Set-Cookie", value: "a=1; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+            response.headers.add(name: "Set-Cookie", value: "b=2; HttpOnly")
+            return response
+        }
+        let response = try await client.send(HTTPRequest(url: server.url("/multi")))
+        XCTAssertEqual(response.statusCode, 201)
+        XCTAssertEqual(response.status.kind, .successful)
+        XCTAssertEqual(response.headers["x-multi"], "a1, b2")
+        XCTAssertEqual(response.headers.values(for: "Set-Cookie"), [
+            "a=1; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT", "b=2; HttpOnly",
+        ])
+        XCTAssertEqual(response.body, Data("created".utf8))
+    }
+
+    func testRedirectChainIsFollowedAndFinalURLReported() async throws {
+        server.route("/a") { _ in .redirect(to: "/b") }
+        server.route("/b") { _ in .redirect(to: "/c?done=1", status: 301) }
+        server.route("/c") { _ in .text("end") }
+        let response = try await client.send(HTTPRequest(url: server.url("/a")))
+        XCTAssertEqual(response.url, server.url("/c?done=1"))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "end")
+        XCTAssertEqual(server.requests.map(\.path), ["/a", "/b", "/c"])
+    }
+
+    func testTemporaryRedirectResendsThePostBody() async throws {
+        server.route("/old") { _ in .redirect(to: "/new", status: 307) }
+        server.route("/new") { request in .text("\(request.method) \(request.bodyText)") }
+        let response = try await client.send(HTTPRequest(method: .post, url: server.url("/old"), body: Data("payload".utf8)))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "POST payload")
+    }
+
+    func testChunkedAndLargeBodiesArriveWhole() async throws {
+        let large = Data((0..<3_000_000).map { UInt8($0 % 251) })
+        server.route("/chunked") { _ in
+            var response = LoopbackResponse(body: large)
+            response.transfer = .chunked(chunkSize: 65_536)
+            return response
+        }
+        let response = try await client.send(HTTPRequest(url: server.url("/chunked")))
+        XCTAssertEqual(response.body, large)
+    }
+
+    func testDecodedGzipBodyComesWithHeadersThatDescribeIt() async throws {
+        let gzip = Data([
+            0x1f, 0x8b, 0x08, 0x00, 0x2f, 0xff, 0x02, 0x6b, 0x02, 0xff, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0x48, 0xaf,
+            0xca, 0x2c, 0x50, 0x28, 0xcf, 0x2f, 0xca, 0x49, 0x01, 0x00, 0x6b, 0x7d, 0xe8, 0xb7, 0x10, 0x00, 0x00, 0x00,
+        ])
+        server.route("/gzip") { _ in LoopbackResponse(headers: ["Content-Encoding": "gzip"], body: gzip) }
+        let response = try await client.send(HTTPRequest(url: server.url("/gzip")))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "hello gzip world")
+        XCTAssertNil(response.headers["Content-Encoding"])
+        XCTAssertEqual(response.headers["Content-Length"], "16")
+    }
+
+    func testHeadAnswersWithEmptyBody() async throws {
+        server.route("GET", "/doc") { _ in .text("document") }
+        let response = try await client.send(HTTPRequest(method: .head, url: server.url("/doc")))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.body, Data())
+    }
+
+    func testCookiesAreNotReplayedByTheDefaultSession() async throws {
+        server.route("/login") { _ in LoopbackResponse(headers: ["Set-Cookie": "session=abc"]) }
+        server.route("/me") { _ in .text("ok") }
+        _ = try await client.send(HTTPRequest(url: server.url("/login")))
+        _ = try await client.send(HTTPRequest(url: server.url("/me")))
+        XCTAssertNil(server.requests.last?.headers["Cookie"])
+    }
+
+    // MARK: Errors
+
+    func testSlowRouteTimesOutAtTheDeadline() async throws {
+        server.route("/slow") { _ in
+            var response = LoopbackResponse.text("late")
+            response.delay = 20
+            return response
+        }
+        let started = Date()
+        do {
+            _ = try await client.send(HTTPRequest(url: server.url("/slow"), timeout: 1))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        XCTAssertEqual(events.last?.error, .timeout)
+    }
+
+    func testTricklingBodyStillHitsTheDeadline() async throws {
+        server.route("/drip") { _ in
+            var response = LoopbackResponse(body: Data(repeating: 65, count: 10))
+            response.drip = .init(chunks: 10, interval: 0.5)
+            return response
+        }
+        do {
+            _ = try await client.send(HTTPRequest(url: server.url("/drip"), timeout: 1.5))
+            XCTFail("expected a timeout: the deadline covers the whole exchange, not idle time")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+    }
+
+    func testConnectionRefusedIsATransportError() async throws {
+        let closed = try LoopbackHTTPServer()
+        let url = closed.url("/x?token=secret")
+        closed.stop()
+        do {
+            _ = try await client.send(HTTPRequest(url: url))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(.cannotConnect, let message) = error else { return XCTFail("\(error)") }
+            XCTAssertFalse(message.contains("secret"), message)
+            XCTAssertTrue(message.contains("127.0.0.1"), message)
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+    }
+
+    func testGarbageAnswerIsAnInvalidResponseOrTransportError() async throws {
+        server.route("/garbage") { _ in
+            var response = LoopbackResponse()
+            response.fault = .raw(Data("NOT HTTP AT ALL\r\n\r\n".utf8))
+            return response
+        }
+        do {
+            _ = try await client.send(HTTPRequest(url: server.url("/garbage")))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertNotEqual(error, .cancelled)
+            XCTAssertNotEqual(error, .timeout)
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestFailed)
+    }
+
+    func testServerClosingMidBodyFails() async throws {
+        server.route("/cut") { _ in
+            var response = LoopbackResponse(body: Data(repeating: 1, count: 100_000))
+            response.fault = .closeAfterBodyBytes(1000)
+            return response
+        }
+        do {
+            _ = try await client.send(HTTPRequest(url: server.url("/cut")))
+            XCTFail("expected an error for a truncated body")
+        } catch {
+            XCTAssertNotEqual(error, .timeout)
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+    }
+
+    func testCancellationBeforeStartSendsNothing() async throws {
+        let client = client!
+        let url = server.url("/never")
+        let result = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(HTTPRequest(url: url))
+        }.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        await dispatcher.flush()
+        XCTAssertTrue(server.requests.isEmpty)
+        XCTAssertEqual(recorder.events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
+    }
+
+    func testTaskCancellationInFlightCancelsTheExchange() async throws {
+        let arrived = AsyncCondition(false)
+        server.route("/hang") { _ in
+            arrived.update { $0 = true }
+            var response = LoopbackResponse.text("late")
+            response.delay = 30
+            return response
+        }
+        let client = client!
+        let request = HTTPRequest(url: server.url("/hang"))
+        let task = Task { try await client.send(request) }
+        _ = try await arrived.wait(timeout: 10, until: { $0 }) { _ in Unexpected("request never arrived") }
+        task.cancel()
+        let result = await task.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
+    }
+
+    func testCancellableFromExecuteCancelsInFlight() async throws {
+        let arrived = AsyncCondition(false)
+        server.route("/hang") { _ in
+            arrived.update { $0 = true }
+            var response = LoopbackResponse.text("late")
+            response.delay = 30
+            return response
+        }
+        let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
+        let cancellable = client.execute(HTTPRequest(url: server.url("/hang"))) { result in results.update { $0.append(result) } }
+        _ = try await arrived.wait(timeout: 10, until: { $0 }) { _ in Unexpected("request never arrived") }
+        cancellable.cancel()
+        let delivered = try await results.wait(timeout: 10, until: { !$0.isEmpty }) { _ in Unexpected("no completion") }
+        XCTAssertEqual(delivered.map(\.failure), [.cancelled])
+    }
+
+    // MARK: Events
+
+    func testEventsForSuccessClientErrorAndServerError() async throws {
+        server.route("/ok") { _ in .text("ok") }
+        server.route("/missing") { _ in .text("no", status: 404) }
+        server.route("/broken") { _ in .text("oops", status: 500) }
+        for path in ["/ok", "/missing", "/broken"] {
+            _ = try await client.send(HTTPRequest(url: server.url(path)))
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), Array(repeating: [
+            HTTPEvent.Name.requestCreated, .requestStarted, .responseReceived, .requestSucceeded,
+        ], count: 3).flatMap { $0 })
+        XCTAssertEqual(events.filter(\.name.isTerminal).compactMap(\.response?.statusCode), [200, 404, 500])
+    }
+
+    func testUserinfoNeverReachesEvents() async throws {
+        server.route("/private") { request in .text(request.headers["Authorization"] ?? "none") }
+        var components = URLComponents(url: server.url("/private?token=abc"), resolvingAgainstBaseURL: false)!
+        components.user = "bob"
+        components.password = "pw"
+        let response = try await client.send(HTTPRequest(url: components.url!))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "Basic " + Data("bob:pw".utf8).base64EncodedString())
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        for event in events {
+            XCTAssertEqual(event.request.url, server.url("/private?token=[REDACTED]").absoluteString.removingPercentEncoding)
+        }
+    }
+
+    func testTwoHundredConcurrentRequestsOverLoopback() async throws {
+        server.route("/n") { request in .text(request.query ?? "") }
+        let client = client!
+        let server = server!
+        let pairs = try await withThrowingTaskGroup(of: (HTTPRequest.ID, String, String).self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let request = HTTPRequest(url: server.url("/n?i=\(index)"))
+                    let response = try await client.send(request)
+                    return (request.id, "i=\(index)", String(decoding: response.body, as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(pairs.count, 200)
+        for (_, sent, answered) in pairs { XCTAssertEqual(sent, answered) }
+        try await recorder.waitForTerminalEvents(count: 200)
+        await dispatcher.flush()
+        for (id, sent, _) in pairs {
+            let events = recorder.events(for: id)
+            XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+            XCTAssertTrue(events.allSatisfy { $0.request.url.hasSuffix("?" + sent) })
+        }
+    }
+}
+
+struct Unexpected: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
