@@ -17,4 +17,35 @@ enum BodyRenderer {
         }
         return "base64:" + shown.base64EncodedString() + marker
     }
+
+    /// The length of `text` once escaped inside a JSON string.
+    static func escapedLength(_ text: String) -> Int {
+        text.utf8.reduce(0) { total, byte in
+            switch byte {
+            case 0x22, 0x5C, 0x0A, 0x0D, 0x09: total + 2
+            case 0..<0x20: total + 6
+            default: total + 1
+            }
+        }
+    }
+
+    /// Rendered text cut so that, escaped, it takes at most `limit` bytes, marker included.
+    static func cut(_ text: String, toEscapedLength limit: Int, totalByteCount: Int) -> String {
+        guard escapedLength(text) > limit else { return text }
+        let marker = "…[truncated: \(totalByteCount) bytes in all]"
+        let budget = max(0, limit - escapedLength(marker))
+        var used = 0
+        var end = text.utf8.startIndex
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            let cost = byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 2 : byte < 0x20 ? 6 : 1
+            if used + cost > budget { break }
+            used += cost
+            end = text.utf8.index(after: index)
+        }
+        while end > text.utf8.startIndex, end < text.utf8.endIndex, UTF8.isContinuation(text.utf8[end]) {
+            end = text.utf8.index(before: end)
+        }
+        return String(text[..<end]) + marker
+    }
 }

@@ -6,8 +6,8 @@ import HTTPCore
 /// The server's rules (see the contract): `method` and `url` non-empty strings, `statusCode`
 /// a number in 100...599, `duration` a number >= 0, headers objects of strings, `error` a
 /// string or absent, no `id` field, and the whole body at most 1 MiB. Every payload is
-/// redacted by the configured ``Redactor`` and, when too large, rebuilt with smaller bodies
-/// until it fits.
+/// redacted by the configured ``Redactor``; when its bodies would not fit once escaped, they
+/// are cut further, so the limit holds for any `maxBodyBytes`.
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
@@ -21,14 +21,22 @@ struct PayloadBuilder: Sendable {
     let redactor: Redactor
 
     func payload(for entry: LogEntry) -> [UInt8] {
-        let requestBody = entry.requestBody.map(redacted)
-        let responseBody = entry.responseBody.map(redacted)
-        var budget = max(0, maxBodyBytes)
-        while true {
-            let bytes = encode(entry, requestBody: requestBody, responseBody: responseBody, bodyBudget: budget)
-            if bytes.count <= Self.maximumPayloadBytes || budget == 0 { return bytes }
-            budget = budget > 1024 ? budget / 2 : 0
+        let requestText = entry.requestBody.map { BodyRenderer.render(redacted($0), budget: maxBodyBytes) }
+        let responseText = entry.responseBody.map { BodyRenderer.render(redacted($0), budget: maxBodyBytes) }
+        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
+        // Room for both bodies once JSON-escaped, keys and quotes included.
+        let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64)
+        let sizes = (requestText.map(BodyRenderer.escapedLength) ?? 0, responseText.map(BodyRenderer.escapedLength) ?? 0)
+        guard sizes.0 + sizes.1 > room else {
+            return encode(entry, requestBody: requestText, responseBody: responseText)
         }
+        let requestRoom = sizes.1 <= room / 2 ? room - sizes.1 : max(room / 2, room - sizes.1)
+        let responseRoom = room - min(sizes.0, requestRoom)
+        return encode(
+            entry,
+            requestBody: requestText.map { BodyRenderer.cut($0, toEscapedLength: requestRoom, totalByteCount: entry.requestBody?.totalByteCount ?? 0) },
+            responseBody: responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
+        )
     }
 
     private func redacted(_ body: CapturedBody) -> CapturedBody {
@@ -40,7 +48,7 @@ struct PayloadBuilder: Sendable {
         )
     }
 
-    private func encode(_ entry: LogEntry, requestBody: CapturedBody?, responseBody: CapturedBody?, bodyBudget: Int) -> [UInt8] {
+    private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?) -> [UInt8] {
         var writer = JSONObjectWriter()
         let status = entry.statusCode ?? 599
         let validStatus = (100...599).contains(status) ? status : 599
@@ -56,9 +64,9 @@ struct PayloadBuilder: Sendable {
         writer.string("requestId", entry.requestID)
         if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
         writer.headers("requestHeaders", redactor.redactedHeaders(entry.requestHeaders))
-        if let requestBody { writer.string("requestBody", BodyRenderer.render(requestBody, budget: bodyBudget)) }
+        if let requestBody { writer.string("requestBody", requestBody) }
         writer.headers("responseHeaders", redactor.redactedHeaders(entry.responseHeaders))
-        if let responseBody { writer.string("responseBody", BodyRenderer.render(responseBody, budget: bodyBudget)) }
+        if let responseBody { writer.string("responseBody", responseBody) }
         if let error = entry.error {
             writer.string("error", nonEmpty(Self.cut(redactor.redactedText(error), to: Self.maximumErrorBytes), else: "error"))
         }

@@ -1,0 +1,150 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a log looks like once the dev-see receiver (which validates like the real server)
+/// has stored it.
+final class DevSeePayloadTests: XCTestCase {
+    private var receiver: DevSeeReceiver!
+
+    override func setUpWithError() throws {
+        receiver = try DevSeeReceiver()
+    }
+
+    override func tearDown() {
+        receiver.stop()
+    }
+
+    private func logOne(
+        _ configure: (inout DevSeeLoggerConfiguration) -> Void = { _ in },
+        _ body: (DevSeeLogger) async -> Void
+    ) async throws -> [String: Any] {
+        let harness = LoggerHarness(receiver: receiver, configure)
+        await body(harness.logger)
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 1, "\(harness.logger.statistics) \(receiver.rejections)")
+        return try receiver.onlyLog()
+    }
+
+    func testEveryFieldIsMapped() async throws {
+        let ended = Date(timeIntervalSince1970: 1_760_000_000.5)
+        let started = ended.addingTimeInterval(-0.124)
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("POST", "https://api.example.com/users?page=1", headers: [
+                    "Accept": "application/json", "Authorization": "Bearer abc", "Content-Type": "application/json",
+                ]),
+                response: response(201, "https://api.example.com/users?page=1", headers: [
+                    "Content-Type": "application/json", "Set-Cookie": "session=1",
+                ]),
+                responseBody: Data(#"{"id":42,"name":"Roy"}"#.utf8),
+                requestBody: Data(#"{"name":"Roy","password":"hunter2"}"#.utf8),
+                startedAt: started,
+                endedAt: ended
+            )
+        }
+        XCTAssertEqual(log["type"] as? String, "api_log")
+        XCTAssertEqual(log["appId"] as? String, "com.example.tests")
+        XCTAssertEqual(log["method"] as? String, "POST")
+        XCTAssertEqual(log["url"] as? String, "https://api.example.com/users?page=1")
+        XCTAssertEqual(log["statusCode"] as? Int, 201)
+        XCTAssertEqual(try XCTUnwrap(log["duration"] as? Double), 124, accuracy: 0.01)
+        XCTAssertEqual(log["timestamp"] as? Int, 1_760_000_000_376)
+        XCTAssertEqual(log["requestHeaders"] as? [String: String], [
+            "Accept": "application/json", "Authorization": "[REDACTED]", "Content-Type": "application/json",
+        ])
+        XCTAssertEqual(log["responseHeaders"] as? [String: String], ["Content-Type": "application/json", "Set-Cookie": "[REDACTED]"])
+        XCTAssertEqual(log["requestBody"] as? String, #"{"name":"Roy","password":"[REDACTED]"}"#)
+        XCTAssertEqual(log["responseBody"] as? String, #"{"id":42,"name":"Roy"}"#)
+        XCTAssertNil(log["error"], "no error key when there is no error")
+        XCTAssertNil(log["id"], "never a field named id")
+        XCTAssertTrue((log["requestId"] as? String)?.hasPrefix("devsee-") ?? false)
+        XCTAssertNil(log["correlationId"])
+    }
+
+    func testFallbacksWithoutResponseStartOrExplicitBody() async throws {
+        let log = try await logOne { logger in
+            var request = request("", "https://api.example.com/login?token=abc&lang=en", body: Data("from httpBody".utf8))
+            request.httpMethod = ""
+            await logger.log(request: request, response: nil, error: URLError(.cannotConnectToHost))
+        }
+        XCTAssertEqual(log["method"] as? String, "GET")
+        XCTAssertEqual(log["statusCode"] as? Int, 599)
+        XCTAssertEqual(log["duration"] as? Double, 0)
+        XCTAssertEqual(log["url"] as? String, "https://api.example.com/login?token=[REDACTED]&lang=en")
+        XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
+        XCTAssertNil(log["responseBody"])
+        XCTAssertEqual((log["error"] as? String)?.hasPrefix("URLError -1004"), true)
+    }
+
+    func testURLComesFromResponseWhenRequestHasNone() async throws {
+        let log = try await logOne { logger in
+            var request = URLRequest(url: URL(string: "https://placeholder")!)
+            request.url = nil
+            await logger.log(request: request, response: response(200, "https://final.example.com/done"))
+        }
+        XCTAssertEqual(log["url"] as? String, "https://final.example.com/done")
+    }
+
+    func testUserinfoAndSensitiveQueryValuesAreRedacted() async throws {
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET", "https://bob:pw@api.example.com/a?api_key=k&x=1"), response: response(200))
+        }
+        XCTAssertEqual(log["url"] as? String, "https://api.example.com/a?api_key=[REDACTED]&x=1")
+    }
+
+    func testBodyIsCutAtALimitWithoutSplittingACharacter() async throws {
+        let log = try await logOne({ $0.maxBodyBytes = 10 }) { logger in
+            // "aaaaaaaaa" is 9 bytes; "é" takes bytes 10 and 11, so the cut falls inside it.
+            await logger.log(request: request("POST", body: Data("aaaaaaaaaéééé".utf8)), response: response(200))
+        }
+        XCTAssertEqual(log["requestBody"] as? String, "aaaaaaaaa…[truncated: 17 bytes in all]")
+    }
+
+    func testBinaryBodyIsBase64() async throws {
+        let bytes = Data([0xFF, 0x00, 0xFE, 0x01, 0x80])
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET"), response: response(200), responseBody: bytes)
+        }
+        XCTAssertEqual(log["responseBody"] as? String, "base64:" + bytes.base64EncodedString())
+    }
+
+    func testHugeBodyLimitStillFitsTheServersOneMebibyteLimit() async throws {
+        // Control characters take six bytes each once escaped in JSON.
+        let body = Data(repeating: 0x01, count: 3 * 1024 * 1024)
+        let log = try await logOne({ $0.maxBodyBytes = 8 * 1024 * 1024 }) { logger in
+            await logger.log(request: request("POST", body: body), response: response(200), responseBody: body)
+        }
+        XCTAssertTrue(receiver.rejections.isEmpty)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(receiver.storedLogs.first).count, 1_048_576)
+        XCTAssertTrue((log["requestBody"] as? String)?.hasSuffix("…[truncated: 3145728 bytes in all]") ?? false)
+    }
+
+    func testCorrelationHeaderBecomesCorrelationId() async throws {
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET", headers: ["X-Correlation-ID": "c-1"]), response: response(200))
+        }
+        XCTAssertEqual(log["correlationId"] as? String, "c-1")
+    }
+
+    func testOutOfRangeStatusIsSentAs599WithTheReportedCode() async throws {
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET"), response: response(999))
+        }
+        XCTAssertEqual(log["statusCode"] as? Int, 599)
+        XCTAssertEqual(log["reportedStatusCode"] as? Int, 999)
+    }
+
+    func testEndBeforeStartGivesDurationZero() async throws {
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET"), response: response(200), startedAt: Date(), endedAt: Date().addingTimeInterval(-5))
+        }
+        XCTAssertEqual(log["duration"] as? Double, 0)
+    }
+}

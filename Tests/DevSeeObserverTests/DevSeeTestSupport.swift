@@ -1,0 +1,75 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A logger pointed at a loopback receiver, with fast retries and captured diagnostics.
+struct LoggerHarness {
+    let receiver: DevSeeReceiver
+    let logger: DevSeeLogger
+    let diagnostics: AsyncCondition<[String]>
+
+    init(receiver: DevSeeReceiver, _ configure: (inout DevSeeLoggerConfiguration) -> Void = { _ in }) {
+        let diagnostics = AsyncCondition<[String]>([])
+        var configuration = DevSeeLoggerConfiguration(appId: "com.example.tests", serverURL: receiver.baseURL)
+        configuration.isEnabled = true
+        configuration.endpointStore = InMemoryEndpointStore()
+        configuration.initialBackoff = 0.02
+        configuration.maxBackoff = 0.2
+        configuration.uploadTimeout = 2
+        configuration.diagnostics = { line in diagnostics.update { $0.append(line) } }
+        configure(&configuration)
+        self.receiver = receiver
+        self.logger = DevSeeLogger(configuration: configuration)
+        self.diagnostics = diagnostics
+    }
+
+    /// Waits for a diagnostic line containing `text`.
+    func waitForDiagnostic(containing text: String) async throws {
+        _ = try await diagnostics.wait(timeout: 10, until: { $0.contains { $0.contains(text) } }) { lines in
+            TestTimeout(description: "no diagnostic containing '\(text)' in \(lines)")
+        }
+    }
+}
+
+struct TestTimeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+func request(
+    _ method: String = "GET",
+    _ url: String = "https://api.example.com/users/42",
+    headers: [String: String] = [:],
+    body: Data? = nil
+) -> URLRequest {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = body
+    return request
+}
+
+func response(_ status: Int, _ url: String = "https://api.example.com/users/42", headers: [String: String] = [:]) -> HTTPURLResponse {
+    HTTPURLResponse(url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+}
+
+extension DevSeeReceiver {
+    /// The single stored log, decoded.
+    func onlyLog(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let objects = storedObjects()
+        XCTAssertEqual(objects.count, 1, "stored logs", file: file, line: line)
+        return try XCTUnwrap(objects.first, file: file, line: line)
+    }
+}
+
+extension DevSeeDeliveryStatistics {
+    /// Whether every accepted log is accounted for exactly once.
+    var isBalanced: Bool {
+        accepted == delivered + dropped + rejected + failed + pending
+    }
+}
