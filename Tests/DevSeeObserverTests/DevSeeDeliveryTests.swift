@@ -1,0 +1,268 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Delivery to a real loopback receiver that answers like the dev-see server.
+final class DevSeeDeliveryTests: XCTestCase {
+    private var receiver: DevSeeReceiver!
+
+    override func setUpWithError() throws {
+        receiver = try DevSeeReceiver()
+    }
+
+    override func tearDown() {
+        receiver.stop()
+    }
+
+    func testEveryLogArrivesExactlyOnce() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        for index in 0..<50 {
+            await harness.logger.log(request: request("GET", "https://api.example.com/items/\(index)"), response: response(200))
+        }
+        await harness.logger.flush()
+        let urls = receiver.storedObjects().compactMap { $0["url"] as? String }
+        XCTAssertEqual(urls.sorted(), (0..<50).map { "https://api.example.com/items/\($0)" }.sorted())
+        XCTAssertEqual(receiver.postCount, 50)
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.accepted, 50)
+        XCTAssertEqual(statistics.delivered, 50)
+        XCTAssertEqual(statistics.retried, 0)
+        XCTAssertEqual(statistics.pending, 0)
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testServerDownThenUpIsUsedAgainWithoutRestart() async throws {
+        let port = receiver.port
+        receiver.stop()
+        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 1000 }
+        for index in 0..<5 {
+            await harness.logger.log(request: request("GET", "https://api.example.com/\(index)"), response: response(200))
+        }
+        try await harness.waitForDiagnostic(containing: "unreachable")
+        receiver = try DevSeeReceiver(port: port)
+        try await receiver.waitForLogs(count: 5)
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.storedLogs.count, 5)
+        try await harness.waitForDiagnostic(containing: "reachable again")
+        XCTAssertEqual(harness.diagnostics.state.filter { $0.contains("unreachable") }.count, 1, "one line, not one per log")
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.delivered, 5)
+        XCTAssertGreaterThan(statistics.retried, 0)
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testServerErrorsAreRetriedUntilRecovery() async throws {
+        receiver.script([.status(500), .status(503)])
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+        XCTAssertEqual(receiver.postCount, 3)
+        XCTAssertEqual(harness.logger.statistics.retried, 2)
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+    }
+
+    func testServerErrorsBeyondRetriesFailAndAreCounted() async throws {
+        receiver.script([.status(500), .status(500), .status(500)])
+        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 2 }
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.storedLogs.count, 0)
+        XCTAssertEqual(receiver.postCount, 3)
+        XCTAssertEqual(harness.logger.statistics.failed, 1)
+        XCTAssertTrue(harness.logger.statistics.isBalanced)
+    }
+
+    func testTooManyRequestsHonoursRetryAfter() async throws {
+        receiver.script([.tooManyRequests(retryAfter: 1)])
+        let harness = LoggerHarness(receiver: receiver) { $0.maxBackoff = 5 }
+        let started = Date()
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.95, "waited for Retry-After, not the 20 ms backoff")
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+        XCTAssertEqual(harness.logger.statistics.retried, 1)
+    }
+
+    func testClientErrorIsNotRetriedAndReportedOnce() async throws {
+        receiver.script([.status(400), .status(400)])
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.postCount, 2)
+        XCTAssertEqual(receiver.storedLogs.count, 0)
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.rejected, 2)
+        XCTAssertEqual(statistics.retried, 0)
+        XCTAssertEqual(harness.diagnostics.state.filter { $0.contains("400") }.count, 1)
+    }
+
+    func testAnswerThatIsNotDevSeeIsRejected() async throws {
+        receiver.script([.body(status: 200, contentType: "text/html", body: "<html>hello</html>")])
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.rejected, 1)
+        XCTAssertEqual(harness.logger.statistics.delivered, 0)
+    }
+
+    func testInvalidJSONServerErrorIsRetried() async throws {
+        receiver.script([.body(status: 502, contentType: "application/json", body: "{not json")])
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+        XCTAssertEqual(harness.logger.statistics.retried, 1)
+    }
+
+    func testConnectionResetIsRetried() async throws {
+        receiver.script([.reset])
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request(), response: response(200))
+        try await receiver.waitForLogs(count: 1)
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+        XCTAssertGreaterThanOrEqual(harness.logger.statistics.retried, 1)
+    }
+
+    func testHangingServerTimesOutAndIsRetried() async throws {
+        receiver.script([.delay(30)])
+        let harness = LoggerHarness(receiver: receiver) { $0.uploadTimeout = 1 }
+        await harness.logger.log(request: request(), response: response(200))
+        try await receiver.waitForLogs(count: 1, timeout: 20)
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+        XCTAssertGreaterThanOrEqual(harness.logger.statistics.retried, 1)
+    }
+
+    func testFlushWhileUnreachableGivesUpPromptly() async throws {
+        receiver.stop()
+        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 1000; $0.maxBackoff = 30; $0.initialBackoff = 30 }
+        for _ in 0..<20 { await harness.logger.log(request: request(), response: response(200)) }
+        try await harness.waitForDiagnostic(containing: "unreachable")
+        await harness.logger.flush()
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.failed, 20)
+        XCTAssertEqual(statistics.pending, 0)
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testHundredThousandLogsWithServerDownStayWithinTheByteLimit() async throws {
+        receiver.stop()
+        let limit = 1024 * 1024
+        let harness = LoggerHarness(receiver: receiver) {
+            $0.bufferByteLimit = limit
+            $0.bufferLimit = 1_000_000
+            $0.maxRetries = 1000
+        }
+        let body = Data(repeating: UInt8(ascii: "x"), count: 1024)
+        let template = request("POST", "https://api.example.com/upload", headers: ["Content-Type": "text/plain"], body: body)
+        var peak = 0
+        for index in 0..<100_000 {
+            await harness.logger.log(request: template, response: nil)
+            if index % 1000 == 0 { peak = max(peak, harness.logger.statistics.bufferedBytes) }
+        }
+        let statistics = harness.logger.statistics
+        peak = max(peak, statistics.bufferedBytes)
+        XCTAssertLessThanOrEqual(peak, limit)
+        XCTAssertEqual(statistics.accepted, 100_000)
+        XCTAssertGreaterThan(statistics.dropped, 90_000)
+        XCTAssertTrue(statistics.isBalanced, "\(statistics)")
+        await harness.logger.shutdown()
+    }
+
+    func testCountLimitDropsOldestFirst() async throws {
+        let port = receiver.port
+        receiver.stop()
+        let harness = LoggerHarness(receiver: receiver) { $0.bufferLimit = 3; $0.maxRetries = 1000; $0.maxConcurrentUploads = 1 }
+        for index in 0..<10 {
+            await harness.logger.log(request: request("GET", "https://a.example/\(index)"), response: response(200))
+        }
+        let whileDown = harness.logger.statistics
+        XCTAssertGreaterThanOrEqual(whileDown.dropped, 6)
+        XCTAssertTrue(whileDown.isBalanced)
+        receiver = try DevSeeReceiver(port: port)
+        try await receiver.waitForLogs(count: 3)
+        await harness.logger.flush()
+        let delivered = Set(receiver.storedObjects().compactMap { ($0["url"] as? String)?.split(separator: "/").last.map(String.init) })
+        XCTAssertTrue(delivered.isSuperset(of: ["7", "8", "9"]), "\(delivered)")
+        XCTAssertTrue(delivered.isSubset(of: ["0", "7", "8", "9"]), "only the first log, taken by the worker before the drops, may survive: \(delivered)")
+        XCTAssertEqual(harness.logger.statistics.delivered + harness.logger.statistics.dropped, 10)
+    }
+
+    func testDisabledLoggerIsInert() async throws {
+        let harness = LoggerHarness(receiver: receiver) { $0.isEnabled = false }
+        XCTAssertFalse(harness.logger.isEnabled)
+        let token = harness.logger.beginRequest(request())
+        await harness.logger.logCompleted(token: token, request: request(), response: response(200))
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics, DevSeeDeliveryStatistics())
+        XCTAssertEqual(receiver.postCount, 0)
+    }
+
+    func testEnabledByDefaultOnlyInDebugBuilds() {
+        #if DEBUG
+        XCTAssertTrue(DevSeeLoggerConfiguration(appId: "a").isEnabled)
+        #else
+        XCTAssertFalse(DevSeeLoggerConfiguration(appId: "a").isEnabled)
+        #endif
+    }
+
+    func testHundredIdenticalRequestsInFlightAreToldApartByTheirTokens() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let base = Date(timeIntervalSince1970: 1_800_000_000)
+        let shared = request("GET", "https://api.example.com/same")
+        let tokens = await withTaskGroup(of: (Int, DevSeeRequestToken).self) { group in
+            for index in 0..<100 {
+                group.addTask { (index, harness.logger.beginRequest(shared, at: base.addingTimeInterval(Double(index) / 1000))) }
+            }
+            return await group.reduce(into: [Int: DevSeeRequestToken]()) { $0[$1.0] = $1.1 }
+        }
+        XCTAssertEqual(Set(tokens.values).count, 100)
+        await withTaskGroup(of: Void.self) { group in
+            for (_, token) in tokens {
+                group.addTask {
+                    await harness.logger.logCompleted(token: token, request: shared, response: response(200), endedAt: base.addingTimeInterval(1))
+                }
+            }
+        }
+        await harness.logger.flush()
+        let logs = receiver.storedObjects()
+        XCTAssertEqual(logs.count, 100)
+        var durationByID: [String: Double] = [:]
+        for log in logs { durationByID[log["requestId"] as? String ?? ""] = log["duration"] as? Double }
+        for (index, token) in tokens {
+            XCTAssertEqual(try XCTUnwrap(durationByID[token.description]), 1000 - Double(index), accuracy: 0.01)
+        }
+    }
+
+    func testNilOrUnknownTokenStillLogsWithDurationZero() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let other = LoggerHarness(receiver: receiver).logger
+        let foreign = other.beginRequest(request(), at: Date().addingTimeInterval(-10))
+        await harness.logger.logCompleted(token: nil, request: request(), response: response(200))
+        await harness.logger.logCompleted(token: foreign, request: request(), response: response(204))
+        await harness.logger.flush()
+        let logs = receiver.storedObjects()
+        XCTAssertEqual(logs.compactMap { $0["statusCode"] as? Int }.sorted(), [200, 204])
+        XCTAssertEqual(logs.compactMap { $0["duration"] as? Double }, [0, 0])
+    }
+
+    func testLogReturnsWhileTheServerIsSlow() async throws {
+        receiver.script(Array(repeating: .delay(30), count: 4))
+        let harness = LoggerHarness(receiver: receiver)
+        let started = Date()
+        for _ in 0..<200 { await harness.logger.log(request: request(), response: response(200)) }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "logging never waits for uploads")
+        XCTAssertEqual(receiver.storedLogs.count, 0)
+        XCTAssertEqual(harness.logger.statistics.accepted, 200)
+    }
+}
