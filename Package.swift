@@ -21,6 +21,11 @@ let package = Package(
         .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
         .target(name: "DevSeeObserver", dependencies: ["HTTPCore"]),
+        .executableTarget(
+            name: "quickstart",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            path: "Examples/quickstart"
+        ),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .testTarget(
             name: "HTTPCoreURLSessionTests",

@@ -1,0 +1,150 @@
+import Foundation
+
+#if canImport(os)
+import os
+#endif
+
+/// An ``HTTPObserver`` that prints readable, redacted exchanges.
+///
+/// ```swift
+/// dispatcher.subscribe(ConsoleObserver(minimumLevel: .info, format: .blocks, body: .prettyJSON))
+/// ```
+///
+/// Output goes to `os.Logger` (subsystem `HTTPCore`, category `http`) on Apple platforms and
+/// to standard error elsewhere, unless a `write` closure is given. What it prints is what
+/// the client's ``HTTPCorePolicy`` exposes: headers, URLs and bodies arrive redacted.
+public struct ConsoleObserver: HTTPObserver {
+    /// How important an event is; events below the observer's minimum are not printed.
+    public enum Level: Int, Sendable, Hashable, Comparable, CaseIterable {
+        /// Every lifecycle event.
+        case debug
+        /// Every completed exchange.
+        case info
+        /// Exchanges answered with 4xx or 5xx, cancelled, or failed.
+        case warning
+        /// Failed exchanges only.
+        case error
+
+        /// Orders levels by importance.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// How an exchange is laid out.
+    public enum Format: Sendable, Hashable {
+        /// One line per exchange: method, URL, status, duration, sizes.
+        case line
+        /// `[REQUEST]` and `[RESPONSE]` blocks with headers and bodies.
+        case blocks
+    }
+
+    /// How bodies are shown in `.blocks`.
+    public enum BodyRendering: Sendable, Hashable {
+        /// Only the size.
+        case sizeOnly
+        /// As UTF-8 text (binary bodies by size).
+        case text
+        /// JSON pretty-printed, other text as is.
+        case prettyJSON
+    }
+
+    /// The least important level printed.
+    public let minimumLevel: Level
+    /// The layout.
+    public let format: Format
+    /// How bodies are shown.
+    public let body: BodyRendering
+    private let write: @Sendable (String) -> Void
+
+    /// Creates a console observer; `write` replaces the platform's output.
+    public init(
+        minimumLevel: Level = .info,
+        format: Format = .line,
+        body: BodyRendering = .sizeOnly,
+        write: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.minimumLevel = minimumLevel
+        self.format = format
+        self.body = body
+        self.write = write ?? Self.platformOutput
+    }
+
+    /// Prints the event when its level is at least ``minimumLevel``.
+    public func handle(_ event: HTTPEvent) {
+        guard Self.level(of: event) >= minimumLevel else { return }
+        guard event.name.isTerminal || minimumLevel == .debug else { return }
+        write(format == .line || !event.name.isTerminal ? Self.line(for: event) : blocks(for: event))
+    }
+
+    /// The level of an event: terminal events by outcome, others `.debug`.
+    public static func level(of event: HTTPEvent) -> Level {
+        switch event.name {
+        case .requestFailed: .error
+        case .requestCancelled: .warning
+        case .requestSucceeded: (event.response?.statusCode ?? 0) >= 400 ? .warning : .info
+        default: .debug
+        }
+    }
+
+    /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`.
+    public static func line(for event: HTTPEvent) -> String {
+        let request = event.request
+        let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
+        let outcome: String
+        switch event.name {
+        case .requestSucceeded: outcome = String(event.response?.statusCode ?? 0)
+        case .requestFailed: outcome = "failed: \(event.error?.description ?? "unknown error")"
+        case .requestCancelled: outcome = "cancelled"
+        default: outcome = event.name.rawValue
+        }
+        var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }
+        if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
+        return "\(request.method) \(request.url) -> \(outcome) (\(details.joined(separator: ", ")))"
+    }
+
+    private func blocks(for event: HTTPEvent) -> String {
+        let request = event.request
+        var lines = ["[REQUEST] \(request.method) \(request.url)"]
+        lines += request.headers.map { "  \($0.name): \($0.value)" }
+        lines += bodyLines(request.body, total: event.requestBodyByteCount, type: request.headers["Content-Type"])
+        if let response = event.response {
+            let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
+            lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
+            lines += response.headers.map { "  \($0.name): \($0.value)" }
+            lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"])
+        } else {
+            lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func bodyLines(_ data: Data?, total: Int, type: String?) -> [String] {
+        guard total > 0 else { return [] }
+        let size = "  body (\(Self.byteCount(total)))"
+        guard body != .sizeOnly, let data, let text = String(data: data, encoding: .utf8) else { return [size] }
+        if body == .prettyJSON, type?.lowercased().contains("json") ?? text.hasPrefix("{"),
+            let object = try? JSONSerialization.jsonObject(with: data),
+            let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        {
+            return [size + ":"] + String(decoding: pretty, as: UTF8.self).split(separator: "\n").map { "    \($0)" }
+        }
+        return [size + ":", "    \(text)"]
+    }
+
+    static func byteCount(_ count: Int) -> String {
+        switch count {
+        case ..<1024: "\(count) B"
+        case ..<(1024 * 1024): String(format: "%.1f KB", Double(count) / 1024)
+        default: String(format: "%.1f MB", Double(count) / 1_048_576)
+        }
+    }
+
+    private static let platformOutput: @Sendable (String) -> Void = {
+        #if canImport(os)
+        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) {
+            let logger = Logger(subsystem: "HTTPCore", category: "http")
+            return { text in logger.log("\(text, privacy: .public)") }
+        }
+        #endif
+        return { text in FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    }()
+}

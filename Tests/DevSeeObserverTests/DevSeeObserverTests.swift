@@ -1,0 +1,108 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import XCTest
+
+/// Requests through `URLSessionClient` with a `DevSeeObserver` subscribed, end to end.
+final class DevSeeObserverTests: XCTestCase {
+    private var api: LoopbackHTTPServer!
+    private var receiver: DevSeeReceiver!
+
+    override func setUpWithError() throws {
+        api = try LoopbackHTTPServer()
+        receiver = try DevSeeReceiver()
+        api.route("/users/42") { _ in
+            var response = LoopbackResponse.json(#"{"id":42,"name":"Roy","token":"t0k"}"#)
+            response.headers.add(name: "Set-Cookie", value: "s=1")
+            return response
+        }
+        api.route("/missing") { _ in .text("nope", status: 404) }
+    }
+
+    override func tearDown() {
+        api.stop()
+        receiver.stop()
+    }
+
+    func testEveryRequestIsLoggedOnceWithRequestAndResponseJoined() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let policy = HTTPCorePolicy(correlationHeaderName: HTTPCorePolicy.defaultCorrelationHeaderName)
+        let client = URLSessionClient(dispatcher: dispatcher, policy: policy)
+
+        let ok = HTTPRequest(
+            method: .post,
+            url: api.url("/users/42?token=abc&view=full"),
+            headers: ["Authorization": "Bearer secret", "Content-Type": "application/json"],
+            body: Data(#"{"password":"hunter2","name":"Roy"}"#.utf8)
+        )
+        _ = try await client.send(ok)
+        _ = try await client.send(HTTPRequest(url: api.url("/missing")))
+        let closed = try LoopbackHTTPServer()
+        let refusedURL = closed.url("/down")
+        closed.stop()
+        _ = try? await client.send(HTTPRequest(url: refusedURL))
+
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let logs = receiver.storedObjects()
+        XCTAssertEqual(logs.count, 3, "one log per request, not one per event")
+        XCTAssertTrue(receiver.rejections.isEmpty)
+
+        let first = try XCTUnwrap(logs.first { ($0["url"] as? String)?.contains("/users/42") ?? false })
+        XCTAssertEqual(first["method"] as? String, "POST")
+        XCTAssertEqual(first["url"] as? String, api.url("/users/42").absoluteString + "?token=[REDACTED]&view=full")
+        XCTAssertEqual(first["statusCode"] as? Int, 200)
+        XCTAssertEqual(first["requestId"] as? String, ok.id.description)
+        let headers = try XCTUnwrap(first["requestHeaders"] as? [String: String])
+        XCTAssertEqual(headers["Authorization"], "[REDACTED]")
+        XCTAssertEqual(first["correlationId"] as? String, headers["X-Correlation-ID"])
+        XCTAssertNotNil(UUID(uuidString: first["correlationId"] as? String ?? ""))
+        XCTAssertEqual(first["requestBody"] as? String, #"{"password":"[REDACTED]","name":"Roy"}"#)
+        XCTAssertEqual(first["responseBody"] as? String, #"{"id":42,"name":"Roy","token":"[REDACTED]"}"#)
+        XCTAssertEqual((first["responseHeaders"] as? [String: String])?["Set-Cookie"], "[REDACTED]")
+        let terminal = try XCTUnwrap(recorder.events.first { $0.requestID == ok.id && $0.name.isTerminal })
+        XCTAssertEqual(try XCTUnwrap(first["duration"] as? Double), try XCTUnwrap(terminal.durationMilliseconds), accuracy: 0.01)
+        XCTAssertNil(first["error"])
+
+        let missing = try XCTUnwrap(logs.first { ($0["url"] as? String)?.hasSuffix("/missing") ?? false })
+        XCTAssertEqual(missing["statusCode"] as? Int, 404)
+        XCTAssertEqual(missing["responseBody"] as? String, "nope")
+
+        let failed = try XCTUnwrap(logs.first { ($0["url"] as? String)?.hasSuffix("/down") ?? false })
+        XCTAssertEqual(failed["statusCode"] as? Int, 599)
+        XCTAssertTrue((failed["error"] as? String)?.contains("cannot_connect") ?? false, "\(failed["error"] ?? "none")")
+    }
+
+    func testSlowDevSeeServerDoesNotSlowTheAppsRequests() async throws {
+        receiver.script(Array(repeating: .delay(30), count: 10))
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher)
+        let started = Date()
+        for _ in 0..<20 {
+            let response = try await client.send(HTTPRequest(url: api.url("/users/42")))
+            XCTAssertEqual(response.statusCode, 200)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "requests finished while every upload hangs for 30 s")
+        await dispatcher.flush()
+        XCTAssertEqual(receiver.storedLogs.count, 0, "uploads are still hanging")
+        XCTAssertEqual(harness.logger.statistics.accepted, 20)
+    }
+
+    func testObserverIgnoresNonTerminalEvents() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let transport = MockTransport(default: .status(200))
+        _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher).send(HTTPRequest(url: api.url("/x")))
+        await dispatcher.flush()
+        XCTAssertEqual(harness.logger.statistics.accepted, 1)
+    }
+}
