@@ -59,13 +59,18 @@ struct JSONMasker {
             output.reserveCapacity(input.count)
         }
 
-        mutating func skipWhitespace() {
+        /// Skips whitespace; copies it to the output unless the value around it is masked.
+        mutating func skipWhitespace(copying: Bool = true) {
+            let start = index
             while index < input.count {
                 switch input[index] {
                 case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
+                default:
+                    if copying, index > start { output.append(contentsOf: input[start..<index]) }
+                    return
                 }
             }
+            if copying, index > start { output.append(contentsOf: input[start..<index]) }
         }
 
         func peek() throws -> UInt8 {
@@ -112,13 +117,13 @@ struct JSONMasker {
                 let keyStart = index
                 try skipString()
                 let keyEnd = index
+                let key = JSONString.decode(input[(keyStart + 1)..<(keyEnd - 1)]) ?? ""
+                output.append(contentsOf: input[keyStart..<keyEnd])
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
                 index += 1
-                skipWhitespace()
-                let key = JSONString.decode(input[(keyStart + 1)..<(keyEnd - 1)]) ?? ""
-                output.append(contentsOf: input[keyStart..<keyEnd])
                 output.append(UInt8(ascii: ":"))
+                skipWhitespace()
                 switch masker.rule(forKey: key) {
                 case .mask:
                     try skipValue(depth: depth + 1)
@@ -180,23 +185,23 @@ struct JSONMasker {
                 let close: UInt8 = try peek() == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 let isObject = close == UInt8(ascii: "}")
                 index += 1
-                skipWhitespace()
+                skipWhitespace(copying: false)
                 if try peek() == close {
                     index += 1
                     return
                 }
                 while true {
-                    skipWhitespace()
+                    skipWhitespace(copying: false)
                     if isObject {
                         guard try peek() == UInt8(ascii: "\"") else { throw Failure() }
                         try skipString()
-                        skipWhitespace()
+                        skipWhitespace(copying: false)
                         guard try peek() == UInt8(ascii: ":") else { throw Failure() }
                         index += 1
-                        skipWhitespace()
+                        skipWhitespace(copying: false)
                     }
                     try skipValue(depth: depth + 1)
-                    skipWhitespace()
+                    skipWhitespace(copying: false)
                     let next = try peek()
                     index += 1
                     if next == close { return }

@@ -7,12 +7,14 @@ extension Redactor {
         var output: [Substring] = []
         var maskNext = false
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let lowered = word.lowercased()
             if maskNext, !word.isEmpty {
-                output.append(Substring(Self.mask))
-                maskNext = false
+                // `Authorization: Bearer abc`: the scheme stays, the credential goes.
+                let isScheme = lowered == "bearer" || lowered == "basic"
+                output.append(isScheme ? word : Substring(Self.mask))
+                maskNext = isScheme
                 continue
             }
-            let lowered = word.lowercased()
             if lowered == "bearer" || lowered == "basic" || lowered.hasSuffix(":") && masksBodyKey(String(lowered.dropLast())) {
                 maskNext = true
                 output.append(word)

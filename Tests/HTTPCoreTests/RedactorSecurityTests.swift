@@ -1,0 +1,80 @@
+import Foundation
+import HTTPCore
+import XCTest
+
+/// Hostile and odd inputs: masking must neither crash nor fall back to the raw body.
+final class RedactorSecurityTests: XCTestCase {
+    private let secret = "S3CR3T-do-not-leak"
+
+    private func masked(_ text: String, _ type: String? = "application/json", truncated: Bool = false) -> String {
+        String(decoding: Redactor.standard.redactedBody(Data(text.utf8), contentType: type, isTruncated: truncated), as: UTF8.self)
+    }
+
+    func testInjectionStringsAreDataNotInstructions() {
+        let values = [
+            "<script>alert('x')</script>", "'; DROP TABLE users; --", "\" OR \"1\"=\"1", "../../../etc/passwd",
+            "%2e%2e%2f%2e%2e%2fetc%2fpasswd", "\\u0000\\n\\r", "${jndi:ldap://evil/a}",
+        ]
+        for value in values {
+            let escaped = String(decoding: try! JSONSerialization.data(withJSONObject: [value], options: .fragmentsAllowed), as: UTF8.self).dropFirst().dropLast()
+            let input = #"{"comment":\#(escaped),"password":\#(escaped)}"#
+            XCTAssertEqual(masked(input), #"{"comment":\#(escaped),"password":"[REDACTED]"}"#, value)
+        }
+    }
+
+    func testLongValuesUnicodeAndEmoji() {
+        let long = String(repeating: "a", count: 20_000)
+        XCTAssertEqual(masked(#"{"token":"\#(long)","k":"\#(long)"}"#), #"{"token":"[REDACTED]","k":"\#(long)"}"#)
+        let unicode = #"{"名前":"ロイ","password":"🔑\#(secret)","émoji":"😀👍🏽"}"#
+        XCTAssertEqual(masked(unicode), #"{"名前":"ロイ","password":"[REDACTED]","émoji":"😀👍🏽"}"#)
+        XCTAssertEqual(masked(#"{"pass\ud83d\ude00word":"x","\u0070assword":"y"}"#), #"{"pass\ud83d\ude00word":"x","\u0070assword":"[REDACTED]"}"#)
+    }
+
+    func testDeepNestingDoesNotCrashOrLeak() {
+        let depth = 10_000
+        let deep = String(repeating: #"{"a":"#, count: depth) + #"{"password":"\#(secret)"}"# + String(repeating: "}", count: depth)
+        let output = masked(deep)
+        XCTAssertFalse(output.contains(secret))
+        XCTAssertTrue(output.contains("[REDACTED: unreadable JSON"), String(output.suffix(80)))
+        let arrays = String(repeating: "[", count: depth) + "\"\(secret)\"" + String(repeating: "]", count: depth)
+        XCTAssertFalse(masked(arrays).contains(secret))
+    }
+
+    func testMalformedJSONNeverFallsBackToTheRawBody() {
+        let inputs = [
+            #"{"user":"roy","password":"\#(secret)""#,
+            #"{"user":"roy","password":"\#(secret)"#,
+            #"{"password" "\#(secret)"}"#,
+            #"{"password":\#(secret)}"#,
+            #"{'password':'\#(secret)'}"#,
+            #"{"a":1,,"password":"\#(secret)"}"#,
+            #"[{"token":"t"},"#,
+            #"{"password":"\#(secret)\"#,
+            "{\"password\":\"\(secret)\u{0}\"}",
+        ]
+        for input in inputs {
+            let output = masked(input)
+            XCTAssertFalse(output.contains(secret), "\(input) -> \(output)")
+            XCTAssertTrue(output.contains("[REDACTED"), "\(input) -> \(output)")
+        }
+    }
+
+    func testTruncatedBodySaysSo() {
+        XCTAssertEqual(masked(#"{"user":"roy","password":"\#(secret.prefix(4))"#, truncated: true), #"{"user":"roy","password":…[truncated]"#)
+    }
+
+    func testMixedCaseAndPercentEncodedNamesEverywhere() {
+        let redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Custom-Secret"], sensitiveQueryNames: ["MyToken"], sensitiveBodyKeys: ["MyField"])
+        XCTAssertEqual(redactor.redactedHeaders(["x-custom-SECRET": secret])["X-Custom-Secret"], "[REDACTED]")
+        XCTAssertEqual(redactor.redactedURL(string: "https://a.example/?mytoken=\(secret)&%4Dy%54oken=\(secret)"),
+                       "https://a.example/?mytoken=[REDACTED]&%4Dy%54oken=[REDACTED]")
+        let form = String(decoding: redactor.redactedBody(Data("MYFIELD=\(secret)&my%5Ffield=\(secret)".utf8), contentType: "application/x-www-form-urlencoded"), as: UTF8.self)
+        XCTAssertEqual(form, "MYFIELD=[REDACTED]&my%5Ffield=[REDACTED]")
+    }
+
+    func testMaskingIsOneWay() {
+        let short = masked(#"{"password":"a"}"#)
+        let long = masked(#"{"password":"\#(String(repeating: "b", count: 500))"}"#)
+        XCTAssertEqual(short, long, "the output reveals nothing of the value, not even its length")
+    }
+}
