@@ -1,0 +1,94 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import XCTest
+
+/// One secret in every place the privacy rules cover, sent through `URLSessionClient` and
+/// `DevSeeObserver`: it must appear nowhere in what the receiver stored or observers saw.
+final class PrivacyEndToEndTests: XCTestCase {
+    private let secret = "S3cr3tV4lue"
+
+    func testSecretAppearsNowhereOutsideTheProcess() async throws {
+        let api = try LoopbackHTTPServer()
+        let receiver = try DevSeeReceiver()
+        defer {
+            api.stop()
+            receiver.stop()
+        }
+        let secret = secret
+        api.route("/echo") { request in
+            var response = LoopbackResponse.json(#"{"access_token":"\#(secret)","refresh_token":"\#(secret)","user":"roy"}"#)
+            response.headers.add(name: "Set-Cookie", value: "session=\(secret); HttpOnly")
+            response.headers.add(name: "X-Auth-Token", value: secret)
+            return response
+        }
+        api.route("/fail") { _ in
+            var response = LoopbackResponse()
+            response.fault = .reset
+            return response
+        }
+
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        let printed = Locked<[String]>([])
+        dispatcher.subscribe(recorder)
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        dispatcher.subscribe(ConsoleObserver(minimumLevel: .debug, format: .blocks, body: .text) { line in printed.withLock { $0.append(line) } })
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug)
+
+        var url = URLComponents(url: api.url("/echo"), resolvingAgainstBaseURL: false)!
+        url.user = "roy"
+        url.password = secret
+        url.percentEncodedQuery = "token=\(secret)&api_key=\(secret)&page=1"
+        url.fragment = "access_token=\(secret)&state=ok"
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer \(secret)", "Proxy-Authorization": "Basic \(secret)", "Cookie": "sid=\(secret)",
+            "X-Api-Key": secret, "X-Auth-Token": secret,
+        ]
+        let boundary = "b0undary"
+        let bodies: [(String, String)] = [
+            ("application/json", #"{"user":"roy","password":"\#(secret)","card":{"cvv":"\#(secret)","card_number":"\#(secret)"},"list":[{"ssn":"\#(secret)"}]}"#),
+            ("application/x-www-form-urlencoded", "user=roy&password=\(secret)&client_secret=\(secret)"),
+            ("multipart/form-data; boundary=\(boundary)",
+             "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)\r\n--\(boundary)--\r\n"),
+            ("application/json", #"{"query":"mutation { login(password: \"\#(secret)\", pin: 4242) { token } }","variables":{"token":"\#(secret)"}}"#),
+            ("application/graphql", #"query { user(apiKey: "\#(secret)") { name } }"#),
+        ]
+        for (type, body) in bodies {
+            var requestHeaders = headers
+            requestHeaders.add(name: "Content-Type", value: type)
+            _ = try await client.send(HTTPRequest(method: .post, url: url.url!, headers: requestHeaders, body: Data(body.utf8)))
+        }
+        var failing = URLComponents(url: api.url("/fail"), resolvingAgainstBaseURL: false)!
+        failing.percentEncodedQuery = "session=\(secret)"
+        _ = try? await client.send(HTTPRequest(url: failing.url!, headers: headers))
+
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        XCTAssertEqual(receiver.storedLogs.count, bodies.count + 1)
+        XCTAssertTrue(receiver.rejections.isEmpty)
+        for log in receiver.storedLogs {
+            let text = String(decoding: log, as: UTF8.self)
+            XCTAssertFalse(text.contains(secret), text)
+            XCTAssertTrue(text.contains("[REDACTED]"))
+        }
+        XCTAssertTrue(receiver.storedLogs.contains { String(decoding: $0, as: UTF8.self).contains("***") }, "GraphQL literals masked")
+        XCTAssertFalse(recorder.events.isEmpty)
+        for event in recorder.events {
+            let exposed = [
+                event.request.url, event.request.headers.description, event.request.body.map { String(decoding: $0, as: UTF8.self) } ?? "",
+                event.response?.url ?? "", event.response?.headers.description ?? "",
+                event.response?.body.map { String(decoding: $0, as: UTF8.self) } ?? "", event.error?.description ?? "",
+            ].joined(separator: "\n")
+            XCTAssertFalse(exposed.contains(secret), exposed)
+        }
+        XCTAssertFalse(printed.withLock { $0 }.isEmpty)
+        for line in printed.withLock({ $0 }) {
+            XCTAssertFalse(line.contains(secret), line)
+        }
+    }
+}
