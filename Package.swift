@@ -26,6 +26,21 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
             path: "Examples/quickstart"
         ),
+        .executableTarget(
+            name: "custom-transport",
+            dependencies: ["HTTPCore", "HTTPCoreTesting", "DevSeeObserver"],
+            path: "Examples/custom-transport"
+        ),
+        .executableTarget(
+            name: "server-worker",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            path: "Examples/server-worker"
+        ),
+        .executableTarget(
+            name: "event-dispatcher",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            path: "Examples/event-dispatcher"
+        ),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
@@ -35,6 +50,10 @@ let package = Package(
         .testTarget(
             name: "DevSeeObserverTests",
             dependencies: ["DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,69 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+
+/// A complete transport adapter: it replays recorded responses. It writes no event code,
+/// yet every call through it is printed by the console observer and logged to dev-see.
+struct ReplayTransport: HTTPTransport {
+    let recordings: [String: (status: Int, body: String)]
+
+    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try Task.checkCancellation()
+        guard let recording = recordings[request.url.path] else {
+            throw HTTPError.transport(code: .cannotConnect, message: "no recording for \(request.url.path)")
+        }
+        return HTTPResponse(
+            requestID: request.id,
+            statusCode: recording.status,
+            headers: ["Content-Type": "application/json"],
+            body: Data(recording.body.utf8),
+            url: request.url
+        )
+    }
+}
+
+/// `swift run custom-transport`: calls through `ReplayTransport`, observed like any client.
+@main
+struct CustomTransportExample {
+    static func main() async {
+        exit(await run { print($0) })
+    }
+
+    /// Runs the example against an in-process dev-see receiver; returns the exit status.
+    static func run(print: @escaping @Sendable (String) -> Void) async -> Int32 {
+        guard let receiver = try? DevSeeReceiver() else {
+            print("custom-transport: could not start the local dev-see receiver")
+            return 1
+        }
+        defer { receiver.stop() }
+
+        var configuration = DevSeeLoggerConfiguration(appId: "com.example.custom-transport", serverURL: receiver.baseURL)
+        configuration.isEnabled = true
+        configuration.endpointStore = nil
+        let logger = DevSeeLogger(configuration: configuration)
+
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(ConsoleObserver(write: print))
+        dispatcher.subscribe(DevSeeObserver(logger: logger))
+
+        let client = HTTPTransportClient(
+            transport: ReplayTransport(recordings: [
+                "/users/42": (200, #"{"id":42,"name":"Roy"}"#),
+                "/teams/7": (404, #"{"error":"no such team"}"#),
+            ]),
+            dispatcher: dispatcher,
+            policy: .debug
+        )
+        let base = URL(string: "https://replay.example.com")!
+        for path in ["/users/42", "/teams/7", "/unrecorded"] {
+            _ = try? await client.send(HTTPRequest(url: base.appendingPathComponent(path)))
+        }
+
+        await dispatcher.flush()
+        await logger.flush()
+        print("dev-see receiver stored \(receiver.storedLogs.count) logs, without a line of event code in the adapter")
+        await logger.shutdown()
+        return 0
+    }
+}

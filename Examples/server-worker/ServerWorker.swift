@@ -1,0 +1,197 @@
+import DevSeeObserver
+import Dispatch
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+
+/// Latency and outcome counters, fed by lifecycle events.
+final class MetricsObserver: HTTPObserver {
+    struct Snapshot: Sendable, Equatable {
+        var succeeded = 0
+        var failed = 0
+        var cancelled = 0
+        var totalMilliseconds = 0.0
+        var completed: Int { succeeded + failed + cancelled }
+    }
+
+    private let snapshot = Locked(Snapshot())
+
+    func handle(_ event: HTTPEvent) {
+        guard event.name.isTerminal else { return }
+        snapshot.withLock { metrics in
+            switch event.name {
+            case .requestSucceeded: metrics.succeeded += 1
+            case .requestCancelled: metrics.cancelled += 1
+            default: metrics.failed += 1
+            }
+            metrics.totalMilliseconds += event.durationMilliseconds ?? 0
+        }
+    }
+
+    var current: Snapshot { snapshot.withLock { $0 } }
+}
+
+/// `swift run server-worker`: a service-style worker that fans out concurrent requests with
+/// deadlines and cancellation, and on SIGINT or SIGTERM stops cleanly and flushes its logs.
+@main
+struct ServerWorker {
+    static let usage = """
+        usage: server-worker [--rounds N] [--requests N] [--devsee URL | --no-devsee]
+
+          --rounds N     rounds of requests before stopping by itself (default 3; 0 runs until SIGINT/SIGTERM)
+          --requests N   concurrent requests per round (default 40)
+          --devsee URL   ship logs to this dev-see server (default: the paired endpoint, else http://127.0.0.1:9090)
+          --no-devsee    do not ship logs
+        """
+
+    struct Options {
+        var rounds = 3
+        var requests = 40
+        var devSeeURL: URL?
+        var shipsToDevSee = true
+
+        init(arguments: [String]) throws {
+            var remaining = arguments[...]
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--rounds": rounds = try Self.count(remaining.popFirst(), for: argument)
+                case "--requests": requests = max(1, try Self.count(remaining.popFirst(), for: argument))
+                case "--devsee":
+                    guard let value = remaining.popFirst(), let url = URL(string: value), url.host != nil else {
+                        throw UsageError(description: "--devsee needs a URL")
+                    }
+                    devSeeURL = url
+                case "--no-devsee": shipsToDevSee = false
+                default: throw UsageError(description: "unknown argument '\(argument)'")
+                }
+            }
+        }
+
+        private static func count(_ value: String?, for flag: String) throws -> Int {
+            guard let value, let number = Int(value), number >= 0 else {
+                throw UsageError(description: "\(flag) needs a whole number")
+            }
+            return number
+        }
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            print("server-worker: \(error)\n\n\(usage)")
+            exit(64)
+        }
+        let stop = StopSignal()
+        let signals = installSignalHandlers(triggering: stop)
+        let status = await run(options: options, stop: stop) { print($0) }
+        signals.forEach { $0.cancel() }
+        exit(status)
+    }
+
+    /// Turns SIGINT and SIGTERM into `stop.trigger()`. Nonisolated: the handlers run on a
+    /// dispatch queue, not on the main actor.
+    nonisolated static func installSignalHandlers(triggering stop: StopSignal) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.trigger() }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Runs rounds until they are done or `stop` triggers, then flushes; returns the status.
+    static func run(options: Options, stop: StopSignal, print: @escaping @Sendable (String) -> Void) async -> Int32 {
+        guard let api = try? DemoAPI.start() else {
+            print("server-worker: could not start the demo API")
+            return 1
+        }
+        defer { api.stop() }
+
+        let dispatcher = HTTPEventDispatcher()
+        let metrics = MetricsObserver()
+        dispatcher.subscribe(metrics)
+        var logger: DevSeeLogger?
+        if options.shipsToDevSee {
+            var configuration = DevSeeLoggerConfiguration(appId: "com.example.server-worker", serverURL: options.devSeeURL)
+            configuration.isEnabled = true
+            if options.devSeeURL != nil { configuration.endpointStore = nil }
+            logger = DevSeeLogger(configuration: configuration)
+            dispatcher.subscribe(DevSeeObserver(logger: logger!))
+        }
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .release)
+
+        let work = Task {
+            var round = 0
+            while !Task.isCancelled, options.rounds == 0 || round < options.rounds {
+                round += 1
+                await fanOut(options.requests, client: client, api: api)
+                await dispatcher.flush()
+                print("round \(round): \(metrics.current.completed) exchanges so far")
+            }
+        }
+        stop.onTrigger {
+            print("stopping: cancelling in-flight requests")
+            work.cancel()
+        }
+        await work.value
+
+        await dispatcher.flush()
+        let snapshot = metrics.current
+        let average = snapshot.completed == 0 ? 0 : snapshot.totalMilliseconds / Double(snapshot.completed)
+        print(String(
+            format: "done: %d succeeded, %d failed, %d cancelled, %.1f ms average",
+            snapshot.succeeded, snapshot.failed, snapshot.cancelled, average
+        ))
+        if let logger {
+            await logger.shutdown()
+            print("dev-see: \(logger.statistics)")
+        }
+        return 0
+    }
+
+    /// `count` concurrent requests: most succeed, some hit their deadline, some are cancelled.
+    static func fanOut(_ count: Int, client: URLSessionClient, api: LoopbackHTTPServer) async {
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow"][index % 5]
+                let call = Task { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: 0.3)) }
+                group.addTask { await call.value }
+                if index % 7 == 6 { call.cancel() }
+            }
+        }
+    }
+}
+
+/// A one-shot stop request: from a signal handler in the program, from a test in-process.
+final class StopSignal: Sendable {
+    private let state = Locked<(isTriggered: Bool, handlers: [@Sendable () -> Void])>((false, []))
+
+    /// Runs `handler` when the signal triggers (at once if it already has).
+    func onTrigger(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.isTriggered { return true }
+            state.handlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Triggers the signal once; later calls do nothing.
+    func trigger() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.isTriggered else { return [] }
+            state.isTriggered = true
+            defer { state.handlers = [] }
+            return state.handlers
+        }
+        handlers.forEach { $0() }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+@testable import quickstart
+
+/// Runs the quickstart's main code path in-process, so the example cannot rot.
+final class QuickstartTests: XCTestCase {
+    func testDemoRunPrintsOneRedactedLinePerCallAndShipsToDevSee() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let lines = Locked<[String]>([])
+        let status = await Quickstart.run(arguments: ["--devsee", receiver.baseURL.absoluteString]) { line in
+            lines.withLock { $0.append(line) }
+        }
+        XCTAssertEqual(status, 0)
+        let output = lines.withLock { $0 }
+        XCTAssertEqual(output.count, 7, output.joined(separator: "\n"))
+        XCTAssertTrue(output[0].hasPrefix("GET http://127.0.0.1:"))
+        XCTAssertTrue(output[0].contains("/users/42 -> 200 ("))
+        XCTAssertTrue(output[1].contains("POST ") && output[1].contains("client_secret=[REDACTED] -> 200"), output[1])
+        XCTAssertTrue(output[2].contains("/missing -> 404"))
+        XCTAssertTrue(output[3].contains("/broken -> 500"))
+        XCTAssertTrue(output[4].contains("/slow -> failed: timed out"))
+        XCTAssertTrue(output[5].contains("/slow -> cancelled"))
+        XCTAssertEqual(output[6], "dev-see: 6 logs delivered to \(receiver.baseURL.absoluteString)")
+        XCTAssertEqual(receiver.storedLogs.count, 6)
+        let login = try XCTUnwrap(receiver.storedObjects().first { ($0["method"] as? String) == "POST" })
+        XCTAssertEqual(login["requestBody"] as? String, #"{"username":"roy","password":"[REDACTED]"}"#)
+        XCTAssertEqual((login["requestHeaders"] as? [String: String])?["Authorization"], "[REDACTED]")
+        XCTAssertEqual(login["responseBody"] as? String, #"{"token":"[REDACTED]","expiresIn":3600}"#)
+    }
+
+    func testWithoutADevSeeServerItSaysSoInOneLineAndSucceeds() async throws {
+        let closed = try LoopbackHTTPServer()
+        let url = closed.baseURL
+        closed.stop()
+        let lines = Locked<[String]>([])
+        let status = await Quickstart.run(arguments: ["--devsee", url.absoluteString]) { line in lines.withLock { $0.append(line) } }
+        XCTAssertEqual(status, 0)
+        let devSeeLines = lines.withLock { $0 }.filter { $0.hasPrefix("dev-see") }
+        XCTAssertEqual(devSeeLines.count, 1)
+        XCTAssertTrue(devSeeLines[0].hasPrefix("dev-see: no dev-see server answered at \(url.absoluteString)"), devSeeLines[0])
+    }
+
+    func testURLArgumentCallsThatURL() async throws {
+        let api = try LoopbackHTTPServer()
+        defer { api.stop() }
+        api.route("/hello") { _ in .text("hi") }
+        let lines = Locked<[String]>([])
+        let status = await Quickstart.run(arguments: [api.url("/hello").absoluteString, "--no-devsee"]) { line in lines.withLock { $0.append(line) } }
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(lines.withLock { $0 }.count, 1)
+        XCTAssertTrue(lines.withLock { $0 }[0].hasPrefix("GET \(api.url("/hello").absoluteString) -> 200"))
+        XCTAssertEqual(api.requests.map(\.path), ["/hello"])
+    }
+
+    func testPrivacyFlagAndHelp() async throws {
+        let strict = try Quickstart.Options(arguments: ["--privacy", "strict", "--no-devsee"])
+        XCTAssertEqual(strict.privacy, .strict)
+        XCTAssertFalse(strict.shipsToDevSee)
+        XCTAssertThrowsError(try Quickstart.Options(arguments: ["--privacy", "loud"]))
+        XCTAssertThrowsError(try Quickstart.Options(arguments: ["--devsee"]))
+        let lines = Locked<[String]>([])
+        let status = await Quickstart.run(arguments: ["--help"]) { line in lines.withLock { $0.append(line) } }
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(lines.withLock { $0 }.first?.hasPrefix("usage: quickstart") ?? false)
+        let bad = await Quickstart.run(arguments: ["--bogus"]) { _ in }
+        XCTAssertEqual(bad, 64)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+@testable import server_worker
+
+final class ServerWorkerTests: XCTestCase {
+    func testBoundedRunEndsByItselfWithEveryExchangeAccountedFor() async throws {
+        let lines = Locked<[String]>([])
+        let options = try ServerWorker.Options(arguments: ["--rounds", "2", "--requests", "10", "--no-devsee"])
+        let status = await ServerWorker.run(options: options, stop: StopSignal()) { line in lines.withLock { $0.append(line) } }
+        XCTAssertEqual(status, 0)
+        let output = lines.withLock { $0 }
+        XCTAssertEqual(Array(output.prefix(2)), ["round 1: 10 exchanges so far", "round 2: 20 exchanges so far"])
+        // Per round of 10: paths cycle users, users, missing, broken, slow (timeout 0.3 s); index 6 is cancelled.
+        XCTAssertTrue(output[2].hasPrefix("done: 14 succeeded, 4 failed, 2 cancelled"), output[2])
+    }
+
+    func testStopSignalCancelsInFlightWorkAndFlushes() async throws {
+        let lines = Locked<[String]>([])
+        let stop = StopSignal()
+        let options = try ServerWorker.Options(arguments: ["--rounds", "0", "--requests", "20", "--no-devsee"])
+        // Stop as a signal handler would, once the first round has reported.
+        let status = await ServerWorker.run(options: options, stop: stop) { line in
+            lines.withLock { $0.append(line) }
+            if line.hasPrefix("round 1:") { stop.trigger() }
+        }
+        XCTAssertEqual(status, 0)
+        let output = lines.withLock { $0 }
+        XCTAssertTrue(output.contains("stopping: cancelling in-flight requests"))
+        XCTAssertTrue(output.last?.hasPrefix("done: ") ?? false, output.joined(separator: "\n"))
+    }
+
+    func testOptions() throws {
+        XCTAssertEqual(try ServerWorker.Options(arguments: []).rounds, 3)
+        XCTAssertThrowsError(try ServerWorker.Options(arguments: ["--rounds", "-1"]))
+        XCTAssertThrowsError(try ServerWorker.Options(arguments: ["--what"]))
+    }
+}
+
