@@ -41,6 +41,11 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
             path: "Examples/event-dispatcher"
         ),
+        .executableTarget(
+            name: "httpcore-bench",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            path: "Benchmarks/httpcore-bench"
+        ),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .testTarget(
             name: "HTTPCoreURLSessionTests",

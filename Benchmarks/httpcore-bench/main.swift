@@ -1,0 +1,2 @@
+// Placeholder replaced by the benchmark.
+print("httpcore-bench")
