@@ -1,0 +1,75 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+final class ConsoleObserverTests: XCTestCase {
+    private func printed(
+        _ observer: (@escaping @Sendable (String) -> Void) -> ConsoleObserver,
+        reply: MockTransport.Reply,
+        request: HTTPRequest = HTTPRequest(
+            method: .post,
+            url: URL(string: "https://api.example.com/login?token=abc")!,
+            headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"],
+            body: Data(#"{"user":"roy","password":"hunter2"}"#.utf8)
+        )
+    ) async throws -> [String] {
+        let lines = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(observer { line in lines.withLock { $0.append(line) } })
+        _ = try? await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: .debug).send(request)
+        await dispatcher.flush()
+        return lines.withLock { $0 }
+    }
+
+    func testOneRedactedLinePerExchange() async throws {
+        let lines = try await printed({ ConsoleObserver(write: $0) }, reply: .status(201, body: Data(repeating: 1, count: 2048)))
+        XCTAssertEqual(lines.count, 1)
+        let line = try XCTUnwrap(lines.first)
+        XCTAssertTrue(line.hasPrefix("POST https://api.example.com/login?token=[REDACTED] -> 201 ("), line)
+        XCTAssertTrue(line.hasSuffix(" ms, 35 B up, 2.0 KB down)"), line)
+    }
+
+    func testFailuresAndCancellationsAreLines() async throws {
+        let failed = try await printed({ ConsoleObserver(write: $0) }, reply: .failure(.timeout))
+        XCTAssertTrue(failed.first?.contains("-> failed: timed out (") ?? false, "\(failed)")
+        let cancelled = try await printed({ ConsoleObserver(write: $0) }, reply: .failure(.cancelled))
+        XCTAssertTrue(cancelled.first?.contains("-> cancelled (") ?? false, "\(cancelled)")
+    }
+
+    func testMinimumLevelFilters() async throws {
+        let cases: [(ConsoleObserver.Level, MockTransport.Reply, Int)] = [
+            (.warning, .status(200), 0),
+            (.warning, .status(503), 1),
+            (.error, .status(503), 0),
+            (.error, .failure(.invalidResponse), 1),
+            (.debug, .status(200), 4),
+        ]
+        for (level, reply, expected) in cases {
+            let lines = try await printed({ ConsoleObserver(minimumLevel: level, write: $0) }, reply: reply)
+            XCTAssertEqual(lines.count, expected, "\(level)")
+        }
+    }
+
+    func testBlocksWithPrettyJSONBodies() async throws {
+        let reply = MockTransport.Reply.status(200, body: Data(#"{"b":1,"a":"x"}"#.utf8), headers: ["Content-Type": "application/json"])
+        let lines = try await printed({ ConsoleObserver(format: .blocks, body: .prettyJSON, write: $0) }, reply: reply)
+        XCTAssertEqual(lines.count, 1)
+        let block = try XCTUnwrap(lines.first).split(separator: "\n").map(String.init)
+        XCTAssertEqual(block[0], "[REQUEST] POST https://api.example.com/login?token=[REDACTED]")
+        XCTAssertEqual(Array(block[1...2]), ["  Authorization: [REDACTED]", "  Content-Type: application/json"])
+        XCTAssertEqual(block[3], "  body (35 B):")
+        XCTAssertTrue(block.contains(#"      "password" : "[REDACTED]","#) || block.contains(#"      "password": "[REDACTED]","#), block.joined(separator: "\n"))
+        XCTAssertTrue(block.contains { $0.hasPrefix("[RESPONSE] 200 https://api.example.com/login?token=[REDACTED] (") })
+        XCTAssertFalse(block.joined().contains("hunter2"))
+    }
+
+    func testSizeOnlyAndTextBodies() async throws {
+        let reply = MockTransport.Reply.status(200, body: Data("plain answer".utf8), headers: ["Content-Type": "text/plain"])
+        let sizeOnly = try await printed({ ConsoleObserver(format: .blocks, body: .sizeOnly, write: $0) }, reply: reply)
+        XCTAssertTrue(sizeOnly[0].contains("  body (12 B)"))
+        XCTAssertFalse(sizeOnly[0].contains("plain answer"))
+        let text = try await printed({ ConsoleObserver(format: .blocks, body: .text, write: $0) }, reply: reply)
+        XCTAssertTrue(text[0].contains("  body (12 B):\n    plain answer"), text[0])
+    }
+}
