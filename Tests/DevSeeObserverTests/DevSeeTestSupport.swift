@@ -21,7 +21,6 @@ struct LoggerHarness {
         configuration.endpointStore = InMemoryEndpointStore()
         configuration.initialBackoff = 0.02
         configuration.maxBackoff = 0.2
-        configuration.uploadTimeout = 2
         configuration.diagnostics = { line in diagnostics.update { $0.append(line) } }
         configure(&configuration)
         self.receiver = receiver

@@ -233,13 +233,7 @@ final class URLSessionClientTests: XCTestCase {
     }
 
     func testTaskCancellationInFlightCancelsTheExchange() async throws {
-        let arrived = AsyncCondition(false)
-        server.route("/hang") { _ in
-            arrived.update { $0 = true }
-            var response = LoopbackResponse.text("late")
-            response.delay = 30
-            return response
-        }
+        let arrived = routeHanging("/hang")
         let client = client!
         let request = HTTPRequest(url: server.url("/hang"))
         let task = Task { try await client.send(request) }
@@ -252,19 +246,25 @@ final class URLSessionClientTests: XCTestCase {
     }
 
     func testCancellableFromExecuteCancelsInFlight() async throws {
-        let arrived = AsyncCondition(false)
-        server.route("/hang") { _ in
-            arrived.update { $0 = true }
-            var response = LoopbackResponse.text("late")
-            response.delay = 30
-            return response
-        }
+        let arrived = routeHanging("/hang")
         let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
         let cancellable = client.execute(HTTPRequest(url: server.url("/hang"))) { result in results.update { $0.append(result) } }
         _ = try await arrived.wait(timeout: 10, until: { $0 }) { _ in Unexpected("request never arrived") }
         cancellable.cancel()
         let delivered = try await results.wait(timeout: 10, until: { !$0.isEmpty }) { _ in Unexpected("no completion") }
         XCTAssertEqual(delivered.map(\.failure), [.cancelled])
+    }
+
+    /// A route that answers after 30 s; the condition turns true when a request arrives.
+    private func routeHanging(_ path: String) -> AsyncCondition<Bool> {
+        let arrived = AsyncCondition(false)
+        server.route(path) { _ in
+            arrived.update { $0 = true }
+            var response = LoopbackResponse.text("late")
+            response.delay = 30
+            return response
+        }
+        return arrived
     }
 
     // MARK: Events

@@ -17,18 +17,17 @@ final class ExchangeRecord: Sendable {
     }
 
     var exposed: HTTPEvent.Request {
-        if let cached = cache.withLock({ $0 }) { return cached }
-        let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
-        let value = HTTPEvent.Request(
-            id: request.id,
-            method: request.method,
-            url: policy.redactor.redactedURL(request.url),
-            headers: policy.redactor.redactedHeaders(request.headers),
-            body: body.body,
-            isBodyTruncated: body.isTruncated
-        )
-        cache.withLock { $0 = value }
-        return value
+        cache.value {
+            let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
+            return HTTPEvent.Request(
+                id: request.id,
+                method: request.method,
+                url: policy.redactor.redactedURL(request.url),
+                headers: policy.redactor.redactedHeaders(request.headers),
+                body: body.body,
+                isBodyTruncated: body.isTruncated
+            )
+        }
     }
 }
 
@@ -44,16 +43,29 @@ final class ResponseRecord: Sendable {
     }
 
     var exposed: HTTPEvent.Response {
-        if let cached = cache.withLock({ $0 }) { return cached }
-        let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])
-        let value = HTTPEvent.Response(
-            statusCode: response.statusCode,
-            headers: policy.redactor.redactedHeaders(response.headers),
-            body: body.body,
-            isBodyTruncated: body.isTruncated,
-            url: policy.redactor.redactedURL(response.url)
-        )
-        cache.withLock { $0 = value }
-        return value
+        cache.value {
+            let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])
+            return HTTPEvent.Response(
+                statusCode: response.statusCode,
+                headers: policy.redactor.redactedHeaders(response.headers),
+                body: body.body,
+                isBodyTruncated: body.isTruncated,
+                url: policy.redactor.redactedURL(response.url)
+            )
+        }
+    }
+}
+
+extension Locked {
+    /// The cached value, computed by `compute` outside the lock on first use. Two first
+    /// readers may both compute; the values are equal, and one is kept.
+    func value<Wrapped>(orCompute compute: () -> Wrapped) -> Wrapped where Value == Wrapped? {
+        if let cached = withLock({ $0 }) { return cached }
+        let computed = compute()
+        return withLock { cache in
+            if let cached = cache { return cached }
+            cache = computed
+            return computed
+        }
     }
 }

@@ -1,2 +1,0 @@
-// Placeholder replaced by the benchmark.
-print("httpcore-bench")
