@@ -48,17 +48,23 @@ struct SectionReport: Sendable {
     var rendered: String {
         let texts = [columns.map(\.header)] + rows.map { $0.map(\.rendered) }
         let widths = columns.indices.map { index in texts.map { $0.indices.contains(index) ? $0[index].count : 0 }.max() ?? 0 }
+        // Numeric columns align right, text columns left.
+        let isNumeric = columns.indices.map { index in
+            rows.contains { row in
+                guard row.indices.contains(index), case .number = row[index] else { return false }
+                return true
+            }
+        }
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { index, text in
-                // Numbers align right, text left; the first column is always a label.
                 let pad = String(repeating: " ", count: max(0, widths[index] - text.count))
-                return index == 0 ? text + pad : pad + text
+                return isNumeric[index] ? pad + text : text + pad
             }
             return "| " + padded.joined(separator: " | ") + " |"
         }
         var lines = ["## \(title)", "", line(texts[0])]
         lines.append("|" + widths.enumerated().map { index, width in
-            String(repeating: "-", count: width + 1) + (index == 0 ? "-" : ":")
+            String(repeating: "-", count: width + 1) + (isNumeric[index] ? ":" : "-")
         }.joined(separator: "|") + "|")
         lines += texts.dropFirst().map(line)
         lines += notes.map { "  " + $0 }
@@ -124,6 +130,9 @@ struct MachineInfo: Sendable, Encodable {
     let swiftVersion: String
     let configuration: String
     let mode: String
+    /// The 1-minute load average when the run started; above the core count, other work
+    /// competed with the benchmark and ratios are noisier.
+    let loadAverage: Double
 
     /// The current machine, for a run in `mode` (`full` or `quick`).
     static func current(mode: String) -> MachineInfo {
@@ -137,8 +146,14 @@ struct MachineInfo: Sendable, Encodable {
             operatingSystem: ProcessInfo.processInfo.operatingSystemVersionString,
             swiftVersion: compilerVersion,
             configuration: configuration,
-            mode: mode
+            mode: mode,
+            loadAverage: oneMinuteLoadAverage
         )
+    }
+
+    private static var oneMinuteLoadAverage: Double {
+        var loads = [0.0, 0.0, 0.0]
+        return getloadavg(&loads, 3) > 0 ? (loads[0] * 100).rounded() / 100 : 0
     }
 
     /// The compiler's language version, known at compile time only as a lower bound.
@@ -173,7 +188,7 @@ struct BenchmarkReport: Sendable, Encodable {
             lines.append("\(target.passed ? "PASS" : "MISS")  \(name)  \(measured) \(target.unit)  (target \(limit))")
         }
         lines.append("")
-        lines.append("Machine: \(machine.cores) cores, \(machine.operatingSystem)")
+        lines.append("Machine: \(machine.cores) cores, \(machine.operatingSystem), load average \(machine.loadAverage) at start")
         lines.append("Swift \(machine.swiftVersion), \(machine.configuration) build, \(machine.mode) run, "
             + String(format: "%.1f s", durationSeconds))
         return lines.joined(separator: "\n")

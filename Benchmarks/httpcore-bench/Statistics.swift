@@ -43,3 +43,9 @@ struct SampleSummary: Sendable {
 func median(_ values: [Double]) -> Double {
     SampleSummary(values).p50
 }
+
+/// Consumes a value so the optimizer cannot drop the computation that produced it.
+@inline(never)
+func blackHole<Value>(_ value: Value) {
+    withExtendedLifetime(value) {}
+}

@@ -126,7 +126,7 @@ final class LogShipper: Sendable {
 
     private func startWorkers(_ state: inout State) {
         guard !state.isShutDown, !state.isOffline else { return }
-        let wanted = min(configuration.maxConcurrentUploads - state.workers.count, state.buffer.count)
+        let wanted = min(max(1, configuration.maxConcurrentUploads) - state.workers.count, state.buffer.count)
         for _ in 0..<max(0, wanted) {
             state.nextWorkerID += 1
             let id = state.nextWorkerID

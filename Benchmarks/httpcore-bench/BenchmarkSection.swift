@@ -1,0 +1,17 @@
+import Foundation
+
+/// The benchmark's sections, in the order they run.
+enum BenchmarkSection: String, CaseIterable {
+    case overhead, dispatch, shipping, memory, redaction
+
+    /// Runs the section.
+    func run(quick: Bool) async throws -> SectionReport {
+        switch self {
+        case .overhead: try await OverheadBenchmark(quick: quick).run()
+        case .dispatch: try await DispatchCostBenchmark(quick: quick).run()
+        case .shipping: try await ShippingBenchmark(quick: quick).run()
+        case .memory: try MemoryBenchmark().run()
+        case .redaction: RedactionBenchmark(quick: quick).run()
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+
+/// Section 2: what observation costs on the request path, call by call: one
+/// `HTTPEventDispatcher.emit(_:)` with a no-op observer subscribed, and one
+/// `DevSeeObserver.handle(_:)` of a terminal event.
+///
+/// `HTTPEvent` has no public initializer, so real events are recorded first from requests
+/// through `HTTPTransportClient` over a `MockTransport`, then replayed.
+struct DispatchCostBenchmark {
+    let samples: Int
+    let recordedRequests = 1_000
+
+    init(quick: Bool) {
+        samples = quick ? 20_000 : 200_000
+    }
+
+    func run() async throws -> SectionReport {
+        let events = try await recordEvents()
+        let terminal = events.filter { $0.name.isTerminal }
+        guard !events.isEmpty, !terminal.isEmpty else {
+            throw BenchmarkError(description: "recording produced no events")
+        }
+
+        let timer = Self.sample(samples) { _ in }
+
+        let dispatcher = HTTPEventDispatcher()
+        let subscription = dispatcher.subscribe { _ in }
+        _ = Self.sample(samples / 10) { dispatcher.emit(events[$0 % events.count]) }
+        let emit = Self.sample(samples) { dispatcher.emit(events[$0 % events.count]) }
+        await dispatcher.flush()
+
+        let logger = BenchmarkEnvironment.makeLogger(serverURL: try BenchmarkEnvironment.unreachableServerURL())
+        let observer = DevSeeObserver(logger: logger)
+        _ = Self.sample(samples / 10) { observer.handle(terminal[$0 % terminal.count]) }
+        let handle = Self.sample(samples) { observer.handle(terminal[$0 % terminal.count]) }
+        let loggerStatistics = logger.statistics
+        await logger.shutdown()
+
+        var report = SectionReport(key: "dispatch", title: "2. Cost on the request path, per call (ns)", columns: [
+            Column(header: "Call", key: "call"),
+            Column(header: "Samples", key: "samples"),
+            Column(header: "Mean", key: "mean_ns"),
+            Column(header: "p50", key: "p50_ns"),
+            Column(header: "p90", key: "p90_ns"),
+            Column(header: "p99", key: "p99_ns"),
+            Column(header: "Max", key: "max_ns"),
+        ])
+        let rows = [
+            ("HTTPEventDispatcher.emit, 1 no-op observer", emit),
+            ("DevSeeObserver.handle, terminal event", handle),
+            ("(empty timed call: timer overhead)", timer),
+        ]
+        for (name, summary) in rows {
+            report.rows.append([
+                .text(name), .integer(summary.count), .number(summary.mean, decimals: 0), .number(summary.p50, decimals: 0),
+                .number(summary.p90, decimals: 0), .number(summary.p99, decimals: 0), .number(summary.max, decimals: 0),
+            ])
+        }
+        for (name, summary) in rows.prefix(2) {
+            report.targets.append(TargetCheck(name: "\(name) p50", measured: summary.p50 / 1000, comparison: .below, limit: 2, unit: "µs"))
+            report.targets.append(TargetCheck(name: "\(name) p99", measured: summary.p99 / 1000, comparison: .below, limit: 10, unit: "µs"))
+        }
+        report.notes = [
+            "Each call timed alone with DispatchTime.now(); figures include the timer overhead shown in the last row.",
+            "Events recorded from \(recordedRequests) requests (policy .debug, 1 KiB JSON response) through HTTPTransportClient + MockTransport.",
+            "emit: the observer drains concurrently on the dispatcher's queue; \(subscription.droppedEventCount) events overflowed its buffer.",
+            "handle: the logger's server is down, so its buffer stays full and drops the oldest "
+                + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
+        ]
+        subscription.cancel()
+        return report
+    }
+
+    /// Real events of `recordedRequests` successful exchanges, in emission order.
+    private func recordEvents() async throws -> [HTTPEvent] {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let transport = MockTransport(default: .status(
+            200, body: JSONFixture.body(bytes: 1024), headers: ["Content-Type": "application/json"]
+        ))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        guard let url = URL(string: "https://api.example.com/users?page=1") else {
+            throw BenchmarkError(description: "invalid fixture URL")
+        }
+        for _ in 0..<recordedRequests {
+            _ = try await client.send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+        }
+        return try await recorder.waitForTerminalEvents(count: recordedRequests)
+    }
+
+    /// Times `count` calls of `body` one by one (passing the call's index); nanoseconds each.
+    private static func sample(_ count: Int, _ body: (Int) -> Void) -> SampleSummary {
+        var samples = [Double]()
+        samples.reserveCapacity(count)
+        for index in 0..<count {
+            let start = nowNanoseconds()
+            body(index)
+            samples.append(Double(nowNanoseconds() &- start))
+        }
+        return SampleSummary(samples)
+    }
+}

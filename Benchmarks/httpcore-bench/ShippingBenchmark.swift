@@ -1,0 +1,155 @@
+import DevSeeObserver
+import Foundation
+import HTTPCoreTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Section 3: logs per second that `DevSeeLogger` delivers to a loopback `DevSeeReceiver`,
+/// against a bare URLSession posting the same payloads at the same concurrency.
+///
+/// Every run gets fresh receivers (they keep every stored log in memory). The bare client
+/// posts payloads the logger itself produced in a warm-up run, so both send the same bytes.
+struct ShippingBenchmark {
+    /// One body size and how many logs each run sends.
+    private struct Case {
+        let label: String
+        let bodyBytes: Int
+        let logs: Int
+    }
+
+    private let cases: [Case]
+    private let rounds: Int
+    private let concurrency = DevSeeLoggerConfiguration(appId: "bench").maxConcurrentUploads
+
+    init(quick: Bool) {
+        cases = [
+            Case(label: "1 KiB", bodyBytes: 1024, logs: quick ? 500 : 2_000),
+            Case(label: "64 KiB", bodyBytes: 64 * 1024, logs: quick ? 80 : 300),
+        ]
+        rounds = quick ? 1 : 3
+    }
+
+    /// Logs delivered and the wall time of one run.
+    private struct Run {
+        var delivered = 0
+        var seconds = 0.0
+        var rate: Double { seconds > 0 ? Double(delivered) / seconds : 0 }
+    }
+
+    func run() async throws -> SectionReport {
+        var report = SectionReport(key: "shipping", title: "3. Shipping throughput to a loopback DevSeeReceiver", columns: [
+            Column(header: "Body", key: "body"),
+            Column(header: "Client", key: "client"),
+            Column(header: "Logs", key: "logs"),
+            Column(header: "Delivered", key: "delivered"),
+            Column(header: "Payload KiB", key: "payload_kib"),
+            Column(header: "logs/s", key: "logs_per_second"),
+            Column(header: "vs bare", key: "ratio_to_bare"),
+        ])
+        for testCase in cases {
+            let body = JSONFixture.body(bytes: testCase.bodyBytes)
+            let warmup = try await runLogger(body: body, count: min(testCase.logs, 100))
+            let payloads = warmup.payloads
+            guard !payloads.isEmpty else { throw BenchmarkError(description: "the warm-up delivered no logs") }
+            _ = try await runBare(payloads: payloads, count: payloads.count)
+
+            var logger = Run()
+            var bare = Run()
+            for round in 0..<rounds {
+                // Alternate which client goes first, so neither always runs on a warmer machine.
+                for loggerTurn in round % 2 == 0 ? [true, false] : [false, true] {
+                    let run = loggerTurn
+                        ? try await runLogger(body: body, count: testCase.logs).run
+                        : try await runBare(payloads: payloads, count: testCase.logs)
+                    if loggerTurn {
+                        logger.delivered += run.delivered
+                        logger.seconds += run.seconds
+                    } else {
+                        bare.delivered += run.delivered
+                        bare.seconds += run.seconds
+                    }
+                }
+            }
+            let ratio = bare.rate > 0 ? logger.rate / bare.rate : 0
+            let payloadKiB = Double(payloads.reduce(0) { $0 + $1.count }) / Double(payloads.count) / 1024
+            let logs = testCase.logs * rounds
+            report.rows.append([
+                .text(testCase.label), .text("DevSeeLogger"), .integer(logs), .integer(logger.delivered),
+                .number(payloadKiB, decimals: 1), .number(logger.rate, decimals: 0), .number(ratio, decimals: 3),
+            ])
+            report.rows.append([
+                .text(testCase.label), .text("bare URLSession"), .integer(logs), .integer(bare.delivered),
+                .number(payloadKiB, decimals: 1), .number(bare.rate, decimals: 0), .number(1, decimals: 3),
+            ])
+            report.targets.append(TargetCheck(
+                name: "shipping \(testCase.label) DevSeeLogger vs bare", measured: ratio, comparison: .atLeast, limit: 0.8, unit: "x bare"
+            ))
+        }
+        report.notes = [
+            "DevSeeLogger: log(request:response:responseBody:startedAt:) per call, then flush(); time from the first log to the end of flush.",
+            "Bare: \(concurrency) workers POSTing the logger's own api_log payloads (Content-Type: application/json); "
+                + "concurrency = maxConcurrentUploads (\(concurrency)).",
+            "\(rounds) alternating rounds per size after a warm-up; the logger's bufferByteLimit is raised to 256 MiB so nothing is dropped.",
+            "The receiver parses and validates every payload on the same cores; with 64 KiB bodies that dominates both rates, "
+                + "and the logger also redacts each body (section 5).",
+        ]
+        return report
+    }
+
+    /// Logs `count` calls with `body` as the response body, flushes, and returns the run and
+    /// the payloads the receiver stored.
+    private func runLogger(body: Data, count: Int) async throws -> (run: Run, payloads: [Data]) {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let logger = BenchmarkEnvironment.makeLogger(serverURL: receiver.baseURL) { $0.bufferByteLimit = 256 * 1024 * 1024 }
+        guard let url = URL(string: "https://api.example.com/users?page=1"),
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"]
+            )
+        else { throw BenchmarkError(description: "could not build the logged response") }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+
+        let start = nowNanoseconds()
+        for _ in 0..<count {
+            await logger.log(request: request, response: response, responseBody: body, startedAt: Date())
+        }
+        await logger.flush()
+        let seconds = secondsSince(start)
+        let delivered = logger.statistics.delivered
+        await logger.shutdown()
+        return (Run(delivered: delivered, seconds: seconds), receiver.storedLogs)
+    }
+
+    /// Posts `count` payloads (cycling through `payloads`) with `concurrency` workers to a
+    /// fresh receiver; counts the 201 answers.
+    private func runBare(payloads: [Data], count: Int) async throws -> Run {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let session = BenchmarkEnvironment.makeBareSession()
+        defer { session.finishTasksAndInvalidate() }
+        let url = receiver.baseURL.appendingPathComponent("api/logs")
+        let workers = concurrency
+
+        let start = nowNanoseconds()
+        let delivered = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var stored = 0
+                    for index in stride(from: worker, to: count, by: workers) {
+                        var request = URLRequest(url: url)
+                        request.httpMethod = "POST"
+                        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                        request.httpBody = payloads[index % payloads.count]
+                        if (try? await BenchmarkEnvironment.bareDataTask(session, request))?.status == 201 { stored += 1 }
+                    }
+                    return stored
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        return Run(delivered: delivered, seconds: secondsSince(start))
+    }
+}
