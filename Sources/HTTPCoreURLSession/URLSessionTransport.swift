@@ -67,7 +67,7 @@ public struct URLSessionTransport: HTTPTransport {
                     continuation.resume(with: Result { try Self.response(for: request, data: data, response: response, error: error) })
                 }
                 let task: URLSessionDataTask
-                if let delegate = session.delegate as? SessionDelegate {
+                if let delegate = session.delegate as? SessionDelegate, Self.needsDelegateDrivenTask(request) {
                     task = session.dataTask(with: urlRequest)
                     delegate.register(task, completion: complete)
                 } else {
@@ -96,6 +96,18 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 extension URLSessionTransport {
+    /// Whether a request must run as a delegate-driven task so that ``SessionDelegate`` sees
+    /// its redirects: on FoundationNetworking, only such tasks consult the delegate, and only a
+    /// request with a body needs it (for 307/308). Completion-handler tasks are cheaper: one
+    /// hop to the delegate queue instead of one per callback.
+    static func needsDelegateDrivenTask(_ request: HTTPRequest) -> Bool {
+        #if canImport(FoundationNetworking)
+        !(request.body?.isEmpty ?? true)
+        #else
+        false
+        #endif
+    }
+
     static func urlRequest(for request: HTTPRequest) throws -> URLRequest {
         if let body = request.body, !body.isEmpty, request.method == .get || request.method == .head {
             throw HTTPError.transport(

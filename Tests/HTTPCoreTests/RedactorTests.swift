@@ -152,7 +152,7 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(body(.strict, "plain text", "text/plain; charset=utf-8"), "[REDACTED: 10 bytes of text/plain]")
         XCTAssertEqual(body(.strict, "a=1", "application/x-www-form-urlencoded"), "[REDACTED: 3 bytes of application/x-www-form-urlencoded]")
         XCTAssertEqual(body(.strict, "<x/>", nil), "[REDACTED: 4 bytes of unknown type]")
-        XCTAssertEqual(body(.strict, "--b\r\n\r\nx\r\n--b--", "multipart/form-data; boundary=b"), "[REDACTED: 16 bytes of multipart/form-data]")
+        XCTAssertEqual(body(.strict, "--b\r\n\r\nx\r\n--b--", "multipart/form-data; boundary=b"), "[REDACTED: 15 bytes of multipart/form-data]")
         XCTAssertEqual(body(.strict, "{ user { name } }", "application/graphql"), "[REDACTED: 17 bytes of application/graphql]")
     }
 

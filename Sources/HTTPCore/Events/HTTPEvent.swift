@@ -104,13 +104,15 @@ public struct HTTPEvent: Sendable {
     /// The size of the response body received, in bytes; `nil` before a response arrived.
     public var responseBodyByteCount: Int? { responseRecord?.response.body.count }
 
-    /// Bytes of raw request and response data this event keeps alive, for the accounting of
-    /// observers that hold events.
+    /// Bytes this event keeps alive (raw request and response, their records and caches), for
+    /// the accounting of observers that hold events: string and body bytes plus about 64
+    /// bytes per allocation and 2 KiB for the records.
     package var retainedByteCount: Int {
-        let request = exchange.request
-        let headerBytes = request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-            + (responseRecord?.response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } ?? 0)
-        return 256 + request.url.absoluteString.utf8.count + headerBytes + requestBodyByteCount + (responseBodyByteCount ?? 0)
+        let allocation = 64
+        let fields = exchange.request.headers.fields + (responseRecord?.response.headers.fields ?? [])
+        let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
+        return 2048 + exchange.request.url.absoluteString.utf8.count + headerBytes
+            + requestBodyByteCount + (responseBodyByteCount ?? 0)
     }
 
     init(
