@@ -24,6 +24,19 @@ struct JSONMasker {
     let mode: Mode
     /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
     let masksGraphQLQuery: Bool
+    /// The key lists as normalized bytes, so plain ASCII keys are matched without allocating.
+    private let sensitiveKeys: [[UInt8]]
+    private let allowedKeys: [[UInt8]]
+    private let defaultKeys: [[UInt8]]
+
+    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool) {
+        self.redactor = redactor
+        self.mode = mode
+        self.masksGraphQLQuery = masksGraphQLQuery
+        sensitiveKeys = redactor.sensitiveBodyKeys.map { Array($0.utf8) }
+        allowedKeys = redactor.allowedBodyKeys.map { Array($0.utf8) }
+        defaultKeys = redactor.level == .none ? [] : Redactor.normalizedDefaultBodyKeyBytes
+    }
 
     /// The masked text, and `nil` or the offset of the first byte that could not be read.
     func mask(_ input: UnsafeBufferPointer<UInt8>) -> (output: [UInt8], failedAt: Int?) {
@@ -36,6 +49,31 @@ struct JSONMasker {
             return (scanner.output, nil)
         } catch {
             return (scanner.output, scanner.index)
+        }
+    }
+
+    /// The rule for a key given as the raw bytes between its quotes.
+    ///
+    /// Plain ASCII keys (nearly all) are normalized on the stack and compared byte-wise;
+    /// keys with escapes or non-ASCII characters take the `String` path.
+    func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+        guard raw.count <= 64, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+            return rule(forKey: JSONString.decode(raw) ?? "")
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+            var count = 0
+            for byte in raw where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
+                buffer[count] = (byte >= 65 && byte <= 90) ? byte + 32 : byte
+                count += 1
+            }
+            let normalized = UnsafeBufferPointer(rebasing: buffer[..<count])
+            func listed(_ list: [[UInt8]]) -> Bool {
+                list.contains { $0.count == count && $0.elementsEqual(normalized) }
+            }
+            if listed(sensitiveKeys) { return .mask }
+            if listed(allowedKeys) { return .keepSensitiveOnly }
+            if listed(defaultKeys) { return .mask }
+            return .inherit
         }
     }
 
@@ -117,21 +155,23 @@ struct JSONMasker {
                 let keyStart = index
                 try skipString()
                 let keyEnd = index
-                let key = JSONString.decode(input[(keyStart + 1)..<(keyEnd - 1)]) ?? ""
+                let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
                 output.append(contentsOf: input[keyStart..<keyEnd])
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
                 index += 1
                 output.append(UInt8(ascii: ":"))
                 skipWhitespace()
-                switch masker.rule(forKey: key) {
+                // Only a top-level key can name the GraphQL query; decode no other.
+                let topLevelKey = depth == 0 && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
+                switch masker.rule(forRawKey: rawKey) {
                 case .mask:
                     try skipValue(depth: depth + 1)
                     writeMask()
                 case .keepSensitiveOnly:
-                    try value(depth: depth + 1, mode: .sensitiveKeys, key: key)
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: topLevelKey)
                 case .inherit:
-                    try value(depth: depth + 1, mode: mode, key: depth == 0 ? key : nil)
+                    try value(depth: depth + 1, mode: mode, key: topLevelKey)
                 }
                 skipWhitespace()
                 switch try peek() {

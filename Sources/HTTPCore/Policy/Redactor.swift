@@ -147,6 +147,8 @@ public struct Redactor: Sendable, Hashable {
 
     private static let normalizedDefaultBodyKeys = Set(defaultSensitiveBodyKeys.map(normalizedKey))
 
+    static let normalizedDefaultBodyKeyBytes = normalizedDefaultBodyKeys.map { Array($0.utf8) }
+
     static func normalizedName(_ name: String) -> String {
         name.lowercased()
     }
