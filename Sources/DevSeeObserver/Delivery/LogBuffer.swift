@@ -1,3 +1,5 @@
+import Foundation
+
 /// The logs waiting for delivery: first in, first out, bounded by count and by bytes.
 ///
 /// When a new log does not fit, the oldest are dropped until it does; a log larger than the
@@ -9,7 +11,7 @@ struct LogBuffer {
         let log: PendingLog
         let byteCost: Int
         var attempts = 0
-        var payload: [UInt8]?
+        var payload: Data?
     }
 
     let countLimit: Int

@@ -16,6 +16,8 @@ final class LogShipper: Sendable {
         var buffer: LogBuffer
         var statistics = DevSeeDeliveryStatistics()
         var endpoint: DevSeeEndpoint
+        /// `endpoint` with the API path, built once per endpoint rather than once per upload.
+        var uploadURL: URL
         var nextSequence: UInt64 = 0
         var inFlight: Set<UInt64> = []
         var workers: [UInt64: Task<Void, Never>] = [:]
@@ -58,7 +60,8 @@ final class LogShipper: Sendable {
         )
         state = Locked(State(
             buffer: LogBuffer(countLimit: configuration.bufferLimit, byteLimit: configuration.bufferByteLimit),
-            endpoint: endpoint
+            endpoint: endpoint,
+            uploadURL: endpoint.url(path: configuration.apiPath)
         ))
     }
 
@@ -76,6 +79,7 @@ final class LogShipper: Sendable {
         set {
             state.withLock { state in
                 state.endpoint = newValue
+                state.uploadURL = newValue.url(path: configuration.apiPath)
                 state.consecutiveFailures = 0
                 startWorkers(&state)
             }
@@ -130,7 +134,7 @@ final class LogShipper: Sendable {
         for _ in 0..<max(0, wanted) {
             state.nextWorkerID += 1
             let id = state.nextWorkerID
-            state.workers[id] = Task.detached(priority: .utility) { [self] in await runWorker(id: id) }
+            state.workers[id] = Task.detached { [self] in await runWorker(id: id) }
         }
     }
 
@@ -168,10 +172,10 @@ final class LogShipper: Sendable {
 
     private func deliver(_ taken: LogBuffer.Item, worker: UInt64, isProber: Bool) async -> Step {
         var item = taken
-        let payload = item.payload ?? builder.payload(for: item.log.entry(maxBodyBytes: configuration.maxBodyBytes))
+        let payload = item.payload ?? Data(builder.payload(for: item.log.entry(maxBodyBytes: configuration.maxBodyBytes)))
         item.payload = payload
         while true {
-            let url = endpoint.url(path: configuration.apiPath)
+            let url = state.withLock { $0.uploadURL }
             let outcome = await uploader.post(payload, to: url, timeout: configuration.uploadTimeout)
             switch outcome {
             case .delivered:

@@ -35,11 +35,11 @@ struct Uploader: Sendable {
         return URLSession(configuration: configuration)
     }
 
-    func post(_ payload: [UInt8], to url: URL, timeout: TimeInterval) async -> Outcome {
+    func post(_ payload: Data, to url: URL, timeout: TimeInterval) async -> Outcome {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(payload)
+        request.httpBody = payload
         request.timeoutInterval = max(1, timeout.rounded(.up))
         return await withCheckedContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
@@ -56,8 +56,7 @@ struct Uploader: Sendable {
         guard let http = response as? HTTPURLResponse else { return .unreachable(reason: "no HTTP answer") }
         switch http.statusCode {
         case 200..<300:
-            let isJSON = data.flatMap { try? JSONSerialization.jsonObject(with: $0) } is [String: Any]
-            return isJSON ? .delivered : .rejected(status: http.statusCode, reason: "the answer is not a dev-see server's")
+            return looksLikeJSONObject(data) ? .delivered : .rejected(status: http.statusCode, reason: "the answer is not a dev-see server's")
         case 429:
             return .tooManyRequests(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(retryAfter))
         case 408, 500..<600:
@@ -66,6 +65,15 @@ struct Uploader: Sendable {
             let detail = data.map { String(decoding: $0.prefix(200), as: UTF8.self) } ?? ""
             return .rejected(status: http.statusCode, reason: detail)
         }
+    }
+
+    /// Whether an answer is a JSON object, as dev-see's stored entry is, judged by its first
+    /// and last bytes: cheap next to parsing an echo of a 64 KiB log, and enough to tell a
+    /// dev-see server from an HTML page or a plain-text proxy.
+    static func looksLikeJSONObject(_ data: Data?) -> Bool {
+        guard let data else { return false }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        return data.first(where: { !isSpace($0) }) == UInt8(ascii: "{") && data.last(where: { !isSpace($0) }) == UInt8(ascii: "}")
     }
 
     /// Seconds to wait from a `Retry-After` value: delta-seconds or an HTTP date.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// Renders a body for a payload: UTF-8 text when valid, else `base64:<...>`, cut to a byte
 /// budget without splitting a UTF-8 character, with a visible marker when cut.
@@ -20,13 +21,7 @@ enum BodyRenderer {
 
     /// The length of `text` once escaped inside a JSON string.
     static func escapedLength(_ text: String) -> Int {
-        text.utf8.reduce(0) { total, byte in
-            switch byte {
-            case 0x22, 0x5C, 0x0A, 0x0D, 0x09: total + 2
-            case 0..<0x20: total + 6
-            default: total + 1
-            }
-        }
+        JSONString.escapedLength(text)
     }
 
     /// Rendered text cut so that, escaped, it takes at most `limit` bytes, marker included.

@@ -104,11 +104,11 @@ struct JSONMasker {
                 switch input[index] {
                 case 0x20, 0x0A, 0x0D, 0x09: index += 1
                 default:
-                    if copying, index > start { output.append(contentsOf: input[start..<index]) }
+                    if copying, index > start { copy(start..<index) }
                     return
                 }
             }
-            if copying, index > start { output.append(contentsOf: input[start..<index]) }
+            if copying, index > start { copy(start..<index) }
         }
 
         func peek() throws -> UInt8 {
@@ -135,7 +135,7 @@ struct JSONMasker {
                 if mode == .everyValue {
                     writeMask()
                 } else {
-                    output.append(contentsOf: input[start..<index])
+                    copy(start..<index)
                 }
             }
         }
@@ -156,7 +156,7 @@ struct JSONMasker {
                 try skipString()
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
-                output.append(contentsOf: input[keyStart..<keyEnd])
+                copy(keyStart..<keyEnd)
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
                 index += 1
@@ -288,6 +288,11 @@ struct JSONMasker {
             throw Failure()
         }
 
+        /// Copies input bytes to the output with one memcpy.
+        mutating func copy(_ range: Range<Int>) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+        }
+
         mutating func writeMask() {
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: Redactor.mask.utf8)
@@ -297,7 +302,6 @@ struct JSONMasker {
         /// Copies a string, masking what it hides: GraphQL literals in a top-level `query`,
         /// and secrets inside a string that is itself JSON.
         mutating func rewriteStringIfNeeded(start: Int, end: Int, depth: Int, key: String?) {
-            let raw = input[start..<end]
             let contentStart = start + 1
             let looksLikeJSON = contentStart < end - 1
                 && (input[contentStart] == UInt8(ascii: "{") || input[contentStart] == UInt8(ascii: "["))
@@ -305,7 +309,7 @@ struct JSONMasker {
             guard looksLikeJSON || isGraphQLQuery,
                 let decoded = JSONString.decode(input[contentStart..<(end - 1)])
             else {
-                output.append(contentsOf: raw)
+                copy(start..<end)
                 return
             }
             if isGraphQLQuery {
@@ -318,7 +322,7 @@ struct JSONMasker {
             if result.failedAt == nil, result.output != nested {
                 output.append(contentsOf: JSONString.encode(String(decoding: result.output, as: UTF8.self)))
             } else {
-                output.append(contentsOf: raw)
+                copy(start..<end)
             }
         }
     }

@@ -71,24 +71,46 @@ package enum JSONString {
     /// Appends `text` escaped for the inside of a JSON string; `/` is not escaped.
     package static func appendEscaped(_ text: String, to output: inout [UInt8]) {
         var text = text
+        let length = escapedLength(text)
         text.withUTF8 { bytes in
-            var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case 0x22: output.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                default:
-                    output.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 0x0F)])
+            var position = output.count
+            output.append(contentsOf: repeatElement(0, count: length))
+            output.withUnsafeMutableBufferPointer { out in
+                for byte in bytes {
+                    guard byte == 0x22 || byte == 0x5C || byte < 0x20 else {
+                        out[position] = byte
+                        position += 1
+                        continue
+                    }
+                    out[position] = 0x5C
+                    switch byte {
+                    case 0x22, 0x5C: out[position + 1] = byte
+                    case 0x0A: out[position + 1] = UInt8(ascii: "n")
+                    case 0x0D: out[position + 1] = UInt8(ascii: "r")
+                    case 0x09: out[position + 1] = UInt8(ascii: "t")
+                    default:
+                        out[position + 1] = UInt8(ascii: "u")
+                        out[position + 2] = UInt8(ascii: "0")
+                        out[position + 3] = UInt8(ascii: "0")
+                        out[position + 4] = hexDigits[Int(byte >> 4)]
+                        out[position + 5] = hexDigits[Int(byte & 0x0F)]
+                        position += 4
+                    }
+                    position += 2
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+    /// The number of bytes ``appendEscaped(_:to:)`` writes for `text`.
+    package static func escapedLength(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var length = bytes.count
+            for byte in bytes where byte == 0x22 || byte == 0x5C || byte < 0x20 {
+                length += byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 1 : 5
+            }
+            return length
         }
     }
 
