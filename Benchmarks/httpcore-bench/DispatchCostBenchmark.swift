@@ -38,6 +38,7 @@ struct DispatchCostBenchmark {
         let handle = Self.sample(samples) { observer.handle(terminal[$0 % terminal.count]) }
         let loggerStatistics = logger.statistics
         await logger.shutdown()
+        let clientCost = await Self.clientOverhead(requests: samples)
 
         var report = SectionReport(key: "dispatch", title: "2. Cost on the request path, per call (ns)", columns: [
             Column(header: "Call", key: "call"),
@@ -59,6 +60,10 @@ struct DispatchCostBenchmark {
                 .number(summary.p90, decimals: 0), .number(summary.p99, decimals: 0), .number(summary.max, decimals: 0),
             ])
         }
+        report.rows.append([
+            .text("HTTPTransportClient.send minus transport"), .integer(samples), .number(clientCost, decimals: 0),
+            .text("-"), .text("-"), .text("-"), .text("-"),
+        ])
         for (name, summary) in rows.prefix(2) {
             report.targets.append(TargetCheck(name: "\(name) p50", measured: summary.p50 / 1000, comparison: .below, limit: 2, unit: "µs"))
             report.targets.append(TargetCheck(name: "\(name) p99", measured: summary.p99 / 1000, comparison: .below, limit: 10, unit: "µs"))
@@ -66,12 +71,40 @@ struct DispatchCostBenchmark {
         report.notes = [
             "Each call timed alone with DispatchTime.now(); figures include the timer overhead shown in the last row.",
             "Events recorded from \(recordedRequests) requests (policy .debug, 1 KiB JSON response) through HTTPTransportClient + MockTransport.",
+            "send minus transport: mean time of a whole exchange through HTTPTransportClient (ids, timing, policy, four events, "
+                + "no observer) over an in-memory transport that answers at once, minus the same transport called directly.",
             "emit: the observer drains concurrently on the dispatcher's queue; \(subscription.droppedEventCount) events overflowed its buffer.",
             "handle: the logger's server is down, so its buffer stays full and drops the oldest "
                 + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
         ]
         subscription.cancel()
         return report
+    }
+
+    /// Mean nanoseconds the client adds to an exchange, off the main actor so no hop is timed.
+    private static func clientOverhead(requests: Int) async -> Double {
+        await Task.detached {
+            let transport = InstantTransport()
+            let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher(), policy: .debug)
+            let url = URL(fileURLWithPath: "/")
+            var best = Double.infinity
+            for _ in 0..<3 {
+                var start = nowNanoseconds()
+                for _ in 0..<requests { _ = try? await transport.perform(HTTPRequest(url: url)) }
+                let direct = Double(nowNanoseconds() &- start)
+                start = nowNanoseconds()
+                for _ in 0..<requests { _ = try? await client.send(HTTPRequest(url: url)) }
+                best = min(best, (Double(nowNanoseconds() &- start) - direct) / Double(requests))
+            }
+            return best
+        }.value
+    }
+
+    /// A transport that answers 200 at once, to time the client alone.
+    private struct InstantTransport: HTTPTransport {
+        func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+            HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
+        }
     }
 
     /// Real events of `recordedRequests` successful exchanges, in emission order.
