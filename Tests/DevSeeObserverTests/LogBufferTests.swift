@@ -1,0 +1,61 @@
+import Foundation
+import HTTPCore
+import XCTest
+
+@testable import DevSeeObserver
+
+final class LogBufferTests: XCTestCase {
+    private func item(_ sequence: UInt64, cost: Int = 10) -> LogBuffer.Item {
+        let entry = LogEntry(
+            method: "GET", url: "https://a.example/\(sequence)", responseURL: nil, statusCode: 200, startedAt: nil,
+            endedAt: Date(), durationMilliseconds: nil, requestHeaders: [:], responseHeaders: [:], requestBody: nil,
+            responseBody: nil, error: nil, requestID: "\(sequence)", correlationID: nil
+        )
+        return LogBuffer.Item(sequence: sequence, log: .entry(entry), byteCost: cost)
+    }
+
+    func testCountLimitDropsTheOldest() {
+        var buffer = LogBuffer(countLimit: 3, byteLimit: 1_000)
+        let dropped = (1...5).map { buffer.append(item($0)) }
+        XCTAssertEqual(dropped, [0, 0, 0, 1, 1])
+        XCTAssertEqual(buffer.count, 3)
+        XCTAssertEqual(buffer.firstSequence, 3)
+        XCTAssertEqual(buffer.byteCount, 30)
+    }
+
+    func testByteLimitDropsTheOldestUntilTheNewLogFits() {
+        var buffer = LogBuffer(countLimit: 100, byteLimit: 100)
+        XCTAssertEqual(buffer.append(item(1, cost: 40)), 0)
+        XCTAssertEqual(buffer.append(item(2, cost: 40)), 0)
+        XCTAssertEqual(buffer.append(item(3, cost: 50)), 1, "the oldest goes: 40 + 50 fits")
+        XCTAssertEqual(buffer.byteCount, 90)
+        XCTAssertEqual(buffer.append(item(4, cost: 70)), 2, "both older logs go to make room for 70 bytes")
+        XCTAssertEqual(buffer.byteCount, 70)
+        XCTAssertEqual(buffer.append(item(5, cost: 101)), 1, "a log larger than the limit drops itself")
+        XCTAssertEqual(buffer.firstSequence, 4)
+        XCTAssertEqual(buffer.byteCount, 70)
+    }
+
+    func testPushFrontAndRemoveThrough() {
+        var buffer = LogBuffer(countLimit: 10, byteLimit: 1_000)
+        (1...4).forEach { _ = buffer.append(item($0)) }
+        let first = buffer.popFirst()
+        XCTAssertEqual(first?.sequence, 1)
+        XCTAssertEqual(buffer.byteCount, 30)
+        buffer.pushFront(first!)
+        XCTAssertEqual(buffer.firstSequence, 1)
+        XCTAssertEqual(buffer.byteCount, 40)
+        XCTAssertEqual(buffer.removeAll(through: 2), 2)
+        XCTAssertEqual(buffer.firstSequence, 3)
+        XCTAssertEqual(buffer.count, 2)
+    }
+
+    func testCompactionKeepsOrderOverManyPops() {
+        var buffer = LogBuffer(countLimit: 10_000, byteLimit: 1_000_000)
+        (1...1000).forEach { _ = buffer.append(item($0)) }
+        for expected in 1...900 { XCTAssertEqual(buffer.popFirst()?.sequence, UInt64(expected)) }
+        XCTAssertEqual(buffer.count, 100)
+        XCTAssertEqual(buffer.firstSequence, 901)
+        XCTAssertEqual(buffer.byteCount, 1_000)
+    }
+}
