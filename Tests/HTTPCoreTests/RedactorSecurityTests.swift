@@ -77,4 +77,65 @@ final class RedactorSecurityTests: XCTestCase {
         let long = masked(#"{"password":"\#(String(repeating: "b", count: 500))"}"#)
         XCTAssertEqual(short, long, "the output reveals nothing of the value, not even its length")
     }
+
+    func testNestedJSONThatCannotBeReadToItsEndIsCutNotCopied() {
+        let cases = [
+            #"{"data":"{\"password\":\"\#(secret)\"} (retry 2)"}"#,
+            #"{"data":"{\"password\":\"\#(secret)"}"#,
+            #"{"data":"  {\"password\":\"\#(secret)\"}"}"#,
+            #"{"data":"\n[{\"token\":\"\#(secret)\"}]"}"#,
+        ]
+        for input in cases {
+            let output = masked(input)
+            XCTAssertFalse(output.contains(secret), "\(input) -> \(output)")
+            XCTAssertTrue(output.contains("[REDACTED"), output)
+        }
+        XCTAssertEqual(masked(#"{"note":"{not json","n":"[citation needed]"}"#), #"{"note":"{not json","n":"[citation needed]"}"#,
+                       "text that merely starts with a bracket is kept")
+    }
+
+    func testBatchedGraphQLOperationsAreMasked() {
+        let input = #"[{"operationName":"A","query":"mutation { login(password: \"\#(secret)\") { token } }"},{"query":"{ user(pin: 1234) { id } }"}]"#
+        XCTAssertEqual(masked(input),
+                       #"[{"operationName":"A","query":"mutation { login(password: ***) { token } }"},{"query":"{ user(pin: ***) { id } }"}]"#)
+        XCTAssertEqual(masked(#"{"data":{"query":"\#(secret)"}}"#), #"{"data":{"query":"\#(secret)"}}"#, "a nested query key is data")
+    }
+
+    func testMultipartCutInsideASensitivePartLeaksNothing() {
+        let full = "--B\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nroy\r\n"
+            + "--B\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)\r\n--B--\r\n"
+        for cut in [full.count - 8, full.count - 12, full.count - 30] {
+            let input = String(full.prefix(cut))
+            let output = masked(input, "multipart/form-data; boundary=B")
+            XCTAssertFalse(output.contains(secret.prefix(6)), "cut at \(cut): \(output)")
+        }
+        let unclosed = "--B\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)"
+        XCTAssertEqual(masked(unclosed, "multipart/form-data; boundary=B"),
+                       "--B\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n[REDACTED]\r\n")
+        let headersCut = "--B\r\nContent-Disposition: form-data; name=\"pass"
+        XCTAssertEqual(masked(headersCut, "multipart/form-data; boundary=B"), "--B\r\n[REDACTED: incomplete part]")
+    }
+
+    func testTextFormsOfCredentials() {
+        let cases: [(String, String)] = [
+            (#"body {"password": "\#(secret)", "user": "roy"}"#, #"body {"password": "[REDACTED]", "user": "roy"}"#),
+            ("password:\(secret) next", "password:[REDACTED] next"),
+            ("x-api-key: \(secret)\nX-Auth-Token: \(secret)", "x-api-key: [REDACTED]\nX-Auth-Token: [REDACTED]"),
+            ("Cookie: sid=\(secret)", "Cookie: [REDACTED]"),
+            ("Authorization:\tBearer \(secret)", "Authorization:\tBearer [REDACTED]"),
+            ("Bearer\n\(secret)", "Bearer\n[REDACTED]"),
+            ("retry?token=\(secret)&x=1", "retry?token=[REDACTED]&x=1"),
+        ]
+        for (input, expected) in cases {
+            XCTAssertEqual(Redactor.standard.redactedText(input), expected, input)
+        }
+    }
+
+    func testOddContentTypesAndFormKeys() {
+        let bom = "\u{FEFF}" + #"{"password":"\#(secret)"}"#
+        XCTAssertFalse(masked(bom, nil).contains(secret))
+        XCTAssertEqual(masked(#"{"token":"\#(secret)"}"#, "application/json, text/plain"), #"{"token":"[REDACTED]"}"#)
+        XCTAssertEqual(masked("user[name]=roy&user[password]=\(secret)", "application/x-www-form-urlencoded"),
+                       "user[name]=roy&user[password]=[REDACTED]")
+    }
 }

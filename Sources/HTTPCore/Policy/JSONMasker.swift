@@ -43,7 +43,7 @@ struct JSONMasker {
         var scanner = Scanner(input: input, masker: self)
         do {
             scanner.skipWhitespace()
-            try scanner.value(depth: 0, mode: mode, key: nil)
+            try scanner.value(depth: 0, mode: mode, key: nil, isOperation: true)
             scanner.skipWhitespace()
             if scanner.index != input.count { throw Failure() }
             return (scanner.output, nil)
@@ -116,10 +116,13 @@ struct JSONMasker {
             return input[index]
         }
 
-        mutating func value(depth: Int, mode: Mode, key: String?) throws {
+        /// Scans one value. `key` is the key it belongs to when that key may name GraphQL text;
+        /// `isOperation` says an object here may be a GraphQL operation (the document itself,
+        /// or an element of a top-level array, as batched operations are sent).
+        mutating func value(depth: Int, mode: Mode, key: String?, isOperation: Bool = false) throws {
             guard depth < JSONMasker.maximumDepth else { throw Failure() }
             switch try peek() {
-            case UInt8(ascii: "{"): try object(depth: depth, mode: mode)
+            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation)
             case UInt8(ascii: "["): try array(depth: depth, mode: mode)
             case UInt8(ascii: "\""):
                 let start = index
@@ -127,7 +130,7 @@ struct JSONMasker {
                 if mode == .everyValue {
                     writeMask()
                 } else {
-                    rewriteStringIfNeeded(start: start, end: index, depth: depth, key: key)
+                    rewriteStringIfNeeded(start: start, end: index, key: key)
                 }
             default:
                 let start = index
@@ -140,7 +143,7 @@ struct JSONMasker {
             }
         }
 
-        mutating func object(depth: Int, mode: Mode) throws {
+        mutating func object(depth: Int, mode: Mode, isOperation: Bool) throws {
             output.append(UInt8(ascii: "{"))
             index += 1
             skipWhitespace()
@@ -162,16 +165,16 @@ struct JSONMasker {
                 index += 1
                 output.append(UInt8(ascii: ":"))
                 skipWhitespace()
-                // Only a top-level key can name the GraphQL query; decode no other.
-                let topLevelKey = depth == 0 && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
+                // Only an operation's key can name the GraphQL query; decode no other.
+                let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
                 switch masker.rule(forRawKey: rawKey) {
                 case .mask:
                     try skipValue(depth: depth + 1)
                     writeMask()
                 case .keepSensitiveOnly:
-                    try value(depth: depth + 1, mode: .sensitiveKeys, key: topLevelKey)
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey)
                 case .inherit:
-                    try value(depth: depth + 1, mode: mode, key: topLevelKey)
+                    try value(depth: depth + 1, mode: mode, key: operationKey)
                 }
                 skipWhitespace()
                 switch try peek() {
@@ -199,7 +202,7 @@ struct JSONMasker {
             }
             while true {
                 skipWhitespace()
-                try value(depth: depth + 1, mode: mode, key: nil)
+                try value(depth: depth + 1, mode: mode, key: nil, isOperation: depth == 0)
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
@@ -280,7 +283,11 @@ struct JSONMasker {
                     UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "a")...UInt8(ascii: "z"):
                     index += 1
                 default:
-                    guard index > start, JSONString.isScalar(input[start..<index]) else { throw Failure() }
+                    guard index > start, JSONString.isScalar(input[start..<index]) else {
+                        // Report the failure where the bad token starts, not inside it.
+                        index = start
+                        throw Failure()
+                    }
                     return
                 }
             }
@@ -299,16 +306,13 @@ struct JSONMasker {
             output.append(UInt8(ascii: "\""))
         }
 
-        /// Copies a string, masking what it hides: GraphQL literals in a top-level `query`,
-        /// and secrets inside a string that is itself JSON.
-        mutating func rewriteStringIfNeeded(start: Int, end: Int, depth: Int, key: String?) {
-            let contentStart = start + 1
-            let looksLikeJSON = contentStart < end - 1
-                && (input[contentStart] == UInt8(ascii: "{") || input[contentStart] == UInt8(ascii: "["))
-            let isGraphQLQuery = masker.masksGraphQLQuery && depth == 1 && key == "query"
-            guard looksLikeJSON || isGraphQLQuery,
-                let decoded = JSONString.decode(input[contentStart..<(end - 1)])
-            else {
+        /// Copies a string, masking what it hides: GraphQL literals in an operation's `query`,
+        /// and secrets inside a string that is itself JSON. Nested JSON that cannot be read to
+        /// its end is cut at the last complete value with a marker, never copied raw.
+        mutating func rewriteStringIfNeeded(start: Int, end: Int, key: String?) {
+            let content = (start + 1)..<(end - 1)
+            let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
+            guard isGraphQLQuery || startsLikeJSON(content), let decoded = JSONString.decode(input[content]) else {
                 copy(start..<end)
                 return
             }
@@ -319,11 +323,33 @@ struct JSONMasker {
             let nested = Array(decoded.utf8)
             let inner = JSONMasker(redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: false)
             let result = nested.withUnsafeBufferPointer { inner.mask($0) }
-            if result.failedAt == nil, result.output != nested {
-                output.append(contentsOf: JSONString.encode(String(decoding: result.output, as: UTF8.self)))
-            } else {
+            let opening = nested.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } ?? 0
+            switch result.failedAt {
+            case nil where result.output == nested, .some(...(opening + 1)):
+                // Unchanged JSON, or text that merely starts with a bracket.
                 copy(start..<end)
+            case nil:
+                output.append(contentsOf: JSONString.encode(String(decoding: result.output, as: UTF8.self)))
+            case .some:
+                let marked = String(decoding: result.output, as: UTF8.self) + "…[REDACTED: unreadable JSON]"
+                output.append(contentsOf: JSONString.encode(marked))
             }
+        }
+
+        /// Whether string content starts, after spaces and escaped whitespace, with `{` or `[`.
+        func startsLikeJSON(_ content: Range<Int>) -> Bool {
+            var position = content.lowerBound
+            while position < content.upperBound {
+                switch input[position] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["): return true
+                case 0x20: position += 1
+                case UInt8(ascii: "\\") where position + 1 < content.upperBound
+                    && [UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t")].contains(input[position + 1]):
+                    position += 2
+                default: return false
+                }
+            }
+            return false
         }
     }
 }

@@ -44,12 +44,13 @@ extension Redactor {
             switch media?.type {
             case "application/json", "text/json": self = .json
             case let type? where type.hasSuffix("+json"): self = .json
-            case "application/graphql", "application/graphql+json": self = .graphQL
+            case "application/graphql": self = .graphQL
             case "application/x-www-form-urlencoded": self = .form
             case "multipart/form-data":
                 self = media?.boundary.map { .multipart(boundary: $0) } ?? .other
             case nil, "text/plain", "application/octet-stream":
-                let first = body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
+                // Skip whitespace and a UTF-8 byte order mark (EF BB BF) before sniffing.
+                let first = body.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
                 self = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .other
             default: self = .other
             }
@@ -75,30 +76,43 @@ extension Redactor {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = pair[..<equals]
-            return masks(Self.formDecoded(name)) ? "\(name)=\(Self.mask)" : String(pair)
+            return Self.formKeyCandidates(Self.formDecoded(name)).contains(where: masks) ? "\(name)=\(Self.mask)" : String(pair)
         }.joined(separator: "&")
     }
 
+    /// The names a form key is matched by: itself and, for `user[password]`, the last
+    /// bracketed component.
+    static func formKeyCandidates(_ name: String) -> [String] {
+        guard let open = name.lastIndex(of: "["), let close = name.lastIndex(of: "]"), open < close else { return [name] }
+        return [name, String(name[name.index(after: open)..<close])]
+    }
+
+    /// Multipart text with the content of sensitively named parts masked. Every segment after
+    /// a delimiter is a part, the last one too: a body cut inside a part (by a capture cap)
+    /// has no closing delimiter, and a part whose headers were cut is replaced by a marker.
     private func maskedMultipart(_ body: Data, boundary: String) -> Data {
         let delimiter = Data("--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
         var output = Data()
         var cursor = body.startIndex
-        while let next = body.range(of: delimiter, in: cursor..<body.endIndex) {
-            let part = body[cursor..<next.lowerBound]
-            if let separator = part.range(of: headerEnd),
-                let name = Self.partName(String(decoding: part[..<separator.lowerBound], as: UTF8.self)),
-                masksBodyKey(name)
-            {
-                output += part[..<separator.upperBound]
-                output += Data("\(Self.mask)\r\n".utf8)
-            } else {
+        var isPreamble = true
+        while cursor <= body.endIndex {
+            let next = body.range(of: delimiter, in: cursor..<body.endIndex)
+            let part = body[cursor..<(next?.lowerBound ?? body.endIndex)]
+            if isPreamble || part.starts(with: Data("--".utf8)) {
                 output += part
+            } else if let separator = part.range(of: headerEnd) {
+                output += part[..<separator.upperBound]
+                let name = Self.partName(String(decoding: part[..<separator.lowerBound], as: UTF8.self))
+                output += name.map(masksBodyKey) ?? false ? Data("\(Self.mask)\r\n".utf8) : part[separator.upperBound...]
+            } else if !part.isEmpty {
+                output += Data("\r\n[REDACTED: incomplete part]".utf8)
             }
+            guard let next else { break }
             output += delimiter
             cursor = next.upperBound
+            isPreamble = false
         }
-        output += body[cursor...]
         return output
     }
 
@@ -120,7 +134,9 @@ extension Redactor {
 
     /// The lowercased media type of a `Content-Type` value and its `boundary` parameter.
     static func mediaType(_ contentType: String) -> (type: String, boundary: String?) {
-        let parts = contentType.split(separator: ";")
+        // A repeated Content-Type arrives joined with ", ": the first one counts.
+        let first = contentType.components(separatedBy: ", ").first ?? contentType
+        let parts = first.split(separator: ";")
         let type = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let boundary = parts.dropFirst().lazy
             .map { $0.trimmingCharacters(in: .whitespaces) }

@@ -1,31 +1,83 @@
 extension Redactor {
-    /// Free text (an error message, a log line) with every URL redacted like
-    /// ``redactedURL(string:)`` and credentials after `Bearer`/`Basic` or a sensitive
-    /// `name=value` / `name: value` pair masked.
+    /// Free text (an error message, a log line) with secrets masked, whitespace kept.
+    ///
+    /// Every URL is redacted like ``redactedURL(string:)``; `name=value` pairs, `name: value`,
+    /// `name:value` and JSON-like `"name": "value"` are masked when the name is sensitive as a
+    /// header, a query item or a body key; so is the credential after `Bearer` or `Basic`.
     public func redactedText(_ text: String) -> String {
         guard level != .none else { return text }
-        var output: [Substring] = []
-        var maskNext = false
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let lowered = word.lowercased()
-            if maskNext, !word.isEmpty {
-                // `Authorization: Bearer abc`: the scheme stays, the credential goes.
-                let isScheme = lowered == "bearer" || lowered == "basic"
-                output.append(isScheme ? word : Substring(Self.mask))
-                maskNext = isScheme
-                continue
-            }
-            if lowered == "bearer" || lowered == "basic" || lowered.hasSuffix(":") && masksBodyKey(String(lowered.dropLast())) {
-                maskNext = true
-                output.append(word)
-            } else if word.contains("://") {
-                output.append(Substring(redactedURL(string: String(word))))
-            } else if word.contains("=") {
-                output.append(Substring(redactedQuery(word)))
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        var masksNext = false
+        var word = Substring()
+        func flushWord() {
+            guard !word.isEmpty else { return }
+            output += redactedWord(word, masksNext: &masksNext)
+            word = ""
+        }
+        var rest = Substring(text)
+        while let character = rest.first {
+            if character.isWhitespace {
+                flushWord()
+                output.append(character)
+                rest = rest.dropFirst()
             } else {
-                output.append(word)
+                let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                word = rest[..<end]
+                rest = rest[end...]
             }
         }
-        return output.joined(separator: " ")
+        flushWord()
+        return output
+    }
+
+    private static let credentialSchemes: Set<String> = ["bearer", "basic", "digest", "token", "negotiate"]
+    private static let quotes: Set<Character> = ["\"", "'", "{", "(", "["]
+    private static let closers: Set<Character> = ["\"", "'", ",", ";", "}", ")", "]"]
+
+    private func redactedWord(_ word: Substring, masksNext: inout Bool) -> String {
+        let bare = word.drop { Self.quotes.contains($0) }
+        if masksNext {
+            if Self.credentialSchemes.contains(bare.lowercased()) { return String(word) }
+            masksNext = false
+            return masked(word)
+        }
+        if Self.credentialSchemes.contains(bare.lowercased()) && bare.first?.isUppercase == true {
+            masksNext = true
+            return String(word)
+        }
+        if word.contains("://") || word.contains("?") && word.contains("=") {
+            return redactedURL(string: String(word))
+        }
+        if let colon = bare.firstIndex(of: ":") {
+            let name = Self.unquoted(bare[..<colon])
+            if isSensitiveName(name) {
+                let value = bare[bare.index(after: colon)...]
+                if value.isEmpty {
+                    masksNext = true
+                    return String(word)
+                }
+                return String(word[..<colon]) + ":" + masked(value)
+            }
+        }
+        if word.contains("=") {
+            return maskedPairs(word, masks: isSensitiveName)
+        }
+        return String(word)
+    }
+
+    /// The mask, keeping the quotes and punctuation around the value.
+    private func masked(_ value: Substring) -> String {
+        let opening = value.prefix { Self.quotes.contains($0) }
+        let closing = value.dropFirst(opening.count).reversed().prefix { Self.closers.contains($0) }
+        return String(opening) + Self.mask + String(closing.reversed())
+    }
+
+    private func isSensitiveName(_ name: String) -> Bool {
+        !name.isEmpty && (masksHeader(named: name) || masksQueryItem(named: name) || masksBodyKey(name))
+    }
+
+    private static func unquoted(_ name: Substring) -> String {
+        String(name.filter { !"\"'{}[](),".contains($0) })
     }
 }
