@@ -21,7 +21,8 @@ import FoundationNetworking
 /// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
 ///   of a request with a body re-sends the body (FoundationNetworking would send it empty)
 ///   when the session is ``URLSessionClient/makeDefaultSession()``'s: the transport follows
-///   those redirects itself, up to 10.
+///   those redirects itself, up to 10, drops `Authorization`, `Proxy-Authorization` and
+///   `Cookie` when the redirect leaves the origin, and never follows one from https to http.
 /// - URLSession joins repeated response headers into one value; `Set-Cookie` values are split
 ///   back into one field per cookie.
 /// - URLSession decodes gzip, deflate, brotli and zstd bodies but keeps the headers that
@@ -51,9 +52,14 @@ public struct URLSessionTransport: HTTPTransport {
             let response = try await performTask(current)
             guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
                 !(current.body?.isEmpty ?? true),
-                let location = response.headers["Location"], let next = URL(string: location, relativeTo: current.url)
+                let location = response.headers["Location"], let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
+                !Self.isDowngrade(from: current.url, to: next)
             else { return response }
-            current.url = next.absoluteURL
+            if !Self.isSameOrigin(current.url, next) {
+                // Credentials go only to the origin they were meant for, as curl does.
+                for name in ["Authorization", "Proxy-Authorization", "Cookie"] { current.headers.remove(name: name) }
+            }
+            current.url = next
         }
         throw HTTPError.transport(code: .tooManyRedirects, message: "more than \(Self.maximumBodyRedirects) redirects")
     }
@@ -106,6 +112,19 @@ extension URLSessionTransport {
         #else
         false
         #endif
+    }
+
+    static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    static func isDowngrade(from: URL, to: URL) -> Bool {
+        from.scheme?.lowercased() == "https" && to.scheme?.lowercased() != "https"
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 
     static func urlRequest(for request: HTTPRequest) throws -> URLRequest {

@@ -147,4 +147,32 @@ final class DevSeePayloadTests: XCTestCase {
         }
         XCTAssertEqual(log["duration"] as? Double, 0)
     }
+
+    func testHugeAndHostileHeadersStillFitAndPassValidation() async throws {
+        var headers: [String: String] = ["__proto__": "x", "constructor": "y"]
+        for index in 0..<150 { headers["X-Big-\(index)"] = String(repeating: "\u{1}", count: 8 * 1024) }
+        headers[String(repeating: "N", count: 2_000_000)] = "long name"
+        let responseHeaders = Dictionary(uniqueKeysWithValues: (0..<150).map { ("X-Resp-\($0)", String(repeating: "\"", count: 9000)) })
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("POST", headers: headers, body: Data(repeating: UInt8(ascii: "b"), count: 60_000)),
+                response: response(200, headers: responseHeaders),
+                responseBody: Data(repeating: UInt8(ascii: "r"), count: 60_000)
+            )
+        }
+        XCTAssertTrue(receiver.rejections.isEmpty, "\(receiver.rejections.map(\.reason))")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(receiver.storedLogs.first).count, 1_000_000)
+        let requestHeaders = try XCTUnwrap(log["requestHeaders"] as? [String: String])
+        XCTAssertNil(requestHeaders["__proto__"])
+        XCTAssertNil(requestHeaders["constructor"])
+        XCTAssertTrue(requestHeaders.keys.allSatisfy { $0.utf8.count <= 256 + 3 })
+        XCTAssertNotNil(log["requestBody"] as? String)
+    }
+
+    func testNegativeBodyLimitIsTreatedAsZero() async throws {
+        let log = try await logOne({ $0.maxBodyBytes = -5 }) { logger in
+            await logger.log(request: request("POST", body: Data("abc".utf8)), response: response(200))
+        }
+        XCTAssertEqual(log["requestBody"] as? String, "…[truncated: 3 bytes in all]")
+    }
 }

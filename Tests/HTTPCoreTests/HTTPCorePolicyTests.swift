@@ -114,4 +114,12 @@ final class HTTPCorePolicyTests: XCTestCase {
         XCTAssertEqual(event.request.url, url.absoluteString)
         XCTAssertEqual(event.request.headers["Authorization"], "Bearer abc")
     }
+
+    func testNegativeCapCapturesNothingAndDoesNotCrash() async throws {
+        let policy = HTTPCorePolicy(bodyCapture: .captured(maxBytes: -1))
+        let request = HTTPRequest(method: .post, url: URL(string: "https://a.example")!, body: Data("abc".utf8))
+        let (event, _) = try await terminalEvent(policy: policy, request: request)
+        XCTAssertEqual(event.request.body, Data())
+        XCTAssertTrue(event.request.isBodyTruncated)
+    }
 }

@@ -97,6 +97,30 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "POST payload")
     }
 
+    func testBodyRedirectToAnotherOriginDropsCredentials() async throws {
+        let other = try LoopbackHTTPServer()
+        defer { other.stop() }
+        other.route("/landing") { request in
+            .text("\(request.bodyText)|\(request.headers["Authorization"] ?? "none")|\(request.headers["Cookie"] ?? "none")|\(request.headers["X-Keep"] ?? "none")")
+        }
+        server.route("/moved") { _ in .redirect(to: other.url("/landing").absoluteString, status: 308) }
+        let response = try await client.send(HTTPRequest(
+            method: .post, url: server.url("/moved"),
+            headers: ["Authorization": "Bearer s", "Cookie": "c=1", "X-Keep": "yes"], body: Data("data".utf8)
+        ))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "data|none|none|yes")
+        XCTAssertEqual(response.url, other.url("/landing"))
+    }
+
+    func testBodyRedirectWithinTheOriginKeepsCredentials() async throws {
+        server.route("/old") { _ in .redirect(to: "/new", status: 307) }
+        server.route("/new") { request in .text(request.headers["Authorization"] ?? "none") }
+        let response = try await client.send(HTTPRequest(
+            method: .post, url: server.url("/old"), headers: ["Authorization": "Bearer s"], body: Data("x".utf8)
+        ))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "Bearer s")
+    }
+
     func testChunkedAndLargeBodiesArriveWhole() async throws {
         let large = Data((0..<3_000_000).map { UInt8($0 % 251) })
         server.route("/chunked") { _ in

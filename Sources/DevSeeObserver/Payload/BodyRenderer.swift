@@ -19,16 +19,11 @@ enum BodyRenderer {
         return "base64:" + shown.base64EncodedString() + marker
     }
 
-    /// The length of `text` once escaped inside a JSON string.
-    static func escapedLength(_ text: String) -> Int {
-        JSONString.escapedLength(text)
-    }
-
     /// Rendered text cut so that, escaped, it takes at most `limit` bytes, marker included.
     static func cut(_ text: String, toEscapedLength limit: Int, totalByteCount: Int) -> String {
-        guard escapedLength(text) > limit else { return text }
+        guard JSONString.escapedLength(text) > limit else { return text }
         let marker = "…[truncated: \(totalByteCount) bytes in all]"
-        let budget = max(0, limit - escapedLength(marker))
+        let budget = max(0, limit - JSONString.escapedLength(marker))
         var used = 0
         var end = text.utf8.startIndex
         for index in text.utf8.indices {

@@ -68,9 +68,10 @@ extension LogEntry {
         let response = event.response
         func captured(_ body: Data?, total: Int?, type: String?, truncated: Bool) -> CapturedBody? {
             guard let body, !body.isEmpty else { return nil }
-            let cut = body.count > maxBodyBytes
+            let limit = max(0, maxBodyBytes)
+            let cut = body.count > limit
             return CapturedBody(
-                alreadyCaptured: cut ? body.prefix(maxBodyBytes).withUnsafeBytes { Data($0) } : body,
+                alreadyCaptured: cut ? body.prefix(limit).withUnsafeBytes { Data($0) } : body,
                 totalByteCount: max(total ?? body.count, body.count),
                 contentType: type,
                 isTruncated: truncated || cut

@@ -12,8 +12,13 @@ struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
     static let maximumURLBytes = 16 * 1024
+    static let maximumHeaderNameBytes = 256
     static let maximumHeaderValueBytes = 8 * 1024
     static let maximumHeaderCount = 100
+    /// The most bytes, once escaped, of each headers object.
+    static let maximumHeadersBytes = 128 * 1024
+    /// Keys the server's JSON parser refuses or treats specially (prototype poisoning).
+    static let reservedKeys: Set<String> = ["__proto__", "constructor", "prototype"]
     static let maximumErrorBytes = 4 * 1024
 
     let appId: String
@@ -21,12 +26,12 @@ struct PayloadBuilder: Sendable {
     let redactor: Redactor
 
     func payload(for entry: LogEntry) -> [UInt8] {
-        let requestText = entry.requestBody.map { BodyRenderer.render(redacted($0), budget: maxBodyBytes) }
-        let responseText = entry.responseBody.map { BodyRenderer.render(redacted($0), budget: maxBodyBytes) }
+        let requestText = entry.requestBody.map { BodyRenderer.render(redacted($0), budget: max(0, maxBodyBytes)) }
+        let responseText = entry.responseBody.map { BodyRenderer.render(redacted($0), budget: max(0, maxBodyBytes)) }
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64)
-        let sizes = (requestText.map(BodyRenderer.escapedLength) ?? 0, responseText.map(BodyRenderer.escapedLength) ?? 0)
+        let sizes = (requestText.map(JSONString.escapedLength) ?? 0, responseText.map(JSONString.escapedLength) ?? 0)
         guard sizes.0 + sizes.1 > room else {
             return encode(entry, requestBody: requestText, responseBody: responseText)
         }
@@ -53,7 +58,7 @@ struct PayloadBuilder: Sendable {
         let status = entry.statusCode ?? 599
         let validStatus = (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
-        writer.string("appId", appId)
+        writer.string("appId", Self.cut(appId, to: 256))
         writer.string("method", nonEmpty(entry.method.map { Self.cut($0, to: 64) }, else: "GET"))
         let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
         writer.string("url", nonEmpty(url.map { Self.cut(redactor.redactedURL(string: $0), to: Self.maximumURLBytes) }, else: "(unknown)"))
@@ -126,14 +131,22 @@ struct JSONObjectWriter {
     }
 
     /// Header fields as an object of strings: names that differ only in case are merged,
-    /// keeping the first spelling, and repeated values are joined.
+    /// keeping the first spelling, and repeated values are joined. Names and values are cut,
+    /// reserved keys are left out, and fields stop before the object's byte budget.
     mutating func headers(_ name: String, _ headers: HTTPHeaders) {
         key(name)
         var nested = JSONObjectWriter()
         var seen = Set<String>()
+        var used = 2
         for field in headers where seen.insert(field.name.lowercased()).inserted {
             guard seen.count <= PayloadBuilder.maximumHeaderCount else { break }
-            nested.string(field.name, PayloadBuilder.cut(headers[field.name] ?? "", to: PayloadBuilder.maximumHeaderValueBytes))
+            let fieldName = PayloadBuilder.cut(field.name, to: PayloadBuilder.maximumHeaderNameBytes)
+            guard !PayloadBuilder.reservedKeys.contains(fieldName) else { continue }
+            let value = PayloadBuilder.cut(headers[field.name] ?? "", to: PayloadBuilder.maximumHeaderValueBytes)
+            let cost = JSONString.escapedLength(fieldName) + JSONString.escapedLength(value) + 6
+            guard used + cost <= PayloadBuilder.maximumHeadersBytes else { break }
+            used += cost
+            nested.string(fieldName, value)
         }
         bytes.append(contentsOf: nested.finish())
     }

@@ -64,9 +64,10 @@ public struct HTTPCorePolicy: Sendable, Hashable {
 
     /// What events show of a body: `nil` when omitted or empty, else the redacted capture.
     func exposedBody(_ body: Data?, contentType: String?) -> (body: Data?, isTruncated: Bool) {
-        guard case .captured(let maxBytes) = bodyCapture, let body, !body.isEmpty else { return (nil, false) }
+        guard case .captured(let cap) = bodyCapture, let body, !body.isEmpty else { return (nil, false) }
+        let maxBytes = max(0, cap)
         let isTruncated = body.count > maxBytes
-        let captured = isTruncated ? body.prefix(max(0, maxBytes)) : body
+        let captured = isTruncated ? body.prefix(maxBytes) : body
         let redacted = redactor.redactedBody(Data(captured), contentType: contentType, isTruncated: isTruncated)
         return (redacted.count > maxBytes ? redacted.prefix(maxBytes) : redacted, isTruncated)
     }
