@@ -67,6 +67,8 @@ final class DevSeePairingTests: XCTestCase {
             "dev-see-com.example.app://connect?server_ip=api.example.com&server_port=9090",
             "dev-see-com.example.app://connect?server_ip=2001%3A4860%3A%3A8888&server_port=9090",
             "dev-see-com.example.app://connect?server_ip=172.32.0.1&server_port=9090",
+            "dev-see-com.example.app://connect?server_ip=010.0.0.1&server_port=9090",
+            "dev-see-com.example.app://connect?server_ip=0.0.0.0&server_port=9090",
         ]
         for link in malformed {
             let store = InMemoryEndpointStore()
@@ -146,5 +148,13 @@ final class DevSeePairingTests: XCTestCase {
         XCTAssertFalse(DevSeeLoggerCenter.handleURL(URL(string: "https://example.com")!))
         XCTAssertEqual(DevSeeLoggerCenter.shared.endpoint, DevSeeEndpoint(host: "192.168.5.5", port: 9090))
         XCTAssertEqual(DevSeeLoggerCenter.shared.configuration.appId, "com.example.center")
+    }
+
+    func testUnusableServerURLsFallBackWithoutCrashing() {
+        for text in ["http://my%20host:9090", "http://[fe80::1%25en0]:9090", "ftp://10.0.0.1:21", "http://:9090"] {
+            XCTAssertEqual(makeLogger(serverURL: URL(string: text)).endpoint, DevSeeEndpoint(host: "127.0.0.1", port: 9090), text)
+        }
+        XCTAssertEqual(DevSeeEndpoint(host: "bad host", port: 9).url(path: "/api/logs").absoluteString, "http://bad%20host:9/api/logs")
+        XCTAssertEqual(DevSeeEndpoint(host: "fe80::1", port: 9090).url(path: "api/logs").absoluteString, "http://[fe80::1]:9090/api/logs")
     }
 }

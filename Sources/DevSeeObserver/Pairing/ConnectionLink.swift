@@ -107,7 +107,7 @@ enum HostKind {
         case .ipv4(let address):
             let a = address >> 24, b = (address >> 16) & 0xFF
             return a == 127 || a == 10 || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168)
-                || (a == 169 && b == 254) || address == 0
+                || (a == 169 && b == 254)
         case .ipv6(let bytes):
             let isLoopback = bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1
             let isUniqueLocal = bytes[0] & 0xFE == 0xFC
@@ -123,8 +123,9 @@ enum HostKind {
         guard parts.count == 4 else { return nil }
         var address: UInt32 = 0
         for part in parts {
+            // A leading zero would be octal to inet_aton and curl (010 is 8): refuse it.
             guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let value = UInt32(part), value <= 255
+                part.count == 1 || part.first != "0", let value = UInt32(part), value <= 255
             else { return nil }
             address = address << 8 | value
         }

@@ -16,24 +16,26 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
         self.port = port
     }
 
-    /// The endpoint of a server URL; `nil` when the URL has no host or an invalid port.
+    /// The endpoint of a server URL; `nil` when the URL has no valid host or port.
     public init?(url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
+            let rawHost = url.host, !rawHost.isEmpty
         else { return nil }
+        let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let port = url.port ?? (scheme == "https" ? 443 : 80)
-        guard (1...65535).contains(port) else { return nil }
-        self.init(scheme: scheme, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
+        guard (1...65535).contains(port), HostKind(host) != nil else { return nil }
+        self.init(scheme: scheme, host: host, port: port)
     }
 
-    /// The URL of `path` on this server, with IPv6 hosts in brackets.
+    /// The URL of `path` on this server, with IPv6 hosts in brackets; characters a host
+    /// cannot hold are percent-encoded, so any endpoint gives a URL.
     public func url(path: String) -> URL {
-        var components = URLComponents()
-        components.scheme = scheme
-        components.percentEncodedHost = host.contains(":") ? "[\(host)]" : host
-        components.port = port
-        components.path = path.hasPrefix("/") ? path : "/" + path
-        return components.url ?? DevSeeLoggerConfiguration.defaultServerURL
+        let isIPv6 = host.contains(":")
+        let allowed = isIPv6 ? CharacterSet(charactersIn: "0123456789abcdefABCDEF:.") : .urlHostAllowed
+        let encodedHost = host.addingPercentEncoding(withAllowedCharacters: allowed) ?? "127.0.0.1"
+        let authority = isIPv6 ? "[\(encodedHost)]" : encodedHost
+        let encodedPath = (path.hasPrefix("/") ? path : "/" + path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/"
+        return URL(string: "\(scheme)://\(authority):\(port)\(encodedPath)") ?? DevSeeLoggerConfiguration.defaultServerURL
     }
 
     /// `scheme://host:port`.
