@@ -108,7 +108,13 @@ struct ServerWorker {
     }
 
     /// Runs rounds until they are done or `stop` triggers, then flushes; returns the status.
-    static func run(options: Options, stop: StopSignal, print: @escaping @Sendable (String) -> Void) async -> Int32 {
+    /// `observer`, when given, sees every event too (tests use it to stop mid-round).
+    static func run(
+        options: Options,
+        stop: StopSignal,
+        observer: (any HTTPObserver)? = nil,
+        print: @escaping @Sendable (String) -> Void
+    ) async -> Int32 {
         guard let api = try? DemoAPI.start() else {
             print("server-worker: could not start the demo API")
             return 1
@@ -118,6 +124,7 @@ struct ServerWorker {
         let dispatcher = HTTPEventDispatcher()
         let metrics = MetricsObserver()
         dispatcher.subscribe(metrics)
+        if let observer { dispatcher.subscribe(observer) }
         var logger: DevSeeLogger?
         if options.shipsToDevSee {
             var configuration = DevSeeLoggerConfiguration(appId: "com.example.server-worker", serverURL: options.devSeeURL)
@@ -163,7 +170,8 @@ struct ServerWorker {
             for index in 0..<count {
                 let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow"][index % 5]
                 let call = Task { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: 0.3)) }
-                group.addTask { await call.value }
+                // Stopping the worker cancels the group, and the group cancels each call.
+                group.addTask { await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() } }
                 if index % 7 == 6 { call.cancel() }
             }
         }

@@ -236,15 +236,25 @@ public final class DevSeeLogger: Sendable {
     }
 }
 
-/// Start times of requests between `beginRequest` and `logCompleted`, bounded.
+/// Start times of requests between `beginRequest` and `logCompleted`, bounded: beyond the
+/// limit the oldest open token is forgotten, in constant time.
 private struct TokenTable {
     private var startTimes: [DevSeeRequestToken: Date] = [:]
+    private var order: [DevSeeRequestToken] = []
+    private var head = 0
 
     mutating func insert(_ token: DevSeeRequestToken, startedAt: Date, limit: Int) {
-        if startTimes.count >= limit, let oldest = startTimes.keys.min(by: { $0.rawValue < $1.rawValue }) {
-            startTimes[oldest] = nil
+        while startTimes.count >= max(1, limit), head < order.count {
+            startTimes[order[head]] = nil
+            head += 1
         }
         startTimes[token] = startedAt
+        order.append(token)
+        // Completed tokens stay in `order` until here: drop them when they outnumber the rest.
+        if order.count - head > 2 * max(1, limit) + 64 {
+            order = order[head...].filter { startTimes[$0] != nil }
+            head = 0
+        }
     }
 
     mutating func remove(_ token: DevSeeRequestToken) -> Date? {

@@ -16,12 +16,17 @@ import HTTPCore
 /// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` only hands the event to
 /// the logger's buffer; building and uploading the payload happen on the logger's workers.
 public struct DevSeeObserver: HTTPObserver {
-    /// The logger that ships the logs.
-    public let logger: DevSeeLogger
+    private let fixedLogger: DevSeeLogger?
 
-    /// Creates an observer that logs through `logger`.
-    public init(logger: DevSeeLogger = DevSeeLoggerCenter.shared) {
-        self.logger = logger
+    /// The logger that ships the logs: the one given at creation, else
+    /// `DevSeeLoggerCenter.shared` at the time of each event, so an observer created before
+    /// `DevSeeLoggerCenter.configure(_:)` follows the configured logger.
+    public var logger: DevSeeLogger { fixedLogger ?? DevSeeLoggerCenter.shared }
+
+    /// Creates an observer that logs through `logger`, or through the center's shared logger
+    /// when `logger` is `nil`.
+    public init(logger: DevSeeLogger? = nil) {
+        fixedLogger = logger
     }
 
     /// Logs terminal events; ignores the others.

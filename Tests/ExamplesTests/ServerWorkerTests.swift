@@ -21,15 +21,21 @@ final class ServerWorkerTests: XCTestCase {
         let lines = Locked<[String]>([])
         let stop = StopSignal()
         let options = try ServerWorker.Options(arguments: ["--rounds", "0", "--requests", "20", "--no-devsee"])
-        // Stop as a signal handler would, once the first round has reported.
-        let status = await ServerWorker.run(options: options, stop: stop) { line in
+        // Stop as a signal handler would, while the first round's calls are in flight.
+        let trigger = ClosureObserver { event in
+            if event.name == .requestStarted { stop.trigger() }
+        }
+        let status = await ServerWorker.run(options: options, stop: stop, observer: trigger) { line in
             lines.withLock { $0.append(line) }
-            if line.hasPrefix("round 1:") { stop.trigger() }
         }
         XCTAssertEqual(status, 0)
         let output = lines.withLock { $0 }
         XCTAssertTrue(output.contains("stopping: cancelling in-flight requests"))
-        XCTAssertTrue(output.last?.hasPrefix("done: ") ?? false, output.joined(separator: "\n"))
+        XCTAssertFalse(output.contains { $0.hasPrefix("round 2") })
+        let done = try XCTUnwrap(output.last)
+        let numbers = done.split(whereSeparator: { !$0.isNumber && $0 != "." }).compactMap { Double($0) }
+        XCTAssertEqual(Int(numbers[0] + numbers[1] + numbers[2]), 20, done)
+        XCTAssertGreaterThanOrEqual(numbers[2], 10, "most calls were cancelled, not just the 2 the worker cancels itself: \(done)")
     }
 
     func testOptions() throws {

@@ -28,6 +28,8 @@ final class LogShipper: Sendable {
         var isReportedUnreachable = false
         var reportedRejections: Set<Int> = []
         var flushWaiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Set when shutdown starts: no more waiting between retries.
+        var isStopping = false
         var isShutDown = false
 
         func isSettled(through target: UInt64) -> Bool {
@@ -81,6 +83,9 @@ final class LogShipper: Sendable {
                 state.endpoint = newValue
                 state.uploadURL = newValue.url(path: configuration.apiPath)
                 state.consecutiveFailures = 0
+                // A new server deserves a try now, not after the prober's backoff.
+                state.isOffline = false
+                state.hasProber = false
                 startWorkers(&state)
             }
         }
@@ -89,7 +94,12 @@ final class LogShipper: Sendable {
     /// Accepts a log into the buffer and makes sure a worker will upload it. Never waits.
     func accept(_ log: PendingLog, byteCost: Int) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.isShutDown else { return [] }
+            guard !state.isShutDown else {
+                // Too late to ship: counted, not silently lost.
+                state.statistics.accepted += 1
+                state.statistics.dropped += 1
+                return []
+            }
             state.nextSequence += 1
             let dropped = state.buffer.append(LogBuffer.Item(sequence: state.nextSequence, log: log, byteCost: byteCost))
             state.statistics.accepted += 1
@@ -106,7 +116,7 @@ final class LogShipper: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isDone = state.withLock { state -> Bool in
                 let target = state.nextSequence
-                if state.isOffline {
+                if state.isOffline || state.isShutDown {
                     state.statistics.failed += state.buffer.removeAll(through: target)
                 }
                 if state.isSettled(through: target) { return true }
@@ -117,14 +127,24 @@ final class LogShipper: Sendable {
         }
     }
 
-    /// Flushes, then stops every worker and the upload session; later logs are ignored.
+    /// Delivers what the server takes without further waiting (a log that fails is given up
+    /// rather than retried after a backoff), then stops every worker and, once they have
+    /// ended, the upload session. Logs that arrive later are counted as dropped.
     func shutdown() async {
-        await flush()
-        let workers = state.withLock { state -> [Task<Void, Never>] in
-            state.isShutDown = true
+        let sleeping = state.withLock { state -> [Task<Void, Never>] in
+            state.isStopping = true
             return Array(state.workers.values)
         }
-        workers.forEach { $0.cancel() }
+        // Cancelling ends a worker's backoff sleep at once; the worker itself goes on.
+        sleeping.forEach { $0.cancel() }
+        await flush()
+        let (workers, ready) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            state.isShutDown = true
+            state.statistics.failed += state.buffer.removeAll(through: .max)
+            return (Array(state.workers.values), state.readyFlushWaiters())
+        }
+        ready.forEach { $0.resume() }
+        for worker in workers { await worker.value }
         uploader.session.finishTasksAndInvalidate()
     }
 
@@ -156,7 +176,7 @@ final class LogShipper: Sendable {
     /// The next log for a worker, or `nil` after unregistering the worker.
     private func nextItem(worker id: UInt64, isProber: Bool) -> LogBuffer.Item? {
         state.withLock { state in
-            if !Task.isCancelled, !state.isOffline || isProber, let item = state.buffer.popFirst() {
+            if !state.isShutDown, !state.isOffline || isProber, let item = state.buffer.popFirst() {
                 state.inFlight.insert(item.sequence)
                 return item
             }
@@ -175,7 +195,12 @@ final class LogShipper: Sendable {
         let payload = item.payload ?? Data(builder.payload(for: item.log.entry(maxBodyBytes: configuration.maxBodyBytes)))
         item.payload = payload
         while true {
-            let url = state.withLock { $0.uploadURL }
+            let (url, isShutDown) = state.withLock { ($0.uploadURL, $0.isShutDown) }
+            guard !isShutDown else {
+                // The session is being invalidated: posting now could crash on Apple platforms.
+                settle(item) { $0.failed += 1 }
+                return .next
+            }
             let outcome = await uploader.post(payload, to: url, timeout: configuration.uploadTimeout)
             switch outcome {
             case .delivered:
@@ -192,7 +217,7 @@ final class LogShipper: Sendable {
                 return wentUnreachable(with: item, reason: reason, worker: worker, isProber: isProber)
             case .serverError, .tooManyRequests:
                 markReachable()
-                guard item.attempts < configuration.maxRetries, !Task.isCancelled else {
+                guard item.attempts < configuration.maxRetries, !state.withLock({ $0.isStopping }) else {
                     settle(item) { $0.failed += 1 }
                     return .next
                 }
@@ -273,6 +298,7 @@ final class LogShipper: Sendable {
     }
 
     private func sleep(_ seconds: TimeInterval) async {
+        guard !state.withLock({ $0.isStopping }) else { return }
         try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
     }
 }

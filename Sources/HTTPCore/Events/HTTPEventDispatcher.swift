@@ -43,7 +43,7 @@ public final class HTTPEventDispatcher: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// Whether any observer is subscribed; clients skip building events when none is.
+    /// Whether any observer is subscribed.
     public var hasObservers: Bool {
         queues.withLock { !$0.isEmpty }
     }

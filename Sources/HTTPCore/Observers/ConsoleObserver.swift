@@ -140,11 +140,10 @@ public struct ConsoleObserver: HTTPObserver {
 
     private static let platformOutput: @Sendable (String) -> Void = {
         #if canImport(os)
-        if #available(macOS 11, iOS 14, tvOS 14, watchOS 7, *) {
-            let logger = Logger(subsystem: "HTTPCore", category: "http")
-            return { text in logger.log("\(text, privacy: .public)") }
-        }
-        #endif
+        let logger = Logger(subsystem: "HTTPCore", category: "http")
+        return { text in logger.log("\(text, privacy: .public)") }
+        #else
         return { text in FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        #endif
     }()
 }
