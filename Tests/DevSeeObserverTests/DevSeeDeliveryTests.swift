@@ -256,6 +256,19 @@ final class DevSeeDeliveryTests: XCTestCase {
         XCTAssertEqual(logs.compactMap { $0["duration"] as? Double }, [0, 0])
     }
 
+    func testOpenTokensBeyondTheLimitForgetTheOldest() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        let tokens = (0...DevSeeLogger.maximumOpenTokens).map { _ in harness.logger.beginRequest(request(), at: started) }
+        let ended = started.addingTimeInterval(2)
+        await harness.logger.logCompleted(token: tokens.first, request: request("GET", "https://a.example/oldest"), response: response(200), endedAt: ended)
+        await harness.logger.logCompleted(token: tokens.last, request: request("GET", "https://a.example/newest"), response: response(200), endedAt: ended)
+        await harness.logger.flush()
+        var durations: [String: Double] = [:]
+        for log in receiver.storedObjects() { durations[log["url"] as? String ?? ""] = log["duration"] as? Double }
+        XCTAssertEqual(durations, ["https://a.example/oldest": 0, "https://a.example/newest": 2000])
+    }
+
     func testLogReturnsWhileTheServerIsSlow() async throws {
         receiver.script(Array(repeating: .delay(30), count: 4))
         let harness = LoggerHarness(receiver: receiver)
