@@ -43,7 +43,8 @@ package final class AsyncCondition<State: Sendable>: Sendable {
         return result
     }
 
-    /// Returns the state once `isSatisfied` holds; throws `error(state)` after `timeout`.
+    /// Returns the state once `isSatisfied` holds; throws `error(state)` after `timeout`, or
+    /// `CancellationError` when the waiting task is cancelled.
     package func wait(
         timeout: TimeInterval,
         until isSatisfied: @escaping @Sendable (State) -> Bool,
@@ -54,17 +55,27 @@ package final class AsyncCondition<State: Sendable>: Sendable {
             return storage.nextID
         }
         let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+            guard !Task.isCancelled else { return }
             self?.expire(id, error: error)
         }
         defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            let satisfied = storage.withLock { storage -> State? in
-                if isSatisfied(storage.state) { return storage.state }
-                storage.waiters.append(Waiter(id: id, isSatisfied: isSatisfied, continuation: continuation))
-                return nil
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let satisfied = storage.withLock { storage -> State? in
+                    if isSatisfied(storage.state) { return storage.state }
+                    storage.waiters.append(Waiter(id: id, isSatisfied: isSatisfied, continuation: continuation))
+                    return nil
+                }
+                if let satisfied {
+                    continuation.resume(returning: satisfied)
+                } else if Task.isCancelled {
+                    // The cancellation handler may have run before the waiter was registered.
+                    expire(id) { _ in CancellationError() }
+                }
             }
-            if let satisfied { continuation.resume(returning: satisfied) }
+        } onCancel: { [weak self] in
+            self?.expire(id) { _ in CancellationError() }
         }
     }
 

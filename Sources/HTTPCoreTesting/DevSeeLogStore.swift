@@ -9,10 +9,10 @@ final class DevSeeLogStore: Sendable {
     /// How many entries `GET /api/logs` can return, as dev-see's ring buffer.
     static let ringCapacity = 1_000
 
-    private struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<Void, any Error>
-        var deadline: Task<Void, Never>?
+    /// Counters that waiting tests watch.
+    struct Progress: Sendable {
+        var posts = 0
+        var stored = 0
     }
 
     private struct State {
@@ -20,13 +20,11 @@ final class DevSeeLogStore: Sendable {
         /// The entries `GET /api/logs` serves: the newest `ringCapacity`, oldest first.
         var entries: [JSONValue] = []
         var rejections: [DevSeeReceiver.Rejection] = []
-        var postCount = 0
         var script: [DevSeeReceiver.ScriptedAnswer] = []
-        var waiters: [Int: Waiter] = [:]
-        var nextWaiterID = 0
     }
 
     private let state = Locked(State())
+    private let progress = AsyncCondition(Progress())
 
     var storedLogs: [Data] {
         state.withLock { $0.storedLogs }
@@ -37,7 +35,7 @@ final class DevSeeLogStore: Sendable {
     }
 
     var postCount: Int {
-        state.withLock { $0.postCount }
+        progress.state.posts
     }
 
     func script(_ answers: [DevSeeReceiver.ScriptedAnswer]) {
@@ -49,9 +47,9 @@ final class DevSeeLogStore: Sendable {
     /// `POST /api/logs`: a scripted answer if one is queued, else dev-see's validation.
     func post(_ request: LoopbackRequest, lifecycle: LoopbackServerLifecycle) -> LoopbackResponse {
         let scripted = state.withLock { state -> DevSeeReceiver.ScriptedAnswer? in
-            state.postCount += 1
-            return state.script.isEmpty ? nil : state.script.removeFirst()
+            state.script.isEmpty ? nil : state.script.removeFirst()
         }
+        progress.update { $0.posts += 1 }
         switch scripted {
         case .status(let status):
             let message = "scripted status \(status)"
@@ -134,67 +132,28 @@ final class DevSeeLogStore: Sendable {
     // MARK: - Waiting
 
     func waitForLogs(count: Int, timeout: TimeInterval) async throws {
-        let id = state.withLock { state in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let alreadyThere = state.withLock { state in
-                    guard state.storedLogs.count < count else { return true }
-                    state.waiters[id] = Waiter(count: count, continuation: continuation)
-                    return false
-                }
-                if alreadyThere {
-                    continuation.resume()
-                    return
-                }
-                let deadline = Task {
-                    try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
-                    guard !Task.isCancelled else { return }
-                    finishWaiter(id) { arrived in DevSeeReceiver.Timeout(expected: count, arrived: arrived, timeout: timeout) }
-                }
-                let stillWaiting = state.withLock { state in
-                    state.waiters[id]?.deadline = deadline
-                    return state.waiters[id] != nil
-                }
-                if !stillWaiting { deadline.cancel() }
-                // The cancellation handler may have run before the waiter was registered.
-                if Task.isCancelled { finishWaiter(id) { _ in CancellationError() } }
-            }
-        } onCancel: {
-            finishWaiter(id) { _ in CancellationError() }
+        _ = try await progress.wait(timeout: timeout, until: { $0.stored >= count }) { progress in
+            DevSeeReceiver.Timeout(expected: count, arrived: progress.stored, timeout: timeout)
         }
     }
 
-    /// Resumes a waiter with the error `makeError` builds from the number of stored logs, if it
-    /// is still waiting.
-    private func finishWaiter(_ id: Int, _ makeError: (Int) -> any Error) {
-        let finished = state.withLock { state in
-            state.waiters.removeValue(forKey: id).map { ($0, state.storedLogs.count) }
+    func waitForPosts(count: Int, timeout: TimeInterval) async throws {
+        _ = try await progress.wait(timeout: timeout, until: { $0.posts >= count }) { progress in
+            DevSeeReceiver.Timeout(expected: count, arrived: progress.posts, timeout: timeout)
         }
-        guard let (waiter, arrived) = finished else { return }
-        waiter.deadline?.cancel()
-        waiter.continuation.resume(throwing: makeError(arrived))
     }
 
     // MARK: - Recording
 
     private func store(_ body: Data, entry: JSONValue) {
-        let satisfied = state.withLock { state in
+        state.withLock { state in
             state.storedLogs.append(body)
             state.entries.append(entry)
             if state.entries.count > Self.ringCapacity {
                 state.entries.removeFirst(state.entries.count - Self.ringCapacity)
             }
-            let ready = state.waiters.filter { $0.value.count <= state.storedLogs.count }
-            for id in ready.keys { state.waiters[id] = nil }
-            return Array(ready.values)
         }
-        for waiter in satisfied {
-            waiter.deadline?.cancel()
-            waiter.continuation.resume()
-        }
+        progress.update { $0.stored += 1 }
     }
 
     private func reject(

@@ -98,6 +98,12 @@ public final class DevSeeReceiver: Sendable {
         try await store.waitForLogs(count: count, timeout: timeout)
     }
 
+    /// Returns once at least `count` `POST /api/logs` requests arrived, stored or not; throws
+    /// ``Timeout`` after `timeout` seconds or `CancellationError` when the task is cancelled.
+    public func waitForPosts(count: Int, timeout: TimeInterval = 10) async throws {
+        try await store.waitForPosts(count: count, timeout: timeout)
+    }
+
     /// Stops the server as ``LoopbackHTTPServer/stop()`` does; idempotent. Stored logs stay readable.
     public func stop() {
         server.stop()
