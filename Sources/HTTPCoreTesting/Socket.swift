@@ -26,18 +26,7 @@ struct Socket: Sendable, Hashable {
         let listener = Socket(descriptor: descriptor)
         listener.setOption(SO_REUSEADDR, to: 1)
 
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let bound = withLoopbackAddress(port: port) { bind(descriptor, $0, $1) }
         guard bound == 0 else {
             let code = errno
             listener.close()
@@ -169,5 +158,19 @@ struct Socket: Sendable, Hashable {
     private func setOption(_ option: Int32, to value: Int32) {
         var value = value
         _ = setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+}
+
+/// Calls `body` with 127.0.0.1:`port` as a socket address, for `bind` and `connect`.
+package func withLoopbackAddress<Result>(port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+    var address = sockaddr_in()
+    #if canImport(Darwin)
+    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(port).bigEndian
+    address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }

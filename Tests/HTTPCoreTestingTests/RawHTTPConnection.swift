@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import HTTPCoreTesting
 import XCTest
 
 /// A blocking TCP client for asserting what a server puts on the wire, byte for byte.
@@ -51,18 +52,8 @@ final class RawHTTPConnection {
         var one: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let descriptor = descriptor
+        let connected = withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let code = errno
             _ = close(descriptor)
