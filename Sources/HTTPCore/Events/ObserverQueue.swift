@@ -5,11 +5,16 @@ import Dispatch
 /// Emitting appends under a lock and returns; a single drain at a time runs on a dispatch
 /// queue and hands events to the observer, which keeps per-observer order. When the buffer
 /// is full the oldest pending event is dropped and counted.
+///
+/// A terminal event starts a drain at once. Other events wait at most
+/// ``nonTerminalDelay`` for one, so an exchange wakes the delivery thread about once instead
+/// of four times: on a small machine those wake-ups cost the app more than the delivery.
 final class ObserverQueue: Sendable {
     private struct State {
         var pending: [HTTPEvent] = []
         var head = 0
         var isDraining = false
+        var isDrainScheduled = false
         var isCancelled = false
         var emitted: UInt64 = 0
         var settled: UInt64 = 0
@@ -51,8 +56,8 @@ final class ObserverQueue: Sendable {
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     func enqueue(_ event: HTTPEvent) {
-        let startDrain = state.withLock { state -> Bool in
-            guard !state.isCancelled else { return false }
+        let startDrain = state.withLock { state -> DrainStart in
+            guard !state.isCancelled else { return .none }
             state.emitted += 1
             if state.pendingCount >= limit {
                 state.head += 1
@@ -64,24 +69,52 @@ final class ObserverQueue: Sendable {
                 }
             }
             state.pending.append(event)
-            guard !state.isDraining else { return false }
-            state.isDraining = true
-            return true
+            guard !state.isDraining else { return .none }
+            if event.name.isTerminal {
+                state.isDraining = true
+                return .now
+            }
+            guard !state.isDrainScheduled else { return .none }
+            state.isDrainScheduled = true
+            return .later
         }
-        if startDrain {
-            deliveryQueue.async { self.drain() }
+        switch startDrain {
+        case .now: deliveryQueue.async { self.drain() }
+        case .later: deliveryQueue.asyncAfter(deadline: .now() + Self.nonTerminalDelay) { self.scheduledDrain() }
+        case .none: break
         }
     }
 
-    /// Suspends until every event enqueued before the call was delivered or dropped.
+    /// The longest a non-terminal event waits before its delivery starts.
+    static let nonTerminalDelay = DispatchTimeInterval.milliseconds(5)
+
+    private enum DrainStart {
+        case now, later, none
+    }
+
+    private func scheduledDrain() {
+        let start = state.withLock { state -> Bool in
+            state.isDrainScheduled = false
+            guard !state.isDraining, state.pendingCount > 0 else { return false }
+            state.isDraining = true
+            return true
+        }
+        if start { drain() }
+    }
+
+    /// Suspends until every event enqueued before the call was delivered or dropped; starts
+    /// a drain at once rather than waiting for a scheduled one.
     func waitUntilSettled() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.isCancelled || state.settled >= state.emitted { return true }
+            let (ready, startDrain) = state.withLock { state -> (Bool, Bool) in
+                if state.isCancelled || state.settled >= state.emitted { return (true, false) }
                 state.waiters.append((state.emitted, continuation))
-                return false
+                guard !state.isDraining else { return (false, false) }
+                state.isDraining = true
+                return (false, true)
             }
             if ready { continuation.resume() }
+            if startDrain { deliveryQueue.async { self.drain() } }
         }
     }
 
