@@ -165,11 +165,12 @@ extension URLSessionTransport {
 
     static func headers(of response: HTTPURLResponse, decodedBodySize: Int) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+        // allHeaderFields is a dictionary: sort by name so the order is the same every time.
+        let fields = response.allHeaderFields.compactMap { key, value -> (sortKey: String, name: String, value: String)? in
             guard let name = key as? String else { return nil }
-            return (name, value as? String ?? "\(value)")
+            return (name.lowercased(), name, value as? String ?? "\(value)")
         }
-        for (name, value) in fields.sorted(by: { $0.0.lowercased() < $1.0.lowercased() }) {
+        for (_, name, value) in fields.sorted(by: { $0.sortKey < $1.sortKey }) {
             if HTTPHeaders.matches(name, "Set-Cookie") {
                 SetCookieSplitter.split(value).forEach { headers.add(name: name, value: $0) }
             } else {

@@ -60,8 +60,12 @@ final class PrivacyEndToEndTests: XCTestCase {
         for (type, body) in bodies {
             var requestHeaders = headers
             requestHeaders.add(name: "Content-Type", value: type)
-            _ = try await client.send(HTTPRequest(method: .post, url: url.url!, headers: requestHeaders, body: Data(body.utf8)))
+            let response = try await client.send(HTTPRequest(method: .post, url: url.url!, headers: requestHeaders, body: Data(body.utf8)))
+            // Observing alters nothing the app sees: its response keeps every secret.
+            XCTAssertTrue(String(decoding: response.body, as: UTF8.self).contains(secret))
+            XCTAssertEqual(response.headers["X-Auth-Token"], secret)
         }
+        XCTAssertTrue(api.requests.allSatisfy { $0.headers["Authorization"] == "Bearer \(secret)" }, "the server got the request as sent")
         var failing = URLComponents(url: api.url("/fail"), resolvingAgainstBaseURL: false)!
         failing.percentEncodedQuery = "session=\(secret)"
         _ = try? await client.send(HTTPRequest(url: failing.url!, headers: headers))
