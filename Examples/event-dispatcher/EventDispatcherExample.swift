@@ -22,10 +22,15 @@ final class StatusKindCounter: HTTPObserver {
     }
 
     var summary: [String: Int] { counts.withLock { $0 } }
+
+    /// `2xx: 2, 4xx: 1, ...`, by key.
+    var summaryLine: String {
+        summary.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
 }
 
 /// `swift run event-dispatcher`: one dispatcher, several observers, subscribed and
-/// unsubscribed while requests run.
+/// unsubscribed while a request is in flight.
 @main
 struct EventDispatcherExample {
     static func main() async {
@@ -52,30 +57,33 @@ struct EventDispatcherExample {
         let counter = StatusKindCounter()
         dispatcher.subscribe(counter)
         dispatcher.subscribe(DevSeeObserver(logger: logger))
-
-        // The console observer only watches the first round.
         let console = dispatcher.subscribe(ConsoleObserver(minimumLevel: .info, write: print))
-        await round(client: client, api: api)
+
+        // Round one: a slow call starts, observers come and go while it runs.
+        let slow = Task { _ = try? await client.send(HTTPRequest(url: api.url("/slow"), timeout: 1)) }
+        let late = StatusKindCounter()
+        dispatcher.subscribe(late)
+        for path in ["/users/42", "/missing", "/broken"] {
+            _ = try? await client.send(HTTPRequest(url: api.url(path)))
+        }
         await dispatcher.flush()
         console.cancel()
-        print("console observer unsubscribed; the next round is counted and logged only")
-        await round(client: client, api: api)
+        print("console observer unsubscribed while /slow is still in flight")
+        await slow.value
 
-        await dispatcher.flush()
-        await logger.flush()
-        let counts = counter.summary.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        print("status kinds over both rounds: \(counts)")
-        print("dev-see receiver stored \(receiver.storedLogs.count) logs")
-        await logger.shutdown()
-        return 0
-    }
-
-    /// Four concurrent calls: a 200, a 404, a 500 and one that times out.
-    static func round(client: URLSessionClient, api: LoopbackHTTPServer) async {
+        // Round two: the same calls, concurrently; counted and logged, not printed.
         await withTaskGroup(of: Void.self) { group in
-            for (path, timeout) in [("/users/42", 5.0), ("/missing", 5), ("/broken", 5), ("/slow", 0.2)] {
+            for (path, timeout) in [("/users/42", 5.0), ("/missing", 5), ("/broken", 5), ("/slow", 0.3)] {
                 group.addTask { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: timeout)) }
             }
         }
+
+        await dispatcher.flush()
+        await logger.flush()
+        print("status kinds over both rounds: \(counter.summaryLine)")
+        print("the observer subscribed after /slow started saw \(late.summary.values.reduce(0, +)) exchanges end")
+        print("dev-see receiver stored \(receiver.storedLogs.count) logs")
+        await logger.shutdown()
+        return 0
     }
 }
