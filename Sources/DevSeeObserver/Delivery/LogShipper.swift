@@ -293,7 +293,8 @@ final class LogShipper: Sendable {
     }
 
     private func backoff(attempt: Int) -> TimeInterval {
-        let base = min(configuration.maxBackoff, configuration.initialBackoff * pow(2, Double(max(0, attempt - 1))))
+        let growing = configuration.initialBackoff * pow(2, Double(max(0, attempt - 1)))
+        let base = max(0, min(configuration.maxBackoff, growing.isFinite ? growing : configuration.maxBackoff))
         return base / 2 + Double.random(in: 0...(base / 2))
     }
 
