@@ -269,6 +269,20 @@ final class DevSeeDeliveryTests: XCTestCase {
         XCTAssertEqual(durations, ["https://a.example/oldest": 0, "https://a.example/newest": 2000])
     }
 
+    func testAtMostTheConfiguredNumberOfUploadsRunAtOnce() async throws {
+        receiver.script(Array(repeating: .delay(30), count: 3))
+        let harness = LoggerHarness(receiver: receiver)
+        for _ in 0..<3 { await harness.logger.log(request: request(), response: response(200)) }
+        try await receiver.waitForPosts(count: 2)
+        do {
+            try await receiver.waitForPosts(count: 3, timeout: 1)
+            XCTFail("a third upload started while two were still waiting for their answer")
+        } catch is DevSeeReceiver.Timeout {
+            XCTAssertEqual(receiver.postCount, 2)
+        }
+        XCTAssertEqual(harness.logger.statistics.pending, 3)
+    }
+
     func testLogReturnsWhileTheServerIsSlow() async throws {
         receiver.script(Array(repeating: .delay(30), count: 4))
         let harness = LoggerHarness(receiver: receiver)

@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+
+@testable import DevSeeObserver
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+final class UploaderTests: XCTestCase {
+    private func answer(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Uploader.Outcome {
+        let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1:9090/api/logs")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        return Uploader.classify(data: Data(body.utf8), response: response, error: nil)
+    }
+
+    func testAnswersAreClassifiedAsTheContractSays() {
+        XCTAssertEqual(answer(201, #" {"id":"x"} "#), .delivered)
+        XCTAssertEqual(answer(200, "<html>proxy</html>"), .rejected(status: 200, reason: "the answer is not a dev-see server's"))
+        XCTAssertEqual(answer(400, #"{"error":"Validation failed"}"#), .rejected(status: 400, reason: #"{"error":"Validation failed"}"#))
+        XCTAssertEqual(answer(413, ""), .rejected(status: 413, reason: ""))
+        XCTAssertEqual(answer(408, ""), .serverError(status: 408))
+        XCTAssertEqual(answer(503, "{not json"), .serverError(status: 503))
+        XCTAssertEqual(answer(429, "", headers: ["Retry-After": "7"]), .tooManyRequests(retryAfter: 7))
+        XCTAssertEqual(answer(429, ""), .tooManyRequests(retryAfter: nil))
+        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.timedOut)), .unreachable(reason: "timed out"))
+        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.cannotConnectToHost)), .unreachable(reason: "URLError -1004"))
+    }
+
+    func testRetryAfterAcceptsSecondsAndDates() {
+        XCTAssertEqual(Uploader.retryAfter(" 120 "), 120)
+        XCTAssertEqual(Uploader.retryAfter("-3"), 0)
+        XCTAssertNil(Uploader.retryAfter("soon"))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        let inAMinute = formatter.string(from: Date().addingTimeInterval(60))
+        XCTAssertEqual(try XCTUnwrap(Uploader.retryAfter(inAMinute)), 60, accuracy: 2)
+        XCTAssertEqual(Uploader.retryAfter(formatter.string(from: Date().addingTimeInterval(-60))), 0)
+    }
+}
