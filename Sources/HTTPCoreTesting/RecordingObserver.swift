@@ -47,9 +47,9 @@ public final class RecordingObserver: HTTPObserver {
     /// ``WaitTimeout`` after `timeout`.
     @discardableResult
     public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 10) async throws -> [HTTPEvent] {
-        try await condition.wait(timeout: timeout, until: { $0.count { $0.name.isTerminal } >= count }) { events in
+        try await condition.wait(timeout: timeout, until: { $0.filter(\.name.isTerminal).count >= count }) { events in
             WaitTimeout(
-                description: "waited \(timeout) s for \(count) terminal events, \(events.count { $0.name.isTerminal }) arrived"
+                description: "waited \(timeout) s for \(count) terminal events, \(events.filter(\.name.isTerminal).count) arrived"
             )
         }
     }
