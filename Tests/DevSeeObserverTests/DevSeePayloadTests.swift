@@ -175,4 +175,15 @@ final class DevSeePayloadTests: XCTestCase {
         }
         XCTAssertEqual(log["requestBody"] as? String, "…[truncated: 3 bytes in all]")
     }
+
+    func testAbsurdDatesGiveAValidTimestampInsteadOfACrash() async throws {
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("GET"), response: response(200),
+                startedAt: Date(timeIntervalSince1970: 1e300), endedAt: Date(timeIntervalSince1970: 1_800_000_000)
+            )
+        }
+        XCTAssertEqual(log["timestamp"] as? Int, 1_800_000_000_000)
+        XCTAssertEqual(log["duration"] as? Double, 0)
+    }
 }

@@ -138,4 +138,62 @@ final class RedactorSecurityTests: XCTestCase {
         XCTAssertEqual(masked("user[name]=roy&user[password]=\(secret)", "application/x-www-form-urlencoded"),
                        "user[name]=roy&user[password]=[REDACTED]")
     }
+
+    func testInvalidEscapesNeverCopyStringsRaw() {
+        for input in [
+            #"{"query":"mutation { login(password: \"\#(secret)\") } \q"}"#,
+            #"{"data":"{\"password\":\"\#(secret)\"}\q"}"#,
+            #"{"password":"\#(secret)\x"}"#,
+            #"{"data":"\u12"}"#,
+        ] {
+            XCTAssertFalse(masked(input).contains(secret), "\(input) -> \(masked(input))")
+        }
+    }
+
+    func testBodiesAreMaskedByShapeWhateverTheirLabel() {
+        let json = #"{"AuthParameters":{"PASSWORD":"\#(secret)"}}"#
+        for type in ["application/x-amz-json-1.1", "text/javascript", "application/json,text/plain", "application/octet-stream", nil] {
+            XCTAssertEqual(masked(json, type), #"{"AuthParameters":{"PASSWORD":"[REDACTED]"}}"#, type ?? "untyped")
+        }
+        let ndjson = #"{"password":"\#(secret)"}"# + "\n" + #"{"token":"\#(secret)","n":1}"# + "\n"
+        XCTAssertEqual(masked(ndjson, "application/x-ndjson"), #"{"password":"[REDACTED]"}"# + "\n" + #"{"token":"[REDACTED]","n":1}"# + "\n")
+        for type in [nil, "text/plain"] {
+            XCTAssertEqual(masked("username=a&password=\(secret)", type), "username=a&password=[REDACTED]")
+        }
+        XCTAssertEqual(masked("plain words = not a form", "text/plain"), "plain words = not a form")
+        XCTAssertEqual(masked("\u{FEFF}" + #"{"token":"\#(secret)"}"#, nil), "\u{FEFF}" + #"{"token":"[REDACTED]"}"#)
+    }
+
+    func testMultipartNamesBoundariesAndJSONParts() {
+        let bracketed = "--B\r\nContent-Disposition: form-data; name=\"user[password]\"\r\n\r\n\(secret)\r\n--B--\r\n"
+        XCTAssertFalse(masked(bracketed, "multipart/form-data; boundary=B").contains(secret))
+        let extended = "--B\r\nContent-Disposition: form-data; name*=utf-8''password\r\n\r\n\(secret)\r\n--B--\r\n"
+        XCTAssertFalse(masked(extended, "multipart/form-data; boundary=B").contains(secret))
+        let operations = "--B\r\nContent-Disposition: form-data; name=\"operations\"\r\nContent-Type: application/json\r\n\r\n"
+            + #"{"query":"mutation($f: Upload!) { up(f: $f) }","variables":{"password":"\#(secret)"}}"# + "\r\n--B--\r\n"
+        let maskedOperations = masked(operations, "multipart/form-data; boundary=B")
+        XCTAssertFalse(maskedOperations.contains(secret))
+        XCTAssertTrue(maskedOperations.contains(#""variables":{"password":"[REDACTED]"}"#), maskedOperations)
+        XCTAssertEqual(masked(bracketed, "multipart/form-data"), "[REDACTED: \(bracketed.utf8.count) bytes of multipart/form-data]")
+        XCTAssertEqual(masked(bracketed, "multipart/form-data; boundary=Other"), "[REDACTED: \(bracketed.utf8.count) bytes of multipart/form-data]")
+        XCTAssertEqual(masked("password[]=\(secret)&q=1", "application/x-www-form-urlencoded"), "password[]=[REDACTED]&q=1")
+    }
+
+    func testMoreTextShapes() {
+        let cases: [(String, String)] = [
+            ("{\n  \"password\" : \"\(secret)\"\n}", "{\n  \"password\" : \"[REDACTED]\"\n}"),
+            ("password = \(secret)", "password = [REDACTED]"),
+            (#"{"url":"https://api.example.com/x","token":"\#(secret)"}"#, #"{"url":"https://api.example.com/x","token":"[REDACTED]"}"#),
+            ("token=\(secret);next=https://a.example.com/", "token=[REDACTED];next=https://a.example.com/"),
+            ("failed: https://h/x?y=1,NSErrorFailingURLKey=https://u:\(secret)@h/?token=\(secret)",
+             "failed: https://h/x?y=1,NSErrorFailingURLKey=https://h/?token=[REDACTED]"),
+            ("Authorization:Bearer \(secret)", "Authorization:Bearer [REDACTED]"),
+            ("password=\"hunter \(secret)\" rest", "password=\"[REDACTED] [REDACTED] rest"),
+            ("authorization bearer \(secret)", "authorization bearer [REDACTED]"),
+            ("//u:\(secret)@host/x", "//host/x"),
+        ]
+        for (input, expected) in cases {
+            XCTAssertEqual(Redactor.standard.redactedText(input), expected, input)
+        }
+    }
 }

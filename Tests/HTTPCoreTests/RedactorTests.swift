@@ -49,7 +49,10 @@ final class RedactorTests: XCTestCase {
             (.standard, "https://a.example/?password=1&passwd=2&secret=3&client_secret=4&signature=5&sig=6&code=7&session=8&auth=9&q=shoes",
              "https://a.example/?password=[REDACTED]&passwd=[REDACTED]&secret=[REDACTED]&client_secret=[REDACTED]&signature=[REDACTED]&sig=[REDACTED]&code=[REDACTED]&session=[REDACTED]&auth=[REDACTED]&q=shoes"),
             (.standard, "https://a.example/?%74oken=abc&to%6Ben=def&x=%74oken", "https://a.example/?%74oken=[REDACTED]&to%6Ben=[REDACTED]&x=%74oken"),
-            (.standard, "https://a.example/?api+key=1&api_key=2", "https://a.example/?api+key=1&api_key=[REDACTED]"),
+            (.standard, "https://a.example/?api+key=1&api_key=2&accessToken=3&client-secret=4",
+             "https://a.example/?api+key=[REDACTED]&api_key=[REDACTED]&accessToken=[REDACTED]&client-secret=[REDACTED]"),
+            (.standard, "https://a.example/?a=1;token=2", "https://a.example/?a=1;token=[REDACTED]"),
+            (.standard, "https://app.example.com/#/callback?access_token=abc&state=1", "https://app.example.com/#/callback?access_token=[REDACTED]&state=1"),
             (.standard, "https://a.example/cb#access_token=abc&state=xyz", "https://a.example/cb#access_token=[REDACTED]&state=xyz"),
             (.standard, "https://a.example/docs#section-2", "https://a.example/docs#section-2"),
             (.standard, "https://a.example/?token=a&token=b", "https://a.example/?token=[REDACTED]&token=[REDACTED]"),
@@ -62,6 +65,7 @@ final class RedactorTests: XCTestCase {
         for (redactor, input, expected) in cases {
             XCTAssertEqual(redactor.redactedURL(URL(string: input)!), expected, input)
         }
+        XCTAssertEqual(Redactor.standard.redactedURL(string: "https://a.example/?token[]=1&q=2"), "https://a.example/?token[]=[REDACTED]&q=2")
     }
 
     // MARK: JSON bodies

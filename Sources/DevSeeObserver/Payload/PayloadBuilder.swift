@@ -65,7 +65,7 @@ struct PayloadBuilder: Sendable {
         writer.integer("statusCode", validStatus)
         if validStatus != status { writer.integer("reportedStatusCode", status) }
         writer.number("duration", duration(entry))
-        writer.integer("timestamp", Int(((entry.startedAt ?? entry.endedAt).timeIntervalSince1970 * 1000).rounded()))
+        writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
         if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
         writer.headers("requestHeaders", redactor.redactedHeaders(entry.requestHeaders))
@@ -78,11 +78,21 @@ struct PayloadBuilder: Sendable {
         return writer.finish()
     }
 
+    /// Milliseconds since 1970 for a date within ±100,000 years of it; `nil` for dates no
+    /// JSON reader would take (huge, infinite, NaN).
+    static func milliseconds(since1970 date: Date?) -> Int? {
+        guard let date else { return nil }
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 3.2e18 / 1000 else { return nil }
+        return Int(milliseconds)
+    }
+
     private func duration(_ entry: LogEntry) -> Double {
         let milliseconds = entry.durationMilliseconds
             ?? entry.startedAt.map { entry.endedAt.timeIntervalSince($0) * 1000 }
             ?? 0
         guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
+        guard milliseconds < 1e15 else { return 1e15 }
         return (milliseconds * 1000).rounded() / 1000
     }
 

@@ -264,7 +264,18 @@ struct JSONMasker {
                     index += 1
                     return
                 case UInt8(ascii: "\\"):
-                    index += 2
+                    // Only JSON's escapes: anything else would make the string undecodable.
+                    guard index + 1 < input.count else { throw Failure() }
+                    switch input[index + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 2
+                    case UInt8(ascii: "u"):
+                        guard index + 5 < input.count, input[(index + 2)...(index + 5)].allSatisfy(\.isHexDigit) else { throw Failure() }
+                        index += 6
+                    default:
+                        throw Failure()
+                    }
                 case 0x00..<0x20:
                     throw Failure()
                 default:
@@ -312,8 +323,13 @@ struct JSONMasker {
         mutating func rewriteStringIfNeeded(start: Int, end: Int, key: String?) {
             let content = (start + 1)..<(end - 1)
             let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
-            guard isGraphQLQuery || startsLikeJSON(content), let decoded = JSONString.decode(input[content]) else {
+            guard isGraphQLQuery || startsLikeJSON(content) else {
                 copy(start..<end)
+                return
+            }
+            guard let decoded = JSONString.decode(input[content]) else {
+                // Text that should be masked but cannot be read: never copy it raw.
+                writeMask()
                 return
             }
             if isGraphQLQuery {
@@ -351,5 +367,11 @@ struct JSONMasker {
             }
             return false
         }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 }

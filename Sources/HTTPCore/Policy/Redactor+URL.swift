@@ -17,9 +17,10 @@ extension Redactor {
         guard level != .none || !sensitiveQueryNames.isEmpty else { return string }
         var rest = Substring(string)
         var result = ""
-        if let schemeEnd = rest.range(of: "://") {
-            result += rest[..<schemeEnd.upperBound]
-            rest = rest[schemeEnd.upperBound...]
+        let authorityStart = rest.range(of: "://")?.upperBound ?? (rest.hasPrefix("//") ? rest.index(rest.startIndex, offsetBy: 2) : nil)
+        if let authorityStart {
+            result += rest[..<authorityStart]
+            rest = rest[authorityStart...]
             let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
             let authority = rest[..<authorityEnd]
             let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
@@ -37,7 +38,13 @@ extension Redactor {
         if let fragmentStart {
             let fragment = rest[rest.index(after: fragmentStart)...]
             result += "#"
-            result += fragment.contains("=") ? redactedQuery(fragment) : String(fragment)
+            if let question = fragment.firstIndex(of: "?") {
+                // A hash route (`#/callback?access_token=...`): its query is a query.
+                result += fragment[...question]
+                result += redactedQuery(fragment[fragment.index(after: question)...])
+            } else {
+                result += fragment.contains("=") ? redactedQuery(fragment) : String(fragment)
+            }
         }
         return result
     }

@@ -121,9 +121,14 @@ public struct Redactor: Sendable, Hashable {
     // MARK: Names
 
     /// Whether the value of the query item with this (percent-decoded) name is masked.
+    ///
+    /// Query names are compared like body keys, ignoring `_`, `-` and spaces, so
+    /// `accessToken` and `access_token` are one name.
     public func masksQueryItem(named name: String) -> Bool {
-        decide(Self.normalizedName(name), sensitive: sensitiveQueryNames, allowed: allowedQueryNames,
-               builtIn: Self.defaultSensitiveQueryNames)
+        let normalized = Self.normalizedKey(name)
+        if sensitiveQueryNames.contains(where: { Self.normalizedKey($0) == normalized }) { return true }
+        if allowedQueryNames.contains(where: { Self.normalizedKey($0) == normalized }) { return false }
+        return decide(normalized, sensitive: [], allowed: [], builtIn: Self.normalizedDefaultQueryNames)
     }
 
     /// Whether the value of the body field with this key is masked.
@@ -146,6 +151,8 @@ public struct Redactor: Sendable, Hashable {
     }
 
     private static let normalizedDefaultBodyKeys = Set(defaultSensitiveBodyKeys.map(normalizedKey))
+
+    private static let normalizedDefaultQueryNames = Set(defaultSensitiveQueryNames.map(normalizedKey))
 
     static let normalizedDefaultBodyKeyBytes = normalizedDefaultBodyKeys.map { Array($0.utf8) }
 
