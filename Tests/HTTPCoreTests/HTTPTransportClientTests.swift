@@ -143,6 +143,33 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(recorder.events.last?.name, .requestCancelled)
     }
 
+    func testCancelFromManyThreadsAtOnceCompletesOnce() async throws {
+        let client = client(MockTransport(default: .status(200, after: 30)))
+        let completions = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
+        let cancellable = client.execute(HTTPRequest(url: url)) { result in completions.update { $0.append(result) } }
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in cancellable.cancel() }
+        let results = try await completions.waitForCount(1)
+        await dispatcher.flush()
+        XCTAssertEqual(results.map(\.failure), [.cancelled])
+        XCTAssertEqual(recorder.events.filter(\.name.isTerminal).map(\.name), [.requestCancelled])
+    }
+
+    func testBlockedObserverDelaysNoRequest() async throws {
+        let gate = Gate()
+        dispatcher.subscribe(ClosureObserver { _ in gate.pass() })
+        let client = client(MockTransport(default: .status(200)))
+        for _ in 0..<20 {
+            let response = try await client.send(HTTPRequest(url: url))
+            XCTAssertEqual(response.statusCode, 200)
+        }
+        try await gate.waitUntilBlocked()
+        XCTAssertEqual(gate.passedCount, 0, "every request finished while the observer was stuck in its first event")
+        try await recorder.waitForEvents(count: 80)
+        gate.open()
+        await dispatcher.flush()
+        XCTAssertEqual(gate.passedCount, 80)
+    }
+
     func testExecuteDeliversOnTheChosenQueueExactlyOnce() async throws {
         let client = client(MockTransport(default: .status(201)))
         let queue = DispatchQueue(label: "callback")
