@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "HTTPCore"),
         .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
-        .target(name: "DevSeeObserver", dependencies: ["HTTPCore"]),
+        .target(name: "DevSeeObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession"]),
         .executableTarget(
             name: "quickstart",
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],

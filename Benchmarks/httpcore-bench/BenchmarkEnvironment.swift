@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCoreTesting
+import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,13 +17,7 @@ enum BenchmarkEnvironment {
     /// A plain URLSession configured like `URLSessionClient.makeDefaultSession()` (ephemeral,
     /// no cookies, no cache) but without its delegate: the bare baseline.
     static func makeBareSession() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        URLSession(configuration: URLSessionClient.makeDefaultConfiguration())
     }
 
     /// The URL of a loopback port nothing listens on: the port of a server that was stopped.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -184,7 +185,7 @@ public final class DevSeeLogger: Sendable {
             responseHeaders: Self.headers(response?.allHeaderFields ?? [:]),
             requestBody: CapturedBody(requestBody ?? request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: limit),
             responseBody: CapturedBody(responseBody, contentType: response?.value(forHTTPHeaderField: "Content-Type"), limit: limit),
-            error: error.map(Self.describe),
+            error: error.map { Self.describe($0, url: request.url ?? response?.url) },
             requestID: requestID,
             correlationID: request.value(forHTTPHeaderField: HTTPCorePolicy.defaultCorrelationHeaderName)
         )
@@ -197,10 +198,12 @@ public final class DevSeeLogger: Sendable {
         )
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// The error as the event path describes it: URLSession errors through the same mapping
+    /// as `URLSessionClient`, so a log reads the same whichever API produced it.
+    private static func describe(_ error: any Error, url: URL?) -> String {
         switch error {
         case let error as HTTPError: error.description
-        case let error as URLError: "URLError \(error.code.rawValue): \(error.localizedDescription)"
+        case is URLError: HTTPError(urlSessionError: error, url: url ?? URL(fileURLWithPath: "/")).description
         default: String(describing: error)
         }
     }

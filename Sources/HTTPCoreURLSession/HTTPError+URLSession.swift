@@ -8,7 +8,7 @@ import FoundationNetworking
 extension HTTPError {
     /// Maps an error from URLSession to the stable HTTPCore error, with a message built from
     /// the code and the URL's host and port only.
-    init(urlSessionError error: any Error, url: URL) {
+    package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
             self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
             return

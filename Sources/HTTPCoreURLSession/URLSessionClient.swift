@@ -45,16 +45,21 @@ public struct URLSessionClient: HTTPClient {
     /// The session clients use when they are given none.
     public static let defaultSession = makeDefaultSession()
 
-    /// A new session configured so that requests go out exactly as built: ephemeral, no
-    /// cookie storage (an ephemeral session would otherwise replay cookies), no cache, and a
-    /// delegate that re-sends the body on 307 and 308 redirects.
+    /// A new session that sends requests exactly as built (``makeDefaultConfiguration()``),
+    /// with a delegate that re-sends the body on 307 and 308 redirects.
     public static func makeDefaultSession() -> URLSession {
+        URLSession(configuration: makeDefaultConfiguration(), delegate: SessionDelegate(), delegateQueue: nil)
+    }
+
+    /// A configuration under which requests go out exactly as built: ephemeral, no cookie
+    /// storage (an ephemeral session would otherwise replay cookies), no cache.
+    public static func makeDefaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+        return configuration
     }
 }

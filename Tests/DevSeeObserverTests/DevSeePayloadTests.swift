@@ -80,7 +80,8 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["url"] as? String, "https://api.example.com/login?token=[REDACTED]&lang=en")
         XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
         XCTAssertNil(log["responseBody"])
-        XCTAssertEqual((log["error"] as? String)?.hasPrefix("URLError -1004"), true)
+        XCTAssertEqual(log["error"] as? String, "transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
+                       "the same wording as a failed URLSessionClient call")
     }
 
     func testURLComesFromResponseWhenRequestHasNone() async throws {

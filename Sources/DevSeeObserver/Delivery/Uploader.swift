@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,16 +23,13 @@ struct Uploader: Sendable {
 
     let session: URLSession
 
-    /// A session for uploads only: ephemeral, keep-alive, no cookies, no cache.
+    /// A session for uploads only, configured like `URLSessionClient`'s (keep-alive, no
+    /// cookies, no cache) with the logger's connection limit and timeout.
     static func makeSession(maxConcurrentUploads: Int, timeout: TimeInterval) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
+        let configuration = URLSessionClient.makeDefaultConfiguration()
         configuration.httpMaximumConnectionsPerHost = max(1, maxConcurrentUploads)
         configuration.timeoutIntervalForRequest = max(1, timeout.rounded(.up))
         configuration.timeoutIntervalForResource = max(1, timeout.rounded(.up))
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return URLSession(configuration: configuration)
     }
 
