@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 
 /// A JSON value as parsed by ``DevSeeReceiver``: keeps booleans apart from numbers, object keys
 /// in order, and numbers in the spelling they were sent, which `JSONSerialization` does not.
@@ -90,23 +91,7 @@ enum JSONValue: Sendable, Hashable {
     }
 
     private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        output += String(decoding: JSONString.encode(value), as: UTF8.self)
     }
 }
 
@@ -267,82 +252,30 @@ extension JSONValue {
             byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
         }
 
+        /// Scans a string token for its end and for raw control characters, then decodes it
+        /// with HTTPCore's `JSONString`: invalid UTF-8 and lone surrogates become U+FFFD, as when
+        /// Node decodes a request body before `JSON.parse`.
         private mutating func parseString() throws(SyntaxError) -> String {
-            position += 1
-            var scalars = String.UnicodeScalarView()
-            var runStart = position
+            let start = position + 1
+            position = start
             while true {
                 guard let byte = current else { throw error("Unterminated string in JSON") }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    appendRun(from: runStart, to: &scalars)
+                    let end = position
                     position += 1
-                    return String(scalars)
+                    guard let text = bytes.withUnsafeBufferPointer({ JSONString.decode($0[start..<end]) }) else {
+                        throw SyntaxError(message: "Bad escaped character in JSON", offset: start)
+                    }
+                    return text
                 case UInt8(ascii: "\\"):
-                    appendRun(from: runStart, to: &scalars)
-                    position += 1
-                    scalars.append(try parseEscape())
-                    runStart = position
+                    position += 2
                 case 0..<0x20:
                     throw error("Bad control character in string literal")
                 default:
                     position += 1
                 }
             }
-        }
-
-        /// Appends the unescaped bytes before `position`; invalid UTF-8 becomes U+FFFD, as when
-        /// Node decodes a request body before `JSON.parse`.
-        private func appendRun(from start: Int, to scalars: inout String.UnicodeScalarView) {
-            guard start < position else { return }
-            scalars.append(contentsOf: String(decoding: bytes[start..<position], as: UTF8.self).unicodeScalars)
-        }
-
-        private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
-            guard let byte = current else { throw error("Unterminated string in JSON") }
-            position += 1
-            switch byte {
-            case UInt8(ascii: "\""): return "\""
-            case UInt8(ascii: "\\"): return "\\"
-            case UInt8(ascii: "/"): return "/"
-            case UInt8(ascii: "b"): return "\u{08}"
-            case UInt8(ascii: "f"): return "\u{0C}"
-            case UInt8(ascii: "n"): return "\n"
-            case UInt8(ascii: "r"): return "\r"
-            case UInt8(ascii: "t"): return "\t"
-            case UInt8(ascii: "u"):
-                let unit = try parseHexUnit()
-                if (0xD800..<0xDC00).contains(unit), bytes.count - position >= 6,
-                    bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-                {
-                    let saved = position
-                    position += 2
-                    let low = try parseHexUnit()
-                    if (0xDC00..<0xE000).contains(low),
-                        let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-                    {
-                        return scalar
-                    }
-                    position = saved
-                }
-                // A lone surrogate cannot live in a Swift string.
-                return Unicode.Scalar(unit) ?? "\u{FFFD}"
-            default:
-                throw error("Bad escaped character in JSON")
-            }
-        }
-
-        private mutating func parseHexUnit() throws(SyntaxError) -> UInt32 {
-            guard bytes.count - position >= 4 else { throw error("Bad Unicode escape in JSON") }
-            var unit: UInt32 = 0
-            for byte in bytes[position..<(position + 4)] {
-                guard let digit = UInt32(String(UnicodeScalar(byte)), radix: 16) else {
-                    throw error("Bad Unicode escape in JSON")
-                }
-                unit = unit * 16 + digit
-            }
-            position += 4
-            return unit
         }
     }
 }
