@@ -55,7 +55,7 @@ extension Redactor {
         let masked = maskedPairs(query, masks: masksQueryItem)
         guard level == .strict else { return masked }
         return masked.split(separator: "&", omittingEmptySubsequences: false).map { item in
-            item.isEmpty || item.contains("=") || allowedQueryNames.contains(Self.formDecoded(item).lowercased())
+            item.isEmpty || item.contains("=") || allowedQueryNames.contains(Self.normalizedKey(Self.formDecoded(item)))
                 ? String(item) : Self.mask
         }.joined(separator: "&")
     }

@@ -67,9 +67,9 @@ public struct Redactor: Sendable, Hashable {
     public private(set) var sensitiveHeaderNames: Set<String>
     /// Header names never masked unless also listed as sensitive (lowercase).
     public private(set) var allowedHeaderNames: Set<String>
-    /// Extra query item names whose values are always masked (lowercase).
+    /// Extra query item names whose values are always masked (normalized like body keys).
     public private(set) var sensitiveQueryNames: Set<String>
-    /// Query item names never masked unless also listed as sensitive (lowercase).
+    /// Query item names never masked unless also listed as sensitive (normalized like body keys).
     public private(set) var allowedQueryNames: Set<String>
     /// Extra body keys whose values are always masked (normalized).
     public private(set) var sensitiveBodyKeys: Set<String>
@@ -89,8 +89,8 @@ public struct Redactor: Sendable, Hashable {
         self.level = level
         self.sensitiveHeaderNames = Set(sensitiveHeaderNames.map(Self.normalizedName))
         self.allowedHeaderNames = Set(allowedHeaderNames.map(Self.normalizedName))
-        self.sensitiveQueryNames = Set(sensitiveQueryNames.map(Self.normalizedName))
-        self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedName))
+        self.sensitiveQueryNames = Set(sensitiveQueryNames.map(Self.normalizedKey))
+        self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedKey))
         self.sensitiveBodyKeys = Set(sensitiveBodyKeys.map(Self.normalizedKey))
         self.allowedBodyKeys = Set(allowedBodyKeys.map(Self.normalizedKey))
     }
@@ -125,10 +125,8 @@ public struct Redactor: Sendable, Hashable {
     /// Query names are compared like body keys, ignoring `_`, `-` and spaces, so
     /// `accessToken` and `access_token` are one name.
     public func masksQueryItem(named name: String) -> Bool {
-        let normalized = Self.normalizedKey(name)
-        if sensitiveQueryNames.contains(where: { Self.normalizedKey($0) == normalized }) { return true }
-        if allowedQueryNames.contains(where: { Self.normalizedKey($0) == normalized }) { return false }
-        return decide(normalized, sensitive: [], allowed: [], builtIn: Self.normalizedDefaultQueryNames)
+        decide(Self.normalizedKey(name), sensitive: sensitiveQueryNames, allowed: allowedQueryNames,
+               builtIn: Self.normalizedDefaultQueryNames)
     }
 
     /// Whether the value of the body field with this key is masked.
