@@ -79,6 +79,32 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertTrue((failed["error"] as? String)?.contains("cannot_connect") ?? false, "\(failed["error"] ?? "none")")
     }
 
+    func testLoggerRedactsWhatAPermissivePolicyExposed() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher, policy: HTTPCorePolicy(redactor: .none))
+        _ = try await client.send(HTTPRequest(url: api.url("/users/42?token=abc"), headers: ["Authorization": "Bearer secret"]))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        XCTAssertEqual((log["requestHeaders"] as? [String: String])?["Authorization"], "[REDACTED]")
+        XCTAssertEqual(log["url"] as? String, api.url("/users/42").absoluteString + "?token=[REDACTED]")
+        XCTAssertEqual(log["responseBody"] as? String, #"{"id":42,"name":"Roy","token":"[REDACTED]"}"#)
+    }
+
+    func testWhatThePolicyRedactedIsNotRedactedAgain() async throws {
+        api.route("/broken-json") { _ in .json(#"{"password":"hunter2","#) }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url("/broken-json")))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let body = try XCTUnwrap(try receiver.onlyLog()["responseBody"] as? String)
+        XCTAssertEqual(body, #"{"password":"[REDACTED]",…[REDACTED: unreadable JSON, 0 more bytes]"#, "one marker, from one pass")
+    }
+
     func testSlowDevSeeServerDoesNotSlowTheAppsRequests() async throws {
         receiver.script(Array(repeating: .delay(30), count: 10))
         let harness = LoggerHarness(receiver: receiver)

@@ -47,6 +47,8 @@ struct LogEntry: Sendable {
     var error: String?
     var requestID: String
     var correlationID: String?
+    /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
+    var redactedBy: Redactor? = nil
 
     /// Bytes this entry keeps alive, for the buffer's accounting: the bytes of its strings and
     /// bodies plus what their allocations cost (measured on Linux: about 64 bytes per heap
@@ -97,7 +99,8 @@ extension LogEntry {
             ),
             error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
             requestID: event.requestID.description,
-            correlationID: event.correlationID
+            correlationID: event.correlationID,
+            redactedBy: event.redactor
         )
     }
 }

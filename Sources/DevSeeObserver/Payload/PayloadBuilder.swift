@@ -25,9 +25,18 @@ struct PayloadBuilder: Sendable {
     let maxBodyBytes: Int
     let redactor: Redactor
 
-    func payload(for entry: LogEntry) -> [UInt8] {
-        let requestText = entry.requestBody.map { BodyRenderer.render(redacted($0), budget: max(0, maxBodyBytes)) }
-        let responseText = entry.responseBody.map { BodyRenderer.render(redacted($0), budget: max(0, maxBodyBytes)) }
+    func payload(for captured: LogEntry) -> [UInt8] {
+        // An entry from an event was redacted by the client's policy; the same redactor again
+        // would change nothing, so it runs only when it differs.
+        let redactor = captured.redactedBy == self.redactor ? Redactor.none : self.redactor
+        var entry = captured
+        entry.url = captured.url.map { redactor.redactedURL(string: $0) }
+        entry.responseURL = captured.responseURL.map { redactor.redactedURL(string: $0) }
+        entry.requestHeaders = redactor.redactedHeaders(captured.requestHeaders)
+        entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
+        entry.error = captured.error.map { redactor.redactedText($0) }
+        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
+        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64)
@@ -44,7 +53,7 @@ struct PayloadBuilder: Sendable {
         )
     }
 
-    private func redacted(_ body: CapturedBody) -> CapturedBody {
+    private static func redacted(_ body: CapturedBody, by redactor: Redactor) -> CapturedBody {
         CapturedBody(
             alreadyCaptured: redactor.redactedBody(body.data, contentType: body.contentType, isTruncated: body.isTruncated),
             totalByteCount: body.totalByteCount,
@@ -53,6 +62,7 @@ struct PayloadBuilder: Sendable {
         )
     }
 
+    /// The payload of an entry whose fields are already redacted.
     private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?) -> [UInt8] {
         var writer = JSONObjectWriter()
         let status = entry.statusCode ?? 599
@@ -61,19 +71,19 @@ struct PayloadBuilder: Sendable {
         writer.string("appId", Self.cut(appId, to: 256))
         writer.string("method", nonEmpty(entry.method.map { Self.cut($0, to: 64) }, else: "GET"))
         let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
-        writer.string("url", nonEmpty(url.map { Self.cut(redactor.redactedURL(string: $0), to: Self.maximumURLBytes) }, else: "(unknown)"))
+        writer.string("url", nonEmpty(url.map { Self.cut($0, to: Self.maximumURLBytes) }, else: "(unknown)"))
         writer.integer("statusCode", validStatus)
         if validStatus != status { writer.integer("reportedStatusCode", status) }
         writer.number("duration", duration(entry))
         writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
         if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
-        writer.headers("requestHeaders", redactor.redactedHeaders(entry.requestHeaders))
+        writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
-        writer.headers("responseHeaders", redactor.redactedHeaders(entry.responseHeaders))
+        writer.headers("responseHeaders", entry.responseHeaders)
         if let responseBody { writer.string("responseBody", responseBody) }
         if let error = entry.error {
-            writer.string("error", nonEmpty(Self.cut(redactor.redactedText(error), to: Self.maximumErrorBytes), else: "error"))
+            writer.string("error", nonEmpty(Self.cut(error, to: Self.maximumErrorBytes), else: "error"))
         }
         return writer.finish()
     }

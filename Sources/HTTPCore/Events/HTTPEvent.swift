@@ -104,6 +104,9 @@ public struct HTTPEvent: Sendable {
     /// The size of the response body received, in bytes; `nil` before a response arrived.
     public var responseBodyByteCount: Int? { responseRecord?.response.body.count }
 
+    /// The redactor that made ``request``, ``response`` and ``error`` what they are.
+    package var redactor: Redactor { exchange.policy.redactor }
+
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
     /// bytes per allocation and 2 KiB for the records.
