@@ -8,6 +8,10 @@ import FoundationNetworking
 extension HTTPError {
     /// Maps an error from URLSession to the stable HTTPCore error, with a message built from
     /// the code and the URL's host and port only.
+    ///
+    /// Two FoundationNetworking codes are read for an http(s) URL: -1002 (unsupported URL)
+    /// means curl could not read the answer as HTTP, so the response is invalid; -1 (unknown)
+    /// is what a connection that fails mid-exchange (a body cut short) gives.
     package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
             self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
@@ -17,7 +21,11 @@ extension HTTPError {
         func transport(_ code: TransportCode, _ text: String) -> HTTPError {
             .transport(code: code, message: "\(text) (\(target), URLError \(urlError.code.rawValue))")
         }
+        let isHTTP = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
         switch urlError.code {
+        case .unsupportedURL where isHTTP: self = .invalidResponse
+        case .unknown where isHTTP:
+            self = transport(.connectionLost, "the connection closed before the response was complete")
         case .timedOut: self = .timeout
         case .cancelled: self = .cancelled
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:

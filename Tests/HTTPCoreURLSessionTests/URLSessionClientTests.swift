@@ -210,7 +210,7 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
     }
 
-    func testGarbageAnswerIsAnInvalidResponseOrTransportError() async throws {
+    func testGarbageAnswerIsAnInvalidResponse() async throws {
         server.route("/garbage") { _ in
             var response = LoopbackResponse()
             response.fault = .raw(Data("NOT HTTP AT ALL\r\n\r\n".utf8))
@@ -220,14 +220,14 @@ final class URLSessionClientTests: XCTestCase {
             _ = try await client.send(HTTPRequest(url: server.url("/garbage")))
             XCTFail("expected an error")
         } catch {
-            XCTAssertNotEqual(error, .cancelled)
-            XCTAssertNotEqual(error, .timeout)
+            XCTAssertEqual(error, .invalidResponse)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestFailed)
+        XCTAssertEqual(events.last?.error, .invalidResponse)
     }
 
-    func testServerClosingMidBodyFails() async throws {
+    func testServerClosingMidBodyIsAConnectionLost() async throws {
         server.route("/cut") { _ in
             var response = LoopbackResponse(body: Data(repeating: 1, count: 100_000))
             response.fault = .closeAfterBodyBytes(1000)
@@ -237,7 +237,8 @@ final class URLSessionClientTests: XCTestCase {
             _ = try await client.send(HTTPRequest(url: server.url("/cut")))
             XCTFail("expected an error for a truncated body")
         } catch {
-            XCTAssertNotEqual(error, .timeout)
+            guard case .transport(.connectionLost, let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.hasPrefix("the connection closed before the response was complete"), message)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])

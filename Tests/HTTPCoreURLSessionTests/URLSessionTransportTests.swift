@@ -28,4 +28,23 @@ final class URLSessionTransportTests: XCTestCase {
         let longer = try URLSessionTransport.urlRequest(for: HTTPRequest(url: URL(string: "https://a.example")!, timeout: 2.2))
         XCTAssertEqual(longer.timeoutInterval, 3)
     }
+
+    func testURLErrorMapping() {
+        let url = URL(string: "http://bob:pw@api.example.com:8080/a?token=secret")!
+        func mapped(_ code: URLError.Code, _ target: URL = url) -> HTTPError { HTTPError(urlSessionError: URLError(code), url: target) }
+        XCTAssertEqual(mapped(.timedOut), .timeout)
+        XCTAssertEqual(mapped(.cancelled), .cancelled)
+        XCTAssertEqual(mapped(.unsupportedURL), .invalidResponse, "curl could not read the answer as HTTP")
+        XCTAssertEqual(mapped(.unsupportedURL, URL(string: "ftp://api.example.com/a")!),
+                       .transport(code: .invalidRequest, message: "the request cannot be sent (api.example.com, URLError -1002)"))
+        XCTAssertEqual(mapped(.unknown), .transport(
+            code: .connectionLost, message: "the connection closed before the response was complete (api.example.com:8080, URLError -1)"
+        ))
+        XCTAssertEqual(mapped(.cannotConnectToHost), .transport(
+            code: .cannotConnect, message: "could not connect to the host (api.example.com:8080, URLError -1004)"
+        ))
+        XCTAssertEqual(mapped(.cannotFindHost), .transport(
+            code: .cannotResolveHost, message: "could not resolve the host (api.example.com:8080, URLError -1003)"
+        ))
+    }
 }
