@@ -16,6 +16,9 @@ final class ExchangeRecord: Sendable {
         self.correlationID = correlationID
     }
 
+    /// Whether the redacted form was computed yet.
+    var isExposed: Bool { cache.withLock { $0 != nil } }
+
     var exposed: HTTPEvent.Request {
         cache.value {
             let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
