@@ -293,8 +293,14 @@ final class LogShipper: Sendable {
     }
 
     private func backoff(attempt: Int) -> TimeInterval {
-        let growing = configuration.initialBackoff * pow(2, Double(max(0, attempt - 1)))
-        let base = max(0, min(configuration.maxBackoff, growing.isFinite ? growing : configuration.maxBackoff))
+        Self.backoff(attempt: attempt, initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
+    }
+
+    /// Exponential backoff with equal jitter: the wait before retry `attempt` (1, 2, ...) is
+    /// drawn from [base/2, base], where base = initial × 2^(attempt-1), capped at `maximum`.
+    static func backoff(attempt: Int, initial: TimeInterval, maximum: TimeInterval) -> TimeInterval {
+        let growing = initial * pow(2, Double(max(0, attempt - 1)))
+        let base = max(0, min(maximum, growing.isFinite ? growing : maximum))
         return base / 2 + Double.random(in: 0...(base / 2))
     }
 
