@@ -3,18 +3,14 @@ import HTTPCore
 
 /// A small JSON API on a loopback server, for examples, demos and benchmarks.
 ///
-/// Routes: `GET /users/42` (a user), `POST /users` (201, echoes the body), `POST /login`
-/// (a token), `GET /missing` (404), `GET /broken` (500), `GET /slow` (answers after 10 s,
-/// cut short by `stop()`), `GET /echo` (200 with the request's query as JSON).
+/// Routes: `GET /users/42` (a user), `POST /login` (a token), `GET /missing` (404),
+/// `GET /broken` (500), `GET /slow` (answers after 10 s, cut short by `stop()`).
 public enum DemoAPI {
     /// Starts the demo API on an ephemeral loopback port.
     public static func start() throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer()
         server.route("GET", "/users/42") { _ in
             .json(#"{"id":42,"name":"Roy Kent","email":"roy@example.com","team":"AFC Richmond"}"#)
-        }
-        server.route("POST", "/users") { request in
-            LoopbackResponse(status: 201, headers: ["Content-Type": "application/json"], body: request.body)
         }
         server.route("POST", "/login") { _ in
             .json(#"{"token":"eyJhbGciOiJIUzI1NiJ9.demo.signature","expiresIn":3600}"#)
@@ -25,9 +21,6 @@ public enum DemoAPI {
             var response = LoopbackResponse.json(#"{"slow":true}"#)
             response.delay = 10
             return response
-        }
-        server.route("GET", "/echo") { request in
-            .json(#"{"query":"\#(request.query ?? "")"}"#)
         }
         return server
     }
