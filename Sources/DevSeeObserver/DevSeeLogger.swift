@@ -28,7 +28,8 @@ public final class DevSeeLogger: Sendable {
     public let configuration: DevSeeLoggerConfiguration
 
     private let shipper: LogShipper?
-    private let currentEndpoint: Locked<DevSeeEndpoint>
+    /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
+    private let endpointWhileDisabled: Locked<DevSeeEndpoint>
     private let tokens = Locked(TokenTable())
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
@@ -40,7 +41,7 @@ public final class DevSeeLogger: Sendable {
     public init(configuration: DevSeeLoggerConfiguration) {
         self.configuration = configuration
         let endpoint = Self.restoredEndpoint(configuration)
-        currentEndpoint = Locked(endpoint)
+        endpointWhileDisabled = Locked(endpoint)
         shipper = configuration.isEnabled ? LogShipper(configuration: configuration, endpoint: endpoint) : nil
     }
 
@@ -48,7 +49,7 @@ public final class DevSeeLogger: Sendable {
     public var isEnabled: Bool { shipper != nil }
 
     /// The server logs are sent to.
-    public var endpoint: DevSeeEndpoint { currentEndpoint.withLock { $0 } }
+    public var endpoint: DevSeeEndpoint { shipper?.endpoint ?? endpointWhileDisabled.withLock { $0 } }
 
     /// Delivery counters; all zero when disabled.
     public var statistics: DevSeeDeliveryStatistics { shipper?.statistics ?? DevSeeDeliveryStatistics() }
@@ -122,8 +123,11 @@ public final class DevSeeLogger: Sendable {
         case .invalid(let reason):
             return .failed(reason: reason)
         case .endpoint(let endpoint):
-            currentEndpoint.withLock { $0 = endpoint }
-            shipper?.endpoint = endpoint
+            if let shipper {
+                shipper.endpoint = endpoint
+            } else {
+                endpointWhileDisabled.withLock { $0 = endpoint }
+            }
             if let data = try? JSONEncoder().encode(StoredEndpoint(host: endpoint.host, port: endpoint.port)) {
                 configuration.endpointStore?.save(data)
             }
