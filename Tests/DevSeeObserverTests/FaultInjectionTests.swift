@@ -68,7 +68,7 @@ final class FaultInjectionTests: XCTestCase {
         } catch let caught {
             error = caught
         }
-        XCTAssertNotEqual(error, .cancelled)
+        guard case .transport(.connectionLost, _) = error else { return XCTFail("\(error)") }
         await settle()
         let log = try receiver.onlyLog()
         XCTAssertEqual(log["statusCode"] as? Int, 599)
