@@ -19,7 +19,6 @@ final class ObserverQueue: Sendable {
         var emitted: UInt64 = 0
         var settled: UInt64 = 0
         var dropped = 0
-        var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
 
         var pendingCount: Int { pending.count - head }
 
@@ -29,22 +28,12 @@ final class ObserverQueue: Sendable {
             head = 0
             return batch
         }
-
-        mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {
-            var ready: [CheckedContinuation<Void, Never>] = []
-            waiters.removeAll { waiter in
-                guard isCancelled || waiter.target <= settled else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
     }
 
     private let observer: any HTTPObserver
     private let limit: Int
     private let deliveryQueue: DispatchQueue
-    private let state = Locked(State())
+    private let state = AsyncCondition(State())
 
     init(observer: any HTTPObserver, limit: Int, deliveryQueue: DispatchQueue) {
         self.observer = observer
@@ -52,11 +41,11 @@ final class ObserverQueue: Sendable {
         self.deliveryQueue = deliveryQueue
     }
 
-    var droppedCount: Int { state.withLock { $0.dropped } }
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    var droppedCount: Int { state.read { $0.dropped } }
+    var isCancelled: Bool { state.read { $0.isCancelled } }
 
     func enqueue(_ event: HTTPEvent) {
-        let startDrain = state.withLock { state -> DrainStart in
+        let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
             state.emitted += 1
             if state.pendingCount >= limit {
@@ -93,7 +82,7 @@ final class ObserverQueue: Sendable {
     }
 
     private func scheduledDrain() {
-        let start = state.withLock { state -> Bool in
+        let start = state.update { state -> Bool in
             state.isDrainScheduled = false
             guard !state.isDraining, state.pendingCount > 0 else { return false }
             state.isDraining = true
@@ -102,35 +91,28 @@ final class ObserverQueue: Sendable {
         if start { drain() }
     }
 
-    /// Suspends until every event enqueued before the call was delivered or dropped; starts
-    /// a drain at once rather than waiting for a scheduled one.
+    /// Suspends until every event enqueued before the call was delivered or dropped (or the
+    /// waiting task is cancelled); starts a drain at once rather than waiting for a scheduled one.
     func waitUntilSettled() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (ready, startDrain) = state.withLock { state -> (Bool, Bool) in
-                if state.isCancelled || state.settled >= state.emitted { return (true, false) }
-                state.waiters.append((state.emitted, continuation))
-                guard !state.isDraining else { return (false, false) }
-                state.isDraining = true
-                return (false, true)
-            }
-            if ready { continuation.resume() }
-            if startDrain { deliveryQueue.async { self.drain() } }
+        let (target, startDrain) = state.update { state -> (UInt64, Bool) in
+            guard !state.isDraining, state.pendingCount > 0 else { return (state.emitted, false) }
+            state.isDraining = true
+            return (state.emitted, true)
         }
+        if startDrain { deliveryQueue.async { self.drain() } }
+        _ = try? await state.wait(until: { $0.isCancelled || $0.settled >= target })
     }
 
     func cancel() {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        state.update { state in
             state.isCancelled = true
-            let discarded = state.takePending().count
-            state.settled += UInt64(discarded)
-            return state.readyWaiters()
+            state.settled += UInt64(state.takePending().count)
         }
-        ready.forEach { $0.resume() }
     }
 
     private func drain() {
         while true {
-            let batch = state.withLock { state -> ArraySlice<HTTPEvent>? in
+            let batch = state.update { state -> ArraySlice<HTTPEvent>? in
                 guard !state.isCancelled, state.pendingCount > 0 else {
                     state.isDraining = false
                     return nil
@@ -142,11 +124,7 @@ final class ObserverQueue: Sendable {
                 if isCancelled { break }
                 observer.handle(event)
             }
-            let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.settled += UInt64(batch.count)
-                return state.readyWaiters()
-            }
-            ready.forEach { $0.resume() }
+            state.update { $0.settled += UInt64(batch.count) }
         }
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
-import HTTPCore
 
-/// Suspends callers until a condition over some state holds, or a deadline passes.
+/// State behind a lock that callers can wait on: until a condition over it holds, a
+/// deadline passes, or their task is cancelled.
 ///
 /// State changes go through ``update(_:)``, which resumes every waiter whose condition now
-/// holds. Waiting never polls: a waiter is resumed by an update or by its deadline.
+/// holds. Waiting never polls: a waiter is resumed by an update, its deadline or
+/// cancellation. The delivery queues of observers and of dev-see logs, and the test
+/// helpers, all wait through it.
 package final class AsyncCondition<State: Sendable>: Sendable {
     private struct Waiter {
         let id: UInt64
@@ -27,39 +29,53 @@ package final class AsyncCondition<State: Sendable>: Sendable {
     /// The current state.
     package var state: State { storage.withLock { $0.state } }
 
+    /// Reads part of the state under the lock, without copying the rest.
+    package func read<Result>(_ body: (State) -> Result) -> Result {
+        storage.withLock { body($0.state) }
+    }
+
     /// Changes the state and resumes the waiters it satisfies.
     package func update<Result>(_ body: (inout State) -> Result) -> Result {
-        let (result, ready) = storage.withLock { storage -> (Result, [(CheckedContinuation<State, any Error>, State)]) in
+        var ready: [CheckedContinuation<State, any Error>] = []
+        var snapshot: State?
+        let result = storage.withLock { storage -> Result in
             let result = body(&storage.state)
-            var ready: [(CheckedContinuation<State, any Error>, State)] = []
+            // Most updates happen with nobody waiting: skip the scan.
+            guard !storage.waiters.isEmpty else { return result }
+            let state = storage.state
             storage.waiters.removeAll { waiter in
-                guard waiter.isSatisfied(storage.state) else { return false }
-                ready.append((waiter.continuation, storage.state))
+                guard waiter.isSatisfied(state) else { return false }
+                ready.append(waiter.continuation)
                 return true
             }
-            return (result, ready)
+            if !ready.isEmpty { snapshot = state }
+            return result
         }
-        for (continuation, state) in ready { continuation.resume(returning: state) }
+        if let snapshot {
+            for continuation in ready { continuation.resume(returning: snapshot) }
+        }
         return result
     }
 
-    /// Returns the state once `isSatisfied` holds; throws `error(state)` after `timeout`, or
-    /// `CancellationError` when the waiting task is cancelled.
+    /// Returns the state once `isSatisfied` holds; throws `error(state)` after `timeout` (never,
+    /// when `timeout` is `nil`), or `CancellationError` when the waiting task is cancelled.
     package func wait(
-        timeout: TimeInterval,
+        timeout: TimeInterval? = nil,
         until isSatisfied: @escaping @Sendable (State) -> Bool,
-        error: @escaping @Sendable (State) -> any Error
+        error: @escaping @Sendable (State) -> any Error = { _ in CancellationError() }
     ) async throws -> State {
         let id = storage.withLock { storage -> UInt64 in
             storage.nextID += 1
             return storage.nextID
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
-            guard !Task.isCancelled else { return }
-            self?.expire(id, error: error)
+        let timer = timeout.map { timeout in
+            Task { [weak self] in
+                try? await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+                guard !Task.isCancelled else { return }
+                self?.expire(id, error: error)
+            }
         }
-        defer { timer.cancel() }
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let satisfied = storage.withLock { storage -> State? in
