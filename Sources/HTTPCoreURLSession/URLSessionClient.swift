@@ -27,14 +27,19 @@ public struct URLSessionClient: HTTPClient {
     /// - Parameters:
     ///   - session: The session to use; by default one shared session from
     ///     ``makeDefaultSession()``: no cookie storage, no cache, 307/308 bodies preserved.
+    ///   - middlewares: Shape each request, first to last, before it reaches the session
+    ///     (see `HTTPMiddleware`); none by default.
     ///   - dispatcher: Where events go; by default `HTTPEventDispatcher.shared`.
     ///   - policy: What events expose; by default `HTTPCorePolicy.default`.
     public init(
         session: URLSession = URLSessionClient.defaultSession,
+        middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
         policy: HTTPCorePolicy = .default
     ) {
-        base = HTTPTransportClient(transport: URLSessionTransport(session: session), dispatcher: dispatcher, policy: policy)
+        base = HTTPTransportClient(
+            transport: URLSessionTransport(session: session), middlewares: middlewares, dispatcher: dispatcher, policy: policy
+        )
     }
 
     /// Performs one exchange; see `HTTPClient.send(_:)`.

@@ -16,9 +16,9 @@ final class HTTPEventTests: XCTestCase {
 
         let events = kept.withLock { $0 }
         XCTAssertEqual(events.count, 4)
-        XCTAssertTrue(events.allSatisfy { !$0.exchange.isExposed }, "send returned and nothing was redacted yet")
+        XCTAssertTrue(events.allSatisfy { !$0.requestRecord.isExposed }, "send returned and nothing was redacted yet")
         XCTAssertEqual(events[0].request.url, "https://a.example/?token=[REDACTED]")
-        XCTAssertTrue(events.allSatisfy { $0.exchange.isExposed }, "one redaction, shared by every event of the exchange")
-        XCTAssertTrue(events.allSatisfy { $0.exchange === events[0].exchange })
+        XCTAssertTrue(events.allSatisfy { $0.requestRecord.isExposed }, "one redaction, shared by every event of the exchange")
+        XCTAssertTrue(events.allSatisfy { $0.requestRecord === events[0].requestRecord })
     }
 }

@@ -5,31 +5,51 @@ import Foundation
 ///
 /// It gives the transport's exchanges process-unique ids, timing, a precise deadline
 /// (``HTTPRequest/timeout``), cancellation (Swift tasks and ``Cancellable``), the policy
-/// (correlation header, redaction of what events expose) and every lifecycle event, in
-/// order, with exactly one terminal event per request.
+/// (correlation header, redaction of what events expose), the middlewares that shape
+/// requests, and every lifecycle event, in order, with exactly one terminal event per
+/// request.
 ///
 /// ```swift
-/// let client = HTTPTransportClient(transport: MyTransport(), dispatcher: dispatcher, policy: .debug)
+/// let client = HTTPTransportClient(
+///     transport: MyTransport(),
+///     middlewares: [RetryMiddleware(), TraceContextMiddleware()],
+///     dispatcher: dispatcher,
+///     policy: .debug
+/// )
 /// let response = try await client.send(HTTPRequest(url: url, timeout: 5))
 /// ```
 ///
+/// Middlewares run in list order: the first sees the caller's request first (see
+/// ``HTTPMiddleware`` for the events of each attempt).
+///
 /// Cost on the request path: a few clock reads, one small allocation and one enqueue per
-/// event and observer. Redaction and observers run on the dispatcher's delivery queue.
+/// event and observer, plus one allocation per attempt when there are middlewares.
+/// Redaction and observers run on the dispatcher's delivery queue.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
-    /// The transport that performs each exchange.
+    /// The transport that performs each attempt.
     public let transport: Transport
+    /// The middlewares every request goes through, first to last, before the transport.
+    public let middlewares: [any HTTPMiddleware]
     /// The dispatcher that receives this client's events.
     public let dispatcher: HTTPEventDispatcher
     /// What events expose, and whether requests carry a correlation header.
     public let policy: HTTPCorePolicy
 
     /// Creates a client around a transport.
+    ///
+    /// - Parameters:
+    ///   - transport: Performs each attempt.
+    ///   - middlewares: Shape each request, first to last; none by default.
+    ///   - dispatcher: Where events go; by default ``HTTPEventDispatcher/shared``.
+    ///   - policy: What events expose; by default ``HTTPCorePolicy/default``.
     public init(
         transport: Transport,
+        middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
         policy: HTTPCorePolicy = .default
     ) {
         self.transport = transport
+        self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
     }
@@ -38,30 +58,12 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var request = request
         let correlationID = addCorrelationHeader(to: &request)
-        let exchange = ExchangeRecord(request: request, policy: policy, correlationID: correlationID)
-        dispatcher.emit(HTTPEvent(name: .requestCreated, exchange: exchange))
-
-        let startedAt = Date()
-        let startNanoseconds = DispatchTime.now().uptimeNanoseconds
-        dispatcher.emit(HTTPEvent(name: .requestStarted, exchange: exchange, startedAt: startedAt))
-
-        let result = await perform(request)
-
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startNanoseconds) / 1_000_000
-        let ended = (date: startedAt.addingTimeInterval(elapsed / 1000), durationMilliseconds: elapsed)
-        switch result {
-        case .success(let response):
-            let record = ResponseRecord(response: response, policy: policy)
-            dispatcher.emit(HTTPEvent(name: .responseReceived, exchange: exchange, response: record, startedAt: startedAt))
-            dispatcher.emit(
-                HTTPEvent(name: .requestSucceeded, exchange: exchange, response: record, startedAt: startedAt, ended: ended)
-            )
-            return response
-        case .failure(let error):
-            let name: HTTPEvent.Name = error == .cancelled ? .requestCancelled : .requestFailed
-            dispatcher.emit(HTTPEvent(name: name, exchange: exchange, error: error, startedAt: startedAt, ended: ended))
-            throw error
+        let created = RequestRecord(request: request, policy: policy, correlationID: correlationID)
+        dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
+        if middlewares.isEmpty {
+            return try await sendDirectly(created)
         }
+        return try await sendThroughMiddlewares(created)
     }
 
     private func addCorrelationHeader(to request: inout HTTPRequest) -> String? {
@@ -72,15 +74,142 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return value
     }
 
-    private func perform(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
-        if Task.isCancelled { return .failure(.cancelled) }
+    // MARK: Without middlewares: one attempt, the caller's request as it is
+
+    private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
+        let start = Moment.now()
+        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: 1, startedAt: start.date))
+        let result = await perform(record.request, timeout: record.request.timeout, deadline: nil)
+        let ended = start.ended()
+        var response: ResponseRecord?
+        if case .success(let value) = result {
+            response = ResponseRecord(response: value, policy: policy)
+            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: 1, response: response, startedAt: start.date))
+        }
+        return try finish(result, request: record, attempt: 1, response: response, startedAt: start.date, ended: ended)
+    }
+
+    // MARK: Through middlewares: zero or more attempts
+
+    /// What the steps of one exchange through the middlewares share.
+    private struct Exchange: Sendable {
+        let context: HTTPMiddlewareContext
+        let attempts: AttemptLog
+        let correlationID: String?
+        let callerTimeout: TimeInterval?
+    }
+
+    private func sendThroughMiddlewares(_ created: RequestRecord) async throws(HTTPError) -> HTTPResponse {
+        let start = Moment.now()
+        let callerTimeout = created.request.timeout
+        let exchange = Exchange(
+            context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
+            attempts: AttemptLog(),
+            correlationID: created.correlationID,
+            callerTimeout: callerTimeout
+        )
+        let request = created.request
+        let result: Result<HTTPResponse, HTTPError>
         do {
-            guard let timeout = request.timeout else {
+            if let callerTimeout {
+                result = .success(try await Self.withDeadline(seconds: callerTimeout) {
+                    try await runMiddleware(at: 0, request, exchange)
+                })
+            } else {
+                result = .success(try await runMiddleware(at: 0, request, exchange))
+            }
+        } catch {
+            result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
+        }
+        let ended = start.ended()
+        let (last, unreported) = exchange.attempts.finish()
+        unreported.forEach(emitRetried)
+        var response: ResponseRecord?
+        if case .success(let value) = result {
+            response = last?.response.flatMap { $0.holds(value) ? $0 : nil } ?? ResponseRecord(response: value, policy: policy)
+        }
+        return try finish(
+            result, request: last?.request ?? created, attempt: last?.number ?? 0, response: response,
+            startedAt: start.date, ended: ended
+        )
+    }
+
+    /// Runs the middleware at `index` with a `next` that runs the rest of the chain; past the
+    /// last middleware, makes one attempt.
+    private func runMiddleware(at index: Int, _ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
+        guard index < middlewares.count else { return try await attempt(request, exchange) }
+        do {
+            return try await middlewares[index].intercept(request, context: exchange.context) { request throws(HTTPError) in
+                try await runMiddleware(at: index + 1, request, exchange)
+            }
+        } catch {
+            throw classify(error, for: request.url, deadline: exchange.context.deadline)
+        }
+    }
+
+    /// One attempt: reports the attempts it follows as retried, then hands the request to the
+    /// transport with its events.
+    private func attempt(_ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
+        let (number, retried) = exchange.attempts.begin()
+        retried.forEach(emitRetried)
+        let record = RequestRecord(request: request, policy: policy, correlationID: exchange.correlationID)
+        let start = Moment.now()
+        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: number, startedAt: start.date))
+        let ownTimeout = request.timeout == exchange.callerTimeout ? nil : request.timeout
+        let result = await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline)
+        var response: ResponseRecord?
+        if case .success(let value) = result {
+            response = ResponseRecord(response: value, policy: policy)
+            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date))
+        }
+        exchange.attempts.end(AttemptLog.Attempt(
+            number: number, request: record, response: response, error: result.failure, startedAt: start.date, ended: start.ended()
+        ))
+        return try result.get()
+    }
+
+    private func emitRetried(_ attempt: AttemptLog.Attempt) {
+        dispatcher.emit(HTTPEvent(
+            name: .requestRetried, request: attempt.request, attempt: attempt.number, response: attempt.response,
+            error: attempt.error, startedAt: attempt.startedAt, ended: attempt.ended
+        ))
+    }
+
+    // MARK: Shared steps
+
+    /// Emits the terminal event of a result and returns or throws it.
+    private func finish(
+        _ result: Result<HTTPResponse, HTTPError>,
+        request: RequestRecord,
+        attempt: Int,
+        response: ResponseRecord?,
+        startedAt: Date,
+        ended: (date: Date, durationMilliseconds: Double)
+    ) throws(HTTPError) -> HTTPResponse {
+        switch result {
+        case .success(let value):
+            dispatcher.emit(HTTPEvent(
+                name: .requestSucceeded, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended
+            ))
+            return value
+        case .failure(let error):
+            let name: HTTPEvent.Name = error == .cancelled ? .requestCancelled : .requestFailed
+            dispatcher.emit(HTTPEvent(name: name, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended))
+            throw error
+        }
+    }
+
+    /// One call of the transport, bounded by `timeout` when given. `deadline` is the
+    /// exchange's, to report a cancellation it caused as a timeout.
+    private func perform(_ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?) async -> Result<HTTPResponse, HTTPError> {
+        if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
+        do {
+            guard let timeout else {
                 return .success(try await transport.perform(request))
             }
             return .success(try await Self.withDeadline(seconds: timeout) { try await transport.perform(request) })
         } catch {
-            return .failure(classify(error, for: request))
+            return .failure(classify(error, for: request.url, deadline: deadline))
         }
     }
 
@@ -93,7 +222,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
             group.addTask(operation: operation)
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                try await Task.sleep(nanoseconds: Moment.nanoseconds(seconds))
                 throw DeadlineExceeded()
             }
             defer { group.cancelAll() }
@@ -102,18 +231,25 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    private func classify(_ error: any Error, for request: HTTPRequest) -> HTTPError {
-        if Task.isCancelled { return .cancelled }
+    /// The ``HTTPError`` for anything a transport or middleware threw. An interruption once
+    /// the exchange's `deadline` passed is a timeout; otherwise a cancelled task is
+    /// cancelled, whatever the error says.
+    private func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
+        if error is DeadlineExceeded { return .timeout }
+        let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError) == .cancelled
+        if isCancellation, let deadline, DispatchTime.now() >= deadline { return .timeout }
+        if isCancellation { return .cancelled }
+        return scrubbed(error, for: url)
+    }
+
+    /// An error as an ``HTTPError`` whose transport message is scrubbed.
+    private func scrubbed(_ error: any Error, for url: URL) -> HTTPError {
         switch error {
-        case is DeadlineExceeded:
-            return .timeout
-        case is CancellationError:
-            return .cancelled
         case let error as HTTPError:
             guard case .transport(let code, let message) = error else { return error }
-            return .transport(code: code, message: scrubbed(message, for: request.url))
+            return .transport(code: code, message: scrubbed(message, for: url))
         default:
-            return .transport(code: .other, message: scrubbed(String(describing: error), for: request.url))
+            return .transport(code: .other, message: scrubbed(String(describing: error), for: url))
         }
     }
 
@@ -127,5 +263,13 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             message = message.replacingOccurrences(of: secret, with: Redactor.mask)
         }
         return message
+    }
+}
+
+extension Result {
+    /// The error of a failure, `nil` for a success.
+    var failure: Failure? {
+        guard case .failure(let error) = self else { return nil }
+        return error
     }
 }

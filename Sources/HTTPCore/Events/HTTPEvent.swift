@@ -6,6 +6,20 @@ import Foundation
 /// ``Name/responseReceived`` (only when a response arrived), then exactly one terminal event:
 /// ``Name/requestSucceeded``, ``Name/requestFailed`` or ``Name/requestCancelled``.
 ///
+/// With middlewares that send the request more than once (see ``HTTPMiddleware``), each
+/// attempt has its own `started` (and `received`, when a response arrived), and each attempt
+/// that another one follows is reported by ``Name/requestRetried`` before the next `started`:
+///
+/// ```
+/// created (attempt 0)
+/// started (1) → received (1, 503) → retried (1, 503)
+/// started (2) → received (2, 200) → succeeded (2, 200)
+/// ```
+///
+/// All of them carry the request's one id; ``attempt`` tells the attempts apart. A middleware
+/// that answers without calling `next` produces `created` then the terminal event, with
+/// attempt 0.
+///
 /// The request and response are redacted by the client's ``HTTPCorePolicy`` the first time
 /// they are read, off the request path, and the result is shared by every observer.
 public struct HTTPEvent: Sendable {
@@ -21,8 +35,12 @@ public struct HTTPEvent: Sendable {
 
         /// `http.request.created`: the client accepted the request.
         public static let requestCreated = Name("http.request.created")
-        /// `http.request.started`: the request was handed to the transport.
+        /// `http.request.started`: an attempt was handed to the transport.
         public static let requestStarted = Name("http.request.started")
+        /// `http.request.retried`: an attempt ended and another follows (a middleware sent
+        /// the request again). Carries the ended attempt's number, request, response or
+        /// error, start and duration; emitted before the next attempt's `started`.
+        public static let requestRetried = Name("http.request.retried")
         /// `http.response.received`: a complete response arrived.
         public static let responseReceived = Name("http.response.received")
         /// `http.request.succeeded`: terminal; a complete response, whatever its status.
@@ -55,6 +73,8 @@ public struct HTTPEvent: Sendable {
         public var body: Data?
         /// Whether ``body`` was cut at the policy's cap.
         public var isBodyTruncated: Bool
+        /// The request's ``HTTPRequest/metadata``, redacted like headers.
+        public var metadata: [String: String] = [:]
     }
 
     /// A response as the policy exposes it.
@@ -78,49 +98,67 @@ public struct HTTPEvent: Sendable {
     public let name: Name
     /// The wall-clock time at which the event was emitted.
     public let timestamp: Date
-    /// The wall-clock time at which the request was handed to the transport; `nil` before.
+    /// The attempt this event describes: 1 for the first time the request is handed to the
+    /// transport, 2 for the first retry, and so on; 0 on ``Name/requestCreated``, before any.
+    ///
+    /// A terminal event carries the number of the last attempt (0 when a middleware answered
+    /// without one).
+    public let attempt: Int
+    /// When the attempt was handed to the transport (on `started`, `received` and `retried`),
+    /// or when the exchange started (on terminal events; with middlewares, before the first
+    /// of them ran); `nil` on `created`.
     public let startedAt: Date?
-    /// The wall-clock time at which the exchange ended; set on terminal events only.
+    /// The wall-clock time at which the exchange (terminal events) or the attempt
+    /// (``Name/requestRetried``) ended; `nil` on the others.
     public let endedAt: Date?
-    /// Milliseconds from start to end on a monotonic clock; set on terminal events only.
+    /// Milliseconds from ``startedAt`` to ``endedAt`` on a monotonic clock: the whole
+    /// exchange on terminal events, retries and waits included; the attempt on
+    /// ``Name/requestRetried``; `nil` on the others.
     public let durationMilliseconds: Double?
-    /// The error of a failed exchange; set on ``Name/requestFailed`` (and `.cancelled` on
-    /// ``Name/requestCancelled``), already scrubbed by the policy.
+    /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
+    /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
+    /// attempt had no response; already scrubbed by the policy.
     public let error: HTTPError?
 
-    let exchange: ExchangeRecord
+    let requestRecord: RequestRecord
     let responseRecord: ResponseRecord?
 
     /// The identifier of the request this event belongs to.
-    public var requestID: HTTPRequest.ID { exchange.request.id }
+    public var requestID: HTTPRequest.ID { requestRecord.request.id }
     /// The correlation id sent with the request, when the policy adds a correlation header.
-    public var correlationID: String? { exchange.correlationID }
-    /// The request, as the policy exposes it.
-    public var request: Request { exchange.exposed }
+    public var correlationID: String? { requestRecord.correlationID }
+    /// The request, as the policy exposes it: as the caller built it on
+    /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
+    public var request: Request { requestRecord.exposed }
+    /// The request's ``HTTPRequest/metadata`` as the policy exposes it (redacted like headers).
+    public var metadata: [String: String] { requestRecord.request.metadata.isEmpty ? [:] : request.metadata }
     /// The response, as the policy exposes it, once one arrived.
     public var response: Response? { responseRecord?.exposed }
     /// The size of the request body actually sent, in bytes.
-    public var requestBodyByteCount: Int { exchange.request.body?.count ?? 0 }
+    public var requestBodyByteCount: Int { requestRecord.request.body?.count ?? 0 }
     /// The size of the response body received, in bytes; `nil` before a response arrived.
     public var responseBodyByteCount: Int? { responseRecord?.response.body.count }
 
     /// The redactor that made ``request``, ``response`` and ``error`` what they are.
-    package var redactor: Redactor { exchange.policy.redactor }
+    package var redactor: Redactor { requestRecord.policy.redactor }
 
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
     /// bytes per allocation and 2 KiB for the records.
     package var retainedByteCount: Int {
         let allocation = 64
-        let fields = exchange.request.headers.fields + (responseRecord?.response.headers.fields ?? [])
+        let request = requestRecord.request
+        let fields = request.headers.fields + (responseRecord?.response.headers.fields ?? [])
         let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
-        return 2048 + exchange.request.url.absoluteString.utf8.count + headerBytes
+        let metadataBytes = request.metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
+        return 2048 + request.url.absoluteString.utf8.count + headerBytes + metadataBytes
             + requestBodyByteCount + (responseBodyByteCount ?? 0)
     }
 
     init(
         name: Name,
-        exchange: ExchangeRecord,
+        request: RequestRecord,
+        attempt: Int,
         response: ResponseRecord? = nil,
         error: HTTPError? = nil,
         startedAt: Date? = nil,
@@ -128,7 +166,8 @@ public struct HTTPEvent: Sendable {
     ) {
         self.name = name
         self.timestamp = ended?.date ?? Date()
-        self.exchange = exchange
+        self.requestRecord = request
+        self.attempt = attempt
         self.responseRecord = response
         self.error = error
         self.startedAt = startedAt

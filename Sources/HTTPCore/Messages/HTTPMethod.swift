@@ -37,6 +37,16 @@ public struct HTTPMethod: Sendable, Hashable {
     /// `CONNECT`: establish a tunnel.
     public static let connect = HTTPMethod(unchecked: "CONNECT")
 
+    /// Whether RFC 9110 defines the method as idempotent (`GET`, `HEAD`, `OPTIONS`, `TRACE`,
+    /// `PUT`, `DELETE`): sending it twice has the effect of sending it once, so it may be
+    /// retried. Custom methods are not.
+    public var isIdempotent: Bool {
+        switch rawValue {
+        case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE": true
+        default: false
+        }
+    }
+
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

@@ -57,6 +57,24 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Clients built on ``HTTPTransportClient`` enforce it precisely, whatever the transport
     /// does: when it passes, the exchange is cancelled and fails with ``HTTPError/timeout``.
     public var timeout: TimeInterval?
+    /// Small facts about the request for observers, never sent: a route template, a trace
+    /// id, a feature name.
+    ///
+    /// The caller may set entries; middlewares may add more before calling `next`. Events
+    /// carry the metadata of the request they describe (``HTTPEvent/metadata``), and dev-see
+    /// payloads show it, redacted like headers. Keep it small: a few short entries.
+    public var metadata: [String: String]
+    /// Whether sending the request twice has the effect of sending it once, so that a retry
+    /// is safe.
+    ///
+    /// By default the method decides (``HTTPMethod/isIdempotent``); set it to mark a `POST`
+    /// that carries an idempotency key, or to forbid retrying a `PUT`.
+    public var isIdempotent: Bool {
+        get { idempotencyMark ?? method.isIdempotent }
+        set { idempotencyMark = newValue }
+    }
+
+    private var idempotencyMark: Bool?
 
     /// Creates a request with a fresh ``id``.
     public init(
@@ -64,7 +82,8 @@ public struct HTTPRequest: Sendable, Hashable {
         url: URL,
         headers: HTTPHeaders = [:],
         body: Data? = nil,
-        timeout: TimeInterval? = nil
+        timeout: TimeInterval? = nil,
+        metadata: [String: String] = [:]
     ) {
         self.id = .next()
         self.method = method
@@ -72,5 +91,6 @@ public struct HTTPRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.metadata = metadata
     }
 }

@@ -118,6 +118,20 @@ public struct Redactor: Sendable, Hashable {
         return result
     }
 
+    // MARK: Metadata
+
+    /// Request metadata with each value masked when its key is a sensitive name (as a header,
+    /// a query item or a body key), and otherwise scrubbed like free text
+    /// (``redactedText(_:)``). Keys are kept.
+    public func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
+        guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveBodyKeys.isEmpty else { return metadata }
+        var result = metadata
+        for (key, value) in metadata {
+            result[key] = isSensitiveName(key) ? Self.mask : redactedText(value)
+        }
+        return result
+    }
+
     // MARK: Names
 
     /// Whether the value of the query item with this (percent-decoded) name is masked.

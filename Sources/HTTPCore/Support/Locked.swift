@@ -19,3 +19,17 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked {
+    /// The cached value, computed by `compute` outside the lock on first use. Two first
+    /// readers may both compute; the values are equal, and one is kept.
+    func value<Wrapped>(orCompute compute: () -> Wrapped) -> Wrapped where Value == Wrapped? {
+        if let cached = withLock({ $0 }) { return cached }
+        let computed = compute()
+        return withLock { cache in
+            if let cached = cache { return cached }
+            cache = computed
+            return computed
+        }
+    }
+}

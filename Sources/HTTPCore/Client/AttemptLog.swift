@@ -1,0 +1,53 @@
+import Foundation
+
+/// The attempts of one exchange that runs through middlewares: numbers them, and keeps each
+/// ended attempt until it is reported, as retried when another attempt starts or as the
+/// outcome of the terminal event.
+final class AttemptLog: Sendable {
+    /// One ended attempt.
+    struct Attempt: Sendable {
+        let number: Int
+        let request: RequestRecord
+        let response: ResponseRecord?
+        let error: HTTPError?
+        let startedAt: Date
+        let ended: (date: Date, durationMilliseconds: Double)
+    }
+
+    private struct State {
+        var started = 0
+        var unreported: [Attempt] = []
+        var last: Attempt?
+    }
+
+    private let state = Locked(State())
+
+    /// Numbers a new attempt and hands over the ended attempts not yet reported: each is
+    /// followed by this one, so each was retried.
+    func begin() -> (number: Int, retried: [Attempt]) {
+        state.withLock { state in
+            state.started += 1
+            defer { state.unreported.removeAll() }
+            return (state.started, state.unreported)
+        }
+    }
+
+    /// Records an ended attempt.
+    func end(_ attempt: Attempt) {
+        state.withLock { state in
+            state.unreported.append(attempt)
+            if attempt.number >= (state.last?.number ?? 0) { state.last = attempt }
+        }
+    }
+
+    /// Closes the log: the last attempt, which the terminal event describes, and the other
+    /// ended attempts not yet reported (attempts a middleware ran side by side).
+    func finish() -> (last: Attempt?, retried: [Attempt]) {
+        state.withLock { state in
+            let last = state.last
+            let retried = state.unreported.filter { $0.number != last?.number }
+            state.unreported.removeAll()
+            return (last, retried)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One request as it went out (or, for `created`, as the caller built it) and its
+/// policy-exposed form, computed once, on first read.
+///
+/// Shared by every event that describes this request. `exposed` runs the redactor on the
+/// thread that reads it first (an observer's delivery), never on the request path.
+final class RequestRecord: Sendable {
+    let request: HTTPRequest
+    let policy: HTTPCorePolicy
+    let correlationID: String?
+    private let cache = Locked<HTTPEvent.Request?>(nil)
+
+    init(request: HTTPRequest, policy: HTTPCorePolicy, correlationID: String?) {
+        self.request = request
+        self.policy = policy
+        self.correlationID = correlationID
+    }
+
+    /// Whether the redacted form was computed yet.
+    var isExposed: Bool { cache.withLock { $0 != nil } }
+
+    var exposed: HTTPEvent.Request {
+        cache.value {
+            let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
+            return HTTPEvent.Request(
+                id: request.id,
+                method: request.method,
+                url: policy.redactor.redactedURL(request.url),
+                headers: policy.redactor.redactedHeaders(request.headers),
+                body: body.body,
+                isBodyTruncated: body.isTruncated,
+                metadata: request.metadata.isEmpty ? [:] : policy.redactor.redactedMetadata(request.metadata)
+            )
+        }
+    }
+}

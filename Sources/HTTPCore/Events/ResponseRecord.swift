@@ -1,0 +1,38 @@
+import Foundation
+
+/// A raw response and its policy-exposed form, computed once, on first read.
+final class ResponseRecord: Sendable {
+    let response: HTTPResponse
+    let policy: HTTPCorePolicy
+    private let cache = Locked<HTTPEvent.Response?>(nil)
+
+    init(response: HTTPResponse, policy: HTTPCorePolicy) {
+        self.response = response
+        self.policy = policy
+    }
+
+    var exposed: HTTPEvent.Response {
+        cache.value {
+            let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])
+            return HTTPEvent.Response(
+                statusCode: response.statusCode,
+                headers: policy.redactor.redactedHeaders(response.headers),
+                body: body.body,
+                isBodyTruncated: body.isTruncated,
+                url: policy.redactor.redactedURL(response.url)
+            )
+        }
+    }
+
+    /// Whether this record holds `response` itself (the same status, headers and body
+    /// storage), so an event can share it instead of redacting the response again. Cheap:
+    /// bodies are compared by storage, not byte by byte, except small ones.
+    func holds(_ other: HTTPResponse) -> Bool {
+        let mine = response
+        guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url,
+            mine.body.count == other.body.count, mine.headers == other.headers
+        else { return false }
+        if mine.body.count <= 64 { return mine.body == other.body }
+        return mine.body.withUnsafeBytes { lhs in other.body.withUnsafeBytes { rhs in lhs.baseAddress == rhs.baseAddress } }
+    }
+}

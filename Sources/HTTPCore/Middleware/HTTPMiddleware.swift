@@ -1,0 +1,72 @@
+/// A stage that shapes requests on their way to the transport: adds headers, retries,
+/// refreshes credentials, propagates a trace.
+///
+/// ``HTTPTransportClient`` runs its middlewares in list order: the first in the list sees the
+/// caller's request first and the final response last. Each middleware receives the request
+/// and a `next` that runs the rest of the chain (the later middlewares, then one attempt on
+/// the transport). It may change the request, call `next` zero, one or several times, and
+/// return any response.
+///
+/// Use it by passing middlewares to a client:
+///
+/// ```swift
+/// let client = URLSessionClient(middlewares: [
+///     RetryMiddleware(),
+///     TraceContextMiddleware(),
+///     DefaultHeadersMiddleware(["User-Agent": "MyApp/1.0"]),
+/// ])
+/// ```
+///
+/// Implement it with one method:
+///
+/// ```swift
+/// struct APIVersionMiddleware: HTTPMiddleware {
+///     func intercept(
+///         _ request: HTTPRequest,
+///         context: HTTPMiddlewareContext,
+///         next: HTTPMiddlewareNext
+///     ) async throws -> HTTPResponse {
+///         var request = request
+///         request.headers["API-Version"] = "2"
+///         return try await next(request)
+///     }
+/// }
+/// ```
+///
+/// What the client guarantees around a chain:
+/// - Every call of `next` is one attempt, with its own ``HTTPEvent/Name/requestStarted`` event
+///   describing the request exactly as passed to `next`, and the attempt number
+///   (``HTTPEvent/attempt``). An attempt followed by another is reported as
+///   ``HTTPEvent/Name/requestRetried`` before the next one starts. The request keeps its id
+///   and ends with exactly one terminal event.
+/// - `next` throws only ``HTTPError``: ``HTTPError/timeout`` when the exchange's deadline
+///   passed (or the attempt's own, see below), ``HTTPError/cancelled`` when the caller
+///   cancelled. Whatever a middleware throws reaches the middleware before it, and the
+///   caller, as an ``HTTPError``.
+/// - A `timeout` on the request passed to `next` that differs from the caller's bounds that
+///   attempt alone; the caller's ``HTTPRequest/timeout`` bounds the whole exchange, retries
+///   and waits included (``HTTPMiddlewareContext/deadline``).
+/// - ``HTTPRequest/metadata`` set before calling `next` appears in that attempt's events.
+///
+/// Rules for implementers: honour task cancellation in every wait, never call `next` after
+/// returning, and do not emit events: the client does.
+public protocol HTTPMiddleware: Sendable {
+    /// Handles one request on its way to the transport and returns the response for it.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the previous middleware (or the caller) passed it.
+    ///   - context: The exchange's deadline and how to tell an interruption's cause.
+    ///   - next: Runs the rest of the chain for a request; may be called zero, one or
+    ///     several times, one call after another.
+    func intercept(
+        _ request: HTTPRequest,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> HTTPResponse
+}
+
+/// The rest of a middleware chain: the later middlewares, then one attempt on the transport.
+///
+/// It throws only ``HTTPError``, so a middleware can tell ``HTTPError/timeout`` (a deadline)
+/// from ``HTTPError/cancelled`` (the caller) by the error alone.
+public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest) async throws(HTTPError) -> HTTPResponse
