@@ -25,17 +25,4 @@ final class UploaderTests: XCTestCase {
         XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.timedOut)), .unreachable(reason: "timed out"))
         XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.cannotConnectToHost)), .unreachable(reason: "URLError -1004"))
     }
-
-    func testRetryAfterAcceptsSecondsAndDates() {
-        XCTAssertEqual(Uploader.retryAfter(" 120 "), 120)
-        XCTAssertEqual(Uploader.retryAfter("-3"), 0)
-        XCTAssertNil(Uploader.retryAfter("soon"))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        let inAMinute = formatter.string(from: Date().addingTimeInterval(60))
-        XCTAssertEqual(try XCTUnwrap(Uploader.retryAfter(inAMinute)), 60, accuracy: 2)
-        XCTAssertEqual(Uploader.retryAfter(formatter.string(from: Date().addingTimeInterval(-60))), 0)
-    }
 }

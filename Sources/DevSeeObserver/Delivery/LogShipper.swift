@@ -293,15 +293,8 @@ final class LogShipper: Sendable {
     }
 
     private func backoff(attempt: Int) -> TimeInterval {
-        Self.backoff(attempt: attempt, initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
-    }
-
-    /// Exponential backoff with equal jitter: the wait before retry `attempt` (1, 2, ...) is
-    /// drawn from [base/2, base], where base = initial × 2^(attempt-1), capped at `maximum`.
-    static func backoff(attempt: Int, initial: TimeInterval, maximum: TimeInterval) -> TimeInterval {
-        let growing = initial * pow(2, Double(max(0, attempt - 1)))
-        let base = max(0, min(maximum, growing.isFinite ? growing : maximum))
-        return base / 2 + Double.random(in: 0...(base / 2))
+        Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
+            .delay(beforeRetry: attempt)
     }
 
     private func sleep(_ seconds: TimeInterval) async {

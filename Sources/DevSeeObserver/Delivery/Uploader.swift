@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
@@ -56,7 +57,7 @@ struct Uploader: Sendable {
         case 200..<300:
             return looksLikeJSONObject(data) ? .delivered : .rejected(status: http.statusCode, reason: "the answer is not a dev-see server's")
         case 429:
-            return .tooManyRequests(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap(retryAfter))
+            return .tooManyRequests(retryAfter: http.value(forHTTPHeaderField: "Retry-After").flatMap { HTTPResponse.retryAfterSeconds(from: $0) })
         case 408, 500..<600:
             return .serverError(status: http.statusCode)
         default:
@@ -72,16 +73,5 @@ struct Uploader: Sendable {
         guard let data else { return false }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         return data.first(where: { !isSpace($0) }) == UInt8(ascii: "{") && data.last(where: { !isSpace($0) }) == UInt8(ascii: "}")
-    }
-
-    /// Seconds to wait from a `Retry-After` value: delta-seconds or an HTTP date.
-    static func retryAfter(_ value: String) -> TimeInterval? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = TimeInterval(trimmed), seconds.isFinite { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: trimmed).map { max(0, $0.timeIntervalSinceNow) }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The credential shared by the requests of one ``AuthorizationMiddleware``: fetched once,
+/// refreshed once per rejected value, however many requests ask at the same time.
+actor CredentialStore {
+    private let fetch: @Sendable () async throws -> String
+    private let refresh: @Sendable (String) async throws -> String
+    private var credential: String?
+    private var pending: Task<String, any Error>?
+
+    init(fetch: @escaping @Sendable () async throws -> String, refresh: @escaping @Sendable (String) async throws -> String) {
+        self.fetch = fetch
+        self.refresh = refresh
+    }
+
+    /// The cached credential, or the one being fetched, or a newly fetched one.
+    func current() async throws -> String {
+        if let credential { return credential }
+        if let pending { return try await pending.value }
+        return try await run(fetch)
+    }
+
+    /// A credential other than `rejected`: the one another request already refreshed to,
+    /// the refresh in flight, or a new refresh.
+    func refreshed(rejecting rejected: String) async throws -> String {
+        if let credential, credential != rejected { return credential }
+        if let pending { return try await pending.value }
+        let refresh = refresh
+        return try await run { try await refresh(rejected) }
+    }
+
+    private func run(_ operation: @escaping @Sendable () async throws -> String) async throws -> String {
+        let task = Task { try await operation() }
+        pending = task
+        defer { pending = nil }
+        let value = try await task.value
+        credential = value
+        return value
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Sends a request again when an attempt failed in a way that another attempt may fix.
+///
+/// By default it retries, at most ``maximumAttempts`` times in all:
+/// - an idempotent request (``HTTPRequest/isIdempotent``: `GET`, `HEAD`, `OPTIONS`, `TRACE`,
+///   `PUT`, `DELETE`, requests marked idempotent, and requests with an `Idempotency-Key`
+///   header) after a connection error, a timeout of one attempt, or a response with status
+///   408, 429, 502, 503 or 504;
+/// - any request, `POST` included, after an error that means it never left
+///   (``HTTPError/TransportCode/cannotConnect``, ``HTTPError/TransportCode/cannotResolveHost``,
+///   ``HTTPError/TransportCode/notConnected``).
+///
+/// Between attempts it waits by ``backoff`` (exponential, full jitter), or exactly as long as
+/// the server's `Retry-After` asks (seconds or an HTTP-date). When the server asks for more
+/// than ``maximumRetryAfter``, or a wait would end past the exchange's deadline
+/// (``HTTPMiddlewareContext/deadline``), it returns the last outcome at once instead of
+/// waiting. Cancelling the request ends a wait at once. A cancellation, or the deadline of
+/// the whole exchange, is never retried.
+///
+/// ```swift
+/// let client = URLSessionClient(middlewares: [RetryMiddleware(maximumAttempts: 4, attemptTimeout: 2)])
+/// ```
+///
+/// Each attempt is visible in events (``HTTPEvent/attempt``, ``HTTPEvent/Name/requestRetried``).
+/// Place it before middlewares that should run once per attempt (a fresh trace span, a
+/// credential), after those that should run once per request.
+public struct RetryMiddleware: HTTPMiddleware {
+    /// The most attempts per request, the first included; values below 1 count as 1.
+    public var maximumAttempts: Int
+    /// The wait between attempts when the server gives no `Retry-After`.
+    public var backoff: Backoff
+    /// The longest `Retry-After` honoured, in seconds; a server asking for more gets its
+    /// answer returned, not a retry.
+    public var maximumRetryAfter: TimeInterval
+    /// A bound for each attempt alone, in seconds (set as the `timeout` of the request each
+    /// attempt sends); an attempt that exceeds it is retried like a connection error. `nil`
+    /// leaves attempts bounded by the caller's ``HTTPRequest/timeout`` only.
+    public var attemptTimeout: TimeInterval?
+    /// Statuses that are retried.
+    public var retryableStatusCodes: Set<Int>
+    /// Transport failures that are retried for idempotent requests.
+    public var retryableTransportCodes: Set<HTTPError.TransportCode>
+
+    /// Transport failures after which the request cannot have left, so any method is retried.
+    public static let unsentTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected]
+
+    /// Creates a retry middleware; the defaults suit calls to an API from an app or a service.
+    public init(
+        maximumAttempts: Int = 3,
+        backoff: Backoff = Backoff(initial: 0.2, maximum: 10, jitter: .full),
+        maximumRetryAfter: TimeInterval = 30,
+        attemptTimeout: TimeInterval? = nil,
+        retryableStatusCodes: Set<Int> = [408, 429, 502, 503, 504],
+        retryableTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected, .connectionLost]
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.backoff = backoff
+        self.maximumRetryAfter = maximumRetryAfter
+        self.attemptTimeout = attemptTimeout
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableTransportCodes = retryableTransportCodes
+    }
+
+    /// Sends the request, and again after each retryable outcome, until one is final.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> HTTPResponse {
+        var attemptRequest = request
+        if let attemptTimeout { attemptRequest.timeout = attemptTimeout }
+        var attempt = 1
+        while true {
+            let outcome: Result<HTTPResponse, HTTPError>
+            do {
+                outcome = .success(try await next(attemptRequest))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard attempt < max(1, maximumAttempts), let wait = wait(beforeRetry: attempt, after: outcome, of: request, context) else {
+                return try outcome.get()
+            }
+            do {
+                try await Task.sleep(nanoseconds: Moment.nanoseconds(wait))
+            } catch {
+                throw context.interruption ?? .cancelled
+            }
+            attempt += 1
+        }
+    }
+
+    /// How long to wait before retry `retry` after `outcome`; `nil` when it is final.
+    func wait(
+        beforeRetry retry: Int,
+        after outcome: Result<HTTPResponse, HTTPError>,
+        of request: HTTPRequest,
+        _ context: HTTPMiddlewareContext
+    ) -> TimeInterval? {
+        guard context.interruption == nil else { return nil }
+        let wait: TimeInterval
+        switch outcome {
+        case .success(let response):
+            guard isIdempotent(request), retryableStatusCodes.contains(response.statusCode) else { return nil }
+            if let asked = response.retryAfter() {
+                guard asked <= maximumRetryAfter else { return nil }
+                wait = asked
+            } else {
+                wait = backoff.delay(beforeRetry: retry)
+            }
+        case .failure(let error):
+            guard isRetryable(error, for: request) else { return nil }
+            wait = backoff.delay(beforeRetry: retry)
+        }
+        if let remaining = context.remainingTime, wait >= remaining { return nil }
+        return wait
+    }
+
+    private func isRetryable(_ error: HTTPError, for request: HTTPRequest) -> Bool {
+        switch error {
+        case .cancelled, .invalidResponse:
+            return false
+        case .timeout:
+            return isIdempotent(request)
+        case .transport(let code, _):
+            guard retryableTransportCodes.contains(code) else { return false }
+            return Self.unsentTransportCodes.contains(code) || isIdempotent(request)
+        }
+    }
+
+    private func isIdempotent(_ request: HTTPRequest) -> Bool {
+        request.isIdempotent || request.headers.contains("Idempotency-Key")
+    }
+}

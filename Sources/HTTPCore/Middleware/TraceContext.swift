@@ -1,0 +1,124 @@
+/// A W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace a request belongs to
+/// and the span that sends it, as carried by the `traceparent` and `tracestate` headers.
+///
+/// Values are always valid: the initializers refuse anything the W3C rules refuse (a trace id
+/// of 32 and a span id of 16 lowercase hex digits, neither all zeros; version `ff` is
+/// invalid, and version `00` has exactly 55 characters).
+///
+/// To continue a trace in the code that makes requests, set ``current`` around it:
+///
+/// ```swift
+/// let parent = TraceContext(traceparent: incoming.headers["traceparent"] ?? "")
+/// try await TraceContext.$current.withValue(parent) {
+///     _ = try await client.send(request)   // carries parent's trace id and a new span id
+/// }
+/// ```
+public struct TraceContext: Sendable, Hashable {
+    /// The trace this context belongs to: 32 lowercase hex digits, not all zeros.
+    public let traceID: String
+    /// The span that sends the request (the `parent-id` of `traceparent`): 16 lowercase hex
+    /// digits, not all zeros.
+    public let spanID: String
+    /// The trace flags; bit 0 is "sampled".
+    public let flags: UInt8
+    /// The vendor-specific `tracestate` list that travels with the trace, kept as it is.
+    public var traceState: String?
+
+    /// The context of the code that is running, which requests continue; `nil` for none.
+    @TaskLocal public static var current: TraceContext?
+
+    /// Whether the caller recorded the trace (flag bit 0).
+    public var isSampled: Bool { flags & 1 == 1 }
+
+    /// The `traceparent` header value, version `00`.
+    public var traceparent: String {
+        "00-\(traceID)-\(spanID)-\(Self.hex(UInt64(flags), digits: 2))"
+    }
+
+    /// Parses a `traceparent` value (and the `tracestate` that came with it); `nil` when it
+    /// breaks a W3C rule.
+    ///
+    /// Versions above `00` are read as the spec says: their first 55 characters, which must
+    /// be followed by `-` when the value is longer.
+    public init?(traceparent: String, tracestate: String? = nil) {
+        let value = Array(traceparent.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed())
+        guard value.count >= 55, value[2] == UInt8(ascii: "-"), value[35] == UInt8(ascii: "-"), value[52] == UInt8(ascii: "-"),
+            let version = Self.parseHex(value[0..<2]), version != 0xff,
+            version == 0 ? value.count == 55 : (value.count == 55 || value[55] == UInt8(ascii: "-")),
+            let flags = Self.parseHex(value[53..<55])
+        else { return nil }
+        self.init(
+            traceID: String(decoding: value[3..<35], as: UTF8.self),
+            spanID: String(decoding: value[36..<52], as: UTF8.self),
+            flags: UInt8(flags),
+            traceState: tracestate
+        )
+    }
+
+    /// Creates a context from its parts; `nil` when an id breaks a W3C rule.
+    public init?(traceID: String, spanID: String, flags: UInt8 = 1, traceState: String? = nil) {
+        guard Self.isValidID(traceID, digits: 32), Self.isValidID(spanID, digits: 16) else { return nil }
+        self.traceID = traceID
+        self.spanID = spanID
+        self.flags = flags
+        self.traceState = traceState
+    }
+
+    private init(unchecked traceID: String, spanID: String, flags: UInt8, traceState: String?) {
+        self.traceID = traceID
+        self.spanID = spanID
+        self.flags = flags
+        self.traceState = traceState
+    }
+
+    /// A new trace with random ids, sampled or not.
+    public static func newTrace(sampled: Bool = true) -> TraceContext {
+        TraceContext(unchecked: randomID(words: 2), spanID: randomID(words: 1), flags: sampled ? 1 : 0, traceState: nil)
+    }
+
+    /// A new span in the same trace: same trace id, flags and `tracestate`, a new random span id.
+    public func newSpan() -> TraceContext {
+        TraceContext(unchecked: traceID, spanID: Self.randomID(words: 1), flags: flags, traceState: traceState)
+    }
+
+    // MARK: Hex digits
+
+    private static func isValidID(_ id: String, digits: Int) -> Bool {
+        let bytes = id.utf8
+        return bytes.count == digits && bytes.allSatisfy { hexValue($0) != nil } && bytes.contains { $0 != UInt8(ascii: "0") }
+    }
+
+    /// Lowercase hex digits only, as the spec requires.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    private static func parseHex(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in bytes {
+            guard let digit = hexValue(byte) else { return nil }
+            value = value * 16 + Int(digit)
+        }
+        return value
+    }
+
+    /// `words` random 64-bit words as hex, never all zeros.
+    private static func randomID(words: Int) -> String {
+        var random = SystemRandomNumberGenerator()
+        while true {
+            let values = (0..<words).map { _ in random.next() as UInt64 }
+            if values.contains(where: { $0 != 0 }) {
+                return values.map { hex($0, digits: 16) }.joined()
+            }
+        }
+    }
+
+    private static func hex(_ value: UInt64, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

@@ -1,0 +1,56 @@
+/// Propagates a W3C Trace Context: every request carries a valid `traceparent` (and keeps its
+/// `tracestate`), and its events carry `trace_id` and `span_id` in ``HTTPEvent/metadata``.
+///
+/// Where the trace comes from, first match wins:
+/// 1. A valid `traceparent` the request already carries: the caller made the span, so the
+///    header is sent as it is.
+/// 2. ``TraceContext/current``: the request continues that trace with a new span id, and
+///    carries its `tracestate` unless the request has one.
+/// 3. Otherwise a new trace starts (sampled unless ``samplesNewTraces`` is `false`).
+///
+/// An invalid `traceparent` on the request is replaced, and the `tracestate` that came with
+/// it dropped, as the spec requires.
+///
+/// ```swift
+/// let client = URLSessionClient(middlewares: [RetryMiddleware(), TraceContextMiddleware()])
+/// ```
+///
+/// Placed after ``RetryMiddleware`` each attempt is its own span; placed before it, every
+/// attempt of a request shares one span.
+public struct TraceContextMiddleware: HTTPMiddleware {
+    /// The metadata key of the trace id.
+    public static let traceIDKey = "trace_id"
+    /// The metadata key of the span id that the request was sent with.
+    public static let spanIDKey = "span_id"
+
+    /// Whether a trace started here is marked sampled.
+    public var samplesNewTraces: Bool
+
+    /// Creates the middleware.
+    public init(samplesNewTraces: Bool = true) {
+        self.samplesNewTraces = samplesNewTraces
+    }
+
+    /// Adds the trace headers and metadata, then sends the request.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> HTTPResponse {
+        var request = request
+        let trace: TraceContext
+        if let header = request.headers["traceparent"], let callers = TraceContext(traceparent: header) {
+            trace = callers
+        } else {
+            if request.headers.contains("traceparent") { request.headers.remove(name: "tracestate") }
+            trace = TraceContext.current?.newSpan() ?? .newTrace(sampled: samplesNewTraces)
+            request.headers.set(name: "traceparent", value: trace.traceparent)
+            if let state = trace.traceState, !state.isEmpty, !request.headers.contains("tracestate") {
+                request.headers.set(name: "tracestate", value: state)
+            }
+        }
+        request.metadata[Self.traceIDKey] = trace.traceID
+        request.metadata[Self.spanIDKey] = trace.spanID
+        return try await next(request)
+    }
+}
