@@ -152,7 +152,7 @@ public final class DevSeeLogger: Sendable {
 
     // MARK: Internals
 
-    /// Accepts a terminal event from ``DevSeeObserver``; redaction and encoding happen when
+    /// Accepts a terminal or retried event from ``DevSeeObserver``; redaction and encoding happen when
     /// it is uploaded, unless its bodies are large, in which case they are captured now so the
     /// buffer does not keep them alive.
     func accept(_ event: HTTPEvent) {

@@ -4,7 +4,10 @@ import HTTPCore
 ///
 /// Subscribing it to a dispatcher is the whole integration: every request of every client
 /// on that dispatcher is logged exactly once, at its terminal event, with request and
-/// response joined.
+/// response joined. A request that middlewares sent more than once also logs each attempt
+/// that was retried (``HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
+/// two logs of one request id, each with its `attempt` number. The request's metadata (a
+/// trace id, a route template) travels as the payload's `metadata` object.
 ///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()
@@ -29,9 +32,9 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
-    /// Logs terminal events; ignores the others.
+    /// Logs terminal and retried events; ignores the others.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal else { return }
+        guard event.name.isTerminal || event.name == .requestRetried else { return }
         logger.accept(event)
     }
 }

@@ -47,6 +47,11 @@ struct LogEntry: Sendable {
     var error: String?
     var requestID: String
     var correlationID: String?
+    /// The attempt this log describes, when the request was sent more than once; `nil` for a
+    /// request sent once.
+    var attempt: Int? = nil
+    /// The request's metadata (trace id, route template, ...).
+    var metadata: [String: String] = [:]
     /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
     var redactedBy: Redactor? = nil
 
@@ -58,13 +63,14 @@ struct LogEntry: Sendable {
         let fields = requestHeaders.fields + responseHeaders.fields
         let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
         let strings = [url, responseURL, error, method, correlationID].reduce(0) { $0 + ($1?.utf8.count ?? 0) + allocation }
+            + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         let bodies = [requestBody, responseBody].reduce(0) { $0 + ($1.map { $0.data.count + allocation } ?? 0) }
         return 1024 + strings + headerBytes + bodies
     }
 }
 
 extension LogEntry {
-    /// The entry of a terminal event, from what the client's policy exposes.
+    /// The entry of a terminal or retried event, from what the client's policy exposes.
     init(event: HTTPEvent, maxBodyBytes: Int) {
         let request = event.request
         let response = event.response
@@ -100,6 +106,8 @@ extension LogEntry {
             error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
             requestID: event.requestID.description,
             correlationID: event.correlationID,
+            attempt: event.name == .requestRetried || event.attempt > 1 ? event.attempt : nil,
+            metadata: event.metadata,
             redactedBy: event.redactor
         )
     }

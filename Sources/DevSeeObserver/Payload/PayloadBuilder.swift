@@ -20,6 +20,9 @@ struct PayloadBuilder: Sendable {
     /// Keys the server's JSON parser refuses or treats specially (prototype poisoning).
     static let reservedKeys: Set<String> = ["__proto__", "constructor", "prototype"]
     static let maximumErrorBytes = 4 * 1024
+    static let maximumMetadataCount = 32
+    static let maximumMetadataKeyBytes = 128
+    static let maximumMetadataValueBytes = 1024
 
     let appId: String
     let maxBodyBytes: Int
@@ -35,6 +38,7 @@ struct PayloadBuilder: Sendable {
         entry.requestHeaders = redactor.redactedHeaders(captured.requestHeaders)
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
+        entry.metadata = captured.metadata.isEmpty ? [:] : redactor.redactedMetadata(captured.metadata)
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
@@ -78,6 +82,8 @@ struct PayloadBuilder: Sendable {
         writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
         if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
+        if let attempt = entry.attempt { writer.integer("attempt", attempt) }
+        if !entry.metadata.isEmpty { writer.metadata("metadata", entry.metadata) }
         writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
         writer.headers("responseHeaders", entry.responseHeaders)
@@ -167,6 +173,21 @@ struct JSONObjectWriter {
             guard used + cost <= PayloadBuilder.maximumHeadersBytes else { break }
             used += cost
             nested.string(fieldName, value)
+        }
+        bytes.append(contentsOf: nested.finish())
+    }
+
+    /// Metadata as an object of strings, sorted by key: at most
+    /// ``PayloadBuilder/maximumMetadataCount`` entries, keys and values cut, reserved keys
+    /// left out.
+    mutating func metadata(_ name: String, _ metadata: [String: String]) {
+        key(name)
+        var nested = JSONObjectWriter()
+        var seen = Set<String>()
+        for key in metadata.keys.sorted().prefix(PayloadBuilder.maximumMetadataCount) {
+            let cutKey = PayloadBuilder.cut(key, to: PayloadBuilder.maximumMetadataKeyBytes)
+            guard !PayloadBuilder.reservedKeys.contains(cutKey), seen.insert(cutKey).inserted else { continue }
+            nested.string(cutKey, PayloadBuilder.cut(metadata[key] ?? "", to: PayloadBuilder.maximumMetadataValueBytes))
         }
         bytes.append(contentsOf: nested.finish())
     }

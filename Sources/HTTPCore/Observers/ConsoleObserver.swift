@@ -68,18 +68,20 @@ public struct ConsoleObserver: HTTPObserver {
         self.write = write ?? Self.platformOutput
     }
 
-    /// Prints the event when its level is at least ``minimumLevel``.
+    /// Prints the event when its level is at least ``minimumLevel``: terminal and retried
+    /// events by their outcome, the others only at `.debug`.
     public func handle(_ event: HTTPEvent) {
         guard Self.level(of: event) >= minimumLevel else { return }
-        guard event.name.isTerminal || minimumLevel == .debug else { return }
+        guard event.name.isTerminal || event.name == .requestRetried || minimumLevel == .debug else { return }
         write(format == .line || !event.name.isTerminal ? Self.line(for: event) : blocks(for: event))
     }
 
-    /// The level of an event: terminal events by outcome, others `.debug`.
+    /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
+    /// others `.debug`.
     public static func level(of event: HTTPEvent) -> Level {
         switch event.name {
         case .requestFailed: .error
-        case .requestCancelled: .warning
+        case .requestCancelled, .requestRetried: .warning
         case .requestSucceeded: (event.response?.statusCode ?? 0) >= 400 ? .warning : .info
         default: .debug
         }
@@ -94,6 +96,9 @@ public struct ConsoleObserver: HTTPObserver {
         case .requestSucceeded: outcome = String(event.response?.statusCode ?? 0)
         case .requestFailed: outcome = "failed: \(event.error?.description ?? "unknown error")"
         case .requestCancelled: outcome = "cancelled"
+        case .requestRetried:
+            let result = event.response.map { String($0.statusCode) } ?? "failed: \(event.error?.description ?? "unknown error")"
+            outcome = "\(result), attempt \(event.attempt) retried"
         default: outcome = event.name.rawValue
         }
         var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }

@@ -1,0 +1,242 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+/// The middleware chain of `HTTPTransportClient`: order, what events show of each attempt,
+/// and how deadlines and cancellation reach middlewares.
+final class HTTPTransportClientMiddlewareTests: XCTestCase {
+    private let url = URL(string: "https://api.example.com/users/42")!
+    private var dispatcher: HTTPEventDispatcher!
+    private var recorder: RecordingObserver!
+
+    override func setUp() {
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+    }
+
+    private func client(_ transport: MockTransport, _ middlewares: [any HTTPMiddleware]) -> HTTPTransportClient<MockTransport> {
+        HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
+    }
+
+    func testTheFirstMiddlewareSeesTheRequestFirstAndTheResponseLast() async throws {
+        let trail = Locked<[String]>([])
+        let middlewares = ["a", "b", "c"].map { name in
+            ClosureMiddleware { request, next in
+                trail.withLock { $0.append("\(name) in") }
+                var request = request
+                request.headers.add(name: "X-Order", value: name)
+                let response = try await next(request)
+                trail.withLock { $0.append("\(name) out") }
+                return response
+            }
+        }
+        let transport = MockTransport()
+        _ = try await client(transport, middlewares).send(HTTPRequest(url: url))
+        XCTAssertEqual(trail.withLock { $0 }, ["a in", "b in", "c in", "c out", "b out", "a out"])
+        XCTAssertEqual(transport.requests.first?.headers.values(for: "X-Order"), ["a", "b", "c"])
+    }
+
+    func testCreatedShowsTheCallersRequestAndStartedWhatWentOutRedacted() async throws {
+        let addsHeaders = ClosureMiddleware { request, next in
+            var request = request
+            request.headers.set(name: "Authorization", value: "Bearer s3cret")
+            request.headers.set(name: "X-Client", value: "ios")
+            return try await next(request)
+        }
+        let transport = MockTransport()
+        _ = try await client(transport, [addsHeaders]).send(HTTPRequest(url: url, headers: ["Accept": "application/json"]))
+
+        XCTAssertEqual(transport.requests.first?.headers["Authorization"], "Bearer s3cret", "the transport gets the real value")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        XCTAssertEqual(events[0].request.headers, ["Accept": "application/json"])
+        let sent: HTTPHeaders = ["Accept": "application/json", "Authorization": Redactor.mask, "X-Client": "ios"]
+        XCTAssertEqual(events[1].request.headers, sent)
+        XCTAssertEqual(events[3].request.headers, sent)
+    }
+
+    func testEachAttemptIsReportedAndTheRequestEndsOnce() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .failure(.transport(code: .connectionLost, message: "reset")), .status(200))
+        let untilSuccess = ClosureMiddleware { request, next in
+            while true {
+                if let response = try? await next(request), response.statusCode == 200 { return response }
+            }
+        }
+        let request = HTTPRequest(url: url)
+        let response = try await client(transport, [untilSuccess]).send(request)
+        XCTAssertEqual(response.statusCode, 200)
+
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [
+            .requestCreated,
+            .requestStarted, .responseReceived, .requestRetried,
+            .requestStarted, .requestRetried,
+            .requestStarted, .responseReceived, .requestSucceeded,
+        ])
+        XCTAssertEqual(events.map(\.attempt), [0, 1, 1, 1, 2, 2, 3, 3, 3])
+        XCTAssertEqual(Set(events.map(\.requestID)), [request.id])
+        let retried = events.filter { $0.name == .requestRetried }
+        XCTAssertEqual(retried[0].response?.statusCode, 503)
+        XCTAssertNil(retried[0].error)
+        XCTAssertEqual(retried[1].error, .transport(code: .connectionLost, message: "reset"))
+        XCTAssertNil(retried[1].response)
+        XCTAssertNotNil(retried[0].durationMilliseconds)
+        XCTAssertEqual(events.last?.response?.statusCode, 200)
+        XCTAssertEqual(events.filter(\.name.isTerminal).count, 1)
+    }
+
+    func testMetadataOfTheCallerAndOfMiddlewaresReachesEventsRedacted() async throws {
+        let tags = ClosureMiddleware { request, next in
+            var request = request
+            request.metadata["feature"] = "profile"
+            request.metadata["access_token"] = "t0k"
+            return try await next(request)
+        }
+        _ = try await client(MockTransport(), [tags]).send(HTTPRequest(url: url, metadata: ["route": "/users/{id}"]))
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events[0].metadata, ["route": "/users/{id}"])
+        let sent = ["route": "/users/{id}", "feature": "profile", "access_token": Redactor.mask]
+        XCTAssertEqual(events[1].metadata, sent)
+        XCTAssertEqual(events.last?.metadata, sent)
+    }
+
+    func testAMiddlewareThatAnswersItselfMakesNoAttempt() async throws {
+        let cache = ClosureMiddleware { request, _ in
+            HTTPResponse(requestID: request.id, statusCode: 200, body: Data("cached".utf8), url: request.url)
+        }
+        let transport = MockTransport()
+        let response = try await client(transport, [cache]).send(HTTPRequest(url: url))
+        XCTAssertEqual(response.body, Data("cached".utf8))
+        XCTAssertTrue(transport.requests.isEmpty)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestSucceeded])
+        XCTAssertEqual(events.map(\.attempt), [0, 0])
+        XCTAssertEqual(events[1].response?.body, Data("cached".utf8))
+    }
+
+    func testNextThrowsTimeoutWhenTheDeadlinePasses() async throws {
+        let seen = Locked<HTTPError?>(nil)
+        let watcher = ClosureMiddleware { request, next in
+            do throws(HTTPError) {
+                return try await next(request)
+            } catch {
+                seen.withLock { $0 = error }
+                throw error
+            }
+        }
+        let client = client(MockTransport(default: .status(200, after: 30)), [watcher])
+        do {
+            _ = try await client.send(HTTPRequest(url: url, timeout: 0.1))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertEqual(seen.withLock { $0 }, .timeout)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        XCTAssertEqual(events.last?.error, .timeout)
+        XCTAssertEqual(events.last?.attempt, 1)
+    }
+
+    func testNextThrowsCancelledWhenTheCallerCancels() async throws {
+        let seen = AsyncCondition<HTTPError?>(nil)
+        let watcher = ClosureMiddleware { request, next in
+            do throws(HTTPError) {
+                return try await next(request)
+            } catch {
+                seen.update { $0 = error }
+                throw error
+            }
+        }
+        let client = client(MockTransport(default: .status(200, after: 30)), [watcher])
+        let url = url
+        let task = Task { try await client.send(HTTPRequest(url: url, timeout: 20)) }
+        try await recorder.waitForEvents(count: 2)
+        task.cancel()
+        let result = await task.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        XCTAssertEqual(seen.state, .cancelled)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestCancelled)
+    }
+
+    func testATimeoutOnTheAttemptsRequestBoundsThatAttemptOnly() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(200, after: 30), .status(200))
+        let shortFirstAttempt = ClosureMiddleware { request, next in
+            var first = request
+            first.timeout = 0.1
+            do throws(HTTPError) {
+                return try await next(first)
+            } catch .timeout {
+                return try await next(request)
+            }
+        }
+        let response = try await client(transport, [shortFirstAttempt]).send(HTTPRequest(url: url))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(transport.requests.count, 2)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        let retried = try XCTUnwrap(events.first { $0.name == .requestRetried })
+        XCTAssertEqual(retried.error, .timeout)
+        XCTAssertEqual(events.last?.attempt, 2)
+    }
+
+    func testWhatAMiddlewareThrowsReachesTheCallerAsHTTPError() async throws {
+        struct Refused: Error {}
+        let seenByOuter = Locked<HTTPError?>(nil)
+        let outer = ClosureMiddleware { request, next in
+            do throws(HTTPError) {
+                return try await next(request)
+            } catch {
+                seenByOuter.withLock { $0 = error }
+                throw error
+            }
+        }
+        let inner = ClosureMiddleware { _, _ in throw Refused() }
+        do {
+            _ = try await client(MockTransport(), [outer, inner]).send(HTTPRequest(url: url))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .other, message: "Refused()"))
+        }
+        XCTAssertEqual(seenByOuter.withLock { $0 }, .transport(code: .other, message: "Refused()"))
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
+    }
+
+    func testAnAlreadyCancelledTaskNeverReachesTheTransport() async throws {
+        let transport = MockTransport()
+        let client = client(transport, [ClosureMiddleware { request, next in try await next(request) }])
+        let url = url
+        let result = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(HTTPRequest(url: url))
+        }.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        XCTAssertTrue(transport.requests.isEmpty)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
+    }
+
+    func testWithoutMiddlewaresTheOneAttemptIsNumberOne() async throws {
+        _ = try await client(MockTransport(), []).send(HTTPRequest(url: url))
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.attempt), [0, 1, 1, 1])
+    }
+}
+
+/// A middleware made of a closure, for tests of the chain.
+struct ClosureMiddleware: HTTPMiddleware {
+    let body: @Sendable (HTTPRequest, HTTPMiddlewareNext) async throws -> HTTPResponse
+
+    init(_ body: @escaping @Sendable (HTTPRequest, HTTPMiddlewareNext) async throws -> HTTPResponse) {
+        self.body = body
+    }
+
+    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+        try await body(request, next)
+    }
+}
