@@ -46,7 +46,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
             path: "Benchmarks/httpcore-bench"
         ),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreURLSession"]),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]

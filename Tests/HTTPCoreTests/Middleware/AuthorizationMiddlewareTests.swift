@@ -1,0 +1,144 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import XCTest
+
+/// `AuthorizationMiddleware` through `URLSessionClient` against a loopback server that
+/// accepts one token at a time.
+final class AuthorizationMiddlewareTests: XCTestCase {
+    private var server: LoopbackHTTPServer!
+    /// The token the server accepts; the test rotates it.
+    private let accepted = Locked("t1")
+    private let fetches = Locked(0)
+    private let refreshes = Locked<[String]>([])
+    /// How many 401s the server has sent.
+    private let refusals = AsyncCondition(0)
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer()
+        let accepted = accepted
+        let refusals = refusals
+        server.route("/me") { request in
+            if request.headers["Authorization"] == "Bearer \(accepted.withLock { $0 })" { return .text("me") }
+            refusals.update { $0 += 1 }
+            return .text("expired", status: 401)
+        }
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    /// A middleware whose provider hands out `t1`, and `t2`, `t3`, ... on each refresh; a
+    /// refresh ends only once the server has refused `refreshAfterRefusals` requests.
+    private func middleware(refreshAfterRefusals: Int = 0) -> AuthorizationMiddleware {
+        let fetches = fetches
+        let refreshes = refreshes
+        let refusals = refusals
+        return AuthorizationMiddleware(
+            credential: {
+                fetches.withLock { $0 += 1 }
+                return "t1"
+            },
+            refresh: { rejected in
+                _ = try await refusals.wait(timeout: 10, until: { $0 >= refreshAfterRefusals }) { count in
+                    TestTimeout(description: "\(count) of \(refreshAfterRefusals) refusals before the refresh")
+                }
+                return refreshes.withLock { list -> String in
+                    list.append(rejected)
+                    return "t\(list.count + 1)"
+                }
+            }
+        )
+    }
+
+    private func client(_ middlewares: [any HTTPMiddleware], dispatcher: HTTPEventDispatcher = HTTPEventDispatcher()) -> URLSessionClient {
+        URLSessionClient(middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
+    }
+
+    func testTheCredentialIsAddedFromTheProviderAndCached() async throws {
+        let client = client([middleware()])
+        for _ in 0..<3 {
+            let response = try await client.send(HTTPRequest(url: server.url("/me")))
+            XCTAssertEqual(response.statusCode, 200)
+        }
+        XCTAssertEqual(server.requests.map { $0.headers["Authorization"] }, Array(repeating: "Bearer t1", count: 3))
+        XCTAssertEqual(fetches.withLock { $0 }, 1)
+        XCTAssertEqual(refreshes.withLock { $0 }, [])
+    }
+
+    func testA401RefreshesOnceAndRetriesWithTheNewCredential() async throws {
+        accepted.withLock { $0 = "t2" }
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let response = try await client([middleware()], dispatcher: dispatcher).send(HTTPRequest(url: server.url("/me")))
+
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(server.requests.map { $0.headers["Authorization"] }, ["Bearer t1", "Bearer t2"])
+        XCTAssertEqual(refreshes.withLock { $0 }, ["t1"])
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.first { $0.name == .requestRetried }?.response?.statusCode, 401)
+        XCTAssertEqual(events.last?.attempt, 2)
+        XCTAssertEqual(events.last?.request.headers["Authorization"], Redactor.mask, "what went out, redacted")
+    }
+
+    func testAHundredConcurrent401sCauseOneRefresh() async throws {
+        accepted.withLock { $0 = "t2" }
+        // The refresh waits until all 100 requests were refused, so all 100 ask for it at once.
+        let client = client([middleware(refreshAfterRefusals: 100)])
+        let url = server.url("/me")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await client.send(HTTPRequest(url: url)).statusCode }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 100))
+        XCTAssertEqual(refreshes.withLock { $0 }, ["t1"], "one refresh for every request that got a 401")
+        XCTAssertEqual(fetches.withLock { $0 }, 1)
+        XCTAssertEqual(server.requests.filter { $0.headers["Authorization"] == "Bearer t2" }.count, 100)
+    }
+
+    func testACredentialTheServerKeepsRefusingGivesThe401NotALoop() async throws {
+        accepted.withLock { $0 = "never" }
+        let response = try await client([middleware()]).send(HTTPRequest(url: server.url("/me")))
+        XCTAssertEqual(response.statusCode, 401)
+        XCTAssertEqual(server.requests.map { $0.headers["Authorization"] }, ["Bearer t1", "Bearer t2"])
+        XCTAssertEqual(refreshes.withLock { $0 }, ["t1"])
+    }
+
+    func testARequestWithItsOwnCredentialIsSentAsItIs() async throws {
+        let response = try await client([middleware()])
+            .send(HTTPRequest(url: server.url("/me"), headers: ["Authorization": "Bearer t1"]))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(fetches.withLock { $0 }, 0)
+        XCTAssertEqual(server.requests.map { $0.headers.values(for: "Authorization") }, [["Bearer t1"]])
+    }
+
+    func testAFailingProviderFailsTheRequestWithoutItsText() async throws {
+        struct VaultLocked: Error, CustomStringConvertible {
+            var description: String { "vault locked, last token was hunter2" }
+        }
+        let auth = AuthorizationMiddleware(credential: { throw VaultLocked() }, refresh: { _ in "unused" })
+        do {
+            _ = try await client([auth]).send(HTTPRequest(url: server.url("/me")))
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .credentialUnavailable, message: "the credential provider failed: VaultLocked"))
+        }
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
+    func testTheHeaderNameAndSchemeAreConfigurable() async throws {
+        let apiKey = AuthorizationMiddleware(headerName: "X-Api-Key", scheme: nil, credential: { "k-123" }, refresh: { _ in "k-456" })
+        server.route("/keyed") { request in .text(request.headers["X-Api-Key"] ?? "none") }
+        let response = try await client([apiKey]).send(HTTPRequest(url: server.url("/keyed")))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "k-123")
+    }
+}
+
+struct TestTimeout: Error, CustomStringConvertible {
+    let description: String
+}

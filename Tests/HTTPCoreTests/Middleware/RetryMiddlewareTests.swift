@@ -1,0 +1,197 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import XCTest
+
+/// `RetryMiddleware` through `URLSessionClient` against a loopback server.
+final class RetryMiddlewareTests: XCTestCase {
+    private var server: LoopbackHTTPServer!
+    private var dispatcher: HTTPEventDispatcher!
+    private var recorder: RecordingObserver!
+    private let quick = Backoff(initial: 0.01, maximum: 0.05, jitter: .none)
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer()
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func client(_ retry: RetryMiddleware) -> URLSessionClient {
+        URLSessionClient(middlewares: [retry], dispatcher: dispatcher, policy: .debug)
+    }
+
+    private static func busy(_ status: Int = 503, retryAfter: String? = nil) -> LoopbackResponse {
+        var response = LoopbackResponse.text("busy", status: status)
+        if let retryAfter { response.headers.add(name: "Retry-After", value: retryAfter) }
+        return response
+    }
+
+    func test503Then200IsRetriedAndEveryAttemptIsReported() async throws {
+        server.route("/flaky", answering: [Self.busy(), Self.busy(), .text("ok")])
+        let request = HTTPRequest(url: server.url("/flaky"))
+        let response = try await client(RetryMiddleware(backoff: quick)).send(request)
+
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "ok")
+        XCTAssertEqual(server.requests.count, 3)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [
+            .requestCreated,
+            .requestStarted, .responseReceived, .requestRetried,
+            .requestStarted, .responseReceived, .requestRetried,
+            .requestStarted, .responseReceived, .requestSucceeded,
+        ])
+        XCTAssertEqual(events.filter { $0.name == .requestRetried }.map(\.response?.statusCode), [503, 503])
+        XCTAssertEqual(events.filter { $0.name == .requestRetried }.map(\.attempt), [1, 2])
+        XCTAssertEqual(events.last?.attempt, 3)
+        XCTAssertEqual(Set(events.map(\.requestID)), [request.id])
+    }
+
+    func test429WaitsAsLongAsRetryAfterSays() async throws {
+        server.route("/limited", answering: [Self.busy(429, retryAfter: "1"), .text("ok")])
+        let started = Date()
+        let response = try await client(RetryMiddleware(backoff: quick)).send(HTTPRequest(url: server.url("/limited")))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1, "waited the second the server asked for")
+        XCTAssertEqual(server.requests.count, 2)
+    }
+
+    func testRetryAfterAsAnHTTPDateIsHonoured() async throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let inTwoSeconds = formatter.string(from: Date().addingTimeInterval(2))
+        server.route("/limited", answering: [Self.busy(503, retryAfter: inTwoSeconds), .text("ok")])
+        let started = Date()
+        let response = try await client(RetryMiddleware(backoff: quick)).send(HTTPRequest(url: server.url("/limited")))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "waited until the date, to the whole second")
+    }
+
+    func testARetryAfterBeyondTheCapReturnsTheAnswerInsteadOfWaiting() async throws {
+        server.route("/limited", answering: [Self.busy(429, retryAfter: "120"), .text("ok")])
+        let response = try await client(RetryMiddleware(backoff: quick, maximumRetryAfter: 30))
+            .send(HTTPRequest(url: server.url("/limited"), timeout: 10))
+        XCTAssertEqual(response.statusCode, 429)
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testABackoffLongerThanTheDeadlineReturnsTheLastAnswerAtOnce() async throws {
+        server.route("/flaky", answering: [Self.busy(), .text("ok")])
+        let retry = RetryMiddleware(backoff: Backoff(initial: 5, maximum: 5, jitter: .none))
+        // Waiting 5 s would pass the 1 s deadline and end in a timeout; the 503 proves no wait.
+        let response = try await client(retry).send(HTTPRequest(url: server.url("/flaky"), timeout: 1))
+        XCTAssertEqual(response.statusCode, 503)
+        XCTAssertEqual(server.requests.count, 1)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestSucceeded)
+        XCTAssertEqual(events.last?.attempt, 1)
+    }
+
+    func testCancellingDuringTheBackoffEndsTheRequestAtOnce() async throws {
+        server.route("/flaky", answering: [Self.busy()])
+        let client = client(RetryMiddleware(backoff: Backoff(initial: 60, maximum: 60, jitter: .none)))
+        let url = server.url("/flaky")
+        let task = Task { try await client.send(HTTPRequest(url: url)) }
+        _ = try await recorder.waitForEvents(count: 3)  // created, started, received: now in the 60 s wait
+        task.cancel()
+        let events = try await recorder.waitForTerminalEvents(count: 1, timeout: 5)
+        XCTAssertEqual(events.last?.name, .requestCancelled)
+        XCTAssertEqual(events.last?.attempt, 1)
+        let result = await task.result
+        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testPostIsRetriedOnlyWhenMarkedIdempotent() async throws {
+        let created = LoopbackResponse.text("created", status: 201)
+        server.route("/orders", answering: [Self.busy(), Self.busy(), created, Self.busy(), created])
+        let client = client(RetryMiddleware(backoff: quick))
+        let plain = try await client.send(HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8)))
+        XCTAssertEqual(plain.statusCode, 503, "a POST is not repeated by default")
+
+        var marked = HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8))
+        marked.isIdempotent = true
+        let markedResponse = try await client.send(marked)
+        XCTAssertEqual(markedResponse.statusCode, 201)
+
+        let keyed = HTTPRequest(method: .post, url: server.url("/orders"), headers: ["Idempotency-Key": "k1"], body: Data("{}".utf8))
+        let keyedResponse = try await client.send(keyed)
+        XCTAssertEqual(keyedResponse.statusCode, 201, "an Idempotency-Key makes a POST safe to repeat")
+        XCTAssertEqual(server.requests.count, 5)
+    }
+
+    func testAttemptsAreBoundedByMaximumAttempts() async throws {
+        server.route("/down", answering: [Self.busy(502)])
+        let response = try await client(RetryMiddleware(maximumAttempts: 4, backoff: quick)).send(HTTPRequest(url: server.url("/down")))
+        XCTAssertEqual(response.statusCode, 502)
+        XCTAssertEqual(server.requests.count, 4)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.filter { $0.name == .requestRetried }.count, 3)
+        XCTAssertEqual(events.last?.attempt, 4)
+    }
+
+    func testASlowAttemptIsCutByTheAttemptTimeoutAndRetried() async throws {
+        var slow = LoopbackResponse.text("late")
+        slow.delay = 10
+        server.route("/slow", answering: [slow, .text("ok")])
+        let retry = RetryMiddleware(backoff: quick, attemptTimeout: 0.3)
+        let response = try await client(retry).send(HTTPRequest(url: server.url("/slow"), timeout: 8))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "ok")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.first { $0.name == .requestRetried }?.error, .timeout)
+        XCTAssertEqual(events.last?.attempt, 2)
+    }
+
+    func testTheDeadlineOfTheWholeRequestIsNotRetried() async throws {
+        var slow = LoopbackResponse.text("late")
+        slow.delay = 10
+        server.route("/slow", answering: [slow])
+        do {
+            _ = try await client(RetryMiddleware(backoff: quick)).send(HTTPRequest(url: server.url("/slow"), timeout: 0.3))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertEqual(server.requests.count, 1)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestFailed)
+        XCTAssertEqual(events.last?.error, .timeout)
+    }
+
+    func testAConnectionErrorIsRetried() async throws {
+        var reset = LoopbackResponse()
+        reset.fault = .reset
+        server.route("/reset", answering: [reset, .text("ok")])
+        let response = try await client(RetryMiddleware(backoff: quick)).send(HTTPRequest(url: server.url("/reset")))
+        XCTAssertEqual(response.statusCode, 200)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        guard case .transport(.connectionLost, _)? = events.first(where: { $0.name == .requestRetried })?.error else {
+            return XCTFail("\(events.map(\.name))")
+        }
+    }
+
+    func testARequestThatNeverLeftIsRetriedWhateverItsMethod() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.failure(.transport(code: .cannotConnect, message: "refused")), .status(201))
+        transport.enqueue(.failure(.transport(code: .connectionLost, message: "reset")), .status(201))
+        let client = HTTPTransportClient(transport: transport, middlewares: [RetryMiddleware(backoff: quick)], dispatcher: dispatcher)
+        let post = { HTTPRequest(method: .post, url: URL(string: "https://api.example.com/orders")!, body: Data("{}".utf8)) }
+        let refused = try await client.send(post())
+        XCTAssertEqual(refused.statusCode, 201, "refused: nothing was sent, so it is retried")
+        do {
+            _ = try await client.send(post())
+            XCTFail("a POST whose connection was lost must not be repeated")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .connectionLost, message: "reset"))
+        }
+        XCTAssertEqual(transport.requests.count, 3)
+    }
+}
