@@ -131,4 +131,52 @@ final class DevSeeObserverTests: XCTestCase {
         await dispatcher.flush()
         XCTAssertEqual(harness.logger.statistics.accepted, 1)
     }
+
+    func testMiddlewareHeadersRetriedAttemptsAndMetadataReachPayloadsRedacted() async throws {
+        api.route("/flaky", answering: [.text("busy", status: 503), .json(#"{"ok":true}"#)])
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let middlewares: [any HTTPMiddleware] = [
+            TraceContextMiddleware(),
+            RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none)),
+            AuthorizationMiddleware(credential: { "s3cret" }, refresh: { _ in "unused" }),
+        ]
+        let client = URLSessionClient(middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
+        let request = HTTPRequest(url: api.url("/flaky"), metadata: ["route": "/flaky", "session": "abc123"])
+        _ = try await client.send(request)
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        // Two upload workers may deliver the two logs in either order.
+        let logs = receiver.storedObjects().sorted { ($0["attempt"] as? Int ?? 0) < ($1["attempt"] as? Int ?? 0) }
+        XCTAssertTrue(receiver.rejections.isEmpty, "\(receiver.rejections)")
+        XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200], "the retried attempt, then the outcome")
+        XCTAssertEqual(logs.map { $0["attempt"] as? Int }, [1, 2])
+        XCTAssertEqual(logs.map { $0["requestId"] as? String }, [request.id.description, request.id.description])
+        for (log, sent) in zip(logs, api.requests) {
+            let headers = try XCTUnwrap(log["requestHeaders"] as? [String: String])
+            XCTAssertEqual(headers["Authorization"], "[REDACTED]", "added by a middleware, redacted in the payload")
+            XCTAssertEqual(sent.headers["Authorization"], "Bearer s3cret", "and sent for real")
+            XCTAssertEqual(headers["traceparent"], sent.headers["traceparent"])
+            let metadata = try XCTUnwrap(log["metadata"] as? [String: String])
+            XCTAssertEqual(metadata["route"], "/flaky")
+            XCTAssertEqual(metadata["session"], "[REDACTED]", "metadata is redacted like query names and keys")
+            XCTAssertEqual(metadata["trace_id"], sent.headers["traceparent"].map { String($0.dropFirst(3).prefix(32)) })
+        }
+        XCTAssertEqual(Set(api.requests.map { $0.headers["traceparent"] }).count, 1, "one trace and span for both attempts")
+        XCTAssertEqual(harness.logger.statistics.accepted, 2)
+    }
+
+    func testARequestSentOnceHasNoAttemptField() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        _ = try await URLSessionClient(middlewares: [RetryMiddleware()], dispatcher: dispatcher).send(HTTPRequest(url: api.url("/users/42")))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        XCTAssertNil(log["attempt"])
+        XCTAssertNil(log["metadata"])
+    }
 }

@@ -37,6 +37,38 @@ final class ConsoleObserverTests: XCTestCase {
         XCTAssertTrue(cancelled.first?.contains("-> cancelled (") ?? false, "\(cancelled)")
     }
 
+    func testARetriedAttemptIsAWarningLineAndTheOutcomeCountsTheAttempts() async throws {
+        let lines = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(ConsoleObserver(write: { line in lines.withLock { $0.append(line) } }))
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .failure(.transport(code: .connectionLost, message: "reset")), .status(200))
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .debug)
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/feed")!))
+        await dispatcher.flush()
+        let printed = lines.withLock { $0 }
+        XCTAssertEqual(printed.count, 3, "\(printed)")
+        XCTAssertTrue(printed[0].hasPrefix("GET https://api.example.com/feed -> 503, attempt 1 retried ("), printed[0])
+        XCTAssertTrue(printed[1].hasPrefix("GET https://api.example.com/feed -> failed: transport error [connection_lost]: reset, attempt 2 retried ("), printed[1])
+        XCTAssertTrue(printed[2].hasPrefix("GET https://api.example.com/feed -> 200 ("), printed[2])
+        XCTAssertTrue(printed[2].hasSuffix(", 3 attempts)"), printed[2])
+        let retried = try await retriedEvent()
+        XCTAssertEqual(ConsoleObserver.level(of: try XCTUnwrap(retried)), .warning)
+    }
+
+    private func retriedEvent() async throws -> HTTPEvent? {
+        let recorder = RecordingObserver()
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(recorder)
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .status(200))
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
+        _ = try await HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+            .send(HTTPRequest(url: URL(string: "https://api.example.com/feed")!))
+        return try await recorder.waitForTerminalEvents(count: 1).first { $0.name == .requestRetried }
+    }
+
     func testMinimumLevelFilters() async throws {
         let cases: [(ConsoleObserver.Level, MockTransport.Reply, Int)] = [
             (.warning, .status(200), 0),

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let client = HTTPTransportClient(
 ///     transport: MyTransport(),
-///     middlewares: [RetryMiddleware(), TraceContextMiddleware()],
+///     middlewares: [TraceContextMiddleware(), RetryMiddleware()],
 ///     dispatcher: dispatcher,
 ///     policy: .debug
 /// )

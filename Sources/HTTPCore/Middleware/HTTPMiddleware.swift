@@ -11,8 +11,8 @@
 ///
 /// ```swift
 /// let client = URLSessionClient(middlewares: [
-///     RetryMiddleware(),
 ///     TraceContextMiddleware(),
+///     RetryMiddleware(),
 ///     DefaultHeadersMiddleware(["User-Agent": "MyApp/1.0"]),
 /// ])
 /// ```

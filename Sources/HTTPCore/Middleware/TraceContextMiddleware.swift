@@ -12,11 +12,12 @@
 /// it dropped, as the spec requires.
 ///
 /// ```swift
-/// let client = URLSessionClient(middlewares: [RetryMiddleware(), TraceContextMiddleware()])
+/// let client = URLSessionClient(middlewares: [TraceContextMiddleware(), RetryMiddleware()])
 /// ```
 ///
-/// Placed after ``RetryMiddleware`` each attempt is its own span; placed before it, every
-/// attempt of a request shares one span.
+/// Place it before ``RetryMiddleware``: every attempt of a request then carries the same
+/// trace and span. Placed after it, each attempt gets a new span id, in the trace of
+/// ``TraceContext/current`` when there is one, else in a new trace of its own.
 public struct TraceContextMiddleware: HTTPMiddleware {
     /// The metadata key of the trace id.
     public static let traceIDKey = "trace_id"

@@ -103,6 +103,7 @@ public struct ConsoleObserver: HTTPObserver {
         }
         var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
+        if event.name.isTerminal, event.attempt > 1 { details.append("\(event.attempt) attempts") }
         return "\(request.method) \(request.url) -> \(outcome) (\(details.joined(separator: ", ")))"
     }
 

@@ -90,7 +90,18 @@ final class TraceContextMiddlewareTests: XCTestCase {
         XCTAssertEqual(headers["traceparent"]?.suffix(3), "-00")
     }
 
-    func testAfterRetryEachAttemptIsItsOwnSpanOfOneTrace() async throws {
+    func testBeforeRetryEveryAttemptCarriesTheSameTrace() async throws {
+        server.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none))
+        client = URLSessionClient(middlewares: [TraceContextMiddleware(), retry], dispatcher: dispatcher)
+        _ = try await client.send(HTTPRequest(url: server.url("/flaky")))
+        let sent = server.requests.map { $0.headers["traceparent"] }
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertEqual(sent[0], sent[1])
+        XCTAssertTrue(TraceContextTests.isValidTraceparent(sent[0] ?? ""))
+    }
+
+    func testAfterRetryWithAParentEachAttemptIsItsOwnSpanOfTheParentsTrace() async throws {
         server.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
         let retry = RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none))
         client = URLSessionClient(middlewares: [retry, TraceContextMiddleware()], dispatcher: dispatcher)
