@@ -5,12 +5,13 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 
-/// Latency and outcome counters, fed by lifecycle events.
+/// Latency, outcome and retry counters, fed by lifecycle events.
 final class MetricsObserver: HTTPObserver {
     struct Snapshot: Sendable, Equatable {
         var succeeded = 0
         var failed = 0
         var cancelled = 0
+        var retried = 0
         var totalMilliseconds = 0.0
         var completed: Int { succeeded + failed + cancelled }
     }
@@ -18,6 +19,7 @@ final class MetricsObserver: HTTPObserver {
     private let snapshot = Locked(Snapshot())
 
     func handle(_ event: HTTPEvent) {
+        if event.name == .requestRetried { snapshot.withLock { $0.retried += 1 } }
         guard event.name.isTerminal else { return }
         snapshot.withLock { metrics in
             switch event.name {
@@ -33,7 +35,8 @@ final class MetricsObserver: HTTPObserver {
 }
 
 /// `swift run server-worker`: a service-style worker that fans out concurrent requests with
-/// deadlines and cancellation, and on SIGINT or SIGTERM stops cleanly and flushes its logs.
+/// deadlines and cancellation, retries a busy route, traces each round as one W3C trace, and
+/// on SIGINT or SIGTERM stops cleanly and flushes its logs.
 @main
 struct ServerWorker {
     static let usage = """
@@ -108,11 +111,11 @@ struct ServerWorker {
     }
 
     /// Runs rounds until they are done or `stop` triggers, then flushes; returns the status.
-    /// `observer`, when given, sees every event too (tests use it to stop mid-round).
+    /// `middleware`, when given, runs last on every request (tests use it to stop mid-round).
     static func run(
         options: Options,
         stop: StopSignal,
-        observer: (any HTTPObserver)? = nil,
+        middleware: (any HTTPMiddleware)? = nil,
         print: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
         guard let api = try? DemoAPI.start() else {
@@ -124,7 +127,6 @@ struct ServerWorker {
         let dispatcher = HTTPEventDispatcher()
         let metrics = MetricsObserver()
         dispatcher.subscribe(metrics)
-        if let observer { dispatcher.subscribe(observer) }
         var logger: DevSeeLogger?
         if options.shipsToDevSee {
             var configuration = DevSeeLoggerConfiguration(appId: "com.example.server-worker", serverURL: options.devSeeURL)
@@ -133,15 +135,25 @@ struct ServerWorker {
             logger = DevSeeLogger(configuration: configuration)
             dispatcher.subscribe(DevSeeObserver(logger: logger!))
         }
-        let client = URLSessionClient(dispatcher: dispatcher, policy: .release)
+        // Trace first, so every attempt of a request carries its trace; then retry.
+        let middlewares: [any HTTPMiddleware] = [
+            TraceContextMiddleware(),
+            RetryMiddleware(maximumAttempts: 3, backoff: Backoff(initial: 0.05, maximum: 1)),
+            DefaultHeadersMiddleware(["User-Agent": "server-worker/1.0"]),
+        ] + [middleware].compactMap { $0 }
+        let client = URLSessionClient(middlewares: middlewares, dispatcher: dispatcher, policy: .release)
 
         let work = Task {
             var round = 0
             while !Task.isCancelled, options.rounds == 0 || round < options.rounds {
                 round += 1
-                await fanOut(options.requests, client: client, api: api)
+                // One trace per round, as a job's trace would be: each request is a span of it.
+                let trace = TraceContext.newTrace()
+                await TraceContext.$current.withValue(trace) {
+                    await fanOut(options.requests, client: client, api: api)
+                }
                 await dispatcher.flush()
-                print("round \(round): \(metrics.current.completed) exchanges so far")
+                print("round \(round): \(metrics.current.completed) exchanges so far, trace \(trace.traceID)")
             }
         }
         stop.onTrigger {
@@ -154,8 +166,8 @@ struct ServerWorker {
         let snapshot = metrics.current
         let average = snapshot.completed == 0 ? 0 : snapshot.totalMilliseconds / Double(snapshot.completed)
         print(String(
-            format: "done: %d succeeded, %d failed, %d cancelled, %.1f ms average",
-            snapshot.succeeded, snapshot.failed, snapshot.cancelled, average
+            format: "done: %d succeeded, %d failed, %d cancelled, %d attempts retried, %.1f ms average",
+            snapshot.succeeded, snapshot.failed, snapshot.cancelled, snapshot.retried, average
         ))
         if let logger {
             await logger.shutdown()
@@ -164,11 +176,12 @@ struct ServerWorker {
         return 0
     }
 
-    /// `count` concurrent requests: most succeed, some hit their deadline, some are cancelled.
+    /// `count` concurrent requests: most succeed, one in six is retried once, some hit their
+    /// deadline, some are cancelled.
     static func fanOut(_ count: Int, client: URLSessionClient, api: LoopbackHTTPServer) async {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<count {
-                let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow"][index % 5]
+                let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow", "/flaky"][index % 6]
                 let call = Task { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: 0.3)) }
                 // Stopping the worker cancels the group, and the group cancels each call.
                 group.addTask { await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() } }

@@ -12,20 +12,23 @@ final class ServerWorkerTests: XCTestCase {
         let status = await ServerWorker.run(options: options, stop: StopSignal()) { line in lines.withLock { $0.append(line) } }
         XCTAssertEqual(status, 0)
         let output = lines.withLock { $0 }
-        XCTAssertEqual(Array(output.prefix(2)), ["round 1: 10 exchanges so far", "round 2: 20 exchanges so far"])
-        // Per round of 10: paths cycle users, users, missing, broken, slow (timeout 0.3 s); index 6 is cancelled.
-        XCTAssertTrue(output[2].hasPrefix("done: 14 succeeded, 4 failed, 2 cancelled"), output[2])
+        XCTAssertEqual(output.prefix(2).map { $0.prefix(while: { $0 != "," }) }, ["round 1: 10 exchanges so far", "round 2: 20 exchanges so far"])
+        let traces = output.prefix(2).map { String($0.split(separator: " ").last ?? "") }
+        XCTAssertEqual(traces.map(\.count), [32, 32])
+        XCTAssertNotEqual(traces[0], traces[1], "one trace per round")
+        // Per round of 10: paths cycle users, users, missing, broken, slow (timeout 0.3 s), flaky (503 then 200,
+        // retried once); index 6 is cancelled.
+        XCTAssertTrue(output[2].hasPrefix("done: 16 succeeded, 2 failed, 2 cancelled, 2 attempts retried"), output[2])
     }
 
     func testStopSignalCancelsInFlightWorkAndFlushes() async throws {
         let lines = Locked<[String]>([])
         let stop = StopSignal()
         let options = try ServerWorker.Options(arguments: ["--rounds", "0", "--requests", "20", "--no-devsee"])
-        // Stop as a signal handler would, while the first round's calls are in flight.
-        let trigger = ClosureObserver { event in
-            if event.name == .requestStarted { stop.trigger() }
-        }
-        let status = await ServerWorker.run(options: options, stop: stop, observer: trigger) { line in
+        // Stop as a signal handler would, as soon as the first call is on its way: on the
+        // request path, so no call can finish before the stop.
+        let trigger = StopMiddleware(stop: stop)
+        let status = await ServerWorker.run(options: options, stop: stop, middleware: trigger) { line in
             lines.withLock { $0.append(line) }
         }
         XCTAssertEqual(status, 0)
@@ -45,3 +48,12 @@ final class ServerWorkerTests: XCTestCase {
     }
 }
 
+/// Triggers a stop when a request reaches it, then sends the request on.
+private struct StopMiddleware: HTTPMiddleware {
+    let stop: StopSignal
+
+    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+        stop.trigger()
+        return try await next(request)
+    }
+}
