@@ -221,6 +221,14 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
     }
 
+    func testTheReadmesMiddlewareWorksAsWritten() async throws {
+        let transport = MockTransport()
+        _ = try await client(transport, [APIVersionMiddleware(version: "2")]).send(HTTPRequest(url: url))
+        XCTAssertEqual(transport.requests.first?.headers["API-Version"], "2")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.metadata, ["route": "/users/42"])
+    }
+
     func testWithoutMiddlewaresTheOneAttemptIsNumberOne() async throws {
         _ = try await client(MockTransport(), []).send(HTTPRequest(url: url))
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -238,5 +246,21 @@ struct ClosureMiddleware: HTTPMiddleware {
 
     func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
         try await body(request, next)
+    }
+}
+
+/// The middleware of the README's guide, as printed there.
+struct APIVersionMiddleware: HTTPMiddleware {
+    let version: String
+
+    func intercept(
+        _ request: HTTPRequest,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> HTTPResponse {
+        var request = request
+        request.headers.set(name: "API-Version", value: version)
+        request.metadata["route"] = request.url.path
+        return try await next(request)
     }
 }

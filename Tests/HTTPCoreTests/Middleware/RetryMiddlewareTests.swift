@@ -60,6 +60,11 @@ final class RetryMiddlewareTests: XCTestCase {
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1, "waited the second the server asked for")
         XCTAssertEqual(server.requests.count, 2)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        let terminal = try XCTUnwrap(events.last)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(terminal.durationMilliseconds), 1000, "the whole exchange, the wait included")
+        let retried = try XCTUnwrap(events.first { $0.name == .requestRetried })
+        XCTAssertLessThan(try XCTUnwrap(retried.durationMilliseconds), try XCTUnwrap(terminal.durationMilliseconds) - 900)
     }
 
     func testRetryAfterAsAnHTTPDateIsHonoured() async throws {
