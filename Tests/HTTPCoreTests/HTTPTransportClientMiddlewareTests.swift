@@ -118,15 +118,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
     }
 
     func testNextThrowsTimeoutWhenTheDeadlinePasses() async throws {
-        let seen = Locked<HTTPError?>(nil)
-        let watcher = ClosureMiddleware { request, next in
-            do throws(HTTPError) {
-                return try await next(request)
-            } catch {
-                seen.withLock { $0 = error }
-                throw error
-            }
-        }
+        let watcher = ErrorWatchingMiddleware()
         let client = client(MockTransport(default: .status(200, after: 30)), [watcher])
         do {
             _ = try await client.send(HTTPRequest(url: url, timeout: 0.1))
@@ -134,7 +126,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         } catch {
             XCTAssertEqual(error, .timeout)
         }
-        XCTAssertEqual(seen.withLock { $0 }, .timeout)
+        XCTAssertEqual(watcher.seen, .timeout)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
         XCTAssertEqual(events.last?.error, .timeout)
@@ -142,15 +134,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
     }
 
     func testNextThrowsCancelledWhenTheCallerCancels() async throws {
-        let seen = AsyncCondition<HTTPError?>(nil)
-        let watcher = ClosureMiddleware { request, next in
-            do throws(HTTPError) {
-                return try await next(request)
-            } catch {
-                seen.update { $0 = error }
-                throw error
-            }
-        }
+        let watcher = ErrorWatchingMiddleware()
         let client = client(MockTransport(default: .status(200, after: 30)), [watcher])
         let url = url
         let task = Task { try await client.send(HTTPRequest(url: url, timeout: 20)) }
@@ -158,7 +142,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         task.cancel()
         let result = await task.result
         XCTAssertEqual(result.failure as? HTTPError, .cancelled)
-        XCTAssertEqual(seen.state, .cancelled)
+        XCTAssertEqual(watcher.seen, .cancelled)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestCancelled)
     }
@@ -186,15 +170,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
 
     func testWhatAMiddlewareThrowsReachesTheCallerAsHTTPError() async throws {
         struct Refused: Error {}
-        let seenByOuter = Locked<HTTPError?>(nil)
-        let outer = ClosureMiddleware { request, next in
-            do throws(HTTPError) {
-                return try await next(request)
-            } catch {
-                seenByOuter.withLock { $0 = error }
-                throw error
-            }
-        }
+        let outer = ErrorWatchingMiddleware()
         let inner = ClosureMiddleware { _, _ in throw Refused() }
         do {
             _ = try await client(MockTransport(), [outer, inner]).send(HTTPRequest(url: url))
@@ -202,7 +178,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         } catch {
             XCTAssertEqual(error, .transport(code: .other, message: "Refused()"))
         }
-        XCTAssertEqual(seenByOuter.withLock { $0 }, .transport(code: .other, message: "Refused()"))
+        XCTAssertEqual(outer.seen, .transport(code: .other, message: "Refused()"))
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
     }
@@ -246,6 +222,23 @@ struct ClosureMiddleware: HTTPMiddleware {
 
     func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
         try await body(request, next)
+    }
+}
+
+/// Passes requests on and keeps the last error `next` threw.
+final class ErrorWatchingMiddleware: HTTPMiddleware {
+    private let error = Locked<HTTPError?>(nil)
+
+    /// The last error `next` threw, if any.
+    var seen: HTTPError? { error.withLock { $0 } }
+
+    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+        do throws(HTTPError) {
+            return try await next(request)
+        } catch {
+            self.error.withLock { $0 = error }
+            throw error
+        }
     }
 }
 
