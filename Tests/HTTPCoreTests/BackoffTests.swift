@@ -31,5 +31,10 @@ final class BackoffTests: XCTestCase {
         XCTAssertEqual(Backoff(initial: .nan, maximum: 5, jitter: .full).delay(beforeRetry: 3), 0)
         XCTAssertEqual(Backoff(initial: 1, maximum: .infinity, jitter: .none).delay(beforeRetry: 0), 1)
         XCTAssertEqual(Backoff(initial: 1, maximum: .nan, jitter: .none).delay(beforeRetry: 2), 0)
+        let century = 100 * 365 * 86_400.0
+        XCTAssertEqual(Backoff(initial: 1, maximum: .infinity, jitter: .none).delay(beforeRetry: 1100), century)
+        XCTAssertLessThanOrEqual(Backoff(initial: .infinity, maximum: .infinity, jitter: .full).delay(beforeRetry: 1), century)
+        XCTAssertEqual(Backoff(initial: 1, maximum: 10, jitter: .equal).delay(beforeRetry: .min), 0.5, accuracy: 0.5)
+        XCTAssertEqual(Backoff(initial: 1, maximum: 10, jitter: .none).delay(beforeRetry: .max), 10)
     }
 }

@@ -5,12 +5,13 @@ import XCTest
 final class HTTPResponseRetryAfterTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 784_111_717)  // Sun, 06 Nov 1994 08:48:37 GMT
 
-    func testDelaySecondsAreReadAndClampedAtZero() {
+    func testDelaySecondsAreDigitsOnly() {
         XCTAssertEqual(HTTPResponse.retryAfterSeconds(from: " 120 "), 120)
-        XCTAssertEqual(HTTPResponse.retryAfterSeconds(from: "-3"), 0)
-        XCTAssertNil(HTTPResponse.retryAfterSeconds(from: "soon"))
-        XCTAssertNil(HTTPResponse.retryAfterSeconds(from: "inf"))
-        XCTAssertNil(HTTPResponse.retryAfterSeconds(from: ""))
+        XCTAssertEqual(HTTPResponse.retryAfterSeconds(from: "0"), 0)
+        XCTAssertEqual(HTTPResponse.retryAfterSeconds(from: String(repeating: "9", count: 400)), .infinity, "a huge ask stays huge")
+        for refused in ["-3", "+3", "1.5", "1e3", "0x10", "inf", "soon", ""] {
+            XCTAssertNil(HTTPResponse.retryAfterSeconds(from: refused), refused)
+        }
     }
 
     func testTheThreeHTTPDateFormsAreRead() {

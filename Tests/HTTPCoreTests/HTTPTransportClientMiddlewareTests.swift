@@ -205,6 +205,42 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.last?.metadata, ["route": "/users/42"])
     }
 
+    func testEveryAttemptKeepsTheRequestsIDWhateverTheMiddlewareBuilt() async throws {
+        let rebuilds = ClosureMiddleware { request, next in
+            try await next(HTTPRequest(method: request.method, url: request.url, headers: ["X-Signed": "1"]))
+        }
+        let transport = MockTransport()
+        let request = HTTPRequest(url: url)
+        let response = try await client(transport, [rebuilds]).send(request)
+        XCTAssertEqual(transport.requests.map(\.id), [request.id])
+        XCTAssertEqual(response.requestID, request.id)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(Set(events.map(\.requestID)), [request.id])
+        XCTAssertEqual(Set(events.map(\.request.id)), [request.id])
+        XCTAssertEqual(events.last?.request.headers["X-Signed"], "1")
+    }
+
+    func testAfterTheDeadlineNoFurtherAttemptStarts() async throws {
+        let insists = ClosureMiddleware { request, next in
+            do throws(HTTPError) {
+                return try await next(request)
+            } catch {
+                return try await next(request)
+            }
+        }
+        let transport = MockTransport(default: .status(200, after: 30))
+        do {
+            _ = try await client(transport, [insists]).send(HTTPRequest(url: url, timeout: 0.1))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        XCTAssertEqual(events.last?.attempt, 1)
+    }
+
     func testWithoutMiddlewaresTheOneAttemptIsNumberOne() async throws {
         _ = try await client(MockTransport(), []).send(HTTPRequest(url: url))
         let events = try await recorder.waitForTerminalEvents(count: 1)

@@ -22,6 +22,9 @@ final class AttemptLog: Sendable {
 
     private let state = Locked(State())
 
+    /// Whether an attempt has begun.
+    var hasBegun: Bool { state.withLock { $0.started > 0 } }
+
     /// Numbers a new attempt and hands over the ended attempts not yet reported: each is
     /// followed by this one, so each was retried.
     func begin() -> (number: Int, retried: [Attempt]) {

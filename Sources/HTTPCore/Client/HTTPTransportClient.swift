@@ -93,6 +93,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// What the steps of one exchange through the middlewares share.
     private struct Exchange: Sendable {
+        let requestID: HTTPRequest.ID
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
         let correlationID: String?
@@ -103,6 +104,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let start = Moment.now()
         let callerTimeout = created.request.timeout
         let exchange = Exchange(
+            requestID: created.request.id,
             context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
             attempts: AttemptLog(),
             correlationID: created.correlationID,
@@ -149,7 +151,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// One attempt: reports the attempts it follows as retried, then hands the request to the
     /// transport with its events.
+    ///
+    /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
+    /// passed or the caller cancelled, an attempt after the first fails at once without events,
+    /// so a middleware that keeps calling `next` cannot flood observers.
     private func attempt(_ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
+        var request = request
+        request.id = exchange.requestID
+        if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         let (number, retried) = exchange.attempts.begin()
         retried.forEach(emitRetried)
         let record = RequestRecord(request: request, policy: policy, correlationID: exchange.correlationID)

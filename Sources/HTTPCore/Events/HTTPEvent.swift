@@ -35,7 +35,9 @@ public struct HTTPEvent: Sendable {
 
         /// `http.request.created`: the client accepted the request.
         public static let requestCreated = Name("http.request.created")
-        /// `http.request.started`: an attempt was handed to the transport.
+        /// `http.request.started`: an attempt was handed to the transport (also emitted, once,
+        /// for a request cancelled before its first attempt, so that every request that got
+        /// that far has the same sequence).
         public static let requestStarted = Name("http.request.started")
         /// `http.request.retried`: an attempt ended and another follows (a middleware sent
         /// the request again). Carries the ended attempt's number, request, response or

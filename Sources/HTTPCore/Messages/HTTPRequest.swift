@@ -68,13 +68,15 @@ public struct HTTPRequest: Sendable, Hashable {
     /// is safe.
     ///
     /// By default the method decides (``HTTPMethod/isIdempotent``); set it to mark a `POST`
-    /// that carries an idempotency key, or to forbid retrying a `PUT`.
+    /// as safe to repeat, or to `false` to forbid ``RetryMiddleware`` from ever repeating the
+    /// request, whatever its method or headers.
     public var isIdempotent: Bool {
         get { idempotencyMark ?? method.isIdempotent }
         set { idempotencyMark = newValue }
     }
 
-    private var idempotencyMark: Bool?
+    /// What the caller set ``isIdempotent`` to, `nil` when the method decides.
+    private(set) var idempotencyMark: Bool?
 
     /// Creates a request with a fresh ``id``.
     public init(

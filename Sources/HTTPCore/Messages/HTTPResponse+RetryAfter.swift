@@ -7,13 +7,14 @@ extension HTTPResponse {
         headers["Retry-After"].flatMap { Self.retryAfterSeconds(from: $0, relativeTo: now) }
     }
 
-    /// Seconds to wait from a `Retry-After` value (RFC 9110, 10.2.3): delay-seconds, or an
-    /// HTTP-date in any of the three forms recipients must accept (IMF-fixdate, RFC 850,
-    /// asctime). Dates in the past and negative numbers give 0; anything else gives `nil`.
+    /// Seconds to wait from a `Retry-After` value (RFC 9110, 10.2.3): delay-seconds (digits
+    /// only; too many to represent give `.infinity`), or an HTTP-date in any of the three
+    /// forms recipients must accept (IMF-fixdate, RFC 850, asctime), where a date in the past
+    /// gives 0. Anything else (signs, decimals, words) gives `nil`.
     public static func retryAfterSeconds(from value: String, relativeTo now: Date = Date()) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = TimeInterval(trimmed) {
-            return seconds.isFinite ? max(0, seconds) : nil
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            return TimeInterval(trimmed) ?? .infinity
         }
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             let formatter = DateFormatter()

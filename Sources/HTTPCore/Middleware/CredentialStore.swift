@@ -13,10 +13,12 @@ actor CredentialStore {
         self.refresh = refresh
     }
 
-    /// The cached credential, or the one being fetched, or a newly fetched one.
+    /// The credential being fetched or refreshed (a request that starts during a refresh
+    /// waits for it rather than send a credential known to be refused), else the cached one,
+    /// else a newly fetched one.
     func current() async throws -> String {
-        if let credential { return credential }
         if let pending { return try await pending.value }
+        if let credential { return credential }
         return try await run(fetch)
     }
 

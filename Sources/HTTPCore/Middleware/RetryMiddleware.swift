@@ -2,14 +2,13 @@ import Foundation
 
 /// Sends a request again when an attempt failed in a way that another attempt may fix.
 ///
-/// By default it retries, at most ``maximumAttempts`` times in all:
-/// - an idempotent request (``HTTPRequest/isIdempotent``: `GET`, `HEAD`, `OPTIONS`, `TRACE`,
-///   `PUT`, `DELETE`, requests marked idempotent, and requests with an `Idempotency-Key`
-///   header) after a connection error, a timeout of one attempt, or a response with status
-///   408, 429, 502, 503 or 504;
-/// - any request, `POST` included, after an error that means it never left
-///   (``HTTPError/TransportCode/cannotConnect``, ``HTTPError/TransportCode/cannotResolveHost``,
-///   ``HTTPError/TransportCode/notConnected``).
+/// By default it retries, at most ``maximumAttempts`` times in all, an idempotent request
+/// (`GET`, `HEAD`, `OPTIONS`, `TRACE`, `PUT`, `DELETE`, a request marked
+/// ``HTTPRequest/isIdempotent``, or one with an `Idempotency-Key` header) after a connection
+/// error, a timeout of one attempt, or a response with status 408, 429, 502, 503 or 504. A
+/// request marked `isIdempotent = false` is never retried. With
+/// ``retriesUnsentRequests`` it also retries other requests, `POST` included, after an
+/// error that means they never left (``unsentTransportCodes``).
 ///
 /// Between attempts it waits by ``backoff`` (exponential, full jitter), or exactly as long as
 /// the server's `Retry-After` asks (seconds or an HTTP-date). When the server asks for more
@@ -41,6 +40,9 @@ public struct RetryMiddleware: HTTPMiddleware {
     public var retryableStatusCodes: Set<Int>
     /// Transport failures that are retried for idempotent requests.
     public var retryableTransportCodes: Set<HTTPError.TransportCode>
+    /// Whether requests that are not idempotent are retried after a failure that means they
+    /// never left (``unsentTransportCodes``); `false` by default.
+    public var retriesUnsentRequests: Bool
 
     /// Transport failures after which the request cannot have left, so any method is retried.
     public static let unsentTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected]
@@ -52,7 +54,8 @@ public struct RetryMiddleware: HTTPMiddleware {
         maximumRetryAfter: TimeInterval = 30,
         attemptTimeout: TimeInterval? = nil,
         retryableStatusCodes: Set<Int> = [408, 429, 502, 503, 504],
-        retryableTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected, .connectionLost]
+        retryableTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected, .connectionLost],
+        retriesUnsentRequests: Bool = false
     ) {
         self.maximumAttempts = maximumAttempts
         self.backoff = backoff
@@ -60,6 +63,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.attemptTimeout = attemptTimeout
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableTransportCodes = retryableTransportCodes
+        self.retriesUnsentRequests = retriesUnsentRequests
     }
 
     /// Sends the request, and again after each retryable outcome, until one is final.
@@ -124,11 +128,13 @@ public struct RetryMiddleware: HTTPMiddleware {
             return isIdempotent(request)
         case .transport(let code, _):
             guard retryableTransportCodes.contains(code) else { return false }
-            return Self.unsentTransportCodes.contains(code) || isIdempotent(request)
+            if isIdempotent(request) { return true }
+            return retriesUnsentRequests && request.idempotencyMark == nil && Self.unsentTransportCodes.contains(code)
         }
     }
 
     private func isIdempotent(_ request: HTTPRequest) -> Bool {
-        request.isIdempotent || request.headers.contains("Idempotency-Key")
+        if let mark = request.idempotencyMark { return mark }
+        return request.method.isIdempotent || request.headers.contains("Idempotency-Key")
     }
 }

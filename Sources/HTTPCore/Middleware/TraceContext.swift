@@ -76,9 +76,11 @@ public struct TraceContext: Sendable, Hashable {
         TraceContext(unchecked: randomID(words: 2), spanID: randomID(words: 1), flags: sampled ? 1 : 0, traceState: nil)
     }
 
-    /// A new span in the same trace: same trace id, flags and `tracestate`, a new random span id.
+    /// A new span in the same trace: same trace id and `tracestate`, a new random span id, and
+    /// the flags this version defines (sampled, and Level 2's random trace id); other flag
+    /// bits are cleared, as version `00` requires of what it sends.
     public func newSpan() -> TraceContext {
-        TraceContext(unchecked: traceID, spanID: Self.randomID(words: 1), flags: flags, traceState: traceState)
+        TraceContext(unchecked: traceID, spanID: Self.randomID(words: 1), flags: flags & 0x03, traceState: traceState)
     }
 
     // MARK: Hex digits

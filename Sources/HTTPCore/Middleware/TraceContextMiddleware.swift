@@ -5,11 +5,12 @@
 /// 1. A valid `traceparent` the request already carries: the caller made the span, so the
 ///    header is sent as it is.
 /// 2. ``TraceContext/current``: the request continues that trace with a new span id, and
-///    carries its `tracestate` unless the request has one.
+///    carries its `tracestate`.
 /// 3. Otherwise a new trace starts (sampled unless ``samplesNewTraces`` is `false`).
 ///
-/// An invalid `traceparent` on the request is replaced, and the `tracestate` that came with
-/// it dropped, as the spec requires.
+/// In cases 2 and 3 the request's own `traceparent` (invalid, or missing) is replaced and a
+/// `tracestate` it carried is dropped: a `tracestate` belongs to the `traceparent` it came
+/// with, as the spec requires.
 ///
 /// ```swift
 /// let client = URLSessionClient(middlewares: [TraceContextMiddleware(), RetryMiddleware()])
@@ -43,10 +44,10 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         if let header = request.headers["traceparent"], let callers = TraceContext(traceparent: header) {
             trace = callers
         } else {
-            if request.headers.contains("traceparent") { request.headers.remove(name: "tracestate") }
+            request.headers.remove(name: "tracestate")
             trace = TraceContext.current?.newSpan() ?? .newTrace(sampled: samplesNewTraces)
             request.headers.set(name: "traceparent", value: trace.traceparent)
-            if let state = trace.traceState, !state.isEmpty, !request.headers.contains("tracestate") {
+            if let state = trace.traceState, !state.isEmpty {
                 request.headers.set(name: "tracestate", value: state)
             }
         }

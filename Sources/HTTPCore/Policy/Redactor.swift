@@ -124,7 +124,8 @@ public struct Redactor: Sendable, Hashable {
     /// a query item or a body key), and otherwise scrubbed like free text
     /// (``redactedText(_:)``). Keys are kept.
     public func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
-        guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveBodyKeys.isEmpty else { return metadata }
+        guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveQueryNames.isEmpty || !sensitiveBodyKeys.isEmpty
+        else { return metadata }
         var result = metadata
         for (key, value) in metadata {
             result[key] = isSensitiveName(key) ? Self.mask : redactedText(value)

@@ -28,7 +28,8 @@ public struct Backoff: Sendable, Hashable {
     /// How the wait is drawn below the ceiling.
     public var jitter: Jitter
 
-    /// Creates a backoff; negative or NaN settings count as 0, so no setting traps.
+    /// Creates a backoff; negative or NaN settings count as 0 and infinite ones as a century,
+    /// so no setting traps.
     public init(initial: TimeInterval = 0.2, maximum: TimeInterval = 10, jitter: Jitter = .full) {
         self.initial = initial
         self.maximum = maximum
@@ -37,8 +38,10 @@ public struct Backoff: Sendable, Hashable {
 
     /// The most the wait before retry `retry` (1, 2, ...) can be.
     public func ceiling(beforeRetry retry: Int) -> TimeInterval {
-        let maximum = maximum.isNaN ? 0 : max(0, maximum)
-        let growing = initial * pow(2, Double(max(0, retry - 1)))
+        let century = 100 * 365 * 86_400.0
+        let maximum = maximum.isNaN ? 0 : min(century, max(0, maximum))
+        let doublings = retry > 1 ? Double(retry - 1) : 0
+        let growing = initial * pow(2, doublings)
         guard !growing.isNaN else { return 0 }
         return max(0, min(maximum, growing))
     }

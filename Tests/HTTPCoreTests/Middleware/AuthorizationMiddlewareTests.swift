@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@testable import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
@@ -129,6 +129,25 @@ final class AuthorizationMiddlewareTests: XCTestCase {
             XCTAssertEqual(error, .transport(code: .credentialUnavailable, message: "the credential provider failed: VaultLocked"))
         }
         XCTAssertTrue(server.requests.isEmpty)
+    }
+
+    func testARequestThatStartsDuringARefreshWaitsForItsResult() async throws {
+        let gate = AsyncCondition(false)
+        let refreshing = AsyncCondition(false)
+        let store = CredentialStore(fetch: { "t1" }, refresh: { _ in
+            refreshing.update { $0 = true }
+            _ = try await gate.wait(timeout: 10, until: { $0 }) { _ in TestTimeout(description: "the gate never opened") }
+            return "t2"
+        })
+        let first = try await store.current()
+        XCTAssertEqual(first, "t1")
+        let refresh = Task { try await store.refreshed(rejecting: "t1") }
+        _ = try await refreshing.wait(timeout: 10, until: { $0 }) { _ in TestTimeout(description: "no refresh started") }
+        let late = Task { try await store.current() }
+        gate.update { $0 = true }
+        let (refreshed, current) = (try await refresh.value, try await late.value)
+        XCTAssertEqual(refreshed, "t2")
+        XCTAssertEqual(current, "t2", "not t1, which the server just refused")
     }
 
     func testTheHeaderNameAndSchemeAreConfigurable() async throws {

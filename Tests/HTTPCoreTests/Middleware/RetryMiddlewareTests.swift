@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@testable import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
@@ -81,23 +81,28 @@ final class RetryMiddlewareTests: XCTestCase {
     }
 
     func testARetryAfterBeyondTheCapReturnsTheAnswerInsteadOfWaiting() async throws {
-        server.route("/limited", answering: [Self.busy(429, retryAfter: "120"), .text("ok")])
-        let response = try await client(RetryMiddleware(backoff: quick, maximumRetryAfter: 30))
-            .send(HTTPRequest(url: server.url("/limited"), timeout: 10))
+        // Honouring the 2 s asked would end in the 200; the cap of 0.5 s gives the 429 back.
+        server.route("/limited", answering: [Self.busy(429, retryAfter: "2"), .text("ok")])
+        let response = try await client(RetryMiddleware(backoff: quick, maximumRetryAfter: 0.5))
+            .send(HTTPRequest(url: server.url("/limited")))
         XCTAssertEqual(response.statusCode, 429)
         XCTAssertEqual(server.requests.count, 1)
     }
 
     func testABackoffLongerThanTheDeadlineReturnsTheLastAnswerAtOnce() async throws {
-        server.route("/flaky", answering: [Self.busy(), .text("ok")])
-        let retry = RetryMiddleware(backoff: Backoff(initial: 5, maximum: 5, jitter: .none))
-        // Waiting 5 s would pass the 1 s deadline and end in a timeout; the 503 proves no wait.
-        let response = try await client(retry).send(HTTPRequest(url: server.url("/flaky"), timeout: 1))
+        server.route("/flaky", answering: [Self.busy(), Self.busy(), .text("ok")])
+        let client = client(RetryMiddleware(backoff: Backoff(initial: 1, maximum: 1, jitter: .none)))
+        // Waiting 1 s would pass the 0.5 s deadline and end in a timeout; the 503 proves no wait.
+        let response = try await client.send(HTTPRequest(url: server.url("/flaky"), timeout: 0.5))
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(server.requests.count, 1)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestSucceeded)
         XCTAssertEqual(events.last?.attempt, 1)
+        // The control: the same middleware with room for the wait retries.
+        let roomy = try await client.send(HTTPRequest(url: server.url("/flaky"), timeout: 5))
+        XCTAssertEqual(roomy.statusCode, 200)
+        XCTAssertEqual(server.requests.count, 3)
     }
 
     func testCancellingDuringTheBackoffEndsTheRequestAtOnce() async throws {
@@ -169,6 +174,14 @@ final class RetryMiddlewareTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestFailed)
         XCTAssertEqual(events.last?.error, .timeout)
+
+        // The rule behind it: a timeout is retried while the deadline holds, never after.
+        let retry = RetryMiddleware(backoff: quick)
+        let get = HTTPRequest(url: server.url("/slow"))
+        let open = HTTPMiddlewareContext(deadline: .now() + 60)
+        let passed = HTTPMiddlewareContext(deadline: .now() - 0.001)
+        XCTAssertNotNil(retry.wait(beforeRetry: 1, after: .failure(.timeout), of: get, open))
+        XCTAssertNil(retry.wait(beforeRetry: 1, after: .failure(.timeout), of: get, passed))
     }
 
     func testAConnectionErrorIsRetried() async throws {
@@ -183,20 +196,45 @@ final class RetryMiddlewareTests: XCTestCase {
         }
     }
 
-    func testARequestThatNeverLeftIsRetriedWhateverItsMethod() async throws {
+    func testARequestThatNeverLeftIsRetriedWhateverItsMethodWhenAsked() async throws {
+        let refused = MockTransport.Reply.failure(.transport(code: .cannotConnect, message: "refused"))
         let transport = MockTransport()
-        transport.enqueue(.failure(.transport(code: .cannotConnect, message: "refused")), .status(201))
+        transport.enqueue(refused, refused, .status(201))
         transport.enqueue(.failure(.transport(code: .connectionLost, message: "reset")), .status(201))
-        let client = HTTPTransportClient(transport: transport, middlewares: [RetryMiddleware(backoff: quick)], dispatcher: dispatcher)
         let post = { HTTPRequest(method: .post, url: URL(string: "https://api.example.com/orders")!, body: Data("{}".utf8)) }
-        let refused = try await client.send(post())
-        XCTAssertEqual(refused.statusCode, 201, "refused: nothing was sent, so it is retried")
+        let byDefault = HTTPTransportClient(transport: transport, middlewares: [RetryMiddleware(backoff: quick)], dispatcher: dispatcher)
+        do {
+            _ = try await byDefault.send(post())
+            XCTFail("a POST is not retried by default, even when refused")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .cannotConnect, message: "refused"))
+        }
+        let retry = RetryMiddleware(backoff: quick, retriesUnsentRequests: true)
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+        let refusedThenCreated = try await client.send(post())
+        XCTAssertEqual(refusedThenCreated.statusCode, 201, "refused: nothing was sent, so it is retried")
         do {
             _ = try await client.send(post())
             XCTFail("a POST whose connection was lost must not be repeated")
         } catch {
             XCTAssertEqual(error, .transport(code: .connectionLost, message: "reset"))
         }
-        XCTAssertEqual(transport.requests.count, 3)
+        XCTAssertEqual(transport.requests.count, 4)
+    }
+
+    func testAnExplicitNoForbidsEveryRetry() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.failure(.transport(code: .cannotConnect, message: "refused")), .status(200))
+        let retry = RetryMiddleware(backoff: quick, retriesUnsentRequests: true)
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+        var put = HTTPRequest(method: .put, url: URL(string: "https://api.example.com/doc")!, headers: ["Idempotency-Key": "k"])
+        put.isIdempotent = false
+        do {
+            _ = try await client.send(put)
+            XCTFail("a request marked not idempotent must not be repeated")
+        } catch {
+            XCTAssertEqual(error, .transport(code: .cannotConnect, message: "refused"))
+        }
+        XCTAssertEqual(transport.requests.count, 1)
     }
 }

@@ -84,6 +84,16 @@ final class TraceContextMiddlewareTests: XCTestCase {
         XCTAssertNil(headers["tracestate"])
     }
 
+    func testATracestateWithoutItsTraceparentIsNotSentWithAnotherTrace() async throws {
+        let alone = try await sentHeaders(HTTPRequest(url: server.url("/traced"), headers: ["tracestate": "orphan=1"]))
+        XCTAssertNil(alone["tracestate"])
+        let context = try XCTUnwrap(TraceContext(traceparent: parent, tracestate: "congo=1"))
+        let continued = try await TraceContext.$current.withValue(context) {
+            try await sentHeaders(HTTPRequest(url: server.url("/traced"), headers: ["tracestate": "orphan=1"]))
+        }
+        XCTAssertEqual(continued.values(for: "tracestate"), ["congo=1"], "the state of the trace the request joins")
+    }
+
     func testUnsampledNewTracesWhenConfigured() async throws {
         client = URLSessionClient(middlewares: [TraceContextMiddleware(samplesNewTraces: false)], dispatcher: dispatcher)
         let headers = try await sentHeaders(HTTPRequest(url: server.url("/traced")))

@@ -58,6 +58,9 @@ final class TraceContextTests: XCTestCase {
         XCTAssertNotEqual(child.spanID, parent.spanID)
         XCTAssertEqual(child.flags, parent.flags)
         XCTAssertEqual(child.traceState, "a=1")
+
+        let loud = try XCTUnwrap(TraceContext(traceID: parent.traceID, spanID: parent.spanID, flags: 0xff))
+        XCTAssertEqual(loud.newSpan().flags, 0x03, "flags version 00 does not define are not passed on")
     }
 
     /// The W3C format of version 00, checked independently of `TraceContext`'s parser.
