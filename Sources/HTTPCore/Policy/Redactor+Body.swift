@@ -21,6 +21,13 @@ extension Redactor {
     /// the last complete token with a marker. Pass `isTruncated` when the body was cut short
     /// on purpose, so the marker says so. Bodies that no rule needs are not parsed.
     public func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool = false) -> Data {
+        redactedBody(body, contentType: contentType, isTruncated: isTruncated, depth: 0)
+    }
+
+    /// How deep multipart bodies may nest before the rest is masked as unreadable.
+    static let maximumMultipartDepth = 8
+
+    private func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool, depth: Int) -> Data {
         guard !body.isEmpty, level != .none || !sensitiveBodyKeys.isEmpty else { return body }
         let media = contentType.map(Self.mediaType)
         switch BodyKind(media: media, body: body) {
@@ -41,7 +48,10 @@ extension Redactor {
             return Data(maskedPairs(Substring(text), masks: masksBodyKey).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
-            return maskedMultipart(body, boundary: boundary) ?? Self.note(for: body, media: media)
+            guard depth < Self.maximumMultipartDepth else {
+                return Data("[REDACTED: multipart nested too deep, \(body.count) bytes]".utf8)
+            }
+            return maskedMultipart(body, boundary: boundary, depth: depth) ?? Self.note(for: body, media: media)
         case .multipart(nil):
             return Self.note(for: body, media: media)
         case .other:
@@ -78,12 +88,15 @@ extension Redactor {
             }
         }
 
-        /// `name=value(&name=value)*` in printable ASCII without spaces.
+        /// `name=value(&name=value)*` in printable ASCII without spaces, of any size, maybe
+        /// followed by a line break (as a token response or a multipart part ends).
         private static func looksLikeForm(_ body: Data) -> Bool {
-            guard body.count < 1 << 20, let first = body.first, first != UInt8(ascii: "="), first != UInt8(ascii: "&") else { return false }
+            var content = body[...]
+            while let last = content.last, last == 0x0A || last == 0x0D { content = content.dropLast() }
+            guard let first = content.first, first != UInt8(ascii: "="), first != UInt8(ascii: "&") else { return false }
             var sawEquals = false
             var segmentHasEquals = false
-            for byte in body {
+            for byte in content {
                 guard byte > 0x20, byte < 0x7F else { return false }
                 if byte == UInt8(ascii: "=") {
                     sawEquals = true
@@ -151,61 +164,56 @@ extension Redactor {
     /// Multipart text with the content of sensitively named parts masked and other parts
     /// redacted by their own content type; `nil` when the boundary never occurs. Every segment
     /// after a delimiter is a part, the last one too: a body cut inside a part (by a capture
-    /// cap) has no closing delimiter, and a part whose headers were cut becomes a marker.
-    private func maskedMultipart(_ body: Data, boundary: String) -> Data? {
-        let delimiter = Data("--\(boundary)".utf8)
-        let headerEnd = Data("\r\n\r\n".utf8)
-        guard !boundary.isEmpty, body.range(of: delimiter) != nil else { return nil }
-        var output = Data()
-        var cursor = body.startIndex
+    /// cap) has no closing delimiter, and a part whose headers were cut becomes a marker. One
+    /// pass over the bytes, however many parts.
+    private func maskedMultipart(_ body: Data, boundary: String, depth: Int) -> Data? {
+        let bytes = [UInt8](body)
+        let delimiter = Array("--\(boundary)".utf8)
+        let headerEnd = Array("\r\n\r\n".utf8)
+        guard !boundary.isEmpty, let first = Self.firstIndex(of: delimiter, in: bytes, from: 0) else { return nil }
+        var next: Int? = first
+        var output = [UInt8]()
+        output.reserveCapacity(bytes.count)
+        var cursor = 0
         var isPreamble = true
-        while cursor <= body.endIndex {
-            let next = body.range(of: delimiter, in: cursor..<body.endIndex)
-            let part = body[cursor..<(next?.lowerBound ?? body.endIndex)]
-            if isPreamble || part.starts(with: Data("--".utf8)) {
+        while true {
+            let part = bytes[cursor..<(next ?? bytes.count)]
+            if isPreamble || part.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
                 output += part
-            } else if let separator = part.range(of: headerEnd) {
-                output += part[..<separator.upperBound]
-                let headers = String(decoding: part[..<separator.lowerBound], as: UTF8.self)
-                let isSensitive = Self.partName(headers).map { Self.formKeyCandidates($0).contains(where: masksBodyKey) } ?? false
-                let content = Data(part[separator.upperBound...])
-                output += isSensitive
-                    ? Data("\(Self.mask)\r\n".utf8)
-                    : redactedBody(content, contentType: Self.partContentType(headers))
+            } else if let separator = Self.firstIndex(of: headerEnd, in: bytes, from: cursor, to: part.endIndex) {
+                let contentStart = separator + headerEnd.count
+                output += bytes[cursor..<contentStart]
+                let headers = MultipartPartHeaders(String(decoding: bytes[cursor..<separator], as: UTF8.self))
+                let isSensitive = headers.name.map { Self.formKeyCandidates($0).contains(where: masksBodyKey) } ?? false
+                if isSensitive {
+                    output += Array("\(Self.mask)\r\n".utf8)
+                } else {
+                    let content = Data(bytes[contentStart..<part.endIndex])
+                    output += redactedBody(content, contentType: headers.contentType, isTruncated: false, depth: depth + 1)
+                }
             } else if !part.isEmpty {
-                output += Data("\r\n[REDACTED: incomplete part]".utf8)
+                output += Array("\r\n[REDACTED: incomplete part]".utf8)
             }
-            guard let next else { break }
+            guard let found = next else { break }
             output += delimiter
-            cursor = next.upperBound
+            cursor = found + delimiter.count
             isPreamble = false
+            next = Self.firstIndex(of: delimiter, in: bytes, from: cursor)
         }
-        return output
+        return Data(output)
     }
 
-    /// The `name` of a part, plain (`name="x"`) or RFC 5987 (`name*=utf-8''x`).
-    private static func partName(_ headers: String) -> String? {
-        for line in headers.split(whereSeparator: \.isNewline) where line.lowercased().hasPrefix("content-disposition") {
-            for parameter in line.split(separator: ";") {
-                let trimmed = parameter.trimmingCharacters(in: .whitespaces)
-                let lowered = trimmed.lowercased()
-                if lowered.hasPrefix("name=") {
-                    return String(trimmed.dropFirst(5)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                }
-                if lowered.hasPrefix("name*=") {
-                    let value = trimmed.dropFirst(6)
-                    let encoded = value.range(of: "''").map { value[$0.upperBound...] } ?? value
-                    return String(encoded).removingPercentEncoding ?? String(encoded)
-                }
-            }
+    /// Where `pattern` first starts in `bytes[from..<to]`.
+    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8], from start: Int, to end: Int? = nil) -> Int? {
+        let end = end ?? bytes.count
+        guard let head = pattern.first, end - start >= pattern.count else { return nil }
+        var index = start
+        let last = end - pattern.count
+        while index <= last {
+            if bytes[index] == head, bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
         }
         return nil
-    }
-
-    private static func partContentType(_ headers: String) -> String? {
-        headers.split(whereSeparator: \.isNewline)
-            .first { $0.lowercased().hasPrefix("content-type:") }
-            .map { $0.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces) }
     }
 
     private static func note(for body: Data, media: (type: String, boundary: String?)?) -> Data {
