@@ -179,4 +179,19 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertNil(log["attempt"])
         XCTAssertNil(log["metadata"])
     }
+
+    func testACallersCorrelationValueInASensitiveHeaderNeverReachesThePayload() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let policy = HTTPCorePolicy(correlationHeaderName: "X-Api-Key")
+        let client = URLSessionClient(dispatcher: dispatcher, policy: policy)
+        _ = try await client.send(HTTPRequest(url: api.url("/users/42"), headers: ["X-Api-Key": "k-S3CRET"]))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        XCTAssertEqual(log["correlationId"] as? String, "[REDACTED]")
+        XCTAssertEqual((log["requestHeaders"] as? [String: String])?["X-Api-Key"], "[REDACTED]")
+        XCTAssertEqual(api.requests.first?.headers["X-Api-Key"], "k-S3CRET")
+    }
 }

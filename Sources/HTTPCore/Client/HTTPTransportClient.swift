@@ -57,8 +57,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var request = request
-        let correlationID = addCorrelationHeader(to: &request)
-        let created = RequestRecord(request: request, policy: policy, correlationID: correlationID)
+        let correlation = addCorrelationHeader(to: &request)
+        let created = RequestRecord(
+            request: request, policy: policy, correlationID: correlation?.value, isCorrelationIDGenerated: correlation?.isGenerated ?? false
+        )
         dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
         if middlewares.isEmpty {
             return try await sendDirectly(created)
@@ -66,12 +68,12 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try await sendThroughMiddlewares(created)
     }
 
-    private func addCorrelationHeader(to request: inout HTTPRequest) -> String? {
+    private func addCorrelationHeader(to request: inout HTTPRequest) -> (value: String, isGenerated: Bool)? {
         guard let name = policy.correlationHeaderName else { return nil }
-        if let existing = request.headers[name] { return existing }
+        if let existing = request.headers[name] { return (existing, false) }
         let value = UUID().uuidString
         request.headers.add(name: name, value: value)
-        return value
+        return (value, true)
     }
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
@@ -97,6 +99,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
         let correlationID: String?
+        let isCorrelationIDGenerated: Bool
         let callerTimeout: TimeInterval?
     }
 
@@ -108,6 +111,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
             attempts: AttemptLog(),
             correlationID: created.correlationID,
+            isCorrelationIDGenerated: created.isCorrelationIDGenerated,
             callerTimeout: callerTimeout
         )
         let request = created.request
@@ -161,7 +165,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         let (number, retried) = exchange.attempts.begin()
         retried.forEach(emitRetried)
-        let record = RequestRecord(request: request, policy: policy, correlationID: exchange.correlationID)
+        let record = RequestRecord(
+            request: request, policy: policy, correlationID: exchange.correlationID,
+            isCorrelationIDGenerated: exchange.isCorrelationIDGenerated
+        )
         let start = Moment.now()
         dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: number, startedAt: start.date))
         let ownTimeout = request.timeout == exchange.callerTimeout ? nil : request.timeout

@@ -127,8 +127,12 @@ public struct HTTPEvent: Sendable {
 
     /// The identifier of the request this event belongs to.
     public var requestID: HTTPRequest.ID { requestRecord.request.id }
-    /// The correlation id sent with the request, when the policy adds a correlation header.
-    public var correlationID: String? { requestRecord.correlationID }
+    /// The correlation id sent with the request, when the policy names a correlation header.
+    ///
+    /// A value the client generated is shown as it is; a value the caller set is redacted
+    /// like the header's value would be (``Redactor/mask`` when the header name is sensitive,
+    /// or at `.strict` unless allowlisted), so a sensitive header never leaks through it.
+    public var correlationID: String? { requestRecord.exposedCorrelationID }
     /// The request, as the policy exposes it: as the caller built it on
     /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
     public var request: Request { requestRecord.exposed }

@@ -9,16 +9,30 @@ final class RequestRecord: Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
     let correlationID: String?
+    /// Whether the client made ``correlationID`` (a fresh UUID) rather than the caller.
+    let isCorrelationIDGenerated: Bool
     private let cache = Locked<HTTPEvent.Request?>(nil)
 
-    init(request: HTTPRequest, policy: HTTPCorePolicy, correlationID: String?) {
+    init(request: HTTPRequest, policy: HTTPCorePolicy, correlationID: String?, isCorrelationIDGenerated: Bool = false) {
         self.request = request
         self.policy = policy
         self.correlationID = correlationID
+        self.isCorrelationIDGenerated = isCorrelationIDGenerated
     }
 
     /// Whether the redacted form was computed yet.
     var isExposed: Bool { cache.withLock { $0 != nil } }
+
+    /// The correlation id as events may show it: one the client generated as it is; one the
+    /// caller set as ``Redactor/mask`` when the redactor masks the correlation header (a
+    /// sensitive name at `.standard`, any name outside the allowlist at `.strict`).
+    var exposedCorrelationID: String? {
+        guard let correlationID else { return nil }
+        guard !isCorrelationIDGenerated, let name = policy.correlationHeaderName, policy.redactor.masksHeader(named: name) else {
+            return correlationID
+        }
+        return Redactor.mask
+    }
 
     var exposed: HTTPEvent.Request {
         cache.value {
