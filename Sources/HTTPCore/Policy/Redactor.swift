@@ -38,9 +38,13 @@ public struct Redactor: Sendable, Hashable {
     /// The marker that replaces a literal inside GraphQL query text.
     public static let graphQLLiteralMask = "***"
 
-    /// Header names masked at `.standard`.
+    /// Header names masked at `.standard`: credentials as the common APIs and frameworks
+    /// name them. Names are compared without case, surrounding whitespace, or the difference
+    /// between `_` and `-`.
     public static let defaultSensitiveHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+        "api-key", "x-goog-api-key", "x-amz-security-token", "x-csrf-token", "x-xsrf-token", "csrf-token",
+        "private-token", "x-access-token", "x-refresh-token", "x-forwarded-authorization", "x-session-token",
     ]
 
     /// Header names kept at `.strict` unless configured otherwise.
@@ -53,6 +57,7 @@ public struct Redactor: Sendable, Hashable {
     public static let defaultSensitiveQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password",
         "passwd", "secret", "client_secret", "signature", "sig", "code", "session", "auth",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
     ]
 
     /// Body keys whose values are masked at `.standard` (compared without `_`, `-`, spaces).
@@ -111,10 +116,19 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// The headers with every masked value replaced by ``mask``; names and order are kept.
+    /// Values that are URLs (`Location`, `Content-Location`, `Referer`) get the URL rules, and
+    /// the URLs in a `Link` value too.
     public func redactedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         guard level != .none || !sensitiveHeaderNames.isEmpty else { return headers }
         var result = headers
-        result.mapValues { masksHeader(named: $0.name) ? Self.mask : $0.value }
+        result.mapValues { field in
+            if masksHeader(named: field.name) { return Self.mask }
+            switch Self.normalizedName(field.name) {
+            case "location", "content-location", "referer": return redactedURL(string: field.value)
+            case "link": return redactedText(field.value)
+            default: return field.value
+            }
+        }
         return result
     }
 
@@ -169,8 +183,9 @@ public struct Redactor: Sendable, Hashable {
 
     static let normalizedDefaultBodyKeyBytes = normalizedDefaultBodyKeys.map { Array($0.utf8) }
 
+    /// A header name as names are compared: trimmed, lowercased, `_` read as `-`.
     static func normalizedName(_ name: String) -> String {
-        name.lowercased()
+        String(name.trimmingCharacters(in: .whitespaces).lowercased().map { $0 == "_" ? "-" : $0 })
     }
 
     static func normalizedKey(_ key: String) -> String {
