@@ -208,7 +208,7 @@ public final class DevSeeLogger: Sendable {
         switch error {
         case let error as HTTPError: error.description
         case is URLError: HTTPError(urlSessionError: error, url: url ?? URL(fileURLWithPath: "/")).description
-        default: String(describing: error)
+        default: HTTPError.safeDescription(of: error)
         }
     }
 

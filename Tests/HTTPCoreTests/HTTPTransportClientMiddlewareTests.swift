@@ -176,9 +176,9 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
             _ = try await client(MockTransport(), [outer, inner]).send(HTTPRequest(url: url))
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error, .transport(code: .other, message: "Refused()"))
+            XCTAssertEqual(error, .transport(code: .other, message: "Refused"))
         }
-        XCTAssertEqual(outer.seen, .transport(code: .other, message: "Refused()"))
+        XCTAssertEqual(outer.seen, .transport(code: .other, message: "Refused"))
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
     }

@@ -82,7 +82,34 @@ final class HTTPTransportClientTests: XCTestCase {
             _ = try await client.send(HTTPRequest(url: url))
             XCTFail("expected an error")
         } catch {
-            XCTAssertEqual(error, .transport(code: .other, message: "Boom()"))
+            XCTAssertEqual(error, .transport(code: .other, message: "Boom"))
+        }
+    }
+
+    func testErrorsThrownAsSwiftValuesAreDescribedWithoutTheirValues() async throws {
+        enum AdapterError: Error { case rejected(token: String) }
+        struct Credentials: Error { let password: String }
+        struct Explained: LocalizedError {
+            var errorDescription: String? { "login failed: password=hunter2 for https://api.example.com/x?token=abc" }
+        }
+        let cases: [(any Error, String)] = [
+            (AdapterError.rejected(token: "t0k-S3CRET"), "AdapterError"),
+            (Credentials(password: "hunter2"), "Credentials"),
+            (Explained(), "Explained: login failed: password=[REDACTED] for https://api.example.com/x?token=[REDACTED]"),
+        ]
+        final class Throwing: HTTPTransport {
+            let error: any Error
+            init(_ error: any Error) { self.error = error }
+            func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
+        }
+        for (thrown, expected) in cases {
+            let client = HTTPTransportClient(transport: Throwing(thrown), dispatcher: dispatcher)
+            do {
+                _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/login")!))
+                XCTFail("expected an error")
+            } catch {
+                XCTAssertEqual(error, .transport(code: .other, message: expected))
+            }
         }
     }
 

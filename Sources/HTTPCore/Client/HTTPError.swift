@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an exchange produced no complete response.
 ///
 /// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Error texts never contain
@@ -57,5 +59,24 @@ extension HTTPError: CustomStringConvertible {
         case .invalidResponse: "invalid response"
         case .transport(let code, let message): "transport error [\(code)]: \(message)"
         }
+    }
+}
+
+extension HTTPError {
+    /// A description of any error that never prints its stored values: the type's name, and
+    /// the text a `LocalizedError` chose to show (or an `NSError`'s domain and code).
+    ///
+    /// `String(describing:)` would print an enum's associated values and a struct's fields,
+    /// such as `rejected(token: "...")`; callers still scrub the result as text.
+    package static func safeDescription(of error: any Error) -> String {
+        let name = String(describing: type(of: error))
+        if let localized = error as? LocalizedError, let text = localized.errorDescription {
+            return "\(name): \(text)"
+        }
+        if type(of: error) is NSError.Type {
+            let error = error as NSError
+            return "\(name) \(error.domain) \(error.code)"
+        }
+        return name
     }
 }

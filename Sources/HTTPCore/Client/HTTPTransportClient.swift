@@ -265,7 +265,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             guard case .transport(let code, let message) = error else { return error }
             return .transport(code: code, message: scrubbed(message, for: url))
         default:
-            return .transport(code: .other, message: scrubbed(String(describing: error), for: url))
+            return .transport(code: .other, message: scrubbed(HTTPError.safeDescription(of: error), for: url))
         }
     }
 
