@@ -352,20 +352,42 @@ struct JSONMasker {
             }
         }
 
-        /// Whether string content starts, after spaces and escaped whitespace, with `{` or `[`.
+        /// Whether string content starts, after whitespace written raw or escaped (`\n`,
+        /// `\u0020`, ...), with `{` or `[`, written raw or escaped (`\u007b`, `\u005B`).
         func startsLikeJSON(_ content: Range<Int>) -> Bool {
             var position = content.lowerBound
             while position < content.upperBound {
-                switch input[position] {
+                var character = input[position]
+                var width = 1
+                if character == UInt8(ascii: "\\"), position + 1 < content.upperBound {
+                    switch input[position + 1] {
+                    case UInt8(ascii: "n"): character = 0x0A
+                    case UInt8(ascii: "r"): character = 0x0D
+                    case UInt8(ascii: "t"): character = 0x09
+                    case UInt8(ascii: "u") where position + 6 <= content.upperBound:
+                        guard let scalar = Self.hexValue(input[(position + 2)..<(position + 6)]), scalar < 0x80 else { return false }
+                        character = UInt8(scalar)
+                        width = 6
+                    default: return false
+                    }
+                    width = max(width, 2)
+                }
+                switch character {
                 case UInt8(ascii: "{"), UInt8(ascii: "["): return true
-                case 0x20: position += 1
-                case UInt8(ascii: "\\") where position + 1 < content.upperBound
-                    && [UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t")].contains(input[position + 1]):
-                    position += 2
+                case 0x20, 0x09, 0x0A, 0x0D: position += width
                 default: return false
                 }
             }
             return false
+        }
+
+        private static func hexValue(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+            var value = 0
+            for digit in digits {
+                guard digit.isHexDigit else { return nil }
+                value = value * 16 + Int(digit <= 57 ? digit - 48 : (digit | 0x20) - 87)
+            }
+            return value
         }
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPCore
+import XCTest
+
+/// JSON inside a JSON string value is masked however its opening is written.
+final class JSONMaskerNestedTests: XCTestCase {
+    func testNestedJSONIsFoundBehindEscapesAndWhitespace() {
+        let openings = [
+            #"\u007b"#: "an escaped brace",
+            #"\u007B"#: "an escaped brace, uppercase hex",
+            #" \n\t{"#: "raw space and escaped whitespace",
+            #"\u0020\u000a{"#: "escaped whitespace as unicode escapes",
+        ]
+        for (opening, reason) in openings {
+            let body = #"{"data":""# + opening + #"\"password\":\"S3CRET\",\"id\":7}"}"#
+            let masked = String(decoding: Redactor.standard.redactedBody(Data(body.utf8), contentType: "application/json"), as: UTF8.self)
+            XCTAssertFalse(masked.contains("S3CRET"), "\(reason): \(masked)")
+            XCTAssertTrue(masked.contains(#"\"id\":7"#), "\(reason): \(masked)")
+        }
+        let array = #"{"data":"\u005b{\"token\":\"S3CRET\"}]"}"#
+        let masked = String(decoding: Redactor.standard.redactedBody(Data(array.utf8), contentType: "application/json"), as: UTF8.self)
+        XCTAssertFalse(masked.contains("S3CRET"), masked)
+    }
+
+    func testTextThatMerelyStartsWithAnEscapeIsKept() {
+        let body = #"{"note":"\u0041BC \"quoted\""}"#
+        XCTAssertEqual(String(decoding: Redactor.standard.redactedBody(Data(body.utf8), contentType: "application/json"), as: UTF8.self), body)
+    }
+}
