@@ -72,13 +72,13 @@ extension Redactor {
             } else if type == "application/graphql" {
                 self = .graphQL
             } else if type == "application/x-www-form-urlencoded" {
-                self = .form
+                // URLSession labels an unlabelled POST this way, JSON bodies included.
+                self = Self.startsLikeJSON(body) ? .json : .form
             } else if type.hasPrefix("multipart/") {
                 self = .multipart(boundary: media?.boundary)
             } else {
                 // Whatever the label says, a body shaped like JSON or a form is masked as one.
-                let first = body.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
-                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                if Self.startsLikeJSON(body) || body.starts(with: Redactor.jsonHijackingPrefix) {
                     self = .json
                 } else if Self.looksLikeForm(body) {
                     self = .form
@@ -86,6 +86,11 @@ extension Redactor {
                     self = .other
                 }
             }
+        }
+
+        private static func startsLikeJSON(_ body: Data) -> Bool {
+            let first = body.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         }
 
         /// `name=value(&name=value)*` in printable ASCII without spaces, of any size, maybe
@@ -110,11 +115,20 @@ extension Redactor {
         }
     }
 
+    /// The prefix some APIs put before JSON so that a `<script>` tag cannot run it.
+    static let jsonHijackingPrefix = Data(")]}'".utf8)
+
     private func maskedJSON(_ body: Data, isTruncated: Bool) -> Data {
-        // A UTF-8 byte order mark is kept and the JSON after it masked.
+        // A UTF-8 byte order mark, or the anti-hijacking prefix and its line break, is kept and
+        // the JSON after it masked.
         let bom = Data([0xEF, 0xBB, 0xBF])
         if body.starts(with: bom) {
             return bom + maskedJSON(Data(body.dropFirst(3)), isTruncated: isTruncated)
+        }
+        if body.starts(with: Self.jsonHijackingPrefix) {
+            let rest = body.dropFirst(Self.jsonHijackingPrefix.count)
+            let json = rest.drop { $0 == UInt8(ascii: ",") || $0 == 0x0A || $0 == 0x0D }
+            return Data(body[..<json.startIndex]) + maskedJSON(Data(json), isTruncated: isTruncated)
         }
         let masker = JSONMasker(
             redactor: self,

@@ -1,0 +1,25 @@
+import Foundation
+import HTTPCore
+import XCTest
+
+/// Bodies are masked by their shape where the label misleads.
+final class RedactorBodyShapeTests: XCTestCase {
+    private func masked(_ body: String, _ type: String?) -> String {
+        String(decoding: Redactor.standard.redactedBody(Data(body.utf8), contentType: type), as: UTF8.self)
+    }
+
+    func testJSONLabelledAsAFormIsMaskedAsJSON() {
+        let output = masked(#"{"password":"S3CRET","name":"Roy"}"#, "application/x-www-form-urlencoded")
+        XCTAssertEqual(output, #"{"password":"[REDACTED]","name":"Roy"}"#)
+        XCTAssertEqual(masked("password=S3CRET&name=Roy", "application/x-www-form-urlencoded"), "password=[REDACTED]&name=Roy")
+    }
+
+    func testJSONBehindTheAntiHijackingPrefixIsMasked() {
+        for type in ["application/json", "text/plain", nil] {
+            for separator in ["\n", ",\n", ""] {
+                let output = masked(")]}'" + separator + #"{"token":"S3CRET","id":1}"#, type)
+                XCTAssertEqual(output, ")]}'" + separator + #"{"token":"[REDACTED]","id":1}"#, "\(type ?? "unlabelled") \(separator.debugDescription)")
+            }
+        }
+    }
+}
