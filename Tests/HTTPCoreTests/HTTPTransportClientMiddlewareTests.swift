@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@testable import HTTPCore
 import HTTPCoreTesting
 import XCTest
 
@@ -101,6 +101,28 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         let sent = ["route": "/users/{id}", "feature": "profile", "access_token": Redactor.mask]
         XCTAssertEqual(events[1].metadata, sent)
         XCTAssertEqual(events.last?.metadata, sent)
+    }
+
+    func testTheOutcomeShowsTheResponseTheCallerGets() async throws {
+        let rewrites = ClosureMiddleware { request, next in
+            let response = try await next(request)
+            return HTTPResponse(requestID: response.requestID, statusCode: 299, body: Data("rewritten".utf8), url: response.url)
+        }
+        let transport = MockTransport(default: .status(200, body: Data(String(repeating: "x", count: 100).utf8)))
+        _ = try await client(transport, [rewrites]).send(HTTPRequest(url: url))
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.first { $0.name == .responseReceived }?.response?.statusCode, 200, "what the transport gave")
+        XCTAssertEqual(events.last?.response?.statusCode, 299, "what the caller got")
+        XCTAssertEqual(events.last?.response?.body, Data("rewritten".utf8))
+    }
+
+    func testAResponsePassedOnUnchangedIsRedactedOnceForAllItsEvents() async throws {
+        let passes = ClosureMiddleware { request, next in try await next(request) }
+        let transport = MockTransport(default: .status(200, body: Data(String(repeating: "x", count: 100).utf8)))
+        _ = try await client(transport, [passes]).send(HTTPRequest(url: url))
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        let received = try XCTUnwrap(events.first { $0.name == .responseReceived }?.responseRecord)
+        XCTAssertTrue(events.last?.responseRecord === received, "the terminal event shares the received event's record")
     }
 
     func testAMiddlewareThatAnswersItselfMakesNoAttempt() async throws {

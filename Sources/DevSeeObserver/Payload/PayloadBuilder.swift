@@ -38,7 +38,7 @@ struct PayloadBuilder: Sendable {
         entry.requestHeaders = redactor.redactedHeaders(captured.requestHeaders)
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
-        entry.metadata = captured.metadata.isEmpty ? [:] : redactor.redactedMetadata(captured.metadata)
+        entry.metadata = redactor.redactedMetadata(captured.metadata)
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count

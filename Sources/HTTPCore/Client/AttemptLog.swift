@@ -4,12 +4,13 @@ import Foundation
 /// ended attempt until it is reported, as retried when another attempt starts or as the
 /// outcome of the terminal event.
 final class AttemptLog: Sendable {
-    /// One ended attempt.
+    /// One ended attempt and what it gave.
     struct Attempt: Sendable {
         let number: Int
         let request: RequestRecord
+        /// The response, as its events show it; `nil` when the attempt failed.
         let response: ResponseRecord?
-        let error: HTTPError?
+        let result: Result<HTTPResponse, HTTPError>
         let startedAt: Date
         let ended: (date: Date, durationMilliseconds: Double)
     }

@@ -79,42 +79,31 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let start = Moment.now()
-        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: 1, startedAt: start.date))
-        let result = await perform(record.request, timeout: record.request.timeout, deadline: nil)
-        let ended = start.ended()
-        var response: ResponseRecord?
-        if case .success(let value) = result {
-            response = ResponseRecord(response: value, policy: policy)
-            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: 1, response: response, startedAt: start.date))
-        }
-        return try finish(result, request: record, attempt: 1, response: response, startedAt: start.date, ended: ended)
+        let attempt = await perform(record, number: 1, timeout: record.request.timeout, deadline: nil)
+        return try finish(
+            attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended
+        )
     }
 
     // MARK: Through middlewares: zero or more attempts
 
     /// What the steps of one exchange through the middlewares share.
     private struct Exchange: Sendable {
-        let requestID: HTTPRequest.ID
+        /// The caller's request, whose id, correlation id and timeout every attempt keeps.
+        let created: RequestRecord
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
-        let correlationID: String?
-        let isCorrelationIDGenerated: Bool
-        let callerTimeout: TimeInterval?
     }
 
     private func sendThroughMiddlewares(_ created: RequestRecord) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let callerTimeout = created.request.timeout
-        let exchange = Exchange(
-            requestID: created.request.id,
-            context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
-            attempts: AttemptLog(),
-            correlationID: created.correlationID,
-            isCorrelationIDGenerated: created.isCorrelationIDGenerated,
-            callerTimeout: callerTimeout
-        )
         let request = created.request
+        let callerTimeout = request.timeout
+        let exchange = Exchange(
+            created: created,
+            context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
+            attempts: AttemptLog()
+        )
         let result: Result<HTTPResponse, HTTPError>
         do {
             if let callerTimeout {
@@ -160,34 +149,26 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
     private func attempt(_ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
+        let created = exchange.created
         var request = request
-        request.id = exchange.requestID
+        request.id = created.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         let (number, retried) = exchange.attempts.begin()
         retried.forEach(emitRetried)
         let record = RequestRecord(
-            request: request, policy: policy, correlationID: exchange.correlationID,
-            isCorrelationIDGenerated: exchange.isCorrelationIDGenerated
+            request: request, policy: policy, correlationID: created.correlationID,
+            isCorrelationIDGenerated: created.isCorrelationIDGenerated
         )
-        let start = Moment.now()
-        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: number, startedAt: start.date))
-        let ownTimeout = request.timeout == exchange.callerTimeout ? nil : request.timeout
-        let result = await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline)
-        var response: ResponseRecord?
-        if case .success(let value) = result {
-            response = ResponseRecord(response: value, policy: policy)
-            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date))
-        }
-        exchange.attempts.end(AttemptLog.Attempt(
-            number: number, request: record, response: response, error: result.failure, startedAt: start.date, ended: start.ended()
-        ))
-        return try result.get()
+        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline)
+        exchange.attempts.end(attempt)
+        return try attempt.result.get()
     }
 
     private func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(HTTPEvent(
             name: .requestRetried, request: attempt.request, attempt: attempt.number, response: attempt.response,
-            error: attempt.error, startedAt: attempt.startedAt, ended: attempt.ended
+            error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended
         ))
     }
 
@@ -215,8 +196,25 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    /// One call of the transport, bounded by `timeout` when given. `deadline` is the
-    /// exchange's, to report a cancellation it caused as a timeout.
+    /// One attempt with its `started` and `received` events: the transport called once for
+    /// `record`'s request, bounded by `timeout` when given. `deadline` is the exchange's, to
+    /// report a cancellation it caused as a timeout.
+    private func perform(
+        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?
+    ) async -> AttemptLog.Attempt {
+        let start = Moment.now()
+        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: number, startedAt: start.date))
+        let result = await perform(record.request, timeout: timeout, deadline: deadline)
+        let ended = start.ended()
+        var response: ResponseRecord?
+        if case .success(let value) = result {
+            response = ResponseRecord(response: value, policy: policy)
+            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date))
+        }
+        return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
+    }
+
+    /// The transport called once, bounded by `timeout` when given.
     private func perform(_ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?) async -> Result<HTTPResponse, HTTPError> {
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
         do {

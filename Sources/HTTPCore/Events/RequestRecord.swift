@@ -44,7 +44,7 @@ final class RequestRecord: Sendable {
                 headers: policy.redactor.redactedHeaders(request.headers),
                 body: body.body,
                 isBodyTruncated: body.isTruncated,
-                metadata: request.metadata.isEmpty ? [:] : policy.redactor.redactedMetadata(request.metadata)
+                metadata: policy.redactor.redactedMetadata(request.metadata)
             )
         }
     }

@@ -67,15 +67,16 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Whether sending the request twice has the effect of sending it once, so that a retry
     /// is safe.
     ///
-    /// By default the method decides (``HTTPMethod/isIdempotent``); set it to mark a `POST`
-    /// as safe to repeat, or to `false` to forbid ``RetryMiddleware`` from ever repeating the
-    /// request, whatever its method or headers.
+    /// By default the method decides (``HTTPMethod/isIdempotent``), and an `Idempotency-Key`
+    /// header makes any method idempotent; set it to mark a `POST` as safe to repeat, or to
+    /// `false` to forbid ``RetryMiddleware`` from ever repeating the request, whatever its
+    /// method or headers.
     public var isIdempotent: Bool {
-        get { idempotencyMark ?? method.isIdempotent }
+        get { idempotencyMark ?? (method.isIdempotent || headers.contains("Idempotency-Key")) }
         set { idempotencyMark = newValue }
     }
 
-    /// What the caller set ``isIdempotent`` to, `nil` when the method decides.
+    /// What the caller set ``isIdempotent`` to, `nil` when the method and headers decide.
     private(set) var idempotencyMark: Bool?
 
     /// Creates a request with a fresh ``id``.

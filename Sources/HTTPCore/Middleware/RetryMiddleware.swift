@@ -105,7 +105,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         let wait: TimeInterval
         switch outcome {
         case .success(let response):
-            guard isIdempotent(request), retryableStatusCodes.contains(response.statusCode) else { return nil }
+            guard request.isIdempotent, retryableStatusCodes.contains(response.statusCode) else { return nil }
             if let asked = response.retryAfter() {
                 guard asked <= maximumRetryAfter else { return nil }
                 wait = asked
@@ -125,16 +125,12 @@ public struct RetryMiddleware: HTTPMiddleware {
         case .cancelled, .invalidResponse:
             return false
         case .timeout:
-            return isIdempotent(request)
+            return request.isIdempotent
         case .transport(let code, _):
             guard retryableTransportCodes.contains(code) else { return false }
-            if isIdempotent(request) { return true }
+            if request.isIdempotent { return true }
             return retriesUnsentRequests && request.idempotencyMark == nil && Self.unsentTransportCodes.contains(code)
         }
     }
 
-    private func isIdempotent(_ request: HTTPRequest) -> Bool {
-        if let mark = request.idempotencyMark { return mark }
-        return request.method.isIdempotent || request.headers.contains("Idempotency-Key")
-    }
 }

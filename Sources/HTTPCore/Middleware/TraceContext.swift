@@ -1,3 +1,5 @@
+import Foundation
+
 /// A W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace a request belongs to
 /// and the span that sends it, as carried by the `traceparent` and `tracestate` headers.
 ///
@@ -41,7 +43,7 @@ public struct TraceContext: Sendable, Hashable {
     /// Versions above `00` are read as the spec says: their first 55 characters, which must
     /// be followed by `-` when the value is longer.
     public init?(traceparent: String, tracestate: String? = nil) {
-        let value = Array(traceparent.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed())
+        let value = Array(traceparent.trimmingCharacters(in: .whitespaces).utf8)
         guard value.count >= 55, value[2] == UInt8(ascii: "-"), value[35] == UInt8(ascii: "-"), value[52] == UInt8(ascii: "-"),
             let version = Self.parseHex(value[0..<2]), version != 0xff,
             version == 0 ? value.count == 55 : (value.count == 55 || value[55] == UInt8(ascii: "-")),

@@ -365,7 +365,7 @@ struct JSONMasker {
                     case UInt8(ascii: "r"): character = 0x0D
                     case UInt8(ascii: "t"): character = 0x09
                     case UInt8(ascii: "u") where position + 6 <= content.upperBound:
-                        guard let scalar = Self.hexValue(input[(position + 2)..<(position + 6)]), scalar < 0x80 else { return false }
+                        guard let scalar = JSONString.hexQuad(input[(position + 2)..<(position + 6)]), scalar < 0x80 else { return false }
                         character = UInt8(scalar)
                         width = 6
                     default: return false
@@ -381,14 +381,6 @@ struct JSONMasker {
             return false
         }
 
-        private static func hexValue(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-            var value = 0
-            for digit in digits {
-                guard digit.isHexDigit else { return nil }
-                value = value * 16 + Int(digit <= 57 ? digit - 48 : (digit | 0x20) - 87)
-            }
-            return value
-        }
     }
 }
 

@@ -15,12 +15,7 @@ package enum JSONString {
         }
         func hex4(at position: Int) -> UInt32? {
             guard position + 4 <= bytes.endIndex else { return nil }
-            var value: UInt32 = 0
-            for byte in bytes[position..<(position + 4)] {
-                guard let digit = hexValue(byte) else { return nil }
-                value = value << 4 | digit
-            }
-            return value
+            return hexQuad(bytes[position..<(position + 4)])
         }
         while index < bytes.endIndex {
             let byte = bytes[index]
@@ -125,6 +120,16 @@ package enum JSONString {
         return bytes.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || "-+.eE".utf8.contains(byte)
         }
+    }
+
+    /// The value of the four hex digits of a `\uXXXX` escape; `nil` when one is not a hex digit.
+    package static func hexQuad(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt32? {
+        var value: UInt32 = 0
+        for byte in digits {
+            guard let digit = hexValue(byte) else { return nil }
+            value = value << 4 | digit
+        }
+        return value
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt32? {

@@ -111,8 +111,11 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the value of the header with this name is masked.
     public func masksHeader(named name: String) -> Bool {
-        decide(Self.normalizedName(name), sensitive: sensitiveHeaderNames, allowed: allowedHeaderNames,
-               builtIn: Self.defaultSensitiveHeaderNames)
+        masksHeader(normalizedName: Self.normalizedName(name))
+    }
+
+    private func masksHeader(normalizedName name: String) -> Bool {
+        decide(name, sensitive: sensitiveHeaderNames, allowed: allowedHeaderNames, builtIn: Self.defaultSensitiveHeaderNames)
     }
 
     /// The headers with every masked value replaced by ``mask``; names and order are kept.
@@ -122,8 +125,9 @@ public struct Redactor: Sendable, Hashable {
         guard level != .none || !sensitiveHeaderNames.isEmpty else { return headers }
         var result = headers
         result.mapValues { field in
-            if masksHeader(named: field.name) { return Self.mask }
-            switch Self.normalizedName(field.name) {
+            let name = Self.normalizedName(field.name)
+            if masksHeader(normalizedName: name) { return Self.mask }
+            switch name {
             case "location", "content-location", "referer": return redactedURL(string: field.value)
             case "link": return redactedText(field.value)
             default: return field.value

@@ -222,6 +222,34 @@ final class RetryMiddlewareTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 4)
     }
 
+    func testWhichStatusesAndMethodsAreRetriedByDefault() async throws {
+        let none = Backoff(initial: 0, maximum: 0, jitter: .none)
+        let url = URL(string: "https://api.example.com/items/1")!
+        func attempts(_ method: HTTPMethod, _ status: Int) async throws -> Int {
+            let transport = MockTransport()
+            transport.enqueue(.status(status), .status(200))
+            let client = HTTPTransportClient(transport: transport, middlewares: [RetryMiddleware(backoff: none)], dispatcher: dispatcher)
+            _ = try await client.send(HTTPRequest(method: method, url: url))
+            return transport.requests.count
+        }
+        for status in [408, 429, 502, 503, 504] {
+            let count = try await attempts(.get, status)
+            XCTAssertEqual(count, 2, "\(status) is retried")
+        }
+        for status in [400, 401, 404, 500, 501] {
+            let count = try await attempts(.get, status)
+            XCTAssertEqual(count, 1, "\(status) is final")
+        }
+        for method in [HTTPMethod.get, .head, .options, .put, .delete, .trace] {
+            let count = try await attempts(method, 503)
+            XCTAssertEqual(count, 2, "\(method) is idempotent")
+        }
+        for method in [HTTPMethod.post, .patch, HTTPMethod("PURGE")!] {
+            let count = try await attempts(method, 503)
+            XCTAssertEqual(count, 1, "\(method) is not")
+        }
+    }
+
     func testAnExplicitNoForbidsEveryRetry() async throws {
         let transport = MockTransport()
         transport.enqueue(.failure(.transport(code: .cannotConnect, message: "refused")), .status(200))
