@@ -143,38 +143,6 @@ extension Redactor {
         return Data(result.output) + Data(marker.utf8)
     }
 
-    /// `name=value&...` text (`;` separates pairs too) with the values of masked names
-    /// replaced, raw names and separators kept.
-    func maskedPairs(_ text: Substring, masks: (String) -> Bool) -> String {
-        var output = ""
-        var rest = text
-        while true {
-            let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
-            let pair = rest[..<end]
-            if let equals = pair.firstIndex(of: "="),
-                Self.formKeyCandidates(Self.formDecoded(pair[..<equals])).contains(where: masks)
-            {
-                output += pair[...equals] + Self.mask
-            } else {
-                output += pair
-            }
-            guard end < rest.endIndex else { return output }
-            output.append(rest[end])
-            rest = rest[rest.index(after: end)...]
-        }
-    }
-
-    /// The names a form key is matched by: itself and, for `user[password]`, the last
-    /// bracketed component.
-    static func formKeyCandidates(_ name: String) -> [String] {
-        var trimmed = Substring(name)
-        while trimmed.hasSuffix("[]") { trimmed = trimmed.dropLast(2) }
-        guard let open = trimmed.lastIndex(of: "["), let close = trimmed.lastIndex(of: "]"), open < close else {
-            return [name, String(trimmed)]
-        }
-        return [name, String(trimmed), String(trimmed[trimmed.index(after: open)..<close])]
-    }
-
     /// Multipart text with the content of sensitively named parts masked and other parts
     /// redacted by their own content type; `nil` when the boundary never occurs. Every segment
     /// after a delimiter is a part, the last one too: a body cut inside a part (by a capture

@@ -59,10 +59,4 @@ extension Redactor {
                 ? String(item) : Self.mask
         }.joined(separator: "&")
     }
-
-    /// Decodes `+` and percent escapes as form and query encoding do.
-    static func formDecoded(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
-    }
 }
