@@ -27,8 +27,11 @@ final class RedactorTests: XCTestCase {
              ["[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "42"]),
             (Redactor(level: .strict, sensitiveHeaderNames: ["Content-Type"]),
              ["[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]", "[REDACTED]"]),
+            // A configured name matches as a word: `authorization` masks `Proxy-Authorization` too.
             (Redactor(level: .none, sensitiveHeaderNames: ["authorization"]),
-             ["[REDACTED]", "Basic b", "c=1", "d=2", "e", "f", "application/json", "42"]),
+             ["[REDACTED]", "[REDACTED]", "c=1", "d=2", "e", "f", "application/json", "42"]),
+            (Redactor(level: .none, sensitiveHeaderNames: ["x-request"]),
+             ["Bearer a", "Basic b", "c=1", "d=2", "e", "f", "application/json", "[REDACTED]"]),
         ]
         for (index, (redactor, expected)) in cases.enumerated() {
             let redacted = redactor.redactedHeaders(headers)
@@ -98,7 +101,7 @@ final class RedactorTests: XCTestCase {
     func testJSONDuplicateAndEscapedKeys() {
         let input = #"{"password":"a","password":"b","pass\u0077ord":"c","\"token\"":"d","tok\u0065n":"e"}"#
         XCTAssertEqual(body(.standard, input, "application/json"),
-                       #"{"password":"[REDACTED]","password":"[REDACTED]","pass\u0077ord":"[REDACTED]","\"token\"":"d","tok\u0065n":"[REDACTED]"}"#)
+                       #"{"password":"[REDACTED]","password":"[REDACTED]","pass\u0077ord":"[REDACTED]","\"token\"":"[REDACTED]","tok\u0065n":"[REDACTED]"}"#)
     }
 
     func testJSONInsideAStringIsMaskedToo() {

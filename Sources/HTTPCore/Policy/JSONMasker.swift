@@ -24,18 +24,10 @@ struct JSONMasker {
     let mode: Mode
     /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
     let masksGraphQLQuery: Bool
-    /// The key lists as normalized bytes, so plain ASCII keys are matched without allocating.
-    private let sensitiveKeys: [[UInt8]]
-    private let allowedKeys: [[UInt8]]
-    private let defaultKeys: [[UInt8]]
-
     init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool) {
         self.redactor = redactor
         self.mode = mode
         self.masksGraphQLQuery = masksGraphQLQuery
-        sensitiveKeys = redactor.sensitiveBodyKeys.map { Array($0.utf8) }
-        allowedKeys = redactor.allowedBodyKeys.map { Array($0.utf8) }
-        defaultKeys = redactor.level == .none ? [] : Redactor.normalizedDefaultBodyKeyBytes
     }
 
     /// The masked text, and `nil` or the offset of the first byte that could not be read.
@@ -54,35 +46,25 @@ struct JSONMasker {
 
     /// The rule for a key given as the raw bytes between its quotes.
     ///
-    /// Plain ASCII keys (nearly all) are normalized on the stack and compared byte-wise;
-    /// keys with escapes or non-ASCII characters take the `String` path.
+    /// Plain ASCII keys (nearly all) are read in place, without allocating; keys with escapes
+    /// or characters outside ASCII are decoded and folded first.
     func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
-        guard raw.count <= 64, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+        guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
             return rule(forKey: JSONString.decode(raw) ?? "")
         }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
-            var count = 0
-            for byte in raw where byte != UInt8(ascii: "_") && byte != UInt8(ascii: "-") && byte != UInt8(ascii: " ") {
-                buffer[count] = (byte >= 65 && byte <= 90) ? byte + 32 : byte
-                count += 1
-            }
-            let normalized = UnsafeBufferPointer(rebasing: buffer[..<count])
-            func listed(_ list: [[UInt8]]) -> Bool {
-                list.contains { $0.count == count && $0.elementsEqual(normalized) }
-            }
-            if listed(sensitiveKeys) { return .mask }
-            if listed(allowedKeys) { return .keepSensitiveOnly }
-            if listed(defaultKeys) { return .mask }
-            return .inherit
-        }
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { rule(for: $0) }
     }
 
     func rule(forKey key: String) -> KeyRule {
-        let normalized = Redactor.normalizedKey(key)
-        if redactor.sensitiveBodyKeys.contains(normalized) { return .mask }
-        if redactor.allowedBodyKeys.contains(normalized) { return .keepSensitiveOnly }
-        if redactor.level != .none, redactor.masksBodyKeyByDefault(normalized) { return .mask }
-        return .inherit
+        NameKey.with(key) { rule(for: $0) }
+    }
+
+    private func rule(for key: NameKey) -> KeyRule {
+        switch redactor.rule(for: key, as: .body) {
+        case .mask: .mask
+        case .keep: .keepSensitiveOnly
+        case .levelDecides: .inherit
+        }
     }
 
     private struct Scanner {

@@ -60,10 +60,24 @@ public struct Redactor: Sendable, Hashable {
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
     ]
 
-    /// Body keys whose values are masked at `.standard` (compared without `_`, `-`, spaces).
+    /// Body keys whose values are masked at `.standard`, as whole keys.
     public static let defaultSensitiveBodyKeys: Set<String> = [
         "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
-        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin",
+        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth", "key",
+    ]
+
+    /// Names masked at `.standard` wherever they appear as whole words of a header name, a
+    /// query item name or a body key: `password` masks `newPassword`, `password_confirmation`
+    /// and `current-password`; `token` masks `auth_token` and `refreshToken`; `api_key` masks
+    /// `X-Api-Key` and `stripeApiKey`. A word is never matched inside a longer one: `pin` does
+    /// not mask `shipping`, and `key` alone (a whole-name default) does not mask `keyboard` or
+    /// `sortKey`. A name whose last word describes the secret rather than holds it
+    /// (`token_type`, `password_expires_at`, `secret_name`) is kept.
+    public static let defaultSensitiveWords: Set<String> = [
+        "password", "passwords", "passwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
+        "ssn", "cvv", "cvc", "pin", "api_key", "api_keys", "private_key", "secret_key", "access_key", "signing_key",
+        "encryption_key", "session_id", "session_key", "card_number", "authorization", "auth_code", "cookie",
+        "csrf", "xsrf", "jwt",
     ]
 
     /// The level.
@@ -98,6 +112,26 @@ public struct Redactor: Sendable, Hashable {
         self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedKey))
         self.sensitiveBodyKeys = Set(sensitiveBodyKeys.map(Self.normalizedKey))
         self.allowedBodyKeys = Set(allowedBodyKeys.map(Self.normalizedKey))
+        configured = Configured(
+            sensitive: [
+                .header: NameMatcher(wordNames: sensitiveHeaderNames),
+                .query: NameMatcher(wordNames: sensitiveQueryNames),
+                .body: NameMatcher(wordNames: sensitiveBodyKeys),
+            ],
+            allowed: [
+                .header: NameMatcher(wholeNames: allowedHeaderNames),
+                .query: NameMatcher(wholeNames: allowedQueryNames),
+                .body: NameMatcher(wholeNames: allowedBodyKeys),
+            ]
+        )
+    }
+
+    /// The configured lists as matchers, built once.
+    private let configured: Configured
+
+    private struct Configured: Sendable, Hashable {
+        let sensitive: [NameKind: NameMatcher]
+        let allowed: [NameKind: NameMatcher]
     }
 
     /// A redactor that keeps everything; for local development only.
@@ -111,11 +145,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the value of the header with this name is masked.
     public func masksHeader(named name: String) -> Bool {
-        masksHeader(normalizedName: Self.normalizedName(name))
-    }
-
-    private func masksHeader(normalizedName name: String) -> Bool {
-        decide(name, sensitive: sensitiveHeaderNames, allowed: allowedHeaderNames, builtIn: Self.defaultSensitiveHeaderNames)
+        masks(name, as: .header)
     }
 
     /// The headers with every masked value replaced by ``mask``; names and order are kept.
@@ -125,9 +155,8 @@ public struct Redactor: Sendable, Hashable {
         guard level != .none || !sensitiveHeaderNames.isEmpty else { return headers }
         var result = headers
         result.mapValues { field in
-            let name = Self.normalizedName(field.name)
-            if masksHeader(normalizedName: name) { return Self.mask }
-            switch name {
+            if masksHeader(named: field.name) { return Self.mask }
+            switch Self.normalizedName(field.name) {
             case "location", "content-location", "referer": return redactedURL(string: field.value)
             case "link": return redactedText(field.value)
             default: return field.value
@@ -155,43 +184,61 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the value of the query item with this (percent-decoded) name is masked.
     ///
-    /// Query names are compared like body keys, ignoring `_`, `-` and spaces, so
-    /// `accessToken` and `access_token` are one name.
+    /// Query names are compared like body keys, by their letters and digits, so `accessToken`
+    /// and `access_token` are one name.
     public func masksQueryItem(named name: String) -> Bool {
-        decide(Self.normalizedKey(name), sensitive: sensitiveQueryNames, allowed: allowedQueryNames,
-               builtIn: Self.normalizedDefaultQueryNames)
+        masks(name, as: .query)
     }
 
     /// Whether the value of the body field with this key is masked.
     public func masksBodyKey(_ key: String) -> Bool {
-        decide(Self.normalizedKey(key), sensitive: sensitiveBodyKeys, allowed: allowedBodyKeys,
-               builtIn: Self.normalizedDefaultBodyKeys)
+        masks(key, as: .body)
     }
 
-    private func decide(_ name: String, sensitive: Set<String>, allowed: Set<String>, builtIn: Set<String>) -> Bool {
-        if sensitive.contains(name) { return true }
-        switch level {
-        case .none: return false
-        case .standard: return builtIn.contains(name) && !allowed.contains(name)
-        case .strict: return !allowed.contains(name)
+    /// What a name is the name of; each kind has its own lists.
+    enum NameKind: Sendable, Hashable, CaseIterable {
+        case header, query, body
+    }
+
+    func masks(_ name: String, as kind: NameKind) -> Bool {
+        NameKey.with(name) { masks($0, as: kind) }
+    }
+
+    func masks(_ key: NameKey, as kind: NameKind) -> Bool {
+        switch rule(for: key, as: kind) {
+        case .mask: true
+        case .keep: false
+        case .levelDecides: level == .strict
         }
     }
 
-    func masksBodyKeyByDefault(_ normalizedKey: String) -> Bool {
-        Self.normalizedDefaultBodyKeys.contains(normalizedKey)
+    /// What the lists say about a name: a configured sensitive name is masked; then an allowed
+    /// name is kept; then the level's defaults mask (at `.standard` and `.strict`); otherwise
+    /// the level decides.
+    func rule(for key: NameKey, as kind: NameKind) -> NameRule {
+        if configured.sensitive[kind]?.matches(key) == true { return .mask }
+        if configured.allowed[kind]?.matchesWhole(key) == true { return .keep }
+        if level != .none, Self.builtIn[kind]?.matches(key, exemptingDescriptors: true) == true { return .mask }
+        return .levelDecides
     }
 
-    private static let normalizedDefaultBodyKeys = Set(defaultSensitiveBodyKeys.map(normalizedKey))
+    /// What the lists say about one name.
+    enum NameRule {
+        case mask, keep, levelDecides
+    }
 
-    private static let normalizedDefaultQueryNames = Set(defaultSensitiveQueryNames.map(normalizedKey))
-
-    static let normalizedDefaultBodyKeyBytes = normalizedDefaultBodyKeys.map { Array($0.utf8) }
+    private static let builtIn: [NameKind: NameMatcher] = [
+        .header: NameMatcher(wholeNames: defaultSensitiveHeaderNames, wordNames: defaultSensitiveWords),
+        .query: NameMatcher(wholeNames: defaultSensitiveQueryNames, wordNames: defaultSensitiveWords),
+        .body: NameMatcher(wholeNames: defaultSensitiveBodyKeys, wordNames: defaultSensitiveWords),
+    ]
 
     /// A header name as names are compared: trimmed, lowercased, `_` read as `-`.
     static func normalizedName(_ name: String) -> String {
         String(name.trimmingCharacters(in: .whitespaces).lowercased().map { $0 == "_" ? "-" : $0 })
     }
 
+    /// A body key or query name as the lists keep it: lowercased, `_`, `-` and spaces dropped.
     static func normalizedKey(_ key: String) -> String {
         String(String.UnicodeScalarView(key.lowercased().unicodeScalars.filter { !"_- ".unicodeScalars.contains($0) }))
     }

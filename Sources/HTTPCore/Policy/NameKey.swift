@@ -1,0 +1,151 @@
+import Foundation
+
+/// A name (of a header, a query item, a body key) as sensitive names are compared: its letters
+/// and digits, lowercased, and where its words start.
+///
+/// Words start after a separator (anything but a letter or digit: `_`, `-`, `.`, spaces,
+/// brackets, control characters), at a lowercase-to-uppercase step (`newPassword`), before
+/// the last capital of a run followed by a lowercase letter (`APIKey` is `API` `Key`), and
+/// where letters and digits meet (`oauth2Token`). Bytes of characters outside ASCII count as
+/// lowercase letters.
+struct NameKey {
+    /// The name's letters and digits, lowercased, separators dropped.
+    let letters: UnsafeBufferPointer<UInt8>
+    /// Whether a word starts at each position of ``letters``.
+    let wordStarts: UnsafeBufferPointer<Bool>
+
+    /// Calls `body` with the key of `name`, folded first when it holds characters outside
+    /// ASCII (see ``folded(_:)``).
+    static func with<Result>(_ name: String, _ body: (NameKey) -> Result) -> Result {
+        var folded = folded(name)
+        return folded.withUTF8 { with(utf8: $0, body) }
+    }
+
+    /// Calls `body` with the key of a name given as UTF-8 bytes, without allocating on the heap
+    /// for names of ordinary length.
+    static func with<Result>(utf8 name: UnsafeBufferPointer<UInt8>, _ body: (NameKey) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(name.count, 1)) { letters in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(name.count, 1)) { wordStarts in
+                var count = 0
+                var previous = CharacterClass.separator
+                for index in name.indices {
+                    let byte = name[index]
+                    let current = CharacterClass(byte)
+                    guard current != .separator else {
+                        previous = .separator
+                        continue
+                    }
+                    let next = index + 1 < name.count ? CharacterClass(name[index + 1]) : .separator
+                    let startsWord: Bool
+                    switch (previous, current) {
+                    case (.separator, _): startsWord = true
+                    case (.lower, .upper), (.digit, .upper): startsWord = true
+                    case (.upper, .upper): startsWord = next == .lower
+                    case (.digit, .lower), (.upper, .digit), (.lower, .digit): startsWord = true
+                    default: startsWord = false
+                    }
+                    letters[count] = current == .upper ? byte | 0x20 : byte
+                    wordStarts[count] = startsWord
+                    count += 1
+                    previous = current
+                }
+                return body(NameKey(
+                    letters: UnsafeBufferPointer(rebasing: letters[..<count]),
+                    wordStarts: UnsafeBufferPointer(rebasing: wordStarts[..<count])
+                ))
+            }
+        }
+    }
+
+    /// The name with look-alike characters read as the ASCII letters they stand for, so they
+    /// cannot hide a sensitive name: compatibility forms (full-width `ｐ`, ligatures) become
+    /// their plain letters, characters whose case folding is ASCII become it (`ſ` is `s`, the
+    /// Kelvin sign `k`), and invisible characters (zero-width spaces, soft hyphens) are dropped.
+    static func folded(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name }
+        var result = String.UnicodeScalarView()
+        for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if scalar.isASCII {
+                result.append(scalar)
+            } else if !scalar.properties.isDefaultIgnorableCodePoint {
+                let caseFolded = String(scalar).uppercased().lowercased().unicodeScalars
+                result.append(contentsOf: caseFolded.allSatisfy(\.isASCII) ? caseFolded : String(scalar).unicodeScalars)
+            }
+        }
+        return String(result)
+    }
+
+    /// The position of the last word's start; `nil` for an empty name.
+    var lastWordStart: Int? {
+        letters.indices.last { wordStarts[$0] }
+    }
+
+    private enum CharacterClass {
+        case separator, lower, upper, digit
+
+        init(_ byte: UInt8) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...: self = .lower
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): self = .upper
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): self = .digit
+            default: self = .separator
+            }
+        }
+    }
+}
+
+/// A list of sensitive names, matched against a ``NameKey``.
+struct NameMatcher: Sendable, Hashable {
+    /// Names that match a whole name only (`key` masks `key`, not `sortKey`), normalized.
+    private let wholeNames: [[UInt8]]
+    /// Names that match the whole name or any run of whole words in it (`password` masks
+    /// `newPassword` and `password_confirmation`, not `passwordless`), normalized.
+    private let wordNames: [[UInt8]]
+
+    /// Creates a matcher; each name is normalized as a ``NameKey``'s letters.
+    init(wholeNames: some Sequence<String> = [], wordNames: some Sequence<String> = []) {
+        self.wholeNames = wholeNames.map(Self.normalized).filter { !$0.isEmpty }
+        self.wordNames = wordNames.map(Self.normalized).filter { !$0.isEmpty }
+    }
+
+    /// Words that, ending a name after its sensitive words, say the name describes a secret
+    /// rather than holds it: `token_type`, `password_expires_at`, `secret_name`.
+    static let descriptorWords: [[UInt8]] = [
+        "type", "types", "expires", "expiry", "expiration", "ttl", "in", "at", "count", "length", "url", "uri",
+        "endpoint", "name", "method", "algorithm", "enabled", "required", "format", "policy",
+    ].map { Array($0.utf8) }
+
+    var isEmpty: Bool { wholeNames.isEmpty && wordNames.isEmpty }
+
+    /// Whether the whole name is one of the names (word names included).
+    func matchesWhole(_ key: NameKey) -> Bool {
+        let letters = key.letters
+        return wholeNames.contains { $0.elementsEqual(letters) } || wordNames.contains { $0.elementsEqual(letters) }
+    }
+
+    /// Whether the name is listed whole, or a run of its words is a word name. With
+    /// `exemptingDescriptors`, a name whose last word is a descriptor after every matched run
+    /// (`token_type`) does not match unless it is listed whole.
+    func matches(_ key: NameKey, exemptingDescriptors: Bool = false) -> Bool {
+        let letters = key.letters
+        let count = letters.count
+        guard count > 0 else { return false }
+        if wholeNames.contains(where: { $0.elementsEqual(letters) }) { return true }
+        var matchEnd = -1
+        for start in 0..<count where key.wordStarts[start] {
+            for word in wordNames where word.count <= count - start && word[0] == letters[start] {
+                let end = start + word.count
+                guard end == count || key.wordStarts[end] else { continue }
+                if word.elementsEqual(UnsafeBufferPointer(rebasing: letters[start..<end])) { matchEnd = max(matchEnd, end) }
+            }
+        }
+        guard matchEnd >= 0 else { return false }
+        guard exemptingDescriptors, matchEnd < count, let lastStart = key.lastWordStart, lastStart >= matchEnd else { return true }
+        let lastWord = UnsafeBufferPointer(rebasing: letters[lastStart...])
+        return !Self.descriptorWords.contains { $0.elementsEqual(lastWord) }
+    }
+
+    private static func normalized(_ name: String) -> [UInt8] {
+        NameKey.with(name) { Array($0.letters) }
+    }
+}
