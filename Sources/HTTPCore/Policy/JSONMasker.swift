@@ -1,3 +1,5 @@
+import Foundation
+
 /// Masks values in JSON text in one pass, copying everything else byte for byte.
 ///
 /// It never builds a document: it scans the input, copies the bytes of kept values and
@@ -24,8 +26,12 @@ struct JSONMasker {
     let mode: Mode
     /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
     let masksGraphQLQuery: Bool
+    /// The redactor's name rules, copied once for the many keys of a document.
+    private let nameRules: NameRules
+
     init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool) {
         self.redactor = redactor
+        nameRules = redactor.nameRules
         self.mode = mode
         self.masksGraphQLQuery = masksGraphQLQuery
     }
@@ -52,15 +58,17 @@ struct JSONMasker {
         guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
             return rule(forKey: JSONString.decode(raw) ?? "")
         }
-        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { rule(for: $0) }
+        let rules = nameRules
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { Self.rule(for: $0, rules) }
     }
 
     func rule(forKey key: String) -> KeyRule {
-        NameKey.with(key) { rule(for: $0) }
+        let rules = nameRules
+        return NameKey.with(key) { Self.rule(for: $0, rules) }
     }
 
-    private func rule(for key: NameKey) -> KeyRule {
-        switch redactor.rule(for: key, as: .body) {
+    private static func rule(for key: NameKey, _ rules: NameRules) -> KeyRule {
+        switch rules.rule(for: key, as: .body) {
         case .mask: .mask
         case .keep: .keepSensitiveOnly
         case .levelDecides: .inherit
@@ -72,11 +80,33 @@ struct JSONMasker {
         let masker: JSONMasker
         var index = 0
         var output: [UInt8] = []
+        /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
+        private var recentKeys = [RecentKey?](repeating: nil, count: 32)
+
+        private struct RecentKey {
+            let range: Range<Int>
+            let rule: KeyRule
+        }
 
         init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
             self.input = input
             self.masker = masker
             output.reserveCapacity(input.count)
+        }
+
+        /// The rule for a key, remembered for the next time the same key bytes come.
+        mutating func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+            var hash: UInt32 = 2_166_136_261
+            for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            let slot = Int(hash & 31)
+            if let recent = recentKeys[slot], recent.range.count == raw.count,
+                memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
+            {
+                return recent.rule
+            }
+            let rule = masker.rule(forRawKey: raw)
+            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, rule: rule)
+            return rule
         }
 
         /// Skips whitespace; copies it to the output unless the value around it is masked.
@@ -149,7 +179,7 @@ struct JSONMasker {
                 skipWhitespace()
                 // Only an operation's key can name the GraphQL query; decode no other.
                 let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
-                switch masker.rule(forRawKey: rawKey) {
+                switch rule(forRawKey: rawKey) {
                 case .mask:
                     try skipValue(depth: depth + 1)
                     writeMask()

@@ -95,32 +95,37 @@ struct NameKey {
 }
 
 /// A list of sensitive names, matched against a ``NameKey``.
-struct NameMatcher: Sendable, Hashable {
+///
+/// The names are kept in one flat buffer so a match reads memory without reference counting:
+/// the JSON masker asks once per key.
+final class NameMatcher: Sendable, Hashable {
     /// Names that match a whole name only (`key` masks `key`, not `sortKey`), normalized.
-    private let wholeNames: [[UInt8]]
+    private let wholeNames: FlatNames
     /// Names that match the whole name or any run of whole words in it (`password` masks
     /// `newPassword` and `password_confirmation`, not `passwordless`), normalized.
-    private let wordNames: [[UInt8]]
+    private let wordNames: FlatNames
+    /// Which bytes start a word name, so most word starts are passed over at once.
+    private let wordInitials: [Bool]
 
     /// Creates a matcher; each name is normalized as a ``NameKey``'s letters.
     init(wholeNames: some Sequence<String> = [], wordNames: some Sequence<String> = []) {
-        self.wholeNames = wholeNames.map(Self.normalized).filter { !$0.isEmpty }
-        self.wordNames = wordNames.map(Self.normalized).filter { !$0.isEmpty }
+        self.wholeNames = FlatNames(wholeNames.map(Self.normalized))
+        self.wordNames = FlatNames(wordNames.map(Self.normalized))
+        var initials = [Bool](repeating: false, count: 256)
+        for range in self.wordNames.ranges { initials[Int(self.wordNames.bytes[range.lowerBound])] = true }
+        wordInitials = initials
     }
 
     /// Words that, ending a name after its sensitive words, say the name describes a secret
     /// rather than holds it: `token_type`, `password_expires_at`, `secret_name`.
-    static let descriptorWords: [[UInt8]] = [
+    static let descriptorWords = FlatNames([
         "type", "types", "expires", "expiry", "expiration", "ttl", "in", "at", "count", "length", "url", "uri",
         "endpoint", "name", "method", "algorithm", "enabled", "required", "format", "policy",
-    ].map { Array($0.utf8) }
-
-    var isEmpty: Bool { wholeNames.isEmpty && wordNames.isEmpty }
+    ].map { Array($0.utf8) })
 
     /// Whether the whole name is one of the names (word names included).
     func matchesWhole(_ key: NameKey) -> Bool {
-        let letters = key.letters
-        return wholeNames.contains { $0.elementsEqual(letters) } || wordNames.contains { $0.elementsEqual(letters) }
+        wholeNames.contains(key.letters) || wordNames.contains(key.letters)
     }
 
     /// Whether the name is listed whole, or a run of its words is a word name. With
@@ -130,22 +135,72 @@ struct NameMatcher: Sendable, Hashable {
         let letters = key.letters
         let count = letters.count
         guard count > 0 else { return false }
-        if wholeNames.contains(where: { $0.elementsEqual(letters) }) { return true }
+        if wholeNames.contains(letters) { return true }
+        guard !wordNames.ranges.isEmpty else { return false }
         var matchEnd = -1
-        for start in 0..<count where key.wordStarts[start] {
-            for word in wordNames where word.count <= count - start && word[0] == letters[start] {
-                let end = start + word.count
-                guard end == count || key.wordStarts[end] else { continue }
-                if word.elementsEqual(UnsafeBufferPointer(rebasing: letters[start..<end])) { matchEnd = max(matchEnd, end) }
+        wordInitials.withUnsafeBufferPointer { initials in
+            for start in 0..<count where key.wordStarts[start] && initials[Int(letters[start])] {
+                wordNames.forEach { word in
+                    let end = start + word.count
+                    guard end <= count, end == count || key.wordStarts[end], word[0] == letters[start] else { return }
+                    if FlatNames.equal(word, UnsafeBufferPointer(rebasing: letters[start..<end])) { matchEnd = max(matchEnd, end) }
+                }
             }
         }
         guard matchEnd >= 0 else { return false }
         guard exemptingDescriptors, matchEnd < count, let lastStart = key.lastWordStart, lastStart >= matchEnd else { return true }
-        let lastWord = UnsafeBufferPointer(rebasing: letters[lastStart...])
-        return !Self.descriptorWords.contains { $0.elementsEqual(lastWord) }
+        return !Self.descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[lastStart...]))
+    }
+
+    static func == (left: NameMatcher, right: NameMatcher) -> Bool {
+        left === right || (left.wholeNames == right.wholeNames && left.wordNames == right.wordNames)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(wholeNames)
+        hasher.combine(wordNames)
     }
 
     private static func normalized(_ name: String) -> [UInt8] {
         NameKey.with(name) { Array($0.letters) }
+    }
+}
+
+/// Names as one byte buffer and the range of each.
+struct FlatNames: Sendable, Hashable {
+    let bytes: [UInt8]
+    let ranges: [Range<Int>]
+
+    init(_ names: [[UInt8]]) {
+        let names = names.filter { !$0.isEmpty }
+        bytes = names.flatMap { $0 }
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for name in names {
+            ranges.append(start..<(start + name.count))
+            start += name.count
+        }
+        self.ranges = ranges
+    }
+
+    /// Calls `body` with each name's bytes.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            ranges.withUnsafeBufferPointer { ranges in
+                for range in ranges { body(UnsafeBufferPointer(rebasing: bytes[range])) }
+            }
+        }
+    }
+
+    func contains(_ letters: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        forEach { name in
+            if !found, Self.equal(name, letters) { found = true }
+        }
+        return found
+    }
+
+    static func equal(_ name: UnsafeBufferPointer<UInt8>, _ letters: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count == letters.count && (name.isEmpty || memcmp(name.baseAddress!, letters.baseAddress!, name.count) == 0)
     }
 }

@@ -112,27 +112,18 @@ public struct Redactor: Sendable, Hashable {
         self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedKey))
         self.sensitiveBodyKeys = Set(sensitiveBodyKeys.map(Self.normalizedKey))
         self.allowedBodyKeys = Set(allowedBodyKeys.map(Self.normalizedKey))
-        configured = Configured(
-            sensitive: [
-                .header: NameMatcher(wordNames: sensitiveHeaderNames),
-                .query: NameMatcher(wordNames: sensitiveQueryNames),
-                .body: NameMatcher(wordNames: sensitiveBodyKeys),
-            ],
-            allowed: [
-                .header: NameMatcher(wholeNames: allowedHeaderNames),
-                .query: NameMatcher(wholeNames: allowedQueryNames),
-                .body: NameMatcher(wholeNames: allowedBodyKeys),
-            ]
+        lists = NameLists(
+            sensitiveHeaderNames: sensitiveHeaderNames, allowedHeaderNames: allowedHeaderNames,
+            sensitiveQueryNames: sensitiveQueryNames, allowedQueryNames: allowedQueryNames,
+            sensitiveBodyKeys: sensitiveBodyKeys, allowedBodyKeys: allowedBodyKeys
         )
     }
 
     /// The configured lists as matchers, built once.
-    private let configured: Configured
+    private let lists: NameLists
 
-    private struct Configured: Sendable, Hashable {
-        let sensitive: [NameKind: NameMatcher]
-        let allowed: [NameKind: NameMatcher]
-    }
+    /// What the lists and the level say about names; one reference to copy.
+    var nameRules: NameRules { NameRules(lists: lists, level: level) }
 
     /// A redactor that keeps everything; for local development only.
     public static let none = Redactor(level: .none)
@@ -195,43 +186,10 @@ public struct Redactor: Sendable, Hashable {
         masks(key, as: .body)
     }
 
-    /// What a name is the name of; each kind has its own lists.
-    enum NameKind: Sendable, Hashable, CaseIterable {
-        case header, query, body
-    }
-
     func masks(_ name: String, as kind: NameKind) -> Bool {
-        NameKey.with(name) { masks($0, as: kind) }
+        let rules = nameRules
+        return NameKey.with(name) { rules.masks($0, as: kind) }
     }
-
-    func masks(_ key: NameKey, as kind: NameKind) -> Bool {
-        switch rule(for: key, as: kind) {
-        case .mask: true
-        case .keep: false
-        case .levelDecides: level == .strict
-        }
-    }
-
-    /// What the lists say about a name: a configured sensitive name is masked; then an allowed
-    /// name is kept; then the level's defaults mask (at `.standard` and `.strict`); otherwise
-    /// the level decides.
-    func rule(for key: NameKey, as kind: NameKind) -> NameRule {
-        if configured.sensitive[kind]?.matches(key) == true { return .mask }
-        if configured.allowed[kind]?.matchesWhole(key) == true { return .keep }
-        if level != .none, Self.builtIn[kind]?.matches(key, exemptingDescriptors: true) == true { return .mask }
-        return .levelDecides
-    }
-
-    /// What the lists say about one name.
-    enum NameRule {
-        case mask, keep, levelDecides
-    }
-
-    private static let builtIn: [NameKind: NameMatcher] = [
-        .header: NameMatcher(wholeNames: defaultSensitiveHeaderNames, wordNames: defaultSensitiveWords),
-        .query: NameMatcher(wholeNames: defaultSensitiveQueryNames, wordNames: defaultSensitiveWords),
-        .body: NameMatcher(wholeNames: defaultSensitiveBodyKeys, wordNames: defaultSensitiveWords),
-    ]
 
     /// A header name as names are compared: trimmed, lowercased, `_` read as `-`.
     static func normalizedName(_ name: String) -> String {

@@ -1,0 +1,97 @@
+/// What a name is the name of; each kind has its own lists.
+enum NameKind: Sendable, Hashable, CaseIterable {
+    case header, query, body
+}
+
+/// What the lists say about one name.
+enum NameRule {
+    case mask, keep, levelDecides
+}
+
+/// What a redactor's lists and level say about names. Cheap to copy: one reference.
+///
+/// A configured sensitive name is masked; then an allowed name is kept; then the built-in
+/// names mask (at `.standard` and `.strict`); otherwise the level decides.
+struct NameRules: Sendable {
+    let lists: NameLists
+    let level: Redactor.Level
+
+    func rule(for key: NameKey, as kind: NameKind) -> NameRule {
+        if lists.sensitive(kind).matches(key) { return .mask }
+        if lists.allowed(kind).matchesWhole(key) { return .keep }
+        if level != .none, NameLists.builtIn(kind).matches(key, exemptingDescriptors: true) { return .mask }
+        return .levelDecides
+    }
+
+    func masks(_ key: NameKey, as kind: NameKind) -> Bool {
+        switch rule(for: key, as: kind) {
+        case .mask: true
+        case .keep: false
+        case .levelDecides: level == .strict
+        }
+    }
+}
+
+/// A redactor's configured name lists as matchers, built once with the redactor.
+final class NameLists: Sendable, Hashable {
+    private let sensitiveHeaderNames, sensitiveQueryNames, sensitiveBodyKeys: NameMatcher
+    private let allowedHeaderNames, allowedQueryNames, allowedBodyKeys: NameMatcher
+
+    init(
+        sensitiveHeaderNames: Set<String>, allowedHeaderNames: Set<String>,
+        sensitiveQueryNames: Set<String>, allowedQueryNames: Set<String>,
+        sensitiveBodyKeys: Set<String>, allowedBodyKeys: Set<String>
+    ) {
+        self.sensitiveHeaderNames = NameMatcher(wordNames: sensitiveHeaderNames)
+        self.sensitiveQueryNames = NameMatcher(wordNames: sensitiveQueryNames)
+        self.sensitiveBodyKeys = NameMatcher(wordNames: sensitiveBodyKeys)
+        self.allowedHeaderNames = NameMatcher(wholeNames: allowedHeaderNames)
+        self.allowedQueryNames = NameMatcher(wholeNames: allowedQueryNames)
+        self.allowedBodyKeys = NameMatcher(wholeNames: allowedBodyKeys)
+    }
+
+    func sensitive(_ kind: NameKind) -> NameMatcher {
+        switch kind {
+        case .header: sensitiveHeaderNames
+        case .query: sensitiveQueryNames
+        case .body: sensitiveBodyKeys
+        }
+    }
+
+    func allowed(_ kind: NameKind) -> NameMatcher {
+        switch kind {
+        case .header: allowedHeaderNames
+        case .query: allowedQueryNames
+        case .body: allowedBodyKeys
+        }
+    }
+
+    static func builtIn(_ kind: NameKind) -> NameMatcher {
+        switch kind {
+        case .header: builtInHeaderNames
+        case .query: builtInQueryNames
+        case .body: builtInBodyKeys
+        }
+    }
+
+    private static let builtInHeaderNames = NameMatcher(
+        wholeNames: Redactor.defaultSensitiveHeaderNames, wordNames: Redactor.defaultSensitiveWords
+    )
+    private static let builtInQueryNames = NameMatcher(
+        wholeNames: Redactor.defaultSensitiveQueryNames, wordNames: Redactor.defaultSensitiveWords
+    )
+    private static let builtInBodyKeys = NameMatcher(
+        wholeNames: Redactor.defaultSensitiveBodyKeys, wordNames: Redactor.defaultSensitiveWords
+    )
+
+    static func == (left: NameLists, right: NameLists) -> Bool {
+        left === right || NameKind.allCases.allSatisfy { left.sensitive($0) == right.sensitive($0) && left.allowed($0) == right.allowed($0) }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for kind in NameKind.allCases {
+            hasher.combine(sensitive(kind))
+            hasher.combine(allowed(kind))
+        }
+    }
+}
