@@ -149,7 +149,7 @@ final class RedactorTests: XCTestCase {
     func testGraphQLOverJSONMasksQueryLiteralsAndVariables() {
         let input = #"{"operationName":"Login","query":"query Q { user(id: \"42\", limit: 10) { name } }","variables":{"password":"p","id":"42"}}"#
         XCTAssertEqual(body(.standard, input, "application/json"),
-                       #"{"operationName":"Login","query":"query Q { user(id: ***, limit: ***) { name } }","variables":{"password":"[REDACTED]","id":"42"}}"#)
+                       #"{"operationName":"Login","query":"query Q { user(id: ***, limit: ***) { name } }","variables":{"password":"[REDACTED]","id":"[REDACTED]"}}"#)
     }
 
     // MARK: Strict and other bodies

@@ -171,7 +171,12 @@ struct JSONMasker {
                 try skipString()
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
-                copy(keyStart..<keyEnd)
+                let keyRule = rule(forRawKey: rawKey)
+                if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
+                    writeMask()
+                } else {
+                    copy(keyStart..<keyEnd)
+                }
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
                 index += 1
@@ -179,14 +184,18 @@ struct JSONMasker {
                 skipWhitespace()
                 // Only an operation's key can name the GraphQL query; decode no other.
                 let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
-                switch rule(forRawKey: rawKey) {
+                // An operation's variables are masked like the query's literals, keys kept;
+                // an operation may carry another under `payload` (GraphQL over WebSocket).
+                let isVariables = operationKey == "variables"
+                let isNestedOperation = operationKey == "payload"
+                switch keyRule {
                 case .mask:
                     try skipValue(depth: depth + 1)
                     writeMask()
                 case .keepSensitiveOnly:
-                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey)
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation)
                 case .inherit:
-                    try value(depth: depth + 1, mode: mode, key: operationKey)
+                    try value(depth: depth + 1, mode: isVariables ? .everyValue : mode, key: operationKey, isOperation: isNestedOperation)
                 }
                 skipWhitespace()
                 switch try peek() {
@@ -336,7 +345,7 @@ struct JSONMasker {
             let content = (start + 1)..<(end - 1)
             let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
             guard isGraphQLQuery || startsLikeJSON(content) else {
-                copy(start..<end)
+                maskTextSecrets(start: start, end: end)
                 return
             }
             guard let decoded = JSONString.decode(input[content]) else {
@@ -361,6 +370,83 @@ struct JSONMasker {
             case .some:
                 let marked = String(decoding: result.output, as: UTF8.self) + "…[REDACTED: unreadable JSON]"
                 output.append(contentsOf: JSONString.encode(marked))
+            }
+        }
+
+        /// Copies a string whose text may hold a URL, a form, a credential or a JWT with the
+        /// text rules applied (``Redactor/redactedText(_:)``); other strings are copied as they are.
+        mutating func maskTextSecrets(start: Int, end: Int) {
+            let content = (start + 1)..<(end - 1)
+            guard mayHoldTextSecret(content), let decoded = JSONString.decode(input[content]) else {
+                copy(start..<end)
+                return
+            }
+            let scrubbed = masker.redactor.redactedText(decoded)
+            if scrubbed == decoded {
+                copy(start..<end)
+            } else {
+                output.append(contentsOf: JSONString.encode(scrubbed))
+            }
+        }
+
+        /// Whether an object key looks like a value rather than a field name (at `.strict` such a
+        /// key is masked): over 64 bytes, characters that field names do not use, or a part of
+        /// more than 8 characters with digits in it (`sk_live_51H8x...`, a UUID, a JWT).
+        static func looksLikeSecret(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.count <= 64 else { return true }
+            var partLength = 0
+            var partHasDigit = false
+            for byte in key {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    partLength += 1
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    partLength += 1
+                    partHasDigit = true
+                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: ":"),
+                    UInt8(ascii: "/"), UInt8(ascii: "$"), UInt8(ascii: "@"):
+                    partLength = 0
+                    partHasDigit = false
+                default:
+                    return true
+                }
+                if partHasDigit, partLength > 8 { return true }
+            }
+            return false
+        }
+
+        /// Whether string content may hold a secret that the text rules find: a URL, a
+        /// `name=value` pair, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
+        func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
+            var position = content.lowerBound
+            while position < content.upperBound {
+                switch input[position] {
+                case UInt8(ascii: "="): return true
+                case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
+                    return true
+                case UInt8(ascii: "e") where position + 2 < content.upperBound
+                    && input[position + 1] == UInt8(ascii: "y") && input[position + 2] == UInt8(ascii: "J"):
+                    return true
+                case UInt8(ascii: "B"), UInt8(ascii: "b"):
+                    if startsWithCaseless("bearer ", at: position, before: content.upperBound)
+                        || startsWithCaseless("basic ", at: position, before: content.upperBound)
+                    {
+                        return true
+                    }
+                default: break
+                }
+                position += 1
+            }
+            return false
+        }
+
+        /// Whether the input at `position` starts with the lowercase ASCII `word`, in any case.
+        func startsWithCaseless(_ word: StaticString, at position: Int, before end: Int) -> Bool {
+            guard end - position >= word.utf8CodeUnitCount else { return false }
+            let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            return letters.indices.allSatisfy { offset in
+                let byte = input[position + offset]
+                return (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letters[offset]
             }
         }
 
