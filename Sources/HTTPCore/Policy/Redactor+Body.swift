@@ -11,6 +11,9 @@ extension Redactor {
     /// - `application/graphql`: literals become `***`.
     /// - `application/x-www-form-urlencoded`, or a body of another type shaped like one
     ///   (`name=value&...`): values of sensitive keys become ``mask``.
+    /// - XML (`xml` or `+xml` media types, or a body of another type that starts with a tag):
+    ///   the values of attributes and the content of elements with sensitive names become
+    ///   ``mask``, matched by local name (`wsse:Password`).
     /// - `multipart/form-data`: the content of parts with a sensitive name becomes ``mask``;
     ///   other parts are redacted by their own content type. Without a usable boundary the
     ///   body is replaced by a note.
@@ -54,13 +57,16 @@ extension Redactor {
             return maskedMultipart(body, boundary: boundary, depth: depth) ?? Self.note(for: body, media: media)
         case .multipart(nil):
             return Self.note(for: body, media: media)
+        case .xml:
+            guard level != .strict else { return Self.note(for: body, media: media) }
+            return Data(XMLMasker.mask([UInt8](body), redactor: self))
         case .other:
             return level == .strict ? Self.note(for: body, media: media) : body
         }
     }
 
     private enum BodyKind {
-        case json, jsonLines, graphQL, form, multipart(boundary: String?), other
+        case json, jsonLines, graphQL, form, multipart(boundary: String?), xml, other
 
         init(media: (type: String, boundary: String?)?, body: Data) {
             let type = media?.type ?? ""
@@ -76,16 +82,27 @@ extension Redactor {
                 self = Self.startsLikeJSON(body) ? .json : .form
             } else if type.hasPrefix("multipart/") {
                 self = .multipart(boundary: media?.boundary)
+            } else if subtype == "xml" || subtype.hasSuffix("+xml") {
+                self = .xml
             } else {
                 // Whatever the label says, a body shaped like JSON or a form is masked as one.
                 if Self.startsLikeJSON(body) || body.starts(with: Redactor.jsonHijackingPrefix) {
                     self = .json
                 } else if Self.looksLikeForm(body) {
                     self = .form
+                } else if Self.startsLikeXML(body) {
+                    self = .xml
                 } else {
                     self = .other
                 }
             }
+        }
+
+        /// An XML declaration, or a start tag, after optional whitespace and byte order mark.
+        private static func startsLikeXML(_ body: Data) -> Bool {
+            let content = body.drop { [0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
+            guard content.first == UInt8(ascii: "<"), let second = content.dropFirst().first else { return false }
+            return second == UInt8(ascii: "?") || (second | 0x20 >= UInt8(ascii: "a") && second | 0x20 <= UInt8(ascii: "z"))
         }
 
         private static func startsLikeJSON(_ body: Data) -> Bool {
