@@ -22,4 +22,17 @@ final class RedactorBodyShapeTests: XCTestCase {
             }
         }
     }
+
+    func testFormsWithRawSpacesAndUTF8InValuesAreMasked() {
+        let cases: [(String?, String, String)] = [
+            (nil, "password=hunter 2&x=1", "password=[REDACTED]&x=1"),
+            ("text/plain", "name=Zo\u{00EB}&password=\u{00DF}\u{00DF} 2\r\n", "name=Zo\u{00EB}&password=[REDACTED]"),
+            ("application/x-www-form-urlencoded", "new_password=p w&confirm=\u{1F600}", "new_password=[REDACTED]&confirm=\u{1F600}"),
+        ]
+        for (type, input, expected) in cases {
+            XCTAssertEqual(masked(input, type), expected, input)
+        }
+        let prose = "Dear user, a=b is not a form"
+        XCTAssertEqual(masked(prose, "text/plain"), prose, "a space before the first = is prose")
+    }
 }

@@ -110,8 +110,9 @@ extension Redactor {
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         }
 
-        /// `name=value(&name=value)*` in printable ASCII without spaces, of any size, maybe
-        /// followed by a line break (as a token response or a multipart part ends).
+        /// `name=value(&name=value)*` without control characters, of any size, maybe followed
+        /// by a line break (as a token response or a multipart part ends). Values may hold
+        /// raw spaces and UTF-8; the first name holds neither spaces nor `=`.
         private static func looksLikeForm(_ body: Data) -> Bool {
             var content = body[...]
             while let last = content.last, last == 0x0A || last == 0x0D { content = content.dropLast() }
@@ -119,13 +120,15 @@ extension Redactor {
             var sawEquals = false
             var segmentHasEquals = false
             for byte in content {
-                guard byte > 0x20, byte < 0x7F else { return false }
+                guard byte >= 0x20, byte != 0x7F else { return false }
                 if byte == UInt8(ascii: "=") {
                     sawEquals = true
                     segmentHasEquals = true
                 } else if byte == UInt8(ascii: "&") {
                     guard segmentHasEquals else { return false }
                     segmentHasEquals = false
+                } else if byte == 0x20, !sawEquals {
+                    return false
                 }
             }
             return sawEquals
