@@ -92,25 +92,53 @@ final class HTTPTransportClientTests: XCTestCase {
         struct Explained: LocalizedError {
             var errorDescription: String? { "login failed: password=hunter2 for https://api.example.com/x?token=abc" }
         }
-        let cases: [(any Error, String)] = [
-            (AdapterError.rejected(token: "t0k-S3CRET"), "AdapterError"),
-            (Credentials(password: "hunter2"), "Credentials"),
-            (Explained(), "Explained: login failed: password=[REDACTED] for https://api.example.com/x?token=[REDACTED]"),
+        // The caller gets its own error's text; events get it scrubbed.
+        let cases: [(any Error, thrown: String, observed: String)] = [
+            (AdapterError.rejected(token: "t0k-S3CRET"), "AdapterError", "AdapterError"),
+            (Credentials(password: "hunter2"), "Credentials", "Credentials"),
+            (Explained(), "Explained: login failed: password=hunter2 for https://api.example.com/x?token=abc",
+             "Explained: login failed: password=[REDACTED] for https://api.example.com/x?token=[REDACTED]"),
         ]
-        final class Throwing: HTTPTransport {
-            let error: any Error
-            init(_ error: any Error) { self.error = error }
-            func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
-        }
-        for (thrown, expected) in cases {
+        for (thrown, expectedThrown, expectedObserved) in cases {
+            let recorder = RecordingObserver()
+            let dispatcher = HTTPEventDispatcher()
+            dispatcher.subscribe(recorder)
             let client = HTTPTransportClient(transport: Throwing(thrown), dispatcher: dispatcher)
             do {
                 _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/login")!))
                 XCTFail("expected an error")
             } catch {
-                XCTAssertEqual(error, .transport(code: .other, message: expected))
+                XCTAssertEqual(error, .transport(code: .other, message: expectedThrown))
             }
+            let failed = try await recorder.waitForTerminalEvents(count: 1).last
+            XCTAssertEqual(failed?.error, .transport(code: .other, message: expectedObserved))
         }
+    }
+
+    func testLongMessagesAreCutAndScrubbedOnlyWhenObserved() async throws {
+        struct Verbose: LocalizedError {
+            var errorDescription: String? { String(repeating: "\u{00E9}", count: 3000) + " token=S3CR3T" }
+        }
+        let client = HTTPTransportClient(transport: Throwing(Verbose()), dispatcher: dispatcher)
+        do {
+            _ = try await client.send(HTTPRequest(url: url))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(.other, let message) = error else { return XCTFail("\(error)") }
+            // "Verbose: " is 9 bytes; 2,043 two-byte characters fit in the remaining 4,087.
+            XCTAssertEqual(message, "Verbose: " + String(repeating: "\u{00E9}", count: 2043) + "\u{2026}")
+            XCTAssertLessThanOrEqual(message.utf8.count, HTTPError.maximumMessageBytes + 3)
+        }
+        let failed = try await recorder.waitForTerminalEvents(count: 1).last
+        XCTAssertEqual(failed?.error, .transport(code: .other, message: "Verbose: " + String(repeating: "\u{00E9}", count: 2043) + "\u{2026}"))
+
+        struct Secretive: LocalizedError {
+            var errorDescription: String? { "rejected " + String(repeating: "x", count: 100) + " password=S3CR3T" }
+        }
+        let secretive = HTTPTransportClient(transport: Throwing(Secretive()), dispatcher: dispatcher)
+        _ = try? await secretive.send(HTTPRequest(url: url))
+        let observed = try await recorder.waitForTerminalEvents(count: 2).last
+        XCTAssertEqual(observed?.error, .transport(code: .other, message: "Secretive: rejected " + String(repeating: "x", count: 100) + " password=[REDACTED]"))
     }
 
     func testDeadlineCancelsTheTransportAndFailsWithTimeout() async throws {
@@ -253,4 +281,12 @@ extension AsyncCondition where State: Collection {
             ConditionTimeout(description: "waited \(timeout) s for \(count) elements, have \(state.count)")
         }
     }
+
+}
+
+/// A transport that fails every attempt with one error.
+private final class Throwing: HTTPTransport {
+    let error: any Error
+    init(_ error: any Error) { self.error = error }
+    func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// Why an exchange produced no complete response.
 ///
-/// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Error texts never contain
-/// the query or the userinfo of the request URL: clients built on ``HTTPTransportClient``
-/// scrub transport messages with the policy's ``Redactor`` before they are thrown or observed.
+/// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Clients built on
+/// ``HTTPTransportClient`` throw transport messages without the query, userinfo or fragment
+/// of the request URL, cut to ``maximumMessageBytes``; events expose them with the policy's
+/// ``Redactor`` text rules applied as well.
 public enum HTTPError: Error, Sendable, Hashable {
     /// The exchange was cancelled, through ``Cancellable/cancel()`` or Swift task cancellation.
     case cancelled
@@ -63,6 +64,21 @@ extension HTTPError: CustomStringConvertible {
 }
 
 extension HTTPError {
+    /// The longest transport message, in UTF-8 bytes, that ``HTTPTransportClient`` throws or
+    /// reports; longer ones are cut and end with `…`.
+    public static let maximumMessageBytes = 4096
+
+    /// `text` cut to at most `limit` UTF-8 bytes (plus the `…` that marks a cut), at a
+    /// character boundary.
+    package static func cut(_ text: String, toBytes limit: Int) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: limit)
+        // Step back over continuation bytes to the start of the character cut in two.
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self) + "…"
+    }
+
     /// A description of any error that never prints its stored values: the type's name, and
     /// the text a `LocalizedError` chose to show (or an `NSError`'s domain and code).
     ///

@@ -267,16 +267,18 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    /// Removes the request URL's query and userinfo from a message, whatever the level, and
-    /// applies the redactor's text rules.
+    /// Removes the request URL's query, userinfo and fragment from a message, whatever the
+    /// level, and cuts it to ``HTTPError/maximumMessageBytes``. Cheap: the redactor's text rules
+    /// run later, when an observer reads the event's error.
     private func scrubbed(_ message: String, for url: URL) -> String {
-        var message = policy.redactor.redactedText(message)
+        // Cut long messages before searching them; whatever lies past the first cut is cut again.
+        var message = HTTPError.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let secrets = [url.query, components?.percentEncodedQuery, components?.user, components?.password, url.fragment]
         for case let secret? in secrets where !secret.isEmpty {
             message = message.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        return message
+        return HTTPError.cut(message, toBytes: HTTPError.maximumMessageBytes)
     }
 }
 

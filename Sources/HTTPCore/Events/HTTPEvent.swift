@@ -119,8 +119,11 @@ public struct HTTPEvent: Sendable {
     public let durationMilliseconds: Double?
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
-    /// attempt had no response; already scrubbed by the policy.
-    public let error: HTTPError?
+    /// attempt had no response. A transport message is scrubbed by the policy's redactor
+    /// (``Redactor/redactedText(_:)``) when first read, off the request path.
+    public var error: HTTPError? { errorRecord?.exposed }
+
+    let errorRecord: ErrorRecord?
 
     let requestRecord: RequestRecord
     let responseRecord: ResponseRecord?
@@ -175,7 +178,7 @@ public struct HTTPEvent: Sendable {
         self.requestRecord = request
         self.attempt = attempt
         self.responseRecord = response
-        self.error = error
+        self.errorRecord = error.map { ErrorRecord(error: $0, redactor: request.policy.redactor) }
         self.startedAt = startedAt
         self.endedAt = ended?.date
         self.durationMilliseconds = ended?.durationMilliseconds

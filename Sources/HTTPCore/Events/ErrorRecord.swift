@@ -1,0 +1,17 @@
+/// The error of an exchange or attempt and its policy-exposed form: a transport message with
+/// the redactor's text rules applied, computed once, on first read, off the request path.
+final class ErrorRecord: Sendable {
+    let error: HTTPError
+    let redactor: Redactor
+    private let cache = Locked<HTTPError?>(nil)
+
+    init(error: HTTPError, redactor: Redactor) {
+        self.error = error
+        self.redactor = redactor
+    }
+
+    var exposed: HTTPError {
+        guard case .transport(let code, let message) = error else { return error }
+        return cache.value { .transport(code: code, message: redactor.redactedText(message)) }
+    }
+}
