@@ -44,4 +44,15 @@ final class RedactorHeaderTests: XCTestCase {
             XCTAssertEqual(url, "https://bucket.example.com/o?\(name)=\(Redactor.mask)&x=1", name)
         }
     }
+
+    func testAllowedHeaderValuesGetTheTextRulesAtStrict() {
+        let headers: HTTPHeaders = [
+            "User-Agent": "MyApp/1.0 token=S3CR3T", "Accept": "application/json", "Cache-Control": "no-cache, Bearer S3CR3T",
+        ]
+        XCTAssertEqual(
+            Redactor.strict.redactedHeaders(headers).map(\.value),
+            ["MyApp/1.0 token=[REDACTED]", "application/json", "no-cache, Bearer [REDACTED]"]
+        )
+        XCTAssertEqual(Redactor.standard.redactedHeaders(headers).map(\.value), headers.map(\.value), "kept at .standard")
+    }
 }

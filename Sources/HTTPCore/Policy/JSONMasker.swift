@@ -29,8 +29,16 @@ struct JSONMasker {
     /// The redactor's name rules, copied once for the many keys of a document.
     private let nameRules: NameRules
 
-    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool) {
+    /// How many strings holding JSON this document sits in; deeper than
+    /// ``maximumStringNesting`` such a string is masked whole.
+    let stringNesting: Int
+
+    /// How deep JSON inside JSON strings is read.
+    static let maximumStringNesting = 8
+
+    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, stringNesting: Int = 0) {
         self.redactor = redactor
+        self.stringNesting = stringNesting
         nameRules = redactor.nameRules
         self.mode = mode
         self.masksGraphQLQuery = masksGraphQLQuery
@@ -348,8 +356,11 @@ struct JSONMasker {
                 maskTextSecrets(start: start, end: end)
                 return
             }
-            guard let decoded = JSONString.decode(input[content]) else {
-                // Text that should be masked but cannot be read: never copy it raw.
+            guard let decoded = JSONString.decode(input[content]),
+                isGraphQLQuery || masker.stringNesting < JSONMasker.maximumStringNesting
+            else {
+                // Text that should be masked but cannot be read, or JSON nested too deep in
+                // strings: never copy it raw.
                 writeMask()
                 return
             }
@@ -358,7 +369,9 @@ struct JSONMasker {
                 return
             }
             let nested = Array(decoded.utf8)
-            let inner = JSONMasker(redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: false)
+            let inner = JSONMasker(
+                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: false, stringNesting: masker.stringNesting + 1
+            )
             let result = nested.withUnsafeBufferPointer { inner.mask($0) }
             let opening = nested.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } ?? 0
             switch result.failedAt {

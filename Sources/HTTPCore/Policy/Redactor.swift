@@ -141,7 +141,8 @@ public struct Redactor: Sendable, Hashable {
 
     /// The headers with every masked value replaced by ``mask``; names and order are kept.
     /// Values that are URLs (`Location`, `Content-Location`, `Referer`) get the URL rules, and
-    /// the URLs in a `Link` value too.
+    /// the URLs in a `Link` value too. At `.strict`, the values of allowed headers get the
+    /// text rules (``redactedText(_:)``), so a credential inside one is masked.
     public func redactedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         guard level != .none || !sensitiveHeaderNames.isEmpty else { return headers }
         var result = headers
@@ -150,7 +151,8 @@ public struct Redactor: Sendable, Hashable {
             switch Self.normalizedName(field.name) {
             case "location", "content-location", "referer": return redactedURL(string: field.value)
             case "link": return redactedText(field.value)
-            default: return field.value
+            // At `.strict` an allowed header still loses what the text rules find in it.
+            default: return level == .strict ? redactedText(field.value) : field.value
             }
         }
         return result
