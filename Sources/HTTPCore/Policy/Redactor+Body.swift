@@ -185,7 +185,7 @@ extension Redactor {
             } else if let separator = Self.firstIndex(of: headerEnd, in: bytes, from: cursor, to: part.endIndex) {
                 let contentStart = separator + headerEnd.count
                 output += bytes[cursor..<contentStart]
-                let headers = MultipartPartHeaders(String(decoding: bytes[cursor..<separator], as: UTF8.self))
+                let headers = MultipartPartHeaders(bytes[cursor..<separator])
                 let isSensitive = headers.name.map { Self.formKeyCandidates($0).contains(where: masksBodyKey) } ?? false
                 if isSensitive {
                     output += Array("\(Self.mask)\r\n".utf8)
