@@ -79,4 +79,15 @@ final class RedactorMultipartTests: XCTestCase {
         XCTAssertTrue(output.contains("\r\n\r\nv39999\r\n"))
         XCTAssertFalse(output.contains("\r\n\r\nv39998\r\n"))
     }
+
+    func testUnlabelledContentThatStartsWithABoundaryIsReadAsMultipart() {
+        let inner = "--in\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nS3CR3T\r\n--in--\r\n"
+        let outer = "--out\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n\(inner)\r\n--out--\r\n"
+        let output = String(decoding: Redactor.standard.redactedBody(Data(outer.utf8), contentType: "multipart/form-data; boundary=out"), as: UTF8.self)
+        XCTAssertEqual(output, outer.replacingOccurrences(of: "S3CR3T", with: "[REDACTED]"))
+        let unlabelled = String(decoding: Redactor.standard.redactedBody(Data(inner.utf8), contentType: nil), as: UTF8.self)
+        XCTAssertEqual(unlabelled, inner.replacingOccurrences(of: "S3CR3T", with: "[REDACTED]"))
+        let prose = "-- a signature line\nnot multipart"
+        XCTAssertEqual(String(decoding: Redactor.standard.redactedBody(Data(prose.utf8), contentType: nil), as: UTF8.self), prose)
+    }
 }

@@ -370,7 +370,7 @@ struct JSONMasker {
             }
             let nested = Array(decoded.utf8)
             let inner = JSONMasker(
-                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: false, stringNesting: masker.stringNesting + 1
+                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: true, stringNesting: masker.stringNesting + 1
             )
             let result = nested.withUnsafeBufferPointer { inner.mask($0) }
             let opening = nested.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } ?? 0

@@ -92,10 +92,23 @@ extension Redactor {
                     self = .form
                 } else if Self.startsLikeXML(body) {
                     self = .xml
+                } else if let boundary = Self.leadingMultipartBoundary(body) {
+                    self = .multipart(boundary: boundary)
                 } else {
                     self = .other
                 }
             }
+        }
+
+        /// The boundary of a body that starts like multipart content: `--boundary` (1 to 70
+        /// visible characters, RFC 2046), a line break, and a `Content-` header.
+        private static func leadingMultipartBoundary(_ body: Data) -> String? {
+            guard body.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) else { return nil }
+            let line = body.dropFirst(2).prefix { $0 != 0x0D && $0 != 0x0A }
+            guard (1...70).contains(line.count), line.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+            let next = body[line.endIndex...].drop { $0 == 0x0D || $0 == 0x0A }.prefix(8)
+            guard String(decoding: next, as: UTF8.self).lowercased() == "content-" else { return nil }
+            return String(decoding: line, as: UTF8.self)
         }
 
         /// An XML declaration, or a start tag, after optional whitespace and byte order mark.
