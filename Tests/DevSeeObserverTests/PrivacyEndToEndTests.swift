@@ -46,7 +46,7 @@ final class PrivacyEndToEndTests: XCTestCase {
         url.fragment = "access_token=\(secret)&state=ok"
         let headers: HTTPHeaders = [
             "Authorization": "Bearer \(secret)", "Proxy-Authorization": "Basic \(secret)", "Cookie": "sid=\(secret)",
-            "X-Api-Key": secret, "X-Auth-Token": secret,
+            "X-Api-Key": secret, "X-Auth-Token": secret, "X-Vault-Token": secret, "X-Client-Secret": secret,
         ]
         let boundary = "b0undary"
         let bodies: [(String, String)] = [
@@ -56,6 +56,12 @@ final class PrivacyEndToEndTests: XCTestCase {
              "--\(boundary)\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n\(secret)\r\n--\(boundary)--\r\n"),
             ("application/json", #"{"query":"mutation { login(password: \"\#(secret)\", pin: 4242) { token } }","variables":{"token":"\#(secret)"}}"#),
             ("application/graphql", #"query { user(apiKey: "\#(secret)") { name } }"#),
+            ("application/json", #"{"newPassword":"\#(secret)","auth_token":"\#(secret)","user":{"pa\u017f\u017fword":"\#(secret)"}}"#),
+            ("application/json", #"{"query":"query($v: String) { a(v: $v) }","variables":{"v":"\#(secret)"}}"#),
+            ("application/json", #"{"next":"https://a.example/cb?code=\#(secret)&x=1","header":"Bearer \#(secret)"}"#),
+            ("application/xml", "<login><user>roy</user><password>\(secret)</password><t token=\"\(secret)\"/></login>"),
+            ("text/plain", "name=Zo\u{00EB}&password=\(secret) 2"),
+            ("text/plain", #"{"body":"{\"password\":\"\#(secret)\"}"}"#),
         ]
         for (type, body) in bodies {
             var requestHeaders = headers
