@@ -45,11 +45,12 @@ enum DevSeeLogValidator {
         } catch {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Body is not valid JSON: \(error)")
         }
-        guard case .object(let members) = value else {
+        guard case .object = value else {
             return validationFailed([("body", "must be a JSON object")])
         }
-        // Fastify refuses prototype poisoning before any route sees the body.
-        guard !members.contains(where: { $0.key == "__proto__" }) else {
+        // Fastify's JSON parser (secure-json-parse, protoAction and constructorAction "error")
+        // refuses prototype poisoning at any depth before any route sees the body.
+        guard !hasPrototypePoisoning(value) else {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Object contains forbidden prototype property")
         }
 
@@ -63,10 +64,12 @@ enum DevSeeLogValidator {
         if number(value["duration"]).map({ $0 >= 0 }) != true {
             problems.append(("duration", "must be a number >= 0"))
         }
+        // The server checks that headers are objects; it accepts any values in them (null,
+        // numbers), as its schema does not type them.
         for field in ["requestHeaders", "responseHeaders"] {
             guard let headers = value[field] else { continue }
-            guard case .object(let fields) = headers, fields.allSatisfy({ string($0.value) != nil }) else {
-                problems.append((field, "must be an object of string values"))
+            guard case .object = headers else {
+                problems.append((field, "must be an object"))
                 continue
             }
         }
@@ -75,6 +78,27 @@ enum DevSeeLogValidator {
         }
         guard problems.isEmpty else { return validationFailed(problems) }
         return .accepted(value)
+    }
+
+    /// A `__proto__` key, or a `constructor` key whose object value has a `prototype` key,
+    /// anywhere in the document. Iterative: the document may nest deeply.
+    private static func hasPrototypePoisoning(_ value: JSONValue) -> Bool {
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .object(let members):
+                for member in members {
+                    if member.key == "__proto__" { return true }
+                    if member.key == "constructor", member.value["prototype"] != nil { return true }
+                    pending.append(member.value)
+                }
+            case .array(let values):
+                pending.append(contentsOf: values)
+            default:
+                break
+            }
+        }
+        return false
     }
 
     private static func string(_ value: JSONValue?) -> String? {
@@ -97,9 +121,8 @@ enum DevSeeLogValidator {
     }
 
     private static func validationFailed(_ problems: [(field: String, message: String)]) -> Verdict {
-        let details = problems.map { problem in
-            JSONValue.object([("field", .string(problem.field)), ("message", .string(problem.message))])
-        }
+        // The real server lists each problem as one string.
+        let details = problems.map { problem in JSONValue.string("\(problem.field) \(problem.message)") }
         let body = JSONValue.object([("error", .string("Validation failed")), ("details", .array(details))])
         let reason = "Validation failed: " + problems.map { "\($0.field) \($0.message)" }.joined(separator: "; ")
         return .rejected(status: 400, reason: reason, body: body.serialized)

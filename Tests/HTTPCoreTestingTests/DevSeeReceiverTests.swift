@@ -88,8 +88,8 @@ final class DevSeeReceiverTests: XCTestCase {
         let answer = try await post(body)
         XCTAssertEqual(answer.status, 400, file: file, line: line)
         XCTAssertEqual(answer.json?["error"] as? String, "Validation failed", file: file, line: line)
-        let details = answer.json?["details"] as? [[String: Any]] ?? []
-        XCTAssertEqual(details.compactMap { $0["field"] as? String }, [field], file: file, line: line)
+        let details = answer.json?["details"] as? [String] ?? []
+        XCTAssertEqual(details.map { String($0.prefix { $0 != " " }) }, [field], file: file, line: line)
         XCTAssertEqual(receiver.storedLogs, [], file: file, line: line)
         XCTAssertEqual(receiver.rejections.last?.status, 400, file: file, line: line)
         XCTAssertEqual(receiver.rejections.last?.body, Data(body.utf8), file: file, line: line)
@@ -230,17 +230,43 @@ final class DevSeeReceiverTests: XCTestCase {
         try await assertValidationFails(log(setting: "error", to: "null"), field: "error")
     }
 
-    func test_headersThatAreNotObjectsOfStrings_are400() async throws {
-        try await assertValidationFails(log(setting: "requestHeaders", to: #"{"a":1}"#), field: "requestHeaders")
+    func test_headersThatAreNotObjects_are400() async throws {
+        try await assertValidationFails(log(setting: "requestHeaders", to: #""a: b""#), field: "requestHeaders")
         try await assertValidationFails(log(setting: "responseHeaders", to: #"["a"]"#), field: "responseHeaders")
+    }
+
+    func test_headerObjectsWithNullOrNonStringValues_areAcceptedAsTheRealServerDoes() async throws {
+        let answer = try await post(log(setting: "requestHeaders", to: #"{"a":null,"b":1,"c":["x"]}"#))
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(receiver.storedLogs.count, 1)
+    }
+
+    func test_prototypePoisoningAnywhere_is400() async throws {
+        let poisoned = [
+            log(setting: "__proto__", to: #"{"x":1}"#),
+            log(setting: "responseBody", to: #"{"a":[{"__proto__":{"admin":true}}]}"#),
+            log(setting: "requestHeaders", to: #"{"constructor":{"prototype":{"admin":true}}}"#),
+            log(setting: "extra", to: #"[[{"b":{"constructor":{"prototype":1}}}]]"#),
+        ]
+        for body in poisoned {
+            let answer = try await post(body)
+            XCTAssertEqual(answer.status, 400, body)
+            XCTAssertEqual(answer.json?["message"] as? String, "Object contains forbidden prototype property", body)
+        }
+        let harmless = try await post(log(setting: "requestHeaders", to: #"{"constructor":"x","prototype":"y"}"#))
+        XCTAssertEqual(harmless.status, 201, "a constructor key without a prototype inside is fine")
+        XCTAssertEqual(receiver.storedLogs.count, 1)
     }
 
     func test_everyMissingRequiredField_isListed() async throws {
         let answer = try await post("{}")
 
         XCTAssertEqual(answer.status, 400)
-        let details = answer.json?["details"] as? [[String: Any]] ?? []
-        XCTAssertEqual(details.compactMap { $0["field"] as? String }, ["method", "url", "statusCode", "duration"])
+        let details = answer.json?["details"] as? [String] ?? []
+        XCTAssertEqual(details, [
+            "method must be a non-empty string", "url must be a non-empty string",
+            "statusCode must be a number from 100 to 599", "duration must be a number >= 0",
+        ])
     }
 
     func test_bodyOverOneMebibyte_is413() async throws {
