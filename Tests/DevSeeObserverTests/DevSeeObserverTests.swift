@@ -194,4 +194,35 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual((log["requestHeaders"] as? [String: String])?["X-Api-Key"], "[REDACTED]")
         XCTAssertEqual(api.requests.first?.headers["X-Api-Key"], "k-S3CRET")
     }
+
+    func testExchangesWithoutAResponseSayWhyInTheResponseBody() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let client = URLSessionClient(dispatcher: dispatcher)
+        api.route("/slow") { _ in
+            var response = LoopbackResponse.text("late")
+            response.delay = 5
+            return response
+        }
+        _ = try? await client.send(HTTPRequest(url: api.url("/slow"), timeout: 0.3))
+        let secondURL = api.url("/slow?password=S3CR3T")
+        let cancelled = Task { _ = try? await client.send(HTTPRequest(url: secondURL)) }
+        // created, started, failed; then created and started of the second request.
+        _ = try await recorder.waitForEvents(count: 5)
+        cancelled.cancel()
+        await cancelled.value
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let bodies = receiver.storedObjects().compactMap { $0["responseBody"] as? String }.sorted()
+        XCTAssertEqual(bodies.count, 2)
+        XCTAssertTrue(bodies[0].hasPrefix("[no response] cancelled after "), bodies[0])
+        XCTAssertTrue(bodies[1].hasPrefix("[no response] timed out after 0."), bodies[1])
+        XCTAssertTrue(bodies.allSatisfy { $0.hasSuffix(" s") })
+        let errors = receiver.storedObjects().compactMap { $0["error"] as? String }.sorted()
+        XCTAssertEqual(errors, ["cancelled", "timed out"], "error is kept as it was")
+    }
 }

@@ -79,7 +79,11 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["duration"] as? Double, 0)
         XCTAssertEqual(log["url"] as? String, "https://api.example.com/login?token=[REDACTED]&lang=en")
         XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
-        XCTAssertNil(log["responseBody"])
+        XCTAssertEqual(
+            log["responseBody"] as? String,
+            "[no response] transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004) after 0.0 s",
+            "the viewer shows no error field: the body says why there is no response"
+        )
         XCTAssertEqual(log["error"] as? String, "transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
                        "the same wording as a failed URLSessionClient call")
     }

@@ -40,7 +40,9 @@ struct PayloadBuilder: Sendable {
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
+        // The dev-see viewer shows no `error`: without a response, the body says why.
         let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
+            ?? (entry.statusCode == nil ? noResponseText(entry) : nil)
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64)
@@ -110,6 +112,13 @@ struct PayloadBuilder: Sendable {
         guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
         guard milliseconds < 1e15 else { return 1e15 }
         return (milliseconds * 1000).rounded() / 1000
+    }
+
+    /// What the viewer shows in place of a response that never came, for example
+    /// `[no response] timed out after 2.0 s`; the error is already redacted.
+    private func noResponseText(_ entry: LogEntry) -> String {
+        let reason = Self.cut(entry.error ?? "failed", to: Self.maximumErrorBytes)
+        return "[no response] \(reason) after \(String(format: "%.1f", duration(entry) / 1000)) s"
     }
 
     private func nonEmpty(_ value: String?, else fallback: String) -> String {
