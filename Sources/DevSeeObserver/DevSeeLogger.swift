@@ -191,7 +191,9 @@ public final class DevSeeLogger: Sendable {
             responseBody: CapturedBody(responseBody, contentType: response?.value(forHTTPHeaderField: "Content-Type"), limit: limit),
             error: error.map { Self.describe($0, url: request.url ?? response?.url) },
             requestID: requestID,
-            correlationID: request.value(forHTTPHeaderField: HTTPCorePolicy.defaultCorrelationHeaderName)
+            correlation: configuration.correlationHeaderNames.lazy.compactMap { name in
+                request.value(forHTTPHeaderField: name).map { (headerName: name, value: $0) }
+            }.first
         )
     }
 

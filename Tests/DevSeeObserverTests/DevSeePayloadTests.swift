@@ -191,4 +191,26 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["timestamp"] as? Int, 1_800_000_000_000)
         XCTAssertEqual(log["duration"] as? Double, 0)
     }
+
+    func testTheManualAPIReportsAnAppSetCorrelationHeader() async throws {
+        func correlationID(_ headers: [String: String], _ configure: @escaping (inout DevSeeLoggerConfiguration) -> Void = { _ in }) async throws -> String? {
+            let harness = LoggerHarness(receiver: receiver, configure)
+            var request = URLRequest(url: URL(string: "https://api.example.com/a")!)
+            headers.forEach { request.setValue($0.value, forHTTPHeaderField: $0.key) }
+            await harness.logger.log(request: request, response: nil, error: URLError(.timedOut))
+            await harness.logger.flush()
+            XCTAssertEqual(harness.logger.statistics.delivered, 1)
+            return receiver.storedObjects().last?["correlationId"] as? String
+        }
+        let value = try await correlationID(["X-Request-ID": "req-7"])
+        XCTAssertEqual(value, "req-7")
+        let traceparent = try await correlationID(["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
+        XCTAssertEqual(traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        let strict = try await correlationID(["X-Request-ID": "req-7"]) { $0.redactor = .strict }
+        XCTAssertEqual(strict, "[REDACTED]")
+        let custom = try await correlationID(["X-Trace": "t-1", "X-Request-ID": "r"]) { $0.correlationHeaderNames = ["X-Trace"] }
+        XCTAssertEqual(custom, "t-1")
+        let absent = try await correlationID(["X-Other": "o"])
+        XCTAssertNil(absent)
+    }
 }

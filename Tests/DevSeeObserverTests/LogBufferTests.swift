@@ -9,7 +9,7 @@ final class LogBufferTests: XCTestCase {
         let entry = LogEntry(
             method: "GET", url: "https://a.example/\(sequence)", responseURL: nil, statusCode: 200, startedAt: nil,
             endedAt: Date(), durationMilliseconds: nil, requestHeaders: [:], responseHeaders: [:], requestBody: nil,
-            responseBody: nil, error: nil, requestID: "\(sequence)", correlationID: nil
+            responseBody: nil, error: nil, requestID: "\(sequence)", correlation: nil
         )
         return LogBuffer.Item(sequence: sequence, log: .entry(entry), byteCost: cost)
     }

@@ -45,4 +45,56 @@ final class HTTPEventCorrelationTests: XCTestCase {
             XCTAssertEqual(result.event, result.sent)
         }
     }
+
+    // MARK: Headers the app sets itself
+
+    private func events(
+        headers: HTTPHeaders, policy: HTTPCorePolicy, middlewares: [any HTTPMiddleware] = []
+    ) async throws -> [HTTPEvent] {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let client = HTTPTransportClient(transport: MockTransport(), middlewares: middlewares, dispatcher: dispatcher, policy: policy)
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com")!, headers: headers))
+        return try await recorder.waitForTerminalEvents(count: 1)
+    }
+
+    func testAnAppSetCorrelationHeaderIsReportedWithoutAPolicyHeader() async throws {
+        let cases: [(HTTPHeaders, String?)] = [
+            (["X-Request-ID": "req-1"], "req-1"),
+            (["x-correlation-id": "c-1", "X-Request-ID": "req-1"], "c-1"),
+            (["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+            (["X-Other": "o"], nil),
+        ]
+        for (headers, expected) in cases {
+            let observed = try await self.events(headers: headers, policy: HTTPCorePolicy())
+            XCTAssertEqual(observed.map(\.correlationID), Array(repeating: expected, count: observed.count), "\(headers)")
+        }
+    }
+
+    func testTheReportedListIsConfigurableAndRedactedLikeTheHeader() async throws {
+        var policy = HTTPCorePolicy()
+        policy.reportedCorrelationHeaderNames = ["X-Amzn-Trace-Id", "X-Session-Token"]
+        let custom = try await self.events(headers: ["X-Amzn-Trace-Id": "Root=1-abc", "X-Request-ID": "r"], policy: policy)
+        XCTAssertEqual(custom.last?.correlationID, "Root=1-abc")
+        let sensitive = try await self.events(headers: ["X-Session-Token": secret], policy: policy)
+        XCTAssertEqual(sensitive.last?.correlationID, Redactor.mask)
+        let strict = try await self.events(headers: ["X-Request-ID": secret], policy: HTTPCorePolicy(redactor: .strict))
+        XCTAssertEqual(strict.last?.correlationID, Redactor.mask, "strict shows only that one was present")
+        policy.reportedCorrelationHeaderNames = []
+        let none = try await self.events(headers: ["X-Request-ID": "r"], policy: policy)
+        XCTAssertEqual(none.last?.correlationID, nil)
+    }
+
+    func testATraceparentAddedByAMiddlewareIsReportedFromTheFirstAttempt() async throws {
+        let trace = try XCTUnwrap(TraceContext(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+        let observed: [HTTPEvent] = try await TraceContext.$current.withValue(trace) {
+            try await self.events(headers: [:], policy: HTTPCorePolicy(), middlewares: [TraceContextMiddleware()])
+        }
+        XCTAssertEqual(observed.first?.name, .requestCreated)
+        XCTAssertNil(observed.first?.correlationID, "created shows the caller's request, before middlewares")
+        let sent = try XCTUnwrap(observed.last?.request.headers["traceparent"])
+        XCTAssertTrue(sent.hasPrefix("00-4bf92f3577b34da6a3ce929d0e0e4736-"))
+        XCTAssertEqual(observed.dropFirst().map(\.correlationID), Array(repeating: sent, count: observed.count - 1))
+    }
 }

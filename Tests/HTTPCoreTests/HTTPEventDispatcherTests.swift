@@ -7,7 +7,7 @@ import XCTest
 final class HTTPEventDispatcherTests: XCTestCase {
     private func event(_ name: HTTPEvent.Name = .requestCreated) -> HTTPEvent {
         let request = HTTPRequest(url: URL(string: "https://example.com")!)
-        return HTTPEvent(name: name, request: RequestRecord(request: request, policy: .debug, correlationID: nil), attempt: 1)
+        return HTTPEvent(name: name, request: RequestRecord(request: request, policy: .debug, correlation: nil), attempt: 1)
     }
 
     func testEveryObserverReceivesEveryEventInOrder() async {

@@ -44,6 +44,10 @@ public struct DevSeeLoggerConfiguration: Sendable {
     public var allowsPublicHosts: Bool
     /// The redaction engine applied to every payload before it leaves the process.
     public var redactor: Redactor
+    /// Headers whose value `log` and `logCompleted` report as the log's `correlationId`, the
+    /// first one present; redacted like the header's value. Events carry their own (see
+    /// `HTTPCorePolicy.reportedCorrelationHeaderNames`).
+    public var correlationHeaderNames: [String]
     /// Where a paired endpoint is persisted; `nil` to persist nothing.
     public var endpointStore: (any DevSeeEndpointStore)?
     /// Receives the logger's rare diagnostic lines (server unreachable, back, log rejected).
@@ -77,6 +81,7 @@ public struct DevSeeLoggerConfiguration: Sendable {
         #endif
         allowsPublicHosts = false
         redactor = .standard
+        correlationHeaderNames = HTTPCorePolicy.defaultReportedCorrelationHeaderNames
         endpointStore = UserDefaultsEndpointStore(appId: appId)
         diagnostics = DevSeeLoggerConfiguration.printToStandardError
     }

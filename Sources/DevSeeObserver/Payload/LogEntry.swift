@@ -46,7 +46,8 @@ struct LogEntry: Sendable {
     var responseBody: CapturedBody?
     var error: String?
     var requestID: String
-    var correlationID: String?
+    /// The correlation id and the header it came from (`nil` for an event's: already redacted).
+    var correlation: (headerName: String?, value: String)?
     /// The attempt this log describes, when the request was sent more than once; `nil` for a
     /// request sent once.
     var attempt: Int? = nil
@@ -62,7 +63,7 @@ struct LogEntry: Sendable {
         let allocation = 64
         let fields = requestHeaders.fields + responseHeaders.fields
         let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
-        let strings = [url, responseURL, error, method, correlationID].reduce(0) { $0 + ($1?.utf8.count ?? 0) + allocation }
+        let strings = [url, responseURL, error, method, correlation?.value].reduce(0) { $0 + ($1?.utf8.count ?? 0) + allocation }
             + metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         let bodies = [requestBody, responseBody].reduce(0) { $0 + ($1.map { $0.data.count + allocation } ?? 0) }
         return 1024 + strings + headerBytes + bodies
@@ -105,7 +106,7 @@ extension LogEntry {
             ),
             error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
             requestID: event.requestID.description,
-            correlationID: event.correlationID,
+            correlation: event.correlationID.map { (headerName: nil, value: $0) },
             attempt: event.name == .requestRetried || event.attempt > 1 ? event.attempt : nil,
             metadata: event.metadata,
             redactedBy: event.redactor

@@ -39,6 +39,9 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
+        if let correlation = captured.correlation, let name = correlation.headerName, redactor.masksHeader(named: name) {
+            entry.correlation = (name, Redactor.mask)
+        }
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
         // The dev-see viewer shows no `error`: without a response, the body says why.
         let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
@@ -83,7 +86,7 @@ struct PayloadBuilder: Sendable {
         writer.number("duration", duration(entry))
         writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
-        if let correlationID = entry.correlationID { writer.string("correlationId", Self.cut(correlationID, to: 256)) }
+        if let correlation = entry.correlation { writer.string("correlationId", Self.cut(correlation.value, to: 256)) }
         if let attempt = entry.attempt { writer.integer("attempt", attempt) }
         if !entry.metadata.isEmpty { writer.metadata("metadata", entry.metadata) }
         writer.headers("requestHeaders", entry.requestHeaders)

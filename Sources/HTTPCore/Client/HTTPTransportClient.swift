@@ -58,9 +58,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         var request = request
         let correlation = addCorrelationHeader(to: &request)
-        let created = RequestRecord(
-            request: request, policy: policy, correlationID: correlation?.value, isCorrelationIDGenerated: correlation?.isGenerated ?? false
-        )
+        let created = RequestRecord(request: request, policy: policy, correlation: correlation)
         dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
         if middlewares.isEmpty {
             return try await sendDirectly(created)
@@ -68,12 +66,18 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try await sendThroughMiddlewares(created)
     }
 
-    private func addCorrelationHeader(to request: inout HTTPRequest) -> (value: String, isGenerated: Bool)? {
-        guard let name = policy.correlationHeaderName else { return nil }
-        if let existing = request.headers[name] { return (existing, false) }
+    /// The request's correlation id: the policy's correlation header, added with a new UUID
+    /// when missing; without one, the first reported header the caller set.
+    private func addCorrelationHeader(to request: inout HTTPRequest) -> RequestRecord.Correlation? {
+        guard let name = policy.correlationHeaderName else { return reportedCorrelation(in: request) }
+        if let existing = request.headers[name] { return .init(headerName: name, value: existing, isGenerated: false) }
         let value = UUID().uuidString
         request.headers.add(name: name, value: value)
-        return (value, true)
+        return .init(headerName: name, value: value, isGenerated: true)
+    }
+
+    private func reportedCorrelation(in request: HTTPRequest) -> RequestRecord.Correlation? {
+        policy.reportedCorrelation(in: request.headers).map { .init(headerName: $0.headerName, value: $0.value, isGenerated: false) }
     }
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
@@ -155,10 +159,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         let (number, retried) = exchange.attempts.begin()
         retried.forEach(emitRetried)
-        let record = RequestRecord(
-            request: request, policy: policy, correlationID: created.correlationID,
-            isCorrelationIDGenerated: created.isCorrelationIDGenerated
-        )
+        // A correlation header that a middleware added (a traceparent) counts from this attempt on.
+        let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
         let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
         let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline)
         exchange.attempts.end(attempt)

@@ -8,29 +8,35 @@ import Foundation
 final class RequestRecord: Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
-    let correlationID: String?
-    /// Whether the client made ``correlationID`` (a fresh UUID) rather than the caller.
-    let isCorrelationIDGenerated: Bool
+    let correlation: Correlation?
     private let cache = Locked<HTTPEvent.Request?>(nil)
 
-    init(request: HTTPRequest, policy: HTTPCorePolicy, correlationID: String?, isCorrelationIDGenerated: Bool = false) {
+    /// A request's correlation id and where it came from.
+    struct Correlation: Sendable {
+        /// The header that carries it.
+        let headerName: String
+        let value: String
+        /// Whether the client made it (a fresh UUID) rather than the caller.
+        let isGenerated: Bool
+    }
+
+    init(request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?) {
         self.request = request
         self.policy = policy
-        self.correlationID = correlationID
-        self.isCorrelationIDGenerated = isCorrelationIDGenerated
+        self.correlation = correlation
     }
+
+    var correlationID: String? { correlation?.value }
 
     /// Whether the redacted form was computed yet.
     var isExposed: Bool { cache.withLock { $0 != nil } }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
-    /// caller set as ``Redactor/mask`` when the redactor masks the correlation header (a
-    /// sensitive name at `.standard`, any name outside the allowlist at `.strict`).
+    /// caller set as ``Redactor/mask`` when the redactor masks its header (a sensitive name at
+    /// `.standard`, any name outside the allowlist at `.strict`).
     var exposedCorrelationID: String? {
-        guard let correlationID else { return nil }
-        guard !isCorrelationIDGenerated, let name = policy.correlationHeaderName, policy.redactor.masksHeader(named: name) else {
-            return correlationID
-        }
+        guard let correlation else { return nil }
+        guard !correlation.isGenerated, policy.redactor.masksHeader(named: correlation.headerName) else { return correlation.value }
         return Redactor.mask
     }
 

@@ -33,18 +33,39 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// ``HTTPEvent/correlationID``.
     public var correlationHeaderName: String?
 
+    /// Headers whose value the app (or a middleware) set is reported as the correlation id,
+    /// the first one present in this order, when ``correlationHeaderName`` is `nil`.
+    ///
+    /// Nothing is added to requests for these; a caller-set value is redacted like the
+    /// header's value would be.
+    public var reportedCorrelationHeaderNames: [String]
+
     /// The default correlation header name.
     public static let defaultCorrelationHeaderName = "X-Correlation-ID"
+
+    /// The headers reported as the correlation id by default: `X-Correlation-ID`,
+    /// `X-Request-ID`, `traceparent`.
+    public static let defaultReportedCorrelationHeaderNames = ["X-Correlation-ID", "X-Request-ID", "traceparent"]
 
     /// Creates a policy.
     public init(
         redactor: Redactor = .standard,
         bodyCapture: BodyCapture = .captured(maxBytes: 64 * 1024),
-        correlationHeaderName: String? = nil
+        correlationHeaderName: String? = nil,
+        reportedCorrelationHeaderNames: [String] = HTTPCorePolicy.defaultReportedCorrelationHeaderNames
     ) {
         self.redactor = redactor
         self.bodyCapture = bodyCapture
         self.correlationHeaderName = correlationHeaderName
+        self.reportedCorrelationHeaderNames = reportedCorrelationHeaderNames
+    }
+
+    /// The first of ``reportedCorrelationHeaderNames`` that `headers` carry, with its value.
+    public func reportedCorrelation(in headers: HTTPHeaders) -> (headerName: String, value: String)? {
+        for name in reportedCorrelationHeaderNames {
+            if let value = headers[name], !value.isEmpty { return (name, value) }
+        }
+        return nil
     }
 
     /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.
