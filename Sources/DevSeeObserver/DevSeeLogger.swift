@@ -30,7 +30,7 @@ public final class DevSeeLogger: Sendable {
     private let shipper: LogShipper?
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
-    private let tokens = Locked(TokenTable())
+    private let starts = Locked(RequestStartTable())
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
@@ -59,8 +59,9 @@ public final class DevSeeLogger: Sendable {
     /// Logs one completed call. Returns once the log is accepted into the buffer; never waits
     /// for the upload.
     ///
-    /// The request body is `requestBody`, else `request.httpBody`. Without `startedAt` the
-    /// duration is 0. Without a response the status is 599.
+    /// The request body is `requestBody`, else `request.httpBody`. Without `startedAt`, the
+    /// start marked with ``markRequestStarted(_:at:)`` for an identical request is used, and
+    /// without one the duration is 0. Without a response the status is 599.
     public func log(
         request: URLRequest,
         response: HTTPURLResponse?,
@@ -71,9 +72,11 @@ public final class DevSeeLogger: Sendable {
         endedAt: Date = Date()
     ) async {
         guard let shipper else { return }
+        let mark = startedAt == nil ? starts.withLock { $0.removeEarliest(matching: RequestIdentity(request)) } : nil
+        let token = mark?.token ?? DevSeeRequestToken(rawValue: Self.nextTokenNumber())
         let entry = capture(
             request: request, response: response, responseBody: responseBody, requestBody: requestBody,
-            error: error, startedAt: startedAt, endedAt: endedAt, requestID: DevSeeRequestToken(rawValue: Self.nextTokenNumber()).description
+            error: error, startedAt: startedAt ?? mark?.startedAt, endedAt: endedAt, requestID: token.description
         )
         shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }
@@ -82,13 +85,30 @@ public final class DevSeeLogger: Sendable {
     public func beginRequest(_ request: URLRequest, at startedAt: Date = Date()) -> DevSeeRequestToken {
         let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
         if isEnabled {
-            tokens.withLock { $0.insert(token, startedAt: startedAt, limit: Self.maximumOpenTokens) }
+            starts.withLock { $0.insert(token, startedAt: startedAt, identity: nil, limit: Self.maximumOpenTokens) }
         }
         return token
     }
 
-    /// Logs a call started with ``beginRequest(_:at:)``. A `nil` or unknown token still logs,
-    /// with duration 0. Returns once the log is accepted into the buffer.
+    /// Marks the start of a call without a token: the ``log(request:response:responseBody:requestBody:error:startedAt:endedAt:)``
+    /// or `logCompleted(token: nil, ...)` of an identical request (same method, URL and body)
+    /// takes this start time and request id, the earliest mark first.
+    ///
+    /// ```swift
+    /// logger.markRequestStarted(request)
+    /// let (data, response) = try await URLSession.shared.data(for: request)
+    /// await logger.log(request: request, response: response as? HTTPURLResponse, responseBody: data)
+    /// ```
+    public func markRequestStarted(_ request: URLRequest, at startedAt: Date = Date()) {
+        guard isEnabled else { return }
+        let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
+        starts.withLock { $0.insert(token, startedAt: startedAt, identity: RequestIdentity(request), limit: Self.maximumOpenTokens) }
+    }
+
+    /// Logs a call started with ``beginRequest(_:at:)``. A `nil` token takes the start marked
+    /// with ``markRequestStarted(_:at:)`` for an identical request; a `nil` or unknown token
+    /// without a mark still logs, with duration 0. Returns once the log is accepted into the
+    /// buffer.
     public func logCompleted(
         token: DevSeeRequestToken?,
         request: URLRequest,
@@ -99,8 +119,14 @@ public final class DevSeeLogger: Sendable {
         endedAt: Date = Date()
     ) async {
         guard let shipper else { return }
-        let startedAt = token.flatMap { token in tokens.withLock { $0.remove(token) } }
-        let requestID = (token ?? DevSeeRequestToken(rawValue: Self.nextTokenNumber())).description
+        let start: (token: DevSeeRequestToken, startedAt: Date)?
+        if let token {
+            start = starts.withLock { $0.remove(token) }.map { (token, $0) }
+        } else {
+            start = starts.withLock { $0.removeEarliest(matching: RequestIdentity(request)) }
+        }
+        let startedAt = start?.startedAt
+        let requestID = (token ?? start?.token ?? DevSeeRequestToken(rawValue: Self.nextTokenNumber())).description
         let entry = capture(
             request: request, response: response, responseBody: responseBody, requestBody: requestBody,
             error: error, startedAt: startedAt, endedAt: endedAt, requestID: requestID
@@ -242,31 +268,5 @@ public final class DevSeeLogger: Sendable {
             return endpoint
         }
         return DevSeeEndpoint(url: DevSeeLoggerConfiguration.defaultServerURL)!
-    }
-}
-
-/// Start times of requests between `beginRequest` and `logCompleted`, bounded: beyond the
-/// limit the oldest open token is forgotten, in constant time.
-private struct TokenTable {
-    private var startTimes: [DevSeeRequestToken: Date] = [:]
-    private var order: [DevSeeRequestToken] = []
-    private var head = 0
-
-    mutating func insert(_ token: DevSeeRequestToken, startedAt: Date, limit: Int) {
-        while startTimes.count >= max(1, limit), head < order.count {
-            startTimes[order[head]] = nil
-            head += 1
-        }
-        startTimes[token] = startedAt
-        order.append(token)
-        // Completed tokens stay in `order` until here: drop them when they outnumber the rest.
-        if order.count - head > 2 * max(1, limit) + 64 {
-            order = order[head...].filter { startTimes[$0] != nil }
-            head = 0
-        }
-    }
-
-    mutating func remove(_ token: DevSeeRequestToken) -> Date? {
-        startTimes.removeValue(forKey: token)
     }
 }
