@@ -48,7 +48,8 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// first one present; redacted like the header's value. Events carry their own (see
     /// `HTTPCorePolicy.reportedCorrelationHeaderNames`).
     public var correlationHeaderNames: [String]
-    /// Where a paired endpoint is persisted; `nil` to persist nothing.
+    /// Where a paired endpoint is persisted; `nil` to persist nothing. By default
+    /// `UserDefaultsEndpointStore` on Apple platforms and `FileEndpointStore` elsewhere.
     public var endpointStore: (any DevSeeEndpointStore)?
     /// Receives the logger's rare diagnostic lines (server unreachable, back, log rejected).
     public var diagnostics: @Sendable (String) -> Void
@@ -82,7 +83,11 @@ public struct DevSeeLoggerConfiguration: Sendable {
         allowsPublicHosts = false
         redactor = .standard
         correlationHeaderNames = HTTPCorePolicy.defaultReportedCorrelationHeaderNames
+        #if canImport(Darwin)
         endpointStore = UserDefaultsEndpointStore(appId: appId)
+        #else
+        endpointStore = FileEndpointStore(appId: appId)
+        #endif
         diagnostics = DevSeeLoggerConfiguration.printToStandardError
     }
 
