@@ -27,10 +27,31 @@ final class LogShipper: Sendable {
         var consecutiveFailures = 0
         var isReportedUnreachable = false
         var reportedRejections: Set<Int> = []
+        /// Logs dropped since the buffer overflowed, while it has not had room again.
+        var dropsInOverflow: Int?
         var flushWaiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         /// Set when shutdown starts: no more waiting between retries.
         var isStopping = false
         var isShutDown = false
+
+        /// Counts logs dropped to make room; the first drop of an overflow returns the line
+        /// that reports it.
+        mutating func recordDrops(_ count: Int, limits: (count: Int, bytes: Int)) -> String? {
+            guard count > 0 else { return nil }
+            defer { dropsInOverflow = (dropsInOverflow ?? 0) + count }
+            guard dropsInOverflow == nil else { return nil }
+            return "buffer full (\(limits.count) logs or \(limits.bytes / 1024) KiB): dropping the oldest logs until there is room"
+        }
+
+        /// Once an overflow is over (the buffer at most half full), the line that counts its
+        /// drops. Half, not one free slot, so a sustained overflow reports once, not per log.
+        mutating func endOverflowIfRelieved() -> String? {
+            guard let dropped = dropsInOverflow,
+                buffer.count <= buffer.countLimit / 2, buffer.byteCount <= buffer.byteLimit / 2
+            else { return nil }
+            dropsInOverflow = nil
+            return "buffer has room again: \(dropped) log\(dropped == 1 ? " was" : "s were") dropped"
+        }
 
         func isSettled(through target: UInt64) -> Bool {
             (buffer.firstSequence.map { $0 > target } ?? true) && inFlight.allSatisfy { $0 > target }
@@ -93,36 +114,40 @@ final class LogShipper: Sendable {
 
     /// Accepts a log into the buffer and makes sure a worker will upload it. Never waits.
     func accept(_ log: PendingLog, byteCost: Int) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let (ready, report) = state.withLock { state -> ([CheckedContinuation<Void, Never>], String?) in
             guard !state.isShutDown else {
                 // Too late to ship: counted, not silently lost.
                 state.statistics.accepted += 1
                 state.statistics.dropped += 1
-                return []
+                return ([], nil)
             }
             state.nextSequence += 1
             let dropped = state.buffer.append(LogBuffer.Item(sequence: state.nextSequence, log: log, byteCost: byteCost))
             state.statistics.accepted += 1
             state.statistics.dropped += dropped
+            let report = state.recordDrops(dropped, limits: (state.buffer.countLimit, state.buffer.byteLimit))
             startWorkers(&state)
-            return dropped > 0 ? state.readyFlushWaiters() : []
+            return (dropped > 0 ? state.readyFlushWaiters() : [], report)
         }
         ready.forEach { $0.resume() }
+        report.map(configuration.diagnostics)
     }
 
     /// Returns when every log accepted before the call was delivered or given up. While the
     /// server is unreachable, the waiting logs are given up (counted as failed) at once.
     func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isDone = state.withLock { state -> Bool in
+            let (isDone, report) = state.withLock { state -> (Bool, String?) in
                 let target = state.nextSequence
                 if state.isOffline || state.isShutDown {
                     state.statistics.failed += state.buffer.removeAll(through: target)
                 }
-                if state.isSettled(through: target) { return true }
+                let report = state.endOverflowIfRelieved()
+                if state.isSettled(through: target) { return (true, report) }
                 state.flushWaiters.append((target, continuation))
-                return false
+                return (false, report)
             }
+            report.map(configuration.diagnostics)
             if isDone { continuation.resume() }
         }
     }
@@ -175,10 +200,10 @@ final class LogShipper: Sendable {
 
     /// The next log for a worker, or `nil` after unregistering the worker.
     private func nextItem(worker id: UInt64, isProber: Bool) -> LogBuffer.Item? {
-        state.withLock { state in
+        let (item, report) = state.withLock { state -> (LogBuffer.Item?, String?) in
             if !state.isShutDown, !state.isOffline || isProber, let item = state.buffer.popFirst() {
                 state.inFlight.insert(item.sequence)
-                return item
+                return (item, state.endOverflowIfRelieved())
             }
             state.workers[id] = nil
             if isProber {
@@ -186,8 +211,10 @@ final class LogShipper: Sendable {
                 state.isOffline = false
                 state.hasProber = false
             }
-            return nil
+            return (nil, state.endOverflowIfRelieved())
         }
+        report.map(configuration.diagnostics)
+        return item
     }
 
     private func deliver(_ taken: LogBuffer.Item, worker: UInt64, isProber: Bool) async -> Step {
@@ -269,6 +296,7 @@ final class LogShipper: Sendable {
         }
         ready.forEach { $0.resume() }
         report.map(configuration.diagnostics)
+        state.withLock { $0.endOverflowIfRelieved() }.map(configuration.diagnostics)
         return step
     }
 

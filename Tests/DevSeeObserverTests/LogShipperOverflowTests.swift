@@ -1,0 +1,41 @@
+import DevSeeObserver
+import Foundation
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Drops are never silent: one line when a buffer overflow starts, one with the count when
+/// the buffer has room again.
+final class LogShipperOverflowTests: XCTestCase {
+    func testAnOverflowIsReportedOnceWhenItStartsAndOnceWithItsCountWhenItEnds() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        // The first uploads are held by the server, so the buffer fills while they wait.
+        receiver.script([.delay(1), .delay(1)])
+        let harness = LoggerHarness(receiver: receiver) { $0.bufferLimit = 4 }
+        for _ in 0..<30 { await harness.logger.log(request: request(), response: response(200)) }
+        let dropped = harness.logger.statistics.dropped
+        XCTAssertGreaterThanOrEqual(dropped, 24, "4 waiting, at most 2 in flight")
+        await harness.logger.flush()
+
+        XCTAssertEqual(harness.logger.statistics.delivered, 30 - dropped)
+        XCTAssertEqual(harness.diagnostics.state, [
+            "buffer full (4 logs or 16384 KiB): dropping the oldest logs until there is room",
+            "buffer has room again: \(dropped) logs were dropped",
+        ])
+        XCTAssertTrue(harness.logger.statistics.isBalanced)
+    }
+
+    func testABufferThatNeverFillsSaysNothing() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver)
+        for _ in 0..<50 { await harness.logger.log(request: request(), response: response(200)) }
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 50)
+        XCTAssertEqual(harness.diagnostics.state, [])
+    }
+}
