@@ -87,7 +87,18 @@ struct ShippingBenchmark {
                 name: "shipping \(testCase.label) DevSeeLogger vs bare", measured: ratio, comparison: .atLeast, limit: 0.8, unit: "x bare"
             ))
         }
+        let burst = try await runBurst()
+        report.rows.append([
+            .text("1 KiB burst"), .text("DevSeeLogger, default buffer"), .integer(Self.burstLogs), .integer(burst.delivered),
+            .number(burst.bytesPerBufferedLog / 1024, decimals: 1), .number(burst.run.rate, decimals: 0), .text("-"),
+        ])
+        report.targets.append(TargetCheck(
+            name: "burst of \(Self.burstLogs) logs, default 16 MiB buffer: logs dropped", measured: Double(burst.dropped),
+            comparison: .below, limit: 1, unit: "logs"
+        ))
         report.notes = [
+            "Burst: \(Self.burstLogs) calls of a 1 KiB exchange (6 request and 8 response headers) as fast as possible, default configuration; "
+                + "its Payload KiB column is the buffer's accounted cost per waiting log at the peak (\(burst.dropped) dropped).",
             "DevSeeLogger: log(request:response:responseBody:startedAt:) per call, then flush(); time from the first log to the end of flush.",
             "Bare: \(concurrency) workers POSTing the logger's own api_log payloads (Content-Type: application/json); "
                 + "concurrency = maxConcurrentUploads (\(concurrency)).",
@@ -121,6 +132,45 @@ struct ShippingBenchmark {
         let delivered = logger.statistics.delivered
         await logger.shutdown()
         return (Run(delivered: delivered, seconds: seconds), receiver.storedLogs)
+    }
+
+    static let burstLogs = 5_000
+
+    /// Logs a burst with the default buffer limits and reports drops and the accounted cost
+    /// per waiting log at the buffer's peak.
+    private func runBurst() async throws -> (run: Run, delivered: Int, dropped: Int, bytesPerBufferedLog: Double) {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let logger = BenchmarkEnvironment.makeLogger(serverURL: receiver.baseURL)
+        let url = URL(string: "https://api.example.com/v2/orders/8412?include=items&page=1")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        for (name, value) in [
+            ("Accept", "application/json"), ("Content-Type", "application/json"), ("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig"),
+            ("User-Agent", "MyApp/3.2 (iPhone; iOS 18.1)"), ("Accept-Language", "en-GB,en;q=0.9"), ("X-Request-ID", "9c3b1f2e-5d"),
+        ] {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        request.httpBody = Data(#"{"items":[{"sku":"A-1","quantity":2}]}"#.utf8)
+        guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [
+            "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Date": "Mon, 23 Nov 2026 10:00:00 GMT",
+            "ETag": "\"33a64df5\"", "Server": "nginx", "Vary": "Accept-Encoding", "X-Request-ID": "9c3b1f2e-5d", "Content-Length": "1024",
+        ]) else { throw BenchmarkError(description: "could not build the burst response") }
+        let body = JSONFixture.body(bytes: 1024)
+        var peak = (bytes: 0, logs: 0)
+        let start = nowNanoseconds()
+        for index in 0..<Self.burstLogs {
+            await logger.log(request: request, response: response, responseBody: body, startedAt: Date())
+            if index % 50 == 0 {
+                let statistics = logger.statistics
+                if statistics.bufferedBytes > peak.bytes { peak = (statistics.bufferedBytes, statistics.pending) }
+            }
+        }
+        await logger.flush()
+        let statistics = logger.statistics
+        await logger.shutdown()
+        let run = Run(delivered: statistics.delivered, seconds: secondsSince(start))
+        return (run, statistics.delivered, statistics.dropped, peak.logs > 0 ? Double(peak.bytes) / Double(peak.logs) : 0)
     }
 
     /// Posts `count` payloads (cycling through `payloads`) with `concurrency` workers to a
