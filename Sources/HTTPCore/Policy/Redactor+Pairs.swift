@@ -1,42 +1,417 @@
-import Foundation
-
 /// `name=value` pairs as forms, queries and free text carry them.
 extension Redactor {
+    /// The most bytes of `name=value` text (a form body, a word of free text) that are read.
+    ///
+    /// What lies beyond is replaced by `[REDACTED: N more bytes]`, never copied, so the cost of
+    /// masking is bounded whatever the size of the input.
+    public static let maximumFormBytes = 8 * 1024 * 1024
+
     /// `name=value&...` text (`;` separates pairs too) with the values of masked names
     /// replaced, raw names and separators kept.
+    ///
+    /// A name is matched as ``formDecoded(_:)`` reads it, and by each of its parts
+    /// (``formKeyCandidates(_:)``): `user[password]`, `tok%00en` and `%2574oken` are masked
+    /// like `password` and `token`. A value that is kept but holds a URL or more pairs, raw or
+    /// percent-encoded (`next=https%3A%2F%2Fa%2F%3Ftoken%3D...`), gets the rules of
+    /// ``redactedURL(string:)``; only the masked bytes change, everything else keeps the
+    /// encoding it was sent in.
+    ///
+    /// One pass over the UTF-8 bytes; at most ``maximumFormBytes`` are read.
     func maskedPairs(_ text: Substring, masks: (String) -> Bool) -> String {
-        var output = ""
-        var rest = text
-        while true {
-            let end = rest.firstIndex { $0 == "&" || $0 == ";" } ?? rest.endIndex
-            let pair = rest[..<end]
-            if let equals = pair.firstIndex(of: "="),
-                Self.formKeyCandidates(Self.formDecoded(pair[..<equals])).contains(where: masks)
-            {
-                output += pair[...equals] + Self.mask
-            } else {
-                output += pair
-            }
-            guard end < rest.endIndex else { return output }
-            output.append(rest[end])
-            rest = rest[rest.index(after: end)...]
-        }
+        var masker = PairMasker(text, limit: Self.maximumFormBytes, redactor: self)
+        let source = masker.sourceView
+        masker.maskPairs(source, 0..<source.count, masks: masks, masksBareItems: false, nesting: PairMasker.Nesting())
+        return masker.finish()
     }
 
-    /// The names a form key is matched by: itself and, for `user[password]`, the last
-    /// bracketed component.
+    /// The names a form key is matched by: itself, itself without trailing `[]`, and, when it
+    /// has punctuation other than `_` and `-`, each part between the punctuation.
+    ///
+    /// `user[password][]` is matched as `user[password][]`, `user[password]`, `user` and
+    /// `password`; `user.api_key` as `user.api_key`, `user` and `api_key`.
     static func formKeyCandidates(_ name: String) -> [String] {
-        var trimmed = Substring(name)
-        while trimmed.hasSuffix("[]") { trimmed = trimmed.dropLast(2) }
-        guard let open = trimmed.lastIndex(of: "["), let close = trimmed.lastIndex(of: "]"), open < close else {
-            return [name, String(trimmed)]
+        var candidates = [name]
+        _ = forEachNamePart(of: name) { part in
+            if !candidates.contains(part) { candidates.append(part) }
+            return false
         }
-        return [name, String(trimmed), String(trimmed[trimmed.index(after: open)..<close])]
+        return candidates
     }
 
-    /// Decodes `+` and percent escapes as form and query encoding do.
+    /// A name as it is matched: `+` read as a space, percent escapes decoded again and again
+    /// (`%2574oken` is `%74oken` is `token`, at most ``PairMasker/maximumDecodes`` rounds), and
+    /// control and invisible format characters dropped (`tok%00en` is `token`).
+    ///
+    /// Invalid escapes and a lone `%` are kept as they are.
     static func formDecoded(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        decodedName(text.utf8).name
+    }
+
+    /// The name as ``formDecoded(_:)`` reads it, and whether it is fully decoded: a name still
+    /// percent-encoded after the last round may hide anything and is treated as sensitive.
+    static func decodedName(_ bytes: some Collection<UInt8>) -> (name: String, isFullyDecoded: Bool) {
+        // Dropped in every round, so that `%25%0074` cannot hide `%74` behind a control character.
+        var decoded = visible(Array(bytes))
+        for _ in 0..<PairMasker.maximumDecodes {
+            guard let next = PairMasker.formDecodedOnce(decoded) else { break }
+            decoded = visible(next)
+        }
+        return (String(decoding: decoded, as: UTF8.self), !PairMasker.hasEscape(decoded, 0..<decoded.count))
+    }
+
+    /// The bytes without control characters, invisible format characters (zero-width spaces,
+    /// bidirectional marks, soft hyphens) and invalid UTF-8.
+    private static func visible(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return bytes }
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars.filter { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format: false
+            default: scalar != "\u{FFFD}"
+            }
+        }
+        return Array(String(String.UnicodeScalarView(scalars)).utf8)
+    }
+
+    /// Calls `body` with each further name a decoded name is matched by (see
+    /// ``formKeyCandidates(_:)``) until it returns `true`; returns whether it did.
+    static func forEachNamePart(of name: String, _ body: (String) -> Bool) -> Bool {
+        let bytes = Array(name.utf8)
+        var end = bytes.count
+        while end >= 2, bytes[end - 2] == PairMasker.ASCII.openBracket, bytes[end - 1] == PairMasker.ASCII.closeBracket { end -= 2 }
+        if end > 0, end < bytes.count, body(String(decoding: bytes[..<end], as: UTF8.self)) { return true }
+        guard bytes.contains(where: PairMasker.isNamePunctuation) else { return false }
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || PairMasker.isNamePunctuation(bytes[index]) {
+            if start < index, body(String(decoding: bytes[start..<index], as: UTF8.self)) { return true }
+            start = index + 1
+        }
+        return false
+    }
+}
+
+/// One left-to-right pass over UTF-8 text that copies it with masked spans replaced: the
+/// engine behind ``Redactor/maskedPairs(_:masks:)`` and ``Redactor/redactedURL(string:)``.
+///
+/// Text nested in a value is read through a ``View``: the value's bytes decoded once more,
+/// each remembering where it starts in the source. A masked value replaces exactly its bytes
+/// in the source, and everything that is not masked is copied as it was sent, in its original
+/// encoding. Every recursion either reads a strictly smaller span or removes an escape, and
+/// both are bounded (``maximumDepth``, ``maximumDecodes``), so the work is linear in the input.
+struct PairMasker {
+    /// Text at one level of decoding.
+    struct View {
+        /// The bytes as this level reads them.
+        let bytes: [UInt8]
+        /// Where each byte starts in the source; `nil` when `bytes` is the source itself.
+        let starts: [Int]?
+        /// Where the text ends in the source.
+        let end: Int
+
+        var count: Int { bytes.count }
+
+        /// The source offset of the byte at `index`; `count` maps to the end.
+        func offset(_ index: Int) -> Int {
+            guard let starts else { return index }
+            return index < starts.count ? starts[index] : end
+        }
+    }
+
+    /// How deep the masker is in text nested in values.
+    struct Nesting {
+        /// URLs (or pair lists) read inside values so far.
+        var depth = 0
+        /// Rounds of percent-decoding applied so far.
+        var decodes = 0
+    }
+
+    /// How many URLs deep a value is followed; a value with URL structure any deeper is masked.
+    static let maximumDepth = 4
+    /// How many rounds of percent-decoding a value or name is given; one still encoded after
+    /// that is masked (a value) or treated as sensitive (a name).
+    static let maximumDecodes = 4
+
+    private static let maskBytes = Array(Redactor.mask.utf8)
+
+    let redactor: Redactor
+    private let source: [UInt8]
+    private let omittedByteCount: Int
+    private var output: [UInt8] = []
+    /// Source bytes before this offset are written (or deliberately left out).
+    private var copied = 0
+
+    /// Reads at most `limit` bytes of `text`, cut at a character boundary.
+    init(_ text: Substring, limit: Int, redactor: Redactor) {
+        var bytes = Array(text.utf8)
+        var kept = bytes.count
+        if kept > limit {
+            kept = limit
+            while kept > 0, bytes[kept] & 0xC0 == 0x80 { kept -= 1 }
+        }
+        omittedByteCount = bytes.count - kept
+        if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
+        source = bytes
+        self.redactor = redactor
+        output.reserveCapacity(bytes.count + 64)
+    }
+
+    /// The source as the outermost level reads it.
+    var sourceView: View {
+        View(bytes: source, starts: nil, end: source.count)
+    }
+
+    /// The output: the source with every replacement made, and the marker for what was not read.
+    mutating func finish() -> String {
+        output.append(contentsOf: source[copied...])
+        copied = source.count
+        if omittedByteCount > 0 { output.append(contentsOf: "[REDACTED: \(omittedByteCount) more bytes]".utf8) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Replaces the source bytes of `range` in `view`; replacements come in source order, since
+    /// the text is read left to right at every level.
+    mutating func replace(_ range: Range<Int>, in view: View, with replacement: [UInt8]) {
+        let start = view.offset(range.lowerBound)
+        let end = view.offset(range.upperBound)
+        assert(start >= copied, "replacements out of source order")
+        guard end > copied else { return }
+        output.append(contentsOf: source[copied..<max(start, copied)])
+        output.append(contentsOf: replacement)
+        copied = end
+    }
+
+    mutating func mask(_ range: Range<Int>, in view: View) {
+        replace(range, in: view, with: Self.maskBytes)
+    }
+
+    // MARK: Pairs
+
+    /// Masks the values of masked names among the `&`- or `;`-separated pairs of `range`; a
+    /// kept value is read as nested text (``maskValue(_:_:nesting:)``). With `masksBareItems`
+    /// an item without `=` is masked when it is itself a masked name (a query at `.strict`).
+    ///
+    /// A masked value runs to the next `&`, even when it was masked at a deeper level
+    /// (`?next=/cb?token=ab;cd`): most servers read `password=ab;cd` as `ab;cd`. Returns
+    /// whether the text ends inside a masked value.
+    @discardableResult
+    mutating func maskPairs(
+        _ view: View, _ range: Range<Int>, masks: (String) -> Bool, masksBareItems: Bool, nesting: Nesting
+    ) -> Bool {
+        let bytes = view.bytes
+        var start = range.lowerBound
+        var endsMasked = false
+        while start <= range.upperBound {
+            var end = start
+            var equals = -1
+            while end < range.upperBound {
+                let byte = bytes[end]
+                if byte == ASCII.ampersand || byte == ASCII.semicolon { break }
+                if byte == ASCII.equals, equals < 0 { equals = end }
+                end += 1
+            }
+            endsMasked = false
+            if equals >= 0, Self.masksName(bytes[start..<equals], masks: masks) {
+                end = Self.nextAmpersand(bytes, from: end, before: range.upperBound)
+                mask(equals + 1..<end, in: view)
+                endsMasked = true
+            } else if equals < 0, start < end, masksBareItems, Self.masksName(bytes[start..<end], masks: masks) {
+                mask(start..<end, in: view)
+                endsMasked = true
+            } else if case let valueStart = equals < 0 ? start : equals + 1, valueStart < end,
+                maskValue(view, valueStart..<end, nesting: nesting)
+            {
+                let next = Self.nextAmpersand(bytes, from: end, before: range.upperBound)
+                replace(end..<next, in: view, with: [])
+                end = next
+                endsMasked = true
+            }
+            start = end + 1
+        }
+        return endsMasked
+    }
+
+    private static func nextAmpersand(_ bytes: [UInt8], from start: Int, before end: Int) -> Int {
+        var index = start
+        while index < end, bytes[index] != ASCII.ampersand { index += 1 }
+        return index
+    }
+
+    /// Whether a raw name is masked. A name of letters, digits, `_`, `-` and spaces is matched
+    /// as it is, without decoding or copying; any other is decoded and matched by its parts too.
+    static func masksName(_ name: ArraySlice<UInt8>, masks: (String) -> Bool) -> Bool {
+        if name.allSatisfy(isPlainNameByte) { return masks(String(decoding: name, as: UTF8.self)) }
+        let (decoded, isFullyDecoded) = Redactor.decodedName(name)
+        guard isFullyDecoded else { return true }
+        return masks(decoded) || Redactor.forEachNamePart(of: decoded, masks)
+    }
+
+    // MARK: Nested text
+
+    /// A value that is kept, read as nested text: with URL structure (`?`, `#`, `&`, `;`, `=`,
+    /// `@`) it gets the URL rules one level deeper; without, but percent-encoded, it is decoded
+    /// once and read again. Too deep, it is masked. Returns whether it ends inside a mask.
+    mutating func maskValue(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
+        let bytes = view.bytes
+        var hasEscape = false
+        for index in range {
+            switch bytes[index] {
+            case ASCII.questionMark, ASCII.numberSign, ASCII.ampersand, ASCII.semicolon, ASCII.equals, ASCII.atSign:
+                guard nesting.depth < Self.maximumDepth else {
+                    mask(range, in: view)
+                    return true
+                }
+                var deeper = nesting
+                deeper.depth += 1
+                return maskURL(view, range, nesting: deeper)
+            case ASCII.percent:
+                if !hasEscape, index + 2 < range.upperBound, ASCII.hexValue(bytes[index + 1]) != nil, ASCII.hexValue(bytes[index + 2]) != nil {
+                    hasEscape = true
+                }
+            default:
+                break
+            }
+        }
+        return hasEscape && maskDecoded(view, range, nesting: nesting)
+    }
+
+    /// Decodes `range` once and reads the result as a value; masks it when it has been decoded
+    /// too often already. Text whose escapes can only decode to plain characters (`caf%C3%A9`)
+    /// is kept without decoding. Returns whether it ends inside a mask.
+    mutating func maskDecoded(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
+        let bytes = view.bytes
+        guard Self.decodingMayRevealStructure(bytes, range) else { return false }
+        guard nesting.decodes < Self.maximumDecodes else {
+            mask(range, in: view)
+            return true
+        }
+        var decoded = [UInt8]()
+        var starts = [Int]()
+        decoded.reserveCapacity(range.count)
+        starts.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            starts.append(view.offset(index))
+            if bytes[index] == ASCII.percent, index + 2 < range.upperBound,
+                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        let inner = View(bytes: decoded, starts: starts, end: view.offset(range.upperBound))
+        var deeper = nesting
+        deeper.decodes += 1
+        return maskValue(inner, 0..<inner.count, nesting: deeper)
+    }
+
+    // MARK: Bytes
+
+    /// Decodes `+` and percent escapes once; `nil` when there is nothing to decode.
+    static func formDecodedOnce(_ bytes: [UInt8]) -> [UInt8]? {
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(bytes.count)
+        var changed = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == ASCII.percent, index + 2 < bytes.count,
+                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+                changed = true
+            } else {
+                decoded.append(byte == ASCII.plus ? ASCII.space : byte)
+                changed = changed || byte == ASCII.plus
+                index += 1
+            }
+        }
+        return changed ? decoded : nil
+    }
+
+    /// Whether decoding `range` once could show URL structure or another escape: an escape of
+    /// `?`, `#`, `&`, `;`, `=`, `@` or `%`, or a `%` that starts no escape and may start one
+    /// once its neighbours are decoded (`%%341` is `%41`).
+    static func decodingMayRevealStructure(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == ASCII.percent {
+                guard index + 2 < range.upperBound, let high = ASCII.hexValue(bytes[index + 1]),
+                    let low = ASCII.hexValue(bytes[index + 2])
+                else { return true }
+                switch high << 4 | low {
+                case ASCII.questionMark, ASCII.numberSign, ASCII.ampersand, ASCII.semicolon, ASCII.equals, ASCII.atSign, ASCII.percent:
+                    return true
+                default:
+                    index += 3
+                }
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+
+    /// Whether `range` of `bytes` holds a valid percent escape.
+    static func hasEscape(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index + 2 < range.upperBound {
+            if bytes[index] == ASCII.percent, ASCII.hexValue(bytes[index + 1]) != nil, ASCII.hexValue(bytes[index + 2]) != nil { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// ASCII letters, digits, `_`, `-` and space: a name made of these needs no decoding.
+    static func isPlainNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), ASCII.underscore, ASCII.hyphen, ASCII.space:
+            true
+        default:
+            false
+        }
+    }
+
+    /// ASCII punctuation other than `_` and `-`: what separates the parts of a name.
+    static func isNamePunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: byte != ASCII.underscore && byte != ASCII.hyphen
+        default: false
+        }
+    }
+}
+
+extension PairMasker {
+    /// The bytes the masker looks for.
+    enum ASCII {
+        static let space = UInt8(ascii: " ")
+        static let numberSign = UInt8(ascii: "#")
+        static let percent = UInt8(ascii: "%")
+        static let ampersand = UInt8(ascii: "&")
+        static let plus = UInt8(ascii: "+")
+        static let hyphen = UInt8(ascii: "-")
+        static let slash = UInt8(ascii: "/")
+        static let colon = UInt8(ascii: ":")
+        static let semicolon = UInt8(ascii: ";")
+        static let equals = UInt8(ascii: "=")
+        static let questionMark = UInt8(ascii: "?")
+        static let atSign = UInt8(ascii: "@")
+        static let openBracket = UInt8(ascii: "[")
+        static let backslash = UInt8(ascii: "\\")
+        static let closeBracket = UInt8(ascii: "]")
+        static let underscore = UInt8(ascii: "_")
+        static let exclamationMark = UInt8(ascii: "!")
+
+        static func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
     }
 }

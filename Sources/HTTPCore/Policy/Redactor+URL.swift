@@ -1,62 +1,261 @@
 import Foundation
 
 extension Redactor {
-    /// The URL as text with its userinfo removed and masked query values replaced by ``mask``.
+    /// The most bytes of a URL that ``redactedURL(string:)`` reads.
     ///
-    /// A fragment that looks like a query (`#access_token=...`, as OAuth implicit flows send)
-    /// is treated like the query. At `.none` the URL is returned unchanged.
+    /// What lies beyond is replaced by `[REDACTED: N more bytes]`, never copied, so a huge
+    /// query costs no more than this much.
+    public static let maximumURLBytes = 64 * 1024
+
+    /// The URL as text, redacted like ``redactedURL(string:)``.
     public func redactedURL(_ url: URL) -> String {
         redactedURL(string: url.absoluteString)
     }
 
-    /// The URL text with its userinfo removed and masked query values replaced by ``mask``.
+    /// The URL text with its userinfo removed and masked values replaced by ``mask``; every
+    /// byte that is not removed or masked is kept as it was sent, in its original encoding.
     ///
-    /// Text that is not a URL with an authority is handled conservatively: everything after
-    /// the first `?` or `#` is scanned as a query.
+    /// At `.none` the text is returned unchanged, unless sensitive query names are configured:
+    /// then only their values are masked. Otherwise:
+    /// - **Authority.** It follows a leading `//`, or the first `scheme://` that comes before
+    ///   any `?`, `#` or `=` (text before the scheme, such as `<` or `url=`, is kept). Its
+    ///   userinfo, up to the last `@` before the first `/`, `\`, `?` or `#`, is removed:
+    ///   `https://user:pa@ss@host/` becomes `https://host/`. If that part has a port that is
+    ///   not a number and no `@` (`https://user:pa/ss@host/`), the userinfo runs to the next
+    ///   `@` after it. A `scheme://` later in the path (`/web/2020/https://...`) starts a URL
+    ///   of its own, read by these rules one level deeper.
+    /// - **Pairs.** Query items (after the first `?`, up to the first `#`), path segments that
+    ///   contain `=` (`/a;jsessionid=...`, `/token=...`), and text that starts with `name=`
+    ///   before any `/`, `?` or `#`, are `name=value` pairs separated by `&` or `;`. A value is
+    ///   masked when ``masksQueryItem(named:)`` masks its name, and when the name is blank
+    ///   (`?=...`), since nothing says what it is. A masked value runs to the next `&`, even
+    ///   one masked in a nested URL: most servers read `token=ab;cd` as `ab;cd`. At `.strict`
+    ///   a query item without `=` is masked too unless its name is allowed; a path item
+    ///   without `=` is kept.
+    /// - **Names** are matched after `+` and percent escapes are decoded, again and again up to
+    ///   four rounds (`%2574oken` is `token`), with control characters, invisible format
+    ///   characters and invalid UTF-8 dropped (`tok%00en` is `token`); then by each part
+    ///   between punctuation other than `_` and `-` (`user[token]`, `?token` after a doubled
+    ///   `?`, `amp;token` after `&amp;`). A name still encoded after four rounds is masked.
+    /// - **Fragment.** Everything after the first `#` (and a hash-bang `!`) is read as a value,
+    ///   so `#access_token=...`, `#!access_token=...` and `#!/cb?access_token=...` are masked.
+    /// - **Values** that are kept are read again: one with URL structure (`?`, `#`, `&`, `;`,
+    ///   `=`, `@`) gets all these rules one level deeper (`?next=https://a/b?token=...`,
+    ///   `?x=1?token=...`); one whose escapes encode such structure is decoded once and read
+    ///   again, so `?redirect_uri=https%3A%2F%2Fa%2Fcb%3Fcode%3DSECRET%26state%3Dx` becomes
+    ///   `?redirect_uri=https%3A%2F%2Fa%2Fcb%3Fcode%3D[REDACTED]%26state%3Dx`. The mask
+    ///   replaces the secret's bytes as sent, whatever their encoding, and is itself written as
+    ///   plain `[REDACTED]`. A percent-encoded path segment is decoded and read the same way.
+    ///   More than four URLs deep, or with structure still encoded after four rounds of decoding,
+    ///   a value is masked whole.
+    ///
+    /// Nothing is parsed by Foundation, so any text works: relative references, header values,
+    /// invalid escapes. Cost: linear, one pass over the UTF-8 bytes, each read at most a few
+    /// times however deep the nesting; at most ``maximumURLBytes`` are read, and the rest is
+    /// replaced by `[REDACTED: N more bytes]`.
     public func redactedURL(string: String) -> String {
         guard level != .none || !sensitiveQueryNames.isEmpty else { return string }
-        var rest = Substring(string)
-        var result = ""
-        let authorityStart = rest.range(of: "://")?.upperBound ?? (rest.hasPrefix("//") ? rest.index(rest.startIndex, offsetBy: 2) : nil)
-        if let authorityStart {
-            result += rest[..<authorityStart]
-            rest = rest[authorityStart...]
-            let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
-            let authority = rest[..<authorityEnd]
-            let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-            result += level == .none ? authority : host
-            rest = rest[authorityEnd...]
-        }
-        let fragmentStart = rest.firstIndex(of: "#")
-        let beforeFragment = rest[..<(fragmentStart ?? rest.endIndex)]
-        if let queryStart = beforeFragment.firstIndex(of: "?") {
-            result += beforeFragment[beforeFragment.startIndex...queryStart]
-            result += redactedQuery(beforeFragment[beforeFragment.index(after: queryStart)...])
-        } else {
-            result += beforeFragment
-        }
-        if let fragmentStart {
-            let fragment = rest[rest.index(after: fragmentStart)...]
-            result += "#"
-            if let question = fragment.firstIndex(of: "?") {
-                // A hash route (`#/callback?access_token=...`): its query is a query.
-                result += fragment[...question]
-                result += redactedQuery(fragment[fragment.index(after: question)...])
-            } else {
-                result += fragment.contains("=") ? redactedQuery(fragment) : String(fragment)
-            }
-        }
-        return result
+        var masker = PairMasker(Substring(string), limit: Self.maximumURLBytes, redactor: self)
+        let source = masker.sourceView
+        masker.maskURL(source, 0..<source.count, nesting: PairMasker.Nesting())
+        return masker.finish()
     }
 
-    /// A `name=value&...` string with masked values replaced; raw names are kept as sent.
+    /// A `name=value&...` query with masked values replaced; raw names are kept as sent.
     /// At `.strict` a bare item without `=` is masked too, since it may be a token.
     func redactedQuery(_ query: Substring) -> String {
-        let masked = maskedPairs(query, masks: masksQueryItem)
-        guard level == .strict else { return masked }
-        return masked.split(separator: "&", omittingEmptySubsequences: false).map { item in
-            item.isEmpty || item.contains("=") || allowedQueryNames.contains(Self.normalizedKey(Self.formDecoded(item)))
-                ? String(item) : Self.mask
-        }.joined(separator: "&")
+        var masker = PairMasker(query, limit: Self.maximumURLBytes, redactor: self)
+        let source = masker.sourceView
+        masker.maskQuery(source, 0..<source.count, nesting: PairMasker.Nesting())
+        return masker.finish()
+    }
+}
+
+extension PairMasker {
+    /// Applies the URL rules of ``Redactor/redactedURL(string:)`` to `range`; returns whether
+    /// the text ends inside a masked value.
+    @discardableResult
+    mutating func maskURL(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
+        let bytes = view.bytes
+        let end = range.upperBound
+        var pathStart = range.lowerBound
+        switch Self.start(of: view, range) {
+        case .pairs:
+            return maskQuery(view, range, nesting: nesting)
+        case .authority(let authorityStart):
+            pathStart = maskUserinfo(view, authorityStart..<end)
+        case .path:
+            break
+        }
+        var pathEnd = pathStart
+        var embeddedURL: Int?
+        while pathEnd < end, bytes[pathEnd] != ASCII.questionMark, bytes[pathEnd] != ASCII.numberSign {
+            if embeddedURL == nil, bytes[pathEnd] == ASCII.colon, pathEnd + 2 < end,
+                bytes[pathEnd + 1] == ASCII.slash, bytes[pathEnd + 2] == ASCII.slash,
+                let scheme = Self.schemeStart(bytes, before: pathEnd, from: pathStart)
+            {
+                embeddedURL = scheme
+            }
+            pathEnd += 1
+        }
+        // `/web/2020/https://user:pw@host/...`: the rest is a URL of its own.
+        if let embeddedURL {
+            maskPath(view, pathStart..<embeddedURL, nesting: nesting)
+            guard nesting.depth < Self.maximumDepth else {
+                mask(embeddedURL..<end, in: view)
+                return true
+            }
+            var deeper = nesting
+            deeper.depth += 1
+            return maskURL(view, embeddedURL..<end, nesting: deeper)
+        }
+        var endsMasked = maskPath(view, pathStart..<pathEnd, nesting: nesting)
+        var queryEnd = pathEnd
+        if pathEnd < end, bytes[pathEnd] == ASCII.questionMark {
+            queryEnd = pathEnd + 1
+            while queryEnd < end, bytes[queryEnd] != ASCII.numberSign { queryEnd += 1 }
+            endsMasked = maskQuery(view, pathEnd + 1..<queryEnd, nesting: nesting)
+        }
+        guard queryEnd < end else { return endsMasked }
+        var fragmentStart = queryEnd + 1
+        if fragmentStart < end, bytes[fragmentStart] == ASCII.exclamationMark { fragmentStart += 1 }
+        return maskValue(view, fragmentStart..<end, nesting: nesting)
+    }
+
+    /// The query rules: pairs masked by query item name, bare items too at `.strict`. Returns
+    /// whether the last value was masked up to the end of `range`.
+    @discardableResult
+    mutating func maskQuery(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
+        maskPairs(view, range, masks: Self.masksURLName(redactor), masksBareItems: redactor.level == .strict, nesting: nesting)
+    }
+
+    /// The names the URL rules mask: those ``Redactor/masksQueryItem(named:)`` masks and, unless
+    /// the level is `.none`, a blank one (`?=...`, `?%00=...`): nothing says what its value is.
+    static func masksURLName(_ redactor: Redactor) -> (String) -> Bool {
+        { name in
+            (redactor.level != .none && name.allSatisfy { $0 == " " }) || redactor.masksQueryItem(named: name)
+        }
+    }
+
+    private enum Start {
+        /// `name=...` before any `/`, `?` or `#`: the text is a query.
+        case pairs
+        /// `scheme://` or `//`: the authority starts at this index.
+        case authority(Int)
+        /// Anything else: a path, possibly empty, comes first.
+        case path
+    }
+
+    /// How the text in `range` starts: an authority after `//` or the first `scheme://` before
+    /// any `?`, `#` or `=` (text before the scheme is kept as it is), pairs, or a path.
+    private static func start(of view: View, _ range: Range<Int>) -> Start {
+        let bytes = view.bytes
+        let start = range.lowerBound
+        if range.count >= 2, bytes[start] == ASCII.slash, bytes[start + 1] == ASCII.slash { return .authority(start + 2) }
+        var hasSlash = false
+        var index = start
+        while index < range.upperBound {
+            switch bytes[index] {
+            case ASCII.questionMark, ASCII.numberSign:
+                return .path
+            case ASCII.equals:
+                return hasSlash ? .path : .pairs
+            case ASCII.slash:
+                hasSlash = true
+            case ASCII.colon where index + 2 < range.upperBound && bytes[index + 1] == ASCII.slash && bytes[index + 2] == ASCII.slash:
+                return schemeStart(bytes, before: index, from: start) == nil ? .path : .authority(index + 3)
+            default:
+                break
+            }
+            index += 1
+        }
+        return .path
+    }
+
+    /// Where the scheme that ends at `colon` starts: the run of letters, digits, `+`, `-` and
+    /// `.` before it, from its first letter; `nil` when there is no letter.
+    private static func schemeStart(_ bytes: [UInt8], before colon: Int, from start: Int) -> Int? {
+        var index = colon
+        var firstLetter: Int?
+        while index > start {
+            let byte = bytes[index - 1]
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): firstLetter = index - 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), ASCII.plus, ASCII.hyphen, UInt8(ascii: "."): break
+            default: return firstLetter
+            }
+            index -= 1
+        }
+        return firstLetter
+    }
+
+    /// Removes the userinfo of the authority that starts `range`; returns where the path starts.
+    private mutating func maskUserinfo(_ view: View, _ range: Range<Int>) -> Int {
+        let bytes = view.bytes
+        var authorityEnd = range.lowerBound
+        var lastAt: Int?
+        func scanAuthority(from start: Int) {
+            authorityEnd = start
+            while authorityEnd < range.upperBound {
+                switch bytes[authorityEnd] {
+                case ASCII.slash, ASCII.backslash, ASCII.questionMark, ASCII.numberSign: return
+                case ASCII.atSign: lastAt = authorityEnd
+                default: break
+                }
+                authorityEnd += 1
+            }
+        }
+        scanAuthority(from: range.lowerBound)
+        // `user:pa/ss@host`: a port that is not a number means the password went on.
+        if lastAt == nil, Self.hasInvalidPort(bytes, range.lowerBound..<authorityEnd),
+            let at = bytes[authorityEnd..<range.upperBound].firstIndex(of: ASCII.atSign)
+        {
+            scanAuthority(from: at)
+        }
+        if let lastAt, redactor.level != .none {
+            replace(range.lowerBound..<lastAt + 1, in: view, with: [])
+        }
+        return authorityEnd
+    }
+
+    /// Whether the authority `host:port` has a port that is not a number.
+    private static func hasInvalidPort(_ bytes: [UInt8], _ authority: Range<Int>) -> Bool {
+        var hostEnd = authority.lowerBound
+        if hostEnd < authority.upperBound, bytes[hostEnd] == ASCII.openBracket {
+            guard let close = bytes[authority].firstIndex(of: ASCII.closeBracket) else { return false }
+            hostEnd = close
+        }
+        guard let colon = bytes[hostEnd..<authority.upperBound].lastIndex(of: ASCII.colon) else { return false }
+        return bytes[colon + 1..<authority.upperBound].contains { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") }
+    }
+
+    /// Path segments: one with `=` (`a;jsessionid=...`, `token=...`) is read as pairs, the
+    /// item before a `;` kept even at `.strict`; one percent-encoded is decoded and read as a
+    /// value, since `cb%3Ftoken%3D...` shows a query when logged decoded. Returns whether the
+    /// path ends inside a masked value.
+    @discardableResult
+    private mutating func maskPath(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
+        let bytes = view.bytes
+        var start = range.lowerBound
+        var endsMasked = false
+        while start < range.upperBound {
+            var end = start
+            var hasEquals = false
+            var hasPercent = false
+            while end < range.upperBound, bytes[end] != ASCII.slash, bytes[end] != ASCII.backslash {
+                hasEquals = hasEquals || bytes[end] == ASCII.equals
+                hasPercent = hasPercent || bytes[end] == ASCII.percent
+                end += 1
+            }
+            if hasEquals {
+                endsMasked = maskPairs(view, start..<end, masks: Self.masksURLName(redactor), masksBareItems: false, nesting: nesting)
+            } else if hasPercent, Self.hasEscape(bytes, start..<end) {
+                endsMasked = maskDecoded(view, start..<end, nesting: nesting)
+            } else {
+                endsMasked = false
+            }
+            start = end + 1
+        }
+        return endsMasked && start == range.upperBound + 1
     }
 }
