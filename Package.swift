@@ -41,6 +41,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
             path: "Examples/event-dispatcher"
         ),
+        .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .executableTarget(
             name: "httpcore-bench",
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
@@ -56,6 +57,7 @@ let package = Package(
             name: "DevSeeObserverTests",
             dependencies: ["DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
         ),
+        .testTarget(name: "DevSeeTailTests", dependencies: ["devsee-tail", "DevSeeObserver", "HTTPCore", "HTTPCoreTesting"]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting"]

@@ -25,6 +25,16 @@ final class DevSeeLogStore: Sendable {
 
     private let state = Locked(State())
     private let progress = AsyncCondition(Progress())
+    /// Whether every stored log and rejection is kept (for tests), or only the ring (for a
+    /// long-running receiver).
+    private let keepsHistory: Bool
+    /// Called with each stored entry, serialized, after it is stored.
+    private let onLog: (@Sendable (Data) -> Void)?
+
+    init(keepsHistory: Bool = true, onLog: (@Sendable (Data) -> Void)? = nil) {
+        self.keepsHistory = keepsHistory
+        self.onLog = onLog
+    }
 
     var storedLogs: [Data] {
         state.withLock { $0.storedLogs }
@@ -147,13 +157,14 @@ final class DevSeeLogStore: Sendable {
 
     private func store(_ body: Data, entry: JSONValue) {
         state.withLock { state in
-            state.storedLogs.append(body)
+            if keepsHistory { state.storedLogs.append(body) }
             state.entries.append(entry)
             if state.entries.count > Self.ringCapacity {
                 state.entries.removeFirst(state.entries.count - Self.ringCapacity)
             }
         }
         progress.update { $0.stored += 1 }
+        onLog?(Data(entry.serialized.utf8))
     }
 
     private func reject(
@@ -163,7 +174,7 @@ final class DevSeeLogStore: Sendable {
         response: LoopbackResponse
     ) -> LoopbackResponse {
         let rejection = DevSeeReceiver.Rejection(status: status, reason: reason, body: request.body)
-        state.withLock { $0.rejections.append(rejection) }
+        if keepsHistory { state.withLock { $0.rejections.append(rejection) } }
         return response
     }
 

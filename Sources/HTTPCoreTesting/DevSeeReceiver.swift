@@ -22,14 +22,28 @@ import HTTPCore
 /// Every property and method may be used from any thread or task.
 public final class DevSeeReceiver: Sendable {
     private let server: LoopbackHTTPServer
-    private let store = DevSeeLogStore()
+    private let store: DevSeeLogStore
 
     /// Starts listening on 127.0.0.1:`port` (`0` picks a free port) at once.
     ///
     /// The port of a stopped receiver can be bound again right away. Throws
     /// ``LoopbackHTTPServer/Error`` when the port cannot be bound.
-    public init(port: UInt16 = 0) throws(LoopbackHTTPServer.Error) {
+    ///
+    /// - Parameters:
+    ///   - port: The port; `0` picks a free one.
+    ///   - keepsHistory: Whether ``storedLogs`` and ``rejections`` keep everything (for
+    ///     tests); `false` for a long-running receiver, whose memory is then bounded by the
+    ///     1,000 entries `GET /api/logs` serves.
+    ///   - onLog: Called with each stored entry as `GET /api/logs/:id` would serve it (the
+    ///     client's fields with `id` and `timestamp`), on the connection's thread, after the
+    ///     201 is decided.
+    public init(
+        port: UInt16 = 0,
+        keepsHistory: Bool = true,
+        onLog: (@Sendable (Data) -> Void)? = nil
+    ) throws(LoopbackHTTPServer.Error) {
         server = try LoopbackHTTPServer(port: port)
+        store = DevSeeLogStore(keepsHistory: keepsHistory, onLog: onLog)
         let store = store
         let lifecycle = server.lifecycle
         server.route("POST", "/api/logs") { store.post($0, lifecycle: lifecycle) }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Renders a stored log as `devsee-tail` prints it: one line per exchange, and with
+/// `verbose` its headers and bodies below, indented.
+///
+///     10:42:07.118  GET     200   124 ms  https://api.example.com/users/42  corr 8F2C…
+///     10:42:07.502  POST    failed  2.0 s  https://api.example.com/orders  (timed out)
+struct LogLineFormatter {
+    let usesColor: Bool
+    let isVerbose: Bool
+
+    func format(_ log: StoredLog) -> String {
+        var parts = [timeText(log.date), paint(pad(log.method, 6), .bold), statusText(log), pad(durationText(log.durationMilliseconds), 8, left: true), log.url]
+        if log.isFailure, let error = log.error { parts.append(paint("(\(error))", .red)) }
+        if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
+        if let attempt = log.attempt { parts.append(paint("attempt \(attempt)", .dim)) }
+        var lines = [parts.joined(separator: "  ")]
+        if isVerbose {
+            lines += block(log.requestHeaders, body: log.requestBody, marker: ">")
+            lines += block(log.responseHeaders, body: log.isFailure ? nil : log.responseBody, marker: "<")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func block(_ headers: [(String, String)], body: String?, marker: String) -> [String] {
+        var lines = headers.map { paint("    \(marker) ", .dim) + "\($0.0): \($0.1)" }
+        if let body, !body.isEmpty {
+            lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { paint("    \(marker) ", .dim) + "  " + $0 }
+        }
+        return lines
+    }
+
+    private func statusText(_ log: StoredLog) -> String {
+        guard !log.isFailure else { return paint(pad("failed", 6), .red) }
+        let color: Color
+        switch log.statusCode / 100 {
+        case 2: color = .green
+        case 3: color = .cyan
+        case 4: color = .yellow
+        default: color = .red
+        }
+        return paint(pad(String(log.statusCode), 6), color)
+    }
+
+    private func durationText(_ milliseconds: Double) -> String {
+        milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.1f s", milliseconds / 1000)
+    }
+
+    private func timeText(_ date: Date?) -> String {
+        guard let date else { return "--:--:--.---" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
+        return String(
+            format: "%02d:%02d:%02d.%03d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, (parts.nanosecond ?? 0) / 1_000_000
+        )
+    }
+
+    private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+
+    private enum Color: String {
+        case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", cyan = "36"
+    }
+
+    private func paint(_ text: String, _ color: Color) -> String {
+        usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
