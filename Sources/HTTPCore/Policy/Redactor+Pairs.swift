@@ -216,6 +216,8 @@ struct PairMasker {
             } else if equals < 0, start < end, masksBareItems, Self.masksName(bytes[start..<end], masks: masks) {
                 mask(start..<end, in: view)
                 endsMasked = true
+            } else if equals >= 0, maskGraphQLPair(view, name: bytes[start..<equals], value: equals + 1..<end) {
+                // GraphQL literals and variables masked; the rest of the value is kept.
             } else if case let valueStart = equals < 0 ? start : equals + 1, valueStart < end,
                 maskValue(view, valueStart..<end, nesting: nesting)
             {
