@@ -6,13 +6,17 @@
 /// `***`, which keeps the query readable. Masking is one-way: nothing of the original value
 /// is kept, not even its length.
 ///
-/// All name matching is ASCII case-insensitive, for configured lists too, and happens after
-/// percent-decoding. Body keys also ignore `_`, `-` and spaces, so `card_number`,
-/// `cardNumber` and `card-number` are one key.
+/// Names (of headers, query items, body keys) are compared by their letters and digits,
+/// without case, after percent-decoding and folding look-alike characters, so `card_number`,
+/// `cardNumber` and `card-number` are one name. They are also split into words
+/// (`newPassword` is `new` `Password`): a sensitive word anywhere in a name masks it
+/// (``defaultSensitiveWords``), but never inside a longer word (`pin` does not mask
+/// `shipping`).
 ///
-/// Precedence for a name: a configured sensitive name is always masked; otherwise an allowed
-/// name is always kept; otherwise the level decides (`.standard`: the built-in sensitive
-/// names are masked; `.strict`: everything is masked).
+/// Precedence for a name: a configured sensitive name (matched as a word) is always masked;
+/// otherwise an allowed name (matched whole) is always kept; otherwise the level decides
+/// (`.standard`: the built-in sensitive names and words are masked; `.strict`: everything
+/// is masked).
 ///
 /// ```swift
 /// let redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Session"])
