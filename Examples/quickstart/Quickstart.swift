@@ -113,7 +113,8 @@ struct Quickstart {
             if statistics.delivered == statistics.accepted {
                 print("dev-see: \(statistics.delivered) logs delivered to \(logger.endpoint)")
             } else {
-                print("dev-see: no dev-see server answered at \(logger.endpoint); \(statistics.accepted - statistics.delivered) logs not delivered (start the dev-see app, or pass --devsee URL or --no-devsee)")
+                print("dev-see: no viewer is running at \(logger.endpoint), so the \(statistics.accepted - statistics.delivered) logs were not shipped; "
+                    + "that is expected. To see them, run `swift run devsee-tail` (or the dev-see app) in another terminal and run this again.")
             }
             await logger.shutdown()
         }

@@ -41,7 +41,8 @@ final class QuickstartTests: XCTestCase {
         XCTAssertEqual(status, 0)
         let devSeeLines = lines.withLock { $0 }.filter { $0.hasPrefix("dev-see") }
         XCTAssertEqual(devSeeLines.count, 1)
-        XCTAssertTrue(devSeeLines[0].hasPrefix("dev-see: no dev-see server answered at \(url.absoluteString)"), devSeeLines[0])
+        XCTAssertTrue(devSeeLines[0].hasPrefix("dev-see: no viewer is running at \(url.absoluteString), so the "), devSeeLines[0])
+        XCTAssertTrue(devSeeLines[0].contains("swift run devsee-tail"), devSeeLines[0])
     }
 
     func testURLArgumentCallsThatURL() async throws {
