@@ -26,7 +26,23 @@ struct ReplayTransport: HTTPTransport {
 /// `swift run custom-transport`: calls through `ReplayTransport`, observed like any client.
 @main
 struct CustomTransportExample {
+    static let usage = """
+        usage: custom-transport [--help]
+
+          Replays recorded API calls through a custom transport, observed and logged to a loopback
+          dev-see receiver without a line of event code in the adapter.
+        """
+
     static func main() async {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            exit(0)
+        }
+        guard arguments.isEmpty else {
+            FileHandle.standardError.write(Data("custom-transport: unknown argument '\(arguments.first!)'\n\n\(usage)\n".utf8))
+            exit(64)
+        }
         exit(await run { print($0) })
     }
 

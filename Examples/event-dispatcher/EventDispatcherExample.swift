@@ -5,8 +5,9 @@ import HTTPCoreTesting
 import HTTPCoreURLSession
 
 /// Counts completed exchanges by status class.
-final class StatusKindCounter: HTTPObserver {
-    private let counts = Locked<[String: Int]>([:])
+final class StatusKindCounter: HTTPObserver, @unchecked Sendable {   // safe: `counts` is only touched under `lock`
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
 
     func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal else { return }
@@ -18,10 +19,16 @@ final class StatusKindCounter: HTTPObserver {
         case .informational?, .redirection?, .invalid?: key = "other"
         case nil: key = event.name == .requestCancelled ? "cancelled" : "failed"
         }
-        counts.withLock { $0[key, default: 0] += 1 }
+        lock.lock()
+        counts[key, default: 0] += 1
+        lock.unlock()
     }
 
-    var summary: [String: Int] { counts.withLock { $0 } }
+    var summary: [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
 
     /// `2xx: 2, 4xx: 1, ...`, by key.
     var summaryLine: String {
@@ -33,7 +40,23 @@ final class StatusKindCounter: HTTPObserver {
 /// unsubscribed while a request is in flight.
 @main
 struct EventDispatcherExample {
+    static let usage = """
+        usage: event-dispatcher [--help]
+
+          One dispatcher, several observers, subscribed and unsubscribed while requests run against
+          a loopback demo API.
+        """
+
     static func main() async {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            exit(0)
+        }
+        guard arguments.isEmpty else {
+            FileHandle.standardError.write(Data("event-dispatcher: unknown argument '\(arguments.first!)'\n\n\(usage)\n".utf8))
+            exit(64)
+        }
         exit(await run { print($0) })
     }
 

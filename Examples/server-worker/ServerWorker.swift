@@ -5,33 +5,59 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 
-/// Latency, outcome and retry counters, fed by lifecycle events.
+/// Latency, outcome by status class, and retry counters, fed by lifecycle events.
 final class MetricsObserver: HTTPObserver {
     struct Snapshot: Sendable, Equatable {
-        var succeeded = 0
+        /// Exchanges that ended with a response, by status class (2 for 2xx).
+        var responsesByClass: [Int: Int] = [:]
+        /// Exchanges without a response: refused, timed out.
         var failed = 0
         var cancelled = 0
         var retried = 0
         var totalMilliseconds = 0.0
-        var completed: Int { succeeded + failed + cancelled }
+        var completed: Int { responsesByClass.values.reduce(0, +) + failed + cancelled }
     }
 
-    private let snapshot = Locked(Snapshot())
+    private let snapshot = Protected(Snapshot())
 
     func handle(_ event: HTTPEvent) {
-        if event.name == .requestRetried { snapshot.withLock { $0.retried += 1 } }
+        if event.name == .requestRetried { snapshot.update { $0.retried += 1 } }
         guard event.name.isTerminal else { return }
-        snapshot.withLock { metrics in
-            switch event.name {
-            case .requestSucceeded: metrics.succeeded += 1
-            case .requestCancelled: metrics.cancelled += 1
+        let statusClass = event.response.map { $0.statusCode / 100 }
+        snapshot.update { metrics in
+            switch (event.name, statusClass) {
+            case (.requestSucceeded, let statusClass?): metrics.responsesByClass[statusClass, default: 0] += 1
+            case (.requestCancelled, _): metrics.cancelled += 1
             default: metrics.failed += 1
             }
             metrics.totalMilliseconds += event.durationMilliseconds ?? 0
         }
     }
 
-    var current: Snapshot { snapshot.withLock { $0 } }
+    var current: Snapshot { snapshot.value }
+}
+
+/// A value shared between threads, behind a lock; the example's only use of `@unchecked`.
+final class Protected<Value>: @unchecked Sendable {   // safe: `stored` is only touched under `lock`
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    @discardableResult
+    func update<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
 }
 
 /// `swift run server-worker`: a service-style worker that fans out concurrent requests with
@@ -40,12 +66,13 @@ final class MetricsObserver: HTTPObserver {
 @main
 struct ServerWorker {
     static let usage = """
-        usage: server-worker [--rounds N] [--requests N] [--devsee URL | --no-devsee]
+        usage: server-worker [--rounds N] [--requests N] [--devsee URL | --no-devsee] [--help]
 
           --rounds N     rounds of requests before stopping by itself (default 3; 0 runs until SIGINT/SIGTERM)
           --requests N   concurrent requests per round (default 40)
           --devsee URL   ship logs to this dev-see server (default: the paired endpoint, else http://127.0.0.1:9090)
           --no-devsee    do not ship logs
+          --help         print this help
         """
 
     struct Options {
@@ -53,6 +80,7 @@ struct ServerWorker {
         var requests = 40
         var devSeeURL: URL?
         var shipsToDevSee = true
+        var showsHelp = false
 
         init(arguments: [String]) throws {
             var remaining = arguments[...]
@@ -66,6 +94,7 @@ struct ServerWorker {
                     }
                     devSeeURL = url
                 case "--no-devsee": shipsToDevSee = false
+                case "--help", "-h": showsHelp = true
                 default: throw UsageError(description: "unknown argument '\(argument)'")
                 }
             }
@@ -88,8 +117,12 @@ struct ServerWorker {
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            print("server-worker: \(error)\n\n\(usage)")
+            FileHandle.standardError.write(Data("server-worker: \(error)\n\n\(usage)\n".utf8))
             exit(64)
+        }
+        if options.showsHelp {
+            print(usage)
+            exit(0)
         }
         let stop = StopSignal()
         let signals = installSignalHandlers(triggering: stop)
@@ -165,10 +198,12 @@ struct ServerWorker {
         await dispatcher.flush()
         let snapshot = metrics.current
         let average = snapshot.completed == 0 ? 0 : snapshot.totalMilliseconds / Double(snapshot.completed)
-        print(String(
-            format: "done: %d succeeded, %d failed, %d cancelled, %d attempts retried, %.1f ms average",
-            snapshot.succeeded, snapshot.failed, snapshot.cancelled, snapshot.retried, average
-        ))
+        let responses = snapshot.responsesByClass.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)xx" }
+        let counts = (responses.isEmpty ? ["0 responses"] : responses).joined(separator: ", ")
+        print(
+            "done: \(counts), \(snapshot.failed) failed, \(snapshot.cancelled) cancelled, \(snapshot.retried) attempts retried, "
+                + String(format: "%.1f ms average", average)
+        )
         if let logger {
             await logger.shutdown()
             print("dev-see: \(logger.statistics)")
@@ -193,11 +228,11 @@ struct ServerWorker {
 
 /// A one-shot stop request: from a signal handler in the program, from a test in-process.
 final class StopSignal: Sendable {
-    private let state = Locked<(isTriggered: Bool, handlers: [@Sendable () -> Void])>((false, []))
+    private let state = Protected<(isTriggered: Bool, handlers: [@Sendable () -> Void])>((false, []))
 
     /// Runs `handler` when the signal triggers (at once if it already has).
     func onTrigger(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
+        let runNow = state.update { state -> Bool in
             if state.isTriggered { return true }
             state.handlers.append(handler)
             return false
@@ -207,7 +242,7 @@ final class StopSignal: Sendable {
 
     /// Triggers the signal once; later calls do nothing.
     func trigger() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+        let handlers = state.update { state -> [@Sendable () -> Void] in
             guard !state.isTriggered else { return [] }
             state.isTriggered = true
             defer { state.handlers = [] }
