@@ -69,6 +69,10 @@ struct MemoryBenchmark {
 
     /// Relaunches this executable with `--section memory` and decodes the line it prints.
     private static func measureInChild() throws -> Measurement {
+        #if !os(macOS) && !os(Linux)
+        // iOS, tvOS and watchOS have no `Process`: the section needs a child process.
+        throw BenchmarkError(description: "the memory section runs only on macOS and Linux")
+        #else
         #if os(Linux)
         let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         #else
@@ -91,6 +95,7 @@ struct MemoryBenchmark {
             throw BenchmarkError(description: "the memory child process failed (status \(process.terminationStatus)): \(lastLine)")
         }
         return measurement
+        #endif
     }
 
     /// The child's work: logs `calls` calls to a stopped server and prints a ``Measurement``

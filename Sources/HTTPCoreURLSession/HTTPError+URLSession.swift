@@ -9,9 +9,10 @@ extension HTTPError {
     /// Maps an error from URLSession to the stable HTTPCore error, with a message built from
     /// the code and the URL's host and port only.
     ///
-    /// Two FoundationNetworking codes are read for an http(s) URL: -1002 (unsupported URL)
-    /// means curl could not read the answer as HTTP, so the response is invalid; -1 (unknown)
-    /// is what a connection that fails mid-exchange (a body cut short) gives.
+    /// On Linux, two FoundationNetworking codes are read for an http(s) URL the libcurl way:
+    /// -1002 (unsupported URL) means curl could not read the answer as HTTP, so the response
+    /// is invalid; -1 (unknown) is what a connection that fails mid-exchange (a body cut short)
+    /// gives. Apple's URLSession means what the codes say, so there they keep their meaning.
     package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
             self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
@@ -23,9 +24,11 @@ extension HTTPError {
         }
         let isHTTP = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
         switch urlError.code {
+        #if canImport(FoundationNetworking)
         case .unsupportedURL where isHTTP: self = .invalidResponse
         case .unknown where isHTTP:
             self = transport(.connectionLost, "the connection closed before the response was complete")
+        #endif
         case .timedOut: self = .timeout
         case .cancelled: self = .cancelled
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:

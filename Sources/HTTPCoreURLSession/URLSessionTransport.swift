@@ -25,7 +25,7 @@ import FoundationNetworking
 ///   `Cookie` when the redirect leaves the origin, and never follows one from https to http.
 /// - URLSession joins repeated response headers into one value; `Set-Cookie` values are split
 ///   back into one field per cookie.
-/// - URLSession decodes gzip, deflate, brotli and zstd bodies but keeps the headers that
+/// - URLSession decodes gzip, deflate and brotli bodies (and zstd on Linux) but keeps the headers that
 ///   describe the encoded body; the response's `Content-Encoding` is removed and its
 ///   `Content-Length` set to the decoded size, so headers describe the body you get.
 /// - `URLError.timedOut` is ``HTTPError/timeout``, any cancellation ``HTTPError/cancelled``
@@ -177,7 +177,12 @@ extension URLSessionTransport {
                 headers.add(name: name, value: value)
             }
         }
+        // The encodings URLSession decodes: libcurl's include zstd, Apple's do not.
+        #if canImport(FoundationNetworking)
         let decodedEncodings: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
+        #else
+        let decodedEncodings: Set<String> = ["gzip", "x-gzip", "deflate", "br"]
+        #endif
         if let encoding = headers["Content-Encoding"]?.lowercased().trimmingCharacters(in: .whitespaces),
             decodedEncodings.contains(encoding)
         {

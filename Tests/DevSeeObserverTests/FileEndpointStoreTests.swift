@@ -56,6 +56,7 @@ final class FileEndpointStoreTests: XCTestCase {
         }
     }
 
+    #if os(macOS) || os(Linux)  // `Process` exists only there
     func testPairingSurvivesARestartInAChildProcess() throws {
         let file = folder.appendingPathComponent("endpoint.json")
         let paired = try runChild(role: "pair", file: file)
@@ -98,4 +99,5 @@ final class FileEndpointStoreTests: XCTestCase {
             print("ENDPOINT \(logger.endpoint.host):\(logger.endpoint.port)")
         }
     }
+    #endif
 }

@@ -10,8 +10,10 @@ import os
 /// dispatcher.subscribe(ConsoleObserver(minimumLevel: .info, format: .blocks, body: .prettyJSON))
 /// ```
 ///
-/// Output goes to `os.Logger` (subsystem `HTTPCore`, category `http`) on Apple platforms and
-/// to standard error elsewhere, unless a `write` closure is given. What it prints is what
+/// Output goes to standard error on Linux and, on Apple platforms, when standard error is a
+/// terminal (command-line tools, servers); otherwise to `os.Logger` (subsystem `HTTPCore`,
+/// category `http`) with `.private` privacy, so URLs and bodies do not show in the unified
+/// log outside debugging. A `write` closure replaces all of this. What it prints is what
 /// the client's ``HTTPCorePolicy`` exposes: headers, URLs and bodies arrive redacted.
 public struct ConsoleObserver: HTTPObserver {
     /// How important an event is; events below the observer's minimum are not printed.
@@ -145,11 +147,16 @@ public struct ConsoleObserver: HTTPObserver {
     }
 
     private static let platformOutput: @Sendable (String) -> Void = {
+        let standardError: @Sendable (String) -> Void = { text in FileHandle.standardError.write(Data((text + "\n").utf8)) }
         #if canImport(os)
+        // A command-line tool or a server run from a terminal reads standard error; an app's
+        // lines go to the unified log, where URLs and bodies stay private unless a debugger or
+        // a logging profile reveals them.
+        guard isatty(STDERR_FILENO) != 1 else { return standardError }
         let logger = Logger(subsystem: "HTTPCore", category: "http")
-        return { text in logger.log("\(text, privacy: .public)") }
+        return { text in logger.log("\(text, privacy: .private)") }
         #else
-        return { text in FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        return standardError
         #endif
     }()
 }
