@@ -16,12 +16,15 @@ enum XMLMasker {
     private struct Scanner {
         let input: [UInt8]
         let redactor: Redactor
+        /// The redactor's name rules, copied once for the many names of a document.
+        let rules: NameRules
         var index = 0
         var output: [UInt8] = []
 
         init(input: [UInt8], redactor: Redactor) {
             self.input = input
             self.redactor = redactor
+            rules = redactor.nameRules
             output.reserveCapacity(input.count)
         }
 
@@ -61,7 +64,7 @@ enum XMLMasker {
                     let end = index + (isEmptyElement ? 2 : 1)
                     output.append(contentsOf: input[index..<end])
                     index = end
-                    if !isEmptyElement, !name.isEmpty, redactor.masksBodyKey(Self.localName(name)) { return maskContent(of: name) }
+                    if !isEmptyElement, !name.isEmpty, masks(name) { return maskContent(of: name) }
                     return true
                 }
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -99,7 +102,7 @@ enum XMLMasker {
                 index = input.count
                 return false
             }
-            if redactor.masksBodyKey(Self.localName(name)) {
+            if masks(name) {
                 output.append(quote)
                 output.append(contentsOf: Redactor.mask.utf8)
                 output.append(quote)
@@ -167,9 +170,13 @@ enum XMLMasker {
             isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
         }
 
-        static func localName(_ name: ArraySlice<UInt8>) -> String {
+        /// Whether the value of an element or attribute with this qualified name is masked,
+        /// judged by its local name; ASCII names are read in place.
+        func masks(_ name: ArraySlice<UInt8>) -> Bool {
             let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
-            return String(decoding: local, as: UTF8.self)
+            let rules = rules
+            guard local.allSatisfy({ $0 < 0x80 }) else { return redactor.masksBodyKey(String(decoding: local, as: UTF8.self)) }
+            return local.withUnsafeBufferPointer { bytes in NameKey.with(utf8: bytes) { rules.masks($0, as: .body) } }
         }
     }
 }
