@@ -1,0 +1,40 @@
+import DevSeeObserver
+import Foundation
+import HTTPCoreTesting
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The cost per waiting log: a burst of ordinary exchanges fits the default buffer.
+final class LogEntryCostTests: XCTestCase {
+    func testFiveThousandLogsOfAOneKibibyteExchangeFitTheDefaultBuffer() async throws {
+        let receiver = try DevSeeReceiver()
+        receiver.stop()
+        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 1000; $0.initialBackoff = 30; $0.maxBackoff = 30 }
+        XCTAssertEqual(harness.logger.configuration.bufferByteLimit, 16 * 1024 * 1024)
+        var request = URLRequest(url: URL(string: "https://api.example.com/v2/orders/8412?include=items&page=1")!)
+        request.httpMethod = "POST"
+        for (name, value) in [
+            ("Accept", "application/json"), ("Content-Type", "application/json"), ("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig"),
+            ("User-Agent", "MyApp/3.2 (iPhone; iOS 18.1)"), ("Accept-Language", "en-GB,en;q=0.9"), ("X-Request-ID", "9c3b1f2e-5d"),
+        ] {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        request.httpBody = Data(#"{"items":[{"sku":"A-1","quantity":2}]}"#.utf8)
+        let response = try XCTUnwrap(HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [
+            "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Date": "Mon, 23 Nov 2026 10:00:00 GMT",
+            "ETag": "\"33a64df5\"", "Server": "nginx", "Vary": "Accept-Encoding", "X-Request-ID": "9c3b1f2e-5d", "Content-Length": "1024",
+        ]))
+        let body = Data(repeating: UInt8(ascii: "x"), count: 1024)
+        for _ in 0..<5_000 {
+            await harness.logger.log(request: request, response: response, responseBody: body, startedAt: Date())
+        }
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.dropped, 0, "\(statistics)")
+        XCTAssertEqual(statistics.pending, 5_000)
+        XCTAssertLessThanOrEqual(statistics.bufferedBytes, 16 * 1024 * 1024)
+        XCTAssertFalse(harness.diagnostics.state.contains { $0.hasPrefix("buffer full") })
+    }
+}
