@@ -188,7 +188,7 @@ final class RedactorSecurityTests: XCTestCase {
             ("failed: https://h/x?y=1,NSErrorFailingURLKey=https://u:\(secret)@h/?token=\(secret)",
              "failed: https://h/x?y=1,NSErrorFailingURLKey=https://h/?token=[REDACTED]"),
             ("Authorization:Bearer \(secret)", "Authorization:Bearer [REDACTED]"),
-            ("password=\"hunter \(secret)\" rest", "password=\"[REDACTED] [REDACTED] rest"),
+            ("password=\"hunter \(secret)\" rest", "password=\"[REDACTED]\" rest"),
             ("authorization bearer \(secret)", "authorization bearer [REDACTED]"),
             ("//u:\(secret)@host/x", "//host/x"),
         ]

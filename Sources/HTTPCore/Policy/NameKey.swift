@@ -166,21 +166,34 @@ final class NameMatcher: Sendable, Hashable {
     }
 }
 
-/// Names as one byte buffer and the range of each.
+/// Names as one byte buffer and the range of each, with a hash index for whole-name lookups.
 struct FlatNames: Sendable, Hashable {
     let bytes: [UInt8]
     let ranges: [Range<Int>]
+    /// The ranges of the names by their hash (``hash(_:)``).
+    private let index: [UInt64: [Range<Int>]]
 
     init(_ names: [[UInt8]]) {
         let names = names.filter { !$0.isEmpty }
         bytes = names.flatMap { $0 }
         var ranges: [Range<Int>] = []
+        var index: [UInt64: [Range<Int>]] = [:]
         var start = 0
         for name in names {
-            ranges.append(start..<(start + name.count))
+            let range = start..<(start + name.count)
+            ranges.append(range)
+            index[name.withUnsafeBufferPointer(Self.hash), default: []].append(range)
             start += name.count
         }
         self.ranges = ranges
+        self.index = index
+    }
+
+    /// FNV-1a of the bytes.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
     }
 
     /// Calls `body` with each name's bytes.
@@ -193,11 +206,10 @@ struct FlatNames: Sendable, Hashable {
     }
 
     func contains(_ letters: UnsafeBufferPointer<UInt8>) -> Bool {
-        var found = false
-        forEach { name in
-            if !found, Self.equal(name, letters) { found = true }
+        guard !ranges.isEmpty, let candidates = index[Self.hash(letters)] else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            candidates.contains { Self.equal(UnsafeBufferPointer(rebasing: bytes[$0]), letters) }
         }
-        return found
     }
 
     static func equal(_ name: UnsafeBufferPointer<UInt8>, _ letters: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -19,8 +19,24 @@ struct NameRules: Sendable {
     func rule(for key: NameKey, as kind: NameKind) -> NameRule {
         if lists.sensitive(kind).matches(key) { return .mask }
         if lists.allowed(kind).matchesWhole(key) { return .keep }
-        if level != .none, NameLists.builtIn(kind).matches(key, exemptingDescriptors: true) { return .mask }
+        if level != .none, NameLists.builtIn(kind).matchesWhole(key) || NameLists.builtInWords.matches(key, exemptingDescriptors: true) {
+            return .mask
+        }
         return .levelDecides
+    }
+
+    /// Whether the name is masked as a header, a query item or a body key; the built-in words,
+    /// the same for every kind, are matched once.
+    func masksAsAnyKind(_ key: NameKey) -> Bool {
+        var matchesWords: Bool?
+        for kind in NameKind.allCases {
+            if lists.sensitive(kind).matches(key) { return true }
+            if lists.allowed(kind).matchesWhole(key) || level == .none { continue }
+            if level == .strict || NameLists.builtIn(kind).matchesWhole(key) { return true }
+            if matchesWords == nil { matchesWords = NameLists.builtInWords.matches(key, exemptingDescriptors: true) }
+            if matchesWords == true { return true }
+        }
+        return false
     }
 
     func masks(_ key: NameKey, as kind: NameKind) -> Bool {
@@ -74,15 +90,12 @@ final class NameLists: Sendable, Hashable {
         }
     }
 
-    private static let builtInHeaderNames = NameMatcher(
-        wholeNames: Redactor.defaultSensitiveHeaderNames, wordNames: Redactor.defaultSensitiveWords
-    )
-    private static let builtInQueryNames = NameMatcher(
-        wholeNames: Redactor.defaultSensitiveQueryNames, wordNames: Redactor.defaultSensitiveWords
-    )
-    private static let builtInBodyKeys = NameMatcher(
-        wholeNames: Redactor.defaultSensitiveBodyKeys, wordNames: Redactor.defaultSensitiveWords
-    )
+    /// The built-in whole names of each kind.
+    private static let builtInHeaderNames = NameMatcher(wholeNames: Redactor.defaultSensitiveHeaderNames)
+    private static let builtInQueryNames = NameMatcher(wholeNames: Redactor.defaultSensitiveQueryNames)
+    private static let builtInBodyKeys = NameMatcher(wholeNames: Redactor.defaultSensitiveBodyKeys)
+    /// The built-in words, shared by every kind.
+    static let builtInWords = NameMatcher(wordNames: Redactor.defaultSensitiveWords)
 
     static func == (left: NameLists, right: NameLists) -> Bool {
         left === right || NameKind.allCases.allSatisfy { left.sensitive($0) == right.sensitive($0) && left.allowed($0) == right.allowed($0) }

@@ -1,146 +1,365 @@
 extension Redactor {
-    /// Free text (an error message, a log line) with secrets masked, whitespace kept.
+    /// The most UTF-8 bytes of free text that ``redactedText(_:)`` reads; the rest is replaced
+    /// by `…[truncated, N more bytes]`, never copied.
+    public static let maximumScrubbedTextBytes = 64 * 1024
+
+    /// Free text (an error message, a log line) with secrets masked, whitespace and everything
+    /// else kept.
     ///
-    /// Every URL is redacted like ``redactedURL(string:)``; `name=value` pairs, `name: value`,
-    /// `name:value`, `name = value` and JSON-like `"name": "value"` (compact or pretty-printed)
-    /// are masked when the name is sensitive as a header, a query item or a body key; so is
-    /// the credential after `Bearer` or `Basic`. A quoted value is masked up to its closing
-    /// quote, spaces included.
+    /// - URLs (`scheme://…`, `//host…`) get ``redactedURL(string:)``; a URL ends at whitespace,
+    ///   a quote, a bracket, `,`, `;` or `\`.
+    /// - A sensitive name (as a header, a query item or a body key) followed by `=`, `:`, `=>`
+    ///   (spaces allowed around them), or written as a command-line flag (`--password x`,
+    ///   `--token=x`), has its value masked. The name may be quoted, escaped-quoted (`\"token\"`
+    ///   in JSON inside a string), a Ruby symbol (`:password`), percent-encoded or bracketed
+    ///   (`user[password]`). The value is masked up to its closing quote when quoted (spaces
+    ///   included), as a whole when it is an object or array, to the end of the line after
+    ///   `Cookie:` or `Set-Cookie:`, and otherwise up to whitespace or one of `,;&)]}`. A
+    ///   credential scheme after the name (`Bearer`, `Basic`, `Token`, …) is kept and the
+    ///   credential after it masked.
+    /// - The word after `Bearer`, `Basic`, `Digest` or `Negotiate` is masked.
+    /// - A JSON Web Token (`eyJ…` with two dots) is masked wherever it stands.
+    /// - A password before `@` without a scheme (`admin:secret@db.internal:5432`) is masked.
+    ///
+    /// One pass over the bytes, at most ``maximumScrubbedTextBytes`` of them; a word cut by
+    /// that limit is dropped, not copied in part.
     public func redactedText(_ text: String) -> String {
         guard level != .none else { return text }
-        var scrubber = TextScrubber(redactor: self)
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        var rest = Substring(text)
-        while let character = rest.first {
-            if character.isWhitespace {
-                output.append(character)
-                rest = rest.dropFirst()
-            } else {
-                let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
-                output += scrubber.scrub(word: rest[..<end])
-                rest = rest[end...]
-            }
-        }
-        return output
+        var scrubber = TextScrubber(text, redactor: self)
+        return scrubber.scrub()
     }
 
+    /// Whether a name is sensitive as a header, a query item or a body key.
     func isSensitiveName(_ name: String) -> Bool {
-        !name.isEmpty && (masksHeader(named: name) || masksQueryItem(named: name) || masksBodyKey(name))
+        guard !name.isEmpty else { return false }
+        let rules = nameRules
+        return NameKey.with(name) { rules.masksAsAnyKind($0) }
     }
 }
 
-/// Word-by-word state of ``Redactor/redactedText(_:)``: what the previous words announced.
+/// One pass of ``Redactor/redactedText(_:)`` over UTF-8 bytes.
 private struct TextScrubber {
+    private let input: [UInt8]
+    private let omittedByteCount: Int
+    private let redactor: Redactor
+    /// Whether a name is sensitive as any kind; made once, capturing the rules only.
+    private let isSensitiveName: (String) -> Bool
+    private var output: [UInt8] = []
+    private var index = 0
+
+    private static let mask = Array(Redactor.mask.utf8)
     /// Words that announce a credential wherever they stand.
-    static let credentialSchemes: Set<String> = ["bearer", "basic", "digest", "negotiate"]
-    /// Schemes after a sensitive name (`Authorization: Token abc`), which may also be words.
-    static let schemesAfterName: Set<String> = credentialSchemes.union(["token"])
-    static let openers: Set<Character> = ["\"", "'", "{", "(", "["]
-    static let closers: Set<Character> = ["\"", "'", ",", ";", "}", ")", "]"]
-    static let pieceDelimiters: Set<Character> = [",", ";", "{", "}", "\"", "'", "(", ")", "[", "]"]
+    private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
+    /// Schemes after a sensitive name (`Authorization: Token abc`).
+    private static let schemesAfterName = credentialSchemes + ["token"]
 
-    let redactor: Redactor
-    /// The next word is a secret.
-    var masksNext = false
-    /// A masked quoted value goes on until this quote.
-    var openQuote: Character?
-    /// The previous word named something sensitive, waiting for `:` or `=`.
-    var pendingSensitiveName = false
-
-    init(redactor: Redactor) {
+    init(_ text: String, redactor: Redactor) {
+        var bytes = Array(text.utf8)
+        var kept = bytes.count
+        if kept > Redactor.maximumScrubbedTextBytes {
+            // Cut at whitespace, so no word (a secret) is copied in part.
+            kept = Redactor.maximumScrubbedTextBytes
+            while kept > 0, !Self.isSpace(bytes[kept - 1]) { kept -= 1 }
+        }
+        omittedByteCount = bytes.count - kept
+        if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
+        input = bytes
         self.redactor = redactor
+        let rules = redactor.nameRules
+        isSensitiveName = { name in !name.isEmpty && NameKey.with(name) { rules.masksAsAnyKind($0) } }
+        output.reserveCapacity(bytes.count + 16)
     }
 
-    mutating func scrub(word: Substring) -> String {
-        if let quote = openQuote {
-            if word.contains(quote) { openQuote = nil }
-            return Redactor.mask
-        }
-        if masksNext {
-            let bare = word.drop { Self.openers.contains($0) }
-            if Self.schemesAfterName.contains(bare.lowercased()) { return String(word) }
-            masksNext = false
-            return masked(word)
-        }
-        if pendingSensitiveName, word == ":" || word == "=" {
-            pendingSensitiveName = false
-            masksNext = true
-            return String(word)
-        }
-        // A word with a URL in it may hold more (compact JSON, a list): scrub it piece by piece,
-        // the delimiters passing through without changing what the pieces announce.
-        if word.contains("://"), word.contains(where: Self.pieceDelimiters.contains) {
-            var output = ""
-            for piece in pieces(of: word) {
-                let isDelimiter = piece.count == 1 && Self.pieceDelimiters.contains(piece.first!)
-                output += isDelimiter ? String(piece) : scrub(word: piece)
+    mutating func scrub() -> String {
+        while index < input.count {
+            let byte = input[index]
+            if Self.isNameByte(byte) {
+                word()
+            } else if byte == UInt8(ascii: "/"), at("//"), index == 0 || Self.isSpace(input[index - 1]) {
+                url(from: index)
+            } else {
+                output.append(byte)
+                index += 1
             }
-            return output
         }
-        pendingSensitiveName = false
-        if word.contains("://") || word.hasPrefix("//") {
-            return redactor.redactedURL(string: String(word))
-        }
-        return scrubPiece(word)
+        if omittedByteCount > 0 { output.append(contentsOf: "…[truncated, \(omittedByteCount) more bytes]".utf8) }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private mutating func scrubPiece(_ word: Substring) -> String {
-        let bare = word.drop { Self.openers.contains($0) }
-        if Self.credentialSchemes.contains(bare.lowercased()) {
-            masksNext = true
-            return String(word)
+    // MARK: Words
+
+    /// A run of name bytes at `index`: a URL scheme, a JWT, a credential scheme, a name with a
+    /// value, or just a word.
+    private mutating func word() {
+        let start = index
+        var end = start
+        var openBrackets = 0
+        while end < input.count {
+            let byte = input[end]
+            if Self.isNameByte(byte) || Self.isNameInnerByte(byte) {
+                end += 1
+            } else if byte == UInt8(ascii: "["), end + 1 < input.count, Self.isNameByte(input[end + 1]) || input[end + 1] == UInt8(ascii: "]") {
+                // `user[password]`, `ids[]`: brackets belong to a name only when they open and close in it.
+                openBrackets += 1
+                end += 1
+            } else if byte == UInt8(ascii: "]"), openBrackets > 0 {
+                openBrackets -= 1
+                end += 1
+            } else {
+                break
+            }
         }
-        if word.contains("?") && word.contains("=") {
-            return redactor.redactedURL(string: String(word))
+        let run = input[start..<end]
+        if at("://", from: end) {
+            url(from: start)
+            return
         }
-        if let separator = bare.firstIndex(where: { $0 == ":" || $0 == "=" }) {
-            let name = Self.unquoted(bare[..<separator])
-            if redactor.isSensitiveName(name) {
-                let value = bare[bare.index(after: separator)...]
-                let valueBare = value.drop { Self.openers.contains($0) }
-                if value.isEmpty || Self.schemesAfterName.contains(valueBare.lowercased()) {
-                    masksNext = true
-                    return String(word)
+        if Self.isJWT(run) {
+            output.append(contentsOf: Self.mask)
+            index = end
+            return
+        }
+        output.append(contentsOf: run)
+        index = end
+        if Self.endsWithWord(run, in: Self.credentialSchemes) {
+            maskNextToken()
+            return
+        }
+        let isFlag = start >= 2 && input[start - 1] == UInt8(ascii: "-") && input[start - 2] == UInt8(ascii: "-")
+            && (start == 2 || !Self.isNameByte(input[start - 3]))
+        guard let separatorEnd = separator(isFlag: isFlag) else { return }
+        let isSensitive = PairMasker.masksName(run, masks: isSensitiveName)
+        if isSensitive {
+            copy(to: separatorEnd)
+            value(isCookie: Self.isWord(run, in: ["cookie", "set-cookie"]))
+        } else if input[separatorEnd - 1] == UInt8(ascii: ":"), !run.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            copy(to: separatorEnd)
+            maskUserinfoPassword()
+        }
+    }
+
+    /// After a name: the end of `"`, `'` or `\"` closing it, spaces, and `=`, `=>` or `:` (not
+    /// `://`), then spaces; for a flag, also whitespace alone. `nil` when no value follows.
+    private func separator(isFlag: Bool) -> Int? {
+        var position = index
+        if position < input.count, input[position] == UInt8(ascii: "\\"), position + 1 < input.count, Self.isQuote(input[position + 1]) {
+            position += 2
+        } else if position < input.count, Self.isQuote(input[position]) {
+            position += 1
+        }
+        let afterName = position
+        while position < input.count, input[position] == 0x20 || input[position] == 0x09 { position += 1 }
+        guard position < input.count else { return nil }
+        switch input[position] {
+        case UInt8(ascii: "="):
+            position += input.count > position + 1 && input[position + 1] == UInt8(ascii: ">") ? 2 : 1
+        case UInt8(ascii: ":"):
+            guard !at("//", from: position + 1) else { return nil }
+            position += 1
+        default:
+            guard isFlag, position > afterName, !Self.isSpace(input[position]) else { return nil }
+            return position
+        }
+        while position < input.count, input[position] == 0x20 || input[position] == 0x09 { position += 1 }
+        return position < input.count ? position : nil
+    }
+
+    /// Masks the value at `index`: a quoted string to its closing quote, an object or array as
+    /// a whole, the rest of the line for a cookie list, a scheme's credential, or a token.
+    private mutating func value(isCookie: Bool) {
+        guard index < input.count else { return }
+        let byte = input[index]
+        if isCookie {
+            let end = input[index...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? input.count
+            output.append(contentsOf: Self.mask)
+            index = end
+        } else if byte == UInt8(ascii: "\\"), index + 1 < input.count, Self.isQuote(input[index + 1]) {
+            maskQuoted(opening: [byte, input[index + 1]])
+        } else if Self.isQuote(byte) {
+            maskQuoted(opening: [byte])
+        } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+            maskBalanced()
+        } else {
+            let end = tokenEnd(from: index)
+            if Self.isWord(input[index..<end], in: Self.schemesAfterName), end < input.count, Self.isSpace(input[end]) {
+                copy(to: end)
+                maskNextToken()
+            } else {
+                output.append(contentsOf: Self.mask)
+                index = end
+            }
+        }
+    }
+
+    /// Masks the token after the whitespace at `index`, when one follows.
+    private mutating func maskNextToken() {
+        var start = index
+        while start < input.count, Self.isSpace(input[start]) { start += 1 }
+        guard start > index, start < input.count else { return }
+        copy(to: start)
+        if Self.isQuote(input[start]) {
+            maskQuoted(opening: [input[start]])
+            return
+        }
+        let end = tokenEnd(from: start)
+        guard end > start else { return }
+        output.append(contentsOf: Self.mask)
+        index = end
+    }
+
+    /// `opening` at `index`, then everything up to the same quote (not escaped) masked; an
+    /// unclosed quote masks to the end.
+    private mutating func maskQuoted(opening: [UInt8]) {
+        output.append(contentsOf: opening)
+        var position = index + opening.count
+        let quote = opening.last!
+        while position < input.count {
+            let byte = input[position]
+            if opening.count == 2 {
+                // `\"`: the value ends at the next `\"`.
+                if byte == UInt8(ascii: "\\"), position + 1 < input.count, input[position + 1] == quote { break }
+                position += 1
+            } else if byte == UInt8(ascii: "\\") {
+                position += 2
+            } else if byte == quote {
+                break
+            } else {
+                position += 1
+            }
+        }
+        output.append(contentsOf: Self.mask)
+        index = min(position, input.count)
+        if index < input.count {
+            output.append(contentsOf: opening)
+            index += opening.count
+        }
+    }
+
+    /// An object or array at `index`, masked as a whole up to its matching bracket (quotes
+    /// respected), or to the end of the line when it does not close there.
+    private mutating func maskBalanced() {
+        var depth = 0
+        var position = index
+        var quote: UInt8?
+        while position < input.count {
+            let byte = input[position]
+            if let open = quote {
+                if byte == UInt8(ascii: "\\") { position += 1 } else if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") {
+                quote = byte
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 {
+                    position += 1
+                    break
                 }
-                return String(word[..<bare.index(after: separator)]) + masked(value)
             }
-            if bare[separator] == "=" {
-                return redactor.maskedPairs(word, masks: redactor.isSensitiveName)
-            }
+            position += 1
         }
-        pendingSensitiveName = redactor.isSensitiveName(Self.unquoted(bare))
-        return String(word)
+        output.append(contentsOf: Self.mask)
+        index = min(position, input.count)
     }
 
-    /// The mask, keeping the quotes and punctuation around the value; an opening quote that
-    /// does not close in this word keeps masking until it does.
-    private mutating func masked(_ value: Substring) -> String {
-        let opening = value.prefix { Self.openers.contains($0) }
-        let rest = value.dropFirst(opening.count)
-        if let quote = opening.last(where: { $0 == "\"" || $0 == "'" }), !rest.contains(quote) {
-            openQuote = quote
-            return String(opening) + Redactor.mask
-        }
-        let closing = rest.reversed().prefix { Self.closers.contains($0) }
-        return String(opening) + Redactor.mask + String(closing.reversed())
+    /// `user:secret@host` after a name and `:`: the part before `@` is masked when a host (with
+    /// a dot or a port) follows.
+    private mutating func maskUserinfoPassword() {
+        let end = tokenEnd(from: index)
+        guard let at = input[index..<end].firstIndex(of: UInt8(ascii: "@")), at > index, at + 1 < end,
+            Self.isNameByte(input[at + 1]), input[(at + 1)..<end].contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") })
+        else { return }
+        output.append(contentsOf: Self.mask)
+        index = at
     }
 
-    /// A word cut into pieces at delimiters, delimiters kept as pieces of their own, so a URL
-    /// inside JSON or a list does not swallow what follows it.
-    private func pieces(of word: Substring) -> [Substring] {
-        var pieces: [Substring] = []
-        var start = word.startIndex
-        for index in word.indices where Self.pieceDelimiters.contains(word[index]) {
-            if start < index { pieces.append(word[start..<index]) }
-            pieces.append(word[index...index])
-            start = word.index(after: index)
-        }
-        if start < word.endIndex { pieces.append(word[start...]) }
-        return pieces
+    // MARK: URLs
+
+    /// The URL starting at `start` (its scheme already read, or `//`), redacted.
+    private mutating func url(from start: Int) {
+        var end = start
+        while end < input.count, !Self.endsURL(input[end]) { end += 1 }
+        output.append(contentsOf: redactor.redactedURL(string: String(decoding: input[start..<end], as: UTF8.self)).utf8)
+        index = end
     }
 
-    private static func unquoted(_ name: Substring) -> String {
-        String(name.filter { !"\"'{}[](),".contains($0) })
+    // MARK: Bytes
+
+    private mutating func copy(to end: Int) {
+        output.append(contentsOf: input[index..<end])
+        index = end
+    }
+
+    private func at(_ text: StaticString, from position: Int? = nil) -> Bool {
+        let position = position ?? index
+        let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        return input.count - position >= pattern.count && input[position..<(position + pattern.count)].elementsEqual(pattern)
+    }
+
+    private func tokenEnd(from start: Int) -> Int {
+        var end = start
+        while end < input.count, !Self.endsToken(input[end]) { end += 1 }
+        return end
+    }
+
+    private static func isWord(_ bytes: ArraySlice<UInt8>, in words: [String]) -> Bool {
+        words.contains { word in bytes.count == word.utf8.count && equalIgnoringCase(bytes, word) }
+    }
+
+    /// Whether ASCII bytes spell the lowercase `word`, in any case; allocates nothing.
+    private static func equalIgnoringCase(_ bytes: some Collection<UInt8>, _ word: String) -> Bool {
+        zip(bytes, word.utf8).allSatisfy { byte, letter in (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letter }
+    }
+
+    /// Whether the word, or its end (`failedBearer`, glued by a careless message), is one of
+    /// `words` (lowercase ASCII).
+    private static func endsWithWord(_ bytes: ArraySlice<UInt8>, in words: [String]) -> Bool {
+        words.contains { word in bytes.count >= word.utf8.count && equalIgnoringCase(bytes.suffix(word.utf8.count), word) }
+    }
+
+    /// `eyJ` (a JSON header in base64url) and two dots.
+    private static func isJWT(_ run: ArraySlice<UInt8>) -> Bool {
+        run.count > 10 && run.starts(with: "eyJ".utf8) && run.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
+    }
+
+    /// Letters, digits, `_`, `%` and bytes of non-ASCII characters start a name.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "%"), 0x80...:
+            true
+        default: false
+        }
+    }
+
+    /// Bytes a name may hold after its first: `-`, `.` and `+`.
+    private static func isNameInnerByte(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+")
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
+    }
+
+    private static func isQuote(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+    }
+
+    private static func endsToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "&"), UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"),
+            UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"):
+            true
+        default: isSpace(byte) || isQuote(byte)
+        }
+    }
+
+    private static func endsURL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\\"):
+            true
+        default: isSpace(byte) || isQuote(byte)
+        }
     }
 }
