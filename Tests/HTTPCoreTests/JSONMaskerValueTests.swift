@@ -18,6 +18,8 @@ final class JSONMaskerValueTests: XCTestCase {
             (#"{"header":"Bearer S3CR3T"}"#, #"{"header":"Bearer [REDACTED]"}"#),
             (#"{"header":"basic S3CR3T"}"#, #"{"header":"basic [REDACTED]"}"#),
             (#"{"list":["/cb?access_token=S3CR3T",1]}"#, #"{"list":["/cb?access_token=[REDACTED]",1]}"#),
+            (#"{"t":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}"#, #"{"t":"[REDACTED]"}"#),
+            (#"{"log":"login by admin:hunter2@db.internal:5432"}"#, #"{"log":"login by admin:[REDACTED]@db.internal:5432"}"#),
         ]
         for (input, expected) in cases {
             XCTAssertEqual(masked(input), expected, input)

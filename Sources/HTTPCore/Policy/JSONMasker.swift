@@ -429,12 +429,12 @@ struct JSONMasker {
         }
 
         /// Whether string content may hold a secret that the text rules find: a URL, a
-        /// `name=value` pair, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
+        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
         func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
             var position = content.lowerBound
             while position < content.upperBound {
                 switch input[position] {
-                case UInt8(ascii: "="): return true
+                case UInt8(ascii: "="), UInt8(ascii: "@"): return true
                 case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
                     return true
                 case UInt8(ascii: "e") where position + 2 < content.upperBound
