@@ -220,7 +220,7 @@ final class DevSeeObserverTests: XCTestCase {
         let bodies = receiver.storedObjects().compactMap { $0["responseBody"] as? String }.sorted()
         XCTAssertEqual(bodies.count, 2)
         XCTAssertTrue(bodies[0].hasPrefix("[no response] cancelled after "), bodies[0])
-        XCTAssertTrue(bodies[1].hasPrefix("[no response] timed out after 0."), bodies[1])
+        XCTAssertTrue(bodies[1].hasPrefix("[no response] timed out after "), bodies[1])
         XCTAssertTrue(bodies.allSatisfy { $0.hasSuffix(" s") })
         let errors = receiver.storedObjects().compactMap { $0["error"] as? String }.sorted()
         XCTAssertEqual(errors, ["cancelled", "timed out"], "error is kept as it was")
