@@ -81,7 +81,7 @@ final class FaultInjectionTests: XCTestCase {
             response.delay = Double(Int(request.query?.dropFirst(2) ?? "0") ?? 0) / 1000
             return response
         }
-        var random = SplitMix64(seed: 20_261_122)
+        var random = SeededRandomNumberGenerator(seed: 20_261_122)
         let plan = (0..<1000).map { _ in (delay: Int(random.next() % 20), cancelAfterYields: random.next() % 10 < 3 ? Int(random.next() % 50) : nil) }
         let client = client!
         let api = api!
@@ -133,22 +133,5 @@ final class FaultInjectionTests: XCTestCase {
         let statistics = harness.logger.statistics
         XCTAssertEqual(statistics.delivered, 1000)
         XCTAssertTrue(statistics.isBalanced)
-    }
-}
-
-/// A small seeded generator, so a random plan is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

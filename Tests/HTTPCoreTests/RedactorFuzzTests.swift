@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import XCTest
 
 /// Random nestings of JSON, forms, multipart, XML and GraphQL with a secret planted at the
@@ -12,7 +13,7 @@ final class RedactorFuzzTests: XCTestCase {
     }
 
     func testPlantedSecretsNeverComeOut() {
-        var random = SeededGenerator(seed: 0x5EC2E7)
+        var random = SeededRandomNumberGenerator(seed: 0x5EC2E7)
         for round in 0..<2_000 {
             let secret = "S3cr3t\(random.next() % 1_000_000)"
             var body = Self.leaf(secret, &random)
@@ -27,7 +28,7 @@ final class RedactorFuzzTests: XCTestCase {
     }
 
     /// A body holding the secret where `.standard` masks it.
-    private static func leaf(_ secret: String, _ random: inout SeededGenerator) -> Body {
+    private static func leaf(_ secret: String, _ random: inout SeededRandomNumberGenerator) -> Body {
         let key = ["password", "newPassword", "auth_token", "client_secret", "api_key", "refreshToken", "session_id"].randomElement(using: &random)!
         switch random.next() % 9 {
         case 0: return Body(text: #"{"id":1,"\#(key)":"\#(secret)","name":"a"}"#, contentType: "application/json")
@@ -44,7 +45,7 @@ final class RedactorFuzzTests: XCTestCase {
 
     /// The body inside another: a JSON string (JSON or a form), a multipart part (labelled or not), a nested
     /// multipart, or a line of NDJSON.
-    private static func wrap(_ inner: Body, _ random: inout SeededGenerator) -> Body {
+    private static func wrap(_ inner: Body, _ random: inout SeededRandomNumberGenerator) -> Body {
         let isJSON = inner.text.hasPrefix("{") || inner.text.hasPrefix("[")
         switch random.next() % 4 {
         case 0 where isJSON:
@@ -64,22 +65,5 @@ final class RedactorFuzzTests: XCTestCase {
             let type = Bool.random(using: &random) ? "multipart/form-data" : "multipart/mixed"
             return Body(text: text, contentType: "\(type); boundary=\(boundary)")
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so every run makes the same cases.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

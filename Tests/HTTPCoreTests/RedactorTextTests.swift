@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import XCTest
 
 /// Free text (error messages, log lines): each class of secret an outside review found, and
@@ -130,7 +131,7 @@ final class RedactorTextTests: XCTestCase {
     }
 
     func testPlantedSecretsInRandomTextNeverComeOut() {
-        var random = SeededGenerator(seed: 0x7E47)
+        var random = SeededRandomNumberGenerator(seed: 0x7E47)
         let names = ["password", "token", "api_key", "client_secret", "newPassword", "Authorization", "X-Api-Key", "sessionid"]
         // Shapes that stand as words in real text get spaces around them; the others may be glued
         // to what surrounds them.

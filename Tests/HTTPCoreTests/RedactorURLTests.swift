@@ -1,4 +1,5 @@
 @testable import HTTPCore
+import HTTPCoreTesting
 import XCTest
 
 /// URL redaction, class by class: each table row is an input and the exact text logged.
@@ -259,7 +260,7 @@ final class RedactorURLTests: XCTestCase {
     /// Random URLs built from the classes above, each with a secret planted as the value of a
     /// sensitive name; the secret never shows.
     func testPlantedSecretsNeverShow() {
-        var random = SeededRandom(seed: 0x5EC2E7)
+        var random = SeededRandomNumberGenerator(seed: 0x5EC2E7)
         let names = ["token", "access_token", "code", "password", "key", "sig", "session", "sessionid", "jsessionid",
                      "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token", "TOKEN", "Access-Token", "id_token"]
         for round in 0..<2_000 {
@@ -274,7 +275,7 @@ final class RedactorURLTests: XCTestCase {
     }
 
     /// A URL, or part of one, holding `secret` as the value of `name` in one of the forms above.
-    private func plantedSecret(_ secret: String, name: String, random: inout SeededRandom) -> String {
+    private func plantedSecret(_ secret: String, name: String, random: inout SeededRandomNumberGenerator) -> String {
         let spelled = spelledName(name, random: &random)
         let pair = "\(spelled)=\(["", "", "ab;"][random.next(below: 3)])\(secret)\(["", "", "+x", "%26y", " z", "%00"][random.next(below: 6)])"
         let filler = ["a=1", "state=x", "q=caf%C3%A9", "", "flag", "u=https%3A%2F%2Fh%2F", "p=%25"][random.next(below: 7)]
@@ -293,7 +294,7 @@ final class RedactorURLTests: XCTestCase {
     }
 
     /// The name as an attacker or a sloppy client might spell it.
-    private func spelledName(_ name: String, random: inout SeededRandom) -> String {
+    private func spelledName(_ name: String, random: inout SeededRandomNumberGenerator) -> String {
         switch random.next(below: 8) {
         case 0: return percentEncoded(name, all: true)
         case 1: return percentEncoded(percentEncoded(name, all: true), all: true)
@@ -306,7 +307,7 @@ final class RedactorURLTests: XCTestCase {
     }
 
     /// The URL as a value inside another URL: raw, or percent-encoded once or twice.
-    private func wrapped(_ url: String, random: inout SeededRandom) -> String {
+    private func wrapped(_ url: String, random: inout SeededRandomNumberGenerator) -> String {
         let parameter = ["next", "redirect_uri", "return", "u"][random.next(below: 4)]
         switch random.next(below: 3) {
         case 0 where !url.contains("&") && !url.contains("#"): return "https://outer.example/login?\(parameter)=\(url)"
@@ -322,23 +323,5 @@ final class RedactorURLTests: XCTestCase {
             output += !all && isUnreserved ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
         }
         return output
-    }
-
-    /// A small deterministic generator (SplitMix64), so a failing fuzz round can be replayed.
-    private struct SeededRandom {
-        private var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next(below bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            value ^= value >> 31
-            return Int(value % UInt64(bound))
-        }
     }
 }
