@@ -51,6 +51,20 @@ public enum HTTPError: Error, Sendable, Hashable {
     }
 }
 
+extension HTTPError {
+    /// A stable, low-cardinality name of the failure for metrics and traces (OpenTelemetry's
+    /// `error.type`): `cancelled`, `timeout`, `invalid_response`, or the transport code's name
+    /// (`cannot_connect`, …). Never the message.
+    public var typeName: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .timeout: "timeout"
+        case .invalidResponse: "invalid_response"
+        case .transport(let code, _): code.rawValue
+        }
+    }
+}
+
 extension HTTPError: CustomStringConvertible {
     /// A one-line description, free of URL queries and userinfo.
     public var description: String {

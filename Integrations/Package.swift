@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Integrations of HTTPCore with ecosystem libraries, one product each, so an app takes only
+/// what it needs. They live in this nested package because the root package has no
+/// dependencies, ever; this one depends on it by path.
+let package = Package(
+    name: "HTTPCoreIntegrations",
+    platforms: [
+        .macOS(.v13),
+        .iOS(.v16),
+        .tvOS(.v16),
+        .watchOS(.v9),
+    ],
+    products: [
+        .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),
+        .library(name: "HTTPCoreLogging", targets: ["HTTPCoreLogging"]),
+        .library(name: "HTTPCoreMetrics", targets: ["HTTPCoreMetrics"]),
+    ],
+    dependencies: [
+        .package(name: "HTTPCore", path: ".."),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "HTTPCoreAsyncHTTPClient",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "HTTPCoreLogging",
+            dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "HTTPCoreMetrics",
+            dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
+        .testTarget(
+            name: "HTTPCoreAsyncHTTPClientTests",
+            dependencies: [
+                "HTTPCoreAsyncHTTPClient",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "HTTPCoreLoggingTests",
+            dependencies: [
+                "HTTPCoreLogging",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HTTPCoreMetricsTests",
+            dependencies: [
+                "HTTPCoreMetrics",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

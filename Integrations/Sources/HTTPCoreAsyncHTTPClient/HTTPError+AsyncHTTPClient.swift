@@ -1,0 +1,75 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPCore.HTTPError {
+    /// Maps an error from AsyncHTTPClient or SwiftNIO to the stable HTTPCore error, with a
+    /// message that names the host and port only.
+    ///
+    /// | AHC / NIO | HTTPCore |
+    /// |---|---|
+    /// | `deadlineExceeded`, `readTimeout`, `writeTimeout` | ``HTTPError/timeout`` |
+    /// | `cancelled`, `CancellationError` | ``HTTPError/cancelled`` |
+    /// | `connectTimeout`, connection refused (`ECONNREFUSED`), `NIOConnectionError` with attempts | `cannot_connect` |
+    /// | DNS failure (`NIOConnectionError` without attempts) | `cannot_resolve_host` |
+    /// | `remoteConnectionClosed`, `ECONNRESET`, `EPIPE`, closed channel | `connection_lost` |
+    /// | TLS errors, `tlsHandshakeTimeout` | `secure_connection_failed` |
+    /// | redirect limit or cycle | `too_many_redirects` |
+    /// | bad URL, scheme or header | `invalid_request` |
+    /// | anything else | `other`, named by its type |
+    public init(asyncHTTPClientError error: any Error, url: URL) {
+        let target = AsyncHTTPClientTransport.target(url)
+        func transport(_ code: TransportCode, _ text: String) -> HTTPCore.HTTPError {
+            .transport(code: code, message: "\(text) (\(target))")
+        }
+        switch error {
+        case let error as HTTPCore.HTTPError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .getConnectionFromPoolTimeout: self = .timeout
+            case .cancelled: self = .cancelled
+            case .connectTimeout: self = transport(.cannotConnect, "connecting timed out")
+            case .remoteConnectionClosed: self = transport(.connectionLost, "the server closed the connection")
+            case .tlsHandshakeTimeout: self = transport(.secureConnectionFailed, "the TLS handshake timed out")
+            case .redirectLimitReached, .redirectCycleDetected: self = transport(.tooManyRedirects, "too many redirects")
+            case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody, .bodyLengthMismatch:
+                self = transport(.invalidRequest, "the request cannot be sent")
+            default:
+                self = transport(.other, "AsyncHTTPClient failed (\(error.description.prefix { $0 != ":" && $0 != "(" }))")
+            }
+        case let error as NIOConnectionError:
+            let resolved = error.dnsAError == nil || error.dnsAAAAError == nil
+            self = resolved && !error.connectionErrors.isEmpty
+                ? transport(.cannotConnect, "could not connect to the host")
+                : transport(.cannotResolveHost, "could not resolve the host")
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH: self = transport(.cannotConnect, "could not connect to the host")
+            case ECONNRESET, EPIPE: self = transport(.connectionLost, "the connection was lost")
+            default: self = transport(.other, "an I/O error \(error.errnoCode)")
+            }
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout: self = transport(.cannotConnect, "connecting timed out")
+            case .ioOnClosedChannel, .eof, .outputClosed, .alreadyClosed: self = transport(.connectionLost, "the connection was lost")
+            default: self = transport(.other, "a channel error")
+            }
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            self = transport(.secureConnectionFailed, "the secure connection failed")
+        default:
+            self = transport(.other, "\(type(of: error))")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPCore
+import Logging
+
+/// An ``HTTPObserver`` that writes one swift-log line per completed exchange.
+///
+/// ```swift
+/// HTTPEventDispatcher.shared.subscribe(LoggingObserver(logger: Logger(label: "http.client")))
+/// // info: GET https://api.example.com/users/42?token=[REDACTED] -> 200 (12.4 ms)
+/// //   http.request.id=7 http.request.method=GET http.response.status_code=200 trace_id=4bf9...
+/// ```
+///
+/// The line and its metadata are what the client's policy exposes: the URL is redacted, and
+/// request metadata (a trace id a middleware set, a route) arrives redacted too. The level
+/// follows the outcome (``Levels``). Retried attempts are logged too, at ``Levels/retried``.
+public struct LoggingObserver: HTTPObserver {
+    /// The level of each outcome.
+    public struct Levels: Sendable, Hashable {
+        /// A 1xx, 2xx or 3xx response.
+        public var success: Logger.Level = .info
+        /// A 4xx response.
+        public var clientError: Logger.Level = .notice
+        /// A 5xx response.
+        public var serverError: Logger.Level = .warning
+        /// No response: refused, timed out, invalid.
+        public var failure: Logger.Level = .error
+        /// Cancelled by the caller.
+        public var cancelled: Logger.Level = .notice
+        /// An attempt that another one follows.
+        public var retried: Logger.Level = .notice
+
+        /// The default levels.
+        public init() {}
+    }
+
+    /// The logger lines go to.
+    public let logger: Logger
+    /// The level of each outcome.
+    public let levels: Levels
+
+    /// Creates an observer writing to `logger`.
+    public init(logger: Logger, levels: Levels = Levels()) {
+        self.logger = logger
+        self.levels = levels
+    }
+
+    /// Logs a terminal or retried event; ignores the others.
+    public func handle(_ event: HTTPEvent) {
+        guard event.name.isTerminal || event.name == .requestRetried else { return }
+        let request = event.request
+        let response = event.response
+        var metadata: Logger.Metadata = [
+            "http.request.id": "\(event.requestID)",
+            "http.request.method": "\(request.method.rawValue)",
+            "url.full": "\(request.url)",
+        ]
+        if let response { metadata["http.response.status_code"] = "\(response.statusCode)" }
+        if let error = event.error { metadata["error.type"] = "\(error.typeName)" }
+        if let duration = event.durationMilliseconds { metadata["duration_ms"] = "\(Self.rounded(duration))" }
+        if let correlationID = event.correlationID { metadata["correlation_id"] = "\(correlationID)" }
+        if event.attempt > 1 || event.name == .requestRetried { metadata["http.request.resend_count"] = "\(event.attempt - 1)" }
+        for (key, value) in event.metadata where metadata[key] == nil {
+            metadata[key] = "\(value)"
+        }
+        logger.log(level: level(of: event), "\(Self.line(event))", metadata: metadata)
+    }
+
+    /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> cancelled (…)`.
+    static func line(_ event: HTTPEvent) -> String {
+        let outcome: String
+        if let response = event.response {
+            outcome = "\(response.statusCode)"
+        } else if event.name == .requestCancelled {
+            outcome = "cancelled"
+        } else {
+            outcome = "failed: \(event.error?.description ?? "no response")"
+        }
+        let retried = event.name == .requestRetried ? ", retried" : ""
+        let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
+        return "\(event.request.method.rawValue) \(event.request.url) -> \(outcome)\(duration)"
+    }
+
+    private func level(of event: HTTPEvent) -> Logger.Level {
+        if event.name == .requestRetried { return levels.retried }
+        if event.name == .requestCancelled { return levels.cancelled }
+        guard let response = event.response else { return levels.failure }
+        switch response.statusCode {
+        case 400..<500: return levels.clientError
+        case 500...: return levels.serverError
+        default: return levels.success
+        }
+    }
+
+    private static func rounded(_ milliseconds: Double) -> Double {
+        (milliseconds * 10).rounded() / 10
+    }
+}

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPCoreTesting
+import XCTest
+
+/// AsyncHTTPClient under HTTPCore's contract, against the loopback server of HTTPCoreTesting.
+final class AsyncHTTPClientTransportTests: XCTestCase {
+    private var server: LoopbackHTTPServer!
+    private var ahc: AsyncHTTPClient.HTTPClient!
+    private var dispatcher: HTTPEventDispatcher!
+    private var recorder: RecordingObserver!
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer()
+        ahc = AsyncHTTPClientTransport.makeHTTPClient()
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        server.route("/users/42") { request in
+            var response = LoopbackResponse.json(#"{"id":42}"#)
+            response.headers.add(name: "X-Multi", value: "a")
+            response.headers.add(name: "X-Multi", value: "b")
+            response.headers.add(name: "X-Echo-Tags", value: request.headers.values(for: "X-Tag").joined(separator: "|"))
+            return response
+        }
+        server.route("/echo") { request in LoopbackResponse(status: 201, body: request.body) }
+        server.route("/missing") { _ in .text("nope", status: 404) }
+        server.route("/old") { _ in .redirect(to: "/users/42") }
+        server.route("/slow") { _ in
+            var response = LoopbackResponse.text("late")
+            response.delay = 5
+            return response
+        }
+        server.route("/big") { _ in LoopbackResponse(body: Data(repeating: 65, count: 4096)) }
+    }
+
+    override func tearDown() async throws {
+        server.stop()
+        try await ahc.shutdown()
+    }
+
+    private func client(maximumResponseBytes: Int = 64 * 1024 * 1024) -> HTTPTransportClient<AsyncHTTPClientTransport> {
+        HTTPTransportClient(asyncHTTPClient: ahc, maximumResponseBytes: maximumResponseBytes, dispatcher: dispatcher, policy: .debug)
+    }
+
+    func testStatusHeadersBothWaysAndEvents() async throws {
+        var headers: HTTPCore.HTTPHeaders = ["Accept": "application/json"]
+        headers.add(name: "X-Tag", value: "one")
+        headers.add(name: "X-Tag", value: "two")
+        let response = try await client().send(HTTPCore.HTTPRequest(url: server.url("/users/42"), headers: headers))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"id":42}"#)
+        XCTAssertEqual(response.headers.values(for: "X-Multi"), ["a", "b"])
+        XCTAssertEqual(response.headers["X-Echo-Tags"], "one|two", "repeated request headers reach the server")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+    }
+
+    func testBodiesAndErrorStatusesAreResponses() async throws {
+        let posted = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/echo"), body: Data("hello".utf8)))
+        XCTAssertEqual(posted.statusCode, 201)
+        XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "hello")
+        let missing = try await client().send(HTTPCore.HTTPRequest(url: server.url("/missing")))
+        XCTAssertEqual(missing.statusCode, 404)
+    }
+
+    func testRedirectsAreFollowedToTheFinalURL() async throws {
+        let response = try await client().send(HTTPCore.HTTPRequest(url: server.url("/old")))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.url, server.url("/users/42"))
+    }
+
+    func testTheDeadlineIsATimeout() async throws {
+        do {
+            _ = try await client().send(HTTPCore.HTTPRequest(url: server.url("/slow"), timeout: 0.3))
+            XCTFail("expected a timeout")
+        } catch {
+            XCTAssertEqual(error, .timeout)
+        }
+    }
+
+    func testARefusedConnectionCannotConnect() async throws {
+        let closed = try LoopbackHTTPServer()
+        let url = closed.url("/x?token=S3CR3T")
+        closed.stop()
+        do {
+            _ = try await client().send(HTTPCore.HTTPRequest(url: url, timeout: 5))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(.cannotConnect, let message) = error else { return XCTFail("\(error)") }
+            XCTAssertFalse(message.contains("S3CR3T"), message)
+            XCTAssertTrue(message.contains("127.0.0.1"), message)
+        }
+    }
+
+    func testAResponseOverTheCapFailsClearly() async throws {
+        do {
+            _ = try await client(maximumResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(let code, let message) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, AsyncHTTPClientTransport.responseTooLarge)
+            XCTAssertEqual(message, "the response body is over 1024 bytes (127.0.0.1:\(server.port))")
+        }
+        let fits = try await client(maximumResponseBytes: 4096).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+        XCTAssertEqual(fits.body.count, 4096)
+    }
+
+    func testCancellationCancelsTheRequest() async throws {
+        let client = client()
+        let url = server.url("/slow")
+        let call = Task { try await client.send(HTTPCore.HTTPRequest(url: url)) }
+        _ = try await recorder.waitForEvents(count: 2)
+        call.cancel()
+        do {
+            _ = try await call.value
+            XCTFail("expected cancellation")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .cancelled)
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestCancelled)
+    }
+
+    func testAHCsOwnTracingIsOff() {
+        XCTAssertNil(ahc.tracer)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPCore
+import HTTPCoreLogging
+import HTTPCoreTesting
+import Logging
+import XCTest
+
+/// One swift-log line per exchange, through a log handler that records what it gets.
+final class LoggingObserverTests: XCTestCase {
+    /// A log handler that keeps every record, for assertions.
+    private struct RecordingLogHandler: LogHandler {
+        struct Record: Sendable {
+            let level: Logger.Level
+            let message: String
+            let metadata: Logger.Metadata
+        }
+
+        let records: Records
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let record = Record(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+            records.append(record)
+        }
+    }
+
+    /// The records, behind a lock: handlers log from the dispatcher's queue.
+    private final class Records: @unchecked Sendable {   // safe: `stored` is only touched under `lock`
+        private let lock = NSLock()
+        private var stored: [RecordingLogHandler.Record] = []
+
+        func append(_ record: RecordingLogHandler.Record) {
+            lock.lock()
+            stored.append(record)
+            lock.unlock()
+        }
+
+        var all: [RecordingLogHandler.Record] {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+    }
+
+    func testOneLinePerExchangeWithLevelByOutcomeAndRedactedMetadata() async throws {
+        let records = Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let transport = MockTransport()
+        transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        var request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/users/42?token=S3CR3T")!)
+        request.metadata["trace_id"] = "4bf92f3577b34da6a3ce929d0e0e4736"
+        for _ in 0..<4 { _ = try? await client.send(request) }
+        await dispatcher.flush()
+
+        // After the flush every event was handled, and the observer logs as it handles.
+        let logged = records.all
+        XCTAssertEqual(logged.map(\.level), [Logger.Level.info, .notice, .warning, .error])
+        XCTAssertTrue(logged[0].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> 200 ("), logged[0].message)
+        XCTAssertTrue(logged[3].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> failed: timed out ("), logged[3].message)
+        let metadata = logged[1].metadata
+        XCTAssertEqual(metadata["http.request.method"], "GET")
+        XCTAssertEqual(metadata["http.response.status_code"], "404")
+        XCTAssertEqual(metadata["url.full"], "https://api.example.com/users/42?token=[REDACTED]")
+        XCTAssertEqual(metadata["trace_id"], "4bf92f3577b34da6a3ce929d0e0e4736")
+        XCTAssertEqual(logged[3].metadata["error.type"], "timeout")
+        XCTAssertNotNil(metadata["http.request.id"])
+        XCTAssertFalse(logged.contains { "\($0.message) \($0.metadata)".contains("S3CR3T") })
+    }
+}
