@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HTTPCoreAsyncHTTPClient", targets: ["HTTPCoreAsyncHTTPClient"]),
         .library(name: "HTTPCoreLogging", targets: ["HTTPCoreLogging"]),
         .library(name: "HTTPCoreMetrics", targets: ["HTTPCoreMetrics"]),
+        .library(name: "HTTPCoreTracing", targets: ["HTTPCoreTracing"]),
     ],
     dependencies: [
         .package(name: "HTTPCore", path: ".."),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -43,6 +45,23 @@ let package = Package(
         .target(
             name: "HTTPCoreMetrics",
             dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "CoreMetrics", package: "swift-metrics")]
+        ),
+        .target(
+            name: "HTTPCoreTracing",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "HTTPCoreTracingTests",
+            dependencies: [
+                "HTTPCoreTracing",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .testTarget(
             name: "HTTPCoreAsyncHTTPClientTests",

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPCore
+import Tracing
+
+/// An ``HTTPMiddleware`` that makes one client span per request on the swift-distributed-tracing
+/// API, with OpenTelemetry's HTTP client conventions, and propagates its context in the
+/// request's headers (`traceparent` with swift-otel's W3C propagator).
+///
+/// ```swift
+/// let client = URLSessionClient(middlewares: [TracingMiddleware(), RetryMiddleware()])
+/// ```
+///
+/// Put it first, before retries: one span covers every attempt of the request (each attempt
+/// is in the events, `http.request.retried`). The span is a child of the caller's
+/// span (`ServiceContext.current`) and is named after the method (`GET`), as the conventions
+/// ask for when the route is unknown.
+///
+/// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
+/// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
+/// ``Redactor/standard``), `server.address`, `server.port`, `http.request.body.size`,
+/// `http.response.status_code`, `http.response.body.size`, and on failure `error.type`
+/// (``HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
+/// status to error; a 4xx does not, as the conventions say for clients. No header, query value
+/// or body ever becomes an attribute.
+public struct TracingMiddleware: HTTPMiddleware {
+    /// The tracer spans are made with.
+    public let tracer: any Tracer
+    /// What `url.full` is redacted with.
+    public let redactor: Redactor
+
+    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
+
+    /// Creates a middleware; by default with the bootstrapped tracer and `.standard` redaction.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer, redactor: Redactor = .standard) {
+        self.tracer = tracer
+        self.redactor = redactor
+    }
+
+    /// Runs the rest of the chain inside a client span, with its context in the headers.
+    public func intercept(
+        _ request: HTTPRequest,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> HTTPResponse {
+        let method = request.method.rawValue
+        let isStandard = Self.standardMethods.contains(method)
+        let span = tracer.startSpan(isStandard ? method : "HTTP", context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        defer { span.end() }
+        span.attributes["http.request.method"] = isStandard ? method : "_OTHER"
+        if !isStandard { span.attributes["http.request.method_original"] = method }
+        span.attributes["url.full"] = redactor.redactedURL(request.url)
+        if let host = request.url.host { span.attributes["server.address"] = host }
+        if let port = request.url.port ?? Self.defaultPort(of: request.url) { span.attributes["server.port"] = port }
+        if let body = request.body { span.attributes["http.request.body.size"] = body.count }
+
+        var outgoing = request
+        tracer.inject(span.context, into: &outgoing.headers, using: HTTPHeadersInjector())
+        do {
+            let response = try await ServiceContext.withValue(span.context) {
+                try await next(outgoing)
+            }
+            span.attributes["http.response.status_code"] = response.statusCode
+            span.attributes["http.response.body.size"] = response.body.count
+            if response.statusCode >= 500 {
+                span.attributes["error.type"] = String(response.statusCode)
+                span.setStatus(SpanStatus(code: .error))
+            }
+            return response
+        } catch {
+            let failure = error as? HTTPError ?? .transport(code: .other, message: "\(type(of: error))")
+            span.attributes["error.type"] = failure.typeName
+            span.setStatus(SpanStatus(code: .error, message: failure.typeName))
+            throw failure
+        }
+    }
+
+    private static func defaultPort(of url: URL) -> Int? {
+        switch url.scheme?.lowercased() {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
+    }
+}
+
+/// Writes a tracer's propagation headers (`traceparent`, `tracestate`, …) into HTTPCore headers,
+/// replacing any of the same name.
+public struct HTTPHeadersInjector: Injector {
+    /// Creates an injector.
+    public init() {}
+
+    /// Sets `key` to `value` in `headers`.
+    public func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaders) {
+        headers.set(name: key, value: value)
+    }
+}
