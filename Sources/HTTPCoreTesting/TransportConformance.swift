@@ -1,0 +1,225 @@
+import Foundation
+import HTTPCore
+
+/// What every ``HTTPTransport`` adapter owes its callers, as checks run against a real
+/// loopback server: one list that the URLSession adapter, the AsyncHTTPClient adapter and
+/// yours can all be held to.
+///
+/// ```swift
+/// func testConformance() async throws {
+///     let failures = await TransportConformance.run { dispatcher in
+///         HTTPTransportClient(transport: MyTransport(), dispatcher: dispatcher)
+///     }
+///     XCTAssertEqual(failures, [])
+/// }
+/// ```
+///
+/// Each check gets a fresh ``LoopbackHTTPServer`` and a fresh dispatcher with a
+/// ``RecordingObserver``; the client is made by the closure for that dispatcher. A check
+/// passes or throws a ``Failure`` that says what differed.
+public enum TransportConformance {
+    /// One check: its name and what it does.
+    public struct Check: Sendable {
+        /// What the check is about, for reports.
+        public let name: String
+        /// Runs the check; throws a ``Failure`` when the client does not behave.
+        public let run: @Sendable (Harness) async throws -> Void
+    }
+
+    /// What a check works with.
+    public struct Harness: Sendable {
+        /// The loopback server the requests go to.
+        public let server: LoopbackHTTPServer
+        /// The client under test, sending its events to ``recorder``.
+        public let client: any HTTPClient
+        /// Every event of the client.
+        public let recorder: RecordingObserver
+    }
+
+    /// A check that did not pass, and why.
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        /// The check's name and what differed.
+        public let description: String
+
+        /// Creates a failure with a description.
+        public init(_ description: String) {
+            self.description = description
+        }
+    }
+
+    /// Runs every check (or the named ones) and returns the failures, empty when the client
+    /// conforms. `makeClient` builds the client under test for the given dispatcher.
+    public static func run(
+        only names: Set<String>? = nil,
+        makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
+    ) async -> [Failure] {
+        var failures: [Failure] = []
+        for check in checks where names?.contains(check.name) ?? true {
+            do {
+                let server = try LoopbackHTTPServer()
+                defer { server.stop() }
+                let dispatcher = HTTPEventDispatcher()
+                let recorder = RecordingObserver()
+                dispatcher.subscribe(recorder)
+                try await check.run(Harness(server: server, client: makeClient(dispatcher), recorder: recorder))
+            } catch {
+                failures.append(Failure("\(check.name): \(error)"))
+            }
+        }
+        return failures
+    }
+
+    /// Every check, in order.
+    public static let checks: [Check] = [
+        Check(name: "status codes are responses") { harness in
+            for status in [200, 201, 204, 400, 404, 500, 503] {
+                harness.server.route("/status/\(status)") { _ in LoopbackResponse(status: status, body: status == 204 ? Data() : Data("s".utf8)) }
+                let response = try await harness.client.send(HTTPRequest(url: harness.server.url("/status/\(status)")))
+                try expect(response.statusCode, status, "status")
+            }
+        },
+        Check(name: "repeated headers both ways") { harness in
+            harness.server.route("/headers") { request in
+                var response = LoopbackResponse(body: Data(request.headers.values(for: "X-Tag").joined(separator: "|").utf8))
+                response.headers.add(name: "X-Multi", value: "a")
+                response.headers.add(name: "X-Multi", value: "b")
+                return response
+            }
+            var headers: HTTPHeaders = [:]
+            headers.add(name: "X-Tag", value: "one")
+            headers.add(name: "X-Tag", value: "two")
+            let response = try await harness.client.send(HTTPRequest(url: harness.server.url("/headers"), headers: headers))
+            // Two fields, or one joined with a comma (URLSession joins them): the same to HTTP
+            // (RFC 9110, section 5.3).
+            func listed(_ values: [String]) -> [String] {
+                values.flatMap { $0.split(whereSeparator: { $0 == "|" || $0 == "," }) }.map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            try expect(listed([String(decoding: response.body, as: UTF8.self)]), ["one", "two"], "request header values the server got")
+            try expect(listed(response.headers.values(for: "X-Multi")), ["a", "b"], "response header values")
+        },
+        Check(name: "methods and bodies") { harness in
+            harness.server.route("/echo") { request in LoopbackResponse(body: Data("\(request.method) ".utf8) + request.body) }
+            for method in [HTTPMethod.post, .put, .patch, .delete] {
+                let response = try await harness.client.send(HTTPRequest(method: method, url: harness.server.url("/echo"), body: Data("body".utf8)))
+                try expect(String(decoding: response.body, as: UTF8.self), "\(method.rawValue) body", "echo")
+            }
+        },
+        Check(name: "redirects end at the final URL") { harness in
+            harness.server.route("/old") { _ in .redirect(to: "/new") }
+            harness.server.route("/new") { _ in .text("new") }
+            let response = try await harness.client.send(HTTPRequest(url: harness.server.url("/old")))
+            try expect(response.statusCode, 200, "status")
+            try expect(response.url, harness.server.url("/new"), "final URL")
+        },
+        Check(name: "a 50 MB response arrives whole") { harness in
+            let size = 50 * 1024 * 1024
+            harness.server.route("/large") { _ in LoopbackResponse(body: Data(repeating: 0x61, count: size)) }
+            let response = try await harness.client.send(HTTPRequest(url: harness.server.url("/large"), timeout: 120))
+            try expect(response.body.count, size, "body bytes")
+        },
+        Check(name: "the deadline is a timeout") { harness in
+            harness.server.route("/slow") { _ in
+                var response = LoopbackResponse.text("late")
+                response.delay = 10
+                return response
+            }
+            let started = Date()
+            do {
+                _ = try await harness.client.send(HTTPRequest(url: harness.server.url("/slow"), timeout: 0.5))
+                throw Failure("no error")
+            } catch let error as HTTPError {
+                try expect(error, .timeout, "error")
+            }
+            guard Date().timeIntervalSince(started) < 8 else { throw Failure("the timeout came after \(Date().timeIntervalSince(started)) s") }
+        },
+        Check(name: "a refused connection cannot connect, without the query in its message") { harness in
+            let closed = try LoopbackHTTPServer()
+            let url = closed.url("/x?token=S3CR3T")
+            closed.stop()
+            do {
+                _ = try await harness.client.send(HTTPRequest(url: url, timeout: 10))
+                throw Failure("no error")
+            } catch let error as HTTPError {
+                guard case .transport(.cannotConnect, let message) = error else { throw Failure("got \(error)") }
+                guard !message.contains("S3CR3T") else { throw Failure("the message shows the query: \(message)") }
+            }
+        },
+        Check(name: "1,000 concurrent requests, some cancelled, each ends once") { harness in
+            harness.server.route("/work") { _ in
+                var response = LoopbackResponse.text("done")
+                response.delay = 0.02
+                return response
+            }
+            var random = SeededRandomNumberGenerator(seed: 1_000)
+            let cancelled = Set((0..<1_000).filter { _ in random.next(below: 5) == 0 })
+            let client = harness.client
+            let url = harness.server.url("/work")
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in 0..<1_000 {
+                    let call = Task { () -> String in
+                        do {
+                            return "\(try await client.send(HTTPRequest(url: url, timeout: 60)).statusCode)"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                    if cancelled.contains(index) { call.cancel() }
+                    group.addTask { await call.value }
+                }
+                return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }.map { $0 }
+            }
+            let counts = Dictionary(uniqueKeysWithValues: outcomes)
+            let unexpected = counts.keys.filter { $0 != "200" && $0 != "cancelled" }
+            guard unexpected.isEmpty else { throw Failure("unexpected outcomes \(counts)") }
+            try expect(counts.values.reduce(0, +), 1_000, "outcomes")
+            guard (counts["cancelled"] ?? 0) <= cancelled.count else { throw Failure("more cancelled than asked: \(counts)") }
+            let terminal = try await harness.recorder.waitForTerminalEvents(count: 1_000, timeout: 60).filter(\.name.isTerminal)
+            try expect(terminal.count, 1_000, "terminal events")
+            try expect(Set(terminal.map(\.requestID)).count, 1_000, "requests with a terminal event")
+        },
+    ]
+
+    #if os(macOS) || os(Linux)
+    /// Runs the checks that a server this package did not write can answer: CPython's
+    /// `http.server` (``PythonHTTPServer``) serving files, a missing file, `HEAD`.
+    public static func runAgainstPythonServer(
+        makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
+    ) async -> [Failure] {
+        let server: PythonHTTPServer
+        do {
+            server = try PythonHTTPServer()
+        } catch {
+            return [Failure("python http.server: \(error)")]
+        }
+        defer { server.stop() }
+        let client = makeClient(HTTPEventDispatcher())
+        var failures: [Failure] = []
+        func check(_ name: String, _ body: () async throws -> Void) async {
+            do { try await body() } catch { failures.append(Failure("python http.server, \(name): \(error)")) }
+        }
+        await check("a small file") {
+            let response = try await client.send(HTTPRequest(url: server.url("/hello.txt"), timeout: 10))
+            try expect(response.statusCode, 200, "status")
+            try expect(response.body, PythonHTTPServer.hello, "body")
+        }
+        await check("a 1 MiB file") {
+            let response = try await client.send(HTTPRequest(url: server.url("/blob.bin"), timeout: 10))
+            try expect(response.body, PythonHTTPServer.blob, "body")
+        }
+        await check("a missing file") {
+            try expect(try await client.send(HTTPRequest(url: server.url("/missing"), timeout: 10)).statusCode, 404, "status")
+        }
+        await check("HEAD") {
+            let response = try await client.send(HTTPRequest(method: .head, url: server.url("/hello.txt"), timeout: 10))
+            try expect(response.statusCode, 200, "status")
+            try expect(response.body.count, 0, "body bytes")
+            try expect(response.headers["Content-Length"], "\(PythonHTTPServer.hello.count)", "Content-Length")
+        }
+        return failures
+    }
+    #endif
+
+    private static func expect<Value: Equatable>(_ actual: Value, _ expected: Value, _ what: String) throws {
+        guard actual == expected else { throw Failure("\(what): expected \(expected), got \(actual)") }
+    }
+}
