@@ -1,0 +1,140 @@
+import Foundation
+import HTTPCore
+import HTTPCoreMetrics
+import HTTPCoreTesting
+import Prometheus
+import XCTest
+
+@testable import CoreMetrics
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The observer's metrics through swift-prometheus, scraped by a real Prometheus server
+/// (Debian's `prometheus`, which `.ci/run` installs) and read back with its query API.
+final class PrometheusScrapeTests: XCTestCase {
+    func testARealPrometheusScrapesTheClientMetrics() async throws {
+        guard let binary = Self.prometheusBinary() else {
+            if ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_PEERS"] != nil {
+                return XCTFail("prometheus is not installed (apt-get install prometheus)")
+            }
+            throw XCTSkip("prometheus is not installed (apt-get install prometheus); .ci/run installs it")
+        }
+        // Prometheus names allow no dots: the OpenTelemetry names become http_client_requests, ...
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.nameAndLabelSanitizer = { name, labels in
+            (name.replacingOccurrences(of: ".", with: "_"), labels.map { ($0.0.replacingOccurrences(of: ".", with: "_"), $0.1) })
+        }
+        MetricsSystem.bootstrapInternal(factory)
+
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(MetricsObserver())
+        let transport = MockTransport()
+        transport.enqueue(.status(200), .status(200), .status(200), .status(503))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        for index in 0..<4 {
+            _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/orders/\(index)?token=S3CR3T")!))
+        }
+        await dispatcher.flush()
+
+        let target = try LoopbackHTTPServer()
+        defer { target.stop() }
+        target.route("/metrics") { _ in
+            var response = LoopbackResponse.text(registry.emitToString())
+            response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4")
+            return response
+        }
+        let prometheus = try PrometheusProcess(binary: binary, scraping: "127.0.0.1:\(target.port)")
+        defer { prometheus.stop() }
+
+        let ok = try await prometheus.value(
+            of: #"http_client_requests{http_request_method="GET",http_response_status_class="2xx",server_address="api.example.com"}"#
+        )
+        XCTAssertEqual(ok, "3")
+        let failed = try await prometheus.value(of: #"http_client_requests{http_response_status_class="5xx",error_type="503"}"#)
+        XCTAssertEqual(failed, "1")
+        let durations = try await prometheus.value(of: "sum(http_client_request_duration_count)")
+        XCTAssertEqual(durations, "4")
+        let series = try await prometheus.get("/api/v1/series?match[]=http_client_requests")
+        XCTAssertFalse(series.contains("orders") || series.contains("S3CR3T"), "no path or query in any label: \(series)")
+    }
+
+    private static func prometheusBinary() -> String? {
+        ["/usr/bin/prometheus", "/usr/local/bin/prometheus", "/opt/homebrew/bin/prometheus"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// A Prometheus server on 127.0.0.1 with its storage in a temporary folder, scraping one target
+/// every second.
+private final class PrometheusProcess: Sendable {
+    let port: UInt16
+    private let process: Process
+    private let folder: URL
+
+    init(binary: String, scraping target: String) throws {
+        // A free port: bind one, release it, and hand it to Prometheus.
+        let probe = try LoopbackHTTPServer()
+        port = probe.port
+        probe.stop()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("prometheus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let config = """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: httpcore
+                static_configs:
+                  - targets: ["\(target)"]
+            """
+        try Data(config.utf8).write(to: folder.appendingPathComponent("prometheus.yml"))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [
+            "--config.file=\(folder.appendingPathComponent("prometheus.yml").path)",
+            "--storage.tsdb.path=\(folder.appendingPathComponent("data").path)",
+            "--web.listen-address=127.0.0.1:\(port)",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The value of an instant query once it has one, within `timeout` seconds.
+    func value(of query: String, timeout: TimeInterval = 60) async throws -> String {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = (try? await get("/api/v1/query?query=\(encoded)")) ?? last
+            if let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
+                let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
+                let value = result.first?["value"] as? [Any], value.count == 2, let text = value[1] as? String
+            {
+                return text
+            }
+            // Prometheus scrapes once a second: ask again after a scrape could have happened.
+            try await Task.sleep(nanoseconds: 250_000_000)
+        }
+        throw TimeoutError(description: "no value for \(query) within \(timeout) s; last answer: \(last)")
+    }
+
+    func get(_ pathAndQuery: String) async throws -> String {
+        let url = URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    struct TimeoutError: Error, CustomStringConvertible {
+        let description: String
+    }
+}
