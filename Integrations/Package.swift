@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Integrations of HTTPCore with ecosystem libraries, one product each, so an app takes only
@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // Tests only: metrics scraped by a real Prometheus server.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Tests only: spans exported with OTLP/HTTP (not gRPC, which would build much more).
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .target(
@@ -63,7 +65,9 @@ let package = Package(
                 .product(name: "HTTPCoreTesting", package: "HTTPCore"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-            ]
+                .product(name: "OTel", package: "swift-otel"),
+            ],
+            exclude: ["Peers"]
         ),
         .testTarget(
             name: "HTTPCoreAsyncHTTPClientTests",

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreTracing
+import OTel
+import Tracing
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Spans through swift-otel's OTLP/HTTP exporter to a receiver that decodes them with the
+/// official protobuf definitions (PyPI's `opentelemetry-proto`), read back and checked.
+final class OTLPExportTests: XCTestCase {
+    func testSpansReachAnOTLPReceiverRedactedWithTheRightParentsAndATraceparentOnTheWire() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "httpcore-tests"
+        configuration.metrics.enabled = false
+        configuration.logs.enabled = false
+        configuration.propagators = [.traceContext]
+        configuration.traces.exporter = .otlp
+        configuration.traces.otlpExporter.protocol = .httpProtobuf
+        configuration.traces.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/traces"
+        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
+        let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
+        let exporting = Task { try await service.run() }
+        defer { exporting.cancel() }
+
+        let api = try LoopbackHTTPServer()
+        defer { api.stop() }
+        api.route("/orders/7") { _ in .json(#"{"id":7}"#) }
+        api.route("/broken") { _ in .text("down", status: 503) }
+        let client = HTTPTransportClient(
+            transport: URLSessionLikeTransport(),
+            middlewares: [TracingMiddleware(tracer: tracer)],
+            dispatcher: HTTPEventDispatcher()
+        )
+        let parent = tracer.startSpan("nightly-job", ofKind: .internal)
+        try await ServiceContext.withValue(parent.context) {
+            _ = try await client.send(HTTPRequest(url: api.url("/orders/7?token=S3CR3T&page=2"), headers: ["Authorization": "Bearer S3CR3T"]))
+            _ = try await client.send(HTTPRequest(method: .post, url: api.url("/broken"), body: Data("{}".utf8)))
+        }
+        parent.end()
+        tracer.forceFlush()
+
+        let spans = try await receiver.waitForSpans(count: 3)
+        let job = try XCTUnwrap(spans.first { $0["name"] as? String == "nightly-job" })
+        let get = try XCTUnwrap(spans.first { $0["name"] as? String == "GET" })
+        let post = try XCTUnwrap(spans.first { $0["name"] as? String == "POST" })
+        XCTAssertEqual(get["parent_span_id"] as? String, job["span_id"] as? String, "a child of the caller's span")
+        XCTAssertEqual(get["trace_id"] as? String, job["trace_id"] as? String)
+        XCTAssertEqual(get["kind"] as? Int, 3, "SPAN_KIND_CLIENT")
+        let attributes = try XCTUnwrap(get["attributes"] as? [String: Any])
+        XCTAssertEqual(attributes["http.request.method"] as? String, "GET")
+        XCTAssertEqual(attributes["url.full"] as? String, api.url("/orders/7").absoluteString + "?token=[REDACTED]&page=2")
+        XCTAssertEqual(attributes["server.address"] as? String, "127.0.0.1")
+        XCTAssertEqual((attributes["server.port"] as? NSNumber)?.intValue, Int(api.port))
+        XCTAssertEqual((attributes["http.response.status_code"] as? NSNumber)?.intValue, 200)
+        XCTAssertEqual(get["status_code"] as? Int, 0, "unset for a 200")
+        XCTAssertEqual(post["status_code"] as? Int, 2, "STATUS_CODE_ERROR for a 503")
+        XCTAssertEqual((post["attributes"] as? [String: Any])?["error.type"] as? String, "503")
+
+        // The server got the GET span's context in a W3C traceparent.
+        let traceparent = try XCTUnwrap(api.requests.first { $0.path.hasPrefix("/orders") }?.headers["traceparent"])
+        XCTAssertEqual(traceparent, "00-\(get["trace_id"] as? String ?? "")-\(get["span_id"] as? String ?? "")-01")
+        let everything = String(decoding: try JSONSerialization.data(withJSONObject: spans), as: UTF8.self)
+        XCTAssertFalse(everything.contains("S3CR3T"), "no secret from the query or the headers in any span")
+    }
+}
+
+/// Sends requests with URLSession, as a plain transport for this test.
+private struct URLSessionLikeTransport: HTTPTransport {
+    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var outgoing = URLRequest(url: request.url)
+        outgoing.httpMethod = request.method.rawValue
+        for field in request.headers { outgoing.addValue(field.value, forHTTPHeaderField: field.name) }
+        outgoing.httpBody = request.body
+        let (data, response) = try await URLSession.shared.data(for: outgoing)
+        let http = response as! HTTPURLResponse
+        return HTTPResponse(requestID: request.id, statusCode: http.statusCode, body: data, url: http.url ?? request.url)
+    }
+}
+
+/// `Peers/otlp_receiver.py` in a child process.
+private final class OTLPReceiver: Sendable {
+    let port: Int
+    private let process: Process
+
+    init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/otlp_receiver.py")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last ?? "") else {
+            kill(process.processIdentifier, SIGKILL)
+            let reason = "the OTLP receiver did not start (pip install opentelemetry-proto; .ci/run does): \(text)"
+            if ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_PEERS"] != nil { throw PeerError(description: reason) }
+            throw XCTSkip(reason)
+        }
+        self.port = port
+    }
+
+    /// The spans received, once there are at least `count`, within `timeout` seconds.
+    func waitForSpans(count: Int, timeout: TimeInterval = 30) async throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/spans")!)
+            if let spans = try JSONSerialization.jsonObject(with: data) as? [[String: Any]], spans.count >= count { return spans }
+            // The exporter posts in batches: ask again after the next one could have arrived.
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        throw PeerError(description: "fewer than \(count) spans arrived within \(timeout) s")
+    }
+
+    struct PeerError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}

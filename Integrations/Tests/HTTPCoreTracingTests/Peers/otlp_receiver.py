@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""An OTLP/HTTP trace receiver for the tests: decodes each export with the official protobuf
+definitions (PyPI's opentelemetry-proto) and serves what it got as JSON.
+
+POST /v1/traces   application/x-protobuf ExportTraceServiceRequest -> 200 ExportTraceServiceResponse
+GET  /spans       every span received so far, as a JSON list
+
+Prints "listening on PORT" once it listens on 127.0.0.1 (port 0 picks a free one).
+"""
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+
+SPANS = []
+LOCK = threading.Lock()
+
+
+def value_of(any_value):
+    kind = any_value.WhichOneof("value")
+    return getattr(any_value, kind) if kind else None
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.path != "/v1/traces" or self.headers.get("Content-Type") != "application/x-protobuf":
+            self.send_response(415 if self.path == "/v1/traces" else 404)
+            self.end_headers()
+            return
+        request = trace_service_pb2.ExportTraceServiceRequest()
+        request.ParseFromString(body)
+        received = []
+        for resource_spans in request.resource_spans:
+            resource = {a.key: value_of(a.value) for a in resource_spans.resource.attributes}
+            for scope_spans in resource_spans.scope_spans:
+                for span in scope_spans.spans:
+                    received.append({
+                        "name": span.name,
+                        "kind": span.kind,
+                        "trace_id": span.trace_id.hex(),
+                        "span_id": span.span_id.hex(),
+                        "parent_span_id": span.parent_span_id.hex(),
+                        "status_code": span.status.code,
+                        "attributes": {a.key: value_of(a.value) for a in span.attributes},
+                        "resource": resource,
+                    })
+        with LOCK:
+            SPANS.extend(received)
+        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def do_GET(self):
+        with LOCK:
+            answer = json.dumps(SPANS).encode()
+        self.send_response(200 if self.path == "/spans" else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args):
+        pass
+
+
+if __name__ == "__main__":
+    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
+    print(f"listening on {server.server_address[1]}", flush=True)
+    server.serve_forever()
