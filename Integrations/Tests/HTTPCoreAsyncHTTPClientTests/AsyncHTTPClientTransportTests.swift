@@ -95,6 +95,26 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
     }
 
+    func testAnUnresolvableHostAndAFailedTLSHandshakeHaveTheirCodes() async throws {
+        do {
+            _ = try await client().send(HTTPCore.HTTPRequest(url: URL(string: "http://no-such-host.invalid/x")!, timeout: 10))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(let code, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, .cannotResolveHost)
+        }
+        // TLS to a plain-HTTP server: the handshake fails.
+        var components = URLComponents(url: server.url("/users/42"), resolvingAgainstBaseURL: false)!
+        components.scheme = "https"
+        do {
+            _ = try await client().send(HTTPCore.HTTPRequest(url: components.url!, timeout: 10))
+            XCTFail("expected an error")
+        } catch {
+            guard case .transport(let code, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, .secureConnectionFailed)
+        }
+    }
+
     func testAResponseOverTheCapFailsClearly() async throws {
         do {
             _ = try await client(maximumResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))
