@@ -1,0 +1,70 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+/// `curlCommand` reproduces, through a real shell and a real curl, what the redaction left.
+final class HTTPEventCurlTests: XCTestCase {
+    private func exposedRequest(_ request: HTTPRequest) async throws -> HTTPEvent.Request {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        _ = try await HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug).send(request)
+        return try await recorder.waitForTerminalEvents(count: 1)[0].request
+    }
+
+    /// Runs `command` with /bin/sh and returns its exit status.
+    private func run(_ command: String, checkOnly: Bool = false) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = checkOnly ? ["-n", "-c", command] : ["-c", command + " > /dev/null 2>&1"]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func testTheCommandSendsWhatTheRedactionLeft() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/login") { _ in .text("ok") }
+        let request = HTTPRequest(
+            method: .post,
+            url: server.url("/login?token=S3CR3T&lang=en"),
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer S3CR3T", "X-Note": #"it's "fine" $HOME `id`"#],
+            body: Data(#"{"user":"roy","password":"S3CR3T","quote":"'"}"#.utf8)
+        )
+        let exposed = try await exposedRequest(request)
+        let command = exposed.curlCommand
+        XCTAssertFalse(command.contains("S3CR3T"))
+        XCTAssertTrue(command.hasPrefix("curl -g -X POST "), command)
+        XCTAssertEqual(try run(command, checkOnly: true), 0, "bash -n: \(command)")
+        XCTAssertEqual(try run(command), 0, command)
+
+        let received = try XCTUnwrap(server.requests.last)
+        XCTAssertEqual(received.method, "POST")
+        XCTAssertEqual(received.target, "/login?token=[REDACTED]&lang=en")
+        XCTAssertEqual(received.headers["Authorization"], "[REDACTED]")
+        XCTAssertEqual(received.headers["X-Note"], #"it's "fine" $HOME `id`"#)
+        XCTAssertEqual(String(decoding: received.body, as: UTF8.self), #"{"user":"roy","password":"[REDACTED]","quote":"'"}"#)
+    }
+
+    func testBinaryBodiesAndBodilessMethods() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/blob") { _ in .text("ok") }
+        let bytes = Data((0..<256).map { UInt8($0) })
+        let put = try await exposedRequest(HTTPRequest(
+            method: .put, url: server.url("/blob"), headers: ["Content-Type": "application/octet-stream"], body: bytes
+        ))
+        XCTAssertTrue(put.curlCommand.hasPrefix("printf '%s' "), put.curlCommand)
+        XCTAssertEqual(try run(put.curlCommand), 0, put.curlCommand)
+        XCTAssertEqual(server.requests.last?.body, bytes)
+
+        let get = try await exposedRequest(HTTPRequest(url: server.url("/blob")))
+        XCTAssertEqual(get.curlCommand, "curl -g \(server.url("/blob").absoluteString)")
+        let head = try await exposedRequest(HTTPRequest(method: .head, url: server.url("/blob")))
+        XCTAssertEqual(head.curlCommand, "curl -g --head \(server.url("/blob").absoluteString)")
+        XCTAssertEqual(try run(head.curlCommand), 0)
+        XCTAssertEqual(server.requests.last?.method, "HEAD")
+    }
+}
