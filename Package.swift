@@ -14,16 +14,22 @@ let package = Package(
         .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
         .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
         .library(name: "DevSeeObserver", targets: ["DevSeeObserver"]),
+        .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),
+        .library(name: "LokiObserver", targets: ["LokiObserver"]),
+        .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
     ],
     dependencies: [],
     targets: [
         .target(name: "HTTPCore"),
         .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
-        .target(name: "DevSeeObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession"]),
+        .target(name: "HTTPCoreDelivery", dependencies: ["HTTPCore"]),
+        .target(name: "DevSeeObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery"]),
+        .target(name: "LokiObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery"]),
+        .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore"]),
         .executableTarget(
             name: "quickstart",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver", "HTTPCoreHAR"],
             path: "Examples/quickstart"
         ),
         .executableTarget(
@@ -56,6 +62,15 @@ let package = Package(
         .testTarget(
             name: "DevSeeObserverTests",
             dependencies: ["DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+        ),
+        .testTarget(name: "HTTPCoreDeliveryTests", dependencies: ["HTTPCoreDelivery", "HTTPCore"]),
+        .testTarget(
+            name: "LokiObserverTests",
+            dependencies: ["LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+        ),
+        .testTarget(
+            name: "HTTPCoreHARTests",
+            dependencies: ["HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
         ),
         .testTarget(name: "DevSeeTailTests", dependencies: ["devsee-tail", "DevSeeObserver", "HTTPCore", "HTTPCoreTesting"]),
         .testTarget(

@@ -1,0 +1,8 @@
+import HTTPCoreHAR
+import XCTest
+
+final class HARRecorderTests: XCTestCase {
+    func testCreates() {
+        _ = HARRecorder()
+    }
+}
