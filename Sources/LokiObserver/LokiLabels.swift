@@ -1,0 +1,2 @@
+/// Loki stream labels (being built; see issue 13).
+public struct LokiLabels: Sendable {}

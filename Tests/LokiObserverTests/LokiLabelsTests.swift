@@ -1,0 +1,6 @@
+import LokiObserver
+import XCTest
+
+final class LokiLabelsTests: XCTestCase {
+    func testCreates() { _ = LokiLabels() }
+}
