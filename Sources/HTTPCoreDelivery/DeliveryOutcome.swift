@@ -1,5 +1,21 @@
-/// How one attempt to send a batch ended, as the sender classifies it.
+import Foundation
+
+/// How one attempt to send a batch ended, as its ``DeliverySender`` classifies the answer.
+///
+/// The outcome decides what the ``DeliveryQueue`` does next: count the batch, retry it after
+/// a backoff, or go offline and probe until the destination answers again.
 public enum DeliveryOutcome: Sendable, Hashable {
     /// The destination stored the batch.
     case delivered
+    /// The destination refused the batch for good (typically a 4xx other than 408 and 429).
+    /// Never retried: its items are counted as rejected.
+    case rejected(status: Int, reason: String)
+    /// The destination answered but could not take the batch now (typically a 5xx, 408 or
+    /// 429). Retried up to ``DeliveryConfiguration/maxRetries`` times, after `retryAfter`
+    /// seconds when the destination said so (capped by the backoff maximum), else after the
+    /// backoff.
+    case retryable(status: Int, retryAfter: TimeInterval?)
+    /// No answer: refused, reset, timed out. The queue goes offline: one worker probes with
+    /// the oldest batch at growing intervals while the buffer keeps the newest items.
+    case unreachable(reason: String)
 }

@@ -1,2 +1,5 @@
 /// Loki stream labels (being built; see issue 13).
-public struct LokiLabels: Sendable {}
+public struct LokiLabels: Sendable {
+    /// Creates empty labels.
+    public init() {}
+}

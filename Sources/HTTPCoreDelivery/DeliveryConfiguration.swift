@@ -1,0 +1,55 @@
+import Foundation
+import HTTPCore
+
+/// How a ``DeliveryQueue`` buffers, batches and retries.
+///
+/// The defaults suit a log shipper: 10,000 items or 16 MiB waiting at most, batches of one
+/// item sent at once, two concurrent sends, three retries with backoff from 0.5 s to 30 s.
+public struct DeliveryConfiguration: Sendable {
+    /// When a batch is ready to send: whichever limit is reached first.
+    public struct Batching: Sendable, Hashable {
+        /// The most items in one batch.
+        public var maximumCount: Int
+        /// The most bytes in one batch, as the buffer accounts them (the `byteCost` given
+        /// to ``DeliveryQueue/enqueue(_:byteCost:)``). A single larger item is sent alone.
+        public var maximumBytes: Int
+        /// How long the oldest waiting item waits for a batch to fill, in seconds. 0 sends
+        /// whatever is waiting at once.
+        public var maximumDelay: TimeInterval
+
+        /// Creates batching limits.
+        public init(maximumCount: Int, maximumBytes: Int = .max, maximumDelay: TimeInterval = 0) {
+            self.maximumCount = maximumCount
+            self.maximumBytes = maximumBytes
+            self.maximumDelay = maximumDelay
+        }
+
+        /// One item per batch, sent as soon as it is accepted.
+        public static let single = Batching(maximumCount: 1)
+    }
+
+    /// The most items waiting; the oldest are dropped (and counted) to make room.
+    public var bufferLimit = 10_000
+    /// The most bytes waiting, by the `byteCost` of each item; the oldest are dropped (and
+    /// counted) to make room, and an item larger than the whole limit is dropped itself.
+    public var bufferByteLimit = 16 * 1024 * 1024
+    /// When a batch is ready to send.
+    public var batching = Batching.single
+    /// The most batches being sent at once. Use 1 where the destination needs batches in
+    /// order.
+    public var maximumConcurrentSends = 2
+    /// Retries of a batch that got ``DeliveryOutcome/retryable(status:retryAfter:)`` or no
+    /// answer, before its items are counted as failed.
+    public var maximumRetries = 3
+    /// The wait before each retry, and between probes while the destination is unreachable.
+    public var backoff = Backoff(initial: 0.5, maximum: 30, jitter: .equal)
+    /// Items that waited longer than this many seconds when their batch is formed are
+    /// dropped and counted as expired; `nil` keeps them however long they wait.
+    public var maximumAge: TimeInterval?
+    /// Receives the queue's reports (overflow, outage, refusals), each once per occurrence.
+    /// Called from the queue's workers or the enqueuing thread; keep it cheap.
+    public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { _ in }
+
+    /// Creates a configuration with the defaults.
+    public init() {}
+}

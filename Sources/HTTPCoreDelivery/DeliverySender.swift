@@ -1,0 +1,37 @@
+/// Turns buffered items into batches and sends them somewhere: the one part of a delivery
+/// that is specific to its destination.
+///
+/// Implement it for a new destination; a ``DeliveryQueue`` brings the rest (a bounded
+/// buffer, batching, workers, retries, offline probing, flush, shutdown and statistics).
+///
+/// ```swift
+/// struct LineSender: DeliverySender {
+///     let url: URL
+///     func makeBatch(_ lines: [String]) -> Data { Data(lines.joined(separator: "\n").utf8) }
+///     func send(_ body: Data) async -> DeliveryOutcome {
+///         var request = URLRequest(url: url)
+///         request.httpMethod = "POST"
+///         guard let (_, response) = try? await URLSession.shared.upload(for: request, from: body) else {
+///             return .unreachable(reason: "no answer")
+///         }
+///         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+///         return (200..<300).contains(status) ? .delivered : .rejected(status: status, reason: "")
+///     }
+/// }
+/// ```
+///
+/// Both methods run on the queue's workers, never on the caller of
+/// ``DeliveryQueue/enqueue(_:byteCost:)``.
+public protocol DeliverySender: Sendable {
+    /// What the queue buffers: one log, one entry, one span.
+    associatedtype Item: Sendable
+    /// What one send carries, built once and kept for the batch's retries.
+    associatedtype Batch: Sendable
+
+    /// Builds the batch for `items`, oldest first (at least one, at most the batching limits).
+    func makeBatch(_ items: [Item]) -> Batch
+
+    /// Sends one batch and classifies the answer. Must return within a bounded time (give
+    /// the request a timeout): a worker waits for it.
+    func send(_ batch: Batch) async -> DeliveryOutcome
+}

@@ -1,0 +1,41 @@
+/// Counters of a ``DeliveryQueue``'s items since it was created.
+///
+/// Every accepted item ends in exactly one of `delivered`, `dropped`, `expired`, `rejected`
+/// or `failed`, or is still `pending`:
+/// `accepted == delivered + dropped + expired + rejected + failed + pending`.
+public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// Items accepted by ``DeliveryQueue/enqueue(_:byteCost:)``.
+    public var accepted = 0
+    /// Items in batches the destination stored.
+    public var delivered = 0
+    /// Items dropped because the buffer was full (the oldest go first), or because they
+    /// arrived after shutdown.
+    public var dropped = 0
+    /// Items dropped because they waited longer than ``DeliveryConfiguration/maximumAge``.
+    public var expired = 0
+    /// Items in batches the destination refused for good; never retried.
+    public var rejected = 0
+    /// Items given up after their retries, or at a flush while the destination was
+    /// unreachable.
+    public var failed = 0
+    /// Retries of items (a batch of 10 retried once adds 10).
+    public var retried = 0
+    /// Items waiting in the buffer or being sent.
+    public var pending = 0
+    /// Bytes the buffer accounts for its waiting items.
+    public var bufferedBytes = 0
+
+    /// Creates zeroed statistics.
+    public init() {}
+
+    /// Whether every accepted item is accounted for exactly once.
+    public var isBalanced: Bool {
+        accepted == delivered + dropped + expired + rejected + failed + pending
+    }
+
+    /// A one-line summary.
+    public var description: String {
+        "accepted \(accepted), delivered \(delivered), dropped \(dropped), expired \(expired), rejected \(rejected), "
+            + "failed \(failed), retried \(retried), pending \(pending)"
+    }
+}
