@@ -2,18 +2,22 @@
 ///
 /// When a new item does not fit, the oldest are dropped until it does; an item larger than
 /// the whole byte limit is dropped itself. The byte count is the caller's accounting of what
-/// its items keep alive.
-package struct DeliveryBuffer<Element, Batch> {
+/// its items keep alive. A slot is emptied as its item leaves, so a dropped item's memory is
+/// freed at once, not at the next compaction.
+///
+/// Elements are stored type-erased: the buffer is concrete code, fully optimized in this
+/// module, rather than generic code run unspecialized from every client module.
+package struct DeliveryBuffer {
     /// A batch already built for the items from this one on, kept for its retries.
     package struct PreparedBatch {
-        package let batch: Batch
+        package let batch: any Sendable
         package let count: Int
     }
 
     /// One waiting element with its bookkeeping.
     package struct Item {
         package let sequence: UInt64
-        package let element: Element
+        package let element: any Sendable
         package let byteCost: Int
         /// When the item was accepted, in nanoseconds of system uptime.
         package var enqueuedAt: UInt64
@@ -21,7 +25,7 @@ package struct DeliveryBuffer<Element, Batch> {
         /// Set on the first item of a batch put back for a retry.
         package var prepared: PreparedBatch?
 
-        package init(sequence: UInt64, element: Element, byteCost: Int, enqueuedAt: UInt64) {
+        package init(sequence: UInt64, element: any Sendable, byteCost: Int, enqueuedAt: UInt64) {
             self.sequence = sequence
             self.element = element
             self.byteCost = byteCost
@@ -31,7 +35,7 @@ package struct DeliveryBuffer<Element, Batch> {
 
     package let countLimit: Int
     package let byteLimit: Int
-    private var storage: [Item] = []
+    private var storage: [Item?] = []
     private var head = 0
     package private(set) var byteCount = 0
 
@@ -41,7 +45,7 @@ package struct DeliveryBuffer<Element, Batch> {
     }
 
     package var count: Int { storage.count - head }
-    package var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { head == storage.count }
     package var first: Item? { isEmpty ? nil : storage[head] }
     package var firstSequence: UInt64? { first?.sequence }
 
@@ -51,7 +55,7 @@ package struct DeliveryBuffer<Element, Batch> {
         guard item.byteCost <= byteLimit else { return 1 }
         var dropped = 0
         while count >= countLimit || (byteCount + item.byteCost > byteLimit && !isEmpty) {
-            _ = popFirst()
+            removeFirst()
             dropped += 1
         }
         storage.append(item)
@@ -62,13 +66,19 @@ package struct DeliveryBuffer<Element, Batch> {
     package mutating func popFirst() -> Item? {
         guard !isEmpty else { return nil }
         let item = storage[head]
+        removeFirst()
+        return item
+    }
+
+    /// Empties the first slot and moves past it, compacting once most slots are empty.
+    private mutating func removeFirst() {
+        byteCount -= storage[head]?.byteCost ?? 0
+        storage[head] = nil
         head += 1
-        byteCount -= item.byteCost
         if head >= 64, head * 2 >= storage.count {
             storage.removeFirst(head)
             head = 0
         }
-        return item
     }
 
     /// Puts an item taken with ``popFirst()`` back for a retry, in front of every later item,
@@ -78,7 +88,7 @@ package struct DeliveryBuffer<Element, Batch> {
             head -= 1
             storage[head] = item
         } else {
-            let index = storage[head...].firstIndex { $0.sequence > item.sequence } ?? storage.endIndex
+            let index = storage[head...].firstIndex { $0!.sequence > item.sequence } ?? storage.endIndex
             storage.insert(item, at: index)
         }
         byteCount += item.byteCost
@@ -88,7 +98,7 @@ package struct DeliveryBuffer<Element, Batch> {
     package mutating func removeAll(through sequence: UInt64) -> Int {
         var removed = 0
         while let first = firstSequence, first <= sequence {
-            _ = popFirst()
+            removeFirst()
             removed += 1
         }
         return removed

@@ -29,7 +29,8 @@ import HTTPCore
 /// - Accounting: every item ends in exactly one counter of ``statistics``; see
 ///   ``DeliveryStatistics``.
 public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
-    typealias Buffer = DeliveryBuffer<Sender.Item, Sender.Batch>
+    typealias Buffer = DeliveryBuffer
+    typealias State = DeliveryQueueState
 
     /// What builds and sends the batches.
     public let sender: Sender
@@ -218,10 +219,10 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         ready.forEach { $0.resume() }
         reports.forEach(configuration.diagnostics)
         guard let first = items.first else { return nil }
-        let prepared = first.prepared.flatMap { $0.count == items.count ? $0.batch : nil }
+        let prepared = first.prepared.flatMap { $0.count == items.count ? $0.batch as? Sender.Batch : nil }
         return InFlightBatch(
             items: items,
-            batch: prepared ?? sender.makeBatch(items.map(\.element)),
+            batch: prepared ?? sender.makeBatch(items.map { $0.element as! Sender.Item }),
             attempts: items.map(\.attempts).max() ?? 0
         )
     }

@@ -78,9 +78,11 @@ enum HeapCost {
     static let allocation = 48
     /// An array's storage header plus ``allocation``.
     static let array = 32 + allocation
-    /// A buffered log's slot: the buffer item (entry inline) with the slack of the buffer's
-    /// doubling growth, about half a slot more.
-    static let bufferSlot = MemoryLayout<LogBuffer.Item>.stride * 3 / 2
+    /// A buffered log's slot: the buffer item with the slack of the buffer's doubling growth
+    /// (about half a slot more), plus the box that holds the log when it is too large for
+    /// the item's inline storage of three words.
+    static let bufferSlot = MemoryLayout<LogBuffer.Item?>.stride * 3 / 2
+        + (MemoryLayout<PendingLog>.size > 3 * MemoryLayout<Int>.size ? MemoryLayout<PendingLog>.size + 16 + allocation : 0)
 
     static func string(_ text: String) -> Int {
         let count = text.utf8.count
