@@ -12,7 +12,7 @@ extension DeliveryQueue {
     /// What a worker does after a send.
     enum Step {
         case next
-        case probe(after: TimeInterval)
+        case probe(after: TimeInterval, generation: UInt64)
         case stop
     }
 }

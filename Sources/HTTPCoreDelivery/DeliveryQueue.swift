@@ -109,13 +109,9 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             state.isStopping = true
             state.batchTimer?.cancel()
             state.batchTimer = nil
-            defer { state.sleepers = [:] }
-            return Array(state.sleepers.values)
+            return state.takeSleepers()
         }
-        for sleeper in sleepers {
-            sleeper.timer?.cancel()
-            sleeper.continuation.resume()
-        }
+        wake(sleepers)
         await flush()
         let (workers, ready) = state.withLock { state -> ([Task<Void, Never>], [CheckedContinuation<Void, Never>]) in
             state.isShutDown = true
@@ -126,14 +122,25 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         for worker in workers { await worker.value }
     }
 
-    /// Ends an outage's backoff: the next batch is tried at once, for example because the
+    /// Ends every backoff: waiting batches are tried at once, for example because the
     /// destination just changed.
     public func retryNow() {
-        state.withLock { state in
+        let sleepers = state.withLock { state in
             state.consecutiveFailures = 0
             state.isOffline = false
             state.hasProber = false
+            // A send under way when this is called waits for nothing after it fails either.
+            state.retryGeneration += 1
             startWorkers(&state)
+            return state.takeSleepers()
+        }
+        wake(sleepers)
+    }
+
+    private func wake(_ sleepers: [DeliveryQueueState.Sleeper]) {
+        for sleeper in sleepers {
+            sleeper.timer?.cancel()
+            sleeper.continuation.resume()
         }
     }
 
@@ -182,9 +189,9 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             switch await send(batch, worker: id, isProber: isProber) {
             case .next:
                 isProber = false
-            case .probe(let delay):
+            case .probe(let delay, let generation):
                 isProber = true
-                await sleep(delay)
+                await sleep(delay, unlessRetriedSince: generation)
             case .stop:
                 return
             }
@@ -216,8 +223,8 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             let ready = state.statistics.expired > expiredBefore ? state.readyFlushWaiters() : []
             return (items, ready, reports.compactMap { $0 })
         }
-        ready.forEach { $0.resume() }
         reports.forEach(configuration.diagnostics)
+        ready.forEach { $0.resume() }
         guard let first = items.first else { return nil }
         let prepared = first.prepared.flatMap { $0.count == items.count ? $0.batch as? Sender.Batch : nil }
         return InFlightBatch(
@@ -250,24 +257,26 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     private func send(_ taken: InFlightBatch, worker: UInt64, isProber: Bool) async -> Step {
         var batch = taken
         while true {
-            guard !state.withLock({ $0.isShutDown }) else {
+            let (isShutDown, generation) = state.withLock { ($0.isShutDown, $0.retryGeneration) }
+            guard !isShutDown else {
                 settle(batch) { $0.failed += batch.count }
                 return .next
             }
             let outcome = await sender.send(batch.batch)
             switch outcome {
             case .delivered:
-                settle(batch) { $0.delivered += batch.count }
+                // Reports first: whoever a flush wakes sees them.
                 markReachable()
+                settle(batch) { $0.delivered += batch.count }
                 return .next
             case .rejected(let status, let reason):
-                settle(batch) { $0.rejected += batch.count }
                 markReachable()
                 reportRejection(status: status, reason: reason)
+                settle(batch) { $0.rejected += batch.count }
                 return .next
             case .unreachable(let reason):
                 batch.attempts += 1
-                return wentUnreachable(with: batch, reason: reason, worker: worker, isProber: isProber)
+                return wentUnreachable(with: batch, reason: reason, worker: worker, isProber: isProber, generation: generation)
             case .retryable(_, let retryAfter):
                 markReachable()
                 guard batch.attempts < configuration.maximumRetries, !state.withLock({ $0.isStopping }) else {
@@ -277,7 +286,8 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 batch.attempts += 1
                 state.withLock { $0.statistics.retried += batch.count }
                 let maximum = configuration.backoff.ceiling(beforeRetry: .max)
-                await sleep(retryAfter.map { min($0, maximum) } ?? configuration.backoff.delay(beforeRetry: batch.attempts))
+                let delay = retryAfter.map { min($0, maximum) } ?? configuration.backoff.delay(beforeRetry: batch.attempts)
+                await sleep(delay, unlessRetriedSince: generation)
             }
         }
     }
@@ -291,7 +301,9 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         ready.forEach { $0.resume() }
     }
 
-    private func wentUnreachable(with batch: InFlightBatch, reason: String, worker: UInt64, isProber: Bool) -> Step {
+    private func wentUnreachable(
+        with batch: InFlightBatch, reason: String, worker: UInt64, isProber: Bool, generation: UInt64
+    ) -> Step {
         let (step, ready, reports) = state.withLock { state -> (Step, [CheckedContinuation<Void, Never>], [DeliveryDiagnostic]) in
             state.inFlight.subtract(batch.items.map(\.sequence))
             if batch.attempts > configuration.maximumRetries {
@@ -314,14 +326,14 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 step = .stop
             } else {
                 state.hasProber = true
-                step = .probe(after: configuration.backoff.delay(beforeRetry: state.consecutiveFailures))
+                step = .probe(after: configuration.backoff.delay(beforeRetry: state.consecutiveFailures), generation: generation)
             }
             let ready = state.readyFlushWaiters()
             if let report = state.endOverflowIfRelieved() { reports.append(report) }
             return (step, ready, reports)
         }
-        ready.forEach { $0.resume() }
         reports.forEach(configuration.diagnostics)
+        ready.forEach { $0.resume() }
         return step
     }
 
@@ -354,18 +366,19 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         }
     }
 
-    /// Waits `seconds`, or less if shutdown starts meanwhile.
-    private func sleep(_ seconds: TimeInterval) async {
+    /// Waits `seconds`, or less if shutdown starts or ``retryNow()`` is called meanwhile,
+    /// or was called since `generation` was read.
+    private func sleep(_ seconds: TimeInterval, unlessRetriedSince generation: UInt64) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isStopping = state.withLock { state -> Bool in
-                guard !state.isStopping else { return true }
+                guard !state.isStopping, state.retryGeneration == generation else { return true }
                 state.nextSleeperID += 1
                 let id = state.nextSleeperID
                 let timer = Task.detached { [self] in
                     try? await Task.sleep(nanoseconds: Self.nanoseconds(seconds))
                     self.state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume()
                 }
-                state.sleepers[id] = (continuation, timer)
+                state.sleepers[id] = DeliveryQueueState.Sleeper(continuation: continuation, timer: timer)
                 return false
             }
             if isStopping { continuation.resume() }

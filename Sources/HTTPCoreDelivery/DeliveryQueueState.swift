@@ -11,9 +11,18 @@ struct DeliveryQueueState {
     var nextWorkerID: UInt64 = 0
     /// Starts a worker when the oldest item of a batch that is not full has waited long enough.
     var batchTimer: Task<Void, Never>?
-    /// Workers waiting out a backoff, woken early by shutdown.
-    var sleepers: [UInt64: (continuation: CheckedContinuation<Void, Never>, timer: Task<Void, Never>?)] = [:]
+    /// A worker waiting out a backoff, and the timer that will wake it.
+    struct Sleeper {
+        let continuation: CheckedContinuation<Void, Never>
+        let timer: Task<Void, Never>?
+    }
+
+    /// Workers waiting out a backoff, woken early by shutdown or ``DeliveryQueue/retryNow()``.
+    var sleepers: [UInt64: Sleeper] = [:]
     var nextSleeperID: UInt64 = 0
+    /// Counts ``DeliveryQueue/retryNow()`` calls, so a worker whose send was under way
+    /// during one does not start a backoff after it.
+    var retryGeneration: UInt64 = 0
     var isOffline = false
     var hasProber = false
     var consecutiveFailures = 0
@@ -59,6 +68,12 @@ struct DeliveryQueueState {
         guard expired > 0, !hasReportedExpiry else { return nil }
         hasReportedExpiry = true
         return .expired(count: expired)
+    }
+
+    /// Removes the sleepers to wake them early.
+    mutating func takeSleepers() -> [Sleeper] {
+        defer { sleepers = [:] }
+        return Array(sleepers.values)
     }
 
     func isSettled(through target: UInt64) -> Bool {

@@ -1,0 +1,71 @@
+import HTTPCore
+import HTTPCoreDelivery
+import XCTest
+
+/// Bounded memory, overflow reports, concurrency and shutdown.
+final class DeliveryQueueLifecycleTests: XCTestCase {
+    func testAFullBufferDropsTheOldestAndReportsTheOverflowOnceWhenItStartsAndOnceWhenItEnds() async throws {
+        let harness = QueueHarness {
+            $0.bufferLimit = 4
+            $0.batching = .init(maximumCount: 100, maximumDelay: 3600)
+        }
+        harness.enqueue(0..<10)
+        XCTAssertEqual(harness.queue.statistics.dropped, 6)
+        await harness.queue.flush()
+        XCTAssertEqual(harness.sender.record.state.sent, [[6, 7, 8, 9]], "the newest four")
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [
+            .overflowStarted(countLimit: 4, byteLimit: 16 * 1024 * 1024), .overflowEnded(dropped: 6),
+        ])
+        XCTAssertTrue(harness.queue.statistics.isBalanced)
+    }
+
+    func testEveryItemIsSentOnceUnderConcurrentEnqueues() async throws {
+        let harness = QueueHarness {
+            $0.batching = .init(maximumCount: 16, maximumDelay: 0.01)
+            $0.maximumConcurrentSends = 3
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask { harness.enqueue(task * 500..<(task + 1) * 500) }
+            }
+        }
+        await harness.queue.flush()
+        let sent = harness.sender.record.state.sent
+        XCTAssertEqual(sent.flatMap { $0 }.sorted(), Array(0..<2_000))
+        XCTAssertTrue(sent.allSatisfy { $0.count <= 16 })
+        XCTAssertEqual(harness.queue.statistics.delivered, 2_000)
+        XCTAssertTrue(harness.queue.statistics.isBalanced)
+    }
+
+    func testShutdownEndsABackoffAtOnceSendsWhatIsLeftAndDropsLaterItems() async throws {
+        let harness = QueueHarness(script: [.retryable(status: 503, retryAfter: 3600)]) {
+            $0.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)
+        }
+        harness.enqueue(0..<1)
+        _ = try await harness.sender.waitForSends(1)
+        // Returning at all proves the hour's wait was cut short. Whether the item was retried
+        // once more (shutdown woke the backoff) or given up (shutdown came before it) depends
+        // on when shutdown lands; either way it is settled exactly once.
+        await harness.queue.shutdown()
+        harness.enqueue(1..<2)
+        let statistics = harness.queue.statistics
+        let sends = harness.sender.record.state.sent.count
+        XCTAssertEqual([statistics.accepted, statistics.dropped, statistics.pending], [2, 1, 0])
+        XCTAssertEqual(sends == 2 ? [statistics.delivered, statistics.failed] : [statistics.failed, statistics.delivered], [1, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testRetryNowEndsAnOutageBackoffAtOnce() async throws {
+        let harness = QueueHarness(script: [.unreachable(reason: "refused")]) {
+            $0.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)
+            $0.maximumConcurrentSends = 1
+        }
+        harness.enqueue(0..<2)
+        _ = try await harness.sender.waitForSends(1)
+        harness.queue.retryNow()
+        let sent = try await harness.sender.waitForSends(3)
+        XCTAssertEqual(sent, [[0], [0], [1]], "the probe with the item put back went out without an hour's wait")
+        await harness.queue.flush()
+        XCTAssertEqual(harness.queue.statistics.delivered, 2)
+    }
+}

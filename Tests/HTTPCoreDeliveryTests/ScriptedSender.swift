@@ -1,0 +1,63 @@
+import HTTPCore
+import HTTPCoreDelivery
+
+/// A sender whose answers follow a script (then `.delivered`), recording every batch built
+/// and sent; items are numbers, a batch is the list of its numbers.
+struct ScriptedSender: DeliverySender {
+    struct Record: Sendable {
+        var script: [DeliveryOutcome]
+        var built: [[Int]] = []
+        var sent: [[Int]] = []
+    }
+
+    let record: AsyncCondition<Record>
+
+    init(script: [DeliveryOutcome] = []) {
+        record = AsyncCondition(Record(script: script))
+    }
+
+    func makeBatch(_ items: [Int]) -> [Int] {
+        record.update { $0.built.append(items) }
+        return items
+    }
+
+    func send(_ batch: [Int]) async -> DeliveryOutcome {
+        record.update { record in
+            record.sent.append(batch)
+            return record.script.isEmpty ? .delivered : record.script.removeFirst()
+        }
+    }
+
+    /// Waits until `count` sends were made; fails loudly after 10 s.
+    func waitForSends(_ count: Int) async throws -> [[Int]] {
+        try await record.wait(timeout: 10, until: { $0.sent.count >= count }) { record in
+            DeliveryTestError("expected \(count) sends, got \(record.sent)")
+        }.sent
+    }
+}
+
+struct DeliveryTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A queue of numbers with a scripted sender and its diagnostics recorded.
+struct QueueHarness {
+    let sender: ScriptedSender
+    let queue: DeliveryQueue<ScriptedSender>
+    let diagnostics = Locked<[DeliveryDiagnostic]>([])
+
+    init(script: [DeliveryOutcome] = [], configure: (inout DeliveryConfiguration) -> Void = { _ in }) {
+        sender = ScriptedSender(script: script)
+        var configuration = DeliveryConfiguration()
+        configuration.backoff = Backoff(initial: 0.01, maximum: 0.05, jitter: .none)
+        configure(&configuration)
+        let diagnostics = diagnostics
+        configuration.diagnostics = { diagnostic in diagnostics.withLock { $0.append(diagnostic) } }
+        queue = DeliveryQueue(sender: sender, configuration: configuration)
+    }
+
+    func enqueue(_ items: Range<Int>, byteCost: Int = 10) {
+        for item in items { queue.enqueue(item, byteCost: byteCost) }
+    }
+}
