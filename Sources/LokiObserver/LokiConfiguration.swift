@@ -1,0 +1,73 @@
+import Foundation
+import HTTPCore
+import HTTPCoreDelivery
+
+/// Where and how a ``LokiLogger`` pushes to Grafana Loki.
+///
+/// ```swift
+/// var configuration = LokiConfiguration(url: URL(string: "http://127.0.0.1:3100")!, app: "checkout")
+/// configuration.environment = "staging"
+/// configuration.tenantID = "team-a"
+/// let logger = LokiLogger(configuration: configuration)
+/// ```
+///
+/// Defaults: batches of 100 entries or 1 s (whichever first) up to 1 MiB, one push at a
+/// time so each stream's entries arrive in order, at most 10,000 entries or 16 MiB waiting,
+/// three retries, entries older than an hour dropped and counted.
+public struct LokiConfiguration: Sendable {
+    /// Loki's base URL, for example `http://loki:3100`; pushes go to ``pushPath`` under it.
+    public var url: URL
+    /// The push API's path.
+    public var pushPath = "/loki/api/v1/push"
+    /// The `app` label of every stream.
+    public var app: String
+    /// The `environment` label, when set.
+    public var environment: String?
+    /// More labels for every stream. Names that Loki would refuse are rewritten (see
+    /// ``LokiLabelName``); keep values few, as each combination is a stream.
+    public var extraLabels: [String: String] = [:]
+    /// The tenant, sent as `X-Scope-OrgID` (needed when Loki runs multi-tenant).
+    public var tenantID: String?
+    /// How pushes authenticate, for a Loki behind a gateway.
+    public var authorization: LokiAuthorization?
+    /// Whether push bodies are gzip-compressed (`Content-Encoding: gzip`).
+    public var compressesBodies = false
+    /// How each log line is written.
+    public var lineFormat = LokiLineFormat.logfmt
+    /// The redaction applied to plain log messages and their metadata (exchanges observed
+    /// through ``LokiObserver`` are already redacted by their dispatcher's policy).
+    public var redactor = Redactor.standard
+    /// The time one push may take, in seconds.
+    public var timeout: TimeInterval = 10
+    /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by
+    /// ``diagnostics``.
+    public var delivery: DeliveryConfiguration
+    /// Receives one line per delivery report (overflow, outage, refusal, expiry).
+    public var diagnostics: @Sendable (String) -> Void = { print("LokiLogger: \($0)") }
+
+    /// Creates a configuration for the Loki at `url` and the app named `app`.
+    public init(url: URL, app: String) {
+        self.url = url
+        self.app = app
+        delivery = DeliveryConfiguration()
+        delivery.batching = .init(maximumCount: 100, maximumBytes: 1024 * 1024, maximumDelay: 1)
+        delivery.maximumConcurrentSends = 1
+        delivery.maximumAge = 3600
+    }
+}
+
+/// The credentials a ``LokiLogger`` sends with each push.
+public enum LokiAuthorization: Sendable, Hashable {
+    /// `Authorization: Basic base64(user:password)`, as Grafana Cloud expects.
+    case basic(user: String, password: String)
+    /// `Authorization: Bearer <token>`.
+    case bearer(String)
+
+    /// The `Authorization` header value.
+    public var headerValue: String {
+        switch self {
+        case .basic(let user, let password): "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        case .bearer(let token): "Bearer " + token
+        }
+    }
+}

@@ -1,5 +1,0 @@
-/// Loki stream labels (being built; see issue 13).
-public struct LokiLabels: Sendable {
-    /// Creates empty labels.
-    public init() {}
-}

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPCore
+import HTTPCoreDelivery
+import HTTPCoreURLSession
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Ships log lines to Grafana Loki's push API, batched, at no cost to the caller.
+///
+/// Log plain messages with metadata, as with LokiLogger and swift-log:
+///
+/// ```swift
+/// let logger = LokiLogger(configuration: LokiConfiguration(url: URL(string: "http://127.0.0.1:3100")!, app: "checkout"))
+/// logger.info("order placed", metadata: ["order_id": "8412"])
+/// logger.error("payment declined", metadata: ["reason": "card_expired"])
+/// await logger.flush()
+/// ```
+///
+/// and one line per HTTP exchange with ``LokiObserver``.
+///
+/// - Cost: each call renders one line and enqueues it; pushes happen on the logger's own
+///   workers, gzip included.
+/// - Memory: waiting entries are bounded by the configuration's `delivery` limits; the
+///   oldest are dropped first, and counted in ``statistics``.
+/// - Streams: every line carries the labels `app`, `environment` (when set), `level`,
+///   `kind` (`log` or `http`) and the configured extra labels. Metadata goes into the line,
+///   never into labels, so streams stay few.
+/// - Privacy: messages and metadata pass the configuration's `redactor` (sensitive keys
+///   masked, secrets in text scrubbed) before they are queued.
+/// - Failures: 429 and 5xx are retried (after `Retry-After` when given), other 4xx are
+///   counted as rejected, an unreachable Loki is probed with backoff while the buffer keeps
+///   the newest entries; entries older than the maximum age are dropped and counted.
+public final class LokiLogger: Sendable {
+    /// The configuration the logger was created with.
+    public let configuration: LokiConfiguration
+    private let queue: DeliveryQueue<LokiSender>
+    private let baseLabels: [(name: String, value: String)]
+    /// The session the logger created for itself, invalidated at shutdown.
+    private let ownedSession: URLSession?
+
+    /// The longest line sent; longer ones are cut at a character boundary and marked, well
+    /// under Loki's default `max_line_size` of 256 KB.
+    public static let maximumLineBytes = 64 * 1024
+
+    /// Creates a logger that pushes through `transport`, or through a `URLSession` of its
+    /// own when `nil`. No connection is made until the first push.
+    public init(configuration: LokiConfiguration, transport: (any HTTPTransport)? = nil) {
+        self.configuration = configuration
+        var labels: [(name: String, value: String)] = [("app", configuration.app)]
+        if let environment = configuration.environment { labels.append(("environment", environment)) }
+        for (name, value) in configuration.extraLabels.sorted(by: { $0.key < $1.key }) {
+            labels.append((LokiLabelName.sanitized(name), value))
+        }
+        baseLabels = labels
+        let session = transport == nil ? URLSession(configuration: URLSessionClient.makeDefaultConfiguration()) : nil
+        ownedSession = session
+        let sender = LokiSender(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
+        var delivery = configuration.delivery
+        let diagnostics = configuration.diagnostics
+        delivery.diagnostics = { diagnostics($0.description) }
+        queue = DeliveryQueue(sender: sender, configuration: delivery)
+    }
+
+    /// Delivery counters: every entry ends delivered, dropped, expired, rejected or failed.
+    public var statistics: DeliveryStatistics { queue.statistics }
+
+    /// Logs `message` at `level`. Metadata keys become logfmt keys (or JSON keys) of the line.
+    public func log(_ level: LokiLevel, _ message: String, metadata: [String: String] = [:], date: Date = Date()) {
+        let redactor = configuration.redactor
+        var fields: [(key: String, value: String)] = [("msg", redactor.redactedText(message))]
+        for (key, value) in redactor.redactedMetadata(metadata).sorted(by: { $0.key < $1.key }) where key != "msg" {
+            fields.append((key, value))
+        }
+        enqueue(level: level, kind: "log", extraLabels: [], fields: fields, date: date)
+    }
+
+    /// Logs `message` at ``LokiLevel/trace``.
+    public func trace(_ message: String, metadata: [String: String] = [:]) { log(.trace, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/debug``.
+    public func debug(_ message: String, metadata: [String: String] = [:]) { log(.debug, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/info``.
+    public func info(_ message: String, metadata: [String: String] = [:]) { log(.info, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/notice``.
+    public func notice(_ message: String, metadata: [String: String] = [:]) { log(.notice, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/warning``.
+    public func warning(_ message: String, metadata: [String: String] = [:]) { log(.warning, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/error``.
+    public func error(_ message: String, metadata: [String: String] = [:]) { log(.error, message, metadata: metadata) }
+    /// Logs `message` at ``LokiLevel/critical``.
+    public func critical(_ message: String, metadata: [String: String] = [:]) { log(.critical, message, metadata: metadata) }
+
+    /// Returns when every line logged before the call was pushed or given up; batches that
+    /// are not full are pushed at once. While Loki is unreachable, waiting lines are given up
+    /// (counted as failed) rather than waited for.
+    public func flush() async {
+        await queue.flush()
+    }
+
+    /// Flushes, then stops the workers (and the logger's own session). Later lines are
+    /// counted as dropped.
+    public func shutdown() async {
+        await queue.shutdown()
+        ownedSession?.finishTasksAndInvalidate()
+    }
+
+    /// Queues one line with the base labels, `level`, `kind` and `extraLabels`.
+    func enqueue(level: LokiLevel, kind: String, extraLabels: [(name: String, value: String)], fields: [(key: String, value: String)], date: Date) {
+        let entry = LokiEntry(
+            labels: baseLabels + [("level", level.rawValue), ("kind", kind)] + extraLabels,
+            date: date,
+            line: Self.capped(configuration.lineFormat.line(fields))
+        )
+        queue.enqueue(entry, byteCost: entry.byteCost)
+    }
+
+    private static func capped(_ line: String) -> String {
+        let count = line.utf8.count
+        guard count > maximumLineBytes else { return line }
+        var end = line.utf8.index(line.utf8.startIndex, offsetBy: maximumLineBytes)
+        while end > line.startIndex, !line.unicodeScalars.indices.contains(end) { end = line.utf8.index(before: end) }
+        return String(line[..<end]) + " [truncated \(count - line.utf8.distance(from: line.startIndex, to: end)) bytes]"
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPCore
+
+/// Ships one Loki line per HTTP exchange: subscribe it to a dispatcher, and every request of
+/// every client on that dispatcher is logged.
+///
+/// ```swift
+/// let loki = LokiLogger(configuration: LokiConfiguration(url: lokiURL, app: "checkout"))
+/// dispatcher.subscribe(LokiObserver(logger: loki))
+/// ```
+///
+/// Each exchange's terminal event becomes one line, stamped with its end time:
+/// `method`, `url` (redacted by the dispatcher's policy), `status`, `outcome`,
+/// `duration_ms`, `request_id`, `attempt`, `correlation_id`, body sizes, `error_type` and
+/// `error` when it failed, then the request's metadata (trace ids, for instance). Its
+/// stream adds the labels `method`, `status_class` (`2xx` … `5xx`, `failed`, `cancelled`) and
+/// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
+/// for 4xx and `error` for 5xx and failures.
+public struct LokiObserver: HTTPObserver {
+    /// The logger lines go to.
+    public let logger: LokiLogger
+
+    /// Creates an observer shipping to `logger`.
+    public init(logger: LokiLogger) {
+        self.logger = logger
+    }
+
+    /// Queues the line of a terminal event; other events are ignored.
+    public func handle(_ event: HTTPEvent) {
+        guard event.name.isTerminal else { return }
+        let request = event.request
+        let response = event.response
+        let (level, statusClass) = Self.outcome(of: event)
+        var fields: [(key: String, value: String)] = [
+            ("method", request.method.rawValue),
+            ("url", request.url),
+            ("status", response.map { String($0.statusCode) } ?? "0"),
+            ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
+            ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
+            ("request_id", event.requestID.description),
+            ("attempt", String(event.attempt)),
+        ]
+        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
+        fields.append(("request_bytes", String(event.requestBodyByteCount)))
+        if let bytes = event.responseBodyByteCount { fields.append(("response_bytes", String(bytes))) }
+        if let error = event.error {
+            fields.append(("error_type", error.typeName))
+            fields.append(("error", error.description))
+        }
+        let reserved = Set(fields.map(\.key))
+        for (key, value) in event.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
+            fields.append((key, value))
+        }
+        let host = URLComponents(string: request.url)?.host ?? ""
+        logger.enqueue(
+            level: level,
+            kind: "http",
+            extraLabels: [("method", request.method.rawValue), ("status_class", statusClass), ("host", host)],
+            fields: fields,
+            date: event.endedAt ?? event.timestamp
+        )
+    }
+
+    static func outcome(of event: HTTPEvent) -> (level: LokiLevel, statusClass: String) {
+        switch event.name {
+        case .requestCancelled:
+            return (.info, "cancelled")
+        case .requestFailed where event.response == nil:
+            return (.error, "failed")
+        default:
+            let status = event.response?.statusCode ?? 0
+            let level: LokiLevel = status >= 500 ? .error : status >= 400 ? .warning : .info
+            return (level, "\(status / 100)xx")
+        }
+    }
+}

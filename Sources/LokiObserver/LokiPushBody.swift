@@ -1,0 +1,41 @@
+/// Builds the JSON body of `POST /loki/api/v1/push`:
+/// `{"streams":[{"stream":{labels},"values":[["<ns>","<line>"],...]},...]}`.
+///
+/// Entries are grouped by stream (streams in order of first appearance) and sorted by time
+/// within each stream, because Loki refuses entries older than the newest it has for a
+/// stream (unless it runs with `unordered_writes`). An entry older than the last one pushed
+/// for its stream is moved to 1 ns after it, so a line that finished a moment before one
+/// already pushed is kept rather than refused.
+struct LokiPushBody {
+    /// The newest timestamp pushed per stream, bounded: past `maximumStreams` it starts over.
+    private(set) var lastTimestamps: [String: Int64] = [:]
+    static let maximumStreams = 10_000
+
+    mutating func encode(_ entries: [LokiEntry]) -> [UInt8] {
+        var order: [String] = []
+        var streams: [String: [LokiEntry]] = [:]
+        for entry in entries {
+            if streams[entry.stream] == nil { order.append(entry.stream) }
+            streams[entry.stream, default: []].append(entry)
+        }
+        if lastTimestamps.count + order.count > Self.maximumStreams { lastTimestamps = [:] }
+        var body = #"{"streams":["#
+        for (streamIndex, stream) in order.enumerated() {
+            if streamIndex > 0 { body += "," }
+            body += #"{"stream":"# + stream + #","values":["#
+            // Stable: entries with equal times keep the order they were logged in.
+            let sorted = streams[stream]!.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            var last = lastTimestamps[stream] ?? .min
+            for (index, entry) in sorted.map(\.element).enumerated() {
+                let timestamp = entry.timestamp > last ? entry.timestamp : last &+ 1
+                last = timestamp
+                if index > 0 { body += "," }
+                body += #"[""# + String(timestamp) + #"","# + LokiLineFormat.jsonString(entry.line) + "]"
+            }
+            lastTimestamps[stream] = last
+            body += "]}"
+        }
+        body += "]}"
+        return Array(body.utf8)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPCore
+import HTTPCoreDelivery
+
+/// Pushes batches of entries to Loki through an ``HTTPTransport``: the Loki part of the
+/// delivery engine.
+///
+/// The transport is used directly, not through an observed client, so pushes are never
+/// themselves observed and logged.
+struct LokiSender: DeliverySender {
+    let transport: any HTTPTransport
+    let pushURL: URL
+    let headers: HTTPHeaders
+    let compressesBodies: Bool
+    let timeout: TimeInterval
+    private let body = Locked(LokiPushBody())
+
+    init(configuration: LokiConfiguration, transport: any HTTPTransport) {
+        self.transport = transport
+        var base = configuration.url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        pushURL = URL(string: base + configuration.pushPath) ?? configuration.url
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        if configuration.compressesBodies { headers["Content-Encoding"] = "gzip" }
+        if let tenant = configuration.tenantID { headers["X-Scope-OrgID"] = tenant }
+        if let authorization = configuration.authorization { headers["Authorization"] = authorization.headerValue }
+        self.headers = headers
+        compressesBodies = configuration.compressesBodies
+        timeout = configuration.timeout
+    }
+
+    func makeBatch(_ entries: [LokiEntry]) -> Data {
+        let json = body.withLock { $0.encode(entries) }
+        return Data(compressesBodies ? Gzip.compress(json) : json)
+    }
+
+    func send(_ batch: Data) async -> DeliveryOutcome {
+        let request = HTTPRequest(method: .post, url: pushURL, headers: headers, body: batch, timeout: timeout)
+        let response: HTTPResponse?
+        do {
+            response = try await withDeadline(timeout + 1) { try await transport.perform(request) }
+        } catch {
+            return .unreachable(reason: (error as? HTTPError)?.typeName ?? "transport_error")
+        }
+        guard let response else { return .unreachable(reason: "timeout") }
+        return Self.classify(response)
+    }
+
+    /// Loki answers 204 to a push it stored, 429 when a rate limit is hit, 400 to a push it
+    /// refuses (bad labels, out of order, too old, too long).
+    static func classify(_ response: HTTPResponse) -> DeliveryOutcome {
+        switch response.statusCode {
+        case 200..<300:
+            return .delivered
+        case 429:
+            return .retryable(status: 429, retryAfter: response.retryAfter())
+        case 408, 500..<600:
+            return .retryable(status: response.statusCode, retryAfter: nil)
+        default:
+            let reason = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .rejected(status: response.statusCode, reason: reason)
+        }
+    }
+
+    /// `operation`'s result, or `nil` when it takes longer than `seconds` (it is cancelled):
+    /// a transport that ignores the request's timeout still cannot hold a worker forever.
+    private func withDeadline(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse? {
+        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+}
