@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(name: "HTTPCoreDeliveryTests", dependencies: ["HTTPCoreDelivery", "HTTPCore"]),
         .testTarget(
             name: "LokiObserverTests",
-            dependencies: ["LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+            dependencies: ["LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"],
+            exclude: ["Peers"]
         ),
         .testTarget(
             name: "HTTPCoreHARTests",

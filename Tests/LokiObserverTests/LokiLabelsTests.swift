@@ -1,6 +1,0 @@
-import LokiObserver
-import XCTest
-
-final class LokiLabelsTests: XCTestCase {
-    func testCreates() { _ = LokiLabels() }
-}

@@ -1,0 +1,20 @@
+import Foundation
+import HTTPCore
+import HTTPCoreDelivery
+import LokiObserver
+
+/// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
+struct LokiHarness {
+    let logger: LokiLogger
+    let diagnostics = Locked<[String]>([])
+
+    init(receiver: LokiReceiver, configure: (inout LokiConfiguration) -> Void = { _ in }) {
+        var configuration = LokiConfiguration(url: receiver.url, app: "checkout")
+        configuration.delivery.backoff = Backoff(initial: 0.02, maximum: 0.2, jitter: .none)
+        configuration.timeout = 2
+        configure(&configuration)
+        let diagnostics = diagnostics
+        configuration.diagnostics = { line in diagnostics.withLock { $0.append(line) } }
+        logger = LokiLogger(configuration: configuration)
+    }
+}
