@@ -3,9 +3,10 @@
 ///
 /// Entries are grouped by stream (streams in order of first appearance) and sorted by time
 /// within each stream, because Loki refuses entries older than the newest it has for a
-/// stream (unless it runs with `unordered_writes`). An entry older than the last one pushed
-/// for its stream is moved to 1 ns after it, so a line that finished a moment before one
-/// already pushed is kept rather than refused.
+/// stream (unless it runs with `unordered_writes`). Times within a stream are made strictly
+/// increasing: an entry not newer than the one before it (in this batch or the last pushed)
+/// is moved to 1 ns after it, so a line that finished a moment before one already pushed is
+/// kept rather than refused, and two equal lines logged at once are not merged.
 struct LokiPushBody {
     /// The newest timestamp pushed per stream, bounded: past `maximumStreams` it starts over.
     private(set) var lastTimestamps: [String: Int64] = [:]

@@ -1,0 +1,140 @@
+import Foundation
+import HTTPCore
+import LokiObserver
+import XCTest
+
+/// The fault matrix of the dev-see delivery tests, against the Loki receiver: every line ends
+/// delivered, rejected, failed, dropped or expired, counted, and reported once.
+final class LokiFaultTests: XCTestCase {
+    func testLokiDownThenUpIsUsedAgainWithoutRestart() async throws {
+        let first = try LokiReceiver()
+        let port = first.port
+        first.stop()
+        let harness = LokiHarness(receiver: first) { $0.delivery.batching = .single }
+        for index in 0..<3 { harness.logger.info("line \(index)") }
+        let receiver = try LokiReceiver(port: port)
+        defer { receiver.stop() }
+        let received = try await receiver.waitForEntries(3)
+        XCTAssertEqual(Set(received.lines), ["msg=\"line 0\"", "msg=\"line 1\"", "msg=\"line 2\""])
+        await harness.logger.flush()
+        let diagnostics = harness.diagnostics.withLock { $0 }
+        XCTAssertEqual(diagnostics.filter { $0.contains("unreachable") }.count, 1, "\(diagnostics)")
+        XCTAssertEqual(diagnostics.last, "the destination is reachable again")
+        XCTAssertEqual(harness.logger.statistics.delivered, 3)
+    }
+
+    func testServerErrorsAndGarbageAnswersAreRetriedUntilRecovery() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script([["status": 500], ["status": 502, "body": "<html>bad gateway</html>"]])
+        let harness = LokiHarness(receiver: receiver)
+        harness.logger.info("hello")
+        await harness.logger.flush()
+        let received = try await receiver.received()
+        XCTAssertEqual(received.answers, ["500", "502", "204"])
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+        XCTAssertEqual(harness.logger.statistics.retried, 2)
+    }
+
+    func testServerErrorsBeyondTheRetriesFailAndAreCounted() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script(Array(repeating: ["status": 503], count: 3))
+        let harness = LokiHarness(receiver: receiver) { $0.delivery.maximumRetries = 2 }
+        harness.logger.info("hello")
+        await harness.logger.flush()
+        let answers = try await receiver.received().answers
+        XCTAssertEqual(answers, ["503", "503", "503"])
+        let statistics = harness.logger.statistics
+        XCTAssertEqual([statistics.failed, statistics.delivered], [1, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testTooManyRequestsWaitsForRetryAfter() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script([["status": 429, "retry_after": "1"]])
+        let harness = LokiHarness(receiver: receiver) { $0.delivery.backoff = Backoff(initial: 0.01, maximum: 5, jitter: .none) }
+        harness.logger.info("hello")
+        await harness.logger.flush()
+        let received = try await receiver.received()
+        XCTAssertEqual(received.answers, ["429", "204"])
+        let waited = received.attemptTimes[1] - received.attemptTimes[0]
+        XCTAssertGreaterThanOrEqual(waited, 0.95, "waited for Retry-After, not the 10 ms backoff")
+    }
+
+    func testAClientErrorIsNotRetriedAndIsReportedOnce() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script(Array(repeating: ["status": 400, "body": "entry too far behind"], count: 2))
+        let harness = LokiHarness(receiver: receiver) { $0.delivery.batching = .single; $0.delivery.maximumConcurrentSends = 1 }
+        harness.logger.info("one")
+        harness.logger.info("two")
+        await harness.logger.flush()
+        let answers = try await receiver.received().answers
+        XCTAssertEqual(answers, ["400", "400"])
+        XCTAssertEqual(harness.logger.statistics.rejected, 2)
+        XCTAssertEqual(harness.logger.statistics.retried, 0)
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [
+            "the destination refused a batch with status 400 (entry too far behind); such batches are dropped",
+        ])
+    }
+
+    func testAConnectionResetIsRetried() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script([["reset": true]])
+        let harness = LokiHarness(receiver: receiver)
+        harness.logger.info("hello")
+        harness.logger.info("world")
+        let received = try await receiver.waitForEntries(2)
+        XCTAssertEqual(received.answers, ["reset", "204"])
+        XCTAssertEqual(received.lines, ["msg=hello", "msg=world"], "the batch put back was sent whole, in order")
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 2)
+    }
+
+    func testAHangingServerTimesOutAndTheBatchIsRetried() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script([["delay": 10]])
+        let harness = LokiHarness(receiver: receiver) { $0.timeout = 1 }
+        harness.logger.info("hello")
+        _ = try await receiver.waitForEntries(1, timeout: 20)
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+        XCTAssertGreaterThanOrEqual(harness.logger.statistics.retried, 1)
+    }
+
+    func testAFlushWhileLokiIsUnreachableGivesUpPromptly() async throws {
+        let receiver = try LokiReceiver()
+        receiver.stop()
+        let harness = LokiHarness(receiver: receiver) {
+            $0.delivery.backoff = Backoff(initial: 30, maximum: 30, jitter: .none)
+            $0.delivery.batching = .single
+        }
+        for index in 0..<20 { harness.logger.info("line \(index)") }
+        await harness.logger.flush()
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.failed, 20)
+        XCTAssertEqual(statistics.pending, 0)
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testAHundredThousandLinesWithLokiDownStayWithinTheByteLimit() async throws {
+        let receiver = try LokiReceiver()
+        receiver.stop()
+        let limit = 1024 * 1024
+        let harness = LokiHarness(receiver: receiver) {
+            $0.delivery.bufferByteLimit = limit
+            $0.delivery.backoff = Backoff(initial: 30, maximum: 30, jitter: .none)
+        }
+        for index in 0..<100_000 { harness.logger.info("request \(index) finished", metadata: ["status": "200"]) }
+        let statistics = harness.logger.statistics
+        XCTAssertLessThanOrEqual(statistics.bufferedBytes, limit)
+        XCTAssertGreaterThan(statistics.dropped, 90_000)
+        XCTAssertTrue(statistics.isBalanced)
+        XCTAssertTrue(harness.diagnostics.withLock { $0 }.contains { $0.hasPrefix("buffer full (10000 items or 1024 KiB)") })
+        await harness.logger.shutdown()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import HTTPCoreURLSession
+import LokiObserver
+import XCTest
+
+/// Real exchanges through URLSessionClient become one Loki line each, with low-cardinality
+/// labels and the redacted exchange in the line.
+final class LokiObserverTests: XCTestCase {
+    func testEachExchangeIsOneLineLabelledByOutcome() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/ok") { _ in .json(#"{"ok":true}"#) }
+        server.route("/missing") { _ in .text("no", status: 404) }
+        server.route("/broken") { _ in .text("boom", status: 500) }
+        let down = try LoopbackHTTPServer()
+        let downURL = down.url("/gone")
+        down.stop()
+
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher)
+        _ = try await client.send(HTTPRequest(
+            url: server.url("/ok?api_key=S3CR3T&page=2"), headers: ["X-Request-ID": "corr-1"], metadata: ["trace_id": "4bf92f3577b34da6"]
+        ))
+        _ = try await client.send(HTTPRequest(url: server.url("/missing")))
+        _ = try await client.send(HTTPRequest(method: .post, url: server.url("/broken"), body: Data("x".utf8)))
+        _ = try? await client.send(HTTPRequest(url: downURL))
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let received = try await receiver.received()
+        XCTAssertEqual(received.rejections, [])
+        let host = "127.0.0.1"
+        let base = ["app": "checkout", "kind": "http", "host": host]
+        XCTAssertEqual(Set(received.labelSets), [
+            base.merging(["method": "GET", "status_class": "2xx", "level": "info"]) { $1 },
+            base.merging(["method": "GET", "status_class": "4xx", "level": "warning"]) { $1 },
+            base.merging(["method": "POST", "status_class": "5xx", "level": "error"]) { $1 },
+            base.merging(["method": "GET", "status_class": "failed", "level": "error"]) { $1 },
+        ])
+        let lines = received.lines
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertFalse(lines.joined().contains("S3CR3T"))
+        let ok = try XCTUnwrap(lines.first { $0.contains("/ok") })
+        XCTAssertTrue(ok.hasPrefix("method=GET url=\"http://127.0.0.1:\(server.port)/ok?api_key=[REDACTED]&page=2\" status=200 outcome=succeeded duration_ms="), ok)
+        XCTAssertTrue(ok.contains(" attempt=1 correlation_id=corr-1 request_bytes=0 response_bytes=11 trace_id=4bf92f3577b34da6"), ok)
+        let failed = try XCTUnwrap(lines.first { $0.contains("/gone") })
+        XCTAssertTrue(failed.contains("status=0 outcome=failed"), failed)
+        XCTAssertTrue(failed.contains("error_type=cannot_connect error=\"transport error [cannot_connect]: could not connect to the host (127.0.0.1:\(down.port), URLError -1004)\""), failed)
+    }
+
+    func testEventsBeforeTheEndAreNotLogged() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        _ = try await HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher).send(HTTPRequest(url: URL(string: "https://a.example/x")!))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.accepted, 1, "created, started and response received are not lines")
+    }
+}
