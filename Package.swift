@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .executableTarget(
             name: "httpcore-bench",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver", "LokiObserver"],
             path: "Benchmarks/httpcore-bench"
         ),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreURLSession"]),

@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's sections, in the order they run.
 enum BenchmarkSection: String, CaseIterable {
-    case overhead, dispatch, shipping, memory, redaction
+    case overhead, dispatch, shipping, memory, redaction, loki
 
     /// Runs the section.
     func run(quick: Bool) async throws -> SectionReport {
@@ -12,6 +12,7 @@ enum BenchmarkSection: String, CaseIterable {
         case .shipping: try await ShippingBenchmark(quick: quick).run()
         case .memory: try MemoryBenchmark().run()
         case .redaction: RedactionBenchmark(quick: quick).run()
+        case .loki: try await LokiBenchmark(quick: quick).run()
         }
     }
 }

@@ -9,12 +9,21 @@ struct LokiEntry: Sendable {
     let timestamp: Int64
     let line: String
 
-    init(labels: [(name: String, value: String)], date: Date, line: String) {
-        var seen = Set<String>()
-        let unique = labels.filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
-        stream = "{" + unique.map { LokiLineFormat.jsonString($0.name) + ":" + LokiLineFormat.jsonString($0.value) }.joined(separator: ",") + "}"
+    init(stream: String, date: Date, line: String) {
+        self.stream = stream
         timestamp = Int64((date.timeIntervalSince1970 * 1_000_000_000).rounded())
         self.line = line
+    }
+
+    init(labels: [(name: String, value: String)], date: Date, line: String) {
+        self.init(stream: Self.stream(labels), date: date, line: line)
+    }
+
+    /// The labels as a JSON object, names sorted, the first of repeated names kept.
+    static func stream(_ labels: [(name: String, value: String)]) -> String {
+        var seen = Set<String>()
+        let unique = labels.filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
+        return "{" + unique.map { LokiLineFormat.jsonString($0.name) + ":" + LokiLineFormat.jsonString($0.value) }.joined(separator: ",") + "}"
     }
 
     /// What the entry keeps alive while it waits, for the buffer's byte limit.

@@ -37,6 +37,8 @@ public final class LokiLogger: Sendable {
     public let configuration: LokiConfiguration
     private let queue: DeliveryQueue<LokiSender>
     private let baseLabels: [(name: String, value: String)]
+    /// The stream of plain log lines at each level, built once.
+    private let logStreams: [LokiLevel: String]
     /// The session the logger created for itself, invalidated at shutdown.
     private let ownedSession: URLSession?
 
@@ -54,6 +56,9 @@ public final class LokiLogger: Sendable {
             labels.append((LokiLabelName.sanitized(name), value))
         }
         baseLabels = labels
+        logStreams = Dictionary(uniqueKeysWithValues: LokiLevel.allCases.map { level in
+            (level, LokiEntry.stream(labels + [("level", level.rawValue), ("kind", "log")]))
+        })
         let session = transport == nil ? URLSession(configuration: URLSessionClient.makeDefaultConfiguration()) : nil
         ownedSession = session
         let sender = LokiSender(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
@@ -73,7 +78,7 @@ public final class LokiLogger: Sendable {
         for (key, value) in redactor.redactedMetadata(metadata).sorted(by: { $0.key < $1.key }) where key != "msg" {
             fields.append((key, value))
         }
-        enqueue(level: level, kind: "log", extraLabels: [], fields: fields, date: date)
+        enqueue(stream: logStreams[level]!, fields: fields, date: date)
     }
 
     /// Logs `message` at ``LokiLevel/trace``.
@@ -107,11 +112,11 @@ public final class LokiLogger: Sendable {
 
     /// Queues one line with the base labels, `level`, `kind` and `extraLabels`.
     func enqueue(level: LokiLevel, kind: String, extraLabels: [(name: String, value: String)], fields: [(key: String, value: String)], date: Date) {
-        let entry = LokiEntry(
-            labels: baseLabels + [("level", level.rawValue), ("kind", kind)] + extraLabels,
-            date: date,
-            line: Self.capped(configuration.lineFormat.line(fields))
-        )
+        enqueue(stream: LokiEntry.stream(baseLabels + [("level", level.rawValue), ("kind", kind)] + extraLabels), fields: fields, date: date)
+    }
+
+    private func enqueue(stream: String, fields: [(key: String, value: String)], date: Date) {
+        let entry = LokiEntry(stream: stream, date: date, line: Self.capped(configuration.lineFormat.line(fields)))
         queue.enqueue(entry, byteCost: entry.byteCost)
     }
 
