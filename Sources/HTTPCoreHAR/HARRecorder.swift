@@ -32,10 +32,12 @@ import HTTPCore
 /// ``write(to:)``.
 ///
 /// Timings: transports report only complete responses, so `wait` runs from the attempt's
-/// start to its response, `receive` from there to the end of the exchange, `blocked` covers
-/// earlier attempts and middlewares (-1 when there were none), `send` is 0, and `dns`,
-/// `connect` and `ssl` are -1. `time` is their sum: the exchange's duration. `httpVersion`
-/// is `HTTP/1.1` and `statusText` empty, since transports report neither.
+/// start to its response (sending and downloading included), `receive` from there to the end
+/// of the exchange (what middlewares did after it; about 0 without them), `blocked` covers
+/// earlier attempts, retry delays and middlewares before the attempt (-1 when there were
+/// none), `send` is 0, and `dns`, `connect` and `ssl` are -1. `time` is their sum: the
+/// exchange's duration on the monotonic clock. `httpVersion` is `HTTP/1.1` and `statusText`
+/// empty, since transports report neither.
 public final class HARRecorder: HTTPObserver {
     /// The number of entries kept by default: 1,000.
     public static let defaultCapacity = 1_000
