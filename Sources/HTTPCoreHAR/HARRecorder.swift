@@ -23,7 +23,10 @@ import HTTPCore
 /// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped
 /// and counted in ``droppedCount`` (and in the file's `log.comment` and `_droppedEntries`).
 /// An entry holds the redacted request and response, not the raw ones, so it weighs about
-/// its headers plus twice the policy's body cap at most.
+/// its headers plus twice the policy's body cap at most. The start and response times of
+/// attempts in flight are kept until their entry is made, for at most 4,096 attempts (the
+/// older half is forgotten past that, which only happens when the dispatcher dropped events;
+/// such an entry counts its whole time as `wait`).
 ///
 /// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; it
 /// notes the times of `started` and `received` events, and at a terminal or retried event
