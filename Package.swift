@@ -71,7 +71,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPCoreHARTests",
-            dependencies: ["HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+            dependencies: ["HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"],
+            exclude: ["Peers"]
         ),
         .testTarget(name: "DevSeeTailTests", dependencies: ["devsee-tail", "DevSeeObserver", "HTTPCore", "HTTPCoreTesting"]),
         .testTarget(

@@ -1,15 +1,16 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreHAR
 import HTTPCoreTesting
 import HTTPCoreURLSession
 
 /// `swift run quickstart`: realistic calls through `URLSessionClient`, printed as redacted
-/// lines and shipped to dev-see.
+/// lines, shipped to dev-see, and optionally written to a HAR file.
 @main
 struct Quickstart {
     static let usage = """
-        usage: quickstart [URL] [--devsee URL | --no-devsee] [--privacy none|standard|strict]
+        usage: quickstart [URL] [--devsee URL | --no-devsee] [--privacy none|standard|strict] [--har PATH]
 
         With no URL, starts a loopback demo API and calls it: a JSON GET, a login POST with an
         Authorization header and a password, a 404, a 500, a timeout and a cancelled call.
@@ -17,7 +18,9 @@ struct Quickstart {
 
           --devsee URL    the dev-see server (default: the paired endpoint, else http://127.0.0.1:9090)
           --no-devsee     do not ship logs to dev-see
-          --privacy LEVEL what logs and printed lines show: none, standard (default), strict
+          --privacy LEVEL what logs, printed lines and the HAR file show: none, standard (default), strict
+          --har PATH      also write the exchanges, redacted, to PATH as a HAR 1.2 file (for browser
+                          dev tools and HAR viewers)
           --help          this text
         """
 
@@ -26,6 +29,7 @@ struct Quickstart {
         var devSeeURL: URL?
         var shipsToDevSee = true
         var privacy: Redactor.Level = .standard
+        var harPath: String?
         var showsHelp = false
 
         init(arguments: [String]) throws {
@@ -44,6 +48,11 @@ struct Quickstart {
                         throw UsageError("--privacy takes none, standard or strict")
                     }
                     privacy = level
+                case "--har":
+                    guard let value = remaining.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+                        throw UsageError("--har needs a file path such as out.har")
+                    }
+                    harPath = value
                 default:
                     guard !argument.hasPrefix("-"), let url = URL(string: argument), url.scheme != nil else {
                         throw UsageError("unknown argument '\(argument)'")
@@ -81,6 +90,8 @@ struct Quickstart {
         let dispatcher = HTTPEventDispatcher()
         let policy = HTTPCorePolicy(redactor: Redactor(level: options.privacy), bodyCapture: .captured(maxBytes: 64 * 1024))
         dispatcher.subscribe(ConsoleObserver(minimumLevel: .info, format: .line, write: print))
+        let recorder = options.harPath == nil ? nil : HARRecorder()
+        if let recorder { dispatcher.subscribe(recorder) }
         var logger: DevSeeLogger?
         if options.shipsToDevSee {
             var configuration = DevSeeLoggerConfiguration(appId: "com.example.quickstart", serverURL: options.devSeeURL)
@@ -117,6 +128,15 @@ struct Quickstart {
                     + "that is expected. To see them, run `swift run devsee-tail` (or the dev-see app) in another terminal and run this again.")
             }
             await logger.shutdown()
+        }
+        if let recorder, let path = options.harPath {
+            do {
+                try recorder.write(to: URL(fileURLWithPath: path))
+                print("HAR: \(recorder.entryCount) entries written to \(path)")
+            } catch {
+                print("quickstart: could not write the HAR file \(path): \(error)")
+                return 1
+            }
         }
         return 0
     }

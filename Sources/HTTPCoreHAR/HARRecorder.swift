@@ -1,7 +1,143 @@
+import Foundation
 import HTTPCore
 
-/// Records HTTP exchanges as a HAR 1.2 document (being built; see issue 13).
-public final class HARRecorder: Sendable {
-    /// Creates a recorder.
-    public init() {}
+/// An ``HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
+/// browser dev tools, HAR viewers and bug reports.
+///
+/// ```swift
+/// let recorder = HARRecorder(capacity: 500)
+/// dispatcher.subscribe(recorder)
+/// // ... requests ...
+/// await dispatcher.flush()
+/// try recorder.write(to: URL(fileURLWithPath: "session.har"))
+/// ```
+///
+/// What it records is what the client's ``HTTPCorePolicy`` exposes: URLs, headers, cookies,
+/// bodies and error messages arrive redacted, and bodies only when the policy captures them
+/// (up to its cap; a cut body says so in a `comment` and `_truncated`). Each entry is one
+/// exchange, at its terminal event, plus one per attempt that was retried (a 503 followed by
+/// a 200 is two entries of one `_requestId`, `_outcome` `retried` then `succeeded`). A failed
+/// or cancelled exchange has `response.status` 0 and the scrubbed error in
+/// `response._error` (with ``HTTPError/typeName`` in `_errorType`), as browsers write them.
+///
+/// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped
+/// and counted in ``droppedCount`` (and in the file's `log.comment` and `_droppedEntries`).
+/// An entry holds the redacted request and response, not the raw ones, so it weighs about
+/// its headers plus twice the policy's body cap at most. The start and response times of
+/// attempts in flight are kept until their entry is made, for at most 4,096 attempts (the
+/// older half is forgotten past that, which only happens when the dispatcher dropped events;
+/// such an entry counts its whole time as `wait`).
+///
+/// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; it
+/// notes the times of `started` and `received` events, and at a terminal or retried event
+/// reads the event's redacted request and response (computed once per event, shared with
+/// the other observers) and stores them. The JSON is built only by ``harDocument()`` and
+/// ``write(to:)``.
+///
+/// Timings: transports report only complete responses, so `wait` runs from the attempt's
+/// start to its response (sending and downloading included), `receive` from there to the end
+/// of the exchange (what middlewares did after it; about 0 without them), `blocked` covers
+/// earlier attempts, retry delays and middlewares before the attempt (-1 when there were
+/// none), `send` is 0, and `dns`, `connect` and `ssl` are -1. `time` is their sum: the
+/// exchange's duration on the monotonic clock. `httpVersion` is `HTTP/1.1` and `statusText`
+/// empty, since transports report neither.
+public final class HARRecorder: HTTPObserver {
+    /// The number of entries kept by default: 1,000.
+    public static let defaultCapacity = 1_000
+
+    /// The version written as `log.creator.version` (name `HTTPCore`): this writer's format,
+    /// raised when the recorded fields change.
+    public static let creatorVersion = "1.0"
+
+    /// The most entries kept; at least 1. Older entries are dropped and counted.
+    public let capacity: Int
+
+    private struct State {
+        var entries: RingBuffer<HARExchange>
+        var attempts: AttemptTimestampTable
+        var droppedCount = 0
+    }
+
+    private let state: Locked<State>
+
+    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one).
+    public init(capacity: Int = HARRecorder.defaultCapacity) {
+        let entries = RingBuffer<HARExchange>(capacity: capacity)
+        self.capacity = entries.capacity
+        // Attempts in flight, not entries: bounded separately, generously.
+        state = Locked(State(entries: entries, attempts: AttemptTimestampTable(limit: 4_096)))
+    }
+
+    /// Notes attempt times from `started` and `received` events, and stores terminal and
+    /// retried events as entries; ignores the others.
+    public func handle(_ event: HTTPEvent) {
+        let key = AttemptTimestampTable.Key(requestID: event.requestID, attempt: event.attempt)
+        switch event.name {
+        case .requestStarted:
+            let startedAt = event.startedAt ?? event.timestamp
+            state.withLock { $0.attempts.recordStart(of: key, at: startedAt) }
+        case .responseReceived:
+            state.withLock { $0.attempts.recordResponse(of: key, at: event.timestamp) }
+        case .requestRetried, .requestSucceeded, .requestFailed, .requestCancelled:
+            let marks = state.withLock { $0.attempts.removeMarks(of: key) }
+            // Reading the redacted views may redact them first: outside the lock.
+            let exchange = HARExchange(event: event, marks: marks)
+            state.withLock { state in
+                if state.entries.append(exchange) { state.droppedCount += 1 }
+            }
+        default:
+            return
+        }
+    }
+
+    /// The number of entries kept, at most ``capacity``.
+    public var entryCount: Int { state.withLock { $0.entries.count } }
+
+    /// The number of entries dropped to stay within ``capacity`` since creation (or the last
+    /// ``removeAll()``).
+    public var droppedCount: Int { state.withLock { $0.droppedCount } }
+
+    /// Forgets every entry and resets ``droppedCount``; attempts in flight still become entries.
+    public func removeAll() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.droppedCount = 0
+        }
+    }
+
+    /// The kept entries as a HAR 1.2 document: UTF-8 JSON, indented, entries sorted by
+    /// `startedDateTime`. The same entries always give the same bytes.
+    ///
+    /// Built on each call, from a copy taken under the lock; costs about the size of the
+    /// document. Events still in the dispatcher's queues are not in it: call
+    /// ``HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
+    public func harDocument() -> Data {
+        let (exchanges, dropped) = state.withLock { ($0.entries.elements, $0.droppedCount) }
+        let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        // A stable sort: entries that started at the same instant keep their recording order.
+        let entries = exchanges.enumerated()
+            .sorted { ($0.element.startedAt, $0.offset) < ($1.element.startedAt, $1.offset) }
+            .map { $0.element.entry(dates: dates) }
+        let comment = dropped == 0
+            ? "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy."
+            : "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy; the \(dropped) oldest "
+                + "entries were dropped to keep the last \(capacity)."
+        let log: HARJSON = [
+            "version": "1.2",
+            "creator": ["name": "HTTPCore", "version": .string(Self.creatorVersion)],
+            "pages": [],
+            "entries": .array(entries),
+            "comment": .string(comment),
+            "_droppedEntries": .integer(dropped),
+        ]
+        let document: HARJSON = ["log": log]
+        return Data(document.serialized)
+    }
+
+    /// Writes ``harDocument()`` to `url`, atomically (replacing any file there).
+    ///
+    /// Throws what `Data.write(to:options:)` throws: a missing folder, no permission, a full disk.
+    public func write(to url: URL) throws {
+        try harDocument().write(to: url, options: .atomic)
+    }
 }

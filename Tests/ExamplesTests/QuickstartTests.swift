@@ -57,12 +57,37 @@ final class QuickstartTests: XCTestCase {
         XCTAssertEqual(api.requests.map(\.path), ["/hello"])
     }
 
+    func testHARFlagWritesEveryDemoCallRedactedToTheFile() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quickstart-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let lines = Locked<[String]>([])
+        let status = await Quickstart.run(arguments: ["--no-devsee", "--har", file.path]) { line in lines.withLock { $0.append(line) } }
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(lines.withLock { $0 }.last, "HAR: 6 entries written to \(file.path)")
+
+        let data = try Data(contentsOf: file)
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["log"] as? [String: Any])
+        XCTAssertEqual(log["version"] as? String, "1.2")
+        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
+        let requests = entries.compactMap { $0["request"] as? [String: Any] }
+        let responses = entries.compactMap { $0["response"] as? [String: Any] }
+        XCTAssertEqual(requests.compactMap { $0["method"] as? String }, ["GET", "POST", "GET", "GET", "GET", "GET"])
+        XCTAssertEqual(responses.compactMap { $0["status"] as? Int }, [200, 200, 404, 500, 0, 0])
+        XCTAssertEqual(responses.compactMap { $0["_errorType"] as? String }, ["timeout", "cancelled"])
+        let text = String(decoding: data, as: UTF8.self)
+        for secret in ["s3cr3t", "hunter2", "demo-access-token", "ZGVtbzpkZW1v", "eyJhbGciOiJIUzI1NiJ9"] {
+            XCTAssertFalse(text.contains(secret), "\(secret) is redacted")
+        }
+    }
+
     func testPrivacyFlagAndHelp() async throws {
         let strict = try Quickstart.Options(arguments: ["--privacy", "strict", "--no-devsee"])
         XCTAssertEqual(strict.privacy, .strict)
         XCTAssertFalse(strict.shipsToDevSee)
         XCTAssertThrowsError(try Quickstart.Options(arguments: ["--privacy", "loud"]))
         XCTAssertThrowsError(try Quickstart.Options(arguments: ["--devsee"]))
+        XCTAssertThrowsError(try Quickstart.Options(arguments: ["--har"]))
+        XCTAssertEqual(try Quickstart.Options(arguments: ["--har", "out.har"]).harPath, "out.har")
         let lines = Locked<[String]>([])
         let status = await Quickstart.run(arguments: ["--help"]) { line in lines.withLock { $0.append(line) } }
         XCTAssertEqual(status, 0)

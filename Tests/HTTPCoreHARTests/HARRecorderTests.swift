@@ -1,8 +1,359 @@
+import Foundation
+import HTTPCore
 import HTTPCoreHAR
+import HTTPCoreTesting
+import HTTPCoreURLSession
 import XCTest
 
+/// Real exchanges through `URLSessionClient` and a loopback server, recorded, written to a
+/// file, and read back by PyPI's haralyzer with the HAR 1.2 field rules (`HARConsumer`).
 final class HARRecorderTests: XCTestCase {
-    func testCreates() {
-        _ = HARRecorder()
+    private var server: LoopbackHTTPServer!
+    private var dispatcher: HTTPEventDispatcher!
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        server = try LoopbackHTTPServer()
+        dispatcher = HTTPEventDispatcher()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Writes the recorder's file once every event so far was delivered, and returns what
+    /// haralyzer read, after checking that the file breaks no HAR 1.2 rule.
+    private func written(_ recorder: HARRecorder) async throws -> (file: Data, consumer: HARConsumer) {
+        await dispatcher.flush()
+        let url = folder.appendingPathComponent("\(UUID().uuidString).har")
+        try recorder.write(to: url)
+        let consumer = try HARConsumer.check(url)
+        XCTAssertEqual(consumer.errors, [], "HAR 1.2 rules")
+        XCTAssertEqual(consumer.version, "1.2")
+        XCTAssertEqual(consumer.creator, ["name": "HTTPCore", "version": HARRecorder.creatorVersion])
+        return (try Data(contentsOf: url), consumer)
+    }
+
+    private func client(_ policy: HTTPCorePolicy = .debug, middlewares: [any HTTPMiddleware] = []) -> URLSessionClient {
+        URLSessionClient(middlewares: middlewares, dispatcher: dispatcher, policy: policy)
+    }
+
+    private func subscribedRecorder(capacity: Int = HARRecorder.defaultCapacity) -> HARRecorder {
+        let recorder = HARRecorder(capacity: capacity)
+        dispatcher.subscribe(recorder)
+        return recorder
+    }
+
+    /// The sum of an entry's phases that apply, in whole microseconds.
+    private func microseconds(ofPhasesIn entry: HARConsumer.Entry) -> Int {
+        let phases = ["blocked", "dns", "connect", "send", "wait", "receive"].compactMap { entry.timings[$0] }
+        return phases.filter { $0 >= 0 }.map { Int(($0 * 1000).rounded()) }.reduce(0, +)
+    }
+
+    func testAJSONExchangeIsOneEntryWithItsRequestResponseAndQuery() async throws {
+        server.route("/users/42") { _ in .json(#"{"id":42,"name":"Roy"}"#) }
+        let recorder = subscribedRecorder()
+        let url = server.url("/users/42?fields=name&lang=en%20GB")
+        _ = try await client().send(HTTPRequest(url: url, headers: ["Accept": "application/json", "X-Team": "Richmond"]))
+
+        let (_, har) = try await written(recorder)
+        XCTAssertEqual(har.pages, ["unknown"], "no pages: haralyzer files every entry under its 'unknown' page")
+        XCTAssertEqual(har.getCount, 1)
+        XCTAssertEqual(har.entries.count, 1)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.method, "GET")
+        XCTAssertEqual(entry.url, url.absoluteString)
+        XCTAssertEqual(entry.httpVersion, "HTTP/1.1")
+        XCTAssertEqual(entry.queryString, [.init(name: "fields", value: "name"), .init(name: "lang", value: "en GB")])
+        XCTAssertEqual(entry.requestHeaders, [.init(name: "Accept", value: "application/json"), .init(name: "X-Team", value: "Richmond")])
+        XCTAssertEqual(entry.requestCookies, [])
+        XCTAssertEqual(entry.requestBodySize, 0)
+        XCTAssertNil(entry.requestMimeType, "no postData for a request without a body")
+        XCTAssertEqual(entry.status, 200)
+        XCTAssertEqual(entry.statusText, "")
+        XCTAssertEqual(entry.responseHeader("Content-Type"), "application/json")
+        XCTAssertEqual(entry.mimeType, "application/json")
+        XCTAssertEqual(entry.text, #"{"id":42,"name":"Roy"}"#)
+        XCTAssertNil(entry.encoding)
+        XCTAssertEqual(entry.contentSize, 22)
+        XCTAssertEqual(entry.responseBodySize, 22)
+        XCTAssertEqual(entry.redirectURL, "")
+        XCTAssertEqual(entry.outcome, "succeeded")
+        XCTAssertEqual(entry.attempt, 1)
+        XCTAssertNil(entry.error)
+        XCTAssertNil(entry.comment)
+        XCTAssertEqual(recorder.entryCount, 1)
+        XCTAssertEqual(recorder.droppedCount, 0)
+    }
+
+    func testTimingsComeFromTheEventsAndAddUpToTime() async throws {
+        server.route("/orders") { _ in .json("[]") }
+        let recorder = subscribedRecorder()
+        let events = RecordingObserver()
+        dispatcher.subscribe(events)
+        _ = try await client().send(HTTPRequest(url: server.url("/orders")))
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        let all = events.events
+        let started = try XCTUnwrap(all.first { $0.name == .requestStarted }?.startedAt)
+        let received = try XCTUnwrap(all.first { $0.name == .responseReceived }?.timestamp)
+        let duration = try XCTUnwrap(all.first { $0.name == .requestSucceeded }?.durationMilliseconds)
+        let total = Int((duration * 1000).rounded())
+        XCTAssertEqual(Int((entry.time * 1000).rounded()), total, "time is the exchange's duration, in microseconds")
+        XCTAssertEqual(microseconds(ofPhasesIn: entry), total, "time is the sum of the phases")
+        // The transport returns the complete response: `received` is emitted as the attempt
+        // ends, a few microseconds after its end was read, so `wait` is the whole exchange.
+        let wait = min(Int((received.timeIntervalSince(started) * 1_000_000).rounded()), total)
+        XCTAssertEqual(Int((entry.timings["wait"]! * 1000).rounded()), wait, "from started to received, within the duration")
+        XCTAssertEqual(Int((entry.timings["receive"]! * 1000).rounded()), total - wait, "from received to the end")
+        XCTAssertEqual(entry.timings["blocked"], -1, "one attempt, started at once")
+        XCTAssertEqual(entry.timings["send"], 0)
+        XCTAssertEqual(entry.timings["dns"], -1)
+        XCTAssertEqual(entry.timings["connect"], -1)
+        XCTAssertEqual(entry.timings["ssl"], -1)
+        let start = try XCTUnwrap(entry.startTime.flatMap { ISO8601DateFormatter.withFractionalSeconds.date(from: $0) })
+        XCTAssertEqual(start.timeIntervalSince(started), 0, accuracy: 0.001, "startedDateTime is the start, to the millisecond")
+    }
+
+    func testARetriedAttemptIsItsOwnEntryAndTheFinalOneIsBlockedByIt() async throws {
+        server.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
+        let recorder = subscribedRecorder()
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.05, maximum: 0.05, jitter: .none))
+        _ = try await client(middlewares: [retry]).send(HTTPRequest(url: server.url("/flaky")))
+
+        let (_, har) = try await written(recorder)
+        XCTAssertEqual(har.entries.count, 2)
+        let retried = try XCTUnwrap(har.entries.first { $0.outcome == "retried" })
+        let succeeded = try XCTUnwrap(har.entries.first { $0.outcome == "succeeded" })
+        XCTAssertEqual(retried.requestId, succeeded.requestId)
+        XCTAssertEqual([retried.attempt, succeeded.attempt], [1, 2])
+        XCTAssertEqual([retried.status, succeeded.status], [503, 200])
+        XCTAssertEqual([retried.text, succeeded.text], ["busy", "ok"])
+        XCTAssertEqual(retried.comment, "attempt 1, followed by another attempt")
+        XCTAssertEqual(retried.timings["blocked"], -1)
+        XCTAssertGreaterThanOrEqual(succeeded.timings["blocked"]!, 50, "the first attempt and the 50 ms backoff came before the second")
+        for entry in har.entries {
+            XCTAssertEqual(microseconds(ofPhasesIn: entry), Int((entry.time * 1000).rounded()))
+        }
+    }
+
+    func testABinaryResponseIsBase64AndDecodesToTheExactBytes() async throws {
+        let bytes = Data((0..<256).map { UInt8($0) } + [0xFF, 0xFE, 0x00])
+        server.route("/avatar.bin") { _ in LoopbackResponse(headers: ["Content-Type": "application/octet-stream"], body: bytes) }
+        let recorder = subscribedRecorder()
+        _ = try await client().send(HTTPRequest(url: server.url("/avatar.bin")))
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.encoding, "base64")
+        XCTAssertEqual(entry.mimeType, "application/octet-stream")
+        XCTAssertEqual(entry.contentSize, 259)
+        XCTAssertEqual(entry.decodedHex, bytes.map { String(format: "%02x", $0) }.joined(), "Python decodes the exact bytes")
+        XCTAssertEqual(Data(base64Encoded: entry.text), bytes)
+    }
+
+    func testPostedJSONAndFormBodiesArePostDataWithParamsForTheForm() async throws {
+        server.route("/orders") { _ in .json(#"{"id":7}"#, status: 201) }
+        server.route("/subscribe") { _ in .text("subscribed") }
+        let recorder = subscribedRecorder()
+        let json = #"{"item":"ball","quantity":2}"#
+        let form = "email=roy%40example.com&team=AFC+Richmond&plan="
+        _ = try await client().send(HTTPRequest(
+            method: .post, url: server.url("/orders"), headers: ["Content-Type": "application/json"], body: Data(json.utf8)
+        ))
+        _ = try await client().send(HTTPRequest(
+            method: .post, url: server.url("/subscribe"), headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(form.utf8)
+        ))
+
+        let (_, har) = try await written(recorder)
+        XCTAssertEqual(har.postCount, 2)
+        let order = try XCTUnwrap(har.entries.first { $0.url.hasSuffix("/orders") })
+        XCTAssertEqual(order.requestMimeType, "application/json")
+        XCTAssertEqual(order.requestText, json)
+        XCTAssertEqual(order.requestBodySize, json.utf8.count)
+        XCTAssertNil(order.params)
+        XCTAssertEqual(order.status, 201)
+        let subscription = try XCTUnwrap(har.entries.first { $0.url.hasSuffix("/subscribe") })
+        XCTAssertEqual(subscription.requestMimeType, "application/x-www-form-urlencoded")
+        XCTAssertEqual(subscription.requestText, form)
+        XCTAssertEqual(
+            subscription.params,
+            [.init(name: "email", value: "roy@example.com"), .init(name: "team", value: "AFC Richmond"), .init(name: "plan", value: "")]
+        )
+    }
+
+    func testARefusedConnectionIsStatusZeroWithTheScrubbedError() async throws {
+        let closed = try LoopbackHTTPServer()
+        let url = closed.url("/users?token=S3CR3T")
+        closed.stop()
+        let recorder = subscribedRecorder()
+        do {
+            _ = try await client().send(HTTPRequest(url: url))
+            XCTFail("the connection should be refused")
+        } catch {}
+
+        let (file, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.status, 0)
+        XCTAssertEqual(entry.outcome, "failed")
+        XCTAssertEqual(entry.errorType, "cannot_connect")
+        XCTAssertTrue(entry.error?.hasPrefix("transport error [cannot_connect]: ") ?? false, entry.error ?? "no _error")
+        XCTAssertTrue(entry.comment?.hasPrefix("failed without a response: transport error [cannot_connect]") ?? false)
+        XCTAssertEqual(entry.contentSize, 0)
+        XCTAssertEqual(entry.responseBodySize, -1)
+        XCTAssertEqual(entry.responseHeaders, [])
+        XCTAssertEqual(entry.timings["receive"], 0, "no response: all of the time was spent waiting")
+        XCTAssertEqual(entry.timings["wait"], entry.time)
+        XCTAssertFalse(String(decoding: file, as: UTF8.self).contains("S3CR3T"))
+    }
+
+    func testACancelledExchangeIsStatusZeroAndSaysSo() async throws {
+        server.route("/slow") { _ in
+            var response = LoopbackResponse.text("late")
+            response.delay = 10
+            return response
+        }
+        let recorder = subscribedRecorder()
+        let events = RecordingObserver()
+        dispatcher.subscribe(events)
+        let client = client()
+        let request = HTTPRequest(url: server.url("/slow"))
+        let call = Task { try await client.send(request) }
+        try await events.waitForEvents(count: 2)  // created, started
+        call.cancel()
+        _ = await call.result
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.status, 0)
+        XCTAssertEqual(entry.outcome, "cancelled")
+        XCTAssertEqual(entry.error, "cancelled")
+        XCTAssertEqual(entry.errorType, "cancelled")
+        XCTAssertEqual(entry.comment, "cancelled before a complete response")
+    }
+
+    func testSecretsInHeadersQueryCookiesAndBodiesNeverReachTheFile() async throws {
+        server.route("/login") { _ in
+            var response = LoopbackResponse.json(#"{"token":"S3CR3T-R","expiresIn":3600}"#)
+            response.headers.add(name: "Set-Cookie", value: "sid=S3CR3T-S; Path=/; HttpOnly")
+            return response
+        }
+        let recorder = subscribedRecorder()
+        _ = try await client().send(HTTPRequest(
+            method: .post,
+            url: server.url("/login?client_secret=S3CR3T-Q&page=1"),
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer S3CR3T-H", "Cookie": "session=S3CR3T-C; theme=dark"],
+            body: Data(#"{"user":"roy","password":"S3CR3T-B"}"#.utf8)
+        ))
+
+        let (file, har) = try await written(recorder)
+        XCTAssertFalse(String(decoding: file, as: UTF8.self).contains("S3CR3T"), "no secret anywhere in the file")
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.url, server.url("/login").absoluteString + "?client_secret=[REDACTED]&page=1")
+        XCTAssertEqual(entry.queryString, [.init(name: "client_secret", value: "[REDACTED]"), .init(name: "page", value: "1")])
+        XCTAssertEqual(entry.requestHeader("Authorization"), "[REDACTED]")
+        XCTAssertEqual(entry.requestHeader("Cookie"), "[REDACTED]")
+        XCTAssertEqual(entry.requestCookies, [.init(name: "", value: "[REDACTED]")], "a masked Cookie header is one masked value")
+        XCTAssertEqual(entry.requestText, #"{"user":"roy","password":"[REDACTED]"}"#)
+        XCTAssertEqual(entry.text, #"{"token":"[REDACTED]","expiresIn":3600}"#)
+        XCTAssertEqual(entry.responseCookies, [.init(name: "", value: "[REDACTED]")])
+    }
+
+    func testCookiesAreListedWithTheirAttributesWhenThePolicyKeepsThem() async throws {
+        server.route("/prefs") { _ in
+            var response = LoopbackResponse.text("ok")
+            response.headers.add(name: "Set-Cookie", value: "sid=abc; Path=/; Domain=example.com; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly; Secure")
+            response.headers.add(name: "Set-Cookie", value: "theme=dark")
+            return response
+        }
+        let recorder = subscribedRecorder()
+        let open = HTTPCorePolicy(redactor: .none, bodyCapture: .captured(maxBytes: 1024))
+        _ = try await client(open).send(HTTPRequest(url: server.url("/prefs"), headers: ["Cookie": "a=1; b=two"]))
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.requestCookies, [.init(name: "a", value: "1"), .init(name: "b", value: "two")])
+        XCTAssertEqual(entry.responseCookies, [
+            .init(name: "sid", value: "abc", path: "/", domain: "example.com", expires: "2026-10-21T07:28:00.000Z", httpOnly: true, secure: true),
+            .init(name: "theme", value: "dark"),
+        ])
+    }
+
+    func testTruncatedAndOmittedBodiesSaySoInsteadOfPretending() async throws {
+        server.route("/digits") { _ in .text("0123456789abcdef") }
+        let recorder = subscribedRecorder()
+        _ = try await client(HTTPCorePolicy(bodyCapture: .captured(maxBytes: 8))).send(HTTPRequest(
+            method: .post, url: server.url("/digits"), headers: ["Content-Type": "text/plain"], body: Data("fedcba9876543210".utf8)
+        ))
+        _ = try await client(.release).send(HTTPRequest(url: server.url("/digits")))
+
+        let (file, har) = try await written(recorder)
+        let (cut, omitted) = (har.entries[0], har.entries[1])
+        XCTAssertEqual(cut.text, "01234567")
+        XCTAssertEqual(cut.contentSize, 16)
+        XCTAssertEqual(cut.requestText, "fedcba98")
+        XCTAssertEqual(cut.requestBodySize, 16)
+        XCTAssertEqual(omitted.text, "")
+        XCTAssertEqual(omitted.contentSize, 16)
+        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let cutContent = try XCTUnwrap((entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
+        XCTAssertEqual(cutContent["_truncated"] as? Bool, true)
+        XCTAssertEqual(cutContent["comment"] as? String, "body of 16 bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")
+        let postData = try XCTUnwrap((entries[0]["request"] as? [String: Any])?["postData"] as? [String: Any])
+        XCTAssertEqual(postData["_truncated"] as? Bool, true)
+        let omittedContent = try XCTUnwrap((entries[1]["response"] as? [String: Any])?["content"] as? [String: Any])
+        XCTAssertEqual(omittedContent["comment"] as? String, "body of 16 bytes not captured: the client's HTTPCorePolicy omits bodies")
+        XCTAssertNil(omittedContent["_truncated"])
+    }
+
+    func testKeepsTheLastNEntriesAndCountsTheDroppedOnes() async throws {
+        server.route("/page") { request in .text(request.query ?? "") }
+        let recorder = subscribedRecorder(capacity: 3)
+        for index in 0..<5 {
+            _ = try await client().send(HTTPRequest(url: server.url("/page?n=\(index)")))
+        }
+
+        let (file, har) = try await written(recorder)
+        XCTAssertEqual(har.entries.map(\.text), ["n=2", "n=3", "n=4"])
+        XCTAssertEqual(recorder.entryCount, 3)
+        XCTAssertEqual(recorder.droppedCount, 2)
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])
+        XCTAssertEqual(log["_droppedEntries"] as? Int, 2)
+        XCTAssertEqual(
+            log["comment"] as? String,
+            "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy; the 2 oldest entries were dropped to keep the last 3."
+        )
+
+        recorder.removeAll()
+        XCTAssertEqual([recorder.entryCount, recorder.droppedCount], [0, 0])
+        let (_, emptied) = try await written(recorder)
+        XCTAssertEqual(emptied.entries.count, 0)
+    }
+
+    func testTheSameEntriesAlwaysGiveTheSameBytes() async throws {
+        server.route("/a") { _ in .json(#"{"a":1}"#) }
+        let recorder = subscribedRecorder()
+        _ = try await client().send(HTTPRequest(url: server.url("/a")))
+        await dispatcher.flush()
+        let url = folder.appendingPathComponent("a.har")
+        try recorder.write(to: url)
+        XCTAssertEqual(recorder.harDocument(), recorder.harDocument())
+        XCTAssertEqual(try Data(contentsOf: url), recorder.harDocument())
+        let text = String(decoding: recorder.harDocument(), as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": {\n      \"name\": \"HTTPCore\","), text)
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// `2026-10-21T07:28:00.123Z`.
+    fileprivate static var withFractionalSeconds: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

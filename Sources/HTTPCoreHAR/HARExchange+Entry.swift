@@ -1,0 +1,155 @@
+import Foundation
+import HTTPCore
+
+extension HARExchange {
+    /// Transports do not report the protocol version; HAR requires one, so entries say
+    /// HTTP/1.1, the version of the header fields they list.
+    static let httpVersion = "HTTP/1.1"
+
+    /// The HAR 1.2 `entry` object, members in the specification's order, then the custom
+    /// `_` fields: `_requestId`, `_attempt`, `_outcome`, and `_correlationId` and
+    /// `_metadata` when there are some.
+    func entry(dates: Date.ISO8601FormatStyle) -> HARJSON {
+        var members: [(String, HARJSON)] = [
+            ("startedDateTime", .string(dates.format(startedAt))),
+            ("time", .thousandths(timings.total)),
+            ("request", requestJSON),
+            ("response", responseJSON(dates: dates)),
+            ("cache", [:]),
+            ("timings", timings.json),
+        ]
+        if let comment { members.append(("comment", .string(comment))) }
+        members += [("_requestId", .string(requestID.description)), ("_attempt", .integer(attempt)), ("_outcome", .string(outcomeName))]
+        if let correlationID { members.append(("_correlationId", .string(correlationID))) }
+        if !request.metadata.isEmpty {
+            members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
+        }
+        return HARJSON.object([]).adding(members)
+    }
+
+    private var outcomeName: String {
+        switch outcome {
+        case .requestSucceeded: "succeeded"
+        case .requestFailed: "failed"
+        case .requestCancelled: "cancelled"
+        case .requestRetried: "retried"
+        default: outcome.rawValue
+        }
+    }
+
+    private var comment: String? {
+        switch outcome {
+        case .requestFailed: "failed without a response: \(error?.description ?? "unknown error")"
+        case .requestCancelled: "cancelled before a complete response"
+        case .requestRetried: "attempt \(attempt), followed by another attempt"
+        default: nil
+        }
+    }
+
+    // MARK: Request
+
+    private var requestJSON: HARJSON {
+        var members: [(String, HARJSON)] = [
+            ("method", .string(request.method.rawValue)),
+            ("url", .string(String(request.url.prefix { $0 != "#" }))),
+            ("httpVersion", .string(Self.httpVersion)),
+            ("cookies", .array(HARCookies.requestCookies(in: request.headers))),
+            ("headers", Self.headersJSON(request.headers)),
+            ("queryString", .array(URLEncodedPairs.query(of: request.url).map { .nameValue($0.name, $0.value) })),
+        ]
+        if let postData { members.append(("postData", postData)) }
+        members += [("headersSize", -1), ("bodySize", .integer(requestBodyByteCount))]
+        return HARJSON.object([]).adding(members)
+    }
+
+    /// The body sent, when there was one: `text` as captured (base64 with `_encoding` when it
+    /// is not UTF-8 text), and `params` for a form.
+    private var postData: HARJSON? {
+        guard requestBodyByteCount > 0 || request.body != nil else { return nil }
+        let mimeType = request.headers["Content-Type"] ?? ""
+        var members: [(String, HARJSON)] = [("mimeType", .string(mimeType))]
+        let body = request.body.map(Self.text(of:))
+        if let body, !body.isBase64, mimeType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
+            let pairs = URLEncodedPairs.decode(Substring(body.text), plusIsSpace: true)
+            members.append(("params", .array(pairs.map { .nameValue($0.name, $0.value) })))
+        }
+        members.append(("text", .string(body?.text ?? "")))
+        if body?.isBase64 == true { members.append(("_encoding", "base64")) }
+        members += Self.captureNotes(captured: request.body != nil, isTruncated: request.isBodyTruncated, size: requestBodyByteCount)
+        return HARJSON.object([]).adding(members)
+    }
+
+    // MARK: Response
+
+    private func responseJSON(dates: Date.ISO8601FormatStyle) -> HARJSON {
+        guard let response else { return failedResponseJSON }
+        let size = responseBodyByteCount ?? 0
+        let encoding = response.headers["Content-Encoding"]?.lowercased()
+        // URLSession and most transports decode compressed bodies: the size on the wire is unknown.
+        let bodySize = encoding == nil || encoding == "identity" ? size : -1
+        let members: [(String, HARJSON)] = [
+            ("status", .integer(response.statusCode)),
+            ("statusText", ""),
+            ("httpVersion", .string(Self.httpVersion)),
+            ("cookies", .array(HARCookies.responseCookies(in: response.headers, dates: dates))),
+            ("headers", Self.headersJSON(response.headers)),
+            ("content", contentJSON(response, size: size)),
+            ("redirectURL", .string(response.headers["Location"] ?? "")),
+            ("headersSize", -1),
+            ("bodySize", .integer(bodySize)),
+        ]
+        return HARJSON.object([]).adding(members)
+    }
+
+    /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
+    private func contentJSON(_ response: HTTPEvent.Response, size: Int) -> HARJSON {
+        var members: [(String, HARJSON)] = [("size", .integer(size)), ("mimeType", .string(response.headers["Content-Type"] ?? ""))]
+        let body = response.body.map(Self.text(of:))
+        members.append(("text", .string(body?.text ?? "")))
+        if body?.isBase64 == true { members.append(("encoding", "base64")) }
+        members += Self.captureNotes(captured: response.body != nil, isTruncated: response.isBodyTruncated, size: size)
+        return HARJSON.object([]).adding(members)
+    }
+
+    /// No response: status 0, as browsers write a failed request, and the error, scrubbed by
+    /// the policy, in `_error` (its description) and `_errorType` (``HTTPError/typeName``).
+    private var failedResponseJSON: HARJSON {
+        [
+            "status": 0,
+            "statusText": "",
+            "httpVersion": "",
+            "cookies": [],
+            "headers": [],
+            "content": ["size": 0, "mimeType": "", "text": ""],
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": -1,
+            "_error": .string(error?.description ?? "unknown error"),
+            "_errorType": .string(error?.typeName ?? "unknown"),
+        ]
+    }
+
+    // MARK: Shared
+
+    private static func headersJSON(_ headers: HTTPHeaders) -> HARJSON {
+        .array(headers.map { .nameValue($0.name, $0.value) })
+    }
+
+    /// A body as HAR text: UTF-8 text as it is, anything else (or text with NUL bytes) in base64.
+    private static func text(of body: Data) -> (text: String, isBase64: Bool) {
+        if let text = String(data: body, encoding: .utf8), !text.contains("\0") { return (text, false) }
+        return (body.base64EncodedString(), true)
+    }
+
+    /// A `comment` (and `_truncated`) saying when the text is not the whole body.
+    private static func captureNotes(captured: Bool, isTruncated: Bool, size: Int) -> [(String, HARJSON)] {
+        if !captured, size > 0 {
+            return [("comment", .string("body of \(size) bytes not captured: the client's HTTPCorePolicy omits bodies"))]
+        }
+        guard isTruncated else { return [] }
+        return [
+            ("comment", .string("body of \(size) bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")),
+            ("_truncated", true),
+        ]
+    }
+}
