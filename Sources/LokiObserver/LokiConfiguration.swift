@@ -15,7 +15,8 @@ import HTTPCoreDelivery
 /// time so each stream's entries arrive in order, at most 10,000 entries or 16 MiB waiting,
 /// three retries, entries older than an hour dropped and counted.
 public struct LokiConfiguration: Sendable {
-    /// Loki's base URL, for example `http://loki:3100`; pushes go to ``pushPath`` under it.
+    /// Loki's base URL, for example `http://loki:3100`, where pushes go to ``pushPath``; or
+    /// the push URL itself (ending with ``pushPath``).
     public var url: URL
     /// The push API's path.
     public var pushPath = "/loki/api/v1/push"

@@ -17,9 +17,7 @@ struct LokiSender: DeliverySender {
 
     init(configuration: LokiConfiguration, transport: any HTTPTransport) {
         self.transport = transport
-        var base = configuration.url.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        pushURL = URL(string: base + configuration.pushPath) ?? configuration.url
+        pushURL = Self.pushURL(configuration.url, path: configuration.pushPath)
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if configuration.compressesBodies { headers["Content-Encoding"] = "gzip" }
         if let tenant = configuration.tenantID { headers["X-Scope-OrgID"] = tenant }
@@ -27,6 +25,14 @@ struct LokiSender: DeliverySender {
         self.headers = headers
         compressesBodies = configuration.compressesBodies
         timeout = configuration.timeout
+    }
+
+    /// `url` itself when it already ends with the push path, else the push path under it.
+    static func pushURL(_ url: URL, path: String) -> URL {
+        var base = url.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard !url.path.hasSuffix(path) else { return url }
+        return URL(string: base + path) ?? url
     }
 
     func makeBatch(_ entries: [LokiEntry]) -> Data {
