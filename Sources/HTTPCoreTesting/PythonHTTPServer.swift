@@ -9,7 +9,7 @@ import Foundation
 public final class PythonHTTPServer: Sendable {
     /// The port the server listens on.
     public let port: Int
-    private let process: Process
+    private let peer: PythonPeer
     private let folder: URL
 
     /// The contents of `hello.txt`.
@@ -18,10 +18,7 @@ public final class PythonHTTPServer: Sendable {
     public static let blob = Data((0..<(1024 * 1024)).map { UInt8($0 % 256) })
 
     /// Why the server could not start.
-    public struct StartError: Error, CustomStringConvertible {
-        /// What went wrong.
-        public let description: String
-    }
+    public typealias StartError = PythonPeer.StartError
 
     /// Starts the server and returns once it listens.
     public init() throws {
@@ -29,27 +26,11 @@ public final class PythonHTTPServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Self.hello.write(to: folder.appendingPathComponent("hello.txt"))
         try Self.blob.write(to: folder.appendingPathComponent("blob.bin"))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw StartError(description: "python3 could not be started: \(error)")
-        }
         // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: "port "), let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
-            process.terminate()
-            throw StartError(description: "python3 -m http.server did not say its port: \(text)")
+        peer = try PythonPeer(arguments: ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", folder.path])
+        guard let port = peer.lastInteger else {
+            peer.stop()
+            throw StartError(description: "python3 -m http.server did not say its port: \(peer.firstLine)")
         }
         self.port = port
     }
@@ -61,12 +42,7 @@ public final class PythonHTTPServer: Sendable {
 
     /// Stops the server and removes its folder.
     public func stop() {
-        if process.isRunning {
-            // SIGKILL: http.server may be inside a request when SIGTERM comes, and Foundation's
-            // wait for an exit never returns if the child outlives it.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        peer.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -40,26 +41,15 @@ final class LokiReceiver: Sendable {
     }
 
     let port: Int
-    private let process: Process
+    private let peer: PythonPeer
 
     /// Starts the receiver on `port` (0 for any free port).
     init(port: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/loki_receiver.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", script.path, String(port)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last ?? "") else {
-            kill(process.processIdentifier, SIGKILL)
-            throw TestFailure("the Loki receiver did not start (needs python3): \(text)")
+        peer = try PythonPeer(arguments: [script.path, String(port)])
+        guard let port = peer.lastInteger else {
+            peer.stop()
+            throw TestFailure("the Loki receiver did not say its port: \(peer.firstLine)")
         }
         self.port = port
     }
@@ -90,13 +80,8 @@ final class LokiReceiver: Sendable {
     }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        peer.stop()
     }
-
-    deinit { stop() }
 
     private func get(_ path: String, timeout: TimeInterval = 10) async throws -> Data {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
