@@ -87,27 +87,20 @@ private struct URLSessionLikeTransport: HTTPTransport {
 /// `Peers/otlp_receiver.py` in a child process.
 private final class OTLPReceiver: Sendable {
     let port: Int
-    private let process: Process
+    private let peer: PythonPeer
 
     init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/otlp_receiver.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        let reason = "the OTLP receiver did not start (pip install opentelemetry-proto; .ci/run does)"
+        do {
+            peer = try PythonPeer(arguments: [script.path])
+        } catch {
+            if ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_PEERS"] != nil { throw PeerError(description: "\(reason): \(error)") }
+            throw XCTSkip("\(reason): \(error)")
         }
-        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last ?? "") else {
-            kill(process.processIdentifier, SIGKILL)
-            let reason = "the OTLP receiver did not start (pip install opentelemetry-proto; .ci/run does): \(text)"
-            if ProcessInfo.processInfo.environment["HTTPCORE_REQUIRE_PEERS"] != nil { throw PeerError(description: reason) }
-            throw XCTSkip(reason)
+        guard let port = peer.lastInteger else {
+            peer.stop()
+            throw PeerError(description: "\(reason): \(peer.firstLine)")
         }
         self.port = port
     }
@@ -129,9 +122,6 @@ private final class OTLPReceiver: Sendable {
     }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        peer.stop()
     }
 }
