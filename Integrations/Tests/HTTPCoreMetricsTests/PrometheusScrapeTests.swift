@@ -41,13 +41,18 @@ final class PrometheusScrapeTests: XCTestCase {
 
         let target = try LoopbackHTTPServer()
         defer { target.stop() }
+        let (scrapes, scraped) = AsyncStream.makeStream(of: Void.self)
         target.route("/metrics") { _ in
+            scraped.yield()
             var response = LoopbackResponse.text(registry.emitToString())
             response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4")
             return response
         }
         let prometheus = try PrometheusProcess(binary: binary, scraping: "127.0.0.1:\(target.port)")
         defer { prometheus.stop() }
+        // Prometheus commits a scrape's samples before it starts the next scrape: once the
+        // second scrape has begun, the first one's samples answer queries.
+        try await Self.awaitScrapes(2, from: scrapes, timeout: 60)
 
         let ok = try await prometheus.value(
             of: #"http_client_requests{http_request_method="GET",http_response_status_class="2xx",server_address="api.example.com"}"#
@@ -59,6 +64,27 @@ final class PrometheusScrapeTests: XCTestCase {
         XCTAssertEqual(durations, "4")
         let series = try await prometheus.get("/api/v1/series?match[]=http_client_requests")
         XCTAssertFalse(series.contains("orders") || series.contains("S3CR3T"), "no path or query in any label: \(series)")
+    }
+
+    /// Returns once `count` scrapes have reached the target; fails after `timeout` seconds.
+    private static func awaitScrapes(_ count: Int, from scrapes: AsyncStream<Void>, timeout: TimeInterval) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var seen = 0
+                for await _ in scrapes {
+                    seen += 1
+                    if seen == count { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                return false
+            }
+            let scraped = try await group.next() ?? false
+            group.cancelAll()
+            if !scraped { throw PrometheusProcess.TimeoutError(description: "Prometheus did not scrape \(count) times within \(timeout) s") }
+        }
     }
 
     private static func prometheusBinary() -> String? {
@@ -101,23 +127,17 @@ private final class PrometheusProcess: Sendable {
         try process.run()
     }
 
-    /// The value of an instant query once it has one, within `timeout` seconds.
-    func value(of query: String, timeout: TimeInterval = 60) async throws -> String {
+    /// The value of an instant query; fails with Prometheus's answer when it has none.
+    func value(of query: String) async throws -> String {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
-        let deadline = Date().addingTimeInterval(timeout)
-        var last = ""
-        while Date() < deadline {
-            last = (try? await get("/api/v1/query?query=\(encoded)")) ?? last
-            if let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any],
-                let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
-                let value = result.first?["value"] as? [Any], value.count == 2, let text = value[1] as? String
-            {
-                return text
-            }
-            // Prometheus scrapes once a second: ask again after a scrape could have happened.
-            try await Task.sleep(nanoseconds: 250_000_000)
+        let answer = try await get("/api/v1/query?query=\(encoded)")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any],
+            let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]],
+            let value = result.first?["value"] as? [Any], value.count == 2, let text = value[1] as? String
+        else {
+            throw QueryError(description: "no value for \(query); Prometheus answered: \(answer)")
         }
-        throw TimeoutError(description: "no value for \(query) within \(timeout) s; last answer: \(last)")
+        return text
     }
 
     func get(_ pathAndQuery: String) async throws -> String {
@@ -135,6 +155,10 @@ private final class PrometheusProcess: Sendable {
     }
 
     struct TimeoutError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct QueryError: Error, CustomStringConvertible {
         let description: String
     }
 }

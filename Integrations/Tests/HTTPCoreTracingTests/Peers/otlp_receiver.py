@@ -4,18 +4,24 @@ definitions (PyPI's opentelemetry-proto) and serves what it got as JSON.
 
 POST /v1/traces   application/x-protobuf ExportTraceServiceRequest -> 200 ExportTraceServiceResponse
 GET  /spans       every span received so far, as a JSON list
+GET  /spans?count=N&timeout=S
+                  blocks until at least N spans arrived (or S seconds passed), then answers
+                  like /spans: the test waits on the receiver instead of polling it
 
 Prints "listening on PORT" once it listens on 127.0.0.1 (port 0 picks a free one).
 """
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from urllib.parse import parse_qs, urlparse
 
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
 SPANS = []
-LOCK = threading.Lock()
+ARRIVED = threading.Condition()
 
 
 def value_of(any_value):
@@ -47,8 +53,9 @@ class Handler(BaseHTTPRequestHandler):
                         "attributes": {a.key: value_of(a.value) for a in span.attributes},
                         "resource": resource,
                     })
-        with LOCK:
+        with ARRIVED:
             SPANS.extend(received)
+            ARRIVED.notify_all()
         answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")
@@ -57,9 +64,15 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(answer)
 
     def do_GET(self):
-        with LOCK:
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        wanted = int(query.get("count", ["0"])[0])
+        deadline = time.monotonic() + float(query.get("timeout", ["0"])[0])
+        with ARRIVED:
+            while len(SPANS) < wanted and time.monotonic() < deadline:
+                ARRIVED.wait(deadline - time.monotonic())
             answer = json.dumps(SPANS).encode()
-        self.send_response(200 if self.path == "/spans" else 404)
+        self.send_response(200 if url.path == "/spans" else 404)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(answer)))
         self.end_headers()
