@@ -31,6 +31,11 @@ package struct DeliveryBuffer {
             self.byteCost = byteCost
             self.enqueuedAt = enqueuedAt
         }
+
+        /// Whether the item was accepted more than `maximumAge` nanoseconds before `now`.
+        package func hasOutlived(_ maximumAge: UInt64, now: UInt64) -> Bool {
+            enqueuedAt <= now && now - enqueuedAt > maximumAge
+        }
     }
 
     package let countLimit: Int

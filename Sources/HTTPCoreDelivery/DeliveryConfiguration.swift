@@ -43,8 +43,9 @@ public struct DeliveryConfiguration: Sendable {
     public var maximumRetries = 3
     /// The wait before each retry, and between probes while the destination is unreachable.
     public var backoff = Backoff(initial: 0.5, maximum: 30, jitter: .equal)
-    /// Items that waited longer than this many seconds when their batch is formed are
-    /// dropped and counted as expired; `nil` keeps them however long they wait.
+    /// Items that waited longer than this many seconds, checked when their batch is formed
+    /// and again before each retry, are dropped and counted as expired (a retried batch is
+    /// rebuilt from the items left); `nil` keeps them however long they wait.
     public var maximumAge: TimeInterval?
     /// Receives the queue's reports (overflow, outage, refusals), each once per occurrence.
     /// Called from the queue's workers or the enqueuing thread; keep it cheap.

@@ -288,8 +288,29 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 let maximum = configuration.backoff.ceiling(beforeRetry: .max)
                 let delay = retryAfter.map { min($0, maximum) } ?? configuration.backoff.delay(beforeRetry: batch.attempts)
                 await sleep(delay, unlessRetriedSince: generation)
+                guard let unexpired = removingExpired(from: batch) else { return .next }
+                batch = unexpired
             }
         }
+    }
+
+    /// The batch without the items that outlived ``DeliveryConfiguration/maximumAge`` while
+    /// it waited to be retried, rebuilt from the rest; `nil` when none is left. The removed
+    /// items are counted as expired.
+    private func removingExpired(from batch: InFlightBatch) -> InFlightBatch? {
+        guard let maximumAge = configuration.maximumAge.map(Self.nanoseconds) else { return batch }
+        let now = Self.now()
+        let expired = batch.items.filter { $0.hasOutlived(maximumAge, now: now) }
+        guard !expired.isEmpty else { return batch }
+        let kept = batch.items.filter { !$0.hasOutlived(maximumAge, now: now) }
+        let (report, ready) = state.withLock { state in
+            state.inFlight.subtract(expired.map(\.sequence))
+            return (state.countExpired(expired.count), state.readyFlushWaiters())
+        }
+        report.map(configuration.diagnostics)
+        ready.forEach { $0.resume() }
+        guard !kept.isEmpty else { return nil }
+        return InFlightBatch(items: kept, batch: sender.makeBatch(kept.map { $0.element as! Sender.Item }), attempts: batch.attempts)
     }
 
     private func settle(_ batch: InFlightBatch, _ count: (inout DeliveryStatistics) -> Void) {

@@ -60,14 +60,19 @@ struct DeliveryQueueState {
     mutating func dropExpired(maximumAge: UInt64?, now: UInt64) -> DeliveryDiagnostic? {
         guard let maximumAge else { return nil }
         var expired = 0
-        while let first = buffer.first, now &- first.enqueuedAt > maximumAge, first.enqueuedAt <= now {
+        while let first = buffer.first, first.hasOutlived(maximumAge, now: now) {
             _ = buffer.popFirst()
             expired += 1
         }
-        statistics.expired += expired
-        guard expired > 0, !hasReportedExpiry else { return nil }
+        return countExpired(expired)
+    }
+
+    /// Counts `count` items as expired; the first expiry is reported.
+    mutating func countExpired(_ count: Int) -> DeliveryDiagnostic? {
+        statistics.expired += count
+        guard count > 0, !hasReportedExpiry else { return nil }
         hasReportedExpiry = true
-        return .expired(count: expired)
+        return .expired(count: count)
     }
 
     /// Removes the sleepers to wake them early.

@@ -82,6 +82,21 @@ final class DeliveryQueueFailureTests: XCTestCase {
         XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.expired(count: 4)])
     }
 
+    func testItemsThatOutliveTheMaximumAgeWaitingForARetryExpireInsteadOfBeingRetried() async throws {
+        let harness = QueueHarness(script: [.retryable(status: 503, retryAfter: 1)]) {
+            $0.batching = .init(maximumCount: 2, maximumDelay: 3600)
+            $0.maximumAge = 0.5
+            $0.backoff = Backoff(initial: 1, maximum: 1, jitter: .none)
+        }
+        harness.enqueue(0..<2)
+        await harness.queue.flush()
+        XCTAssertEqual(harness.sender.record.state.sent, [[0, 1]], "tried once, then too old to retry")
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.expired, statistics.delivered, statistics.failed], [2, 0, 0])
+        XCTAssertTrue(statistics.isBalanced)
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.expired(count: 2)])
+    }
+
     func testItemsYoungerThanTheMaximumAgeAreSent() async throws {
         let harness = QueueHarness { $0.maximumAge = 3600 }
         harness.enqueue(0..<4)
