@@ -11,7 +11,7 @@ public enum DeliveryOutcome: Sendable, Hashable {
     /// Never retried: its items are counted as rejected.
     case rejected(status: Int, reason: String)
     /// The destination answered but could not take the batch now (typically a 5xx, 408 or
-    /// 429). Retried up to ``DeliveryConfiguration/maxRetries`` times, after `retryAfter`
+    /// 429). Retried up to ``DeliveryConfiguration/maximumRetries`` times, after `retryAfter`
     /// seconds when the destination said so (capped by the backoff maximum), else after the
     /// backoff.
     case retryable(status: Int, retryAfter: TimeInterval?)

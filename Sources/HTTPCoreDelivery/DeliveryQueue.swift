@@ -167,12 +167,12 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         {
             return true
         }
-        return Self.now() &- first.enqueuedAt >= Self.nanoseconds(batching.maximumDelay)
+        return Self.now() &- first.enqueuedAt >= Moment.nanoseconds(batching.maximumDelay)
     }
 
     private func armBatchTimer(_ state: inout State) {
         guard state.batchTimer == nil, let first = state.buffer.first else { return }
-        let dueAt = first.enqueuedAt &+ Self.nanoseconds(configuration.batching.maximumDelay)
+        let dueAt = first.enqueuedAt &+ Moment.nanoseconds(configuration.batching.maximumDelay)
         let wait = dueAt &- min(dueAt, Self.now())
         state.batchTimer = Task.detached { [self] in
             try? await Task.sleep(nanoseconds: wait)
@@ -200,7 +200,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
 
     /// The next batch for a worker, or `nil` after unregistering the worker.
     private func nextBatch(worker id: UInt64, isProber: Bool) -> InFlightBatch? {
-        let maximumAge = configuration.maximumAge.map(Self.nanoseconds)
+        let maximumAge = configuration.maximumAge.map(Moment.nanoseconds)
         let now = maximumAge == nil ? 0 : Self.now()
         let (items, ready, reports) = state.withLock { state in
             let expiredBefore = state.statistics.expired
@@ -259,7 +259,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         while true {
             let (isShutDown, generation) = state.withLock { ($0.isShutDown, $0.retryGeneration) }
             guard !isShutDown else {
-                settle(batch) { $0.failed += batch.count }
+                settle(batch.items) { $0.statistics.failed += batch.count }
                 return .next
             }
             let outcome = await sender.send(batch.batch)
@@ -267,12 +267,12 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             case .delivered:
                 // Reports first: whoever a flush wakes sees them.
                 markReachable()
-                settle(batch) { $0.delivered += batch.count }
+                settle(batch.items) { $0.statistics.delivered += batch.count }
                 return .next
             case .rejected(let status, let reason):
                 markReachable()
                 reportRejection(status: status, reason: reason)
-                settle(batch) { $0.rejected += batch.count }
+                settle(batch.items) { $0.statistics.rejected += batch.count }
                 return .next
             case .unreachable(let reason):
                 batch.attempts += 1
@@ -280,7 +280,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             case .retryable(_, let retryAfter):
                 markReachable()
                 guard batch.attempts < configuration.maximumRetries, !state.withLock({ $0.isStopping }) else {
-                    settle(batch) { $0.failed += batch.count }
+                    settle(batch.items) { $0.statistics.failed += batch.count }
                     return .next
                 }
                 batch.attempts += 1
@@ -298,25 +298,24 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     /// it waited to be retried, rebuilt from the rest; `nil` when none is left. The removed
     /// items are counted as expired.
     private func removingExpired(from batch: InFlightBatch) -> InFlightBatch? {
-        guard let maximumAge = configuration.maximumAge.map(Self.nanoseconds) else { return batch }
+        guard let maximumAge = configuration.maximumAge.map(Moment.nanoseconds) else { return batch }
         let now = Self.now()
         let expired = batch.items.filter { $0.hasOutlived(maximumAge, now: now) }
         guard !expired.isEmpty else { return batch }
         let kept = batch.items.filter { !$0.hasOutlived(maximumAge, now: now) }
-        let (report, ready) = state.withLock { state in
-            state.inFlight.subtract(expired.map(\.sequence))
-            return (state.countExpired(expired.count), state.readyFlushWaiters())
-        }
+        var report: DeliveryDiagnostic?
+        settle(expired) { report = $0.countExpired(expired.count) }
         report.map(configuration.diagnostics)
-        ready.forEach { $0.resume() }
         guard !kept.isEmpty else { return nil }
         return InFlightBatch(items: kept, batch: sender.makeBatch(kept.map { $0.element as! Sender.Item }), attempts: batch.attempts)
     }
 
-    private func settle(_ batch: InFlightBatch, _ count: (inout DeliveryStatistics) -> Void) {
+    /// Ends `items`' flight, counting them with `count`, and wakes the flushes that waited
+    /// for them.
+    private func settle(_ items: [Buffer.Item], _ count: (inout State) -> Void) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.inFlight.subtract(batch.items.map(\.sequence))
-            count(&state.statistics)
+            state.inFlight.subtract(items.map(\.sequence))
+            count(&state)
             return state.readyFlushWaiters()
         }
         ready.forEach { $0.resume() }
@@ -396,7 +395,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 state.nextSleeperID += 1
                 let id = state.nextSleeperID
                 let timer = Task.detached { [self] in
-                    try? await Task.sleep(nanoseconds: Self.nanoseconds(seconds))
+                    try? await Task.sleep(nanoseconds: Moment.nanoseconds(seconds))
                     self.state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume()
                 }
                 state.sleepers[id] = DeliveryQueueState.Sleeper(continuation: continuation, timer: timer)
@@ -407,9 +406,4 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     }
 
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-        guard seconds.isFinite, seconds > 0 else { return seconds.isNaN || seconds <= 0 ? 0 : .max / 2 }
-        return seconds >= 1e9 ? .max / 2 : UInt64(seconds * 1_000_000_000)
-    }
 }

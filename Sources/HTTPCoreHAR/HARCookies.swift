@@ -29,7 +29,7 @@ enum HARCookies {
                 case "path": attributes.append(("path", .string(attribute)))
                 case "domain": attributes.append(("domain", .string(attribute)))
                 case "expires":
-                    if let date = httpDate(attribute) { attributes.append(("expires", .string(dates.format(date)))) }
+                    if let date = HTTPDate.parse(attribute) { attributes.append(("expires", .string(dates.format(date)))) }
                 case "" where attribute.lowercased() == "httponly": attributes.append(("httpOnly", true))
                 case "" where attribute.lowercased() == "secure": attributes.append(("secure", true))
                 default: break
@@ -43,14 +43,5 @@ enum HARCookies {
     private static func nameAndValue(_ text: String) -> (name: String, value: String) {
         guard let equals = text.firstIndex(of: "=") else { return ("", text) }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-    }
-
-    /// An HTTP date such as `Wed, 21 Oct 2026 07:28:00 GMT`.
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }

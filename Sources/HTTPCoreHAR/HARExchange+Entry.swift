@@ -68,7 +68,7 @@ extension HARExchange {
         guard requestBodyByteCount > 0 || request.body != nil else { return nil }
         let mimeType = request.headers["Content-Type"] ?? ""
         var members: [(String, HARJSON)] = [("mimeType", .string(mimeType))]
-        let body = request.body.map(Self.text(of:))
+        let body = request.body.map { Self.text(of: $0, isTruncated: request.isBodyTruncated) }
         if let body, !body.isBase64, mimeType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             let pairs = URLEncodedPairs.decode(Substring(body.text), plusIsSpace: true)
             members.append(("params", .array(pairs.map { .nameValue($0.name, $0.value) })))
@@ -104,7 +104,7 @@ extension HARExchange {
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
     private func contentJSON(_ response: HTTPEvent.Response, size: Int) -> HARJSON {
         var members: [(String, HARJSON)] = [("size", .integer(size)), ("mimeType", .string(response.headers["Content-Type"] ?? ""))]
-        let body = response.body.map(Self.text(of:))
+        let body = response.body.map { Self.text(of: $0, isTruncated: response.isBodyTruncated) }
         members.append(("text", .string(body?.text ?? "")))
         if body?.isBase64 == true { members.append(("encoding", "base64")) }
         members += Self.captureNotes(captured: response.body != nil, isTruncated: response.isBodyTruncated, size: size)
@@ -135,9 +135,10 @@ extension HARExchange {
         .array(headers.map { .nameValue($0.name, $0.value) })
     }
 
-    /// A body as HAR text: UTF-8 text as it is, anything else (or text with NUL bytes) in base64.
-    private static func text(of body: Data) -> (text: String, isBase64: Bool) {
-        if let text = String(data: body, encoding: .utf8), !text.contains("\0") { return (text, false) }
+    /// A body as HAR text: UTF-8 text as it is (a cut body may lose a character split by the
+    /// cut), anything else (or text with NUL bytes) in base64.
+    private static func text(of body: Data, isTruncated: Bool) -> (text: String, isBase64: Bool) {
+        if let text = UTF8Text.decode(body, isCut: isTruncated), !text.contains("\0") { return (text, false) }
         return (body.base64EncodedString(), true)
     }
 

@@ -16,7 +16,8 @@ import HTTPCore
 /// bodies and error messages arrive redacted, and bodies only when the policy captures them
 /// (up to its cap; a cut body says so in a `comment` and `_truncated`). Each entry is one
 /// exchange, at its terminal event, plus one per attempt that was retried (a 503 followed by
-/// a 200 is two entries of one `_requestId`, `_outcome` `retried` then `succeeded`). A failed
+/// a 200 is two entries of one `_requestId`: the exchange, `_outcome` `succeeded`, listed
+/// first because it started first, and its first attempt, `_outcome` `retried`). A failed
 /// or cancelled exchange has `response.status` 0 and the scrubbed error in
 /// `response._error` (with ``HTTPError/typeName`` in `_errorType`), as browsers write them.
 ///

@@ -23,7 +23,8 @@ struct LokiEntry: Sendable {
     static func stream(_ labels: [(name: String, value: String)]) -> String {
         var seen = Set<String>()
         let unique = labels.filter { seen.insert($0.name).inserted }.sorted { $0.name < $1.name }
-        return "{" + unique.map { LokiLineFormat.jsonString($0.name) + ":" + LokiLineFormat.jsonString($0.value) }.joined(separator: ",") + "}"
+        // The same JSON object as a line in the JSON format.
+        return LokiLineFormat.json.line(unique.map { (key: $0.name, value: $0.value) })
     }
 
     /// What the entry keeps alive while it waits, for the buffer's byte limit.

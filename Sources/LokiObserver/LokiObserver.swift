@@ -29,12 +29,11 @@ public struct LokiObserver: HTTPObserver {
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal else { return }
         let request = event.request
-        let response = event.response
         let (level, statusClass) = Self.outcome(of: event)
         var fields: [(key: String, value: String)] = [
             ("method", request.method.rawValue),
             ("url", request.url),
-            ("status", response.map { String($0.statusCode) } ?? "0"),
+            ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
             ("request_id", event.requestID.description),
@@ -65,10 +64,10 @@ public struct LokiObserver: HTTPObserver {
         switch event.name {
         case .requestCancelled:
             return (.info, "cancelled")
-        case .requestFailed where event.response == nil:
+        case .requestFailed where event.statusCode == nil:
             return (.error, "failed")
         default:
-            let status = event.response?.statusCode ?? 0
+            let status = event.statusCode ?? 0
             let level: LokiLevel = status >= 500 ? .error : status >= 400 ? .warning : .info
             return (level, "\(status / 100)xx")
         }

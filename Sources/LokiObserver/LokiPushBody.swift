@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Builds the JSON body of `POST /loki/api/v1/push`:
 /// `{"streams":[{"stream":{labels},"values":[["<ns>","<line>"],...]},...]}`.
 ///
@@ -20,23 +22,30 @@ struct LokiPushBody {
             streams[entry.stream, default: []].append(entry)
         }
         if lastTimestamps.count + order.count > Self.maximumStreams { lastTimestamps = [:] }
-        var body = #"{"streams":["#
+        var body = Array(#"{"streams":["#.utf8)
+        body.reserveCapacity(entries.reduce(64) { $0 + $1.stream.utf8.count + $1.line.utf8.count + 40 })
         for (streamIndex, stream) in order.enumerated() {
-            if streamIndex > 0 { body += "," }
-            body += #"{"stream":"# + stream + #","values":["#
+            if streamIndex > 0 { body.append(UInt8(ascii: ",")) }
+            body += #"{"stream":"#.utf8
+            body += stream.utf8
+            body += #","values":["#.utf8
             // Stable: entries with equal times keep the order they were logged in.
             let sorted = streams[stream]!.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             var last = lastTimestamps[stream] ?? .min
             for (index, entry) in sorted.map(\.element).enumerated() {
                 let timestamp = entry.timestamp > last ? entry.timestamp : last &+ 1
                 last = timestamp
-                if index > 0 { body += "," }
-                body += #"[""# + String(timestamp) + #"","# + LokiLineFormat.jsonString(entry.line) + "]"
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body += #"[""#.utf8
+                body += String(timestamp).utf8
+                body += #"",""#.utf8
+                JSONString.appendEscaped(entry.line, to: &body)
+                body += #""]"#.utf8
             }
             lastTimestamps[stream] = last
-            body += "]}"
+            body += "]}".utf8
         }
-        body += "]}"
-        return Array(body.utf8)
+        body += "]}".utf8
+        return body
     }
 }

@@ -42,14 +42,14 @@ struct LokiSender: DeliverySender {
 
     func send(_ batch: Data) async -> DeliveryOutcome {
         let request = HTTPRequest(method: .post, url: pushURL, headers: headers, body: batch, timeout: timeout)
-        let response: HTTPResponse?
         do {
-            response = try await withDeadline(timeout + 1) { try await transport.perform(request) }
+            // A second beyond the request's timeout, for a transport that does not honour it.
+            return Self.classify(try await withDeadline(seconds: timeout + 1) { try await transport.perform(request) })
+        } catch is DeadlineExceeded {
+            return .unreachable(reason: "timeout")
         } catch {
             return .unreachable(reason: (error as? HTTPError)?.typeName ?? "transport_error")
         }
-        guard let response else { return .unreachable(reason: "timeout") }
-        return Self.classify(response)
     }
 
     /// Loki answers 204 to a push it stored, 429 when a rate limit is hit, 400 to a push it
@@ -65,20 +65,6 @@ struct LokiSender: DeliverySender {
         default:
             let reason = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             return .rejected(status: response.statusCode, reason: reason)
-        }
-    }
-
-    /// `operation`'s result, or `nil` when it takes longer than `seconds` (it is cancelled):
-    /// a transport that ignores the request's timeout still cannot hold a worker forever.
-    private func withDeadline(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse? {
-        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
         }
     }
 }

@@ -311,6 +311,20 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertNil(omittedContent["_truncated"])
     }
 
+    func testTextCutInsideACharacterStaysTextInsteadOfTurningIntoBase64() async throws {
+        server.route("/menu") { _ in .text("café au lait") }
+        let recorder = subscribedRecorder()
+        // The capture keeps "caf" and the first byte of "é".
+        _ = try await client(HTTPCorePolicy(bodyCapture: .captured(maxBytes: 4))).send(HTTPRequest(url: server.url("/menu")))
+
+        let (file, har) = try await written(recorder)
+        XCTAssertEqual(har.entries[0].text, "caf")
+        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let content = try XCTUnwrap((entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
+        XCTAssertNil(content["encoding"], "text, not base64")
+        XCTAssertEqual(content["_truncated"] as? Bool, true)
+    }
+
     func testKeepsTheLastNEntriesAndCountsTheDroppedOnes() async throws {
         server.route("/page") { request in .text(request.query ?? "") }
         let recorder = subscribedRecorder(capacity: 3)

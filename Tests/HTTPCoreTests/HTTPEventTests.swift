@@ -21,4 +21,20 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertTrue(events.allSatisfy { $0.requestRecord.isExposed }, "one redaction, shared by every event of the exchange")
         XCTAssertTrue(events.allSatisfy { $0.requestRecord === events[0].requestRecord })
     }
+
+    func testTheStatusCodeIsReadWithoutRedactingTheResponse() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let kept = Locked<[HTTPEvent]>([])
+        dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
+        let client = HTTPTransportClient(transport: MockTransport(default: .status(404, body: Data("{}".utf8))), dispatcher: dispatcher)
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://a.example/missing")!))
+        await dispatcher.flush()
+
+        let terminal = try XCTUnwrap(kept.withLock { $0 }.last)
+        XCTAssertEqual(terminal.statusCode, 404)
+        XCTAssertEqual(terminal.responseRecord?.isExposed, false, "the status alone redacts nothing")
+        XCTAssertEqual(terminal.response?.statusCode, 404)
+        XCTAssertEqual(terminal.responseRecord?.isExposed, true)
+        XCTAssertNil(kept.withLock { $0 }.first?.statusCode, "no status before a response")
+    }
 }

@@ -9,13 +9,8 @@ enum BodyRenderer {
         let isCut = data.count > budget
         let shown = isCut ? data.prefix(budget) : data
         let marker = isCut || body.isTruncated ? "…[truncated: \(body.totalByteCount) bytes in all]" : ""
-        // A cut (here or upstream) may end inside a character: up to 3 bytes may go.
-        let droppable = isCut || body.isTruncated ? min(3, shown.count) : 0
-        for dropped in 0...droppable {
-            if let text = String(data: shown.dropLast(dropped), encoding: .utf8) {
-                return text + marker
-            }
-        }
+        // A cut (here or upstream) may end inside a character.
+        if let text = UTF8Text.decode(shown, isCut: isCut || body.isTruncated) { return text + marker }
         return "base64:" + shown.base64EncodedString() + marker
     }
 

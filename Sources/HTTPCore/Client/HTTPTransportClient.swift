@@ -111,7 +111,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let result: Result<HTTPResponse, HTTPError>
         do {
             if let callerTimeout {
-                result = .success(try await Self.withDeadline(seconds: callerTimeout) {
+                result = .success(try await withDeadline(seconds: callerTimeout) {
                     try await runMiddleware(at: 0, request, exchange)
                 })
             } else {
@@ -223,27 +223,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             guard let timeout else {
                 return .success(try await transport.perform(request))
             }
-            return .success(try await Self.withDeadline(seconds: timeout) { try await transport.perform(request) })
+            return .success(try await withDeadline(seconds: timeout) { try await transport.perform(request) })
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))
-        }
-    }
-
-    private struct DeadlineExceeded: Error {}
-
-    private static func withDeadline(
-        seconds: TimeInterval,
-        _ operation: @escaping @Sendable () async throws -> HTTPResponse
-    ) async throws -> HTTPResponse {
-        try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            group.addTask(operation: operation)
-            group.addTask {
-                try await Task.sleep(nanoseconds: Moment.nanoseconds(seconds))
-                throw DeadlineExceeded()
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw DeadlineExceeded() }
-            return first
         }
     }
 

@@ -27,7 +27,7 @@ extension HTTPEvent.Request {
         }
         var prefix = ""
         if let body {
-            if let text = String(data: body, encoding: .utf8), !text.contains("\0") {
+            if let text = UTF8Text.decode(body, isCut: isBodyTruncated), !text.contains("\0") {
                 arguments += ["--data-binary", text]
             } else {
                 prefix = "printf '%s' \(Self.quoted(body.base64EncodedString())) | base64 -d | "

@@ -143,6 +143,9 @@ public struct HTTPEvent: Sendable {
     public var metadata: [String: String] { requestRecord.request.metadata.isEmpty ? [:] : request.metadata }
     /// The response, as the policy exposes it, once one arrived.
     public var response: Response? { responseRecord?.exposed }
+    /// The response's status code, once one arrived. Unlike ``response``, reading it redacts
+    /// nothing, so an observer that needs only the status pays for nothing else.
+    public var statusCode: Int? { responseRecord?.response.statusCode }
     /// The size of the request body actually sent, in bytes.
     public var requestBodyByteCount: Int { requestRecord.request.body?.count ?? 0 }
     /// The size of the response body received, in bytes; `nil` before a response arrived.

@@ -11,6 +11,9 @@ final class ResponseRecord: Sendable {
         self.policy = policy
     }
 
+    /// Whether the redacted form was computed yet.
+    var isExposed: Bool { cache.withLock { $0 != nil } }
+
     var exposed: HTTPEvent.Response {
         cache.value {
             let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])

@@ -2,7 +2,7 @@ import Foundation
 
 /// A point in time read from both clocks: the wall clock for events, the monotonic clock
 /// for durations and deadlines.
-struct Moment: Sendable {
+package struct Moment: Sendable {
     let date: Date
     let uptimeNanoseconds: UInt64
 
@@ -23,7 +23,7 @@ struct Moment: Sendable {
     }
 
     /// Whole nanoseconds in `seconds`, clamped to 0 ... 100 years.
-    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    package static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
         let century = 100 * 365 * 86_400.0
         guard seconds > 0 else { return 0 }
         return UInt64(min(seconds, century) * 1_000_000_000)
