@@ -24,7 +24,7 @@ extension HARExchange {
         if !request.metadata.isEmpty {
             members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
         }
-        return HARJSON.object([]).adding(members)
+        return .object(members)
     }
 
     private var outcomeName: String {
@@ -59,7 +59,7 @@ extension HARExchange {
         ]
         if let postData { members.append(("postData", postData)) }
         members += [("headersSize", -1), ("bodySize", .integer(requestBodyByteCount))]
-        return HARJSON.object([]).adding(members)
+        return .object(members)
     }
 
     /// The body sent, when there was one: `text` as captured (base64 with `_encoding` when it
@@ -76,7 +76,7 @@ extension HARExchange {
         members.append(("text", .string(body?.text ?? "")))
         if body?.isBase64 == true { members.append(("_encoding", "base64")) }
         members += Self.captureNotes(captured: request.body != nil, isTruncated: request.isBodyTruncated, size: requestBodyByteCount)
-        return HARJSON.object([]).adding(members)
+        return .object(members)
     }
 
     // MARK: Response
@@ -98,7 +98,7 @@ extension HARExchange {
             ("headersSize", -1),
             ("bodySize", .integer(bodySize)),
         ]
-        return HARJSON.object([]).adding(members)
+        return .object(members)
     }
 
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
@@ -108,7 +108,7 @@ extension HARExchange {
         members.append(("text", .string(body?.text ?? "")))
         if body?.isBase64 == true { members.append(("encoding", "base64")) }
         members += Self.captureNotes(captured: response.body != nil, isTruncated: response.isBodyTruncated, size: size)
-        return HARJSON.object([]).adding(members)
+        return .object(members)
     }
 
     /// No response: status 0, as browsers write a failed request, and the error, scrubbed by

@@ -101,6 +101,11 @@ extension HARJSON {
         ["name": .string(name), "value": .string(value)]
     }
 
+    /// An object of `members`, in their order.
+    static func object(_ members: [(String, HARJSON)]) -> HARJSON {
+        .object(members.map { Member(name: $0.0, value: $0.1) })
+    }
+
     /// This object with `members` appended; other values are returned as they are.
     func adding(_ members: [(String, HARJSON)]) -> HARJSON {
         guard case .object(let existing) = self else { return self }

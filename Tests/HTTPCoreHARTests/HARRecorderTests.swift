@@ -156,6 +156,22 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(Data(base64Encoded: entry.text), bytes)
     }
 
+    func testABinaryRequestBodyIsBase64PostDataThatDecodesToTheExactBytes() async throws {
+        server.route("/upload") { _ in .text("stored", status: 201) }
+        let bytes = Data([0x00, 0xFF, 0x10, 0x80, 0x41])
+        let recorder = subscribedRecorder()
+        _ = try await client().send(HTTPRequest(
+            method: .post, url: server.url("/upload"), headers: ["Content-Type": "application/octet-stream"], body: bytes
+        ))
+
+        let (file, har) = try await written(recorder)
+        XCTAssertEqual(har.entries.first?.requestMimeType, "application/octet-stream")
+        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let postData = try XCTUnwrap((entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any])
+        XCTAssertEqual(postData["_encoding"] as? String, "base64")
+        XCTAssertEqual((postData["text"] as? String).flatMap { Data(base64Encoded: $0) }, bytes)
+    }
+
     func testPostedJSONAndFormBodiesArePostDataWithParamsForTheForm() async throws {
         server.route("/orders") { _ in .json(#"{"id":7}"#, status: 201) }
         server.route("/subscribe") { _ in .text("subscribed") }
