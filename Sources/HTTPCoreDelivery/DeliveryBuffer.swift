@@ -99,6 +99,17 @@ package struct DeliveryBuffer {
         byteCount += item.byteCost
     }
 
+    /// Drops the oldest items until the buffer is within its limits again, as after items
+    /// were put back with ``pushFront(_:)``; returns how many.
+    package mutating func dropOldestBeyondLimits() -> Int {
+        var dropped = 0
+        while count > countLimit || byteCount > byteLimit {
+            removeFirst()
+            dropped += 1
+        }
+        return dropped
+    }
+
     /// Removes every item whose sequence is at most `sequence`; returns how many.
     package mutating func removeAll(through sequence: UInt64) -> Int {
         var removed = 0

@@ -335,9 +335,11 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 state.statistics.retried += batch.count
                 putBack(batch, into: &state.buffer)
             }
+            // Items that arrived meanwhile may have filled the buffer: the oldest make room,
+            // the batch put back first, as with any overflow.
+            var reports = [state.recordDrops(state.buffer.dropOldestBeyondLimits())].compactMap { $0 }
             state.isOffline = true
             state.consecutiveFailures += 1
-            var reports: [DeliveryDiagnostic] = []
             if !state.isReportedUnreachable { reports.append(.unreachable(reason: reason)) }
             state.isReportedUnreachable = true
             let step: Step

@@ -19,6 +19,26 @@ final class DeliveryQueueLifecycleTests: XCTestCase {
         XCTAssertTrue(harness.queue.statistics.isBalanced)
     }
 
+    func testABatchThatFailsBackIntoAFullBufferIsDroppedAsTheOldest() async throws {
+        let harness = QueueHarness(script: [.unreachable(reason: "refused")]) {
+            $0.bufferLimit = 2
+            $0.maximumConcurrentSends = 1
+        }
+        harness.sender.record.update { $0.isHolding = true }
+        harness.enqueue(0..<1)
+        _ = try await harness.sender.waitForSends(1)
+        harness.enqueue(1..<3)  // while 0 is being sent: the buffer is full
+        harness.sender.record.update { $0.isHolding = false }
+        let sent = try await harness.sender.waitForSends(3)
+        XCTAssertEqual(sent, [[0], [1], [2]], "0 failed into a full buffer and was dropped as the oldest, not put back beyond the limit")
+        await harness.queue.flush()
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.dropped, statistics.delivered], [1, 2])
+        XCTAssertTrue(statistics.isBalanced)
+        let diagnostics = harness.diagnostics.withLock { $0 }
+        XCTAssertEqual(Array(diagnostics.prefix(2)), [.overflowStarted(countLimit: 2, byteLimit: 16 * 1024 * 1024), .unreachable(reason: "refused")])
+    }
+
     func testEveryItemIsSentOnceUnderConcurrentEnqueues() async throws {
         let harness = QueueHarness {
             $0.batching = .init(maximumCount: 16, maximumDelay: 0.01)

@@ -8,6 +8,8 @@ struct ScriptedSender: DeliverySender {
         var script: [DeliveryOutcome]
         var built: [[Int]] = []
         var sent: [[Int]] = []
+        /// While set, a send waits (at most 10 s) before it answers.
+        var isHolding = false
     }
 
     let record: AsyncCondition<Record>
@@ -22,10 +24,14 @@ struct ScriptedSender: DeliverySender {
     }
 
     func send(_ batch: [Int]) async -> DeliveryOutcome {
-        record.update { record in
+        let isHolding = record.update { record in
             record.sent.append(batch)
-            return record.script.isEmpty ? .delivered : record.script.removeFirst()
+            return record.isHolding
         }
+        if isHolding {
+            _ = try? await record.wait(timeout: 10, until: { !$0.isHolding }) { _ in DeliveryTestError("a send held for 10 s") }
+        }
+        return record.update { $0.script.isEmpty ? .delivered : $0.script.removeFirst() }
     }
 
     /// Waits until `count` sends were made; fails loudly after 10 s.
