@@ -1,20 +1,29 @@
 /// Counters of a ``DevSeeLogger``'s deliveries since it was created.
 ///
-/// Every accepted log ends in exactly one of `delivered`, `dropped`, `rejected` or `failed`,
-/// or is still `pending`: `accepted == delivered + dropped + rejected + failed + pending`.
+/// Every accepted log ends in exactly one of `delivered`, `dropped`, `expired`, `rejected` or
+/// `failed`, or is still `pending`:
+/// `accepted == delivered + dropped + expired + rejected + failed + pending`.
 public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Logs accepted into the buffer.
     public var accepted = 0
     /// Logs the server stored.
     public var delivered = 0
-    /// Logs dropped because the buffer was full (the oldest go first).
+    /// Logs dropped because the buffer was full (the oldest go first), or because they
+    /// arrived after shutdown.
     public var dropped = 0
+    /// Logs dropped because they waited longer than
+    /// ``DevSeeLoggerConfiguration/maximumLogAge``.
+    public var expired = 0
     /// Logs the server refused with a 4xx (other than 408 and 429); never retried.
     public var rejected = 0
-    /// Logs given up after their retries, or at a flush while the server was unreachable.
+    /// Logs given up after their retries, or at shutdown when the server did not take them.
+    /// An outage alone never fails a log: it waits in the buffer.
     public var failed = 0
-    /// Retries made (one log can be retried several times).
+    /// Retries made after answers that were errors (one log can be retried several times).
     public var retried = 0
+    /// Uploads made while the server was unreachable, to find out whether it is back. Not
+    /// retries: they never count against ``DevSeeLoggerConfiguration/maxRetries``.
+    public var probes = 0
     /// Logs waiting in the buffer or being uploaded.
     public var pending = 0
     /// Bytes the buffer accounts for its waiting logs.
@@ -23,9 +32,14 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     /// Creates zeroed statistics.
     public init() {}
 
+    /// Whether every accepted log is accounted for exactly once.
+    public var isBalanced: Bool {
+        accepted == delivered + dropped + expired + rejected + failed + pending
+    }
+
     /// A one-line summary.
     public var description: String {
-        "accepted \(accepted), delivered \(delivered), dropped \(dropped), rejected \(rejected), failed \(failed), "
-            + "retried \(retried), pending \(pending)"
+        "accepted \(accepted), delivered \(delivered), dropped \(dropped), expired \(expired), rejected \(rejected), "
+            + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
     }
 }

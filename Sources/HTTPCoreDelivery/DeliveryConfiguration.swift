@@ -38,8 +38,8 @@ public struct DeliveryConfiguration: Sendable {
     /// The most batches being sent at once. Use 1 where the destination needs batches in
     /// order.
     public var maximumConcurrentSends = 2
-    /// Retries of a batch that got ``DeliveryOutcome/retryable(status:retryAfter:)`` or no
-    /// answer, before its items are counted as failed.
+    /// Retries of a batch that got ``DeliveryOutcome/retryable(status:retryAfter:)``, before
+    /// its items are counted as failed. Probes of an unreachable destination are not retries.
     public var maximumRetries = 3
     /// The wait before each retry, and between probes while the destination is unreachable.
     public var backoff = Backoff(initial: 0.5, maximum: 30, jitter: .equal)
@@ -51,6 +51,13 @@ public struct DeliveryConfiguration: Sendable {
     /// Called from the queue's workers or the enqueuing thread; keep it cheap.
     public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { _ in }
 
+    /// The clock of ``maximumAge`` and batching delays, in nanoseconds of system uptime: tests
+    /// move it to make items old without waiting.
+    package var uptimeNanoseconds: @Sendable () -> UInt64 = DeliveryConfiguration.systemUptimeNanoseconds
+
     /// Creates a configuration with the defaults.
     public init() {}
+
+    /// The system's uptime clock, in nanoseconds.
+    package static let systemUptimeNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
 }

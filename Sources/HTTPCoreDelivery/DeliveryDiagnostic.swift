@@ -14,6 +14,10 @@ public enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case rejected(status: Int, reason: String)
     /// Items waited longer than the maximum age and were dropped; reported the first time.
     case expired(count: Int)
+    /// Items were given up: their retries ran out (reported once per status), or the
+    /// destination did not take them at shutdown (reported for each send that found it
+    /// unreachable, so the counts of these reports add up to what shutdown gave up).
+    case failed(count: Int, reason: String)
 
     /// A one-line description that speaks of items and of "the destination".
     public var description: String {
@@ -30,6 +34,8 @@ public enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
             "the destination refused a batch with status \(status) (\(reason)); such batches are dropped"
         case .expired(let count):
             "\(count) item\(count == 1 ? "" : "s") waited longer than the maximum age and \(count == 1 ? "was" : "were") dropped"
+        case .failed(let count, let reason):
+            "\(count) item\(count == 1 ? " was" : "s were") given up (\(reason))"
         }
     }
 }

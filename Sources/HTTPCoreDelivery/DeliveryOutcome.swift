@@ -15,7 +15,11 @@ public enum DeliveryOutcome: Sendable, Hashable {
     /// seconds when the destination said so (capped by the backoff maximum), else after the
     /// backoff.
     case retryable(status: Int, retryAfter: TimeInterval?)
-    /// No answer: refused, reset, timed out. The queue goes offline: one worker probes with
-    /// the oldest batch at growing intervals while the buffer keeps the newest items.
+    /// No answer: refused, reset, timed out. The queue goes offline: the batch goes back to
+    /// the front of the buffer, and one probe at a time, with the oldest batch at growing
+    /// intervals, finds out when the destination answers again, while the buffer keeps the
+    /// newest items. Never counted against ``DeliveryConfiguration/maximumRetries``: during
+    /// an outage items leave the buffer only by overflow or by
+    /// ``DeliveryConfiguration/maximumAge``, both counted and reported.
     case unreachable(reason: String)
 }

@@ -15,11 +15,14 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     public var expired = 0
     /// Items in batches the destination refused for good; never retried.
     public var rejected = 0
-    /// Items given up after their retries, or at a flush while the destination was
-    /// unreachable.
+    /// Items given up after their retries, or at shutdown when the destination did not take
+    /// them. An outage alone never fails an item: it waits in the buffer.
     public var failed = 0
-    /// Retries of items (a batch of 10 retried once adds 10).
+    /// Retries of items after answers that were errors (a batch of 10 retried once adds 10).
     public var retried = 0
+    /// Sends made while the destination was unreachable, to find out whether it answers
+    /// again. Not retries: they never count against ``DeliveryConfiguration/maximumRetries``.
+    public var probes = 0
     /// Items waiting in the buffer or being sent.
     public var pending = 0
     /// Bytes the buffer accounts for its waiting items.
@@ -36,6 +39,6 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// A one-line summary.
     public var description: String {
         "accepted \(accepted), delivered \(delivered), dropped \(dropped), expired \(expired), rejected \(rejected), "
-            + "failed \(failed), retried \(retried), pending \(pending)"
+            + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
     }
 }

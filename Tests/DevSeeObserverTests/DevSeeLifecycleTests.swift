@@ -37,7 +37,6 @@ final class DevSeeLifecycleTests: XCTestCase {
         closed.stop()
         let harness = LoggerHarness(receiver: receiver) {
             $0.serverURL = unreachable
-            $0.maxRetries = 1000
             $0.initialBackoff = 30
             $0.maxBackoff = 30
         }

@@ -54,19 +54,45 @@ final class DeliveryQueueFailureTests: XCTestCase {
         await harness.queue.flush()
         XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.unreachable(reason: "refused"), .reachableAgain])
         let statistics = harness.queue.statistics
-        XCTAssertEqual([statistics.delivered, statistics.retried], [6, 3])
+        XCTAssertEqual([statistics.delivered, statistics.retried, statistics.probes], [6, 0, 1], "a probe is not a retry")
     }
 
-    func testAFlushDuringAnOutageGivesUpTheWaitingItemsAtOnce() async throws {
+    func testAFlushDuringAnOutageReturnsAtOnceKeepingTheItemsAndShutdownGivesThemUp() async throws {
         let harness = QueueHarness(script: Array(repeating: .unreachable(reason: "refused"), count: 100)) {
             $0.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)
         }
         harness.enqueue(0..<5)
         await harness.queue.flush()
-        let statistics = harness.queue.statistics
-        XCTAssertEqual(statistics.failed, 5)
-        XCTAssertEqual(statistics.pending, 0)
+        var statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.pending, statistics.failed], [5, 0], "an outage fails nothing")
+        await harness.queue.shutdown()
+        statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.pending, statistics.failed], [0, 5])
         XCTAssertTrue(statistics.isBalanced)
+        let givenUp = harness.diagnostics.withLock { $0 }.compactMap { diagnostic -> Int? in
+            guard case .failed(let count, "unreachable during shutdown (refused)") = diagnostic else { return nil }
+            return count
+        }
+        XCTAssertEqual(givenUp.reduce(0, +), 5, "every item given up is reported: \(givenUp)")
+    }
+
+    func testAnOutageOfAHundredProbesLosesNothing() async throws {
+        let harness = QueueHarness(script: Array(repeating: .unreachable(reason: "refused"), count: 150)) {
+            $0.backoff = Backoff(initial: 0.001, maximum: 0.002, jitter: .none)
+            $0.maximumRetries = 1
+            $0.batching = .init(maximumCount: 2, maximumDelay: 3600)
+            $0.maximumConcurrentSends = 1
+        }
+        harness.enqueue(0..<4)
+        // The first send and 149 probes find no answer; the 150th probe is delivered.
+        let sent = try await harness.sender.waitForSends(152)
+        XCTAssertEqual(sent, Array(repeating: [0, 1], count: 151) + [[2, 3]], "the oldest batch probes, then the rest in order")
+        await harness.queue.flush()
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.delivered, statistics.failed, statistics.retried, statistics.probes], [4, 0, 0, 150])
+        XCTAssertTrue(statistics.isBalanced)
+        XCTAssertEqual(harness.sender.record.state.built, [[0, 1], [2, 3]])
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.unreachable(reason: "refused"), .reachableAgain])
     }
 
     func testItemsOlderThanTheMaximumAgeAreDroppedCountedAndReported() async throws {
@@ -79,7 +105,7 @@ final class DeliveryQueueFailureTests: XCTestCase {
         XCTAssertEqual(harness.sender.record.state.sent, [])
         XCTAssertEqual(harness.queue.statistics.expired, 4)
         XCTAssertTrue(harness.queue.statistics.isBalanced)
-        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.expired(count: 4)])
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.expired(count: 1)], "reported the first time: each enqueue expires the one before")
     }
 
     func testItemsThatOutliveTheMaximumAgeWaitingForARetryExpireInsteadOfBeingRetried() async throws {

@@ -72,7 +72,7 @@ final class LokiReceiver: Sendable {
     }
 
     /// What was received once `entries` entries are stored; fails after `timeout` seconds.
-    func waitForEntries(_ entries: Int, timeout: TimeInterval = 20) async throws -> Received {
+    func waitForEntries(_ entries: Int, timeout: TimeInterval = 60) async throws -> Received {
         let received = try Received(try await get("/_wait?entries=\(entries)&timeout=\(timeout)", timeout: timeout + 5))
         let count = received.streams.values.reduce(0) { $0 + $1.count }
         guard count >= entries else { throw TestFailure("expected \(entries) entries within \(timeout) s, got \(count)") }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreDelivery
+import HTTPCoreTesting
 import LokiObserver
 
 /// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
@@ -16,5 +17,13 @@ struct LokiHarness {
         let diagnostics = diagnostics
         configuration.diagnostics = { line in diagnostics.withLock { $0.append(line) } }
         logger = LokiLogger(configuration: configuration)
+    }
+
+    /// Waits for a diagnostic line containing `text`.
+    func waitForDiagnostic(containing text: String) async throws {
+        let diagnostics = diagnostics
+        try await waitUntil("a diagnostic containing '\(text)' in \(diagnostics.withLock { $0 })") {
+            diagnostics.withLock { $0 }.contains { $0.contains(text) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreDelivery
 
 /// Everything a ``DevSeeLogger`` needs: who the app is, where the dev-see server is, and how
 /// logs are buffered and delivered.
@@ -28,7 +29,9 @@ public struct DevSeeLoggerConfiguration: Sendable {
     public var bufferByteLimit: Int
     /// How many uploads run at once.
     public var maxConcurrentUploads: Int
-    /// How many times a log is retried after a connection error, a timeout, a 5xx or a 429.
+    /// How many times a log is retried after a 5xx, a 408 or a 429. While the server does not
+    /// answer at all (refused, reset, timed out) logs are not retried but wait in the buffer,
+    /// and one probe at a time finds out when the server is back; see ``maximumLogAge``.
     public var maxRetries: Int
     /// The wait before the first retry, in seconds; it doubles at each retry, with jitter.
     public var initialBackoff: TimeInterval
@@ -36,6 +39,13 @@ public struct DevSeeLoggerConfiguration: Sendable {
     public var maxBackoff: TimeInterval
     /// How long one upload may take, in seconds, before it counts as a timeout.
     public var uploadTimeout: TimeInterval
+    /// Logs that waited longer than this many seconds (for a server that was unreachable) are
+    /// dropped and counted as `expired`; `nil`, the default, keeps them until the buffer's
+    /// limits push them out.
+    public var maximumLogAge: TimeInterval?
+    /// The delivery engine's clock, in nanoseconds of system uptime: tests move it to make
+    /// logs old without waiting.
+    package var uptimeNanoseconds: @Sendable () -> UInt64 = DeliveryConfiguration.systemUptimeNanoseconds
     /// Whether logging is on. Off means inert: no buffering, no network, no tasks.
     /// Defaults to `true` in DEBUG builds and `false` otherwise.
     public var isEnabled: Bool

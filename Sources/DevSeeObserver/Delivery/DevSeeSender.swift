@@ -61,8 +61,10 @@ struct DevSeeSender: DeliverySender {
             "server at \(endpoint) is reachable again"
         case .rejected(let status, let reason):
             "the server refused a log with status \(status) (\(reason)); such logs are dropped"
-        case .expired:
-            diagnostic.description
+        case .failed(let count, let reason):
+            "\(count) log\(count == 1 ? " was" : "s were") given up (\(reason))"
+        case .expired(let count):
+            "\(count) log\(count == 1 ? "" : "s") waited longer than the maximum age and \(count == 1 ? "was" : "were") dropped"
         }
     }
 }

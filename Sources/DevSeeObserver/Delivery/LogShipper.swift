@@ -23,6 +23,8 @@ final class LogShipper: Sendable {
         delivery.maximumConcurrentSends = configuration.maxConcurrentUploads
         delivery.maximumRetries = configuration.maxRetries
         delivery.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
+        delivery.maximumAge = configuration.maximumLogAge
+        delivery.uptimeNanoseconds = configuration.uptimeNanoseconds
         delivery.diagnostics = { configuration.diagnostics(sender.message(for: $0)) }
         queue = DeliveryQueue(sender: sender, configuration: delivery)
     }
@@ -32,10 +34,12 @@ final class LogShipper: Sendable {
         var statistics = DevSeeDeliveryStatistics()
         statistics.accepted = counted.accepted
         statistics.delivered = counted.delivered
-        statistics.dropped = counted.dropped + counted.expired
+        statistics.dropped = counted.dropped
+        statistics.expired = counted.expired
         statistics.rejected = counted.rejected
         statistics.failed = counted.failed
         statistics.retried = counted.retried
+        statistics.probes = counted.probes
         statistics.pending = counted.pending
         statistics.bufferedBytes = counted.bufferedBytes
         return statistics

@@ -1,0 +1,476 @@
+import Foundation
+import HTTPCore
+
+/// The rules of a ``DeliveryQueue``, with no I/O, no clock and no tasks of its own.
+///
+/// Each input (an item enqueued, a send completed, a timer fired, a flush, a shutdown)
+/// changes the state and returns the ``Actions`` to perform; the queue performs them and
+/// reports back. The time is always an argument, in nanoseconds of system uptime.
+///
+/// Two enums hold what used to be flags, so they cannot contradict each other:
+/// - ``Connectivity``: while the destination does not answer, nothing is sent but one probe
+///   at a time, at growing intervals. A probe is not a retry: only answers that are errors
+///   count against ``DeliveryConfiguration/maximumRetries``, so an outage of any length
+///   loses items only to the buffer's limits and ``DeliveryConfiguration/maximumAge``, both
+///   counted and reported.
+/// - ``Lifecycle``: running, stopping (nothing waits, what fails is given up), shut down.
+struct DeliveryStateMachine {
+    typealias Item = DeliveryBuffer.Item
+
+    /// Whether the destination answers.
+    enum Connectivity: Equatable {
+        /// The last send got an answer, or none was made yet: batches leave as they are due.
+        case reachable
+        /// The last `failures` probes (and the send that found the outage) got no answer.
+        case unreachable(failures: Int, probe: Probe)
+    }
+
+    /// The one send that finds out whether an unreachable destination answers again.
+    enum Probe: Equatable {
+        /// Sent when the timer fires.
+        case scheduled(timer: UInt64)
+        /// Under way.
+        case sending(flight: UInt64)
+        /// Nothing is buffered to probe with; the next item enqueued is the probe, at once.
+        case idle
+    }
+
+    /// Where the queue is in its life.
+    enum Lifecycle: Equatable {
+        case running
+        /// Shutdown started: batches leave at once, nothing waits for a backoff, and a batch
+        /// that fails is given up.
+        case stopping
+        /// Nothing is sent any more; items enqueued are counted as dropped.
+        case shutDown
+    }
+
+    /// A batch taken from the buffer, until it is counted or put back.
+    struct Flight {
+        enum Phase: Equatable {
+            /// Sent; `generation` is the ``DeliveryStateMachine/retryGeneration`` at the start,
+            /// so a ``DeliveryQueue/retryNow()`` during the send cancels the backoff after it.
+            case sending(generation: UInt64)
+            case waitingToRetry(timer: UInt64)
+        }
+
+        var items: [Item]
+        /// The batch built for these items, kept for their retries.
+        var batch: (any Sendable)?
+        /// Answers that were errors so far.
+        var attempts: Int
+        var phase: Phase
+    }
+
+    /// Why a report was made, so that each is made once.
+    private enum ReportKey: Hashable {
+        case rejected(status: Int)
+        case failed(status: Int)
+        case expired
+    }
+
+    let configuration: DeliveryConfiguration
+    private(set) var connectivity = Connectivity.reachable
+    private(set) var lifecycle = Lifecycle.running
+    private(set) var buffer: DeliveryBuffer
+    private(set) var flights: [UInt64: Flight] = [:]
+    private(set) var batchTimer: UInt64?
+    private var counters = DeliveryStatistics()
+    private var inFlightCount = 0
+    private var nextSequence: UInt64 = 0
+    private var nextID: UInt64 = 0
+    private var retryGeneration: UInt64 = 0
+    /// Items dropped since the buffer overflowed, while it has not had room again.
+    private var dropsInOverflow: Int?
+    private var reported: Set<ReportKey> = []
+    private var flushWaiters: [(id: UInt64, target: UInt64)] = []
+
+    init(configuration: DeliveryConfiguration) {
+        self.configuration = configuration
+        buffer = DeliveryBuffer(countLimit: configuration.bufferLimit, byteLimit: configuration.bufferByteLimit)
+    }
+
+    /// The counters, with the items pending now.
+    var statistics: DeliveryStatistics {
+        var statistics = counters
+        statistics.pending = buffer.count + inFlightCount
+        statistics.bufferedBytes = buffer.byteCount
+        return statistics
+    }
+
+    // MARK: Inputs
+
+    /// Accepts an item, dropping the oldest to make room.
+    mutating func enqueue(_ element: any Sendable, byteCost: Int, now: UInt64) -> Actions {
+        var actions = Actions()
+        counters.accepted += 1
+        guard lifecycle != .shutDown else {
+            // Too late to send: counted, not silently lost.
+            counters.dropped += 1
+            return actions
+        }
+        nextSequence += 1
+        let item = Item(sequence: nextSequence, element: element, byteCost: byteCost, enqueuedAt: now)
+        recordDrops(buffer.append(item), &actions)
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
+    /// Registers a flush of every item accepted so far; `waiter` is in ``Actions/resumedFlushes``
+    /// once they were all delivered or given up, or, while the destination is unreachable,
+    /// once no probe is under way (the items stay buffered for when it answers).
+    mutating func flush(now: UInt64) -> (waiter: UInt64, actions: Actions) {
+        nextID += 1
+        let waiter = nextID
+        flushWaiters.append((waiter, nextSequence))
+        var actions = Actions()
+        startSends(now: now, &actions)
+        return (waiter, finish(actions))
+    }
+
+    /// A send ended with `outcome`; `batch` is what was sent.
+    mutating func sendCompleted(_ id: UInt64, outcome: DeliveryOutcome, batch: any Sendable, now: UInt64) -> Actions {
+        var actions = Actions()
+        guard var flight = flights[id], case .sending(let generation) = flight.phase else { return actions }
+        flight.batch = batch
+        let isRetriedSinceStart = generation != retryGeneration
+        switch outcome {
+        case .delivered:
+            answered(&actions)
+            settle(id) { $0.delivered += $1 }
+        case .rejected(let status, let reason):
+            answered(&actions)
+            report(.rejected(status: status, reason: reason), once: .rejected(status: status), &actions)
+            settle(id) { $0.rejected += $1 }
+        case .retryable(let status, let retryAfter):
+            answered(&actions)
+            guard lifecycle == .running, flight.attempts < configuration.maximumRetries else {
+                let reason = lifecycle == .running
+                    ? "status \(status) after \(flight.attempts) retr\(flight.attempts == 1 ? "y" : "ies")"
+                    : "status \(status) during shutdown"
+                report(.failed(count: flight.items.count, reason: reason), once: .failed(status: status), &actions)
+                settle(id) { $0.failed += $1 }
+                break
+            }
+            flight.attempts += 1
+            counters.retried += flight.items.count
+            let ceiling = configuration.backoff.ceiling(beforeRetry: .max)
+            let delay = isRetriedSinceStart
+                ? 0 : retryAfter.map { min($0, ceiling) } ?? configuration.backoff.delay(beforeRetry: flight.attempts)
+            flight.phase = .waitingToRetry(timer: startTimer(after: delay, &actions))
+            flights[id] = flight
+        case .unreachable(let reason):
+            guard lifecycle == .running else {
+                giveUpAtShutdown(flight: id, reason: reason, &actions)
+                break
+            }
+            flights[id] = nil
+            inFlightCount -= flight.items.count
+            putBack(flight)
+            recordDrops(buffer.dropOldestBeyondLimits(), &actions)
+            wentUnreachable(reason: reason, probedBy: id, isRetriedSinceStart: isRetriedSinceStart, &actions)
+        }
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
+    /// A timer started by an earlier input fired; stale timers are ignored.
+    mutating func timerFired(_ timer: UInt64, now: UInt64) -> Actions {
+        var actions = Actions()
+        if batchTimer == timer {
+            batchTimer = nil
+        } else if case .unreachable(let failures, .scheduled(timer)) = connectivity {
+            startProbe(failures: failures, now: now, &actions)
+        } else if let id = flights.first(where: { $0.value.phase == .waitingToRetry(timer: timer) })?.key {
+            resend(id, now: now, &actions)
+        }
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
+    /// Ends every backoff: batches waiting for a retry are sent at once, and an unreachable
+    /// destination is probed at once, its backoff started afresh.
+    mutating func retryNow(now: UInt64) -> Actions {
+        var actions = Actions()
+        retryGeneration += 1
+        cutBackoffsShort(now: now, &actions)
+        if case .unreachable(_, let probe) = connectivity {
+            connectivity = .unreachable(failures: 0, probe: probe)
+        }
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
+    /// Starts stopping: nothing waits any more for a batch to fill or for a backoff.
+    mutating func beginShutdown(now: UInt64) -> Actions {
+        var actions = Actions()
+        guard lifecycle == .running else { return actions }
+        lifecycle = .stopping
+        if let timer = batchTimer {
+            actions.cancelledTimers.append(timer)
+            batchTimer = nil
+        }
+        cutBackoffsShort(now: now, &actions)
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
+    /// Stops for good, once the flush that followed ``beginShutdown(now:)`` returned: what is
+    /// still buffered is given up, and later items are dropped.
+    mutating func finishShutdown() -> Actions {
+        var actions = Actions()
+        lifecycle = .shutDown
+        let abandoned = buffer.removeAll(through: .max)
+        counters.failed += abandoned
+        if abandoned > 0 {
+            actions.diagnostics.append(.failed(count: abandoned, reason: "shut down"))
+        }
+        if let timer = batchTimer { actions.cancelledTimers.append(timer) }
+        batchTimer = nil
+        return finish(actions)
+    }
+
+    // MARK: Sending
+
+    /// Starts as many sends as are due and allowed, or the probe, or the timer of a batch
+    /// that is filling.
+    private mutating func startSends(now: UInt64, _ actions: inout Actions) {
+        switch (lifecycle, connectivity) {
+        case (.shutDown, _), (_, .unreachable(_, .scheduled)), (_, .unreachable(_, .sending)):
+            return
+        case (_, .unreachable(let failures, .idle)):
+            startProbe(failures: failures, now: now, &actions)
+        case (_, .reachable):
+            expireFront(now: now, &actions)
+            let slots = max(1, configuration.maximumConcurrentSends)
+            while flights.count < slots, isBatchDue(now: now) {
+                startFlight(takeBatch(), &actions)
+            }
+            guard flights.count < slots, let first = buffer.first, batchTimer == nil else { return }
+            let dueAt = first.enqueuedAt &+ Moment.nanoseconds(configuration.batching.maximumDelay)
+            nextID += 1
+            batchTimer = nextID
+            actions.timers.append(Actions.Timer(id: nextID, delay: dueAt &- min(dueAt, now)))
+        }
+    }
+
+    /// Whether the items at the front make a batch to send now.
+    private func isBatchDue(now: UInt64) -> Bool {
+        guard let first = buffer.first else { return false }
+        let batching = configuration.batching
+        return buffer.count >= batching.maximumCount || buffer.byteCount >= batching.maximumBytes
+            || batching.maximumDelay <= 0 || first.prepared != nil || first.attempts > 0
+            || !flushWaiters.isEmpty || lifecycle != .running
+            || now &- first.enqueuedAt >= Moment.nanoseconds(batching.maximumDelay)
+    }
+
+    /// Takes the items of one batch from the front of the buffer: a batch put back as it
+    /// was, else as many as the batching limits allow.
+    private mutating func takeBatch() -> [Item] {
+        guard let first = buffer.popFirst() else { return [] }
+        var items = [first]
+        if let prepared = first.prepared {
+            while items.count < prepared.count, let next = buffer.first, next.prepared == nil {
+                items.append(buffer.popFirst()!)
+            }
+            if items.count < prepared.count { items[0].prepared = nil }
+            return items
+        }
+        var bytes = first.byteCost
+        let batching = configuration.batching
+        while items.count < batching.maximumCount, let next = buffer.first, next.prepared == nil,
+            bytes + next.byteCost <= batching.maximumBytes
+        {
+            items.append(buffer.popFirst()!)
+            bytes += next.byteCost
+        }
+        return items
+    }
+
+    @discardableResult
+    private mutating func startFlight(_ items: [Item], _ actions: inout Actions) -> UInt64 {
+        nextID += 1
+        let prepared = items.first?.prepared.flatMap { $0.count == items.count ? $0.batch : nil }
+        flights[nextID] = Flight(
+            items: items, batch: prepared, attempts: items.map(\.attempts).max() ?? 0,
+            phase: .sending(generation: retryGeneration)
+        )
+        inFlightCount += items.count
+        actions.sends.append(Actions.Send(flight: nextID, items: items, batch: prepared))
+        return nextID
+    }
+
+    /// Sends a batch again after its backoff, without the items that outlived the maximum
+    /// age meanwhile (the batch is then rebuilt from the rest).
+    private mutating func resend(_ id: UInt64, now: UInt64, _ actions: inout Actions) {
+        guard var flight = flights[id] else { return }
+        if let maximumAge = configuration.maximumAge.map(Moment.nanoseconds) {
+            let expired = flight.items.count { $0.hasOutlived(maximumAge, now: now) }
+            if expired > 0 {
+                flight.items.removeAll { $0.hasOutlived(maximumAge, now: now) }
+                flight.batch = nil
+                inFlightCount -= expired
+                countExpired(expired, &actions)
+            }
+        }
+        guard !flight.items.isEmpty else {
+            flights[id] = nil
+            return
+        }
+        flight.phase = .sending(generation: retryGeneration)
+        flights[id] = flight
+        actions.sends.append(Actions.Send(flight: id, items: flight.items, batch: flight.batch))
+    }
+
+    /// Sends the waiting retries at once and probes an unreachable destination at once.
+    private mutating func cutBackoffsShort(now: UInt64, _ actions: inout Actions) {
+        for (id, flight) in flights {
+            guard case .waitingToRetry(let timer) = flight.phase else { continue }
+            actions.cancelledTimers.append(timer)
+            resend(id, now: now, &actions)
+        }
+        if case .unreachable(let failures, .scheduled(let timer)) = connectivity {
+            actions.cancelledTimers.append(timer)
+            startProbe(failures: failures, now: now, &actions)
+        }
+    }
+
+    // MARK: Connectivity
+
+    /// Any answer, even an error, shows the destination is reachable.
+    private mutating func answered(_ actions: inout Actions) {
+        guard case .unreachable(_, let probe) = connectivity else { return }
+        if case .scheduled(let timer) = probe { actions.cancelledTimers.append(timer) }
+        connectivity = .reachable
+        actions.diagnostics.append(.reachableAgain)
+    }
+
+    private mutating func wentUnreachable(
+        reason: String, probedBy flight: UInt64, isRetriedSinceStart: Bool, _ actions: inout Actions
+    ) {
+        let failures: Int
+        switch connectivity {
+        case .reachable:
+            actions.diagnostics.append(.unreachable(reason: reason))
+            failures = 1
+        case .unreachable(let previous, .sending(flight)), .unreachable(let previous, .idle):
+            failures = previous + 1
+        case .unreachable:
+            // A send that started before the outage found it too; the probe goes on.
+            return
+        }
+        let delay = isRetriedSinceStart ? 0 : configuration.backoff.delay(beforeRetry: failures)
+        connectivity = .unreachable(failures: failures, probe: .scheduled(timer: startTimer(after: delay, &actions)))
+    }
+
+    private mutating func startProbe(failures: Int, now: UInt64, _ actions: inout Actions) {
+        expireFront(now: now, &actions)
+        guard !buffer.isEmpty else {
+            connectivity = .unreachable(failures: failures, probe: .idle)
+            return
+        }
+        counters.probes += 1
+        let flight = startFlight(takeBatch(), &actions)
+        connectivity = .unreachable(failures: failures, probe: .sending(flight: flight))
+    }
+
+    /// Returns a batch's items to the front of the buffer, the built batch kept on the first.
+    private mutating func putBack(_ flight: Flight) {
+        for index in flight.items.indices.reversed() {
+            var item = flight.items[index]
+            item.attempts = flight.attempts
+            item.prepared = index == 0 ? flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: flight.items.count) } : nil
+            buffer.pushFront(item)
+        }
+    }
+
+    // MARK: Accounting
+
+    private mutating func startTimer(after seconds: TimeInterval, _ actions: inout Actions) -> UInt64 {
+        nextID += 1
+        actions.timers.append(Actions.Timer(id: nextID, delay: Moment.nanoseconds(seconds)))
+        return nextID
+    }
+
+    /// Ends a flight, counting its items with `count`.
+    private mutating func settle(_ id: UInt64, _ count: (inout DeliveryStatistics, Int) -> Void) {
+        guard let flight = flights.removeValue(forKey: id) else { return }
+        inFlightCount -= flight.items.count
+        count(&counters, flight.items.count)
+    }
+
+    /// The destination did not answer during shutdown: the batch and everything buffered
+    /// are given up.
+    private mutating func giveUpAtShutdown(flight id: UInt64, reason: String, _ actions: inout Actions) {
+        let count = (flights[id]?.items.count ?? 0) + buffer.count
+        settle(id) { $0.failed += $1 }
+        counters.failed += buffer.removeAll(through: .max)
+        // Reported each time: at most once per send under way when shutdown started.
+        actions.diagnostics.append(.failed(count: count, reason: "unreachable during shutdown (\(reason))"))
+        // An item enqueued from now on is sent at once, as the probe.
+        if case .unreachable(let failures, _) = connectivity {
+            connectivity = .unreachable(failures: failures, probe: .idle)
+        } else {
+            connectivity = .unreachable(failures: 1, probe: .idle)
+        }
+    }
+
+    private mutating func recordDrops(_ count: Int, _ actions: inout Actions) {
+        guard count > 0 else { return }
+        counters.dropped += count
+        if dropsInOverflow == nil {
+            actions.diagnostics.append(.overflowStarted(countLimit: buffer.countLimit, byteLimit: buffer.byteLimit))
+        }
+        dropsInOverflow = (dropsInOverflow ?? 0) + count
+    }
+
+    /// Drops the items at the front that waited longer than the maximum age.
+    private mutating func expireFront(now: UInt64, _ actions: inout Actions) {
+        guard let maximumAge = configuration.maximumAge.map(Moment.nanoseconds) else { return }
+        var expired = 0
+        while let first = buffer.first, first.hasOutlived(maximumAge, now: now) {
+            _ = buffer.popFirst()
+            expired += 1
+        }
+        countExpired(expired, &actions)
+    }
+
+    private mutating func countExpired(_ count: Int, _ actions: inout Actions) {
+        guard count > 0 else { return }
+        counters.expired += count
+        report(.expired(count: count), once: .expired, &actions)
+    }
+
+    private mutating func report(_ diagnostic: DeliveryDiagnostic, once key: ReportKey, _ actions: inout Actions) {
+        if reported.insert(key).inserted { actions.diagnostics.append(diagnostic) }
+    }
+
+    /// Ends an overflow that is over and resumes the flushes that are done: every input
+    /// ends here.
+    private mutating func finish(_ actions: Actions) -> Actions {
+        var actions = actions
+        if let dropped = dropsInOverflow, buffer.count <= buffer.countLimit / 2, buffer.byteCount <= buffer.byteLimit / 2 {
+            // Half, not one free slot, so a sustained overflow reports once, not per item.
+            dropsInOverflow = nil
+            actions.diagnostics.append(.overflowEnded(dropped: dropped))
+        }
+        guard !flushWaiters.isEmpty else { return actions }
+        // While a probe is under way its answer is awaited; between probes, nothing is.
+        var isWaitingForAnOutage = false
+        if case .unreachable(_, let probe) = connectivity, lifecycle == .running {
+            if case .sending = probe {} else { isWaitingForAnOutage = true }
+        }
+        for waiter in flushWaiters where isWaitingForAnOutage || isSettled(through: waiter.target) {
+            actions.resumedFlushes.append(waiter.id)
+        }
+        if !actions.resumedFlushes.isEmpty {
+            flushWaiters.removeAll { actions.resumedFlushes.contains($0.id) }
+        }
+        return actions
+    }
+
+    private func isSettled(through target: UInt64) -> Bool {
+        (buffer.firstSequence.map { $0 > target } ?? true)
+            && flights.values.allSatisfy { ($0.items.first?.sequence ?? .max) > target }
+    }
+}

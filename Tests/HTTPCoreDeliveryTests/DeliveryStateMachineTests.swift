@@ -1,0 +1,330 @@
+import HTTPCore
+import XCTest
+
+@testable import HTTPCoreDelivery
+
+/// The delivery rules, input by input, with time as an argument: what each input does to
+/// the state and which actions it asks for.
+final class DeliveryStateMachineTests: XCTestCase {
+    // MARK: Sending and batching
+
+    func testAnItemIsSentAtOnceWithSingleBatching() {
+        var machine = makeMachine()
+        let actions = machine.enqueue(7, byteCost: 10, now: 0)
+        XCTAssertEqual(actions.sentItems, [[7]])
+        XCTAssertNil(actions.sends[0].batch, "built by the caller on the first send")
+        XCTAssertEqual(machine.statistics.pending, 1)
+    }
+
+    func testAFillingBatchWaitsForItsTimerAndLeavesWhenItFires() {
+        var machine = makeMachine { $0.batching = .init(maximumCount: 3, maximumDelay: 2) }
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        XCTAssertEqual(first.sentItems, [])
+        XCTAssertEqual(first.timers, [.init(id: 1, delay: seconds(2))])
+        XCTAssertEqual(machine.enqueue(2, byteCost: 10, now: seconds(1)).timers, [], "one batch timer at a time")
+        XCTAssertEqual(machine.timerFired(1, now: seconds(2)).sentItems, [[1, 2]])
+    }
+
+    func testAFullBatchLeavesWithoutWaitingForItsTimer() {
+        var machine = makeMachine { $0.batching = .init(maximumCount: 2, maximumDelay: 3600) }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        XCTAssertEqual(machine.enqueue(2, byteCost: 10, now: 0).sentItems, [[1, 2]])
+    }
+
+    func testConcurrentSendsAreBoundedAndTheNextLeavesWhenOneEnds() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 2 }
+        XCTAssertEqual((1...3).flatMap { machine.enqueue($0, byteCost: 10, now: 0).sentItems }, [[1], [2]])
+        let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(delivered.sentItems, [[3]])
+        XCTAssertEqual(machine.statistics.delivered, 1)
+    }
+
+    func testAFlushSendsAFillingBatchAtOnceAndEndsWhenItIsDelivered() {
+        var machine = makeMachine { $0.batching = .init(maximumCount: 10, maximumDelay: 3600) }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let (waiter, flush) = machine.flush(now: 0)
+        XCTAssertEqual(flush.sentItems, [[1]])
+        XCTAssertEqual(flush.resumedFlushes, [])
+        let delivered = machine.sendCompleted(flush.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(delivered.resumedFlushes, [waiter])
+    }
+
+    func testAStaleTimerIsIgnored() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let actions = machine.timerFired(999, now: 0)
+        XCTAssertTrue(actions.isEmpty)
+    }
+
+    // MARK: Outages
+
+    func testAnOutageOfAHundredProbesLosesNothingAndCountsNoRetry() {
+        var machine = makeMachine { $0.maximumRetries = 3 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        var actions = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(actions.diagnostics, [.unreachable(reason: "refused")])
+        XCTAssertEqual(machine.connectivity, .unreachable(failures: 1, probe: .scheduled(timer: 2)))
+        var delays: [TimeInterval] = []
+        for _ in 1...100 {
+            let timer = actions.timers[0]
+            delays.append(Double(timer.delay) / 1e9)
+            let probe = machine.timerFired(timer.id, now: 0)
+            XCTAssertEqual(probe.sentItems, [[1]])
+            XCTAssertEqual(probe.sends[0].batch as? [Int], [1], "the batch built once is sent again")
+            actions = machine.sendCompleted(probe.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+            XCTAssertEqual(actions.diagnostics, [], "one report per outage")
+        }
+        XCTAssertEqual(Array(delays.prefix(5)), [1, 2, 4, 8, 8], "the backoff grows to its maximum")
+        let probe = machine.timerFired(actions.timers[0].id, now: 0)
+        let recovered = machine.sendCompleted(probe.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(recovered.diagnostics, [.reachableAgain])
+        XCTAssertEqual(machine.connectivity, .reachable)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.delivered, statistics.failed, statistics.retried, statistics.probes], [1, 0, 0, 101])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testItemsEnqueuedDuringAnOutageWaitThenLeaveInOrder() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 2 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual((2...4).flatMap { machine.enqueue($0, byteCost: 10, now: 0).sentItems }, [], "nothing leaves but the probe")
+        let probe = machine.timerFired(outage.timers[0].id, now: 0)
+        XCTAssertEqual(probe.sentItems, [[1]])
+        let recovered = machine.sendCompleted(probe.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(recovered.sentItems, [[2], [3]])
+    }
+
+    func testASendStartedBeforeTheOutageFindsItWithoutDisturbingTheProbe() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 2 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let first = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let second = machine.sendCompleted(flight(2), outcome: .unreachable(reason: "reset"), batch: [2], now: 0)
+        XCTAssertEqual(first.timers.count, 1)
+        XCTAssertTrue(second.isEmpty, "no second report, no second probe")
+        XCTAssertEqual(machine.buffer.count, 2)
+        XCTAssertEqual(machine.timerFired(first.timers[0].id, now: 0).sentItems, [[1]], "the oldest batch probes")
+    }
+
+    func testAnErrorAnswerToAProbeEndsTheOutageAndCountsAsARetry() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let probe = machine.timerFired(outage.timers[0].id, now: 0)
+        let answer = machine.sendCompleted(probe.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        XCTAssertEqual(answer.diagnostics, [.reachableAgain])
+        XCTAssertEqual(answer.timers.map(\.delay), [seconds(1)], "the first retry's backoff")
+        XCTAssertEqual(machine.statistics.retried, 1)
+    }
+
+    func testAFlushDuringAnOutageReturnsAtOnceAndKeepsTheItems() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let (waiter, actions) = machine.flush(now: 0)
+        XCTAssertEqual(actions.resumedFlushes, [waiter])
+        XCTAssertEqual([machine.statistics.pending, machine.statistics.failed], [1, 0])
+    }
+
+    func testAFlushDuringAProbeWaitsForItsAnswer() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let probe = machine.timerFired(outage.timers[0].id, now: 0)
+        let (waiter, flush) = machine.flush(now: 0)
+        XCTAssertEqual(flush.resumedFlushes, [])
+        let delivered = machine.sendCompleted(probe.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(delivered.resumedFlushes, [waiter])
+        XCTAssertEqual(machine.statistics.delivered, 1)
+    }
+
+    func testAFlushWaitingWhenTheOutageStartsReturns() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let (waiter, flush) = machine.flush(now: 0)
+        XCTAssertEqual(flush.resumedFlushes, [])
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(outage.resumedFlushes, [waiter])
+    }
+
+    func testItemsOlderThanTheMaximumAgeExpireAtTheNextProbeAndTheRestIsProbed() {
+        var machine = makeMachine { $0.maximumAge = 10 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: seconds(9))
+        let probe = machine.timerFired(outage.timers[0].id, now: seconds(12))
+        XCTAssertEqual(probe.diagnostics, [.expired(count: 1)])
+        XCTAssertEqual(probe.sentItems, [[2]])
+        XCTAssertEqual([machine.statistics.expired, machine.statistics.pending], [1, 1])
+    }
+
+    func testAProbeWithNothingLeftWaitsForTheNextItemAndSendsItAtOnce() {
+        var machine = makeMachine { $0.maximumAge = 10 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(machine.timerFired(outage.timers[0].id, now: seconds(20)).sentItems, [])
+        XCTAssertEqual(machine.connectivity, .unreachable(failures: 1, probe: .idle))
+        XCTAssertEqual(machine.enqueue(2, byteCost: 10, now: seconds(21)).sentItems, [[2]])
+        XCTAssertEqual(machine.statistics.probes, 1)
+    }
+
+    func testAFullBufferDuringAnOutageDropsTheOldestFirstAndReportsIt() {
+        var machine = makeMachine { $0.bufferLimit = 2 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let overflow = machine.enqueue(3, byteCost: 10, now: 0)
+        XCTAssertEqual(overflow.diagnostics, [.overflowStarted(countLimit: 2, byteLimit: 16 * 1024 * 1024)])
+        XCTAssertEqual(machine.buffer.first?.element as? Int, 2, "the batch put back was the oldest")
+        XCTAssertEqual([machine.statistics.dropped, machine.statistics.pending], [1, 2])
+    }
+
+    func testRetryNowProbesAtOnceAndStartsTheBackoffAfresh() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        var actions = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        for _ in 1...4 {
+            let probe = machine.timerFired(actions.timers[0].id, now: 0)
+            actions = machine.sendCompleted(probe.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        }
+        XCTAssertEqual(actions.timers.map(\.delay), [seconds(8)])
+        let retry = machine.retryNow(now: 0)
+        XCTAssertEqual(retry.cancelledTimers, [actions.timers[0].id])
+        XCTAssertEqual(retry.sentItems, [[1]])
+        let next = machine.sendCompleted(retry.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(next.timers.map(\.delay), [seconds(1)])
+    }
+
+    func testAProbeUnderWayDuringRetryNowIsFollowedAtOnce() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let probe = machine.timerFired(outage.timers[0].id, now: 0)
+        XCTAssertTrue(machine.retryNow(now: 0).sends.isEmpty, "one probe at a time")
+        let failed = machine.sendCompleted(probe.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(failed.timers.map(\.delay), [0])
+    }
+
+    // MARK: Answers that are errors
+
+    func testRetryableAnswersAreRetriedUpToTheMaximumThenFailAndAreReportedOncePerStatus() {
+        var machine = makeMachine { $0.maximumRetries = 2 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        var actions = machine.sendCompleted(flight(1), outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        for delay in [1.0, 2.0] {
+            XCTAssertEqual(actions.timers.map(\.delay), [seconds(delay)])
+            let retry = machine.timerFired(actions.timers[0].id, now: 0)
+            XCTAssertEqual(retry.sentItems, [[1]])
+            actions = machine.sendCompleted(flight(1), outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        }
+        XCTAssertEqual(actions.diagnostics, [.failed(count: 1, reason: "status 503 after 2 retries")])
+        let next = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(next.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [2], now: 0)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.failed, statistics.retried, statistics.pending], [1, 3, 1])
+    }
+
+    func testRetryAfterIsHonouredUpToTheBackoffMaximum() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let soon = machine.sendCompleted(flight(1), outcome: .retryable(status: 429, retryAfter: 3), batch: [1], now: 0)
+        XCTAssertEqual(soon.timers.map(\.delay), [seconds(3)])
+        let retry = machine.timerFired(soon.timers[0].id, now: 0)
+        let late = machine.sendCompleted(retry.sends[0].flight, outcome: .retryable(status: 429, retryAfter: 3600), batch: [1], now: 0)
+        XCTAssertEqual(late.timers.map(\.delay), [seconds(8)])
+    }
+
+    func testARetryRebuildsTheBatchWithoutItemsThatOutlivedTheMaximumAge() {
+        var machine = makeMachine {
+            $0.maximumAge = 10
+            $0.batching = .init(maximumCount: 2, maximumDelay: 3600)
+        }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let full = machine.enqueue(2, byteCost: 10, now: seconds(5))
+        let answer = machine.sendCompleted(full.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [1, 2], now: seconds(5))
+        let retry = machine.timerFired(answer.timers[0].id, now: seconds(12))
+        XCTAssertEqual(retry.sentItems, [[2]])
+        XCTAssertNil(retry.sends[0].batch, "rebuilt from the items left")
+        XCTAssertEqual(retry.diagnostics, [.expired(count: 1)])
+    }
+
+    func testARefusalIsCountedAndReportedOncePerStatus() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 1 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let first = machine.sendCompleted(flight(1), outcome: .rejected(status: 400, reason: "bad"), batch: [1], now: 0)
+        XCTAssertEqual(first.diagnostics, [.rejected(status: 400, reason: "bad")])
+        XCTAssertEqual(first.sentItems, [[2]])
+        let second = machine.sendCompleted(flight(2), outcome: .rejected(status: 400, reason: "bad"), batch: [2], now: 0)
+        XCTAssertEqual(second.diagnostics, [])
+        XCTAssertEqual(machine.statistics.rejected, 2)
+    }
+
+    // MARK: Shutdown
+
+    func testShutdownDuringAnOutageProbesOnceMoreThenGivesUpAndReportsIt() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let stopping = machine.beginShutdown(now: 0)
+        XCTAssertEqual(stopping.cancelledTimers, [outage.timers[0].id])
+        XCTAssertEqual(stopping.sentItems, [[1]])
+        let (waiter, flush) = machine.flush(now: 0)
+        XCTAssertEqual(flush.resumedFlushes, [], "stopping waits for the last probe")
+        let givenUp = machine.sendCompleted(stopping.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(givenUp.diagnostics, [.failed(count: 2, reason: "unreachable during shutdown (refused)")])
+        XCTAssertEqual(givenUp.resumedFlushes, [waiter])
+        _ = machine.finishShutdown()
+        _ = machine.enqueue(3, byteCost: 10, now: 0)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.failed, statistics.dropped, statistics.pending], [2, 1, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testShutdownSendsAWaitingRetryAtOnceAndGivesUpAfterItsAnswer() {
+        var machine = makeMachine()
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let answer = machine.sendCompleted(flight(1), outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        let stopping = machine.beginShutdown(now: 0)
+        XCTAssertEqual(stopping.cancelledTimers, answer.timers.map(\.id))
+        XCTAssertEqual(stopping.sentItems, [[1]])
+        let last = machine.sendCompleted(flight(1), outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        XCTAssertEqual(last.timers, [], "no backoff while stopping")
+        XCTAssertEqual(last.diagnostics, [.failed(count: 1, reason: "status 503 during shutdown")])
+        XCTAssertEqual(machine.statistics.failed, 1)
+    }
+
+    func testShutdownSendsAFillingBatchAtOnce() {
+        var machine = makeMachine { $0.batching = .init(maximumCount: 10, maximumDelay: 3600) }
+        let filling = machine.enqueue(1, byteCost: 10, now: 0)
+        let stopping = machine.beginShutdown(now: 0)
+        XCTAssertEqual(stopping.cancelledTimers, filling.timers.map(\.id))
+        XCTAssertEqual(stopping.sentItems, [[1]])
+    }
+
+    // MARK: Helpers
+
+    private func makeMachine(_ configure: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryStateMachine {
+        var configuration = DeliveryConfiguration()
+        configuration.backoff = Backoff(initial: 1, maximum: 8, jitter: .none)
+        configure(&configuration)
+        return DeliveryStateMachine(configuration: configuration)
+    }
+
+    /// Ids count up from 1 across flights, timers and flush waiters, in the order the
+    /// machine hands them out.
+    private func flight(_ id: UInt64) -> UInt64 { id }
+
+    private func seconds(_ value: TimeInterval) -> UInt64 { UInt64(value * 1_000_000_000) }
+}
+
+extension DeliveryStateMachine.Actions {
+    /// The items of each send, as the numbers the tests enqueue.
+    fileprivate var sentItems: [[Int]] { sends.map { $0.items.map { $0.element as! Int } } }
+
+    fileprivate var isEmpty: Bool {
+        sends.isEmpty && timers.isEmpty && cancelledTimers.isEmpty && diagnostics.isEmpty && resumedFlushes.isEmpty
+    }
+}
