@@ -242,6 +242,29 @@ final class RetryMiddlewareTests: XCTestCase {
         }
     }
 
+    func testAServerThatClosesWithoutAnsweringGetsAGetRetriedButNotAPost() async throws {
+        var closes = LoopbackResponse()
+        closes.fault = .raw(Data())  // reads the request, then closes without writing a byte
+        server.route("/orders", answering: [closes, .text("created", status: 201)])
+        server.route("/items", answering: [closes, .text("ok")])
+        let client = client(RetryMiddleware(backoff: quick))
+        // The POST goes first, on a fresh connection: curl re-sends a request whose reused
+        // connection closed without an answer, and cannot re-send a body (see the README).
+        do {
+            _ = try await client.send(HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
+            XCTFail("a POST the server may have processed must not be repeated")
+        } catch {
+            guard case .transport(.connectionLost, _) = error else { return XCTFail("\(error)") }
+        }
+        let get = try await client.send(HTTPRequest(url: server.url("/items"), timeout: 10))
+        XCTAssertEqual(String(decoding: get.body, as: UTF8.self), "ok")
+        XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["POST /orders", "GET /items", "GET /items"])
+        let events = try await recorder.waitForTerminalEvents(count: 2)
+        guard case .transport(.connectionLost, _)? = events.first(where: { $0.name == .requestRetried })?.error else {
+            return XCTFail("\(events.map(\.name))")
+        }
+    }
+
     func testARequestThatNeverLeftIsRetriedWhateverItsMethodWhenAsked() async throws {
         let refused = MockTransport.Reply.failure(.transport(code: .cannotConnect, message: "refused"))
         let transport = MockTransport()
