@@ -182,21 +182,21 @@ public enum TransportConformance {
             try expect(harness.server.requests.count, cuts.count * 2, "requests the server read (each sent once, none repeated)")
         },
         Check(name: "an answer that is not HTTP is invalid_response") { harness in
-            let answers = [
+            let answers: [(what: String, bytes: String)] = [
                 ("not HTTP at all", "NOT HTTP AT ALL\r\n\r\n"),
                 ("a status code that is not a number", "HTTP/1.1 2X0 OK\r\nContent-Length: 2\r\n\r\nok"),
             ]
             for (index, answer) in answers.enumerated() {
                 harness.server.route("/garbage/\(index)") { _ in
                     var response = LoopbackResponse()
-                    response.fault = .raw(Data(answer.1.utf8))
+                    response.fault = .raw(Data(answer.bytes.utf8))
                     return response
                 }
                 do {
                     _ = try await harness.client.send(HTTPRequest(url: harness.server.url("/garbage/\(index)"), timeout: 10))
-                    throw Failure("\(answer.0): no error")
+                    throw Failure("\(answer.what): no error")
                 } catch let error as HTTPError {
-                    try expect(error, .invalidResponse, answer.0)
+                    try expect(error, .invalidResponse, answer.what)
                 }
             }
         },
