@@ -144,6 +144,62 @@ public enum TransportConformance {
                 guard !message.contains("S3CR3T") else { throw Failure("the message shows the query: \(message)") }
             }
         },
+        Check(name: "a connection closed before the response is complete is connection_lost") { harness in
+            // Wherever the server stops, the caller learns the same thing: the request may have
+            // been processed and the answer never came. RetryMiddleware then repeats a GET and
+            // not a POST, on every transport alike.
+            let cuts: [(place: String, fault: LoopbackResponse.Fault)] = [
+                ("without a byte of answer", .raw(Data())),
+                ("with a reset", .reset),
+                ("inside the status line", .raw(Data("HTTP/1.1 200 O".utf8))),
+                // Cut after a Content-Length line: FoundationNetworking in Swift 6.3 crashes the
+                // process when a head without one ends after a complete line
+                // (swift-corelibs-foundation issue 5285).
+                ("inside the headers", .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Ty".utf8))),
+                ("after the head", .closeAfterHead),
+                ("inside the body", .closeAfterBodyBytes(2)),
+            ]
+            for (index, cut) in cuts.enumerated() {
+                harness.server.route("/cut/\(index)") { _ in
+                    var response = LoopbackResponse(body: Data("hello".utf8))
+                    response.fault = cut.fault
+                    return response
+                }
+                for method in [HTTPMethod.get, .post] {
+                    let request = HTTPRequest(
+                        method: method, url: harness.server.url("/cut/\(index)"), body: method == .post ? Data("order".utf8) : nil, timeout: 10
+                    )
+                    do {
+                        _ = try await harness.client.send(request)
+                        throw Failure("a \(method) closed \(cut.place): no error")
+                    } catch let error as HTTPError {
+                        guard case .transport(.connectionLost, _) = error else {
+                            throw Failure("a \(method) closed \(cut.place): expected connection_lost, got \(error)")
+                        }
+                    }
+                }
+            }
+            try expect(harness.server.requests.count, cuts.count * 2, "requests the server read (each sent once, none repeated)")
+        },
+        Check(name: "an answer that is not HTTP is invalid_response") { harness in
+            let answers: [(what: String, bytes: String)] = [
+                ("not HTTP at all", "NOT HTTP AT ALL\r\n\r\n"),
+                ("a status code that is not a number", "HTTP/1.1 2X0 OK\r\nContent-Length: 2\r\n\r\nok"),
+            ]
+            for (index, answer) in answers.enumerated() {
+                harness.server.route("/garbage/\(index)") { _ in
+                    var response = LoopbackResponse()
+                    response.fault = .raw(Data(answer.bytes.utf8))
+                    return response
+                }
+                do {
+                    _ = try await harness.client.send(HTTPRequest(url: harness.server.url("/garbage/\(index)"), timeout: 10))
+                    throw Failure("\(answer.what): no error")
+                } catch let error as HTTPError {
+                    try expect(error, .invalidResponse, answer.what)
+                }
+            }
+        },
         Check(name: "1,000 concurrent requests, some cancelled, each ends once") { harness in
             harness.server.route("/work") { _ in
                 var response = LoopbackResponse.text("done")

@@ -9,10 +9,18 @@ extension HTTPError {
     /// Maps an error from URLSession to the stable HTTPCore error, with a message built from
     /// the code and the URL's host and port only.
     ///
-    /// On Linux, two FoundationNetworking codes are read for an http(s) URL the libcurl way:
-    /// -1002 (unsupported URL) means curl could not read the answer as HTTP, so the response
-    /// is invalid; -1 (unknown) is what a connection that fails mid-exchange (a body cut short)
-    /// gives. Apple's URLSession means what the codes say, so there they keep their meaning.
+    /// On Linux, three FoundationNetworking codes are read for an http(s) URL the libcurl way;
+    /// Apple's URLSession means what the codes say, so there they keep their meaning:
+    ///
+    /// | FoundationNetworking (curl) | HTTPCore |
+    /// |---|---|
+    /// | -1011 bad server response (curl's "Empty reply from server": closed before a complete status line) | `connection_lost` |
+    /// | -1 unknown (curl failures without a code of their own, in an exchange "transfer closed with bytes remaining": closed in the headers or the body) | `connection_lost` |
+    /// | -1002 unsupported URL (curl's "Received HTTP/0.9", "Unsupported response code": not HTTP) | ``HTTPError/invalidResponse`` |
+    ///
+    /// A connection that closes before the response is complete is `connection_lost` wherever
+    /// it closes, as with every HTTPCore transport; only bytes that cannot be HTTP are an invalid
+    /// response.
     package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
             self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
@@ -26,6 +34,8 @@ extension HTTPError {
         switch urlError.code {
         #if canImport(FoundationNetworking)
         case .unsupportedURL where isHTTP: self = .invalidResponse
+        case .badServerResponse where isHTTP:
+            self = transport(.connectionLost, "the server closed the connection without answering")
         case .unknown where isHTTP:
             self = transport(.connectionLost, "the connection closed before the response was complete")
         #endif

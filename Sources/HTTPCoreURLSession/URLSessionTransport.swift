@@ -30,7 +30,9 @@ import FoundationNetworking
 ///   `Content-Length` set to the decoded size, so headers describe the body you get.
 /// - `URLError.timedOut` is ``HTTPError/timeout``, any cancellation ``HTTPError/cancelled``
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
-///   ``HTTPError/invalidResponse``, other failures ``HTTPError/transport(code:message:)``
+///   ``HTTPError/invalidResponse``, a connection closed before the response was complete
+///   `connection_lost` (on Linux too, where libcurl reports it as -1011 or -1), other
+///   failures ``HTTPError/transport(code:message:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
 public struct URLSessionTransport: HTTPTransport {

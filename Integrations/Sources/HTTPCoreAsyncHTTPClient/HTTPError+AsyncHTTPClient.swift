@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPCore
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -21,7 +22,9 @@ extension HTTPCore.HTTPError {
     /// | `cancelled`, `CancellationError` | ``HTTPError/cancelled`` |
     /// | `connectTimeout`, connection refused (`ECONNREFUSED`), `NIOConnectionError` with attempts | `cannot_connect` |
     /// | DNS failure (`NIOConnectionError` without attempts) | `cannot_resolve_host` |
-    /// | `remoteConnectionClosed`, `ECONNRESET`, `EPIPE`, closed channel | `connection_lost` |
+    /// | `remoteConnectionClosed` (closed without answering), `ECONNRESET`, `EPIPE`, closed channel | `connection_lost` |
+    /// | `HTTPParserError.invalidEOFState`, `.closedConnection` (closed inside the status line, the headers or the body) | `connection_lost` |
+    /// | any other `HTTPParserError` (the answer is not HTTP: garbage, a bad status line or header) | ``HTTPError/invalidResponse`` |
     /// | TLS errors, `tlsHandshakeTimeout` | `secure_connection_failed` |
     /// | redirect limit or cycle | `too_many_redirects` |
     /// | bad URL, scheme or header | `invalid_request` |
@@ -48,6 +51,13 @@ extension HTTPCore.HTTPError {
                 self = transport(.invalidRequest, "the request cannot be sent")
             default:
                 self = transport(.other, "AsyncHTTPClient failed (\(error.description.prefix { $0 != ":" && $0 != "(" }))")
+            }
+        case let error as HTTPParserError:
+            switch error {
+            case .invalidEOFState, .closedConnection:
+                self = transport(.connectionLost, "the connection closed before the response was complete")
+            default:
+                self = .invalidResponse
             }
         case let error as NIOConnectionError:
             let resolved = error.dnsAError == nil || error.dnsAAAAError == nil

@@ -115,6 +115,24 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
     }
 
+    func testAServerThatClosesWithoutAnsweringGetsAGetRetriedButNotAPost() async throws {
+        var closes = LoopbackResponse()
+        closes.fault = .raw(Data())  // reads the request, then closes without writing a byte
+        server.route("/orders", answering: [closes, .text("created", status: 201)])
+        server.route("/items", answering: [closes, .text("ok")])
+        let quick = Backoff(initial: 0.01, maximum: 0.05, jitter: .none)
+        let client = HTTPTransportClient(asyncHTTPClient: ahc, middlewares: [RetryMiddleware(backoff: quick)], dispatcher: dispatcher)
+        do {
+            _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
+            XCTFail("a POST the server may have processed must not be repeated")
+        } catch {
+            guard case .transport(.connectionLost, _) = error else { return XCTFail("\(error)") }
+        }
+        let get = try await client.send(HTTPCore.HTTPRequest(url: server.url("/items"), timeout: 10))
+        XCTAssertEqual(String(decoding: get.body, as: UTF8.self), "ok")
+        XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["POST /orders", "GET /items", "GET /items"])
+    }
+
     func testAResponseOverTheCapFailsClearly() async throws {
         do {
             _ = try await client(maximumResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))

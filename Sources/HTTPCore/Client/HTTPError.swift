@@ -11,7 +11,11 @@ public enum HTTPError: Error, Sendable, Hashable {
     case cancelled
     /// The request's deadline (``HTTPRequest/timeout``) passed before a complete response.
     case timeout
-    /// The server answered something that is not a usable HTTP response.
+    /// The server answered something that is not a usable HTTP response: bytes that are not
+    /// HTTP, a malformed status line or header.
+    ///
+    /// A connection that closes before the response is complete, even inside the status line,
+    /// is ``TransportCode/connectionLost`` instead: what arrived was valid, the rest never came.
     case invalidResponse
     /// The transport failed: a stable `code` to branch on and a human-readable `message`.
     case transport(code: TransportCode, message: String)
@@ -33,7 +37,11 @@ public enum HTTPError: Error, Sendable, Hashable {
         public static let cannotConnect = TransportCode("cannot_connect")
         /// The host name could not be resolved.
         public static let cannotResolveHost = TransportCode("cannot_resolve_host")
-        /// The connection was lost or reset during the exchange.
+        /// The connection closed or was reset before the response was complete: without a
+        /// byte of answer, inside the status line or the headers, or inside the body.
+        ///
+        /// The server may have read and processed the request, so `RetryMiddleware` repeats
+        /// it only when it is idempotent.
         public static let connectionLost = TransportCode("connection_lost")
         /// The device has no network connection.
         public static let notConnected = TransportCode("not_connected")

@@ -15,7 +15,8 @@ import Foundation
 /// than ``maximumRetryAfter``, or a wait would end past the exchange's deadline
 /// (``HTTPMiddlewareContext/deadline``), it returns the last outcome at once instead of
 /// waiting. Cancelling the request ends a wait at once. A cancellation, or the deadline of
-/// the whole exchange, is never retried.
+/// the whole exchange, is never retried. ``attemptTimeout`` cuts short only an attempt that
+/// a retry can follow; a request that will not be retried keeps the caller's whole deadline.
 ///
 /// ```swift
 /// let client = URLSessionClient(middlewares: [RetryMiddleware(maximumAttempts: 4, attemptTimeout: 2)])
@@ -32,9 +33,16 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// The longest `Retry-After` honoured, in seconds; a server asking for more gets its
     /// answer returned, not a retry.
     public var maximumRetryAfter: TimeInterval
-    /// A bound for each attempt alone, in seconds (set as the `timeout` of the request each
-    /// attempt sends); an attempt that exceeds it is retried like a connection error. `nil`
-    /// leaves attempts bounded by the caller's ``HTTPRequest/timeout`` only.
+    /// A bound, in seconds, for an attempt that another attempt can follow (set as the
+    /// `timeout` of the request that attempt sends); an attempt that exceeds it is retried like
+    /// a connection error. `nil` leaves every attempt bounded by the caller's
+    /// ``HTTPRequest/timeout`` only.
+    ///
+    /// Only an idempotent request before its last allowed attempt (``maximumAttempts``) is
+    /// cut this way, since only then can a timeout be followed by a retry. Any other attempt,
+    /// a `POST` or the last one, keeps the caller's `timeout` and runs until the exchange's
+    /// deadline, whatever remains of it; without a caller `timeout`, the transport's own limits
+    /// bound it.
     public var attemptTimeout: TimeInterval?
     /// Statuses that are retried.
     public var retryableStatusCodes: Set<Int>
@@ -72,13 +80,11 @@ public struct RetryMiddleware: HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> HTTPResponse {
-        var attemptRequest = request
-        if let attemptTimeout { attemptRequest.timeout = attemptTimeout }
         var attempt = 1
         while true {
             let outcome: Result<HTTPResponse, HTTPError>
             do {
-                outcome = .success(try await next(attemptRequest))
+                outcome = .success(try await next(self.request(forAttempt: attempt, of: request)))
             } catch {
                 outcome = .failure(error)
             }
@@ -92,6 +98,15 @@ public struct RetryMiddleware: HTTPMiddleware {
             }
             attempt += 1
         }
+    }
+
+    /// The request that attempt `number` sends: bounded by ``attemptTimeout`` only when a
+    /// timeout of that attempt could be retried, otherwise `request` as the caller built it.
+    func request(forAttempt number: Int, of request: HTTPRequest) -> HTTPRequest {
+        guard let attemptTimeout, number < max(1, maximumAttempts), isRetryable(.timeout, for: request) else { return request }
+        var bounded = request
+        bounded.timeout = attemptTimeout
+        return bounded
     }
 
     /// How long to wait before retry `retry` after `outcome`; `nil` when it is final.

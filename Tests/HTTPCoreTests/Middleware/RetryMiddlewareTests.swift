@@ -160,6 +160,52 @@ final class RetryMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.last?.attempt, 2)
     }
 
+    func testTheAttemptTimeoutBoundsOnlyAttemptsThatARetryCanFollow() async throws {
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: quick, attemptTimeout: 0.3)
+        let url = URL(string: "https://api.example.com/orders")!
+        func timeouts(of request: HTTPRequest, _ retry: RetryMiddleware = retry) async throws -> [TimeInterval?] {
+            let transport = MockTransport(default: .status(503))
+            let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+            _ = try await client.send(request)
+            return transport.requests.map(\.timeout)
+        }
+        let get = try await timeouts(of: HTTPRequest(url: url, timeout: 5))
+        XCTAssertEqual(get, [0.3, 0.3, 5], "the last attempt keeps the caller's deadline")
+        let post = try await timeouts(of: HTTPRequest(method: .post, url: url, body: Data("{}".utf8), timeout: 5))
+        XCTAssertEqual(post, [5], "a POST is never retried after a timeout, so it is never cut")
+        let postWithoutDeadline = try await timeouts(of: HTTPRequest(method: .post, url: url, body: Data("{}".utf8)))
+        XCTAssertEqual(postWithoutDeadline, [nil])
+        var markedPost = HTTPRequest(method: .post, url: url, body: Data("{}".utf8), timeout: 5)
+        markedPost.isIdempotent = true
+        let marked = try await timeouts(of: markedPost)
+        XCTAssertEqual(marked, [0.3, 0.3, 5])
+        let single = try await timeouts(of: HTTPRequest(url: url, timeout: 5), RetryMiddleware(maximumAttempts: 1, attemptTimeout: 0.3))
+        XCTAssertEqual(single, [5], "one allowed attempt is the last one")
+    }
+
+    func testAPostSlowerThanTheAttemptTimeoutRunsUntilTheCallersDeadline() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(201, after: 0.5))
+        let retry = RetryMiddleware(backoff: quick, attemptTimeout: 0.05)
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+        let response = try await client.send(HTTPRequest(method: .post, url: URL(string: "https://api.example.com/orders")!, timeout: 30))
+        XCTAssertEqual(response.statusCode, 201)
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+
+    func testTheLastAttemptRunsUntilTheCallersDeadline() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .status(503), .status(200, after: 0.5))
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: quick, attemptTimeout: 0.05)
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+        let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/items/1")!, timeout: 30))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(transport.requests.count, 3)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestSucceeded)
+        XCTAssertEqual(events.last?.attempt, 3)
+    }
+
     func testTheDeadlineOfTheWholeRequestIsNotRetried() async throws {
         var slow = LoopbackResponse.text("late")
         slow.delay = 10
@@ -191,6 +237,29 @@ final class RetryMiddlewareTests: XCTestCase {
         let response = try await client(RetryMiddleware(backoff: quick)).send(HTTPRequest(url: server.url("/reset")))
         XCTAssertEqual(response.statusCode, 200)
         let events = try await recorder.waitForTerminalEvents(count: 1)
+        guard case .transport(.connectionLost, _)? = events.first(where: { $0.name == .requestRetried })?.error else {
+            return XCTFail("\(events.map(\.name))")
+        }
+    }
+
+    func testAServerThatClosesWithoutAnsweringGetsAGetRetriedButNotAPost() async throws {
+        var closes = LoopbackResponse()
+        closes.fault = .raw(Data())  // reads the request, then closes without writing a byte
+        server.route("/orders", answering: [closes, .text("created", status: 201)])
+        server.route("/items", answering: [closes, .text("ok")])
+        let client = client(RetryMiddleware(backoff: quick))
+        // The POST goes first, on a fresh connection: curl re-sends a request whose reused
+        // connection closed without an answer, and cannot re-send a body (see the README).
+        do {
+            _ = try await client.send(HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
+            XCTFail("a POST the server may have processed must not be repeated")
+        } catch {
+            guard case .transport(.connectionLost, _) = error else { return XCTFail("\(error)") }
+        }
+        let get = try await client.send(HTTPRequest(url: server.url("/items"), timeout: 10))
+        XCTAssertEqual(String(decoding: get.body, as: UTF8.self), "ok")
+        XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["POST /orders", "GET /items", "GET /items"])
+        let events = try await recorder.waitForTerminalEvents(count: 2)
         guard case .transport(.connectionLost, _)? = events.first(where: { $0.name == .requestRetried })?.error else {
             return XCTFail("\(events.map(\.name))")
         }
