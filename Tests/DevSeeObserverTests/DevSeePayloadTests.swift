@@ -112,6 +112,46 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["requestBody"] as? String, "aaaaaaaaa…[truncated: 17 bytes in all]")
     }
 
+    func testABodyOverTheLimitShowsItsFirstBytesAndOneMarker() async throws {
+        let body = Data((#"{"blob":""# + String(repeating: "a", count: 2 * 1024 * 1024) + #""}"#).utf8)
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("POST", headers: ["Content-Type": "application/json"], body: body), response: response(200)
+            )
+        }
+        let shown = #"{"blob":""# + String(repeating: "a", count: 64 * 1024 - 9) + "…[truncated: 2097163 bytes in all]"
+        let requestBody = try XCTUnwrap(log["requestBody"] as? String)
+        XCTAssertTrue(requestBody == shown, "\(requestBody.prefix(40))…\(requestBody.suffix(60)) (\(requestBody.utf8.count) bytes)")
+    }
+
+    func testEveryBodyKindCutAtTheLimitIsMaskedAsFarAsItGoes() async throws {
+        let multipartHead = "--b\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n"
+        let cases: [(type: String, body: Data, limit: Int, shown: String)] = [
+            ("application/json", Data(#"{"user":"roy","password":"hunter2-S3CRET"}"#.utf8), 30, #"{"user":"roy","password":"[REDACTED]""#),
+            ("application/json", Data(#"{"user":"roy","note":"hunter2-S3CRET"}"#.utf8), 30, #"{"user":"roy","note":"hunter2-"#),
+            ("application/x-www-form-urlencoded", Data("user=roy&password=hunter2-S3CRET".utf8), 22, "user=roy&password=[REDACTED]"),
+            ("application/xml", Data("<login><user>roy</user><password>hunter2</password></login>".utf8), 37,
+             "<login><user>roy</user><password>[REDACTED]"),
+            ("text/plain; charset=utf-8", Data("plain text that goes on".utf8), 10, "plain text"),
+            ("multipart/form-data; boundary=b", Data((multipartHead + #"{"token":"hunter2-S3CRET"}"# + "\r\n--b--\r\n").utf8),
+             multipartHead.utf8.count + 14, multipartHead + #"{"token":"[REDACTED]""#),
+            ("application/graphql", Data(#"mutation { login(password: "hunter2") }"#.utf8), 31, "mutation { login(password: ***"),
+            ("application/octet-stream", Data([0xFF, 0x00, 0xFE, 0x01, 0x80, 0x7F]), 4, "base64:/wD+AQ=="),
+        ]
+        for (index, item) in cases.enumerated() {
+            let log = try await logOne({ $0.maxBodyBytes = item.limit }) { logger in
+                await logger.log(
+                    request: request("POST", "https://api.example.com/case/\(index)", headers: ["Content-Type": item.type], body: item.body),
+                    response: response(200)
+                )
+            }
+            XCTAssertEqual(log["requestBody"] as? String, item.shown + "…[truncated: \(item.body.count) bytes in all]", item.type)
+            XCTAssertFalse((log["requestBody"] as? String ?? "").contains("S3CRET"), item.type)
+            receiver.stop()
+            receiver = try DevSeeReceiver()
+        }
+    }
+
     func testBinaryBodyIsBase64() async throws {
         let bytes = Data([0xFF, 0x00, 0xFE, 0x01, 0x80])
         let log = try await logOne { logger in

@@ -1,17 +1,17 @@
 import Foundation
 import HTTPCore
 
-/// Renders a body for a payload: UTF-8 text when valid, else `base64:<...>`, cut to a byte
-/// budget without splitting a UTF-8 character, with a visible marker when cut.
+/// Renders a body for a payload: UTF-8 text when valid, else `base64:<...>`, with one visible
+/// marker when it was cut.
 enum BodyRenderer {
-    static func render(_ body: CapturedBody, budget: Int) -> String {
-        let data = body.data
-        let isCut = data.count > budget
-        let shown = isCut ? data.prefix(budget) : data
-        let marker = isCut || body.isTruncated ? "…[truncated: \(body.totalByteCount) bytes in all]" : ""
-        // A cut (here or upstream) may end inside a character.
-        if let text = UTF8Text.decode(shown, isCut: isCut || body.isTruncated) { return text + marker }
-        return "base64:" + shown.base64EncodedString() + marker
+    /// A redacted body as the viewer shows it: all of it (it holds at most `maxBodyBytes` of
+    /// the original, masks may make it a little longer), and `…[truncated: N bytes in all]`
+    /// when the original was longer.
+    static func render(_ body: CapturedBody) -> String {
+        let marker = body.isTruncated ? "…[truncated: \(body.totalByteCount) bytes in all]" : ""
+        // A cut may end inside a character.
+        if let text = UTF8Text.decode(body.data, isCut: body.isTruncated) { return text + marker }
+        return "base64:" + body.data.base64EncodedString() + marker
     }
 
     /// Rendered text cut so that, escaped, it takes at most `limit` bytes, marker included.

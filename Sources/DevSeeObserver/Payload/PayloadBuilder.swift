@@ -42,9 +42,9 @@ struct PayloadBuilder: Sendable {
         if let correlation = captured.correlation, let name = correlation.headerName, redactor.masksHeader(named: name) {
             entry.correlation = (name, Redactor.mask)
         }
-        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
+        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
         // The dev-see viewer shows no `error`: without a response, the body says why.
-        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
+        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
             ?? (entry.statusCode == nil ? noResponseText(entry) : nil)
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
