@@ -81,8 +81,8 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
         XCTAssertEqual(
             log["responseBody"] as? String,
-            "[no response] transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004) after 0.0 s",
-            "the viewer shows no error field: the body says why there is no response"
+            "[no response] transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
+            "the viewer shows no error field: the body says why there is no response; no start, no duration"
         )
         XCTAssertEqual(log["error"] as? String, "transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
                        "the same wording as a failed URLSessionClient call")
@@ -149,6 +149,67 @@ final class DevSeePayloadTests: XCTestCase {
             XCTAssertFalse((log["requestBody"] as? String ?? "").contains("S3CRET"), item.type)
             receiver.stop()
             receiver = try DevSeeReceiver()
+        }
+    }
+
+    private struct DecodingFailed: LocalizedError {
+        var errorDescription: String? { "expected an array at https://api.example.com/feed?token=abc" }
+    }
+
+    func testAnErrorThatCameWithAResponseIsShownAboveItsBody() async throws {
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("GET", "https://api.example.com/feed?token=abc"),
+                response: response(200, headers: ["Content-Type": "application/json"]),
+                responseBody: Data(#"{"items":[],"token":"t0k"}"#.utf8),
+                error: DecodingFailed(),
+                startedAt: started, endedAt: started.addingTimeInterval(0.018)
+            )
+        }
+        XCTAssertEqual(log["statusCode"] as? Int, 200)
+        let error = try XCTUnwrap(log["error"] as? String)
+        XCTAssertEqual(log["responseBody"] as? String, "[error] \(error) after 18 ms\n" + #"{"items":[],"token":"[REDACTED]"}"#)
+        XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?token=[REDACTED]")
+
+        receiver.stop()
+        receiver = try DevSeeReceiver()
+        let bodiless = try await logOne { logger in
+            await logger.log(request: request("GET"), response: response(204), error: HTTPError.invalidResponse, startedAt: started, endedAt: started)
+        }
+        XCTAssertEqual(bodiless["responseBody"] as? String, "[error] \(bodiless["error"] as? String ?? "?") after 0 µs")
+    }
+
+    func testAFastFailureSaysHowFastInAUnitThatShowsIt() async throws {
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET"), response: nil, error: URLError(.cannotConnectToHost), startedAt: started, endedAt: started.addingTimeInterval(0.0009))
+        }
+        let body = try XCTUnwrap(log["responseBody"] as? String)
+        XCTAssertTrue(body.hasPrefix("[no response] transport error [cannot_connect]"), body)
+        XCTAssertTrue(body.hasSuffix(" after 0.9 ms"), body)
+    }
+
+    func testABase64BodyCutToFitThePayloadStillDecodes() async throws {
+        var generator = SeededRandomNumberGenerator(seed: 7)
+        let bytes = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0xFF])
+        let harness = LoggerHarness(receiver: receiver) { $0.maxBodyBytes = 2 * 1024 * 1024 }
+        // Four URL lengths move the cut through every position modulo 4.
+        for length in 0..<4 {
+            let url = "https://api.example.com/blob/" + String(repeating: "x", count: length)
+            await harness.logger.log(request: request("GET", url), response: response(200), responseBody: bytes)
+        }
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.storedObjects().count, 4, "\(receiver.rejections.map(\.reason))")
+        for log in receiver.storedObjects() {
+            let body = try XCTUnwrap(log["responseBody"] as? String)
+            XCTAssertTrue(body.hasPrefix("base64:"))
+            let marker = "…[truncated: \(bytes.count) bytes in all]"
+            XCTAssertTrue(body.hasSuffix(marker), String(body.suffix(60)))
+            let encoded = String(body.dropFirst("base64:".count).dropLast(marker.count))
+            let decoded = try XCTUnwrap(Data(base64Encoded: encoded), "\(encoded.utf8.count) characters of base64 must decode")
+            XCTAssertGreaterThan(decoded.count, 500_000)
+            XCTAssertEqual(decoded, bytes.prefix(decoded.count))
         }
     }
 
