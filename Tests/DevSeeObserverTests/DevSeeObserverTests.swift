@@ -26,6 +26,18 @@ final class DevSeeObserverTests: XCTestCase {
         receiver.stop()
     }
 
+    /// The one log of a GET of `path` through a `URLSessionClient` with the `.debug` policy and
+    /// a `DevSeeObserver`, once delivered.
+    private func loggedExchange(_ path: String) async throws -> [String: Any] {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url(path)))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        return try receiver.onlyLog()
+    }
+
     func testEveryRequestIsLoggedOnceWithRequestAndResponseJoined() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
@@ -95,13 +107,8 @@ final class DevSeeObserverTests: XCTestCase {
 
     func testWhatThePolicyRedactedIsNotRedactedAgain() async throws {
         api.route("/broken-json") { _ in .json(#"{"password":"hunter2","#) }
-        let harness = LoggerHarness(receiver: receiver)
-        let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url("/broken-json")))
-        await dispatcher.flush()
-        await harness.logger.flush()
-        let body = try XCTUnwrap(try receiver.onlyLog()["responseBody"] as? String)
+        let log = try await loggedExchange("/broken-json")
+        let body = try XCTUnwrap(log["responseBody"] as? String)
         XCTAssertEqual(body, #"{"password":"[REDACTED]",…[REDACTED: unreadable JSON, 0 more bytes]"#, "one marker, from one pass")
     }
 
@@ -171,15 +178,9 @@ final class DevSeeObserverTests: XCTestCase {
     func testAResponseOverTheCapShowsItsFirstBytesMaskedAndOneMarker() async throws {
         let blob = String(repeating: "a", count: 2 * 1024 * 1024)
         api.route("/export") { _ in .json(#"{"token":"t0k","blob":""# + blob + #""}"#) }
-        let harness = LoggerHarness(receiver: receiver)
-        let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url("/export")))
-        await dispatcher.flush()
-        await harness.logger.flush()
-
         // The policy captured 64 KiB, masked it, and cut the masked text to 64 KiB again.
-        let body = try XCTUnwrap(receiver.onlyLog()["responseBody"] as? String)
+        let log = try await loggedExchange("/export")
+        let body = try XCTUnwrap(log["responseBody"] as? String)
         let head = #"{"token":"[REDACTED]","blob":""#
         let total = #"{"token":"t0k","blob":""#.utf8.count + blob.utf8.count + 2
         let expected = head + String(repeating: "a", count: 64 * 1024 - head.utf8.count) + "…[truncated: \(total) bytes in all]"

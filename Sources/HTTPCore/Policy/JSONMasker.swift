@@ -164,48 +164,40 @@ struct JSONMasker {
             case UInt8(ascii: "["): try array(depth: depth, mode: mode)
             case UInt8(ascii: "\""):
                 let start = index
-                do {
-                    try skipString()
-                } catch let cut as EndOfInput {
-                    guard masker.isPrefix else {
-                        // Reported where the unfinished string starts.
-                        index = start
-                        throw cut
-                    }
-                    // What there is of the string, by the rules of a whole one.
-                    if mode == .everyValue {
-                        writeMask()
-                    } else {
-                        rewriteStringIfNeeded(content: (start + 1)..<characterBoundary(before: index, from: start + 1), key: key, isClosed: false)
-                    }
-                    throw cut
-                }
+                let isWhole = try skipToken(string: true)
                 if mode == .everyValue {
                     writeMask()
                 } else {
-                    rewriteStringIfNeeded(content: (start + 1)..<(index - 1), key: key, isClosed: true)
+                    // A string cut short is rewritten by the rules of a whole one, as far as it goes.
+                    let end = isWhole ? index - 1 : characterBoundary(before: index, from: start + 1)
+                    rewriteStringIfNeeded(content: (start + 1)..<end, key: key, isClosed: isWhole)
                 }
+                if !isWhole { throw EndOfInput() }
             default:
                 let start = index
-                do {
-                    try skipScalar()
-                } catch let cut as EndOfInput {
-                    guard masker.isPrefix else {
-                        index = start
-                        throw cut
-                    }
-                    if mode == .everyValue {
-                        writeMask()
-                    } else {
-                        copy(start..<index)
-                    }
-                    throw cut
-                }
+                let isWhole = try skipToken(string: false)
                 if mode == .everyValue {
                     writeMask()
                 } else {
                     copy(start..<index)
                 }
+                if !isWhole { throw EndOfInput() }
+            }
+        }
+
+        /// Skips a string or scalar token; returns `false` when the input is a prefix that ends
+        /// inside it. The end of any other input fails where the unfinished token starts.
+        mutating func skipToken(string: Bool) throws -> Bool {
+            let start = index
+            do {
+                if string { try skipString() } else { try skipScalar() }
+                return true
+            } catch is EndOfInput {
+                guard masker.isPrefix else {
+                    index = start
+                    throw EndOfInput()
+                }
+                return false
             }
         }
 
