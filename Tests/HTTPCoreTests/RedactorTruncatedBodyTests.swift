@@ -27,6 +27,10 @@ final class RedactorTruncatedBodyTests: XCTestCase {
             (#"{"text":"a\"#, #"{"text":"a"#, "a lone backslash, left out"),
             (#"{"note":"see https://a.example/cb?token=\#(secret)"#, #"{"note":"see https://a.example/cb?token=[REDACTED]"#, "text rules on what there is"),
             (#"{"note":"Bearer \#(secret)"#, #"{"note":"Bearer [REDACTED]"#, "a credential"),
+            (#"{"db":"postgres://admin:hunt"#, #"{"db":"postgres://[REDACTED]"#, "a URL's userinfo cut in two"),
+            (#"{"db":"postgres:\/\/admin:hunt"#, #"{"db":"postgres://[REDACTED]"#, "the same, slashes escaped"),
+            (#"{"site":"https://api.exa"#, #"{"site":"https://api.exa"#, "a host cut short"),
+            (#"{"site":"https://api.example.com:84"#, #"{"site":"https://[REDACTED]"#, "host and port cut short, masked: they may be user and password"),
             (#"{"payload":"{\"password\":\"\#(secret)"#, #"{"payload":"{\"password\":\"[REDACTED]\""#, "JSON in a string"),
             (#"{"query":"query { user(pin: \"12"#, #"{"query":"query { user(pin: ***"#, "a GraphQL operation's query"),
             (#"{"variables":{"pin":"12"#, #"{"variables":{"pin":"[REDACTED]""#, "GraphQL variables"),
@@ -66,6 +70,9 @@ final class RedactorTruncatedBodyTests: XCTestCase {
             ("user=roy&next=https%3A%2F%2Fa%2F%3Ftoken%3D\(secret.prefix(4))", "application/x-www-form-urlencoded",
              "user=roy&next=https%3A%2F%2Fa%2F%3Ftoken%3D[REDACTED]", "a URL in a form value"),
             ("user=roy&passw", "application/x-www-form-urlencoded", "user=roy&passw", "a form name"),
+            ("user=roy&db=postgres://admin:hun", "application/x-www-form-urlencoded", "user=roy&db=postgres://[REDACTED]", "a URL's userinfo in a form"),
+            ("user=roy&db=postgres%3A%2F%2Fadmin%3Ahun", "application/x-www-form-urlencoded", "user=roy&db=postgres%3A%2F%2F[REDACTED]",
+             "the same, percent-encoded"),
             ("<login><user>roy</user><password>hun", "application/xml", "<login><user>roy</user><password>[REDACTED]", "an XML element"),
             ("<login><user>ro", "application/xml", "<login><user>ro", "XML text"),
             ("<login token=\"ab", "application/xml", "<login token=[REDACTED]", "an XML attribute"),
@@ -90,15 +97,18 @@ final class RedactorTruncatedBodyTests: XCTestCase {
     }
 
     func testTheCutSecretNeverLeaksWhereverTheCutFalls() {
-        let body = #"{"user":"roy","password":"\#(secret)","note":"ok"}"#
-        let secretRange = body.range(of: secret)!
-        let secretStart = body.utf8.distance(from: body.startIndex, to: secretRange.lowerBound)
-        for length in 0...body.utf8.count {
-            let prefix = String(decoding: Array(body.utf8.prefix(length)), as: UTF8.self)
-            let output = cut(prefix, "application/json")
-            XCTAssertFalse(output.contains(secret.prefix(2)), "cut at \(length): \(output)")
-            XCTAssertTrue(length <= secretStart - 1 || output.contains(#""password":"[REDACTED]""#), "cut at \(length): \(output)")
-            XCTAssertFalse(output.contains("REDACTED: unreadable"), "cut at \(length): \(output)")
+        let bodies: [(text: String, type: String)] = [
+            (#"{"user":"roy","db":"postgres://admin:\#(secret)@db.internal/app","password":"\#(secret)","note":"ok"}"#, "application/json"),
+            ("user=roy&db=postgres://admin:\(secret)@db.internal/app&password=\(secret)&note=ok", "application/x-www-form-urlencoded"),
+            ("user=roy&db=postgres%3A%2F%2Fadmin%3A\(secret)%40db.internal%2Fapp&note=ok", "application/x-www-form-urlencoded"),
+        ]
+        for body in bodies {
+            for length in 0...body.text.utf8.count {
+                let prefix = String(decoding: Array(body.text.utf8.prefix(length)), as: UTF8.self)
+                let output = cut(prefix, body.type)
+                XCTAssertFalse(output.contains(secret.prefix(2)), "cut at \(length): \(output)")
+                XCTAssertFalse(output.contains("REDACTED: unreadable"), "cut at \(length): \(output)")
+            }
         }
     }
 }

@@ -54,7 +54,8 @@ extension Redactor {
         case .form:
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
-            return Data(maskedPairs(Substring(text), masks: masksBodyKey).utf8)
+            let masked = maskedPairs(Substring(text), masks: masksBodyKey)
+            return Data((isTruncated ? Self.maskingCutAuthority(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
             guard depth < Self.maximumMultipartDepth else {

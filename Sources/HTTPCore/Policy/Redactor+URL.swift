@@ -61,6 +61,44 @@ extension Redactor {
         return masker.finish()
     }
 
+    /// `text` with the URL authority that its end cuts short replaced by ``mask``: text cut
+    /// inside `scheme://user:pa` may end in half a password, which the URL rules remove only
+    /// once they see its `@`. The last `://` (raw or percent-encoded) counts when no `/`, `?`,
+    /// `#`, `@`, `\`, whitespace, quote or `&` (raw or percent-encoded) follows it and a `:`
+    /// (raw or encoded) does; any other text is returned as it is.
+    static func maskingCutAuthority(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        func isEscape(_ at: Int, _ hex: String) -> Bool {
+            at + 2 < bytes.count && bytes[at] == UInt8(ascii: "%") && String(decoding: bytes[(at + 1)...(at + 2)], as: UTF8.self).uppercased() == hex
+        }
+        var authorityStart: Int?
+        var index = bytes.count - 3
+        while index >= 0, authorityStart == nil {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+                authorityStart = index + 3
+            } else if isEscape(index, "3A"), isEscape(index + 3, "2F"), isEscape(index + 6, "2F") {
+                authorityStart = index + 9
+            }
+            index -= 1
+        }
+        guard let start = authorityStart, start < bytes.count else { return text }
+        var hasColon = false
+        for position in start..<bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+                UInt8(ascii: "'"), UInt8(ascii: "&"), 0x00...0x20:
+                return text
+            case UInt8(ascii: ":"):
+                hasColon = true
+            default:
+                if ["2F", "3F", "23", "40"].contains(where: { isEscape(position, $0) }) { return text }
+                hasColon = hasColon || isEscape(position, "3A")
+            }
+        }
+        guard hasColon else { return text }
+        return String(decoding: bytes[..<start], as: UTF8.self) + mask
+    }
+
     /// A `name=value&...` query with masked values replaced; raw names are kept as sent.
     /// At `.strict` a bare item without `=` is masked too, since it may be a token.
     func redactedQuery(_ query: Substring) -> String {
