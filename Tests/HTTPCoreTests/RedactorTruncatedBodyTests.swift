@@ -30,6 +30,7 @@ final class RedactorTruncatedBodyTests: XCTestCase {
             (#"{"db":"postgres://admin:hunt"#, #"{"db":"postgres://[REDACTED]"#, "a URL's userinfo cut in two"),
             (#"{"db":"postgres:\/\/admin:hunt"#, #"{"db":"postgres://[REDACTED]"#, "the same, slashes escaped"),
             (#"{"site":"https://api.exa"#, #"{"site":"https://api.exa"#, "a host cut short"),
+            (#"{"note":"id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIx"#, #"{"note":"id [REDACTED]"#, "a JSON Web Token cut before its signature"),
             (#"{"site":"https://api.example.com:84"#, #"{"site":"https://[REDACTED]"#, "host and port cut short, masked: they may be user and password"),
             (#"{"payload":"{\"password\":\"\#(secret)"#, #"{"payload":"{\"password\":\"[REDACTED]\""#, "JSON in a string"),
             (#"{"query":"query { user(pin: \"12"#, #"{"query":"query { user(pin: ***"#, "a GraphQL operation's query"),

@@ -446,16 +446,16 @@ struct JSONMasker {
 
         /// Copies a string token, given by its content, whose text may hold a URL, a form, a
         /// credential or a JWT with the text rules applied (``Redactor/redactedText(_:)``);
-        /// other strings are copied as they are. A string cut short also loses a URL
-        /// authority that its end cuts short (``Redactor/maskingCutAuthority(_:)``).
+        /// other strings are copied as they are. A string cut short also loses a
+        /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
         mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
-            // A string cut short is always read: its end may cut a URL's userinfo in two.
+            // A string cut short is always read: its end may cut a credential in two.
             guard mayHoldTextSecret(content) || !isClosed, let decoded = JSONString.decode(input[content]) else {
                 copyString(content, isClosed: isClosed)
                 return
             }
             let whole = masker.redactor.redactedText(decoded)
-            let scrubbed = isClosed ? whole : Redactor.maskingCutAuthority(whole)
+            let scrubbed = isClosed ? whole : Redactor.maskingCutCredential(whole)
             if scrubbed == decoded {
                 copyString(content, isClosed: isClosed)
             } else {

@@ -55,7 +55,7 @@ extension Redactor {
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
             let masked = maskedPairs(Substring(text), masks: masksBodyKey)
-            return Data((isTruncated ? Self.maskingCutAuthority(masked) : masked).utf8)
+            return Data((isTruncated ? Self.maskingCutCredential(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
             guard depth < Self.maximumMultipartDepth else {

@@ -61,15 +61,21 @@ extension Redactor {
         return masker.finish()
     }
 
-    /// `text` with the URL authority that its end cuts short replaced by ``mask``: text cut
-    /// inside `scheme://user:pa` may end in half a password, which the URL rules remove only
-    /// once they see its `@`. The last `://` (raw or percent-encoded) counts when no `/`, `?`,
-    /// `#`, `@`, `\`, whitespace, quote or `&` (raw or percent-encoded) follows it and a `:`
-    /// (raw or encoded) does; any other text is returned as it is.
-    static func maskingCutAuthority(_ text: String) -> String {
+    /// `text` without a credential that its end cuts short, replaced by ``mask``: a JSON Web
+    /// Token (`eyJ…`, which the text rules mask once they see its two dots), or a URL
+    /// authority (`scheme://user:pa`, whose userinfo the URL rules remove once they see its
+    /// `@`). The authority counts from the last `://` (raw or percent-encoded) when no `/`,
+    /// `?`, `#`, `@`, `\`, whitespace, quote or `&` (raw or percent-encoded) follows it and a
+    /// `:` (raw or encoded) does. Any other text is returned as it is.
+    static func maskingCutCredential(_ text: String) -> String {
         let bytes = Array(text.utf8)
         func isEscape(_ at: Int, _ hex: String) -> Bool {
             at + 2 < bytes.count && bytes[at] == UInt8(ascii: "%") && String(decoding: bytes[(at + 1)...(at + 2)], as: UTF8.self).uppercased() == hex
+        }
+        var wordStart = bytes.count
+        while wordStart > 0, bytes[wordStart - 1].isBase64URLOrDot { wordStart -= 1 }
+        if bytes[wordStart...].starts(with: "eyJ".utf8) {
+            return String(decoding: bytes[..<wordStart], as: UTF8.self) + mask
         }
         var authorityStart: Int?
         var index = bytes.count - 3
@@ -295,5 +301,13 @@ extension PairMasker {
             start = end + 1
         }
         return endsMasked && start == range.upperBound + 1
+    }
+}
+
+extension UInt8 {
+    /// A letter, a digit, `-`, `_` or `.`: what a JSON Web Token is written with.
+    fileprivate var isBase64URLOrDot: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+            || self == UInt8(ascii: "-") || self == UInt8(ascii: "_") || self == UInt8(ascii: ".")
     }
 }
