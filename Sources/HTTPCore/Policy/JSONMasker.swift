@@ -449,12 +449,13 @@ struct JSONMasker {
         /// other strings are copied as they are. A string cut short also loses a
         /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
         mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
-            // A string cut short is always read: its end may cut a credential in two.
-            guard mayHoldTextSecret(content) || !isClosed, let decoded = JSONString.decode(input[content]) else {
+            // A string cut short is always decoded: its end may cut a credential in two.
+            let mayHoldSecret = mayHoldTextSecret(content)
+            guard mayHoldSecret || !isClosed, let decoded = JSONString.decode(input[content]) else {
                 copyString(content, isClosed: isClosed)
                 return
             }
-            let whole = masker.redactor.redactedText(decoded)
+            let whole = mayHoldSecret ? masker.redactor.redactedText(decoded) : decoded
             let scrubbed = isClosed ? whole : Redactor.maskingCutCredential(whole)
             if scrubbed == decoded {
                 copyString(content, isClosed: isClosed)

@@ -64,45 +64,50 @@ extension Redactor {
     /// `text` without a credential that its end cuts short, replaced by ``mask``: a JSON Web
     /// Token (`eyJ…`, which the text rules mask once they see its two dots), or a URL
     /// authority (`scheme://user:pa`, whose userinfo the URL rules remove once they see its
-    /// `@`). The authority counts from the last `://` (raw or percent-encoded) when no `/`,
-    /// `?`, `#`, `@`, `\`, whitespace, quote or `&` (raw or percent-encoded) follows it and a
-    /// `:` (raw or encoded) does. Any other text is returned as it is.
+    /// `@`). The authority is what follows the last `://` (raw or percent-encoded) when it
+    /// holds a `:` (raw or encoded) and no `/`, `?`, `#`, `@` (raw or encoded), `\`,
+    /// whitespace, quote or `&`. Any other text is returned as it is. One pass back from the
+    /// end, over the last word at most.
     static func maskingCutCredential(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        func isEscape(_ at: Int, _ hex: String) -> Bool {
-            at + 2 < bytes.count && bytes[at] == UInt8(ascii: "%") && String(decoding: bytes[(at + 1)...(at + 2)], as: UTF8.self).uppercased() == hex
-        }
+        var text = text
+        guard let cut = text.withUTF8(cutCredentialStart) else { return text }
+        return String(decoding: text.utf8.prefix(cut), as: UTF8.self) + mask
+    }
+
+    /// Where the credential that the end of `bytes` cuts short starts (see
+    /// ``maskingCutCredential(_:)``), or `nil`.
+    private static func cutCredentialStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var wordStart = bytes.count
         while wordStart > 0, bytes[wordStart - 1].isBase64URLOrDot { wordStart -= 1 }
-        if bytes[wordStart...].starts(with: "eyJ".utf8) {
-            return String(decoding: bytes[..<wordStart], as: UTF8.self) + mask
+        if bytes[wordStart...].starts(with: "eyJ".utf8) { return wordStart }
+        func escape(at index: Int) -> UInt8? {
+            guard index >= 0, index + 2 < bytes.count, bytes[index] == PairMasker.ASCII.percent,
+                let high = PairMasker.ASCII.hexValue(bytes[index + 1]), let low = PairMasker.ASCII.hexValue(bytes[index + 2])
+            else { return nil }
+            return high << 4 | low
         }
-        var authorityStart: Int?
-        var index = bytes.count - 3
-        while index >= 0, authorityStart == nil {
-            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
-                authorityStart = index + 3
-            } else if isEscape(index, "3A"), isEscape(index + 3, "2F"), isEscape(index + 6, "2F") {
-                authorityStart = index + 9
+        var hasColon = false
+        var index = bytes.count - 1
+        while index >= 0 {
+            switch escape(at: index) ?? bytes[index] {
+            case PairMasker.ASCII.slash:
+                let isRaw = bytes[index] == PairMasker.ASCII.slash
+                let width = isRaw ? 1 : 3
+                let isSchemeEnd = isRaw
+                    ? index >= 2 && bytes[index - 1] == PairMasker.ASCII.slash && bytes[index - 2] == PairMasker.ASCII.colon
+                    : escape(at: index - 3) == PairMasker.ASCII.slash && escape(at: index - 6) == PairMasker.ASCII.colon
+                return isSchemeEnd && hasColon ? index + width : nil
+            case PairMasker.ASCII.colon:
+                hasColon = true
+            case PairMasker.ASCII.questionMark, PairMasker.ASCII.numberSign, PairMasker.ASCII.atSign, PairMasker.ASCII.backslash,
+                UInt8(ascii: "\""), UInt8(ascii: "'"), PairMasker.ASCII.ampersand, 0x00...0x20:
+                return nil
+            default:
+                break
             }
             index -= 1
         }
-        guard let start = authorityStart, start < bytes.count else { return text }
-        var hasColon = false
-        for position in start..<bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-                UInt8(ascii: "'"), UInt8(ascii: "&"), 0x00...0x20:
-                return text
-            case UInt8(ascii: ":"):
-                hasColon = true
-            default:
-                if ["2F", "3F", "23", "40"].contains(where: { isEscape(position, $0) }) { return text }
-                hasColon = hasColon || isEscape(position, "3A")
-            }
-        }
-        guard hasColon else { return text }
-        return String(decoding: bytes[..<start], as: UTF8.self) + mask
+        return nil
     }
 
     /// A `name=value&...` query with masked values replaced; raw names are kept as sent.
