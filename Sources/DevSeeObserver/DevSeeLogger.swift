@@ -38,6 +38,11 @@ public final class DevSeeLogger: Sendable {
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
     public static let maximumOpenTokens = 10_000
 
+    /// The most retries in flight whose start is kept for their log; beyond it the oldest are
+    /// forgotten (a dispatcher that drops events for a slow observer can leave them open), and
+    /// their logs show the exchange's start and duration.
+    static let maximumOpenAttempts = 1_024
+
     /// Creates a logger and restores its endpoint: a valid stored endpoint first, then the
     /// configured `serverURL`, then `http://127.0.0.1:9090`. Invalid stored data is cleared.
     public init(configuration: DevSeeLoggerConfiguration) {
@@ -192,7 +197,7 @@ public final class DevSeeLogger: Sendable {
         let attempt = AttemptKey(requestID: event.requestID, attempt: event.attempt)
         if event.name == .requestStarted {
             let startedAt = event.startedAt ?? event.timestamp
-            attemptStarts.withLock { $0.insert(attempt, startedAt: startedAt, identity: nil, limit: Self.maximumOpenTokens) }
+            attemptStarts.withLock { $0.insert(attempt, startedAt: startedAt, identity: nil, limit: Self.maximumOpenAttempts) }
             return
         }
         let attemptStart = event.attempt > 1 ? attemptStarts.withLock { $0.remove(attempt) } : nil
