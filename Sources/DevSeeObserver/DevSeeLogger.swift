@@ -30,11 +30,18 @@ public final class DevSeeLogger: Sendable {
     private let shipper: LogShipper?
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
-    private let starts = Locked(RequestStartTable())
+    private let starts = Locked(RequestStartTable<DevSeeRequestToken>())
+    /// When attempts after the first started, from their `started` events, until their log.
+    private let attemptStarts = Locked(RequestStartTable<AttemptKey>())
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
     public static let maximumOpenTokens = 10_000
+
+    /// The most retries in flight whose start is kept for their log; beyond it the oldest are
+    /// forgotten (a dispatcher that drops events for a slow observer can leave them open), and
+    /// their logs show the exchange's start and duration.
+    static let maximumOpenAttempts = 1_024
 
     /// Creates a logger and restores its endpoint: a valid stored endpoint first, then the
     /// configured `serverURL`, then `http://127.0.0.1:9090`. Invalid stored data is cleared.
@@ -181,15 +188,41 @@ public final class DevSeeLogger: Sendable {
     /// Accepts a terminal or retried event from ``DevSeeObserver``; redaction and encoding happen when
     /// it is uploaded, unless its bodies are large, in which case they are captured now so the
     /// buffer does not keep them alive.
+    ///
+    /// Also takes the `started` events of attempts after the first: the terminal event of a
+    /// request sent more than once describes its last attempt, but carries the exchange's
+    /// start and duration, so its log gets the attempt's own (and is captured now).
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
+        let attempt = AttemptKey(requestID: event.requestID, attempt: event.attempt)
+        if event.name == .requestStarted {
+            let startedAt = event.startedAt ?? event.timestamp
+            attemptStarts.withLock { $0.insert(attempt, startedAt: startedAt, identity: nil, limit: Self.maximumOpenAttempts) }
+            return
+        }
+        let attemptStart = event.attempt > 1 ? attemptStarts.withLock { $0.remove(attempt) } : nil
         let retained = event.retainedByteCount
-        if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
+        if event.name.isTerminal, let attemptStart {
+            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            entry.startedAt = attemptStart
+            entry.durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
+            shipper.accept(.entry(entry), byteCost: entry.byteCost)
+        } else if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
             let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
             shipper.accept(.event(event), byteCost: retained)
         }
+    }
+
+    /// The last attempt's share of a terminal event's duration: the exchange's, less the time
+    /// from the exchange's start to the attempt's.
+    private static func attemptDuration(of event: HTTPEvent, startedAt attemptStart: Date) -> Double? {
+        let ended = event.endedAt ?? event.timestamp
+        guard let exchange = event.durationMilliseconds, let exchangeStart = event.startedAt else {
+            return max(0, ended.timeIntervalSince(attemptStart) * 1000)
+        }
+        return max(0, exchange - attemptStart.timeIntervalSince(exchangeStart) * 1000)
     }
 
     private func capture(

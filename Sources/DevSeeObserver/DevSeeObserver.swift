@@ -32,9 +32,11 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
-    /// Logs terminal and retried events; ignores the others.
+    /// Logs terminal and retried events, and notes when attempts after the first start (for
+    /// the timing of the last one); ignores the others.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal || event.name == .requestRetried else { return }
+        let isLaterAttemptStart = event.name == .requestStarted && event.attempt > 1
+        guard event.name.isTerminal || event.name == .requestRetried || isLaterAttemptStart else { return }
         logger.accept(event)
     }
 }

@@ -18,18 +18,19 @@ struct RequestIdentity: Hashable {
     }
 }
 
-/// Start times of requests between their start (`beginRequest`, `markRequestStarted`) and
-/// their log, bounded: beyond the limit the oldest open start is forgotten, in constant time.
-struct RequestStartTable {
-    private var startTimes: [DevSeeRequestToken: Date] = [:]
-    private var order: [DevSeeRequestToken] = []
+/// Start times of requests between their start (`beginRequest`, `markRequestStarted`, or an
+/// attempt's `started` event) and their log, bounded: beyond the limit the oldest open start
+/// is forgotten, in constant time.
+struct RequestStartTable<Key: Hashable> {
+    private var startTimes: [Key: Date] = [:]
+    private var order: [Key] = []
     private var head = 0
     /// The tokens of marked starts by request identity, earliest first; may hold tokens
     /// already forgotten, which are skipped and pruned.
-    private var marks: [RequestIdentity: [DevSeeRequestToken]] = [:]
+    private var marks: [RequestIdentity: [Key]] = [:]
     private var markCount = 0
 
-    mutating func insert(_ token: DevSeeRequestToken, startedAt: Date, identity: RequestIdentity?, limit: Int) {
+    mutating func insert(_ token: Key, startedAt: Date, identity: RequestIdentity?, limit: Int) {
         let limit = max(1, limit)
         while startTimes.count >= limit, head < order.count {
             startTimes[order[head]] = nil
@@ -48,12 +49,12 @@ struct RequestStartTable {
         if markCount > 2 * limit + 64 { pruneMarks() }
     }
 
-    mutating func remove(_ token: DevSeeRequestToken) -> Date? {
+    mutating func remove(_ token: Key) -> Date? {
         startTimes.removeValue(forKey: token)
     }
 
     /// The earliest open start marked for an identical request, removed.
-    mutating func removeEarliest(matching identity: RequestIdentity) -> (token: DevSeeRequestToken, startedAt: Date)? {
+    mutating func removeEarliest(matching identity: RequestIdentity) -> (token: Key, startedAt: Date)? {
         guard var tokens = marks[identity] else { return nil }
         defer { marks[identity] = tokens.isEmpty ? nil : tokens }
         while !tokens.isEmpty {

@@ -104,13 +104,26 @@ final class DevSeeLogStore: Sendable {
     }
 
     /// `GET /api/logs?limit=N`: the newest `N` entries (all when no limit), oldest first.
+    ///
+    /// `limit` is read as dev-see reads it: an empty one is no limit, and otherwise
+    /// JavaScript's `parseInt` must find a positive number at its start (`10abc` is 10).
     func list(_ request: LoopbackRequest) -> LoopbackResponse {
-        var limit = Int.max
-        for item in (request.query ?? "").split(separator: "&") {
+        let values = (request.query ?? "").split(separator: "&").compactMap { item -> String? in
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pair.first == "limit" else { continue }
-            guard pair.count == 2, let value = Int(pair[1]), value > 0 else {
-                return .json(Self.errorBody(status: 400, message: "limit must be a positive number"), status: 400)
+            guard pair.first == "limit" else { return nil }
+            let value = pair.count == 2 ? String(pair[1]) : ""
+            return value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+        }
+        // A repeated parameter is an array, which parseInt reads joined with commas.
+        let text = values.joined(separator: ",")
+        var limit = Int.max
+        if !text.isEmpty {
+            guard let value = Self.parseInt(text), value > 0 else {
+                let body = JSONValue.object([
+                    ("error", .string("Invalid limit parameter")),
+                    ("details", .array([.string("limit must be a positive number")])),
+                ])
+                return .json(body.serialized, status: 400)
             }
             limit = value
         }
@@ -122,13 +135,28 @@ final class DevSeeLogStore: Sendable {
         return .json(body.serialized)
     }
 
+    /// JavaScript's `parseInt(text, 10)`: leading whitespace, a sign, then the digits up to
+    /// the first other character; `nil` (NaN) without digits.
+    static func parseInt(_ text: String) -> Int? {
+        var rest = Substring(text).drop { $0.isWhitespace }
+        var sign = 1
+        if let first = rest.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return sign * (Int(digits.prefix(18)) ?? 0)
+    }
+
     /// `GET /api/logs/:id`: one entry, or 404.
     func entry(id: String) -> LoopbackResponse {
         let entry = state.withLock { state in
             state.entries.last { $0["id"] == .string(id) }
         }
         guard let entry else {
-            return .json(JSONValue.object([("error", .string("Log not found"))]).serialized, status: 404)
+            let body = JSONValue.object([("error", .string("Log not found")), ("details", .array([.string("No log found with id: \(id)")]))])
+            return .json(body.serialized, status: 404)
         }
         return .json(entry.serialized)
     }
@@ -136,7 +164,7 @@ final class DevSeeLogStore: Sendable {
     /// `DELETE /api/logs`: empties what `GET` serves; `storedLogs` keeps its history.
     func clear() -> LoopbackResponse {
         state.withLock { $0.entries.removeAll() }
-        return .json(#"{"success":true}"#)
+        return .json(#"{"message":"All logs cleared"}"#)
     }
 
     // MARK: - Waiting

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The checks dev-see's server (Fastify 5) applies to a `POST /api/logs`, in its order:
-/// content type (415), body size (413), JSON syntax (400), then the log schema (400).
+/// content type (415), body size (413), parsing (400), then the route's `validateLogEntry`
+/// (400), with the real server's messages.
 enum DevSeeLogValidator {
     /// The largest accepted request body: Fastify's default `bodyLimit`, 1 MiB.
     static let maxBodyBytes = 1_048_576
@@ -14,24 +15,27 @@ enum DevSeeLogValidator {
         case rejected(status: Int, reason: String, body: String)
     }
 
-    static func validate(contentType: String?, body: Data) -> Verdict {
-        if let contentType {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
-                .first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            guard mediaType == "application/json" else {
-                return fastifyError(415, "FST_ERR_CTP_INVALID_MEDIA_TYPE", "Unsupported Media Type: \(contentType)")
-            }
-        } else if !body.isEmpty {
-            return fastifyError(415, "FST_ERR_CTP_INVALID_MEDIA_TYPE", "Unsupported Media Type")
-        } else {
-            // Fastify hands a bodiless request without a content type straight to the route,
-            // whose validation then finds no object.
-            return validationFailed([("body", "must be a JSON object")])
-        }
+    /// What the route's validation says when the body is not an object (a `text/plain` body,
+    /// which Fastify hands over as a string, JSON `null`, a number, no body at all).
+    static let notAnObject = "Request body must be a valid JSON object"
 
+    static func validate(contentType: String?, body: Data) -> Verdict {
+        // Fastify parses `application/json` and `text/plain` (parameters such as `charset`
+        // allowed); a request without a content type and without a body goes straight to the
+        // route, with no body.
+        let mediaType = contentType.map { type in
+            type.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+                .first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        }
+        guard mediaType != nil || !body.isEmpty else { return validationFailed([notAnObject]) }
+        guard mediaType == "application/json" || mediaType == "text/plain" else {
+            return fastifyError(415, "FST_ERR_CTP_INVALID_MEDIA_TYPE", "Unsupported Media Type: \(contentType ?? "")")
+        }
         guard body.count <= maxBodyBytes else {
             return fastifyError(413, "FST_ERR_CTP_BODY_TOO_LARGE", "Request body is too large")
         }
+        // A `text/plain` body reaches the route as a string, JSON or not.
+        guard mediaType == "application/json" else { return validationFailed([notAnObject]) }
         guard !body.isEmpty else {
             return fastifyError(
                 400,
@@ -45,39 +49,47 @@ enum DevSeeLogValidator {
         } catch {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Body is not valid JSON: \(error)")
         }
-        guard case .object = value else {
-            return validationFailed([("body", "must be a JSON object")])
-        }
         // Fastify's JSON parser (secure-json-parse, protoAction and constructorAction "error")
         // refuses prototype poisoning at any depth before any route sees the body.
         guard !hasPrototypePoisoning(value) else {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Object contains forbidden prototype property")
         }
+        let problems = problems(in: value)
+        guard problems.isEmpty else { return validationFailed(problems) }
+        return .accepted(value)
+    }
 
-        var problems: [(field: String, message: String)] = []
+    /// What dev-see's `validateLogEntry` finds wrong, in its words and order. JavaScript's
+    /// `typeof` decides: `null` and arrays are objects (so `"requestHeaders": null` passes,
+    /// and an array body gets the field checks), booleans are not numbers.
+    private static func problems(in value: JSONValue) -> [String] {
+        switch value {
+        case .object, .array: break
+        default: return [notAnObject]
+        }
+        var problems: [String] = []
         for field in ["method", "url"] where string(value[field])?.isEmpty != false {
-            problems.append((field, "must be a non-empty string"))
+            problems.append(#"Field "\#(field)" is required and must be a string"#)
         }
-        if number(value["statusCode"]).map({ (100...599).contains($0) }) != true {
-            problems.append(("statusCode", "must be a number from 100 to 599"))
-        }
-        if number(value["duration"]).map({ $0 >= 0 }) != true {
-            problems.append(("duration", "must be a number >= 0"))
-        }
-        // The server checks that headers are objects; it accepts any values in them (null,
-        // numbers), as its schema does not type them.
-        for field in ["requestHeaders", "responseHeaders"] {
-            guard let headers = value[field] else { continue }
-            guard case .object = headers else {
-                problems.append((field, "must be an object"))
+        for (field, minimum, maximum) in [("statusCode", 100.0, 599.0), ("duration", 0, Double.infinity)] {
+            guard let number = number(value[field]) else {
+                problems.append(#"Field "\#(field)" is required and must be a number"#)
                 continue
+            }
+            if number < minimum || number > maximum {
+                problems.append(field == "duration" ? #"Field "duration" must be >= 0"# : #"Field "statusCode" must be between 100 and 599"#)
+            }
+        }
+        for field in ["requestHeaders", "responseHeaders"] {
+            switch value[field] {
+            case nil, .object, .array, .null: break
+            default: problems.append(#"Field "\#(field)" must be an object"#)
             }
         }
         if let error = value["error"], string(error) == nil {
-            problems.append(("error", "must be a string when present"))
+            problems.append(#"Field "error" must be a string"#)
         }
-        guard problems.isEmpty else { return validationFailed(problems) }
-        return .accepted(value)
+        return problems
     }
 
     /// A `__proto__` key, or a `constructor` key whose object value has a `prototype` key,
@@ -120,11 +132,8 @@ enum DevSeeLogValidator {
         return .rejected(status: status, reason: message, body: body.serialized)
     }
 
-    private static func validationFailed(_ problems: [(field: String, message: String)]) -> Verdict {
-        // The real server lists each problem as one string.
-        let details = problems.map { problem in JSONValue.string("\(problem.field) \(problem.message)") }
-        let body = JSONValue.object([("error", .string("Validation failed")), ("details", .array(details))])
-        let reason = "Validation failed: " + problems.map { "\($0.field) \($0.message)" }.joined(separator: "; ")
-        return .rejected(status: 400, reason: reason, body: body.serialized)
+    private static func validationFailed(_ problems: [String]) -> Verdict {
+        let body = JSONValue.object([("error", .string("Validation failed")), ("details", .array(problems.map(JSONValue.string)))])
+        return .rejected(status: 400, reason: "Validation failed: " + problems.joined(separator: "; "), body: body.serialized)
     }
 }

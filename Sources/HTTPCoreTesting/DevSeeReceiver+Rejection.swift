@@ -8,7 +8,7 @@ extension DevSeeReceiver {
     public struct Rejection: Sendable, Hashable {
         /// The status code answered, or 0 when the connection was reset instead.
         public var status: Int
-        /// Why, for example `"Validation failed: statusCode must be a number from 100 to 599"`.
+        /// Why, for example `Validation failed: Field "statusCode" must be between 100 and 599`.
         public var reason: String
         /// The request body exactly as received.
         public var body: Data

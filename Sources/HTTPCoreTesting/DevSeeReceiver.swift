@@ -4,13 +4,17 @@ import HTTPCore
 /// A log server that accepts exactly what dev-see's desktop server accepts, for tests and
 /// benchmarks of code that sends logs to dev-see.
 ///
-/// `POST /api/logs` answers with dev-see's status codes: 415 without `Content-Type:
-/// application/json` (parameters such as `charset` allowed), 413 over 1 MiB, 400 for an empty,
-/// invalid or non-object body, 400 `{"error":"Validation failed","details":[...]}` when
-/// `method`, `url`, `statusCode` (a JSON number 100...599, booleans and strings refused),
-/// `duration` (a number >= 0), the header objects or `error` are wrong, and 201 with the
-/// stored entry `{"id":…,"timestamp":…,…}` (the client's fields win) otherwise.
-/// `GET /api/logs?limit=N`, `GET /api/logs/:id` and `DELETE /api/logs` work as in dev-see.
+/// `POST /api/logs` answers with dev-see's status codes and messages: 415 for a content type
+/// other than `application/json` or `text/plain` (parameters such as `charset` allowed), or
+/// none with a body; 413 over 1 MiB; 400 for an empty or invalid JSON body or prototype
+/// poisoning; 400 `{"error":"Validation failed","details":[...]}` with dev-see's own
+/// messages for a body that is not an object (`Request body must be a valid JSON object`:
+/// any `text/plain` body, JSON `null`, a number), and when `method`, `url` (non-empty
+/// strings), `statusCode` (a JSON number 100...599), `duration` (a number >= 0), the header
+/// fields (anything JavaScript calls an object: `null` and arrays pass) or `error` (a string
+/// when present, `null` refused) are wrong; and 201 with the stored entry
+/// `{"id":…,"timestamp":…,…}` (the client's fields win) otherwise. `GET /api/logs?limit=N`,
+/// `GET /api/logs/:id` and `DELETE /api/logs` answer as dev-see does.
 ///
 /// ```swift
 /// let receiver = try DevSeeReceiver()

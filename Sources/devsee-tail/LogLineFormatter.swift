@@ -1,17 +1,19 @@
 import Foundation
+import HTTPCore
 
 /// Renders a stored log as `devsee-tail` prints it: one line per exchange, and with
 /// `verbose` its headers and bodies below, indented.
 ///
 ///     10:42:07.118  GET     200   124 ms  https://api.example.com/users/42  corr 8F2C…
 ///     10:42:07.502  POST    failed  2.0 s  https://api.example.com/orders  (timed out)
+///     10:42:07.731  GET     200    18 ms  https://api.example.com/feed  (decoding failed)
 struct LogLineFormatter {
     let usesColor: Bool
     let isVerbose: Bool
 
     func format(_ log: StoredLog) -> String {
-        var parts = [timeText(log.date), paint(pad(log.method, 6), .bold), statusText(log), pad(durationText(log.durationMilliseconds), 8, left: true), log.url]
-        if log.isFailure, let error = log.error { parts.append(paint("(\(error))", .red)) }
+        var parts = [timeText(log.date), paint(pad(log.method, 6), .bold), statusText(log), pad(DurationText.format(milliseconds: log.durationMilliseconds), 8, left: true), log.url]
+        if let error = log.error { parts.append(paint("(\(error))", .red)) }
         if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
         if let attempt = log.attempt { parts.append(paint("attempt \(attempt)", .dim)) }
         var lines = [parts.joined(separator: "  ")]
@@ -40,10 +42,6 @@ struct LogLineFormatter {
         default: color = .red
         }
         return paint(pad(String(log.statusCode), 6), color)
-    }
-
-    private func durationText(_ milliseconds: Double) -> String {
-        milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.1f s", milliseconds / 1000)
     }
 
     private func timeText(_ date: Date?) -> String {

@@ -26,6 +26,18 @@ final class DevSeeObserverTests: XCTestCase {
         receiver.stop()
     }
 
+    /// The one log of a GET of `path` through a `URLSessionClient` with the `.debug` policy and
+    /// a `DevSeeObserver`, once delivered.
+    private func loggedExchange(_ path: String) async throws -> [String: Any] {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url(path)))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        return try receiver.onlyLog()
+    }
+
     func testEveryRequestIsLoggedOnceWithRequestAndResponseJoined() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
@@ -95,13 +107,8 @@ final class DevSeeObserverTests: XCTestCase {
 
     func testWhatThePolicyRedactedIsNotRedactedAgain() async throws {
         api.route("/broken-json") { _ in .json(#"{"password":"hunter2","#) }
-        let harness = LoggerHarness(receiver: receiver)
-        let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(HTTPRequest(url: api.url("/broken-json")))
-        await dispatcher.flush()
-        await harness.logger.flush()
-        let body = try XCTUnwrap(try receiver.onlyLog()["responseBody"] as? String)
+        let log = try await loggedExchange("/broken-json")
+        let body = try XCTUnwrap(log["responseBody"] as? String)
         XCTAssertEqual(body, #"{"password":"[REDACTED]",…[REDACTED: unreadable JSON, 0 more bytes]"#, "one marker, from one pass")
     }
 
@@ -168,6 +175,46 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(harness.logger.statistics.accepted, 2)
     }
 
+    func testAResponseOverTheCapShowsItsFirstBytesMaskedAndOneMarker() async throws {
+        let blob = String(repeating: "a", count: 2 * 1024 * 1024)
+        api.route("/export") { _ in .json(#"{"token":"t0k","blob":""# + blob + #""}"#) }
+        // The policy captured 64 KiB, masked it, and cut the masked text to 64 KiB again.
+        let log = try await loggedExchange("/export")
+        let body = try XCTUnwrap(log["responseBody"] as? String)
+        let head = #"{"token":"[REDACTED]","blob":""#
+        let total = #"{"token":"t0k","blob":""#.utf8.count + blob.utf8.count + 2
+        let expected = head + String(repeating: "a", count: 64 * 1024 - head.utf8.count) + "…[truncated: \(total) bytes in all]"
+        XCTAssertTrue(body == expected, "\(body.prefix(40))…\(body.suffix(60)) (\(body.utf8.count) bytes)")
+    }
+
+    func testEachAttemptOfARetriedRequestCarriesItsOwnStartAndDuration() async throws {
+        api.route("/slow-then-ok", answering: [
+            { var busy = LoopbackResponse.text("busy", status: 503); busy.delay = 0.2; return busy }(),
+            .json(#"{"ok":true}"#),
+        ])
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.3, maximum: 0.3, jitter: .none))
+        let client = URLSessionClient(middlewares: [retry], dispatcher: dispatcher)
+        _ = try await client.send(HTTPRequest(url: api.url("/slow-then-ok")))
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let starts = recorder.events.filter { $0.name == .requestStarted }.compactMap(\.startedAt)
+        XCTAssertEqual(starts.count, 2)
+        let logs = receiver.storedObjects().sorted { ($0["attempt"] as? Int ?? 0) < ($1["attempt"] as? Int ?? 0) }
+        XCTAssertEqual(logs.map { $0["attempt"] as? Int }, [1, 2])
+        let timestamps = logs.compactMap { $0["timestamp"] as? Int }
+        XCTAssertEqual(timestamps, starts.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }, "each attempt's own start")
+        let durations = logs.compactMap { $0["duration"] as? Double }
+        XCTAssertEqual(durations.count, 2)
+        XCTAssertGreaterThanOrEqual(durations[0], 200, "the first attempt waited for its delayed 503")
+        XCTAssertLessThan(durations[1], Double(timestamps[1] - timestamps[0]), "the second attempt's own time, not the exchange's")
+    }
+
     func testARequestSentOnceHasNoAttemptField() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
@@ -221,7 +268,7 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(bodies.count, 2)
         XCTAssertTrue(bodies[0].hasPrefix("[no response] cancelled after "), bodies[0])
         XCTAssertTrue(bodies[1].hasPrefix("[no response] timed out after "), bodies[1])
-        XCTAssertTrue(bodies.allSatisfy { $0.hasSuffix(" s") })
+        XCTAssertTrue(bodies[1].hasSuffix(" ms") || bodies[1].hasSuffix(" s"), "the 0.3 s timeout took its time: \(bodies[1])")
         let errors = receiver.storedObjects().compactMap { $0["error"] as? String }.sorted()
         XCTAssertEqual(errors, ["cancelled", "timed out"], "error is kept as it was")
     }

@@ -81,8 +81,8 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
         XCTAssertEqual(
             log["responseBody"] as? String,
-            "[no response] transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004) after 0.0 s",
-            "the viewer shows no error field: the body says why there is no response"
+            "[no response] transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
+            "the viewer shows no error field: the body says why there is no response; no start, no duration"
         )
         XCTAssertEqual(log["error"] as? String, "transport error [cannot_connect]: could not connect to the host (api.example.com, URLError -1004)",
                        "the same wording as a failed URLSessionClient call")
@@ -110,6 +110,107 @@ final class DevSeePayloadTests: XCTestCase {
             await logger.log(request: request("POST", body: Data("aaaaaaaaaéééé".utf8)), response: response(200))
         }
         XCTAssertEqual(log["requestBody"] as? String, "aaaaaaaaa…[truncated: 17 bytes in all]")
+    }
+
+    func testABodyOverTheLimitShowsItsFirstBytesAndOneMarker() async throws {
+        let body = Data((#"{"blob":""# + String(repeating: "a", count: 2 * 1024 * 1024) + #""}"#).utf8)
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("POST", headers: ["Content-Type": "application/json"], body: body), response: response(200)
+            )
+        }
+        let shown = #"{"blob":""# + String(repeating: "a", count: 64 * 1024 - 9) + "…[truncated: 2097163 bytes in all]"
+        let requestBody = try XCTUnwrap(log["requestBody"] as? String)
+        XCTAssertTrue(requestBody == shown, "\(requestBody.prefix(40))…\(requestBody.suffix(60)) (\(requestBody.utf8.count) bytes)")
+    }
+
+    func testEveryBodyKindCutAtTheLimitIsMaskedAsFarAsItGoes() async throws {
+        let multipartHead = "--b\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n"
+        let cases: [(type: String, body: Data, limit: Int, shown: String)] = [
+            ("application/json", Data(#"{"user":"roy","password":"hunter2-S3CRET"}"#.utf8), 30, #"{"user":"roy","password":"[REDACTED]""#),
+            ("application/json", Data(#"{"user":"roy","note":"hunter2-S3CRET"}"#.utf8), 30, #"{"user":"roy","note":"hunter2-"#),
+            ("application/x-www-form-urlencoded", Data("user=roy&password=hunter2-S3CRET".utf8), 22, "user=roy&password=[REDACTED]"),
+            ("application/xml", Data("<login><user>roy</user><password>hunter2</password></login>".utf8), 37,
+             "<login><user>roy</user><password>[REDACTED]"),
+            ("text/plain; charset=utf-8", Data("plain text that goes on".utf8), 10, "plain text"),
+            ("multipart/form-data; boundary=b", Data((multipartHead + #"{"token":"hunter2-S3CRET"}"# + "\r\n--b--\r\n").utf8),
+             multipartHead.utf8.count + 14, multipartHead + #"{"token":"[REDACTED]""#),
+            ("application/graphql", Data(#"mutation { login(password: "hunter2") }"#.utf8), 31, "mutation { login(password: ***"),
+            ("application/octet-stream", Data([0xFF, 0x00, 0xFE, 0x01, 0x80, 0x7F]), 4, "base64:/wD+AQ=="),
+        ]
+        for (index, item) in cases.enumerated() {
+            let log = try await logOne({ $0.maxBodyBytes = item.limit }) { logger in
+                await logger.log(
+                    request: request("POST", "https://api.example.com/case/\(index)", headers: ["Content-Type": item.type], body: item.body),
+                    response: response(200)
+                )
+            }
+            XCTAssertEqual(log["requestBody"] as? String, item.shown + "…[truncated: \(item.body.count) bytes in all]", item.type)
+            XCTAssertFalse((log["requestBody"] as? String ?? "").contains("S3CRET"), item.type)
+            receiver.stop()
+            receiver = try DevSeeReceiver()
+        }
+    }
+
+    private struct DecodingFailed: LocalizedError {
+        var errorDescription: String? { "expected an array at https://api.example.com/feed?token=abc" }
+    }
+
+    func testAnErrorThatCameWithAResponseIsShownAboveItsBody() async throws {
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        let log = try await logOne { logger in
+            await logger.log(
+                request: request("GET", "https://api.example.com/feed?token=abc"),
+                response: response(200, headers: ["Content-Type": "application/json"]),
+                responseBody: Data(#"{"items":[],"token":"t0k"}"#.utf8),
+                error: DecodingFailed(),
+                startedAt: started, endedAt: started.addingTimeInterval(0.018)
+            )
+        }
+        XCTAssertEqual(log["statusCode"] as? Int, 200)
+        let error = try XCTUnwrap(log["error"] as? String)
+        XCTAssertEqual(log["responseBody"] as? String, "[error] \(error) after 18 ms\n" + #"{"items":[],"token":"[REDACTED]"}"#)
+        XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?token=[REDACTED]")
+
+        receiver.stop()
+        receiver = try DevSeeReceiver()
+        let bodiless = try await logOne { logger in
+            await logger.log(request: request("GET"), response: response(204), error: HTTPError.invalidResponse, startedAt: started, endedAt: started)
+        }
+        XCTAssertEqual(bodiless["responseBody"] as? String, "[error] \(bodiless["error"] as? String ?? "?") after 0 µs")
+    }
+
+    func testAFastFailureSaysHowFastInAUnitThatShowsIt() async throws {
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET"), response: nil, error: URLError(.cannotConnectToHost), startedAt: started, endedAt: started.addingTimeInterval(0.0009))
+        }
+        let body = try XCTUnwrap(log["responseBody"] as? String)
+        XCTAssertTrue(body.hasPrefix("[no response] transport error [cannot_connect]"), body)
+        XCTAssertTrue(body.hasSuffix(" after 0.9 ms"), body)
+    }
+
+    func testABase64BodyCutToFitThePayloadStillDecodes() async throws {
+        var generator = SeededRandomNumberGenerator(seed: 7)
+        let bytes = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0xFF])
+        let harness = LoggerHarness(receiver: receiver) { $0.maxBodyBytes = 2 * 1024 * 1024 }
+        // Four URL lengths move the cut through every position modulo 4.
+        for length in 0..<4 {
+            let url = "https://api.example.com/blob/" + String(repeating: "x", count: length)
+            await harness.logger.log(request: request("GET", url), response: response(200), responseBody: bytes)
+        }
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.storedObjects().count, 4, "\(receiver.rejections.map(\.reason))")
+        for log in receiver.storedObjects() {
+            let body = try XCTUnwrap(log["responseBody"] as? String)
+            XCTAssertTrue(body.hasPrefix("base64:"))
+            let marker = "…[truncated: \(bytes.count) bytes in all]"
+            XCTAssertTrue(body.hasSuffix(marker), String(body.suffix(60)))
+            let encoded = String(body.dropFirst("base64:".count).dropLast(marker.count))
+            let decoded = try XCTUnwrap(Data(base64Encoded: encoded), "\(encoded.utf8.count) characters of base64 must decode")
+            XCTAssertGreaterThan(decoded.count, 500_000)
+            XCTAssertEqual(decoded, bytes.prefix(decoded.count))
+        }
     }
 
     func testBinaryBodyIsBase64() async throws {

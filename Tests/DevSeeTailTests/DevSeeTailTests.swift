@@ -82,6 +82,42 @@ final class DevSeeTailTests: XCTestCase {
         XCTAssertFalse(result.output[0].contains("\n"))
     }
 
+    func testTheToolAcceptsAndRefusesWhatDevSeeDoes() async throws {
+        let printed = AsyncCondition<[String]>([])
+        let answers = Locked<[(Int, String)]>([])
+        let exit = await DevSeeTail.run(
+            arguments: ["--port", "0"], colorByDefault: false,
+            output: { line in printed.update { $0.append(line) } }, status: { _ in },
+            until: { port in
+                let bodies: [(type: String, body: String)] = [
+                    ("text/plain", "not json"),
+                    ("text/plain", #"{"method":"GET","url":"/a","statusCode":200,"duration":1}"#),
+                    ("application/json", #"{"method":"GET","url":"/nulls","statusCode":200,"duration":1,"requestHeaders":null}"#),
+                    ("application/json", #"{"method":"GET","url":"/err","statusCode":200,"duration":1,"error":null}"#),
+                ]
+                for item in bodies {
+                    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/logs")!)
+                    request.httpMethod = "POST"
+                    request.setValue(item.type, forHTTPHeaderField: "Content-Type")
+                    request.httpBody = Data(item.body.utf8)
+                    guard let (data, response) = try? await URLSession.shared.data(for: request) else { continue }
+                    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                    answers.withLock { $0.append((status, String(decoding: data, as: UTF8.self))) }
+                }
+                _ = try? await printed.wait(timeout: 10, until: { $0.count >= 1 }) { _ in CancellationError() }
+            }
+        )
+        XCTAssertEqual(exit, 0)
+        let notAnObject = #"{"error":"Validation failed","details":["Request body must be a valid JSON object"]}"#
+        let received = answers.withLock { $0 }
+        XCTAssertEqual(received.map(\.0), [400, 400, 201, 400])
+        XCTAssertEqual(received.prefix(2).map(\.1), [notAnObject, notAnObject], "text/plain is never read as JSON")
+        XCTAssertEqual(received.last?.1, #"{"error":"Validation failed","details":["Field \"error\" must be a string"]}"#)
+        XCTAssertEqual(printed.state.count, 1)
+        XCTAssertTrue(printed.state.first?.contains("  200  ") ?? false, "\(printed.state)")
+        XCTAssertTrue(printed.state.first?.hasSuffix("/nulls") ?? false, "\(printed.state)")
+    }
+
     func testHelpBadArgumentsAndABusyPort() async throws {
         let help = await DevSeeTail.run(arguments: ["--help"], colorByDefault: false, output: { _ in }, status: { _ in }, until: { _ in })
         XCTAssertEqual(help, 0)

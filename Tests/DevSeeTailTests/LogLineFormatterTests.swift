@@ -26,6 +26,14 @@ final class LogLineFormatterTests: XCTestCase {
             "error": "timed out", "responseBody": "[no response] timed out after 2.0 s", "attempt": 2,
         ])
         XCTAssertEqual(plain.format(failure), "\(time(1_800_000_000_000))  POST    failed     2.0 s  https://api.example.com/orders  (timed out)  attempt 2")
+        let fast = try stored([
+            "method": "GET", "url": "https://api.example.com/feed", "statusCode": 200, "duration": 0.9, "timestamp": 1_800_000_000_000,
+            "error": "DecodingFailed: expected an array", "responseBody": "[error] DecodingFailed: expected an array after 0.9 ms\n{}",
+        ])
+        XCTAssertEqual(
+            plain.format(fast), "\(time(1_800_000_000_000))  GET     200       0.9 ms  https://api.example.com/feed  (DecodingFailed: expected an array)",
+            "an error that came with a response is shown too"
+        )
         let colored = LogLineFormatter(usesColor: true, isVerbose: false).format(success)
         XCTAssertTrue(colored.contains("\u{1B}[32m200   \u{1B}[0m"), colored)
     }

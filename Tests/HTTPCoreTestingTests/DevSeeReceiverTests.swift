@@ -81,15 +81,15 @@ final class DevSeeReceiverTests: XCTestCase {
 
     private func assertValidationFails(
         _ body: String,
-        field: String,
+        contentType: String = "application/json",
+        saying details: [String],
         file: StaticString = #filePath,
         line: UInt = #line
     ) async throws {
-        let answer = try await post(body)
+        let answer = try await post(body, contentType: contentType)
         XCTAssertEqual(answer.status, 400, file: file, line: line)
         XCTAssertEqual(answer.json?["error"] as? String, "Validation failed", file: file, line: line)
-        let details = answer.json?["details"] as? [String] ?? []
-        XCTAssertEqual(details.map { String($0.prefix { $0 != " " }) }, [field], file: file, line: line)
+        XCTAssertEqual(answer.json?["details"] as? [String], details, file: file, line: line)
         XCTAssertEqual(receiver.storedLogs, [], file: file, line: line)
         XCTAssertEqual(receiver.rejections.last?.status, 400, file: file, line: line)
         XCTAssertEqual(receiver.rejections.last?.body, Data(body.utf8), file: file, line: line)
@@ -143,12 +143,49 @@ final class DevSeeReceiverTests: XCTestCase {
     // MARK: - Rejecting
 
     func test_wrongContentType_is415() async throws {
-        let answer = try await post(Self.validLog, contentType: "text/plain")
-
-        XCTAssertEqual(answer.status, 415)
-        XCTAssertEqual(receiver.rejections.map(\.status), [415])
+        for type in ["application/x-www-form-urlencoded", "text/html", "application/jsonx"] {
+            let answer = try await post(Self.validLog, contentType: type)
+            XCTAssertEqual(answer.status, 415, type)
+            XCTAssertEqual(answer.json?["code"] as? String, "FST_ERR_CTP_INVALID_MEDIA_TYPE", type)
+        }
+        XCTAssertEqual(receiver.rejections.map(\.status), [415, 415, 415])
         XCTAssertEqual(receiver.storedLogs, [])
-        XCTAssertEqual(receiver.postCount, 1)
+        XCTAssertEqual(receiver.postCount, 3)
+    }
+
+    func test_textPlainBody_reachesValidationAsAString_andIs400NotAnObject() async throws {
+        // Fastify parses text/plain into a string, which the route never reads as JSON.
+        for body in ["not json", Self.validLog, ""] {
+            try await assertValidationFails(body, contentType: "text/plain; charset=utf-8", saying: ["Request body must be a valid JSON object"])
+        }
+        XCTAssertEqual(receiver.rejections.map(\.status), [400, 400, 400])
+    }
+
+    func test_textPlainBodyOverOneMebibyte_is413() async throws {
+        let answer = try await post(String(repeating: "x", count: 1_048_577), contentType: "text/plain")
+        XCTAssertEqual(answer.status, 413)
+    }
+
+    func test_jsonThatIsNotAnObjectOrArray_is400NotAnObject() async throws {
+        for body in ["null", "42", #""text""#, "true", "false", "0"] {
+            try await assertValidationFails(body, saying: ["Request body must be a valid JSON object"])
+        }
+    }
+
+    func test_noContentTypeAndNoBody_is400NotAnObject() throws {
+        let connection = try RawHTTPConnection(port: receiver.port)
+        try connection.send("POST /api/logs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+
+        let answer = try connection.readResponse()
+        XCTAssertEqual(answer.status, 400)
+        XCTAssertEqual(receiver.rejections.map(\.reason), ["Validation failed: Request body must be a valid JSON object"])
+    }
+
+    func test_durationOfAnyNonNegativeNumber_isAccepted() async throws {
+        for value in ["0", "1e400", "0.001"] {
+            let answer = try await post(log(setting: "duration", to: value))
+            XCTAssertEqual(answer.status, 201, value)
+        }
     }
 
     func test_missingContentType_is415() throws {
@@ -177,62 +214,77 @@ final class DevSeeReceiverTests: XCTestCase {
         XCTAssertEqual(receiver.storedLogs, [])
     }
 
-    func test_jsonArray_is400ValidationFailed() async throws {
-        try await assertValidationFails("[\(Self.validLog)]", field: "body")
+    func test_jsonArray_isAnObjectToJavaScript_andFailsEveryFieldCheck() async throws {
+        try await assertValidationFails("[\(Self.validLog)]", saying: [
+            #"Field "method" is required and must be a string"#, #"Field "url" is required and must be a string"#,
+            #"Field "statusCode" is required and must be a number"#, #"Field "duration" is required and must be a number"#,
+        ])
     }
 
     func test_missingMethod_is400() async throws {
-        try await assertValidationFails(log(setting: "method", to: nil), field: "method")
+        try await assertValidationFails(log(setting: "method", to: nil), saying: [#"Field "method" is required and must be a string"#])
     }
 
     func test_emptyMethod_is400() async throws {
-        try await assertValidationFails(log(setting: "method", to: #""""#), field: "method")
+        try await assertValidationFails(log(setting: "method", to: #""""#), saying: [#"Field "method" is required and must be a string"#])
     }
 
     func test_missingURL_is400() async throws {
-        try await assertValidationFails(log(setting: "url", to: nil), field: "url")
+        try await assertValidationFails(log(setting: "url", to: nil), saying: [#"Field "url" is required and must be a string"#])
     }
 
     func test_emptyURL_is400() async throws {
-        try await assertValidationFails(log(setting: "url", to: #""""#), field: "url")
+        try await assertValidationFails(log(setting: "url", to: #""""#), saying: [#"Field "url" is required and must be a string"#])
     }
 
     func test_missingStatusCode_is400() async throws {
-        try await assertValidationFails(log(setting: "statusCode", to: nil), field: "statusCode")
+        try await assertValidationFails(log(setting: "statusCode", to: nil), saying: [#"Field "statusCode" is required and must be a number"#])
     }
 
     func test_statusCodeAsString_is400() async throws {
-        try await assertValidationFails(log(setting: "statusCode", to: #""200""#), field: "statusCode")
+        try await assertValidationFails(log(setting: "statusCode", to: #""200""#), saying: [#"Field "statusCode" is required and must be a number"#])
     }
 
     func test_statusCodeAsBoolean_is400() async throws {
-        try await assertValidationFails(log(setting: "statusCode", to: "true"), field: "statusCode")
+        try await assertValidationFails(log(setting: "statusCode", to: "true"), saying: [#"Field "statusCode" is required and must be a number"#])
     }
 
     func test_statusCodeOutOfRange_is400() async throws {
-        try await assertValidationFails(log(setting: "statusCode", to: "99"), field: "statusCode")
-        try await assertValidationFails(log(setting: "statusCode", to: "600"), field: "statusCode")
+        try await assertValidationFails(log(setting: "statusCode", to: "99"), saying: [#"Field "statusCode" must be between 100 and 599"#])
+        try await assertValidationFails(log(setting: "statusCode", to: "600"), saying: [#"Field "statusCode" must be between 100 and 599"#])
     }
 
     func test_missingDuration_is400() async throws {
-        try await assertValidationFails(log(setting: "duration", to: nil), field: "duration")
+        try await assertValidationFails(log(setting: "duration", to: nil), saying: [#"Field "duration" is required and must be a number"#])
     }
 
     func test_negativeDuration_is400() async throws {
-        try await assertValidationFails(log(setting: "duration", to: "-1"), field: "duration")
+        try await assertValidationFails(log(setting: "duration", to: "-1"), saying: [#"Field "duration" must be >= 0"#])
     }
 
     func test_durationAsBoolean_is400() async throws {
-        try await assertValidationFails(log(setting: "duration", to: "false"), field: "duration")
+        try await assertValidationFails(log(setting: "duration", to: "false"), saying: [#"Field "duration" is required and must be a number"#])
     }
 
     func test_errorNull_is400() async throws {
-        try await assertValidationFails(log(setting: "error", to: "null"), field: "error")
+        try await assertValidationFails(log(setting: "error", to: "null"), saying: [#"Field "error" must be a string"#])
     }
 
-    func test_headersThatAreNotObjects_are400() async throws {
-        try await assertValidationFails(log(setting: "requestHeaders", to: #""a: b""#), field: "requestHeaders")
-        try await assertValidationFails(log(setting: "responseHeaders", to: #"["a"]"#), field: "responseHeaders")
+    func test_headersThatAreNotObjectsToJavaScript_are400() async throws {
+        try await assertValidationFails(log(setting: "requestHeaders", to: #""a: b""#), saying: [#"Field "requestHeaders" must be an object"#])
+        try await assertValidationFails(log(setting: "responseHeaders", to: "12"), saying: [#"Field "responseHeaders" must be an object"#])
+        try await assertValidationFails(log(setting: "requestHeaders", to: "true"), saying: [#"Field "requestHeaders" must be an object"#])
+    }
+
+    func test_headersThatAreNullOrArrays_areAcceptedAsTheRealServerDoes() async throws {
+        for value in ["null", #"["a"]"#] {
+            let answer = try await post(log(setting: "requestHeaders", to: value))
+            XCTAssertEqual(answer.status, 201, value)
+            let other = try await post(log(setting: "responseHeaders", to: value))
+            XCTAssertEqual(other.status, 201, value)
+        }
+        XCTAssertEqual(receiver.storedLogs.count, 4)
+        XCTAssertTrue(receiver.storedObjects()[0]["requestHeaders"] is NSNull, "stored as sent")
     }
 
     func test_headerObjectsWithNullOrNonStringValues_areAcceptedAsTheRealServerDoes() async throws {
@@ -264,8 +316,8 @@ final class DevSeeReceiverTests: XCTestCase {
         XCTAssertEqual(answer.status, 400)
         let details = answer.json?["details"] as? [String] ?? []
         XCTAssertEqual(details, [
-            "method must be a non-empty string", "url must be a non-empty string",
-            "statusCode must be a number from 100 to 599", "duration must be a number >= 0",
+            #"Field "method" is required and must be a string"#, #"Field "url" is required and must be a string"#,
+            #"Field "statusCode" is required and must be a number"#, #"Field "duration" is required and must be a number"#,
         ])
     }
 
@@ -430,6 +482,29 @@ final class DevSeeReceiverTests: XCTestCase {
         XCTAssertEqual(deleted.status, 200)
         XCTAssertEqual(afterDelete.json?["count"] as? Int, 0)
         XCTAssertEqual(receiver.storedLogs.count, 3, "the test history survives DELETE")
+    }
+
+    func test_getLogs_readsLimitAsDevSeesParseIntDoes_andAnswersWithItsBodies() async throws {
+        for method in ["GET", "POST", "PUT"] {
+            _ = try await post(log(setting: "method", to: "\"\(method)\""))
+        }
+        func count(_ query: String) async throws -> Int? {
+            try await send("GET", "/api/logs" + query).json?["count"] as? Int
+        }
+        let counts = [
+            try await count("?limit=10abc"), try await count("?limit=%202"), try await count("?limit="),
+            try await count("?limit=1.9"), try await count("?limit=1&limit=2"),
+        ]
+        XCTAssertEqual(counts, [3, 2, 3, 1, 1])
+        for bad in ["zero", "0", "-1", "0x10", "%20"] {
+            let answer = try await send("GET", "/api/logs?limit=\(bad)")
+            XCTAssertEqual(answer.status, 400, bad)
+            XCTAssertEqual(answer.text, #"{"error":"Invalid limit parameter","details":["limit must be a positive number"]}"#, bad)
+        }
+        let missing = try await send("GET", "/api/logs/nope")
+        XCTAssertEqual(missing.text, #"{"error":"Log not found","details":["No log found with id: nope"]}"#)
+        let deleted = try await send("DELETE", "/api/logs")
+        XCTAssertEqual(deleted.text, #"{"message":"All logs cleared"}"#)
     }
 
     func test_getLogById_returnsTheEntryOr404() async throws {

@@ -84,6 +84,22 @@ final class HTTPCorePolicyTests: XCTestCase {
         XCTAssertEqual(event.requestBodyByteCount, 8)
     }
 
+    func testABodyCutInsideASecretIsMaskedAndNeverCutInsideTheMask() async throws {
+        let policy = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 30))
+        let body = Data(#"{"user":"roy","password":"hunter2-S3CRET","a":1}"#.utf8)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://a.example")!, headers: ["Content-Type": "application/json"], body: body)
+        let reply = MockTransport.Reply.status(200, body: Data(#"{"id":7,"name":"Roy Smith"}"#.utf8), headers: ["Content-Type": "application/json"])
+        let (event, _) = try await terminalEvent(policy: policy, request: request, reply: reply)
+        XCTAssertEqual(event.request.body.map { String(decoding: $0, as: UTF8.self) }, #"{"user":"roy","password":""#,
+                       "the mask would pass the cap: cut before it, never inside it")
+        XCTAssertEqual(event.request.isBodyTruncated, true)
+        XCTAssertEqual(event.response?.body.map { String(decoding: $0, as: UTF8.self) }, #"{"id":7,"name":"Roy Smith"}"#)
+
+        let roomy = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 40))
+        let (cut, _) = try await terminalEvent(policy: roomy, request: request)
+        XCTAssertEqual(cut.request.body.map { String(decoding: $0, as: UTF8.self) }, #"{"user":"roy","password":"[REDACTED]""#)
+    }
+
     func testCorrelationHeaderIsAddedSentAndReported() async throws {
         let policy = HTTPCorePolicy(correlationHeaderName: HTTPCorePolicy.defaultCorrelationHeaderName)
         let (event, transport) = try await terminalEvent(policy: policy, request: HTTPRequest(url: URL(string: "https://a.example")!))

@@ -59,8 +59,8 @@ final class RedactorSecurityTests: XCTestCase {
         }
     }
 
-    func testTruncatedBodySaysSo() {
-        XCTAssertEqual(masked(#"{"user":"roy","password":"\#(secret.prefix(4))"#, truncated: true), #"{"user":"roy","password":…[truncated]"#)
+    func testATruncatedBodyCutInsideASecretMasksIt() {
+        XCTAssertEqual(masked(#"{"user":"roy","password":"\#(secret.prefix(4))"#, truncated: true), #"{"user":"roy","password":"[REDACTED]""#)
     }
 
     func testMixedCaseAndPercentEncodedNamesEverywhere() {

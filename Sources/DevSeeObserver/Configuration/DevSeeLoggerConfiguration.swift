@@ -21,7 +21,8 @@ public struct DevSeeLoggerConfiguration: Sendable {
     public var serverURL: URL?
     /// The path logs are posted to.
     public var apiPath: String
-    /// The most bytes of each body a log carries; longer bodies are cut with a visible marker.
+    /// The most bytes of each body a log captures and shows, masked (a mask can be longer than
+    /// what it replaces); longer bodies are cut there, with one visible marker.
     public var maxBodyBytes: Int
     /// The most logs waiting for delivery; beyond it the oldest are dropped and counted.
     public var bufferLimit: Int

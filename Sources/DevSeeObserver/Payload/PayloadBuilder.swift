@@ -42,24 +42,35 @@ struct PayloadBuilder: Sendable {
         if let correlation = captured.correlation, let name = correlation.headerName, redactor.masksHeader(named: name) {
             entry.correlation = (name, Redactor.mask)
         }
-        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
-        // The dev-see viewer shows no `error`: without a response, the body says why.
-        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor), budget: max(0, maxBodyBytes)) }
-            ?? (entry.statusCode == nil ? noResponseText(entry) : nil)
+        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
+        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
+        // The dev-see viewer shows no `error`: the response body says what went wrong, on a
+        // line of its own before the body when a response came.
+        let errorLine = errorText(entry)
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
-        let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64)
+        let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
         let sizes = (requestText.map(JSONString.escapedLength) ?? 0, responseText.map(JSONString.escapedLength) ?? 0)
         guard sizes.0 + sizes.1 > room else {
-            return encode(entry, requestBody: requestText, responseBody: responseText)
+            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText))
         }
         let requestRoom = sizes.1 <= room / 2 ? room - sizes.1 : max(room / 2, room - sizes.1)
         let responseRoom = room - min(sizes.0, requestRoom)
         return encode(
             entry,
             requestBody: requestText.map { BodyRenderer.cut($0, toEscapedLength: requestRoom, totalByteCount: entry.requestBody?.totalByteCount ?? 0) },
-            responseBody: responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
+            responseBody: Self.joined(
+                errorLine,
+                responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
+            )
         )
+    }
+
+    /// The error line above a response body, or the body alone, or the line alone.
+    private static func joined(_ errorLine: String?, _ body: String?) -> String? {
+        guard let errorLine else { return body }
+        guard let body else { return errorLine }
+        return errorLine + "\n" + body
     }
 
     private static func redacted(_ body: CapturedBody, by redactor: Redactor) -> CapturedBody {
@@ -117,11 +128,17 @@ struct PayloadBuilder: Sendable {
         return (milliseconds * 1000).rounded() / 1000
     }
 
-    /// What the viewer shows in place of a response that never came, for example
-    /// `[no response] timed out after 2.0 s`; the error is already redacted.
-    private func noResponseText(_ entry: LogEntry) -> String {
+    /// What the viewer shows of an error: in place of a response that never came,
+    /// `[no response] timed out after 2.0 s`; above a response that came with an error (a
+    /// manual log given both), `[error] <reason> after 124 ms`. Without a known start, no
+    /// duration. `nil` for a response without an error. The error is already redacted.
+    private func errorText(_ entry: LogEntry) -> String? {
+        let hasResponse = entry.statusCode != nil
+        guard !hasResponse || entry.error != nil else { return nil }
         let reason = Self.cut(entry.error ?? "failed", to: Self.maximumErrorBytes)
-        return "[no response] \(reason) after \(String(format: "%.1f", duration(entry) / 1000)) s"
+        let prefix = hasResponse ? "[error]" : "[no response]"
+        guard entry.durationMilliseconds != nil || entry.startedAt != nil else { return "\(prefix) \(reason)" }
+        return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
     }
 
     private func nonEmpty(_ value: String?, else fallback: String) -> String {

@@ -90,6 +90,19 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         let isTruncated = body.count > maxBytes
         let captured = isTruncated ? body.prefix(maxBytes) : body
         let redacted = redactor.redactedBody(Data(captured), contentType: contentType, isTruncated: isTruncated)
-        return (redacted.count > maxBytes ? redacted.prefix(maxBytes) : redacted, isTruncated)
+        // Masks can make the redacted body longer than the cap; cut again, it is truncated too.
+        guard redacted.count > maxBytes else { return (redacted, isTruncated) }
+        return (Self.prefix(of: redacted, upTo: maxBytes), true)
+    }
+
+    /// The first `limit` bytes of a redacted body, or fewer so that no mask is cut in two.
+    private static func prefix(of redacted: Data, upTo limit: Int) -> Data {
+        let mask = Data(Redactor.mask.utf8)
+        let start = redacted.startIndex
+        for length in stride(from: min(mask.count - 1, limit), through: 1, by: -1) {
+            let maskStart = start + limit - length
+            if redacted[maskStart...].starts(with: mask) { return redacted[start..<maskStart] }
+        }
+        return redacted.prefix(limit)
     }
 }

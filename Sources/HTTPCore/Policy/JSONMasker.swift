@@ -3,9 +3,15 @@ import Foundation
 /// Masks values in JSON text in one pass, copying everything else byte for byte.
 ///
 /// It never builds a document: it scans the input, copies the bytes of kept values and
-/// writes ``Redactor/mask`` in place of masked ones. On malformed or truncated input it stops
-/// at the first byte it cannot read and reports how far it got; what it wrote up to then
-/// holds only complete, already-masked tokens, so a half-read secret is never emitted.
+/// writes ``Redactor/mask`` in place of masked ones. On malformed input it stops at the first
+/// byte it cannot read and reports how far it got; what it wrote up to then holds only
+/// complete, already-masked tokens, so a half-read secret is never emitted.
+///
+/// Input that is the first bytes of a longer document (``isPrefix``, a body cut at a capture
+/// cap) is masked as far as it goes: the value it ends in is written up to the cut, by the
+/// same rules as a whole one (a string's text rules applied to what there is of it), or
+/// masked whole when its key is sensitive or every value is masked; a key cut short is left
+/// out. The structures it ends in stay open.
 struct JSONMasker {
     enum Mode {
         /// Mask the values of sensitive keys only.
@@ -20,12 +26,18 @@ struct JSONMasker {
 
     struct Failure: Error {}
 
+    /// The input ended inside a value or a structure.
+    struct EndOfInput: Error {}
+
     static let maximumDepth = 256
 
     let redactor: Redactor
     let mode: Mode
     /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
     let masksGraphQLQuery: Bool
+    /// Whether the input is the first bytes of a longer document, so that ending inside a
+    /// value is the cut, not an error.
+    let isPrefix: Bool
     /// The redactor's name rules, copied once for the many keys of a document.
     private let nameRules: NameRules
 
@@ -36,15 +48,19 @@ struct JSONMasker {
     /// How deep JSON inside JSON strings is read.
     static let maximumStringNesting = 8
 
-    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, stringNesting: Int = 0) {
+    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0) {
         self.redactor = redactor
         self.stringNesting = stringNesting
         nameRules = redactor.nameRules
         self.mode = mode
         self.masksGraphQLQuery = masksGraphQLQuery
+        self.isPrefix = isPrefix
     }
 
     /// The masked text, and `nil` or the offset of the first byte that could not be read.
+    ///
+    /// Input that ends inside the document is read to its end when it ``isPrefix``, and
+    /// fails at its end otherwise.
     func mask(_ input: UnsafeBufferPointer<UInt8>) -> (output: [UInt8], failedAt: Int?) {
         var scanner = Scanner(input: input, masker: self)
         do {
@@ -52,6 +68,8 @@ struct JSONMasker {
             try scanner.value(depth: 0, mode: mode, key: nil, isOperation: true)
             scanner.skipWhitespace()
             if scanner.index != input.count { throw Failure() }
+            return (scanner.output, nil)
+        } catch is EndOfInput where isPrefix {
             return (scanner.output, nil)
         } catch {
             return (scanner.output, scanner.index)
@@ -132,7 +150,7 @@ struct JSONMasker {
         }
 
         func peek() throws -> UInt8 {
-            guard index < input.count else { throw Failure() }
+            guard index < input.count else { throw EndOfInput() }
             return input[index]
         }
 
@@ -146,20 +164,40 @@ struct JSONMasker {
             case UInt8(ascii: "["): try array(depth: depth, mode: mode)
             case UInt8(ascii: "\""):
                 let start = index
-                try skipString()
+                let isWhole = try skipToken(string: true)
                 if mode == .everyValue {
                     writeMask()
                 } else {
-                    rewriteStringIfNeeded(start: start, end: index, key: key)
+                    // A string cut short is rewritten by the rules of a whole one, as far as it goes.
+                    let end = isWhole ? index - 1 : characterBoundary(before: index, from: start + 1)
+                    rewriteStringIfNeeded(content: (start + 1)..<end, key: key, isClosed: isWhole)
                 }
+                if !isWhole { throw EndOfInput() }
             default:
                 let start = index
-                try skipScalar()
+                let isWhole = try skipToken(string: false)
                 if mode == .everyValue {
                     writeMask()
                 } else {
                     copy(start..<index)
                 }
+                if !isWhole { throw EndOfInput() }
+            }
+        }
+
+        /// Skips a string or scalar token; returns `false` when the input is a prefix that ends
+        /// inside it. The end of any other input fails where the unfinished token starts.
+        mutating func skipToken(string: Bool) throws -> Bool {
+            let start = index
+            do {
+                if string { try skipString() } else { try skipScalar() }
+                return true
+            } catch is EndOfInput {
+                guard masker.isPrefix else {
+                    index = start
+                    throw EndOfInput()
+                }
+                return false
             }
         }
 
@@ -198,7 +236,13 @@ struct JSONMasker {
                 let isNestedOperation = operationKey == "payload"
                 switch keyRule {
                 case .mask:
-                    try skipValue(depth: depth + 1)
+                    do {
+                        try skipValue(depth: depth + 1)
+                    } catch let cut as EndOfInput {
+                        // A sensitive value cut short is masked all the same.
+                        if masker.isPrefix { writeMask() }
+                        throw cut
+                    }
                     writeMask()
                 case .keepSensitiveOnly:
                     try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation)
@@ -293,14 +337,17 @@ struct JSONMasker {
                     index += 1
                     return
                 case UInt8(ascii: "\\"):
-                    // Only JSON's escapes: anything else would make the string undecodable.
-                    guard index + 1 < input.count else { throw Failure() }
+                    // Only JSON's escapes: anything else would make the string undecodable. An
+                    // escape that the end of input cuts short leaves `index` at its backslash.
+                    guard index + 1 < input.count else { throw EndOfInput() }
                     switch input[index + 1] {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 2
                     case UInt8(ascii: "u"):
-                        guard index + 5 < input.count, input[(index + 2)...(index + 5)].allSatisfy(\.isHexDigit) else { throw Failure() }
+                        let digits = input[min(index + 2, input.count)..<min(index + 6, input.count)]
+                        guard digits.allSatisfy(\.isHexDigit) else { throw Failure() }
+                        guard digits.count == 4 else { throw EndOfInput() }
                         index += 6
                     default:
                         throw Failure()
@@ -311,7 +358,7 @@ struct JSONMasker {
                     index += 1
                 }
             }
-            throw Failure()
+            throw EndOfInput()
         }
 
         /// Skips a number, `true`, `false` or `null`.
@@ -331,8 +378,17 @@ struct JSONMasker {
                     return
                 }
             }
-            // A scalar that runs to the end of the input may have been cut short.
-            throw Failure()
+            // A scalar that runs to the end of the input may have been cut short: what there is
+            // of it must still start a scalar.
+            let partial = input[start..<index]
+            let isScalarStart = ["true", "false", "null"].contains { $0.utf8.starts(with: partial) }
+                || JSONString.isScalar(input[start..<index])
+                || partial.elementsEqual("-".utf8)
+            guard isScalarStart else {
+                index = start
+                throw Failure()
+            }
+            throw EndOfInput()
         }
 
         /// Copies input bytes to the output with one memcpy.
@@ -346,14 +402,15 @@ struct JSONMasker {
             output.append(UInt8(ascii: "\""))
         }
 
-        /// Copies a string, masking what it hides: GraphQL literals in an operation's `query`,
-        /// and secrets inside a string that is itself JSON. Nested JSON that cannot be read to
-        /// its end is cut at the last complete value with a marker, never copied raw.
-        mutating func rewriteStringIfNeeded(start: Int, end: Int, key: String?) {
-            let content = (start + 1)..<(end - 1)
+        /// Copies a string token, given by its content, masking what it hides: GraphQL literals
+        /// in an operation's `query`, and secrets inside a string that is itself JSON. Nested
+        /// JSON that cannot be read to its end is cut at the last complete value with a marker,
+        /// never copied raw. A string the end of input cut short (`isClosed` false) is written
+        /// without its closing quote, and JSON in it is read as a prefix.
+        mutating func rewriteStringIfNeeded(content: Range<Int>, key: String?, isClosed: Bool) {
             let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
             guard isGraphQLQuery || startsLikeJSON(content) else {
-                maskTextSecrets(start: start, end: end)
+                maskTextSecrets(content: content, isClosed: isClosed)
                 return
             }
             guard let decoded = JSONString.decode(input[content]),
@@ -365,41 +422,66 @@ struct JSONMasker {
                 return
             }
             if isGraphQLQuery {
-                output.append(contentsOf: JSONString.encode(GraphQLMasker.maskLiterals(in: decoded)))
+                writeString(GraphQLMasker.maskLiterals(in: decoded), isClosed: isClosed)
                 return
             }
             let nested = Array(decoded.utf8)
             let inner = JSONMasker(
-                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: true, stringNesting: masker.stringNesting + 1
+                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: true, isPrefix: !isClosed,
+                stringNesting: masker.stringNesting + 1
             )
             let result = nested.withUnsafeBufferPointer { inner.mask($0) }
             let opening = nested.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } ?? 0
             switch result.failedAt {
             case nil where result.output == nested, .some(...(opening + 1)):
                 // Unchanged JSON, or text that merely starts with a bracket.
-                copy(start..<end)
+                copyString(content, isClosed: isClosed)
             case nil:
-                output.append(contentsOf: JSONString.encode(String(decoding: result.output, as: UTF8.self)))
+                writeString(String(decoding: result.output, as: UTF8.self), isClosed: isClosed)
             case .some:
                 let marked = String(decoding: result.output, as: UTF8.self) + "…[REDACTED: unreadable JSON]"
-                output.append(contentsOf: JSONString.encode(marked))
+                writeString(marked, isClosed: isClosed)
             }
         }
 
-        /// Copies a string whose text may hold a URL, a form, a credential or a JWT with the
-        /// text rules applied (``Redactor/redactedText(_:)``); other strings are copied as they are.
-        mutating func maskTextSecrets(start: Int, end: Int) {
-            let content = (start + 1)..<(end - 1)
-            guard mayHoldTextSecret(content), let decoded = JSONString.decode(input[content]) else {
-                copy(start..<end)
+        /// Copies a string token, given by its content, whose text may hold a URL, a form, a
+        /// credential or a JWT with the text rules applied (``Redactor/redactedText(_:)``);
+        /// other strings are copied as they are. A string cut short also loses a
+        /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
+        mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
+            // A string cut short is always decoded: its end may cut a credential in two.
+            let mayHoldSecret = mayHoldTextSecret(content)
+            guard mayHoldSecret || !isClosed, let decoded = JSONString.decode(input[content]) else {
+                copyString(content, isClosed: isClosed)
                 return
             }
-            let scrubbed = masker.redactor.redactedText(decoded)
+            let whole = mayHoldSecret ? masker.redactor.redactedText(decoded) : decoded
+            let scrubbed = isClosed ? whole : Redactor.maskingCutCredential(whole)
             if scrubbed == decoded {
-                copy(start..<end)
+                copyString(content, isClosed: isClosed)
             } else {
-                output.append(contentsOf: JSONString.encode(scrubbed))
+                writeString(scrubbed, isClosed: isClosed)
             }
+        }
+
+        /// Copies the string token around `content`: its opening quote, and its closing one
+        /// when it has one.
+        mutating func copyString(_ content: Range<Int>, isClosed: Bool) {
+            copy((content.lowerBound - 1)..<(content.upperBound + (isClosed ? 1 : 0)))
+        }
+
+        /// Writes `text` as a string token, without its closing quote when it was cut short.
+        mutating func writeString(_ text: String, isClosed: Bool) {
+            output.append(UInt8(ascii: "\""))
+            JSONString.appendEscaped(text, to: &output)
+            if isClosed { output.append(UInt8(ascii: "\"")) }
+        }
+
+        /// `end`, or the start of a UTF-8 character that the end of input cut short before it,
+        /// so that text decoded from `start..<end` ends on a whole character.
+        func characterBoundary(before end: Int, from start: Int) -> Int {
+            let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
+            return start + UTF8Text.lengthWithoutCutCharacter(bytes)
         }
 
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a

@@ -21,8 +21,14 @@ extension Redactor {
     ///   `.strict`.
     ///
     /// Bodies that cannot be read as their type are never returned raw: the output ends at
-    /// the last complete token with a marker. Pass `isTruncated` when the body was cut short
-    /// on purpose, so the marker says so. Bodies that no rule needs are not parsed.
+    /// the last complete token with a marker. Bodies that no rule needs are not parsed.
+    ///
+    /// Pass `isTruncated` when `body` is the first bytes of a longer body (cut at a capture
+    /// cap): it is then masked as far as it goes, by the rules of a whole one. The value it
+    /// ends in is kept up to the cut, or masked whole when its name is sensitive (a
+    /// `"password":"…` cut in the middle becomes `"password":"[REDACTED]"`); a JSON key or
+    /// a multipart part whose headers were cut is left out. Nothing marks the cut: the caller
+    /// knows the whole size and says so once. Redacting a prefix reads only its bytes.
     public func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool = false) -> Data {
         redactedBody(body, contentType: contentType, isTruncated: isTruncated, depth: 0)
     }
@@ -48,13 +54,14 @@ extension Redactor {
         case .form:
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
-            return Data(maskedPairs(Substring(text), masks: masksBodyKey).utf8)
+            let masked = maskedPairs(Substring(text), masks: masksBodyKey)
+            return Data((isTruncated ? Self.maskingCutCredential(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
             guard depth < Self.maximumMultipartDepth else {
                 return Data("[REDACTED: multipart nested too deep, \(body.count) bytes]".utf8)
             }
-            return maskedMultipart(body, boundary: boundary, depth: depth) ?? Self.note(for: body, media: media)
+            return maskedMultipart(body, boundary: boundary, isTruncated: isTruncated, depth: depth) ?? Self.note(for: body, media: media)
         case .multipart(nil):
             return Self.note(for: body, media: media)
         case .xml:
@@ -166,22 +173,21 @@ extension Redactor {
         let masker = JSONMasker(
             redactor: self,
             mode: level == .strict ? .everyValue : .sensitiveKeys,
-            masksGraphQLQuery: true
+            masksGraphQLQuery: true,
+            isPrefix: isTruncated
         )
         let result = body.withUnsafeBytes { raw in masker.mask(raw.bindMemory(to: UInt8.self)) }
         guard let failedAt = result.failedAt else { return Data(result.output) }
-        let marker = isTruncated
-            ? "…[truncated]"
-            : "…[REDACTED: unreadable JSON, \(body.count - failedAt) more bytes]"
-        return Data(result.output) + Data(marker.utf8)
+        return Data(result.output) + Data("…[REDACTED: unreadable JSON, \(body.count - failedAt) more bytes]".utf8)
     }
 
     /// Multipart text with the content of sensitively named parts masked and other parts
     /// redacted by their own content type; `nil` when the boundary never occurs. Every segment
     /// after a delimiter is a part, the last one too: a body cut inside a part (by a capture
-    /// cap) has no closing delimiter, and a part whose headers were cut becomes a marker. One
-    /// pass over the bytes, however many parts.
-    private func maskedMultipart(_ body: Data, boundary: String, depth: Int) -> Data? {
+    /// cap, `isTruncated`) has no closing delimiter, and that part's content is redacted as a
+    /// prefix; a part whose headers were cut becomes a marker, or is left out at the end of a
+    /// truncated body. One pass over the bytes, however many parts.
+    private func maskedMultipart(_ body: Data, boundary: String, isTruncated: Bool, depth: Int) -> Data? {
         let bytes = [UInt8](body)
         let delimiter = Array("--\(boundary)".utf8)
         let headerEnd = Array("\r\n\r\n".utf8)
@@ -204,9 +210,10 @@ extension Redactor {
                     output += Array("\(Self.mask)\r\n".utf8)
                 } else {
                     let content = Data(bytes[contentStart..<part.endIndex])
-                    output += redactedBody(content, contentType: headers.contentType, isTruncated: false, depth: depth + 1)
+                    let isCutShort = isTruncated && next == nil
+                    output += redactedBody(content, contentType: headers.contentType, isTruncated: isCutShort, depth: depth + 1)
                 }
-            } else if !part.isEmpty {
+            } else if !part.isEmpty, !(isTruncated && next == nil) {
                 output += Array("\r\n[REDACTED: incomplete part]".utf8)
             }
             guard let found = next else { break }

@@ -61,6 +61,55 @@ extension Redactor {
         return masker.finish()
     }
 
+    /// `text` without a credential that its end cuts short, replaced by ``mask``: a JSON Web
+    /// Token (`eyJ…`, which the text rules mask once they see its two dots), or a URL
+    /// authority (`scheme://user:pa`, whose userinfo the URL rules remove once they see its
+    /// `@`). The authority is what follows the last `://` (raw or percent-encoded) when it
+    /// holds a `:` (raw or encoded) and no `/`, `?`, `#`, `@` (raw or encoded), `\`,
+    /// whitespace, quote or `&`. Any other text is returned as it is. One pass back from the
+    /// end, over the last word at most.
+    static func maskingCutCredential(_ text: String) -> String {
+        var text = text
+        guard let cut = text.withUTF8(cutCredentialStart) else { return text }
+        return String(decoding: text.utf8.prefix(cut), as: UTF8.self) + mask
+    }
+
+    /// Where the credential that the end of `bytes` cuts short starts (see
+    /// ``maskingCutCredential(_:)``), or `nil`.
+    private static func cutCredentialStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var wordStart = bytes.count
+        while wordStart > 0, bytes[wordStart - 1].isBase64URLOrDot { wordStart -= 1 }
+        if bytes[wordStart...].starts(with: "eyJ".utf8) { return wordStart }
+        func escape(at index: Int) -> UInt8? {
+            guard index >= 0, index + 2 < bytes.count, bytes[index] == PairMasker.ASCII.percent,
+                let high = PairMasker.ASCII.hexValue(bytes[index + 1]), let low = PairMasker.ASCII.hexValue(bytes[index + 2])
+            else { return nil }
+            return high << 4 | low
+        }
+        var hasColon = false
+        var index = bytes.count - 1
+        while index >= 0 {
+            switch escape(at: index) ?? bytes[index] {
+            case PairMasker.ASCII.slash:
+                let isRaw = bytes[index] == PairMasker.ASCII.slash
+                let width = isRaw ? 1 : 3
+                let isSchemeEnd = isRaw
+                    ? index >= 2 && bytes[index - 1] == PairMasker.ASCII.slash && bytes[index - 2] == PairMasker.ASCII.colon
+                    : escape(at: index - 3) == PairMasker.ASCII.slash && escape(at: index - 6) == PairMasker.ASCII.colon
+                return isSchemeEnd && hasColon ? index + width : nil
+            case PairMasker.ASCII.colon:
+                hasColon = true
+            case PairMasker.ASCII.questionMark, PairMasker.ASCII.numberSign, PairMasker.ASCII.atSign, PairMasker.ASCII.backslash,
+                UInt8(ascii: "\""), UInt8(ascii: "'"), PairMasker.ASCII.ampersand, 0x00...0x20:
+                return nil
+            default:
+                break
+            }
+            index -= 1
+        }
+        return nil
+    }
+
     /// A `name=value&...` query with masked values replaced; raw names are kept as sent.
     /// At `.strict` a bare item without `=` is masked too, since it may be a token.
     func redactedQuery(_ query: Substring) -> String {
@@ -257,5 +306,13 @@ extension PairMasker {
             start = end + 1
         }
         return endsMasked && start == range.upperBound + 1
+    }
+}
+
+extension UInt8 {
+    /// A letter, a digit, `-`, `_` or `.`: what a JSON Web Token is written with.
+    fileprivate var isBase64URLOrDot: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+            || self == UInt8(ascii: "-") || self == UInt8(ascii: "_") || self == UInt8(ascii: ".")
     }
 }
