@@ -112,13 +112,13 @@ public final class DevSeeReceiver: Sendable {
     /// seconds (saying how many arrived), or `CancellationError` when the task is cancelled.
     ///
     /// Resumed by the store itself when a log arrives; nothing polls.
-    public func waitForLogs(count: Int, timeout: TimeInterval = 10) async throws {
+    public func waitForLogs(count: Int, timeout: TimeInterval = 60) async throws {
         try await store.waitForLogs(count: count, timeout: timeout)
     }
 
     /// Returns once at least `count` `POST /api/logs` requests arrived, stored or not; throws
     /// ``Timeout`` after `timeout` seconds or `CancellationError` when the task is cancelled.
-    public func waitForPosts(count: Int, timeout: TimeInterval = 10) async throws {
+    public func waitForPosts(count: Int, timeout: TimeInterval = 60) async throws {
         try await store.waitForPosts(count: count, timeout: timeout)
     }
 

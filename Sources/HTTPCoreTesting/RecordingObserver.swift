@@ -37,7 +37,7 @@ public final class RecordingObserver: HTTPObserver {
 
     /// Returns the events once at least `count` arrived; throws ``WaitTimeout`` after `timeout`.
     @discardableResult
-    public func waitForEvents(count: Int, timeout: TimeInterval = 10) async throws -> [HTTPEvent] {
+    public func waitForEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
         try await condition.wait(timeout: timeout, until: { $0.count >= count }) { events in
             WaitTimeout(description: "waited \(timeout) s for \(count) events, \(events.count) arrived")
         }
@@ -46,7 +46,7 @@ public final class RecordingObserver: HTTPObserver {
     /// Returns the events once at least `count` terminal events arrived; throws
     /// ``WaitTimeout`` after `timeout`.
     @discardableResult
-    public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 10) async throws -> [HTTPEvent] {
+    public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
         try await condition.wait(timeout: timeout, until: { $0.filter(\.name.isTerminal).count >= count }) { events in
             WaitTimeout(
                 description: "waited \(timeout) s for \(count) terminal events, \(events.filter(\.name.isTerminal).count) arrived"

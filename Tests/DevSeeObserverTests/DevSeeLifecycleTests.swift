@@ -45,7 +45,7 @@ final class DevSeeLifecycleTests: XCTestCase {
         let link = URL(string: "dev-see-com.example.tests://connect?server_ip=127.0.0.1&server_port=\(receiver.port)")!
         XCTAssertEqual(harness.logger.handleURL(link), .connected(DevSeeEndpoint(host: "127.0.0.1", port: Int(receiver.port))))
         await harness.logger.log(request: request("GET", "https://a.example/after"), response: response(200))
-        try await receiver.waitForLogs(count: 2, timeout: 10)
+        try await receiver.waitForLogs(count: 2)
         XCTAssertEqual(Set(receiver.storedObjects().compactMap { $0["url"] as? String }), [
             "https://a.example/before", "https://a.example/after",
         ], "the log kept while offline goes to the new server too")

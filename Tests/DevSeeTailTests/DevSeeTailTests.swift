@@ -30,7 +30,7 @@ final class DevSeeTailTests: XCTestCase {
                 let logger = DevSeeLogger(configuration: configuration)
                 await calls(logger)
                 await logger.flush()
-                _ = try? await output.wait(timeout: 10, until: { $0.count >= expectedLines }) { _ in CancellationError() }
+                _ = try? await output.wait(timeout: 60, until: { $0.count >= expectedLines }) { _ in CancellationError() }
             }
         )
         return (output.state, status.withLock { $0 }, exit)
@@ -104,7 +104,7 @@ final class DevSeeTailTests: XCTestCase {
                     let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                     answers.withLock { $0.append((status, String(decoding: data, as: UTF8.self))) }
                 }
-                _ = try? await printed.wait(timeout: 10, until: { $0.count >= 1 }) { _ in CancellationError() }
+                _ = try? await printed.wait(timeout: 60, until: { $0.count >= 1 }) { _ in CancellationError() }
             }
         )
         XCTAssertEqual(exit, 0)

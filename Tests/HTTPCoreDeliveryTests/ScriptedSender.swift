@@ -8,7 +8,7 @@ struct ScriptedSender: DeliverySender {
         var script: [DeliveryOutcome]
         var built: [[Int]] = []
         var sent: [[Int]] = []
-        /// While set, a send waits (at most 10 s) before it answers.
+        /// While set, a send waits (at most 60 s) before it answers.
         var isHolding = false
     }
 
@@ -29,14 +29,14 @@ struct ScriptedSender: DeliverySender {
             return record.isHolding
         }
         if isHolding {
-            _ = try? await record.wait(timeout: 10, until: { !$0.isHolding }) { _ in DeliveryTestError("a send held for 10 s") }
+            _ = try? await record.wait(timeout: 60, until: { !$0.isHolding }) { _ in DeliveryTestError("a send held for 60 s") }
         }
         return record.update { $0.script.isEmpty ? .delivered : $0.script.removeFirst() }
     }
 
-    /// Waits until `count` sends were made; fails loudly after 10 s.
+    /// Waits until `count` sends were made; fails loudly after 60 s.
     func waitForSends(_ count: Int) async throws -> [[Int]] {
-        try await record.wait(timeout: 10, until: { $0.sent.count >= count }) { record in
+        try await record.wait(timeout: 60, until: { $0.sent.count >= count }) { record in
             DeliveryTestError("expected \(count) sends, got \(record.sent)")
         }.sent
     }

@@ -108,6 +108,6 @@ final class Gate: Sendable {
     }
 
     func waitUntilBlocked() async throws {
-        _ = try await blocked.wait(timeout: 10, until: { $0 }) { _ in NeverBlocked() }
+        _ = try await blocked.wait(timeout: 60, until: { $0 }) { _ in NeverBlocked() }
     }
 }

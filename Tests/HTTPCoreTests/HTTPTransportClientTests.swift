@@ -276,7 +276,7 @@ struct ConditionTimeout: Error, CustomStringConvertible {
 
 extension AsyncCondition where State: Collection {
     /// Waits until the collection holds at least `count` elements, failing after 10 s.
-    func waitForCount(_ count: Int, timeout: TimeInterval = 10) async throws -> State {
+    func waitForCount(_ count: Int, timeout: TimeInterval = 60) async throws -> State {
         try await wait(timeout: timeout, until: { $0.count >= count }) { state in
             ConditionTimeout(description: "waited \(timeout) s for \(count) elements, have \(state.count)")
         }

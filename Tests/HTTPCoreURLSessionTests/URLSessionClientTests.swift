@@ -262,7 +262,7 @@ final class URLSessionClientTests: XCTestCase {
         let client = client!
         let request = HTTPRequest(url: server.url("/hang"))
         let task = Task { try await client.send(request) }
-        _ = try await arrived.wait(timeout: 10, until: { $0 }) { _ in Unexpected("request never arrived") }
+        _ = try await arrived.wait(timeout: 60, until: { $0 }) { _ in Unexpected("request never arrived") }
         task.cancel()
         let result = await task.result
         XCTAssertEqual(result.failure as? HTTPError, .cancelled)
@@ -274,9 +274,9 @@ final class URLSessionClientTests: XCTestCase {
         let arrived = routeHanging("/hang")
         let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
         let cancellable = client.execute(HTTPRequest(url: server.url("/hang"))) { result in results.update { $0.append(result) } }
-        _ = try await arrived.wait(timeout: 10, until: { $0 }) { _ in Unexpected("request never arrived") }
+        _ = try await arrived.wait(timeout: 60, until: { $0 }) { _ in Unexpected("request never arrived") }
         cancellable.cancel()
-        let delivered = try await results.wait(timeout: 10, until: { !$0.isEmpty }) { _ in Unexpected("no completion") }
+        let delivered = try await results.wait(timeout: 60, until: { !$0.isEmpty }) { _ in Unexpected("no completion") }
         XCTAssertEqual(delivered.map(\.failure), [.cancelled])
     }
 

@@ -137,13 +137,13 @@ final class AuthorizationMiddlewareTests: XCTestCase {
         let refreshing = AsyncCondition(false)
         let store = CredentialStore(fetch: { "t1" }, refresh: { _ in
             refreshing.update { $0 = true }
-            _ = try await gate.wait(timeout: 10, until: { $0 }) { _ in TestTimeout(description: "the gate never opened") }
+            _ = try await gate.wait(timeout: 60, until: { $0 }) { _ in TestTimeout(description: "the gate never opened") }
             return "t2"
         })
         let first = try await store.current()
         XCTAssertEqual(first, "t1")
         let refresh = Task { try await store.refreshed(rejecting: "t1") }
-        _ = try await refreshing.wait(timeout: 10, until: { $0 }) { _ in TestTimeout(description: "no refresh started") }
+        _ = try await refreshing.wait(timeout: 60, until: { $0 }) { _ in TestTimeout(description: "no refresh started") }
         let late = Task { try await store.current() }
         gate.update { $0 = true }
         let (refreshed, current) = (try await refresh.value, try await late.value)

@@ -112,7 +112,7 @@ final class RetryMiddlewareTests: XCTestCase {
         let task = Task { try await client.send(HTTPRequest(url: url)) }
         _ = try await recorder.waitForEvents(count: 3)  // created, started, received: now in the 60 s wait
         task.cancel()
-        let events = try await recorder.waitForTerminalEvents(count: 1, timeout: 5)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestCancelled)
         XCTAssertEqual(events.last?.attempt, 1)
         let result = await task.result
