@@ -2,6 +2,8 @@
 ///
 /// Every accepted log ends in exactly one of `delivered`, `dropped`, `rejected` or `failed`,
 /// or is still `pending`: `accepted == delivered + dropped + rejected + failed + pending`.
+/// Logs that were never made, because the event dispatcher dropped their events before
+/// ``DevSeeObserver`` saw them, were never accepted: they are counted in `missed`.
 public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Logs accepted into the buffer.
     public var accepted = 0
@@ -19,6 +21,10 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     public var pending = 0
     /// Bytes the buffer accounts for its waiting logs.
     public var bufferedBytes = 0
+    /// Logs never made because the event dispatcher dropped their terminal or retried events
+    /// while the observer was behind. Only ``DevSeeObserver/statistics`` knows them; a
+    /// logger's own ``DevSeeLogger/statistics`` leave it 0.
+    public var missed = 0
 
     /// Creates zeroed statistics.
     public init() {}
@@ -26,6 +32,6 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     /// A one-line summary.
     public var description: String {
         "accepted \(accepted), delivered \(delivered), dropped \(dropped), rejected \(rejected), failed \(failed), "
-            + "retried \(retried), pending \(pending)"
+            + "retried \(retried), pending \(pending), missed \(missed)"
     }
 }

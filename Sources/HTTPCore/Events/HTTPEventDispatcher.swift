@@ -19,10 +19,15 @@ import Dispatch
 ///   short lock and returns.
 /// - Each observer has its own bounded buffer of `bufferLimit` events and its own delivery;
 ///   a slow observer delays neither requests nor other observers. When its buffer is full,
-///   the oldest event waiting for that observer is dropped and counted in
-///   ``HTTPEventSubscription/droppedEventCount``.
+///   the oldest event waiting for that observer is dropped and counted in its
+///   ``HTTPEventSubscription/statistics``.
 /// - Each observer receives events one at a time, in emission order, so the events of one
 ///   request arrive in lifecycle order.
+/// - An observer learns what it missed: the events dropped for it are told to its
+///   ``HTTPObserver/handleMissedEvents(_:)`` (how many, and how many of them ended an
+///   exchange or an attempt) just before the first event it receives after them. Each such
+///   overflow is reported to `diagnostics` twice: when its first event is dropped and when
+///   it ends, with the same count the observer was told; never once per event.
 /// - A terminal event is handed over at once; the events before it may wait up to 5 ms, so
 ///   that one exchange costs the delivery thread about one wake-up rather than four.
 ///   ``flush()`` does not wait for that delay.
@@ -34,6 +39,7 @@ public final class HTTPEventDispatcher: Sendable {
     public static let shared = HTTPEventDispatcher()
 
     private let bufferLimit: Int
+    private let diagnostics: @Sendable (HTTPObserverDiagnostic) -> Void
     private let deliveryQueue = DispatchQueue(
         label: "HTTPCore.HTTPEventDispatcher.delivery",
         qos: .utility,
@@ -41,9 +47,19 @@ public final class HTTPEventDispatcher: Sendable {
     )
     private let queues = Locked<[ObserverQueue]>([])
 
-    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events.
-    public init(bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit) {
+    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events (a value
+    /// below 1 buffers one), and which reports their overflows to `diagnostics`.
+    ///
+    /// `diagnostics` ignores them by default: HTTPCore's own observers that keep or ship
+    /// records say what they missed through their own diagnostics. It is called without any
+    /// lock held, from the emitting thread when an overflow starts and from the delivery
+    /// queue when it ends, so it must not block for long.
+    public init(
+        bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit,
+        diagnostics: @escaping @Sendable (HTTPObserverDiagnostic) -> Void = { _ in }
+    ) {
         self.bufferLimit = bufferLimit
+        self.diagnostics = diagnostics
     }
 
     /// Whether any observer is subscribed.
@@ -54,7 +70,7 @@ public final class HTTPEventDispatcher: Sendable {
     /// Subscribes an observer to every event emitted from now on.
     @discardableResult
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
-        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue)
+        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue, diagnostics: diagnostics)
         queues.withLock { $0.append(queue) }
         return HTTPEventSubscription(queue: queue) { [weak self] cancelled in
             self?.queues.withLock { queues in queues.removeAll { $0 === cancelled } }

@@ -16,10 +16,30 @@
 /// Delivery: ``HTTPEventDispatcher`` calls `handle(_:)` off the request path, on a dispatch
 /// queue of its own, one event at a time per observer and in emission order for each
 /// request. A slow observer delays only its own deliveries; it may block, but the events
-/// waiting for it are bounded (see ``HTTPEventDispatcher``).
+/// waiting for it are bounded (see ``HTTPEventDispatcher``). Events dropped for it are
+/// told to ``handleMissedEvents(_:)``, in order, just before the next event it receives;
+/// implement it when what the observer reports (entries, logs, counts) must say what it
+/// never saw:
+///
+/// ```swift
+/// func handleMissedEvents(_ missed: HTTPMissedEvents) {
+///     counts.recordUnknown(missed.terminalCount)   // exchanges that ended unseen
+/// }
+/// ```
 public protocol HTTPObserver: Sendable {
     /// Handles one event. Called serially for this observer, never on the request path.
     func handle(_ event: HTTPEvent)
+
+    /// Learns that the dispatcher dropped `missed` events for this observer because its
+    /// buffer was full. Called serially with ``handle(_:)``, once per gap, just before the
+    /// first event delivered after the dropped ones, so the observer knows where the gap is.
+    /// The default implementation does nothing.
+    func handleMissedEvents(_ missed: HTTPMissedEvents)
+}
+
+extension HTTPObserver {
+    /// Does nothing: an observer that does not implement it ignores gaps.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {}
 }
 
 /// An ``HTTPObserver`` that forwards every event to a closure.

@@ -1,0 +1,26 @@
+/// Something an ``HTTPEventDispatcher`` reports about one observer, once per occurrence, so
+/// that events lost to a slow observer are never silent yet never flood the output.
+///
+/// An overflow is reported twice: when the observer's buffer is full and the first event is
+/// dropped, and when it ends, with what was dropped. It ends when the observer is handed the
+/// events that came after the dropped ones (right after its
+/// ``HTTPObserver/handleMissedEvents(_:)`` call, with the same count), or when its
+/// subscription is cancelled first.
+public enum HTTPObserverDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// The buffer of the observer of type `observer` holds `bufferLimit` events and the
+    /// oldest are being dropped. Reported from the thread whose emit dropped the first one.
+    case overflowStarted(observer: String, bufferLimit: Int)
+    /// The overflow of the observer of type `observer` ended; `missed` is what it dropped.
+    /// Reported from the observer's delivery queue (or the thread that cancelled it).
+    case overflowEnded(observer: String, missed: HTTPMissedEvents)
+
+    /// A one-line description naming the observer's type.
+    public var description: String {
+        switch self {
+        case .overflowStarted(let observer, let bufferLimit):
+            "\(observer) is behind: its buffer of \(bufferLimit) events is full, dropping the oldest until it catches up"
+        case .overflowEnded(let observer, let missed):
+            "\(observer) caught up: it never saw \(missed)"
+        }
+    }
+}
