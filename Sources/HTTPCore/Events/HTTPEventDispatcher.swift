@@ -26,8 +26,8 @@ import Dispatch
 /// - An observer learns what it missed: the events dropped for it are told to its
 ///   ``HTTPObserver/handleMissedEvents(_:)`` (how many, and how many of them ended an
 ///   exchange or an attempt) just before the first event it receives after them. Each such
-///   overflow is reported to `diagnostics` twice: when its first event is dropped and when
-///   it ends, with the same count the observer was told; never once per event.
+///   overflow is reported to `diagnostics` twice, in order: when its first event is dropped
+///   and when it ends, with the same count the observer was told; never once per event.
 /// - A terminal event is handed over at once; the events before it may wait up to 5 ms, so
 ///   that one exchange costs the delivery thread about one wake-up rather than four.
 ///   ``flush()`` does not wait for that delay.
@@ -39,7 +39,10 @@ public final class HTTPEventDispatcher: Sendable {
     public static let shared = HTTPEventDispatcher()
 
     private let bufferLimit: Int
-    private let diagnostics: @Sendable (HTTPObserverDiagnostic) -> Void
+    /// Runs the diagnostics closure, one report at a time in the order they were made;
+    /// `nil` without one.
+    private let diagnosticsQueue: DispatchQueue?
+    private let diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     private let deliveryQueue = DispatchQueue(
         label: "HTTPCore.HTTPEventDispatcher.delivery",
         qos: .utility,
@@ -50,16 +53,18 @@ public final class HTTPEventDispatcher: Sendable {
     /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events (a value
     /// below 1 buffers one), and which reports their overflows to `diagnostics`.
     ///
-    /// `diagnostics` ignores them by default: HTTPCore's own observers that keep or ship
-    /// records say what they missed through their own diagnostics. It is called without any
-    /// lock held, from the emitting thread when an overflow starts and from the delivery
-    /// queue when it ends, so it must not block for long.
+    /// Without `diagnostics` overflows are only counted: HTTPCore's observers that keep or
+    /// ship records (``HTTPObserver/handleMissedEvents(_:)``) say what they missed through
+    /// their own diagnostics. `diagnostics` runs on a serial queue of the dispatcher's own,
+    /// never on the emitting thread, one report at a time and in order; ``flush()`` returns
+    /// after the reports of the events it waited for.
     public init(
         bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit,
-        diagnostics: @escaping @Sendable (HTTPObserverDiagnostic) -> Void = { _ in }
+        diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)? = nil
     ) {
         self.bufferLimit = bufferLimit
         self.diagnostics = diagnostics
+        diagnosticsQueue = diagnostics == nil ? nil : DispatchQueue(label: "HTTPCore.HTTPEventDispatcher.diagnostics", qos: .utility)
     }
 
     /// Whether any observer is subscribed.
@@ -70,7 +75,7 @@ public final class HTTPEventDispatcher: Sendable {
     /// Subscribes an observer to every event emitted from now on.
     @discardableResult
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
-        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue, diagnostics: diagnostics)
+        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue, report: report)
         queues.withLock { $0.append(queue) }
         return HTTPEventSubscription(queue: queue) { [weak self] cancelled in
             self?.queues.withLock { queues in queues.removeAll { $0 === cancelled } }
@@ -100,5 +105,16 @@ public final class HTTPEventDispatcher: Sendable {
         for queue in queues.withLock({ $0 }) {
             await queue.waitUntilSettled()
         }
+        // Reports are queued before the events they describe settle: they are in this queue.
+        if let diagnosticsQueue {
+            await withCheckedContinuation { continuation in diagnosticsQueue.async { continuation.resume() } }
+        }
+    }
+
+    /// Queues a report for `diagnostics` without running it, so an observer's queue can make
+    /// it under its lock.
+    private var report: (@Sendable (HTTPObserverDiagnostic) -> Void)? {
+        guard let diagnostics, let diagnosticsQueue else { return nil }
+        return { report in diagnosticsQueue.async { diagnostics(report) } }
     }
 }

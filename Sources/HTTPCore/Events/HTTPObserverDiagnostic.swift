@@ -8,10 +8,9 @@
 /// subscription is cancelled first.
 public enum HTTPObserverDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The buffer of the observer of type `observer` holds `bufferLimit` events and the
-    /// oldest are being dropped. Reported from the thread whose emit dropped the first one.
+    /// oldest are being dropped.
     case overflowStarted(observer: String, bufferLimit: Int)
     /// The overflow of the observer of type `observer` ended; `missed` is what it dropped.
-    /// Reported from the observer's delivery queue (or the thread that cancelled it).
     case overflowEnded(observer: String, missed: HTTPMissedEvents)
 
     /// A one-line description naming the observer's type.

@@ -43,20 +43,22 @@ final class ObserverQueue: Sendable {
     private let observerName: String
     private let limit: Int
     private let deliveryQueue: DispatchQueue
-    private let diagnostics: @Sendable (HTTPObserverDiagnostic) -> Void
+    /// Hands a diagnostic over without running it: called under the lock, so that reports
+    /// keep the order of the changes they describe.
+    private let report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     private let state = AsyncCondition(State())
 
     init(
         observer: any HTTPObserver,
         limit: Int,
         deliveryQueue: DispatchQueue,
-        diagnostics: @escaping @Sendable (HTTPObserverDiagnostic) -> Void
+        report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     ) {
         self.observer = observer
         observerName = String(describing: type(of: observer))
         self.limit = max(1, limit)
         self.deliveryQueue = deliveryQueue
-        self.diagnostics = diagnostics
+        self.report = report
     }
 
     var statistics: HTTPObserverStatistics {
@@ -70,13 +72,12 @@ final class ObserverQueue: Sendable {
     var isCancelled: Bool { state.read { $0.isCancelled } }
 
     func enqueue(_ event: HTTPEvent) {
-        let (startDrain, overflowStarted) = state.update { state -> (DrainStart, Bool) in
-            guard !state.isCancelled else { return (.none, false) }
+        let startDrain = state.update { state -> DrainStart in
+            guard !state.isCancelled else { return .none }
             state.statistics.emitted += 1
-            var overflowStarted = false
             if state.pendingCount >= limit {
                 state.gap.record(state.pending[state.head].name)
-                overflowStarted = state.gap.count == 1
+                if state.gap.count == 1 { report?(.overflowStarted(observer: observerName, bufferLimit: limit)) }
                 state.head += 1
                 state.statistics.dropped += 1
                 if state.head > 1024, state.head * 2 > state.pending.count {
@@ -85,16 +86,15 @@ final class ObserverQueue: Sendable {
                 }
             }
             state.pending.append(event)
-            guard !state.isDraining else { return (.none, overflowStarted) }
+            guard !state.isDraining else { return .none }
             if event.name.isTerminal {
                 state.isDraining = true
-                return (.now, overflowStarted)
+                return .now
             }
-            guard !state.isDrainScheduled else { return (.none, overflowStarted) }
+            guard !state.isDrainScheduled else { return .none }
             state.isDrainScheduled = true
-            return (.later, overflowStarted)
+            return .later
         }
-        if overflowStarted { diagnostics(.overflowStarted(observer: observerName, bufferLimit: limit)) }
         switch startDrain {
         case .now: deliveryQueue.async { self.drain() }
         case .later: deliveryQueue.asyncAfter(deadline: .now() + Self.nonTerminalDelay) { self.scheduledDrain() }
@@ -133,14 +133,19 @@ final class ObserverQueue: Sendable {
 
     /// Discards the pending events; an overflow under way ends, and is reported, here.
     func cancel() {
-        let gap = state.update { state -> HTTPMissedEvents in
+        state.update { state in
             state.isCancelled = true
-            let discarded = state.takePending().count
-            state.statistics.discarded += discarded
-            defer { state.gap = HTTPMissedEvents() }
-            return state.gap
+            state.statistics.discarded += state.takePending().count
+            _ = endOverflow(&state)
         }
-        if gap.count > 0 { diagnostics(.overflowEnded(observer: observerName, missed: gap)) }
+    }
+
+    /// The gap so far, reported as the end of its overflow and forgotten.
+    private func endOverflow(_ state: inout State) -> HTTPMissedEvents {
+        let gap = state.gap
+        state.gap = HTTPMissedEvents()
+        if gap.count > 0 { report?(.overflowEnded(observer: observerName, missed: gap)) }
+        return gap
     }
 
     private func drain() {
@@ -150,16 +155,12 @@ final class ObserverQueue: Sendable {
                     state.isDraining = false
                     return nil
                 }
-                defer { state.gap = HTTPMissedEvents() }
                 let batch = state.takePending()
                 state.inFlight = batch.count
-                return (batch, state.gap)
+                return (batch, endOverflow(&state))
             }
             guard let (batch, gap) = taken else { return }
-            if gap.count > 0 {
-                if !isCancelled { observer.handleMissedEvents(gap) }
-                diagnostics(.overflowEnded(observer: observerName, missed: gap))
-            }
+            if gap.count > 0, !isCancelled { observer.handleMissedEvents(gap) }
             var delivered = 0
             for event in batch {
                 if isCancelled { break }
