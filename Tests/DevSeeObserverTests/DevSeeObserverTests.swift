@@ -132,6 +132,35 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(harness.logger.statistics.accepted, 1)
     }
 
+    func testLogsWhoseEventsTheDispatcherDroppedAreCountedAsMissedAndReportedOnce() async throws {
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 10)
+        let observer = DevSeeObserver(logger: harness.logger)
+        let gate = GatedObserver(observer) { $0.name.isTerminal }
+        dispatcher.subscribe(gate)
+        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
+        let urls = (0..<30).map { api.url("/n/\($0)") }
+        _ = try await client.send(HTTPRequest(url: urls[0]))
+        try await gate.waitUntilHolding()   // in exchange 0's end: its other events are delivered
+        for url in urls.dropFirst() { _ = try await client.send(HTTPRequest(url: url)) }
+        gate.open()
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so the
+        // ends of exchanges 1 to 26 were dropped.
+        XCTAssertEqual(Set(receiver.storedObjects().compactMap { $0["url"] as? String }), Set([0, 27, 28, 29].map { urls[$0].absoluteString }))
+        var expected = DevSeeDeliveryStatistics()
+        (expected.accepted, expected.delivered, expected.missed) = (4, 4, 26)
+        XCTAssertEqual(observer.statistics, expected)
+        XCTAssertEqual(observer.statistics.accepted + observer.statistics.missed, urls.count, "every exchange is a log or counted")
+        XCTAssertEqual(harness.logger.statistics.missed, 0, "a logger cannot know what its observers missed")
+        XCTAssertEqual(harness.diagnostics.state, [
+            "the event dispatcher dropped 106 events (26 exchange ends, 0 retried attempts) while DevSeeObserver was behind: "
+                + "26 logs were never made",
+        ])
+    }
+
     func testMiddlewareHeadersRetriedAttemptsAndMetadataReachPayloadsRedacted() async throws {
         api.route("/flaky", answering: [.text("busy", status: 503), .json(#"{"ok":true}"#)])
         let harness = LoggerHarness(receiver: receiver)
