@@ -367,7 +367,7 @@ final class HARRecorderTests: XCTestCase {
 
     func testEntriesWhoseEventsTheDispatcherDroppedAreCountedSoEveryExchangeIsAccountedFor() async throws {
         let reports = Locked<[HTTPObserverDiagnostic]>([])
-        let dispatcher = HTTPEventDispatcher(bufferLimit: 10) { report in reports.withLock { $0.append(report) } }
+        dispatcher = HTTPEventDispatcher(bufferLimit: 10) { report in reports.withLock { $0.append(report) } }
         let recorder = HARRecorder(capacity: 3)
         let gate = GatedObserver(recorder) { $0.name.isTerminal }
         let subscription = dispatcher.subscribe(gate)
@@ -377,7 +377,7 @@ final class HARRecorderTests: XCTestCase {
         try await gate.waitUntilHolding()   // in exchange 0's end: its other events are delivered
         for url in urls.dropFirst() { _ = try await client.send(HTTPRequest(url: url)) }
         gate.open()
-        await dispatcher.flush()
+        let (file, har) = try await written(recorder)
 
         // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so 26
         // exchanges are lost whole and exchange 27 arrives without its created and started.
@@ -388,9 +388,8 @@ final class HARRecorderTests: XCTestCase {
         ])
         XCTAssertEqual([recorder.entryCount, recorder.droppedCount, recorder.missedCount], [3, 27, 26])
         XCTAssertEqual(recorder.entryCount + recorder.droppedCount, urls.count, "every exchange is an entry or counted")
-        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: recorder.harDocument()) as? [String: Any])?["log"] as? [String: Any])
-        let entries = try XCTUnwrap(log["entries"] as? [[String: Any]])
-        XCTAssertEqual(entries.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }, urls[27...].map(\.absoluteString))
+        XCTAssertEqual(har.entries.map(\.url), urls[27...].map(\.absoluteString))
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])
         XCTAssertEqual(log["_droppedEntries"] as? Int, 27)
         XCTAssertEqual(log["_missedEntries"] as? Int, 26)
         XCTAssertEqual(
