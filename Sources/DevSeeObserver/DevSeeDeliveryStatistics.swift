@@ -22,9 +22,9 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     /// Bytes the buffer accounts for its waiting logs.
     public var bufferedBytes = 0
     /// Logs never made because the event dispatcher dropped their terminal or retried events
-    /// while the observer was behind. Only ``DevSeeObserver/statistics`` knows them; a
-    /// logger's own ``DevSeeLogger/statistics`` leave it 0.
-    public var missed = 0
+    /// while the observer was behind, as counted by ``DevSeeObserver/statistics``; `nil` in a
+    /// logger's own ``DevSeeLogger/statistics``, which cannot know what its observers missed.
+    public var missed: Int?
 
     /// Creates zeroed statistics.
     public init() {}
@@ -32,6 +32,6 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     /// A one-line summary.
     public var description: String {
         "accepted \(accepted), delivered \(delivered), dropped \(dropped), rejected \(rejected), failed \(failed), "
-            + "retried \(retried), pending \(pending), missed \(missed)"
+            + "retried \(retried), pending \(pending)" + (missed.map { ", missed \($0)" } ?? "")
     }
 }
