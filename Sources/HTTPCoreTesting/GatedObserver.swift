@@ -7,19 +7,19 @@ import HTTPCore
 /// does while an observer is behind.
 ///
 /// ```swift
-/// let recorder = HARRecorder()
+/// let recorder = RecordingObserver()
 /// let gate = GatedObserver(recorder) { $0.name.isTerminal }   // held in the first exchange's end
 /// dispatcher.subscribe(gate)
 /// _ = try await client.send(first)
 /// try await gate.waitUntilHolding()   // the first exchange is all taken from the buffer
-/// // ... events emitted now overflow the dispatcher's buffer deterministically ...
+/// // ... events emitted now overflow the dispatcher's buffer, the same on every run ...
 /// gate.open()
 /// await dispatcher.flush()
 /// ```
 ///
-/// Events before the held one pass at once; the held event and all after it reach the
-/// wrapped observer once ``open()`` is called. Gaps (``handleMissedEvents(_:)``) are passed
-/// on as they come.
+/// ``sendBurst(_:whileBehind:on:)`` does all of this for a list of URLs. Events before the
+/// held one pass at once; the held event and all after it reach the wrapped observer once
+/// ``open()`` is called. Gaps (``handleMissedEvents(_:)``) are passed on as they come.
 public final class GatedObserver: HTTPObserver {
     /// Thrown when a wait's deadline passes.
     public struct WaitTimeout: Error, CustomStringConvertible {

@@ -136,15 +136,8 @@ final class DevSeeObserverTests: XCTestCase {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher(bufferLimit: 10)
         let observer = DevSeeObserver(logger: harness.logger)
-        let gate = GatedObserver(observer) { $0.name.isTerminal }
-        dispatcher.subscribe(gate)
-        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
         let urls = (0..<30).map { api.url("/n/\($0)") }
-        _ = try await client.send(HTTPRequest(url: urls[0]))
-        try await gate.waitUntilHolding()   // in exchange 0's end: its other events are delivered
-        for url in urls.dropFirst() { _ = try await client.send(HTTPRequest(url: url)) }
-        gate.open()
-        await dispatcher.flush()
+        try await GatedObserver.sendBurst(urls, whileBehind: observer, on: dispatcher)
         await harness.logger.flush()
 
         // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so the

@@ -369,14 +369,8 @@ final class HARRecorderTests: XCTestCase {
         let reports = Locked<[HTTPObserverDiagnostic]>([])
         dispatcher = HTTPEventDispatcher(bufferLimit: 10) { report in reports.withLock { $0.append(report) } }
         let recorder = HARRecorder(capacity: 3)
-        let gate = GatedObserver(recorder) { $0.name.isTerminal }
-        let subscription = dispatcher.subscribe(gate)
-        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug)
         let urls = (0..<30).map { URL(string: "https://api.example.com/n/\($0)")! }
-        _ = try await client.send(HTTPRequest(url: urls[0]))
-        try await gate.waitUntilHolding()   // in exchange 0's end: its other events are delivered
-        for url in urls.dropFirst() { _ = try await client.send(HTTPRequest(url: url)) }
-        gate.open()
+        let subscription = try await GatedObserver.sendBurst(urls, whileBehind: recorder, on: dispatcher)
         let (file, har) = try await written(recorder)
 
         // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so 26

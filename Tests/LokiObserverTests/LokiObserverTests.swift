@@ -72,21 +72,14 @@ final class LokiObserverTests: XCTestCase {
         let harness = LokiHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher(bufferLimit: 10)
         let observer = LokiObserver(logger: harness.logger)
-        let gate = GatedObserver(observer) { $0.name.isTerminal }
-        dispatcher.subscribe(gate)
-        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
         let urls = (0..<30).map { URL(string: "https://a.example/n/\($0)")! }
-        _ = try await client.send(HTTPRequest(url: urls[0]))
-        try await gate.waitUntilHolding()   // in exchange 0's end: its other events are delivered
-        for url in urls.dropFirst() { _ = try await client.send(HTTPRequest(url: url)) }
-        gate.open()
-        await dispatcher.flush()
+        try await GatedObserver.sendBurst(urls, whileBehind: observer, on: dispatcher)
         await harness.logger.flush()
 
         // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so the
         // ends of exchanges 1 to 26 were dropped.
         let lines = try await receiver.received().lines
-        XCTAssertEqual(Set(lines.compactMap { line in urls.firstIndex { line.contains("url=\"\($0.absoluteString)\"") } }), [0, 27, 28, 29])
+        XCTAssertEqual(Set(lines.compactMap { line in urls.firstIndex { line.contains(" url=\($0.absoluteString) ") } }), [0, 27, 28, 29])
         XCTAssertEqual(observer.missedLineCount, 26)
         XCTAssertEqual([harness.logger.statistics.accepted, harness.logger.statistics.delivered], [4, 4])
         XCTAssertEqual(harness.logger.statistics.accepted + observer.missedLineCount, urls.count, "every exchange is a line or counted")
