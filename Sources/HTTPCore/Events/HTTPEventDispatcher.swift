@@ -99,8 +99,8 @@ public final class HTTPEventDispatcher: Sendable {
     }
 
     /// Suspends until every event emitted before the call was delivered to (or dropped for)
-    /// every observer subscribed at the time of the call, or until the calling task is
-    /// cancelled.
+    /// every observer subscribed at the time of the call, and the diagnostics reported about
+    /// them ran; or until the calling task is cancelled.
     public func flush() async {
         for queue in queues.withLock({ $0 }) {
             await queue.waitUntilSettled()

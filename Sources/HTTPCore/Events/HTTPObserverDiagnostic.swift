@@ -2,10 +2,10 @@
 /// that events lost to a slow observer are never silent yet never flood the output.
 ///
 /// An overflow is reported twice: when the observer's buffer is full and the first event is
-/// dropped, and when it ends, with what was dropped. It ends when the observer is handed the
-/// events that came after the dropped ones (right after its
-/// ``HTTPObserver/handleMissedEvents(_:)`` call, with the same count), or when its
-/// subscription is cancelled first.
+/// dropped, and when it ends, with what was dropped. It ends when the dispatcher takes the
+/// events that came after the dropped ones to hand them to the observer, which it tells the
+/// same count through ``HTTPObserver/handleMissedEvents(_:)`` first; or when the
+/// subscription is cancelled before that.
 public enum HTTPObserverDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The buffer of the observer of type `observer` holds `bufferLimit` events and the
     /// oldest are being dropped.

@@ -119,8 +119,8 @@ final class ObserverQueue: Sendable {
         if start { drain() }
     }
 
-    /// Suspends until every event enqueued before the call was delivered or dropped (or the
-    /// waiting task is cancelled); starts a drain at once rather than waiting for a scheduled one.
+    /// Suspends until every event enqueued before the call was delivered, dropped or
+    /// discarded (or the waiting task is cancelled); starts a drain at once rather than waiting for a scheduled one.
     func waitUntilSettled() async {
         let (target, startDrain) = state.update { state -> (Int, Bool) in
             guard !state.isDraining, state.pendingCount > 0 else { return (state.statistics.emitted, false) }
