@@ -1,7 +1,11 @@
 /// Receives the lifecycle events of HTTP exchanges.
 ///
-/// Implement one method; new information arrives as new fields of ``HTTPEvent``, never as new
-/// callbacks, so observers keep compiling as the event grows.
+/// Implement one method; new information about exchanges arrives as new fields of
+/// ``HTTPEvent``, never as new callbacks, so observers keep compiling as the event grows.
+/// The one other method, ``handleMissedEvents(_:)``, is about the delivery rather than an
+/// exchange (events the dispatcher had to drop), has a default that does nothing, and takes
+/// a value that can grow too. It is not an event, so that observers that count or forward
+/// every event never see one without a request.
 ///
 /// ```swift
 /// struct StatusCounter: HTTPObserver {
