@@ -3,6 +3,8 @@
 /// Every accepted log ends in exactly one of `delivered`, `dropped`, `expired`, `rejected` or
 /// `failed`, or is still `pending`:
 /// `accepted == delivered + dropped + expired + rejected + failed + pending`.
+/// Logs that were never made, because the event dispatcher dropped their events before
+/// ``DevSeeObserver`` saw them, were never accepted: they are counted in `missed`.
 public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Logs accepted into the buffer.
     public var accepted = 0
@@ -28,6 +30,10 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     public var pending = 0
     /// Bytes the buffer accounts for its waiting logs.
     public var bufferedBytes = 0
+    /// Logs never made because the event dispatcher dropped their terminal or retried events
+    /// while the observer was behind, as counted by ``DevSeeObserver/statistics``; `nil` in a
+    /// logger's own ``DevSeeLogger/statistics``, which cannot know what its observers missed.
+    public var missed: Int?
 
     /// Creates zeroed statistics.
     public init() {}
@@ -40,6 +46,6 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
     /// A one-line summary.
     public var description: String {
         "accepted \(accepted), delivered \(delivered), dropped \(dropped), expired \(expired), rejected \(rejected), "
-            + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
+            + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)" + (missed.map { ", missed \($0)" } ?? "")
     }
 }

@@ -18,8 +18,15 @@ import HTTPCore
 /// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted once more by the
 /// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` only hands the event to
 /// the logger's buffer; building and uploading the payload happen on the logger's workers.
+///
+/// When the dispatcher drops events because this observer is behind, the logs of the
+/// exchanges and retried attempts whose end was among them are never made: the observer
+/// counts them in its ``statistics`` (`missed`) and says so in one line to the logger's
+/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event.
 public struct DevSeeObserver: HTTPObserver {
     private let fixedLogger: DevSeeLogger?
+    /// Logs never made because their events were dropped; shared by copies of the observer.
+    private let missedLogCount = Locked(0)
 
     /// The logger that ships the logs: the one given at creation, else
     /// `DevSeeLoggerCenter.shared` at the time of each event, so an observer created before
@@ -32,11 +39,33 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
+    /// The logger's delivery counters, with `missed`: the logs this observer never made
+    /// because the dispatcher dropped their events. The other counters are the logger's, so
+    /// they include logs from its other sources (the manual API, other observers).
+    public var statistics: DevSeeDeliveryStatistics {
+        var statistics = logger.statistics
+        statistics.missed = missedLogCount.withLock { $0 }
+        return statistics
+    }
+
     /// Logs terminal and retried events, and notes when attempts after the first start (for
     /// the timing of the last one); ignores the others.
     public func handle(_ event: HTTPEvent) {
         let isLaterAttemptStart = event.name == .requestStarted && event.attempt > 1
         guard event.name.isTerminal || event.name == .requestRetried || isLaterAttemptStart else { return }
         logger.accept(event)
+    }
+
+    /// Counts the logs of the terminal and retried events among `missed` and reports them in
+    /// one diagnostic line; a disabled logger, being inert, ignores them.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
+        let logger = logger
+        guard logger.isEnabled else { return }
+        let logs = missed.terminalCount + missed.retriedCount
+        missedLogCount.withLock { $0 += logs }
+        logger.configuration.diagnostics(
+            "the event dispatcher dropped \(missed) while DevSeeObserver was behind: "
+                + "\(logs) log\(logs == 1 ? " was" : "s were") never made"
+        )
     }
 }

@@ -21,13 +21,22 @@ import HTTPCore
 /// or cancelled exchange has `response.status` 0 and the scrubbed error in
 /// `response._error` (with ``HTTPError/typeName`` in `_errorType`), as browsers write them.
 ///
-/// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped
-/// and counted in ``droppedCount`` (and in the file's `log.comment` and `_droppedEntries`).
+/// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
+/// the number of exchanges and retried attempts that ended while the recorder was subscribed.
+/// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped and
+/// counted in ``droppedCount``. When the dispatcher drops events because the recorder is
+/// behind, the entries whose terminal or retried event was among them are never made; they
+/// are counted in ``missedCount`` and in ``droppedCount`` too (``HTTPObserver/handleMissedEvents(_:)``
+/// tells how many). The file says both in `log.comment`, `_droppedEntries` (all entries it
+/// lacks) and `_missedEntries` (those of them never recorded). Missed entries are counted,
+/// not missed events: a lost `started` or `received` event only costs an entry its timings.
+///
 /// An entry holds the redacted request and response, not the raw ones, so it weighs about
 /// its headers plus twice the policy's body cap at most. The start and response times of
-/// attempts in flight are kept until their entry is made, for at most 4,096 attempts (the
-/// older half is forgotten past that, which only happens when the dispatcher dropped events;
-/// such an entry counts its whole time as `wait`).
+/// attempts in flight are kept until their entry is made, for at most 4,096 attempts: an
+/// attempt whose end the dispatcher dropped stays open (its entry is already counted as
+/// missed) until the table is full, when the older half is forgotten; an entry whose start
+/// was forgotten or dropped counts its whole time as `wait`.
 ///
 /// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; it
 /// notes the times of `started` and `received` events, and at a terminal or retried event
@@ -56,7 +65,10 @@ public final class HARRecorder: HTTPObserver {
     private struct State {
         var entries: RingBuffer<HARExchange>
         var attempts: AttemptTimestampTable
-        var droppedCount = 0
+        /// Entries dropped to stay within the capacity.
+        var overflowCount = 0
+        /// Entries never made because their events were dropped.
+        var missedCount = 0
     }
 
     private let state: Locked<State>
@@ -84,25 +96,39 @@ public final class HARRecorder: HTTPObserver {
             // Reading the redacted views may redact them first: outside the lock.
             let exchange = HARExchange(event: event, marks: marks)
             state.withLock { state in
-                if state.entries.append(exchange) { state.droppedCount += 1 }
+                if state.entries.append(exchange) { state.overflowCount += 1 }
             }
         default:
             return
         }
     }
 
+    /// Counts the entries of the exchanges and attempts whose end was among the missed events:
+    /// ``HTTPEvent/Name/isTerminal`` and ``HTTPEvent/Name/requestRetried`` events are the ones
+    /// that make entries.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
+        state.withLock { $0.missedCount += missed.terminalCount + missed.retriedCount }
+    }
+
     /// The number of entries kept, at most ``capacity``.
     public var entryCount: Int { state.withLock { $0.entries.count } }
 
-    /// The number of entries dropped to stay within ``capacity`` since creation (or the last
-    /// ``removeAll()``).
-    public var droppedCount: Int { state.withLock { $0.droppedCount } }
+    /// The number of entries that ended but are not kept, since creation (or the last
+    /// ``removeAll()``): the oldest, dropped to stay within ``capacity``, plus ``missedCount``.
+    public var droppedCount: Int { state.withLock { $0.overflowCount + $0.missedCount } }
 
-    /// Forgets every entry and resets ``droppedCount``; attempts in flight still become entries.
+    /// The number of entries never recorded because the dispatcher dropped their terminal or
+    /// retried event while the recorder was behind, since creation (or the last
+    /// ``removeAll()``); included in ``droppedCount``.
+    public var missedCount: Int { state.withLock { $0.missedCount } }
+
+    /// Forgets every entry and resets ``droppedCount`` and ``missedCount``; attempts in flight
+    /// still become entries.
     public func removeAll() {
         state.withLock { state in
             state.entries.removeAll()
-            state.droppedCount = 0
+            state.overflowCount = 0
+            state.missedCount = 0
         }
     }
 
@@ -113,23 +139,29 @@ public final class HARRecorder: HTTPObserver {
     /// document. Events still in the dispatcher's queues are not in it: call
     /// ``HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
     public func harDocument() -> Data {
-        let (exchanges, dropped) = state.withLock { ($0.entries.elements, $0.droppedCount) }
+        let (exchanges, overflowCount, missedCount) = state.withLock { ($0.entries.elements, $0.overflowCount, $0.missedCount) }
         let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         // A stable sort: entries that started at the same instant keep their recording order.
         let entries = exchanges.enumerated()
             .sorted { ($0.element.startedAt, $0.offset) < ($1.element.startedAt, $1.offset) }
             .map { $0.element.entry(dates: dates) }
-        let comment = dropped == 0
-            ? "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy."
-            : "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy; the \(dropped) oldest "
-                + "entries were dropped to keep the last \(capacity)."
+        var comment = "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy"
+        if overflowCount > 0 {
+            comment += "; the \(overflowCount) oldest entries were dropped to keep the last \(capacity)"
+        }
+        if missedCount > 0 {
+            comment += "; \(missedCount) entr\(missedCount == 1 ? "y was" : "ies were") never recorded because the event "
+                + "dispatcher dropped their events while the recorder was behind"
+        }
+        comment += "."
         let log: HARJSON = [
             "version": "1.2",
             "creator": ["name": "HTTPCore", "version": .string(Self.creatorVersion)],
             "pages": [],
             "entries": .array(entries),
             "comment": .string(comment),
-            "_droppedEntries": .integer(dropped),
+            "_droppedEntries": .integer(overflowCount + missedCount),
+            "_missedEntries": .integer(missedCount),
         ]
         let document: HARJSON = ["log": log]
         return Data(document.serialized)

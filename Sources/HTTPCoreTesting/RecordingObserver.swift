@@ -1,7 +1,8 @@
 import Foundation
 import HTTPCore
 
-/// An ``HTTPObserver`` that keeps every event it receives, for assertions in tests.
+/// An ``HTTPObserver`` that keeps every event it receives, and every gap of events it
+/// missed, for assertions in tests.
 ///
 /// ```swift
 /// let recorder = RecordingObserver()
@@ -17,18 +18,45 @@ public final class RecordingObserver: HTTPObserver {
         public let description: String
     }
 
-    private let condition = AsyncCondition<[HTTPEvent]>([])
+    /// Events the dispatcher dropped for this observer, and where.
+    public struct Gap: Sendable, Hashable {
+        /// How many events had arrived before the gap: the next one arrived after it.
+        public let position: Int
+        /// What was missed.
+        public let missed: HTTPMissedEvents
+
+        /// Creates a gap, for comparing with ``RecordingObserver/gaps``.
+        public init(position: Int, missed: HTTPMissedEvents) {
+            self.position = position
+            self.missed = missed
+        }
+    }
+
+    private struct Received {
+        var events: [HTTPEvent] = []
+        var gaps: [Gap] = []
+    }
+
+    private let condition = AsyncCondition(Received())
 
     /// Creates an empty recorder.
     public init() {}
 
     /// Records an event.
     public func handle(_ event: HTTPEvent) {
-        condition.update { $0.append(event) }
+        condition.update { $0.events.append(event) }
+    }
+
+    /// Records a gap at the current position.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
+        condition.update { $0.gaps.append(Gap(position: $0.events.count, missed: missed)) }
     }
 
     /// Every event received so far, in arrival order.
-    public var events: [HTTPEvent] { condition.state }
+    public var events: [HTTPEvent] { condition.read(\.events) }
+
+    /// Every gap told so far, in arrival order.
+    public var gaps: [Gap] { condition.read(\.gaps) }
 
     /// The events of one request, in arrival order.
     public func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
@@ -38,19 +66,19 @@ public final class RecordingObserver: HTTPObserver {
     /// Returns the events once at least `count` arrived; throws ``WaitTimeout`` after `timeout`.
     @discardableResult
     public func waitForEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
-        try await condition.wait(timeout: timeout, until: { $0.count >= count }) { events in
-            WaitTimeout(description: "waited \(timeout) s for \(count) events, \(events.count) arrived")
-        }
+        try await condition.wait(timeout: timeout, until: { $0.events.count >= count }) { received in
+            WaitTimeout(description: "waited \(timeout) s for \(count) events, \(received.events.count) arrived")
+        }.events
     }
 
     /// Returns the events once at least `count` terminal events arrived; throws
     /// ``WaitTimeout`` after `timeout`.
     @discardableResult
     public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
-        try await condition.wait(timeout: timeout, until: { $0.filter(\.name.isTerminal).count >= count }) { events in
+        try await condition.wait(timeout: timeout, until: { $0.events.filter(\.name.isTerminal).count >= count }) { received in
             WaitTimeout(
-                description: "waited \(timeout) s for \(count) terminal events, \(events.filter(\.name.isTerminal).count) arrived"
+                description: "waited \(timeout) s for \(count) terminal events, \(received.events.filter(\.name.isTerminal).count) arrived"
             )
-        }
+        }.events
     }
 }

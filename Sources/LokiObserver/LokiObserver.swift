@@ -16,9 +16,16 @@ import HTTPCore
 /// stream adds the labels `method`, `status_class` (`2xx` … `5xx`, `failed`, `cancelled`) and
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
 /// for 4xx and `error` for 5xx and failures.
+///
+/// When the dispatcher drops events because this observer is behind, the lines of the
+/// exchanges whose terminal event was among them are never made: the observer counts them
+/// in ``missedLineCount`` and says so in one line to the logger's
+/// ``LokiConfiguration/diagnostics`` per gap, never one per event.
 public struct LokiObserver: HTTPObserver {
     /// The logger lines go to.
     public let logger: LokiLogger
+    /// Lines never made because their events were dropped; shared by copies of the observer.
+    private let missedLines = Locked(0)
 
     /// Creates an observer shipping to `logger`.
     public init(logger: LokiLogger) {
@@ -57,6 +64,22 @@ public struct LokiObserver: HTTPObserver {
             extraLabels: [("method", request.method.rawValue), ("status_class", statusClass), ("host", host)],
             fields: fields,
             date: event.endedAt ?? event.timestamp
+        )
+    }
+
+    /// Lines never made because the dispatcher dropped the terminal events of their
+    /// exchanges while this observer was behind. The logger's
+    /// ``LokiLogger/statistics`` count only the lines it accepted.
+    public var missedLineCount: Int { missedLines.withLock { $0 } }
+
+    /// Counts the exchanges whose terminal event is among `missed` and reports them in one
+    /// diagnostic line.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
+        missedLines.withLock { $0 += missed.terminalCount }
+        let lines = missed.terminalCount
+        logger.configuration.diagnostics(
+            "the event dispatcher dropped \(missed) while LokiObserver was behind: "
+                + "\(lines) exchange line\(lines == 1 ? " was" : "s were") never made"
         )
     }
 

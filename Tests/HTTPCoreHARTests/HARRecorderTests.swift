@@ -365,6 +365,38 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(emptied.entries.count, 0)
     }
 
+    func testEntriesWhoseEventsTheDispatcherDroppedAreCountedSoEveryExchangeIsAccountedFor() async throws {
+        let reports = Locked<[HTTPObserverDiagnostic]>([])
+        dispatcher = HTTPEventDispatcher(bufferLimit: 10) { report in reports.withLock { $0.append(report) } }
+        let recorder = HARRecorder(capacity: 3)
+        let urls = (0..<30).map { URL(string: "https://api.example.com/n/\($0)")! }
+        let subscription = try await GatedObserver.sendBurst(urls, whileBehind: recorder, on: dispatcher)
+        let (file, har) = try await written(recorder)
+
+        // 29 exchanges of 4 events into a buffer of 10: the last 10 events are kept, so 26
+        // exchanges are lost whole and exchange 27 arrives without its created and started.
+        XCTAssertEqual(subscription.statistics.dropped, 29 * 4 - 10)
+        let missed = HTTPMissedEvents(count: 106, terminalCount: 26)
+        XCTAssertEqual(reports.withLock { $0 }, [
+            .overflowStarted(observer: "GatedObserver", bufferLimit: 10), .overflowEnded(observer: "GatedObserver", missed: missed),
+        ])
+        XCTAssertEqual([recorder.entryCount, recorder.droppedCount, recorder.missedCount], [3, 27, 26])
+        XCTAssertEqual(recorder.entryCount + recorder.droppedCount, urls.count, "every exchange is an entry or counted")
+        XCTAssertEqual(har.entries.map(\.url), urls[27...].map(\.absoluteString))
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])
+        XCTAssertEqual(log["_droppedEntries"] as? Int, 27)
+        XCTAssertEqual(log["_missedEntries"] as? Int, 26)
+        XCTAssertEqual(
+            log["comment"] as? String,
+            "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy; the 1 oldest entries were dropped to "
+                + "keep the last 3; 26 entries were never recorded because the event dispatcher dropped their events while the "
+                + "recorder was behind."
+        )
+
+        recorder.removeAll()
+        XCTAssertEqual([recorder.entryCount, recorder.droppedCount, recorder.missedCount], [0, 0, 0])
+    }
+
     func testTheSameEntriesAlwaysGiveTheSameBytes() async throws {
         server.route("/a") { _ in .json(#"{"a":1}"#) }
         let recorder = subscribedRecorder()

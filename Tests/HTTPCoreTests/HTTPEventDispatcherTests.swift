@@ -25,13 +25,13 @@ final class HTTPEventDispatcherTests: XCTestCase {
 
     func testSlowObserverDelaysNeitherEmitNorOtherObservers() async throws {
         let dispatcher = HTTPEventDispatcher()
-        let gate = Gate()
-        dispatcher.subscribe(ClosureObserver { _ in gate.pass() })
+        let gate = GatedObserver()
+        dispatcher.subscribe(gate)
         let fast = RecordingObserver()
         dispatcher.subscribe(fast)
         for _ in 0..<100 { dispatcher.emit(event()) }
         try await fast.waitForEvents(count: 100)
-        try await gate.waitUntilBlocked()
+        try await gate.waitUntilHolding()
         XCTAssertEqual(gate.passedCount, 0, "the slow observer is still blocked in its first event")
         gate.open()
         await dispatcher.flush()
@@ -40,20 +40,126 @@ final class HTTPEventDispatcherTests: XCTestCase {
 
     func testFullBufferDropsOldestPendingEventsAndCountsThem() async throws {
         let dispatcher = HTTPEventDispatcher(bufferLimit: 4)
-        let gate = Gate()
-        let received = Locked<[HTTPRequest.ID]>([])
-        let subscription = dispatcher.subscribe(ClosureObserver { event in
-            gate.pass()
-            received.withLock { $0.append(event.requestID) }
-        })
+        let recorder = RecordingObserver()
+        let gate = GatedObserver(recorder)
+        let subscription = dispatcher.subscribe(gate)
         let events = (0..<10).map { _ in event() }
         dispatcher.emit(events[0])
-        try await gate.waitUntilBlocked()
+        try await gate.waitUntilHolding()
         events[1...].forEach(dispatcher.emit)
         XCTAssertEqual(subscription.droppedEventCount, 5)
         gate.open()
         await dispatcher.flush()
-        XCTAssertEqual(received.withLock { $0 }, [events[0], events[6], events[7], events[8], events[9]].map(\.requestID))
+        XCTAssertEqual(recorder.events.map(\.requestID), [events[0], events[6], events[7], events[8], events[9]].map(\.requestID))
+    }
+
+    func testDroppedEventsAreToldToTheObserverJustBeforeTheFirstEventAfterThem() async throws {
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 4)
+        let recorder = RecordingObserver()
+        let gate = GatedObserver(recorder)
+        let subscription = dispatcher.subscribe(gate)
+        let names: [HTTPEvent.Name] = [
+            .requestCreated,
+            .requestStarted, .requestRetried, .requestStarted, .requestSucceeded, .requestFailed,   // dropped
+            .requestCreated, .requestStarted, .responseReceived, .requestCancelled,
+        ]
+        let events = names.map { event($0) }
+        dispatcher.emit(events[0])
+        try await gate.waitUntilHolding()
+        events[1...].forEach(dispatcher.emit)
+
+        var waiting = HTTPObserverStatistics()
+        (waiting.emitted, waiting.dropped, waiting.pending) = (10, 5, 5)
+        XCTAssertEqual(subscription.statistics, waiting, "one event held in delivery, four in the buffer")
+        XCTAssertEqual(recorder.gaps, [], "told with the next event, not when dropped")
+        gate.open()
+        await dispatcher.flush()
+
+        XCTAssertEqual(recorder.events.map(\.requestID), [events[0], events[6], events[7], events[8], events[9]].map(\.requestID))
+        XCTAssertEqual(recorder.gaps, [
+            RecordingObserver.Gap(position: 1, missed: HTTPMissedEvents(count: 5, terminalCount: 2, retriedCount: 1)),
+        ])
+        var settled = HTTPObserverStatistics()
+        (settled.emitted, settled.delivered, settled.dropped) = (10, 5, 5)
+        XCTAssertEqual(subscription.statistics, settled)
+        XCTAssertEqual(subscription.statistics.description, "emitted 10, delivered 5, dropped 5, discarded 0, pending 0")
+    }
+
+    func testAnOverflowIsReportedOnceWhenItStartsAndOnceWhenItEndsWithWhatWasDropped() async throws {
+        let reports = AsyncCondition<[HTTPObserverDiagnostic]>([])
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 4) { report in reports.update { $0.append(report) } }
+        let gate = GatedObserver()
+        dispatcher.subscribe(gate)
+        dispatcher.emit(event())
+        try await gate.waitUntilHolding()
+        for _ in 0..<20 { dispatcher.emit(event(.requestSucceeded)) }
+        let started = HTTPObserverDiagnostic.overflowStarted(observer: "GatedObserver", bufferLimit: 4)
+        let whileHeld = try await reports.wait(timeout: 60, until: { !$0.isEmpty })
+        XCTAssertEqual(whileHeld.first, started, "reported while the observer is still behind")
+
+        gate.open()
+        await dispatcher.flush()
+        for _ in 0..<4 { dispatcher.emit(event()) }
+        await dispatcher.flush()
+
+        let missed = HTTPMissedEvents(count: 16, terminalCount: 16)
+        XCTAssertEqual(reports.state, [started, .overflowEnded(observer: "GatedObserver", missed: missed)], "16 drops, two reports")
+        XCTAssertEqual(
+            reports.state.map(\.description),
+            [
+                "GatedObserver is behind: its buffer of 4 events is full, dropping the oldest until it catches up",
+                "GatedObserver caught up: it never saw 16 events (16 exchange ends, 0 retried attempts)",
+            ]
+        )
+    }
+
+    func testCancellingDuringAnOverflowEndsItAndDiscardsWhatWasWaiting() async throws {
+        let reports = AsyncCondition<[HTTPObserverDiagnostic]>([])
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 4) { report in reports.update { $0.append(report) } }
+        let recorder = RecordingObserver()
+        let gate = GatedObserver(recorder)
+        let subscription = dispatcher.subscribe(gate)
+        dispatcher.emit(event())
+        try await gate.waitUntilHolding()
+        for _ in 0..<9 { dispatcher.emit(event()) }
+
+        subscription.cancel()
+        dispatcher.emit(event())
+
+        var cancelled = HTTPObserverStatistics()
+        (cancelled.emitted, cancelled.dropped, cancelled.discarded, cancelled.pending) = (10, 5, 4, 1)
+        XCTAssertEqual(subscription.statistics, cancelled, "the held event is still in delivery")
+        let reported = try await reports.wait(timeout: 60, until: { $0.count >= 2 })
+        XCTAssertEqual(reported, [
+            .overflowStarted(observer: "GatedObserver", bufferLimit: 4),
+            .overflowEnded(observer: "GatedObserver", missed: HTTPMissedEvents(count: 5)),
+        ])
+        XCTAssertEqual(recorder.gaps, [], "a cancelled observer is told nothing more")
+        gate.open()
+    }
+
+    func testInATightLoopEveryEventIsDeliveredOrToldAsMissedExactlyOnce() async throws {
+        let reports = Locked<[HTTPObserverDiagnostic]>([])
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 100) { report in reports.withLock { $0.append(report) } }
+        let recorder = RecordingObserver()
+        let subscription = dispatcher.subscribe(recorder)
+        let names: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded]
+        for index in 0..<10_000 { dispatcher.emit(event(names[index % 4])) }
+        await dispatcher.flush()
+
+        let gaps = recorder.gaps.map(\.missed)
+        let missed = gaps.reduce(0) { $0 + $1.count }
+        XCTAssertEqual(recorder.events.count + missed, 10_000)
+        XCTAssertEqual(recorder.events.filter(\.name.isTerminal).count + gaps.reduce(0) { $0 + $1.terminalCount }, 2_500)
+        let statistics = subscription.statistics
+        XCTAssertEqual([statistics.emitted, statistics.delivered, statistics.dropped, statistics.pending], [10_000, recorder.events.count, missed, 0])
+        XCTAssertTrue(statistics.isBalanced)
+        let observer = "RecordingObserver"
+        XCTAssertEqual(
+            reports.withLock { $0 },
+            gaps.flatMap { [.overflowStarted(observer: observer, bufferLimit: 100), .overflowEnded(observer: observer, missed: $0)] },
+            "one start and one end per gap, in order"
+        )
     }
 
     func testCancelledSubscriptionReceivesNothingMore() async {
@@ -79,35 +185,5 @@ final class HTTPEventDispatcherTests: XCTestCase {
         dispatcher.emit(event())
         await dispatcher.flush()
         XCTAssertFalse(dispatcher.hasObservers)
-    }
-}
-
-/// Blocks every observer call until opened, and reports when the first call is blocked.
-final class Gate: Sendable {
-    struct NeverBlocked: Error {}
-
-    private let semaphore = DispatchSemaphore(value: 0)
-    private let blocked = AsyncCondition(false)
-    private let passed = Locked(0)
-    private let isOpen = Locked(false)
-
-    var passedCount: Int { passed.withLock { $0 } }
-
-    func pass() {
-        if !isOpen.withLock({ $0 }) {
-            blocked.update { $0 = true }
-            semaphore.wait()
-            semaphore.signal()
-        }
-        passed.withLock { $0 += 1 }
-    }
-
-    func open() {
-        isOpen.withLock { $0 = true }
-        semaphore.signal()
-    }
-
-    func waitUntilBlocked() async throws {
-        _ = try await blocked.wait(timeout: 60, until: { $0 }) { _ in NeverBlocked() }
     }
 }

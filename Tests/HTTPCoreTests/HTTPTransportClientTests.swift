@@ -210,14 +210,14 @@ final class HTTPTransportClientTests: XCTestCase {
     }
 
     func testBlockedObserverDelaysNoRequest() async throws {
-        let gate = Gate()
-        dispatcher.subscribe(ClosureObserver { _ in gate.pass() })
+        let gate = GatedObserver()
+        dispatcher.subscribe(gate)
         let client = client(MockTransport(default: .status(200)))
         for _ in 0..<20 {
             let response = try await client.send(HTTPRequest(url: url))
             XCTAssertEqual(response.statusCode, 200)
         }
-        try await gate.waitUntilBlocked()
+        try await gate.waitUntilHolding()
         XCTAssertEqual(gate.passedCount, 0, "every request finished while the observer was stuck in its first event")
         try await recorder.waitForEvents(count: 80)
         gate.open()

@@ -19,10 +19,15 @@ import Dispatch
 ///   short lock and returns.
 /// - Each observer has its own bounded buffer of `bufferLimit` events and its own delivery;
 ///   a slow observer delays neither requests nor other observers. When its buffer is full,
-///   the oldest event waiting for that observer is dropped and counted in
-///   ``HTTPEventSubscription/droppedEventCount``.
+///   the oldest event waiting for that observer is dropped and counted in its
+///   ``HTTPEventSubscription/statistics``.
 /// - Each observer receives events one at a time, in emission order, so the events of one
 ///   request arrive in lifecycle order.
+/// - An observer learns what it missed: the events dropped for it are told to its
+///   ``HTTPObserver/handleMissedEvents(_:)`` (how many, and how many of them ended an
+///   exchange or an attempt) just before the first event it receives after them. Each such
+///   overflow is reported to `diagnostics` twice, in order: when its first event is dropped
+///   and when it ends, with the same count the observer was told; never once per event.
 /// - A terminal event is handed over at once; the events before it may wait up to 5 ms, so
 ///   that one exchange costs the delivery thread about one wake-up rather than four.
 ///   ``flush()`` does not wait for that delay.
@@ -34,6 +39,10 @@ public final class HTTPEventDispatcher: Sendable {
     public static let shared = HTTPEventDispatcher()
 
     private let bufferLimit: Int
+    /// Runs the diagnostics closure, one report at a time in the order they were made;
+    /// `nil` without one.
+    private let diagnosticsQueue: DispatchQueue?
+    private let diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     private let deliveryQueue = DispatchQueue(
         label: "HTTPCore.HTTPEventDispatcher.delivery",
         qos: .utility,
@@ -41,9 +50,21 @@ public final class HTTPEventDispatcher: Sendable {
     )
     private let queues = Locked<[ObserverQueue]>([])
 
-    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events.
-    public init(bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit) {
+    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events (a value
+    /// below 1 buffers one), and which reports their overflows to `diagnostics`.
+    ///
+    /// Without `diagnostics` overflows are only counted: HTTPCore's observers that keep or
+    /// ship records (``HTTPObserver/handleMissedEvents(_:)``) say what they missed through
+    /// their own diagnostics. `diagnostics` runs on a serial queue of the dispatcher's own,
+    /// never on the emitting thread, one report at a time and in order; ``flush()`` returns
+    /// after the reports of the events it waited for.
+    public init(
+        bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit,
+        diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)? = nil
+    ) {
         self.bufferLimit = bufferLimit
+        self.diagnostics = diagnostics
+        diagnosticsQueue = diagnostics == nil ? nil : DispatchQueue(label: "HTTPCore.HTTPEventDispatcher.diagnostics", qos: .utility)
     }
 
     /// Whether any observer is subscribed.
@@ -54,7 +75,7 @@ public final class HTTPEventDispatcher: Sendable {
     /// Subscribes an observer to every event emitted from now on.
     @discardableResult
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
-        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue)
+        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue, report: report)
         queues.withLock { $0.append(queue) }
         return HTTPEventSubscription(queue: queue) { [weak self] cancelled in
             self?.queues.withLock { queues in queues.removeAll { $0 === cancelled } }
@@ -78,11 +99,22 @@ public final class HTTPEventDispatcher: Sendable {
     }
 
     /// Suspends until every event emitted before the call was delivered to (or dropped for)
-    /// every observer subscribed at the time of the call, or until the calling task is
-    /// cancelled.
+    /// every observer subscribed at the time of the call, and the diagnostics reported about
+    /// them ran; or until the calling task is cancelled.
     public func flush() async {
         for queue in queues.withLock({ $0 }) {
             await queue.waitUntilSettled()
         }
+        // Reports are queued before the events they describe settle: they are in this queue.
+        if let diagnosticsQueue {
+            await withCheckedContinuation { continuation in diagnosticsQueue.async { continuation.resume() } }
+        }
+    }
+
+    /// Queues a report for `diagnostics` without running it, so an observer's queue can make
+    /// it under its lock.
+    private var report: (@Sendable (HTTPObserverDiagnostic) -> Void)? {
+        guard let diagnostics, let diagnosticsQueue else { return nil }
+        return { report in diagnosticsQueue.async { diagnostics(report) } }
     }
 }

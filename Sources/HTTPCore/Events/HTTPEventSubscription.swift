@@ -10,8 +10,13 @@ public final class HTTPEventSubscription: Cancellable {
         self.onCancel = onCancel
     }
 
-    /// Events that overflowed this observer's buffer and were never delivered to it.
-    public var droppedEventCount: Int { queue.droppedCount }
+    /// Events that overflowed this observer's buffer and were never delivered to it:
+    /// ``statistics``' `dropped`.
+    public var droppedEventCount: Int { queue.statistics.dropped }
+
+    /// This observer's counters since it subscribed: emitted, delivered, dropped, discarded
+    /// at cancellation, and pending. Cheap: a copy taken under the queue's lock.
+    public var statistics: HTTPObserverStatistics { queue.statistics }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { queue.isCancelled }

@@ -1,7 +1,11 @@
 /// Receives the lifecycle events of HTTP exchanges.
 ///
-/// Implement one method; new information arrives as new fields of ``HTTPEvent``, never as new
-/// callbacks, so observers keep compiling as the event grows.
+/// Implement one method; new information about exchanges arrives as new fields of
+/// ``HTTPEvent``, never as new callbacks, so observers keep compiling as the event grows.
+/// The one other method, ``handleMissedEvents(_:)``, is about the delivery rather than an
+/// exchange (events the dispatcher had to drop), has a default that does nothing, and takes
+/// a value that can grow too. It is not an event, so that observers that count or forward
+/// every event never see one without a request.
 ///
 /// ```swift
 /// struct StatusCounter: HTTPObserver {
@@ -16,10 +20,30 @@
 /// Delivery: ``HTTPEventDispatcher`` calls `handle(_:)` off the request path, on a dispatch
 /// queue of its own, one event at a time per observer and in emission order for each
 /// request. A slow observer delays only its own deliveries; it may block, but the events
-/// waiting for it are bounded (see ``HTTPEventDispatcher``).
+/// waiting for it are bounded (see ``HTTPEventDispatcher``). Events dropped for it are
+/// told to ``handleMissedEvents(_:)``, in order, just before the next event it receives;
+/// implement it when what the observer reports (entries, logs, counts) must say what it
+/// never saw:
+///
+/// ```swift
+/// func handleMissedEvents(_ missed: HTTPMissedEvents) {
+///     counts.recordUnknown(missed.terminalCount)   // exchanges that ended unseen
+/// }
+/// ```
 public protocol HTTPObserver: Sendable {
     /// Handles one event. Called serially for this observer, never on the request path.
     func handle(_ event: HTTPEvent)
+
+    /// Learns that the dispatcher dropped `missed` events for this observer because its
+    /// buffer was full. Called serially with ``handle(_:)``, once per gap, just before the
+    /// first event delivered after the dropped ones, so the observer knows where the gap is.
+    /// The default implementation does nothing.
+    func handleMissedEvents(_ missed: HTTPMissedEvents)
+}
+
+extension HTTPObserver {
+    /// Does nothing: an observer that does not implement it ignores gaps.
+    public func handleMissedEvents(_ missed: HTTPMissedEvents) {}
 }
 
 /// An ``HTTPObserver`` that forwards every event to a closure.

@@ -4,7 +4,9 @@ import Dispatch
 ///
 /// Emitting appends under a lock and returns; a single drain at a time runs on a dispatch
 /// queue and hands events to the observer, which keeps per-observer order. When the buffer
-/// is full the oldest pending event is dropped and counted.
+/// is full the oldest pending event is dropped and counted; the drops since the last batch
+/// taken form one gap, told to the observer (and reported as the end of the overflow)
+/// before the first event of the next batch, which is the first event emitted after them.
 ///
 /// A terminal event starts a drain at once. Other events wait at most
 /// ``nonTerminalDelay`` for one, so an exchange wakes the delivery thread about once instead
@@ -16,11 +18,17 @@ final class ObserverQueue: Sendable {
         var isDraining = false
         var isDrainScheduled = false
         var isCancelled = false
-        var emitted: UInt64 = 0
-        var settled: UInt64 = 0
-        var dropped = 0
+        var statistics = HTTPObserverStatistics()
+        /// Events taken by the drain and not yet handed over.
+        var inFlight = 0
+        /// The events dropped since the drain last took a batch: they precede `pending`.
+        var gap = HTTPMissedEvents()
 
         var pendingCount: Int { pending.count - head }
+
+        /// Events delivered, dropped or discarded; a flush waits for it to reach the number
+        /// emitted before it.
+        var settled: Int { statistics.delivered + statistics.dropped + statistics.discarded }
 
         mutating func takePending() -> ArraySlice<HTTPEvent> {
             let batch = pending[head...]
@@ -31,27 +39,47 @@ final class ObserverQueue: Sendable {
     }
 
     private let observer: any HTTPObserver
+    /// The observer's type, as diagnostics name it.
+    private let observerName: String
     private let limit: Int
     private let deliveryQueue: DispatchQueue
+    /// Hands a diagnostic over without running it: called under the lock, so that reports
+    /// keep the order of the changes they describe.
+    private let report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     private let state = AsyncCondition(State())
 
-    init(observer: any HTTPObserver, limit: Int, deliveryQueue: DispatchQueue) {
+    init(
+        observer: any HTTPObserver,
+        limit: Int,
+        deliveryQueue: DispatchQueue,
+        report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
+    ) {
         self.observer = observer
+        observerName = String(describing: type(of: observer))
         self.limit = max(1, limit)
         self.deliveryQueue = deliveryQueue
+        self.report = report
     }
 
-    var droppedCount: Int { state.read { $0.dropped } }
+    var statistics: HTTPObserverStatistics {
+        state.read { state in
+            var statistics = state.statistics
+            statistics.pending = state.pendingCount + state.inFlight
+            return statistics
+        }
+    }
+
     var isCancelled: Bool { state.read { $0.isCancelled } }
 
     func enqueue(_ event: HTTPEvent) {
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
-            state.emitted += 1
+            state.statistics.emitted += 1
             if state.pendingCount >= limit {
+                state.gap.record(state.pending[state.head].name)
+                if state.gap.count == 1 { report?(.overflowStarted(observer: observerName, bufferLimit: limit)) }
                 state.head += 1
-                state.dropped += 1
-                state.settled += 1
+                state.statistics.dropped += 1
                 if state.head > 1024, state.head * 2 > state.pending.count {
                     state.pending.removeFirst(state.head)
                     state.head = 0
@@ -91,40 +119,59 @@ final class ObserverQueue: Sendable {
         if start { drain() }
     }
 
-    /// Suspends until every event enqueued before the call was delivered or dropped (or the
-    /// waiting task is cancelled); starts a drain at once rather than waiting for a scheduled one.
+    /// Suspends until every event enqueued before the call was delivered, dropped or
+    /// discarded (or the waiting task is cancelled); starts a drain at once rather than waiting for a scheduled one.
     func waitUntilSettled() async {
-        let (target, startDrain) = state.update { state -> (UInt64, Bool) in
-            guard !state.isDraining, state.pendingCount > 0 else { return (state.emitted, false) }
+        let (target, startDrain) = state.update { state -> (Int, Bool) in
+            guard !state.isDraining, state.pendingCount > 0 else { return (state.statistics.emitted, false) }
             state.isDraining = true
-            return (state.emitted, true)
+            return (state.statistics.emitted, true)
         }
         if startDrain { deliveryQueue.async { self.drain() } }
         _ = try? await state.wait(until: { $0.isCancelled || $0.settled >= target })
     }
 
+    /// Discards the pending events; an overflow under way ends, and is reported, here.
     func cancel() {
         state.update { state in
             state.isCancelled = true
-            state.settled += UInt64(state.takePending().count)
+            state.statistics.discarded += state.takePending().count
+            _ = endOverflow(&state)
         }
+    }
+
+    /// The gap so far, reported as the end of its overflow and forgotten.
+    private func endOverflow(_ state: inout State) -> HTTPMissedEvents {
+        let gap = state.gap
+        state.gap = HTTPMissedEvents()
+        if gap.count > 0 { report?(.overflowEnded(observer: observerName, missed: gap)) }
+        return gap
     }
 
     private func drain() {
         while true {
-            let batch = state.update { state -> ArraySlice<HTTPEvent>? in
+            let taken = state.update { state -> (batch: ArraySlice<HTTPEvent>, gap: HTTPMissedEvents)? in
                 guard !state.isCancelled, state.pendingCount > 0 else {
                     state.isDraining = false
                     return nil
                 }
-                return state.takePending()
+                let batch = state.takePending()
+                state.inFlight = batch.count
+                return (batch, endOverflow(&state))
             }
-            guard let batch else { return }
+            guard let (batch, gap) = taken else { return }
+            if gap.count > 0, !isCancelled { observer.handleMissedEvents(gap) }
+            var delivered = 0
             for event in batch {
                 if isCancelled { break }
                 observer.handle(event)
+                delivered += 1
             }
-            state.update { $0.settled += UInt64(batch.count) }
+            state.update { state in
+                state.inFlight = 0
+                state.statistics.delivered += delivered
+                state.statistics.discarded += batch.count - delivered
+            }
         }
     }
 }
