@@ -62,12 +62,17 @@ extension Redactor {
     }
 
     /// `text` without a credential that its end cuts short, replaced by ``mask``: a JSON Web
-    /// Token (`eyJ…`, which the text rules mask once they see its two dots), or a URL
-    /// authority (`scheme://user:pa`, whose userinfo the URL rules remove once they see its
-    /// `@`). The authority is what follows the last `://` (raw or percent-encoded) when it
-    /// holds a `:` (raw or encoded) and no `/`, `?`, `#`, `@` (raw or encoded), `\`,
-    /// whitespace, quote or `&`. Any other text is returned as it is. One pass back from the
-    /// end, over the last word at most.
+    /// Token (`eyJ…`, which the text rules mask once they see its two dots), or what follows
+    /// the last `scheme://` (raw or percent-encoded) while its authority is not known to be
+    /// whole, since the URL rules can only remove a userinfo they see end:
+    /// - no `/` follows: the cut is inside the authority (`https://user:pa`,
+    ///   `https://ghp_token`, `https://alice%40corp.com:hun`); a cut host is masked too, which
+    ///   is harmless;
+    /// - a `/` follows a `:` that is not a port (`postgres://app:s3cr/et`, a password holding a
+    ///   `/`), with no `@` before it.
+    /// A `?`, `#`, whitespace, quote, `&` or `\` after the scheme means the URL was seen
+    /// whole: any other text is returned as it is. One pass back from the end, over the last
+    /// word at most.
     static func maskingCutCredential(_ text: String) -> String {
         var text = text
         guard let cut = text.withUTF8(cutCredentialStart) else { return text }
@@ -80,34 +85,45 @@ extension Redactor {
         var wordStart = bytes.count
         while wordStart > 0, bytes[wordStart - 1].isBase64URLOrDot { wordStart -= 1 }
         if bytes[wordStart...].starts(with: "eyJ".utf8) { return wordStart }
-        func escape(at index: Int) -> UInt8? {
-            guard index >= 0, index + 2 < bytes.count, bytes[index] == PairMasker.ASCII.percent,
-                let high = PairMasker.ASCII.hexValue(bytes[index + 1]), let low = PairMasker.ASCII.hexValue(bytes[index + 2])
-            else { return nil }
-            return high << 4 | low
-        }
-        var hasColon = false
+        // The last word, decoded: each byte with the offset it starts at in `bytes`.
+        var word: [(byte: UInt8, offset: Int)] = []
+        // An authority longer than this is no URL's: a cut further on leaves it whole.
+        let scanStart = max(0, bytes.count - 8192)
         var index = bytes.count - 1
-        while index >= 0 {
-            switch escape(at: index) ?? bytes[index] {
-            case PairMasker.ASCII.slash:
-                let isRaw = bytes[index] == PairMasker.ASCII.slash
-                let width = isRaw ? 1 : 3
-                let isSchemeEnd = isRaw
-                    ? index >= 2 && bytes[index - 1] == PairMasker.ASCII.slash && bytes[index - 2] == PairMasker.ASCII.colon
-                    : escape(at: index - 3) == PairMasker.ASCII.slash && escape(at: index - 6) == PairMasker.ASCII.colon
-                return isSchemeEnd && hasColon ? index + width : nil
-            case PairMasker.ASCII.colon:
-                hasColon = true
-            case PairMasker.ASCII.questionMark, PairMasker.ASCII.numberSign, PairMasker.ASCII.atSign, PairMasker.ASCII.backslash,
-                UInt8(ascii: "\""), UInt8(ascii: "'"), PairMasker.ASCII.ampersand, 0x00...0x20:
-                return nil
-            default:
-                break
+        while index >= scanStart {
+            var offset = index
+            var byte = bytes[index]
+            if index >= scanStart + 2, bytes[index - 2] == PairMasker.ASCII.percent,
+                let high = PairMasker.ASCII.hexValue(bytes[index - 1]), let low = PairMasker.ASCII.hexValue(byte)
+            {
+                offset = index - 2
+                byte = high << 4 | low
             }
-            index -= 1
+            switch byte {
+            case PairMasker.ASCII.questionMark, PairMasker.ASCII.numberSign, PairMasker.ASCII.backslash,
+                PairMasker.ASCII.ampersand, UInt8(ascii: "\""), UInt8(ascii: "'"), 0x00...0x20:
+                index = -1
+            default:
+                word.append((byte, offset))
+                index = offset - 1
+            }
         }
-        return nil
+        word.reverse()
+        // The authority: what follows the last "://".
+        guard let schemeEnd = word.indices.last(where: { position in
+            position >= 2 && word[position].byte == PairMasker.ASCII.slash && word[position - 1].byte == PairMasker.ASCII.slash
+                && word[position - 2].byte == PairMasker.ASCII.colon
+        }), schemeEnd + 1 < word.count
+        else { return nil }
+        let authority = word[(schemeEnd + 1)...]
+        let maskFrom = authority.first!.offset
+        guard let slash = authority.firstIndex(where: { $0.byte == PairMasker.ASCII.slash }) else { return maskFrom }
+        let beforeSlash = authority[..<slash]
+        guard !beforeSlash.contains(where: { $0.byte == PairMasker.ASCII.atSign }),
+            let colon = beforeSlash.lastIndex(where: { $0.byte == PairMasker.ASCII.colon })
+        else { return nil }
+        let isPort = beforeSlash[(colon + 1)...].allSatisfy { (0x30...0x39).contains($0.byte) }
+        return isPort ? nil : maskFrom
     }
 
     /// A `name=value&...` query with masked values replaced; raw names are kept as sent.
