@@ -11,11 +11,14 @@ public enum DeliveryOutcome: Sendable, Hashable {
     /// Never retried: its items are counted as rejected.
     case rejected(status: Int, reason: String)
     /// The destination answered but could not take the batch now (typically a 5xx, 408 or
-    /// 429). Retried up to ``DeliveryConfiguration/maximumRetries`` times, after `retryAfter`
+    /// 429; `status` 0 for an answer that is not HTTP). Retried up to ``DeliveryConfiguration/maximumRetries`` times, after `retryAfter`
     /// seconds when the destination said so (capped by the backoff maximum), else after the
     /// backoff.
     case retryable(status: Int, retryAfter: TimeInterval?)
-    /// No answer: refused, reset, timed out. The queue goes offline: the batch goes back to
+    /// No answer: refused, reset, timed out. If the destination answered another send while
+    /// this one waited, it is reachable, and the missing answer counts as an error of this
+    /// batch (retried up to ``DeliveryConfiguration/maximumRetries`` times, like a 5xx). Else
+    /// the queue goes offline: the batch goes back to
     /// the front of the buffer, and one probe at a time, with the oldest batch at growing
     /// intervals, finds out when the destination answers again, while the buffer keeps the
     /// newest items. Never counted against ``DeliveryConfiguration/maximumRetries``: during

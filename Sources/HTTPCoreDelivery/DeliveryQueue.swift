@@ -38,7 +38,6 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     /// The configuration the queue was created with.
     public let configuration: DeliveryConfiguration
     private let state: Locked<DeliveryQueueState>
-    private let outboxLock = NSRecursiveLock()
 
     /// Creates a queue; nothing runs until an item is enqueued.
     public init(sender: Sender, configuration: DeliveryConfiguration = DeliveryConfiguration()) {
@@ -85,6 +84,8 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         perform { $0.machine.beginShutdown(now: now) }
         await flush()
         perform { $0.machine.finishShutdown() }
+        // Sends of items enqueued while stopping end before shutdown returns.
+        await flush()
     }
 
     /// Ends every backoff: waiting batches are tried at once and an unreachable destination
@@ -103,7 +104,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     /// Applies an input under the lock, then starts the sends and delivers the outbox outside
     /// it.
     private func perform(_ input: (inout DeliveryQueueState) -> DeliveryStateMachine.Actions) {
-        let (sends, hasOutbox) = state.withLock { state in
+        let (sends, delivers) = state.withLock { state in
             let sends = state.take(input(&state)) { timer in
                 Task.detached { [self] in
                     do { try await Task.sleep(nanoseconds: timer.delay) } catch { return }
@@ -114,9 +115,11 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                     }
                 }
             }
-            return (sends, !state.outbox.isEmpty)
+            let delivers = !state.outbox.isEmpty && !state.isDeliveringOutbox
+            if delivers { state.isDeliveringOutbox = true }
+            return (sends, delivers)
         }
-        if hasOutbox { deliverOutbox() }
+        if delivers { deliverOutbox() }
         for send in sends {
             Task.detached { [self] in
                 let batch = send.batch as? Sender.Batch ?? sender.makeBatch(send.items.map { $0.element as! Sender.Item })
@@ -127,17 +130,25 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         }
     }
 
-    /// Makes the reports and resumes the flushes waiting in the outbox, one caller at a time
-    /// and in the machine's order, so whoever a flush wakes sees every report made before it,
-    /// whichever thread made it. Recursive, for a diagnostics handler that logs through this
-    /// very queue.
+    /// Makes the reports and resumes the flushes waiting in the outbox, in the machine's
+    /// order, until it is empty: so whoever a flush wakes sees every report made before it,
+    /// whichever thread made it. One thread at a time delivers; another that finds the outbox
+    /// being delivered leaves its entries and returns without waiting, and a diagnostics
+    /// handler that logs through this very queue adds its entries behind the ones it is
+    /// handling.
     private func deliverOutbox() {
-        outboxLock.lock()
-        defer { outboxLock.unlock() }
-        for entry in state.withLock({ state in defer { state.outbox = [] }; return state.outbox }) {
-            switch entry {
-            case .report(let diagnostic): configuration.diagnostics(diagnostic)
-            case .resume(let continuation): continuation.resume()
+        while true {
+            let entries = state.withLock { state -> [DeliveryQueueOutboxEntry] in
+                if state.outbox.isEmpty { state.isDeliveringOutbox = false }
+                defer { state.outbox = [] }
+                return state.outbox
+            }
+            guard !entries.isEmpty else { return }
+            for entry in entries {
+                switch entry {
+                case .report(let diagnostic): configuration.diagnostics(diagnostic)
+                case .resume(let continuation): continuation.resume()
+                }
             }
         }
     }

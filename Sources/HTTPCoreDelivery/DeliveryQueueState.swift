@@ -11,6 +11,8 @@ struct DeliveryQueueState {
     /// Reports and flush resumptions waiting to be delivered, in the order the machine made
     /// them; see ``DeliveryQueue``'s `deliverOutbox()`.
     var outbox: [DeliveryQueueOutboxEntry] = []
+    /// Set while one thread delivers the outbox; others leave their entries to it.
+    var isDeliveringOutbox = false
 
     /// Starts and cancels the timers of `actions` (under the lock, so a timer is registered
     /// before it can fire), puts its reports and resumed flushes in the outbox, and returns

@@ -60,11 +60,15 @@ struct DeliveryStateMachine {
         /// Answers that were errors so far.
         var attempts: Int
         var phase: Phase
+        /// The machine's count of answers when this send started: more by its end means the
+        /// destination answered meanwhile.
+        var answersAtStart: UInt64
     }
 
     /// Why a report was made, so that each is made once.
     private enum ReportKey: Hashable {
         case rejected(status: Int)
+        /// Retries ran out after answers with this status (0: not HTTP, or none in time).
         case failed(status: Int)
         case expired
     }
@@ -80,6 +84,8 @@ struct DeliveryStateMachine {
     private var nextSequence: UInt64 = 0
     private var nextID: UInt64 = 0
     private var retryGeneration: UInt64 = 0
+    /// Sends answered so far, whatever the answer.
+    private var answers: UInt64 = 0
     /// Items dropped since the buffer overflowed, while it has not had room again.
     private var dropsInOverflow: Int?
     private var reported: Set<ReportKey> = []
@@ -137,6 +143,8 @@ struct DeliveryStateMachine {
         switch outcome {
         case .delivered:
             answered(&actions)
+            // Later expiries and failures are news again.
+            reported = reported.filter { if case .rejected = $0 { true } else { false } }
             settle(id) { $0.delivered += $1 }
         case .rejected(let status, let reason):
             answered(&actions)
@@ -144,21 +152,13 @@ struct DeliveryStateMachine {
             settle(id) { $0.rejected += $1 }
         case .retryable(let status, let retryAfter):
             answered(&actions)
-            guard lifecycle == .running, flight.attempts < configuration.maximumRetries else {
-                let reason = lifecycle == .running
-                    ? "status \(status) after \(flight.attempts) retr\(flight.attempts == 1 ? "y" : "ies")"
-                    : "status \(status) during shutdown"
-                report(.failed(count: flight.items.count, reason: reason), once: .failed(status: status), &actions)
-                settle(id) { $0.failed += $1 }
-                break
-            }
-            flight.attempts += 1
-            counters.retried += flight.items.count
-            let ceiling = configuration.backoff.ceiling(beforeRetry: .max)
-            let delay = isRetriedSinceStart
-                ? 0 : retryAfter.map { min($0, ceiling) } ?? configuration.backoff.delay(beforeRetry: flight.attempts)
-            flight.phase = .waitingToRetry(timer: startTimer(after: delay, &actions))
-            flights[id] = flight
+            retryOrFail(&flight, id, answer: status == 0 ? "an answer that is not HTTP" : "status \(status)", status: status,
+                        retryAfter: retryAfter, isRetriedSinceStart: isRetriedSinceStart, &actions)
+        case .unreachable(let reason) where lifecycle == .running && connectivity == .reachable && answers > flight.answersAtStart:
+            // The destination answered another send meanwhile: it is reachable, and this
+            // batch's missing answer (a timeout of a slow server) is an error of its own.
+            retryOrFail(&flight, id, answer: "no answer (\(reason))", status: 0, retryAfter: nil,
+                        isRetriedSinceStart: isRetriedSinceStart, &actions)
         case .unreachable(let reason):
             guard lifecycle == .running else {
                 giveUpAtShutdown(flight: id, reason: reason, &actions)
@@ -172,6 +172,33 @@ struct DeliveryStateMachine {
         }
         startSends(now: now, &actions)
         return finish(actions)
+    }
+
+    /// After an answer that is an error: the batch waits for its retry, or is given up once
+    /// its retries ran out or while stopping.
+    private mutating func retryOrFail(
+        _ flight: inout Flight, _ id: UInt64, answer: String, status: Int, retryAfter: TimeInterval?,
+        isRetriedSinceStart: Bool, _ actions: inout Actions
+    ) {
+        guard lifecycle == .running else {
+            // Reported each time: at most once per send under way when shutdown started.
+            actions.diagnostics.append(.failed(count: flight.items.count, reason: "\(answer) during shutdown"))
+            settle(id) { $0.failed += $1 }
+            return
+        }
+        guard flight.attempts < configuration.maximumRetries else {
+            let retries = "\(flight.attempts) retr\(flight.attempts == 1 ? "y" : "ies")"
+            report(.failed(count: flight.items.count, reason: "\(answer) after \(retries)"), once: .failed(status: status), &actions)
+            settle(id) { $0.failed += $1 }
+            return
+        }
+        flight.attempts += 1
+        counters.retried += flight.items.count
+        let ceiling = configuration.backoff.ceiling(beforeRetry: .max)
+        let delay = isRetriedSinceStart
+            ? 0 : retryAfter.map { min($0, ceiling) } ?? configuration.backoff.delay(beforeRetry: flight.attempts)
+        flight.phase = .waitingToRetry(timer: startTimer(after: delay, &actions))
+        flights[id] = flight
     }
 
     /// A timer started by an earlier input fired; stale timers are ignored.
@@ -291,9 +318,11 @@ struct DeliveryStateMachine {
     private mutating func startFlight(_ items: [Item], _ actions: inout Actions) -> UInt64 {
         nextID += 1
         let prepared = items.first?.prepared.flatMap { $0.count == items.count ? $0.batch : nil }
+        // The fewest retries of the items: one that joined a dissolved batch is never given
+        // up with fewer retries of its own than configured.
         flights[nextID] = Flight(
-            items: items, batch: prepared, attempts: items.map(\.attempts).max() ?? 0,
-            phase: .sending(generation: retryGeneration)
+            items: items, batch: prepared, attempts: items.map(\.attempts).min() ?? 0,
+            phase: .sending(generation: retryGeneration), answersAtStart: answers
         )
         inFlightCount += items.count
         actions.sends.append(Actions.Send(flight: nextID, items: items, batch: prepared))
@@ -318,6 +347,7 @@ struct DeliveryStateMachine {
             return
         }
         flight.phase = .sending(generation: retryGeneration)
+        flight.answersAtStart = answers
         flights[id] = flight
         actions.sends.append(Actions.Send(flight: id, items: flight.items, batch: flight.batch))
     }
@@ -339,6 +369,7 @@ struct DeliveryStateMachine {
 
     /// Any answer, even an error, shows the destination is reachable.
     private mutating func answered(_ actions: inout Actions) {
+        answers += 1
         guard case .unreachable(_, let probe) = connectivity else { return }
         if case .scheduled(let timer) = probe { actions.cancelledTimers.append(timer) }
         connectivity = .reachable

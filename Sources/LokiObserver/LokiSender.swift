@@ -47,6 +47,9 @@ struct LokiSender: DeliverySender {
             return Self.classify(try await withDeadline(seconds: timeout + 1) { try await transport.perform(request) })
         } catch is DeadlineExceeded {
             return .unreachable(reason: "timeout")
+        } catch HTTPError.invalidResponse {
+            // An answer that is not HTTP is an error of the server, retried a bounded number of times.
+            return .retryable(status: 0, retryAfter: nil)
         } catch {
             return .unreachable(reason: (error as? HTTPError)?.typeName ?? "transport_error")
         }

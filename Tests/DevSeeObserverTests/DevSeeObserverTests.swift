@@ -155,7 +155,7 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(observer.statistics, expected)
         XCTAssertEqual(observer.statistics.accepted + (observer.statistics.missed ?? 0), urls.count, "every exchange is a log or counted")
         XCTAssertNil(harness.logger.statistics.missed, "a logger cannot know what its observers missed")
-        XCTAssertEqual(observer.statistics.description, "accepted 4, delivered 4, dropped 0, rejected 0, failed 0, retried 0, pending 0, missed 26")
+        XCTAssertEqual(observer.statistics.description, "accepted 4, delivered 4, dropped 0, expired 0, rejected 0, failed 0, retried 0, probes 0, pending 0, missed 26")
         XCTAssertEqual(harness.diagnostics.state, [
             "the event dispatcher dropped 106 events (26 exchange ends, 0 retried attempts) while DevSeeObserver was behind: "
                 + "26 logs were never made",

@@ -8,9 +8,11 @@ import FoundationNetworking
 #endif
 
 final class UploaderTests: XCTestCase {
+    private let server = URL(string: "http://127.0.0.1:9090/api/logs")!
+
     private func answer(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Uploader.Outcome {
         let response = HTTPURLResponse(url: URL(string: "http://127.0.0.1:9090/api/logs")!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        return Uploader.classify(data: Data(body.utf8), response: response, error: nil)
+        return Uploader.classify(data: Data(body.utf8), response: response, error: nil, url: server)
     }
 
     func testAnswersAreClassifiedAsTheContractSays() {
@@ -22,7 +24,8 @@ final class UploaderTests: XCTestCase {
         XCTAssertEqual(answer(503, "{not json"), .serverError(status: 503))
         XCTAssertEqual(answer(429, "", headers: ["Retry-After": "7"]), .tooManyRequests(retryAfter: 7))
         XCTAssertEqual(answer(429, ""), .tooManyRequests(retryAfter: nil))
-        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.timedOut)), .unreachable(reason: "timed out"))
-        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.cannotConnectToHost)), .unreachable(reason: "URLError -1004"))
+        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.timedOut), url: server), .unreachable(reason: "timed out"))
+        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.cannotConnectToHost), url: server), .unreachable(reason: "URLError -1004"))
+        XCTAssertEqual(Uploader.classify(data: nil, response: nil, error: URLError(.cannotParseResponse), url: server), .serverError(status: 0), "not HTTP: an error answer, retried a bounded number of times")
     }
 }

@@ -75,6 +75,21 @@ final class DeliveryQueueLifecycleTests: XCTestCase {
         XCTAssertTrue(statistics.isBalanced)
     }
 
+    func testShutdownReturnsOnceEverySendItAllowedEnded() async throws {
+        let harness = QueueHarness { $0.maximumConcurrentSends = 2 }
+        harness.sender.record.update { $0.isHolding = true }
+        harness.enqueue(0..<1)
+        _ = try await harness.sender.waitForSends(1)
+        let shutdown = Task { await harness.queue.shutdown() }
+        // Before or while shutdown stops the queue: either way sent, and ended by its return.
+        harness.enqueue(1..<2)
+        _ = try await harness.sender.waitForSends(2)
+        harness.sender.record.update { $0.isHolding = false }
+        await shutdown.value
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.delivered, statistics.pending], [2, 0])
+    }
+
     func testRetryNowEndsAnOutageBackoffAtOnce() async throws {
         let harness = QueueHarness(script: [.unreachable(reason: "refused")]) {
             $0.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)

@@ -249,6 +249,44 @@ final class DeliveryStateMachineTests: XCTestCase {
         XCTAssertEqual(retry.diagnostics, [.expired(count: 1)])
     }
 
+    func testNoAnswerWhileTheDestinationAnsweredAnotherSendIsAnErrorOfTheBatchNotAnOutage() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 2; $0.maximumRetries = 1 }
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        let second = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(first.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        let timedOut = machine.sendCompleted(second.sends[0].flight, outcome: .unreachable(reason: "timed out"), batch: [2], now: 0)
+        XCTAssertEqual(machine.connectivity, .reachable)
+        XCTAssertEqual(timedOut.timers.map(\.delay), [seconds(1)], "a retry's backoff, not a probe")
+        let retry = machine.timerFired(timedOut.timers[0].id, now: 0)
+        _ = machine.enqueue(3, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(flight(4), outcome: .delivered, batch: [3], now: 0)
+        let failed = machine.sendCompleted(retry.sends[0].flight, outcome: .unreachable(reason: "timed out"), batch: [2], now: 0)
+        XCTAssertEqual(failed.diagnostics, [.failed(count: 1, reason: "no answer (timed out) after 1 retry")])
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.delivered, statistics.failed, statistics.retried, statistics.probes], [2, 1, 1, 0])
+    }
+
+    func testAFailureOrExpiryIsReportedAgainOnceABatchWasDeliveredSince() {
+        var machine = makeMachine { $0.maximumRetries = 0; $0.maximumConcurrentSends = 1 }
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        let failed = machine.sendCompleted(first.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        XCTAssertEqual(failed.diagnostics, [.failed(count: 1, reason: "status 503 after 0 retries")])
+        let second = machine.enqueue(2, byteCost: 10, now: 0)
+        XCTAssertEqual(machine.sendCompleted(second.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [2], now: 0).diagnostics, [])
+        let third = machine.enqueue(3, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(third.sends[0].flight, outcome: .delivered, batch: [3], now: 0)
+        let fourth = machine.enqueue(4, byteCost: 10, now: 0)
+        let again = machine.sendCompleted(fourth.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [4], now: 0)
+        XCTAssertEqual(again.diagnostics, [.failed(count: 1, reason: "status 503 after 0 retries")])
+    }
+
+    func testAnAnswerThatIsNotHTTPIsRetriedLikeAServerError() {
+        var machine = makeMachine { $0.maximumRetries = 0 }
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        let failed = machine.sendCompleted(first.sends[0].flight, outcome: .retryable(status: 0, retryAfter: nil), batch: [1], now: 0)
+        XCTAssertEqual(failed.diagnostics, [.failed(count: 1, reason: "an answer that is not HTTP after 0 retries")])
+    }
+
     func testARefusalIsCountedAndReportedOncePerStatus() {
         var machine = makeMachine { $0.maximumConcurrentSends = 1 }
         _ = machine.enqueue(1, byteCost: 10, now: 0)
@@ -294,6 +332,18 @@ final class DeliveryStateMachineTests: XCTestCase {
         XCTAssertEqual(last.timers, [], "no backoff while stopping")
         XCTAssertEqual(last.diagnostics, [.failed(count: 1, reason: "status 503 during shutdown")])
         XCTAssertEqual(machine.statistics.failed, 1)
+    }
+
+    func testShutdownReportsEveryBatchItGivesUpAfterAnErrorAnswer() {
+        var machine = makeMachine { $0.maximumConcurrentSends = 2; $0.maximumRetries = 0 }
+        let earlier = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(earlier.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        let second = machine.enqueue(2, byteCost: 10, now: 0)
+        let third = machine.enqueue(3, byteCost: 10, now: 0)
+        _ = machine.beginShutdown(now: 0)
+        let one = machine.sendCompleted(second.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [2], now: 0)
+        let other = machine.sendCompleted(third.sends[0].flight, outcome: .retryable(status: 503, retryAfter: nil), batch: [3], now: 0)
+        XCTAssertEqual(one.diagnostics + other.diagnostics, Array(repeating: .failed(count: 1, reason: "status 503 during shutdown"), count: 2))
     }
 
     func testShutdownSendsAFillingBatchAtOnce() {

@@ -42,17 +42,19 @@ struct Uploader: Sendable {
         request.timeoutInterval = max(1, timeout.rounded(.up))
         return await withCheckedContinuation { continuation in
             session.dataTask(with: request) { data, response, error in
-                continuation.resume(returning: Self.classify(data: data, response: response, error: error))
+                continuation.resume(returning: Self.classify(data: data, response: response, error: error, url: url))
             }.resume()
         }
     }
 
-    static func classify(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {
+    static func classify(data: Data?, response: URLResponse?, error: (any Error)?, url: URL) -> Outcome {
         if let error {
             let code = (error as? URLError)?.code.rawValue ?? 0
+            // An answer that is not HTTP is an error of the server, retried a bounded number of times.
+            if HTTPError(urlSessionError: error, url: url) == .invalidResponse { return .serverError(status: 0) }
             return .unreachable(reason: code == URLError.timedOut.rawValue ? "timed out" : "URLError \(code)")
         }
-        guard let http = response as? HTTPURLResponse else { return .unreachable(reason: "no HTTP answer") }
+        guard let http = response as? HTTPURLResponse else { return .serverError(status: 0) }
         switch http.statusCode {
         case 200..<300:
             return looksLikeJSONObject(data) ? .delivered : .rejected(status: http.statusCode, reason: "the answer is not a dev-see server's")
