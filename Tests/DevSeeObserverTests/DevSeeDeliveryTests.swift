@@ -104,9 +104,9 @@ final class DevSeeDeliveryTests: XCTestCase {
         let statistics = harness.logger.statistics
         XCTAssertEqual([statistics.expired, statistics.delivered, statistics.failed], [3, 2, 0])
         XCTAssertTrue(statistics.isBalanced)
-        XCTAssertEqual(harness.diagnostics.state.filter { $0.contains("maximum age") }, [
-            "3 logs waited longer than the maximum age and were dropped",
-        ])
+        // Reported once, with the count of the first expiry: the three may expire at one probe or at two.
+        let expiries = harness.diagnostics.state.filter { $0.contains("waited longer than the maximum age") }
+        XCTAssertEqual(expiries.count, 1, "\(expiries)")
     }
 
     func testServerErrorsAreRetriedUntilRecovery() async throws {
