@@ -31,12 +31,18 @@ actor CredentialStore {
         return try await run { try await refresh(rejected) }
     }
 
+    /// Runs a fetch or refresh as the pending one. The task itself, isolated to this actor,
+    /// stores the value and clears `pending` before anyone awaiting it resumes, so a request
+    /// refused right after never finds the old task still pending and is handed its
+    /// credential again (it happened with 100 concurrent requests on two busy cores).
     private func run(_ operation: @escaping @Sendable () async throws -> String) async throws -> String {
-        let task = Task { try await operation() }
+        let task = Task { () async throws -> String in
+            defer { self.pending = nil }
+            let value = try await operation()
+            self.credential = value
+            return value
+        }
         pending = task
-        defer { pending = nil }
-        let value = try await task.value
-        credential = value
-        return value
+        return try await task.value
     }
 }
