@@ -48,7 +48,8 @@ public struct DeliveryConfiguration: Sendable {
     /// rebuilt from the items left); `nil` keeps them however long they wait.
     public var maximumAge: TimeInterval?
     /// Receives the queue's reports (overflow, outage, refusals), each once per occurrence.
-    /// Called from the queue's workers or the enqueuing thread; keep it cheap.
+    /// Called one report at a time, in order, from a send task or the enqueuing thread; keep
+    /// it cheap. It may log through the same queue.
     public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { _ in }
 
     /// The clock of ``maximumAge`` and batching delays, in nanoseconds of system uptime: tests

@@ -15,7 +15,7 @@ import HTTPCore
 /// ```
 ///
 /// - Cost: ``enqueue(_:byteCost:)`` takes a lock, appends, and returns; it never waits for a
-///   send. Batches are built and sent by workers that exist only while there is work.
+///   send. Batches are built and sent by tasks that exist only while a send is under way.
 /// - Memory: waiting items are bounded by ``DeliveryConfiguration/bufferLimit`` and
 ///   ``DeliveryConfiguration/bufferByteLimit``; the oldest are dropped first, and counted.
 /// - Batching: a batch is sent when it holds ``DeliveryConfiguration/Batching/maximumCount``

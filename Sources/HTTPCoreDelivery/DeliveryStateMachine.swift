@@ -65,9 +65,8 @@ struct DeliveryStateMachine {
         var answersAtStart: UInt64
     }
 
-    /// Why a report was made, so that each is made once.
+    /// A report made once until a batch is delivered again.
     private enum ReportKey: Hashable {
-        case rejected(status: Int)
         /// Retries ran out after answers with this status (0: not HTTP, or none in time).
         case failed(status: Int)
         case expired
@@ -88,7 +87,10 @@ struct DeliveryStateMachine {
     private var answers: UInt64 = 0
     /// Items dropped since the buffer overflowed, while it has not had room again.
     private var dropsInOverflow: Int?
-    private var reported: Set<ReportKey> = []
+    /// Statuses of refusals already reported: once per status for the queue's life.
+    private var reportedRejections: Set<Int> = []
+    /// Failures and expiries already reported since the last delivery.
+    private var reportedSinceDelivery: Set<ReportKey> = []
     private var flushWaiters: [(id: UInt64, target: UInt64)] = []
 
     init(configuration: DeliveryConfiguration) {
@@ -144,11 +146,13 @@ struct DeliveryStateMachine {
         case .delivered:
             answered(&actions)
             // Later expiries and failures are news again.
-            reported = reported.filter { if case .rejected = $0 { true } else { false } }
+            if !reportedSinceDelivery.isEmpty { reportedSinceDelivery.removeAll() }
             settle(id) { $0.delivered += $1 }
         case .rejected(let status, let reason):
             answered(&actions)
-            report(.rejected(status: status, reason: reason), once: .rejected(status: status), &actions)
+            if reportedRejections.insert(status).inserted {
+                actions.diagnostics.append(.rejected(status: status, reason: reason))
+            }
             settle(id) { $0.rejected += $1 }
         case .retryable(let status, let retryAfter):
             answered(&actions)
@@ -473,7 +477,7 @@ struct DeliveryStateMachine {
     }
 
     private mutating func report(_ diagnostic: DeliveryDiagnostic, once key: ReportKey, _ actions: inout Actions) {
-        if reported.insert(key).inserted { actions.diagnostics.append(diagnostic) }
+        if reportedSinceDelivery.insert(key).inserted { actions.diagnostics.append(diagnostic) }
     }
 
     /// Ends an overflow that is over and resumes the flushes that are done: every input

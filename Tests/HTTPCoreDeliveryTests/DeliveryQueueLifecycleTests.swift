@@ -90,6 +90,21 @@ final class DeliveryQueueLifecycleTests: XCTestCase {
         XCTAssertEqual([statistics.delivered, statistics.pending], [2, 0])
     }
 
+    func testADiagnosticsHandlerMayLogThroughTheSameQueue() async throws {
+        let sender = ScriptedSender(script: [.rejected(status: 400, reason: "bad")])
+        let queueBox = Locked<DeliveryQueue<ScriptedSender>?>(nil)
+        var configuration = DeliveryConfiguration()
+        configuration.diagnostics = { _ in queueBox.withLock { $0 }?.enqueue(99, byteCost: 1) }
+        let queue = DeliveryQueue(sender: sender, configuration: configuration)
+        queueBox.withLock { $0 = queue }
+        queue.enqueue(1, byteCost: 1)
+        let sent = try await sender.waitForSends(2)
+        await queue.flush()
+        XCTAssertEqual(sent, [[1], [99]], "the report's own item was sent, no deadlock")
+        XCTAssertEqual([queue.statistics.rejected, queue.statistics.delivered], [1, 1])
+        queueBox.withLock { $0 = nil }
+    }
+
     func testRetryNowEndsAnOutageBackoffAtOnce() async throws {
         let harness = QueueHarness(script: [.unreachable(reason: "refused")]) {
             $0.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)

@@ -17,7 +17,7 @@ struct DevSeeSender: DeliverySender {
 
     init(configuration: DevSeeLoggerConfiguration, endpoint: DevSeeEndpoint) {
         self.configuration = configuration
-        builder = PayloadBuilder(appId: configuration.appId, maxBodyBytes: configuration.maxBodyBytes, redactor: configuration.redactor)
+        builder = PayloadBuilder(appId: configuration.appId, redactor: configuration.redactor)
         uploader = Uploader(
             session: Uploader.makeSession(maxConcurrentUploads: configuration.maxConcurrentUploads, timeout: configuration.uploadTimeout)
         )

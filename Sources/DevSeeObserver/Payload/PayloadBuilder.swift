@@ -25,7 +25,6 @@ struct PayloadBuilder: Sendable {
     static let maximumMetadataValueBytes = 1024
 
     let appId: String
-    let maxBodyBytes: Int
     let redactor: Redactor
 
     func payload(for captured: LogEntry) -> [UInt8] {
