@@ -12,7 +12,12 @@ let package = Package(
     products: [
         .library(name: "HTTPCore", targets: ["HTTPCore"]),
         .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
+        .library(name: "HTTPCoreRedaction", targets: ["HTTPCoreRedaction"]),
         .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
+        .library(name: "HTTPCoreLoopback", targets: ["HTTPCoreLoopback"]),
+        .library(name: "DevSeeServer", targets: ["DevSeeServer"]),
+        // This repository's peer launchers, for its own and its integrations' tests: no API promise.
+        .library(name: "_HTTPCoreTestPeers", targets: ["HTTPCoreTestPeers"]),
         .library(name: "DevSeeObserver", targets: ["DevSeeObserver"]),
         .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),
         .library(name: "LokiObserver", targets: ["LokiObserver"]),
@@ -20,64 +25,108 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        .target(name: "HTTPCore"),
-        .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore"]),
-        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore"]),
-        .target(name: "HTTPCoreDelivery", dependencies: ["HTTPCore"]),
-        .target(name: "DevSeeObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery"]),
-        .target(name: "LokiObserver", dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery"]),
-        .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore"]),
+        // Shared mechanisms, `package`-visible only.
+        .target(name: "HTTPCoreText"),
+        .target(name: "HTTPCoreConcurrency"),
+        // The redaction engine, and the contract built on it.
+        .target(name: "HTTPCoreRedaction", dependencies: ["HTTPCoreText"]),
+        .target(name: "HTTPCore", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        // Transports.
+        .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore", "HTTPCoreConcurrency"]),
+        // Sinks.
+        .target(name: "HTTPCoreDelivery", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(
+            name: "DevSeeObserver",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
+        ),
+        .target(
+            name: "LokiObserver",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
+        ),
+        .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        // Test kit: doubles and conformance, a loopback server, a dev-see receiver.
+        .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
+        .target(name: "DevSeeServer", dependencies: ["HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        // This repository's own test and example support; not products.
+        .target(name: "HTTPCoreTestPeers", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestPeers"),
+        .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
+        .executableTarget(name: "devsee-tail", dependencies: ["DevSeeServer"]),
         .executableTarget(
             name: "quickstart",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver", "HTTPCoreHAR"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],
             path: "Examples/quickstart"
         ),
         .executableTarget(
             name: "custom-transport",
-            dependencies: ["HTTPCore", "HTTPCoreTesting", "DevSeeObserver"],
+            dependencies: ["HTTPCore", "DevSeeObserver", "DevSeeServer"],
             path: "Examples/custom-transport"
         ),
         .executableTarget(
             name: "server-worker",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreLoopback", "ExampleSupport"],
             path: "Examples/server-worker"
         ),
         .executableTarget(
             name: "event-dispatcher",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "DevSeeServer", "ExampleSupport"],
             path: "Examples/event-dispatcher"
         ),
-        .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
         .executableTarget(
             name: "httpcore-bench",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "DevSeeObserver", "LokiObserver"],
+            dependencies: [
+                "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers",
+            ],
             path: "Benchmarks/httpcore-bench"
         ),
-        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreURLSession"]),
+        .testTarget(name: "HTTPCoreTextTests", dependencies: ["HTTPCoreText"]),
+        .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting"]),
+        .testTarget(
+            name: "HTTPCoreTests",
+            dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
+        ),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreTestPeers"]
         ),
-        .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting"]),
+        .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]),
+        .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCoreTestPeers"]),
+        .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreTestPeers"]),
+        .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers"]),
         .testTarget(
             name: "DevSeeObserverTests",
-            dependencies: ["DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"]
+            dependencies: [
+                "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
+                "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+            ]
         ),
-        .testTarget(name: "HTTPCoreDeliveryTests", dependencies: ["HTTPCoreDelivery", "HTTPCore"]),
+        .testTarget(name: "HTTPCoreDeliveryTests", dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency"]),
         .testTarget(
             name: "LokiObserverTests",
-            dependencies: ["LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"],
+            dependencies: [
+                "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
+                "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+            ],
             exclude: ["Peers"]
         ),
         .testTarget(
             name: "HTTPCoreHARTests",
-            dependencies: ["HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting"],
+            dependencies: [
+                "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreTestPeers",
+            ],
             exclude: ["Peers"]
         ),
-        .testTarget(name: "DevSeeTailTests", dependencies: ["devsee-tail", "DevSeeObserver", "HTTPCore", "HTTPCoreTesting"]),
+        .testTarget(
+            name: "DevSeeTailTests",
+            dependencies: ["devsee-tail", "DevSeeObserver", "DevSeeServer", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]
+        ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting"]
+            dependencies: [
+                "quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting",
+                "HTTPCoreLoopback", "DevSeeServer", "ExampleSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

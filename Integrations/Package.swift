@@ -64,6 +64,8 @@ let package = Package(
                 "HTTPCoreTracing",
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "OTel", package: "swift-otel"),
@@ -76,6 +78,8 @@ let package = Package(
                 "HTTPCoreAsyncHTTPClient",
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -94,6 +98,7 @@ let package = Package(
                 "HTTPCoreMetrics",
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

@@ -1,10 +1,10 @@
 import DevSeeObserver
 import Foundation
-import HTTPCoreTesting
 import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreLoopback
 #endif
 
 /// A benchmark could not set up what it measures; the message says what failed.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import LokiObserver
+import HTTPCoreLoopback
 
 /// Section 6: what a `LokiLogger` line costs the caller, and how fast lines reach a loopback
 /// receiver answering pushes as Loki does (204), with and without gzip.

@@ -1,11 +1,11 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreLoopback
 #endif
 
 /// Section 1: the time per request of `URLSessionClient`, with and without observers,

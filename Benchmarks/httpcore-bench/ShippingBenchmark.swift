@@ -1,9 +1,9 @@
 import DevSeeObserver
 import Foundation
-import HTTPCoreTesting
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
 #endif
 
 /// Section 3: logs per second that `DevSeeLogger` delivers to a loopback `DevSeeReceiver`,

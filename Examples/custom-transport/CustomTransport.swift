@@ -1,7 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
+import DevSeeServer
 
 /// A complete transport adapter: it replays recorded responses. It writes no event code,
 /// yet every call through it is printed by the console observer and logged to dev-see.

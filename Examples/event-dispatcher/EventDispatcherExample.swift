@@ -1,8 +1,9 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import HTTPCoreURLSession
+import DevSeeServer
+import ExampleSupport
 
 /// Counts completed exchanges by status class.
 final class StatusKindCounter: HTTPObserver, @unchecked Sendable {   // safe: `counts` is only touched under `lock`

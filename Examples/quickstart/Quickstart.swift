@@ -2,8 +2,9 @@ import DevSeeObserver
 import Foundation
 import HTTPCore
 import HTTPCoreHAR
-import HTTPCoreTesting
 import HTTPCoreURLSession
+import ExampleSupport
+import HTTPCoreLoopback
 
 /// `swift run quickstart`: realistic calls through `URLSessionClient`, printed as redacted
 /// lines, shipped to dev-see, and optionally written to a HAR file.

@@ -2,8 +2,9 @@ import DevSeeObserver
 import Dispatch
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import HTTPCoreURLSession
+import ExampleSupport
+import HTTPCoreLoopback
 
 /// Latency, outcome by status class, and retry counters, fed by lifecycle events.
 final class MetricsObserver: HTTPObserver {

@@ -4,6 +4,7 @@ import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreConcurrency
 #endif
 
 /// Ships HTTP calls to a dev-see log server as `api_log` payloads, at no cost to the app.

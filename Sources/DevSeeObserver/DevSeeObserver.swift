@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// An ``HTTPObserver`` that logs every HTTP exchange to dev-see.
 ///

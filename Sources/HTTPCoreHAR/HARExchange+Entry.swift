@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 
 extension HARExchange {
     /// Transports do not report the protocol version; HAR requires one, so entries say

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreText
 
 /// A JSON value whose object members keep the order they were written in, so the same
 /// exchanges always give the same bytes, with `version` before `entries` as people expect.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// An ``HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
 /// browser dev tools, HAR viewers and bug reports.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// An ``HTTPObserver`` that holds its delivery at one event until opened, then passes every
 /// event on to another observer: a slow observer on demand, for testing what a dispatcher

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// A programmable ``HTTPTransport`` for tests: scripted responses, errors and delays.
 ///

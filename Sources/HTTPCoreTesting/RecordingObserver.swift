@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// An ``HTTPObserver`` that keeps every event it receives, and every gap of events it
 /// missed, for assertions in tests.

@@ -3,6 +3,7 @@ import HTTPCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreConcurrency
 #endif
 
 /// The delegate of ``URLSessionClient/makeDefaultSession()``'s sessions: collects each

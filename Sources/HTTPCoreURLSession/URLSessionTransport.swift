@@ -3,6 +3,7 @@ import HTTPCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreConcurrency
 #endif
 
 /// The ``HTTPTransport`` that performs exchanges with a `URLSession`.

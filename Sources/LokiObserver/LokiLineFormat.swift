@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 
 /// How a ``LokiLogger`` writes one log line from its fields.
 public enum LokiLineFormat: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 extension LokiLogger {
     private static let sharedLogger = Locked<LokiLogger?>(nil)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreDelivery
+import HTTPCoreConcurrency
 
 /// Pushes batches of entries to Loki through an ``HTTPTransport``: the Loki part of the
 /// delivery engine.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPCore
-import HTTPCoreTesting
+import DevSeeServer
+import HTTPCoreConcurrency
 
 /// `swift run devsee-tail`: a dev-see log server in the terminal, for servers and Linux
 /// machines without the desktop app. See ``TailOptions/usage``.

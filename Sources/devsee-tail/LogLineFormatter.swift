@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+import HTTPCoreText
 
 /// Renders a stored log as `devsee-tail` prints it: one line per exchange, and with
 /// `verbose` its headers and bodies below, indented.

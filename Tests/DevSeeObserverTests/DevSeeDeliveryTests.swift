@@ -6,6 +6,8 @@ import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
+import HTTPCoreConcurrency
 #endif
 
 /// Delivery to a real loopback receiver that answers like the dev-see server.

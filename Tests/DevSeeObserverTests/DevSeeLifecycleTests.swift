@@ -6,6 +6,8 @@ import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
+import HTTPCoreLoopback
 #endif
 
 /// Lifecycle edges: shutdown, endpoint switches, the center.

@@ -4,6 +4,8 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import DevSeeServer
+import HTTPCoreLoopback
 
 /// Requests through `URLSessionClient` with a `DevSeeObserver` subscribed, end to end.
 final class DevSeeObserverTests: XCTestCase {

@@ -1,11 +1,13 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
+import HTTPCoreTestPeers
+import HTTPCoreTesting
 #endif
 
 /// What a log looks like once the dev-see receiver (which validates like the real server)

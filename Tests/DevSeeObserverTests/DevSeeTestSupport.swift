@@ -1,11 +1,12 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
+import HTTPCoreConcurrency
 #endif
 
 /// A logger pointed at a loopback receiver, with fast retries and captured diagnostics.

@@ -4,6 +4,9 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import DevSeeServer
+import HTTPCoreLoopback
+import HTTPCoreTestPeers
 
 /// The client path under faults, with dev-see logging on: what the app sees, what is
 /// delivered, and what is dropped and counted.

@@ -1,10 +1,10 @@
 import DevSeeObserver
 import Foundation
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
 #endif
 
 /// The cost per waiting log: a burst of ordinary exchanges fits the default buffer.

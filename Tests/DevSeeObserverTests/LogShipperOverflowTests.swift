@@ -1,10 +1,10 @@
 import DevSeeObserver
 import Foundation
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
 #endif
 
 /// Drops are never silent: one line when a buffer overflow starts, one with the count when

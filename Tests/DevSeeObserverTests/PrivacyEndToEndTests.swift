@@ -4,6 +4,9 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import DevSeeServer
+import HTTPCoreConcurrency
+import HTTPCoreLoopback
 
 /// One secret in every place the privacy rules cover, sent through `URLSessionClient` and
 /// `DevSeeObserver`: it must appear nowhere in what the receiver stored or observers saw.

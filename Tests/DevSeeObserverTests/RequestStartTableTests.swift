@@ -1,10 +1,10 @@
 import DevSeeObserver
 import Foundation
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
 #endif
 
 /// `markRequestStarted`: a start without a token, matched by the identical request.

@@ -1,13 +1,14 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import XCTest
 
 @testable import devsee_tail
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import DevSeeServer
+import HTTPCoreConcurrency
 #endif
 
 /// The tool end to end: a real logger sends to it, it prints what matches.

@@ -4,6 +4,7 @@ import HTTPCoreTesting
 import XCTest
 
 @testable import custom_transport
+import HTTPCoreConcurrency
 
 final class CustomTransportTests: XCTestCase {
     func testReplayedCallsAreObservedAndLoggedWithoutEventCode() async throws {

@@ -3,6 +3,7 @@ import HTTPCore
 import XCTest
 
 @testable import event_dispatcher
+import HTTPCoreConcurrency
 
 final class EventDispatcherExampleTests: XCTestCase {
     func testObserversSubscribeAndUnsubscribeWhileRequestsRun() async throws {

@@ -1,9 +1,11 @@
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import XCTest
 
 @testable import quickstart
+import DevSeeServer
+import HTTPCoreConcurrency
+import HTTPCoreLoopback
 
 /// Runs the quickstart's main code path in-process, so the example cannot rot.
 final class QuickstartTests: XCTestCase {

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPCore
-import HTTPCoreTesting
 import XCTest
 
 @testable import server_worker
+import HTTPCoreConcurrency
 
 final class ServerWorkerTests: XCTestCase {
     func testBoundedRunEndsByItselfWithEveryExchangeAccountedFor() async throws {

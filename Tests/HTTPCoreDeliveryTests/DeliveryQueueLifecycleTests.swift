@@ -1,6 +1,7 @@
 import HTTPCore
 import HTTPCoreDelivery
 import XCTest
+import HTTPCoreConcurrency
 
 /// Bounded memory, overflow reports, concurrency and shutdown.
 final class DeliveryQueueLifecycleTests: XCTestCase {

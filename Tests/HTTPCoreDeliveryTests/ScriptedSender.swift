@@ -1,5 +1,6 @@
 import HTTPCore
 import HTTPCoreDelivery
+import HTTPCoreConcurrency
 
 /// A sender whose answers follow a script (then `.delivered`), recording every batch built
 /// and sent; items are numbers, a batch is the list of its numbers.

@@ -4,6 +4,8 @@ import HTTPCoreHAR
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreConcurrency
+import HTTPCoreLoopback
 
 /// Real exchanges through `URLSessionClient` and a loopback server, recorded, written to a
 /// file, and read back by PyPI's haralyzer with the HAR 1.2 field rules (`HARConsumer`).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreConcurrency
 
 final class ConsoleObserverTests: XCTestCase {
     private func printed(

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreLoopback
 
 /// `curlCommand` reproduces, through a real shell and a real curl, what the redaction left.
 final class HTTPEventCurlTests: XCTestCase {

@@ -3,6 +3,7 @@ import HTTPCoreTesting
 import XCTest
 
 @testable import HTTPCore
+import HTTPCoreConcurrency
 
 final class HTTPEventDispatcherTests: XCTestCase {
     private func event(_ name: HTTPEvent.Name = .requestCreated) -> HTTPEvent {

@@ -3,6 +3,7 @@ import HTTPCoreTesting
 import XCTest
 
 @testable import HTTPCore
+import HTTPCoreConcurrency
 
 final class HTTPEventTests: XCTestCase {
     func testRedactionRunsWhenAnObserverReadsNotOnTheRequestPath() async throws {

@@ -2,6 +2,7 @@ import Foundation
 @testable import HTTPCore
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreConcurrency
 
 /// The middleware chain of `HTTPTransportClient`: order, what events show of each attempt,
 /// and how deadlines and cancellation reach middlewares.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreConcurrency
 
 final class HTTPTransportClientTests: XCTestCase {
     private let url = URL(string: "https://api.example.com/users?page=2")!

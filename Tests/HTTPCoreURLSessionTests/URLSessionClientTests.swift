@@ -3,6 +3,8 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreConcurrency
+import HTTPCoreLoopback
 
 final class URLSessionClientTests: XCTestCase {
     private var server: LoopbackHTTPServer!

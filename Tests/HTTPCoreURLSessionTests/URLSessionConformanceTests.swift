@@ -2,6 +2,7 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreTestPeers
 
 /// The URLSession adapter against the conformance list every transport is held to (the
 /// AsyncHTTPClient adapter runs the same list in `Integrations/`).

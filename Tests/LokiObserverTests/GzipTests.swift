@@ -1,8 +1,9 @@
 import Foundation
-import HTTPCoreTesting
 import XCTest
 
 @testable import LokiObserver
+import HTTPCoreTestPeers
+import HTTPCoreTesting
 
 /// The gzip writer's output is read back by Python's gzip module, a decoder that is not ours.
 final class GzipTests: XCTestCase {

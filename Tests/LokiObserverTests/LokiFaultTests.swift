@@ -4,6 +4,7 @@ import HTTPCoreDelivery
 import HTTPCoreTesting
 import LokiObserver
 import XCTest
+import HTTPCoreConcurrency
 
 /// The fault matrix of the dev-see delivery tests, against the Loki receiver: every line ends
 /// delivered, rejected, failed, dropped or expired, counted, and reported once.

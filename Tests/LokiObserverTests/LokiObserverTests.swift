@@ -4,6 +4,7 @@ import HTTPCoreTesting
 import HTTPCoreURLSession
 import LokiObserver
 import XCTest
+import HTTPCoreLoopback
 
 /// Real exchanges through URLSessionClient become one Loki line each, with low-cardinality
 /// labels and the redacted exchange in the line.

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPCoreTesting
 import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreTestPeers
 #endif
 
 /// `Peers/loki_receiver.py` in a child process: a receiver enforcing Loki's push contract.

@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPCoreDelivery
 import HTTPCoreTesting
 import LokiObserver
+import HTTPCoreConcurrency
 
 /// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
 struct LokiHarness {

@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreTestPeers
 
 /// The AsyncHTTPClient adapter against the conformance list the URLSession adapter passes.
 final class AsyncHTTPClientConformanceTests: XCTestCase {

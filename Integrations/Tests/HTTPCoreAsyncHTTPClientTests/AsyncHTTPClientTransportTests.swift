@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreTesting
 import XCTest
+import HTTPCoreLoopback
 
 /// AsyncHTTPClient under HTTPCore's contract, against the loopback server of HTTPCoreTesting.
 final class AsyncHTTPClientTransportTests: XCTestCase {

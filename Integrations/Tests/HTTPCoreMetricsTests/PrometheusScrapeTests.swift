@@ -9,6 +9,7 @@ import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreLoopback
 #endif
 
 /// The observer's metrics through swift-prometheus, scraped by a real Prometheus server

@@ -8,6 +8,8 @@ import XCTest
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HTTPCoreLoopback
+import HTTPCoreTestPeers
 #endif
 
 /// Spans through swift-otel's OTLP/HTTP exporter to a receiver that decodes them with the

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreDelivery
+import HTTPCoreConcurrency
 
 /// Sends one log per upload to the dev-see server: the dev-see part of the delivery engine.
 struct DevSeeSender: DeliverySender {

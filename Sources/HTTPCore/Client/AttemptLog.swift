@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// The attempts of one exchange that runs through middlewares: numbers them, and keeps each
 /// ended attempt until it is reported, as retried when another attempt starts or as the

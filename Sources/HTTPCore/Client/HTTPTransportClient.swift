@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPCoreConcurrency
 
 /// The ``HTTPClient`` that every transport gets for free: wrap an ``HTTPTransport`` in it.
 ///

@@ -1,3 +1,4 @@
+import HTTPCoreConcurrency
 /// The error of an exchange or attempt and its policy-exposed form: a transport message with
 /// the redactor's text rules applied, computed once, on first read, off the request path.
 final class ErrorRecord: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 extension HTTPEvent.Request {
     /// A `curl` command line that sends this request as the event shows it: redacted, so a

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPCoreConcurrency
 
 /// Fans lifecycle events out to observers, off the request path.
 ///

@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPCoreConcurrency
 
 /// The bounded, ordered delivery queue of one observer.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// One request as it went out (or, for `created`, as the caller built it) and its
 /// policy-exposed form, computed once, on first read.

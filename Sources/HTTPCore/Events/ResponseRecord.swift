@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// A raw response and its policy-exposed form, computed once, on first read.
 final class ResponseRecord: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// An HTTP request: what to send, independent of the transport that sends it.
 ///

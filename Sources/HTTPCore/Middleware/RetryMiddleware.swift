@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// Sends a request again when an attempt failed in a way that another attempt may fix.
 ///

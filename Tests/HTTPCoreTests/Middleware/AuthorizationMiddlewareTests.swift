@@ -3,6 +3,8 @@ import Foundation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreConcurrency
+import HTTPCoreLoopback
 
 /// `AuthorizationMiddleware` through `URLSessionClient` against a loopback server that
 /// accepts one token at a time.

@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreLoopback
 
 final class DefaultHeadersMiddlewareTests: XCTestCase {
     func testDefaultsAreAddedWithoutOverwritingWhatTheRequestSet() async throws {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreLoopback
 
 /// `RetryMiddleware` through `URLSessionClient` against a loopback server.
 final class RetryMiddlewareTests: XCTestCase {

@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreLoopback
 
 /// `TraceContextMiddleware` through `URLSessionClient` against a loopback server.
 final class TraceContextMiddlewareTests: XCTestCase {

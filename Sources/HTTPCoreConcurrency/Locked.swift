@@ -1,0 +1,35 @@
+import Foundation
+
+/// A value guarded by a lock, shared by the package's targets.
+///
+/// `@unchecked Sendable` is sound because every access to `value` goes through `lock`.
+package final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    @discardableResult
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+extension Locked {
+    /// The cached value, computed by `compute` outside the lock on first use. Two first
+    /// readers may both compute; the values are equal, and one is kept.
+    package func value<Wrapped>(orCompute compute: () -> Wrapped) -> Wrapped where Value == Wrapped? {
+        if let cached = withLock({ $0 }) { return cached }
+        let computed = compute()
+        return withLock { cache in
+            if let cached = cache { return cached }
+            cache = computed
+            return computed
+        }
+    }
+}

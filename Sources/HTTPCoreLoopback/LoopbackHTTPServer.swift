@@ -1,0 +1,141 @@
+import Foundation
+import HTTPCore
+
+/// An HTTP/1.1 server on 127.0.0.1 for tests: routes answer with canned or computed
+/// responses, and every request is recorded.
+///
+/// It starts accepting as soon as `init` returns (in milliseconds) and serves each connection
+/// on its own thread, so handlers may block. Connections are kept alive unless the client asks
+/// otherwise; request bodies may be sent with `Content-Length` or chunked, and
+/// `Expect: 100-continue` is honoured. Malformed requests get a 400 and the connection closes.
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer()
+/// server.route("GET", "/users") { _ in .json(#"[{"id":1}]"#) }
+/// let (data, _) = try await URLSession.shared.data(from: server.url("/users?page=2"))
+/// XCTAssertEqual(server.requests.first?.query, "page=2")
+/// server.stop()
+/// ```
+///
+/// Handlers run on connection threads, possibly several at once. A handler that captures the
+/// server strongly keeps it alive: capture it `weak`, or call `stop()` explicitly.
+public final class LoopbackHTTPServer: Sendable {
+    /// The local port the server listens on (the ephemeral one picked when `0` was asked for).
+    public let port: UInt16
+    private let core: LoopbackServerCore
+
+    /// Binds 127.0.0.1 on `port` (`0` picks a free ephemeral port) and starts accepting at once.
+    ///
+    /// `SO_REUSEADDR` is set, so a stopped server's port can be bound again right away.
+    /// Throws ``Error`` when the socket cannot be created, bound or listened on.
+    public init(port: UInt16 = 0) throws(Error) {
+        core = try LoopbackServerCore(port: port)
+        self.port = core.port
+        core.start()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: URL {
+        // Always a valid URL: a fixed scheme and host and a numeric port.
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The URL of a path and query on this server, for example `url("/users?x=1")`.
+    ///
+    /// A missing leading `/` is added. Characters not allowed in a URL are percent-encoded.
+    public func url(_ pathAndQuery: String) -> URL {
+        let suffix = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
+        let text = "http://127.0.0.1:\(port)" + suffix
+        if let url = URL(string: text) { return url }
+        let encoded = suffix.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? ""
+        guard let url = URL(string: "http://127.0.0.1:\(port)" + encoded) else {
+            preconditionFailure("Not a path and query: \(pathAndQuery)")
+        }
+        return url
+    }
+
+    /// Answers requests for `path` (compared exactly, without the query) with `handler`.
+    ///
+    /// `method` `nil` matches any method; a route for the exact method wins over it, and a
+    /// `HEAD` request falls back to the `GET` route. Registering the same method and path again
+    /// replaces the handler. Requests no route matches get 404 with the text `not found`.
+    /// The handler runs on the connection's thread, possibly concurrently with other requests.
+    public func route(
+        _ method: String? = nil,
+        _ path: String,
+        _ handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
+    ) {
+        core.routes.withLock { $0.table[LoopbackServerCore.RouteKey(method: method, path: path)] = handler }
+    }
+
+    /// Answers requests for `path` with any method with `handler`: `route(nil, path, handler)`.
+    ///
+    /// Exists because Swift cannot skip the defaulted, unlabeled `method` of
+    /// ``route(_:_:_:)`` in a call such as `route("/health") { _ in .text("ok") }`.
+    public func route(_ path: String, _ handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse) {
+        route(nil, path, handler)
+    }
+
+    /// Every request received so far, in the order they arrived (recorded before the handler runs).
+    public var requests: [LoopbackRequest] {
+        core.record.withLock { $0.requests }
+    }
+
+    /// How many connections the server has accepted; one connection serving several
+    /// requests shows that the client kept it alive.
+    public var acceptedConnectionCount: Int {
+        core.record.withLock { $0.acceptedConnections }
+    }
+
+    /// Stops the server: closes the listener, shuts every open connection, cuts delays short,
+    /// and waits up to two seconds for connection threads to end.
+    ///
+    /// Safe to call more than once and from any thread but a handler's own (it would wait for
+    /// itself until the two seconds pass). Afterwards connecting to the port is refused.
+    public func stop() {
+        core.stop()
+    }
+
+    /// Answers requests no route matches, instead of the 404; for servers built on this one.
+    package func setFallback(_ handler: (@Sendable (LoopbackRequest) -> LoopbackResponse)?) {
+        core.routes.withLock { $0.fallback = handler }
+    }
+
+    /// The server's running state, whose `pause` waits interruptibly; for servers built on this one.
+    package var lifecycle: LoopbackServerLifecycle {
+        core.lifecycle
+    }
+}
+
+extension LoopbackHTTPServer {
+    /// Why a ``LoopbackHTTPServer`` could not start.
+    public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// `socket()` or `pipe()` failed, with the `errno` it set.
+        case socketFailed(errno: Int32)
+        /// `bind()` to 127.0.0.1:`port` failed, with the `errno` it set (`EADDRINUSE` when the
+        /// port is taken).
+        case bindFailed(port: UInt16, errno: Int32)
+        /// `listen()` or `getsockname()` failed, with the `errno` it set.
+        case listenFailed(errno: Int32)
+
+        /// The failed call, the port and the system's message for the error number.
+        public var description: String {
+            switch self {
+            case .socketFailed(let code):
+                "LoopbackHTTPServer: creating a socket failed: \(Self.message(code)) (errno \(code))"
+            case .bindFailed(let port, let code):
+                "LoopbackHTTPServer: binding 127.0.0.1:\(port) failed: \(Self.message(code)) (errno \(code))"
+            case .listenFailed(let code):
+                "LoopbackHTTPServer: listening failed: \(Self.message(code)) (errno \(code))"
+            }
+        }
+
+        private static func message(_ code: Int32) -> String {
+            String(cString: strerror(code))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The running-or-stopped state of a ``LoopbackHTTPServer``: its threads, its open connections,
+/// and the interruptible waits for delays and drips.
+///
+/// `@unchecked Sendable` because `condition` guards every stored variable below it; waits use
+/// the same condition, so `stop()` wakes every waiting connection thread at once.
+package final class LoopbackServerLifecycle: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopped = false
+    private var runningThreads = 0
+    private var openConnections: [Int: Socket] = [:]
+
+    /// Whether `stop()` has begun.
+    var isStopped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopped
+    }
+
+    /// Counts a thread about to start; `false` (and nothing counted) once stopped.
+    func threadWillStart() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return false }
+        runningThreads += 1
+        return true
+    }
+
+    /// Counts a thread as ended; call last thing on the thread.
+    func threadDidEnd() {
+        condition.lock()
+        runningThreads -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Tracks an open connection so `stop()` can shut it; `false` once stopped.
+    func register(_ socket: Socket, id: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return false }
+        openConnections[id] = socket
+        return true
+    }
+
+    /// Stops tracking a connection; its thread calls this before closing the descriptor, so
+    /// `stop()` never shuts a descriptor number that was closed and reused.
+    func unregister(id: Int) {
+        condition.lock()
+        openConnections[id] = nil
+        condition.unlock()
+    }
+
+    /// Waits `seconds`, or less if the server stops: `true` when the full time passed.
+    package func pause(_ seconds: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, seconds))
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped {
+            if !condition.wait(until: deadline) { return !stopped }
+        }
+        return false
+    }
+
+    /// Marks the server stopped, wakes every pause and shuts every open connection (waking its
+    /// blocked reads); `false` if it was already stopped.
+    func beginStop() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return false }
+        stopped = true
+        for socket in openConnections.values {
+            socket.shutdownBoth()
+        }
+        condition.broadcast()
+        return true
+    }
+
+    /// Waits until every counted thread has ended or `deadline` passes.
+    func waitForThreads(until deadline: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while runningThreads > 0 {
+            if !condition.wait(until: deadline) { return }
+        }
+    }
+}

@@ -1,0 +1,585 @@
+import Foundation
+import HTTPCoreText
+
+/// Masks values in JSON text in one pass, copying everything else byte for byte.
+///
+/// It never builds a document: it scans the input, copies the bytes of kept values and
+/// writes ``Redactor/mask`` in place of masked ones. On malformed input it stops at the first
+/// byte it cannot read and reports how far it got; what it wrote up to then holds only
+/// complete, already-masked tokens, so a half-read secret is never emitted.
+///
+/// Input that is the first bytes of a longer document (``isPrefix``, a body cut at a capture
+/// cap) is masked as far as it goes: the value it ends in is written up to the cut, by the
+/// same rules as a whole one (a string's text rules applied to what there is of it), or
+/// masked whole when its key is sensitive or every value is masked; a key cut short is left
+/// out. The structures it ends in stay open.
+struct JSONMasker {
+    enum Mode {
+        /// Mask the values of sensitive keys only.
+        case sensitiveKeys
+        /// Mask every scalar value, except under allowed keys.
+        case everyValue
+    }
+
+    enum KeyRule {
+        case mask, keepSensitiveOnly, inherit
+    }
+
+    struct Failure: Error {}
+
+    /// The input ended inside a value or a structure.
+    struct EndOfInput: Error {}
+
+    static let maximumDepth = 256
+
+    let redactor: Redactor
+    let mode: Mode
+    /// Whether a top-level `"query"` string is GraphQL text whose literals are masked.
+    let masksGraphQLQuery: Bool
+    /// Whether the input is the first bytes of a longer document, so that ending inside a
+    /// value is the cut, not an error.
+    let isPrefix: Bool
+    /// The redactor's name rules, copied once for the many keys of a document.
+    private let nameRules: NameRules
+
+    /// How many strings holding JSON this document sits in; deeper than
+    /// ``maximumStringNesting`` such a string is masked whole.
+    let stringNesting: Int
+
+    /// How deep JSON inside JSON strings is read.
+    static let maximumStringNesting = 8
+
+    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0) {
+        self.redactor = redactor
+        self.stringNesting = stringNesting
+        nameRules = redactor.nameRules
+        self.mode = mode
+        self.masksGraphQLQuery = masksGraphQLQuery
+        self.isPrefix = isPrefix
+    }
+
+    /// The masked text, and `nil` or the offset of the first byte that could not be read.
+    ///
+    /// Input that ends inside the document is read to its end when it ``isPrefix``, and
+    /// fails at its end otherwise.
+    func mask(_ input: UnsafeBufferPointer<UInt8>) -> (output: [UInt8], failedAt: Int?) {
+        var scanner = Scanner(input: input, masker: self)
+        do {
+            scanner.skipWhitespace()
+            try scanner.value(depth: 0, mode: mode, key: nil, isOperation: true)
+            scanner.skipWhitespace()
+            if scanner.index != input.count { throw Failure() }
+            return (scanner.output, nil)
+        } catch is EndOfInput where isPrefix {
+            return (scanner.output, nil)
+        } catch {
+            return (scanner.output, scanner.index)
+        }
+    }
+
+    /// The rule for a key given as the raw bytes between its quotes.
+    ///
+    /// Plain ASCII keys (nearly all) are read in place, without allocating; keys with escapes
+    /// or characters outside ASCII are decoded and folded first.
+    func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+        guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
+            return rule(forKey: JSONString.decode(raw) ?? "")
+        }
+        let rules = nameRules
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { Self.rule(for: $0, rules) }
+    }
+
+    func rule(forKey key: String) -> KeyRule {
+        let rules = nameRules
+        return NameKey.with(key) { Self.rule(for: $0, rules) }
+    }
+
+    private static func rule(for key: NameKey, _ rules: NameRules) -> KeyRule {
+        switch rules.rule(for: key, as: .body) {
+        case .mask: .mask
+        case .keep: .keepSensitiveOnly
+        case .levelDecides: .inherit
+        }
+    }
+
+    private struct Scanner {
+        let input: UnsafeBufferPointer<UInt8>
+        let masker: JSONMasker
+        var index = 0
+        var output: [UInt8] = []
+        /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
+        private var recentKeys = [RecentKey?](repeating: nil, count: 32)
+
+        private struct RecentKey {
+            let range: Range<Int>
+            let rule: KeyRule
+        }
+
+        init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
+            self.input = input
+            self.masker = masker
+            output.reserveCapacity(input.count)
+        }
+
+        /// The rule for a key, remembered for the next time the same key bytes come.
+        mutating func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+            var hash: UInt32 = 2_166_136_261
+            for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            let slot = Int(hash & 31)
+            if let recent = recentKeys[slot], recent.range.count == raw.count,
+                memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
+            {
+                return recent.rule
+            }
+            let rule = masker.rule(forRawKey: raw)
+            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, rule: rule)
+            return rule
+        }
+
+        /// Skips whitespace; copies it to the output unless the value around it is masked.
+        mutating func skipWhitespace(copying: Bool = true) {
+            let start = index
+            while index < input.count {
+                switch input[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default:
+                    if copying, index > start { copy(start..<index) }
+                    return
+                }
+            }
+            if copying, index > start { copy(start..<index) }
+        }
+
+        func peek() throws -> UInt8 {
+            guard index < input.count else { throw EndOfInput() }
+            return input[index]
+        }
+
+        /// Scans one value. `key` is the key it belongs to when that key may name GraphQL text;
+        /// `isOperation` says an object here may be a GraphQL operation (the document itself,
+        /// or an element of a top-level array, as batched operations are sent).
+        mutating func value(depth: Int, mode: Mode, key: String?, isOperation: Bool = false) throws {
+            guard depth < JSONMasker.maximumDepth else { throw Failure() }
+            switch try peek() {
+            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation)
+            case UInt8(ascii: "["): try array(depth: depth, mode: mode)
+            case UInt8(ascii: "\""):
+                let start = index
+                let isWhole = try skipToken(string: true)
+                if mode == .everyValue {
+                    writeMask()
+                } else {
+                    // A string cut short is rewritten by the rules of a whole one, as far as it goes.
+                    let end = isWhole ? index - 1 : characterBoundary(before: index, from: start + 1)
+                    rewriteStringIfNeeded(content: (start + 1)..<end, key: key, isClosed: isWhole)
+                }
+                if !isWhole { throw EndOfInput() }
+            default:
+                let start = index
+                let isWhole = try skipToken(string: false)
+                if mode == .everyValue {
+                    writeMask()
+                } else {
+                    copy(start..<index)
+                }
+                if !isWhole { throw EndOfInput() }
+            }
+        }
+
+        /// Skips a string or scalar token; returns `false` when the input is a prefix that ends
+        /// inside it. The end of any other input fails where the unfinished token starts.
+        mutating func skipToken(string: Bool) throws -> Bool {
+            let start = index
+            do {
+                if string { try skipString() } else { try skipScalar() }
+                return true
+            } catch is EndOfInput {
+                guard masker.isPrefix else {
+                    index = start
+                    throw EndOfInput()
+                }
+                return false
+            }
+        }
+
+        mutating func object(depth: Int, mode: Mode, isOperation: Bool) throws {
+            output.append(UInt8(ascii: "{"))
+            index += 1
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "}") {
+                index += 1
+                output.append(UInt8(ascii: "}"))
+                return
+            }
+            while true {
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: "\"") else { throw Failure() }
+                let keyStart = index
+                try skipString()
+                let keyEnd = index
+                let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
+                let keyRule = rule(forRawKey: rawKey)
+                if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
+                    writeMask()
+                } else {
+                    copy(keyStart..<keyEnd)
+                }
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { throw Failure() }
+                index += 1
+                output.append(UInt8(ascii: ":"))
+                skipWhitespace()
+                // Only an operation's key can name the GraphQL query; decode no other.
+                let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
+                // An operation's variables are masked like the query's literals, keys kept;
+                // an operation may carry another under `payload` (GraphQL over WebSocket).
+                let isVariables = operationKey == "variables"
+                let isNestedOperation = operationKey == "payload"
+                switch keyRule {
+                case .mask:
+                    do {
+                        try skipValue(depth: depth + 1)
+                    } catch let cut as EndOfInput {
+                        // A sensitive value cut short is masked all the same.
+                        if masker.isPrefix { writeMask() }
+                        throw cut
+                    }
+                    writeMask()
+                case .keepSensitiveOnly:
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation)
+                case .inherit:
+                    try value(depth: depth + 1, mode: isVariables ? .everyValue : mode, key: operationKey, isOperation: isNestedOperation)
+                }
+                skipWhitespace()
+                switch try peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    output.append(UInt8(ascii: ","))
+                case UInt8(ascii: "}"):
+                    index += 1
+                    output.append(UInt8(ascii: "}"))
+                    return
+                default:
+                    throw Failure()
+                }
+            }
+        }
+
+        mutating func array(depth: Int, mode: Mode) throws {
+            output.append(UInt8(ascii: "["))
+            index += 1
+            skipWhitespace()
+            if try peek() == UInt8(ascii: "]") {
+                index += 1
+                output.append(UInt8(ascii: "]"))
+                return
+            }
+            while true {
+                skipWhitespace()
+                try value(depth: depth + 1, mode: mode, key: nil, isOperation: depth == 0)
+                skipWhitespace()
+                switch try peek() {
+                case UInt8(ascii: ","):
+                    index += 1
+                    output.append(UInt8(ascii: ","))
+                case UInt8(ascii: "]"):
+                    index += 1
+                    output.append(UInt8(ascii: "]"))
+                    return
+                default:
+                    throw Failure()
+                }
+            }
+        }
+
+        /// Skips any value without writing it.
+        mutating func skipValue(depth: Int) throws {
+            guard depth < JSONMasker.maximumDepth else { throw Failure() }
+            switch try peek() {
+            case UInt8(ascii: "\""):
+                try skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close: UInt8 = try peek() == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let isObject = close == UInt8(ascii: "}")
+                index += 1
+                skipWhitespace(copying: false)
+                if try peek() == close {
+                    index += 1
+                    return
+                }
+                while true {
+                    skipWhitespace(copying: false)
+                    if isObject {
+                        guard try peek() == UInt8(ascii: "\"") else { throw Failure() }
+                        try skipString()
+                        skipWhitespace(copying: false)
+                        guard try peek() == UInt8(ascii: ":") else { throw Failure() }
+                        index += 1
+                        skipWhitespace(copying: false)
+                    }
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace(copying: false)
+                    let next = try peek()
+                    index += 1
+                    if next == close { return }
+                    guard next == UInt8(ascii: ",") else { throw Failure() }
+                }
+            default:
+                try skipScalar()
+            }
+        }
+
+        /// Skips a string token, leaving `index` after its closing quote.
+        mutating func skipString() throws {
+            index += 1
+            while index < input.count {
+                switch input[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
+                case UInt8(ascii: "\\"):
+                    // Only JSON's escapes: anything else would make the string undecodable. An
+                    // escape that the end of input cuts short leaves `index` at its backslash.
+                    guard index + 1 < input.count else { throw EndOfInput() }
+                    switch input[index + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 2
+                    case UInt8(ascii: "u"):
+                        let digits = input[min(index + 2, input.count)..<min(index + 6, input.count)]
+                        guard digits.allSatisfy(\.isHexDigit) else { throw Failure() }
+                        guard digits.count == 4 else { throw EndOfInput() }
+                        index += 6
+                    default:
+                        throw Failure()
+                    }
+                case 0x00..<0x20:
+                    throw Failure()
+                default:
+                    index += 1
+                }
+            }
+            throw EndOfInput()
+        }
+
+        /// Skips a number, `true`, `false` or `null`.
+        mutating func skipScalar() throws {
+            let start = index
+            while index < input.count {
+                switch input[index] {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    index += 1
+                default:
+                    guard index > start, JSONString.isScalar(input[start..<index]) else {
+                        // Report the failure where the bad token starts, not inside it.
+                        index = start
+                        throw Failure()
+                    }
+                    return
+                }
+            }
+            // A scalar that runs to the end of the input may have been cut short: what there is
+            // of it must still start a scalar.
+            let partial = input[start..<index]
+            let isScalarStart = ["true", "false", "null"].contains { $0.utf8.starts(with: partial) }
+                || JSONString.isScalar(input[start..<index])
+                || partial.elementsEqual("-".utf8)
+            guard isScalarStart else {
+                index = start
+                throw Failure()
+            }
+            throw EndOfInput()
+        }
+
+        /// Copies input bytes to the output with one memcpy.
+        mutating func copy(_ range: Range<Int>) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+        }
+
+        mutating func writeMask() {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: Redactor.mask.utf8)
+            output.append(UInt8(ascii: "\""))
+        }
+
+        /// Copies a string token, given by its content, masking what it hides: GraphQL literals
+        /// in an operation's `query`, and secrets inside a string that is itself JSON. Nested
+        /// JSON that cannot be read to its end is cut at the last complete value with a marker,
+        /// never copied raw. A string the end of input cut short (`isClosed` false) is written
+        /// without its closing quote, and JSON in it is read as a prefix.
+        mutating func rewriteStringIfNeeded(content: Range<Int>, key: String?, isClosed: Bool) {
+            let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
+            guard isGraphQLQuery || startsLikeJSON(content) else {
+                maskTextSecrets(content: content, isClosed: isClosed)
+                return
+            }
+            guard let decoded = JSONString.decode(input[content]),
+                isGraphQLQuery || masker.stringNesting < JSONMasker.maximumStringNesting
+            else {
+                // Text that should be masked but cannot be read, or JSON nested too deep in
+                // strings: never copy it raw.
+                writeMask()
+                return
+            }
+            if isGraphQLQuery {
+                writeString(GraphQLMasker.maskLiterals(in: decoded), isClosed: isClosed)
+                return
+            }
+            let nested = Array(decoded.utf8)
+            let inner = JSONMasker(
+                redactor: masker.redactor, mode: .sensitiveKeys, masksGraphQLQuery: true, isPrefix: !isClosed,
+                stringNesting: masker.stringNesting + 1
+            )
+            let result = nested.withUnsafeBufferPointer { inner.mask($0) }
+            let opening = nested.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } ?? 0
+            switch result.failedAt {
+            case nil where result.output == nested, .some(...(opening + 1)):
+                // Unchanged JSON, or text that merely starts with a bracket.
+                copyString(content, isClosed: isClosed)
+            case nil:
+                writeString(String(decoding: result.output, as: UTF8.self), isClosed: isClosed)
+            case .some:
+                let marked = String(decoding: result.output, as: UTF8.self) + "…[REDACTED: unreadable JSON]"
+                writeString(marked, isClosed: isClosed)
+            }
+        }
+
+        /// Copies a string token, given by its content, whose text may hold a URL, a form, a
+        /// credential or a JWT with the text rules applied (``Redactor/redactedText(_:)``);
+        /// other strings are copied as they are. A string cut short also loses a
+        /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
+        mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
+            // A string cut short is always decoded: its end may cut a credential in two.
+            let mayHoldSecret = mayHoldTextSecret(content)
+            guard mayHoldSecret || !isClosed, let decoded = JSONString.decode(input[content]) else {
+                copyString(content, isClosed: isClosed)
+                return
+            }
+            let whole = mayHoldSecret ? masker.redactor.redactedText(decoded) : decoded
+            let scrubbed = isClosed ? whole : Redactor.maskingCutCredential(whole)
+            if scrubbed == decoded {
+                copyString(content, isClosed: isClosed)
+            } else {
+                writeString(scrubbed, isClosed: isClosed)
+            }
+        }
+
+        /// Copies the string token around `content`: its opening quote, and its closing one
+        /// when it has one.
+        mutating func copyString(_ content: Range<Int>, isClosed: Bool) {
+            copy((content.lowerBound - 1)..<(content.upperBound + (isClosed ? 1 : 0)))
+        }
+
+        /// Writes `text` as a string token, without its closing quote when it was cut short.
+        mutating func writeString(_ text: String, isClosed: Bool) {
+            output.append(UInt8(ascii: "\""))
+            JSONString.appendEscaped(text, to: &output)
+            if isClosed { output.append(UInt8(ascii: "\"")) }
+        }
+
+        /// `end`, or the start of a UTF-8 character that the end of input cut short before it,
+        /// so that text decoded from `start..<end` ends on a whole character.
+        func characterBoundary(before end: Int, from start: Int) -> Int {
+            let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
+            return start + UTF8Text.lengthWithoutCutCharacter(bytes)
+        }
+
+        /// Whether an object key looks like a value rather than a field name (at `.strict` such a
+        /// key is masked): over 64 bytes, characters that field names do not use, or a part of
+        /// more than 8 characters with digits in it (`sk_live_51H8x...`, a UUID, a JWT).
+        static func looksLikeSecret(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.count <= 64 else { return true }
+            var partLength = 0
+            var partHasDigit = false
+            for byte in key {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    partLength += 1
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    partLength += 1
+                    partHasDigit = true
+                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "), UInt8(ascii: ":"),
+                    UInt8(ascii: "/"), UInt8(ascii: "$"), UInt8(ascii: "@"):
+                    partLength = 0
+                    partHasDigit = false
+                default:
+                    return true
+                }
+                if partHasDigit, partLength > 8 { return true }
+            }
+            return false
+        }
+
+        /// Whether string content may hold a secret that the text rules find: a URL, a
+        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
+        func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
+            var position = content.lowerBound
+            while position < content.upperBound {
+                switch input[position] {
+                case UInt8(ascii: "="), UInt8(ascii: "@"): return true
+                case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
+                    return true
+                case UInt8(ascii: "e") where position + 2 < content.upperBound
+                    && input[position + 1] == UInt8(ascii: "y") && input[position + 2] == UInt8(ascii: "J"):
+                    return true
+                case UInt8(ascii: "B"), UInt8(ascii: "b"):
+                    if startsWithCaseless("bearer ", at: position, before: content.upperBound)
+                        || startsWithCaseless("basic ", at: position, before: content.upperBound)
+                    {
+                        return true
+                    }
+                default: break
+                }
+                position += 1
+            }
+            return false
+        }
+
+        /// Whether the input at `position` starts with the lowercase ASCII `word`, in any case.
+        func startsWithCaseless(_ word: StaticString, at position: Int, before end: Int) -> Bool {
+            guard end - position >= word.utf8CodeUnitCount else { return false }
+            let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            return letters.indices.allSatisfy { offset in
+                let byte = input[position + offset]
+                return (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letters[offset]
+            }
+        }
+
+        /// Whether string content starts, after whitespace written raw or escaped (`\n`,
+        /// `\u0020`, ...), with `{` or `[`, written raw or escaped (`\u007b`, `\u005B`).
+        func startsLikeJSON(_ content: Range<Int>) -> Bool {
+            var position = content.lowerBound
+            while position < content.upperBound {
+                var character = input[position]
+                var width = 1
+                if character == UInt8(ascii: "\\"), position + 1 < content.upperBound {
+                    switch input[position + 1] {
+                    case UInt8(ascii: "n"): character = 0x0A
+                    case UInt8(ascii: "r"): character = 0x0D
+                    case UInt8(ascii: "t"): character = 0x09
+                    case UInt8(ascii: "u") where position + 6 <= content.upperBound:
+                        guard let scalar = JSONString.hexQuad(input[(position + 2)..<(position + 6)]), scalar < 0x80 else { return false }
+                        character = UInt8(scalar)
+                        width = 6
+                    default: return false
+                    }
+                    width = max(width, 2)
+                }
+                switch character {
+                case UInt8(ascii: "{"), UInt8(ascii: "["): return true
+                case 0x20, 0x09, 0x0A, 0x0D: position += width
+                default: return false
+                }
+            }
+            return false
+        }
+
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
+}

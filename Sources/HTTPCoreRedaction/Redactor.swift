@@ -1,0 +1,210 @@
+/// The one redaction engine: every place where data leaves the process applies it.
+///
+/// ``HTTPCorePolicy`` applies it to what events expose; `DevSeeObserver` applies it to every
+/// payload it ships; the console observer to every line it prints. A masked header, query or
+/// body value becomes `[REDACTED]` (``mask``); only literals inside GraphQL query text become
+/// `***`, which keeps the query readable. Masking is one-way: nothing of the original value
+/// is kept, not even its length.
+///
+/// Names (of headers, query items, body keys) are compared by their letters and digits,
+/// without case, after percent-decoding and folding look-alike characters, so `card_number`,
+/// `cardNumber` and `card-number` are one name. They are also split into words
+/// (`newPassword` is `new` `Password`): a sensitive word anywhere in a name masks it
+/// (``defaultSensitiveWords``), but never inside a longer word (`pin` does not mask
+/// `shipping`).
+///
+/// Precedence for a name: a configured sensitive name (matched as a word) is always masked;
+/// otherwise an allowed name (matched whole) is always kept; otherwise the level decides
+/// (`.standard`: the built-in sensitive names and words are masked; `.strict`: everything
+/// is masked).
+///
+/// ```swift
+/// let redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Session"])
+/// redactor.redactedURL(URL(string: "https://u:p@api.example.com/a?token=abc&page=2")!)
+/// // "https://api.example.com/a?token=[REDACTED]&page=2"
+/// ```
+public struct Redactor: Sendable, Hashable {
+    /// How much is masked.
+    public enum Level: String, Sendable, Hashable, CaseIterable {
+        /// Everything is kept as it is. For local development only.
+        case none
+        /// Known-sensitive items are masked: credentials in headers, the URL's userinfo,
+        /// secrets in the query, JSON, form, multipart and GraphQL bodies. The default.
+        case standard
+        /// Every header value outside the allowlist, every query value and every body value
+        /// is masked; bodies that are not JSON are replaced by a note of their size and type.
+        case strict
+    }
+
+    /// The marker that replaces a masked header, query or body value.
+    public static let mask = "[REDACTED]"
+
+    /// The marker that replaces a literal inside GraphQL query text.
+    public static let graphQLLiteralMask = "***"
+
+    /// Header names masked at `.standard`: credentials as the common APIs and frameworks
+    /// name them. Names are compared without case, surrounding whitespace, or the difference
+    /// between `_` and `-`.
+    public static let defaultSensitiveHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+        "api-key", "x-goog-api-key", "x-amz-security-token", "x-csrf-token", "x-xsrf-token", "csrf-token",
+        "private-token", "x-access-token", "x-refresh-token", "x-forwarded-authorization", "x-session-token",
+    ]
+
+    /// Header names kept at `.strict` unless configured otherwise.
+    public static let defaultAllowedHeaderNamesAtStrict: Set<String> = [
+        "accept", "accept-encoding", "accept-language", "cache-control", "connection", "content-encoding",
+        "content-length", "content-type", "date", "host", "transfer-encoding", "user-agent",
+    ]
+
+    /// Query item names whose values are masked at `.standard`.
+    public static let defaultSensitiveQueryNames: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password",
+        "passwd", "secret", "client_secret", "signature", "sig", "code", "session", "auth",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
+    ]
+
+    /// Body keys whose values are masked at `.standard`, as whole keys.
+    public static let defaultSensitiveBodyKeys: Set<String> = [
+        "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
+        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth", "key",
+    ]
+
+    /// Names masked at `.standard` wherever they appear as whole words of a header name, a
+    /// query item name or a body key: `password` masks `newPassword`, `password_confirmation`
+    /// and `current-password`; `token` masks `auth_token` and `refreshToken`; `api_key` masks
+    /// `X-Api-Key` and `stripeApiKey`. A word is never matched inside a longer one: `pin` does
+    /// not mask `shipping`, and `key` alone (a whole-name default) does not mask `keyboard` or
+    /// `sortKey`. A name whose last word describes the secret rather than holds it
+    /// (`token_type`, `password_expires_at`, `secret_name`) is kept.
+    public static let defaultSensitiveWords: Set<String> = [
+        "password", "passwords", "passwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
+        "ssn", "cvv", "cvc", "pin", "api_key", "api_keys", "private_key", "secret_key", "access_key", "signing_key",
+        "encryption_key", "session_id", "session_key", "card_number", "authorization", "auth_code", "cookie",
+        "csrf", "xsrf", "jwt",
+    ]
+
+    /// The level.
+    public var level: Level
+    /// Extra header names always masked (normalized to lowercase).
+    public private(set) var sensitiveHeaderNames: Set<String>
+    /// Header names never masked unless also listed as sensitive (lowercase).
+    public private(set) var allowedHeaderNames: Set<String>
+    /// Extra query item names whose values are always masked (normalized like body keys).
+    public private(set) var sensitiveQueryNames: Set<String>
+    /// Query item names never masked unless also listed as sensitive (normalized like body keys).
+    public private(set) var allowedQueryNames: Set<String>
+    /// Extra body keys whose values are always masked (normalized).
+    public private(set) var sensitiveBodyKeys: Set<String>
+    /// Body keys never masked unless also listed as sensitive (normalized).
+    public private(set) var allowedBodyKeys: Set<String>
+
+    /// Creates a redactor; every list is matched case-insensitively.
+    public init(
+        level: Level = .standard,
+        sensitiveHeaderNames: Set<String> = [],
+        allowedHeaderNames: Set<String> = Redactor.defaultAllowedHeaderNamesAtStrict,
+        sensitiveQueryNames: Set<String> = [],
+        allowedQueryNames: Set<String> = [],
+        sensitiveBodyKeys: Set<String> = [],
+        allowedBodyKeys: Set<String> = []
+    ) {
+        self.level = level
+        self.sensitiveHeaderNames = Set(sensitiveHeaderNames.map(Self.normalizedName))
+        self.allowedHeaderNames = Set(allowedHeaderNames.map(Self.normalizedName))
+        self.sensitiveQueryNames = Set(sensitiveQueryNames.map(Self.normalizedKey))
+        self.allowedQueryNames = Set(allowedQueryNames.map(Self.normalizedKey))
+        self.sensitiveBodyKeys = Set(sensitiveBodyKeys.map(Self.normalizedKey))
+        self.allowedBodyKeys = Set(allowedBodyKeys.map(Self.normalizedKey))
+        lists = NameLists(
+            sensitiveHeaderNames: sensitiveHeaderNames, allowedHeaderNames: allowedHeaderNames,
+            sensitiveQueryNames: sensitiveQueryNames, allowedQueryNames: allowedQueryNames,
+            sensitiveBodyKeys: sensitiveBodyKeys, allowedBodyKeys: allowedBodyKeys
+        )
+    }
+
+    /// The configured lists as matchers, built once.
+    private let lists: NameLists
+
+    /// What the lists and the level say about names; one reference to copy.
+    var nameRules: NameRules { NameRules(lists: lists, level: level) }
+
+    /// A redactor that keeps everything; for local development only.
+    public static let none = Redactor(level: .none)
+    /// The default redactor: known-sensitive items masked.
+    public static let standard = Redactor(level: .standard)
+    /// A redactor that masks everything outside its allowlists.
+    public static let strict = Redactor(level: .strict)
+
+    // MARK: Headers
+
+    /// Whether the value of the header with this name is masked.
+    public func masksHeader(named name: String) -> Bool {
+        masks(name, as: .header)
+    }
+
+    /// A header's value as events and sinks show it: ``mask`` when the name is masked. Values
+    /// that are URLs (`Location`, `Content-Location`, `Referer`) get the URL rules, and the
+    /// URLs in a `Link` value too. At `.strict`, the values of allowed headers get the text
+    /// rules (``redactedText(_:)``), so a credential inside one is masked.
+    public func redactedHeaderValue(_ value: String, name: String) -> String {
+        if masksHeader(named: name) { return Self.mask }
+        switch Self.normalizedName(name) {
+        case "location", "content-location", "referer": return redactedURL(string: value)
+        case "link": return redactedText(value)
+        // At `.strict` an allowed header still loses what the text rules find in it.
+        default: return level == .strict ? redactedText(value) : value
+        }
+    }
+
+    /// Whether ``redactedHeaderValue(_:name:)`` can change any value: `false` at `.none` with no
+    /// extra sensitive names, so callers can skip the pass.
+    public var redactsHeaders: Bool {
+        level != .none || !sensitiveHeaderNames.isEmpty
+    }
+
+    // MARK: Metadata
+
+    /// Request metadata with each value masked when its key is a sensitive name (as a header,
+    /// a query item or a body key), and otherwise scrubbed like free text
+    /// (``redactedText(_:)``). Keys are kept.
+    public func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
+        guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveQueryNames.isEmpty || !sensitiveBodyKeys.isEmpty
+        else { return metadata }
+        var result = metadata
+        for (key, value) in metadata {
+            result[key] = isSensitiveName(key) ? Self.mask : redactedText(value)
+        }
+        return result
+    }
+
+    // MARK: Names
+
+    /// Whether the value of the query item with this (percent-decoded) name is masked.
+    ///
+    /// Query names are compared like body keys, by their letters and digits, so `accessToken`
+    /// and `access_token` are one name.
+    public func masksQueryItem(named name: String) -> Bool {
+        masks(name, as: .query)
+    }
+
+    /// Whether the value of the body field with this key is masked.
+    public func masksBodyKey(_ key: String) -> Bool {
+        masks(key, as: .body)
+    }
+
+    func masks(_ name: String, as kind: NameKind) -> Bool {
+        let rules = nameRules
+        return NameKey.with(name) { rules.masks($0, as: kind) }
+    }
+
+    /// A header name as names are compared: trimmed, lowercased, `_` read as `-`.
+    static func normalizedName(_ name: String) -> String {
+        String(name.trimmingCharacters(in: .whitespaces).lowercased().map { $0 == "_" ? "-" : $0 })
+    }
+
+    /// A body key or query name as the lists keep it: lowercased, `_`, `-` and spaces dropped.
+    static func normalizedKey(_ key: String) -> String {
+        String(String.UnicodeScalarView(key.lowercased().unicodeScalars.filter { !"_- ".unicodeScalars.contains($0) }))
+    }
+}

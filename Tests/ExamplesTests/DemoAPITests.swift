@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+import ExampleSupport
+#endif
+
+final class DemoAPITests: XCTestCase {
+    func testRoutesAnswerAsDocumented() async throws {
+        let api = try DemoAPI.start()
+        defer { api.stop() }
+        func status(_ method: String, _ path: String, traceparent: String? = nil) async throws -> (Int, String) {
+            var request = URLRequest(url: api.url(path))
+            request.httpMethod = method
+            request.setValue(traceparent, forHTTPHeaderField: "traceparent")
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+        let user = try await status("GET", "/users/42")
+        XCTAssertEqual(user.0, 200)
+        XCTAssertTrue(user.1.hasPrefix(#"{"id":42,"#))
+        let login = try await status("POST", "/login")
+        XCTAssertEqual(login.0, 200)
+        XCTAssertTrue(login.1.contains(#""token":"#))
+        let missing = try await status("GET", "/missing")
+        let broken = try await status("GET", "/broken")
+        XCTAssertEqual([missing.0, broken.0], [404, 500])
+        XCTAssertEqual(api.requests.map(\.path), ["/users/42", "/login", "/missing", "/broken"])
+
+        let trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let flaky = [
+            try await status("GET", "/flaky", traceparent: trace).0,
+            try await status("GET", "/flaky", traceparent: trace).0,
+            try await status("GET", "/flaky", traceparent: trace).0,
+            try await status("GET", "/flaky").0,
+            try await status("GET", "/flaky").0,
+        ]
+        XCTAssertEqual(flaky, [503, 200, 503, 503, 200], "a trace is refused once, then served; untraced requests take turns")
+        XCTAssertEqual(api.requests.last?.path, "/flaky")
+    }
+}

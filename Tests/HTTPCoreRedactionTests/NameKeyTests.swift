@@ -1,0 +1,82 @@
+import HTTPCoreRedaction
+import XCTest
+
+/// Sensitive names are matched by words (see `Redactor.defaultSensitiveWords`).
+final class NameKeyTests: XCTestCase {
+    func testBodyKeysMatchSensitiveWordsAtStandard() {
+        let masked = [
+            "password", "newPassword", "new_password", "password_confirmation", "passwordConfirmation", "current_password",
+            "CURRENT-PASSWORD", "oldPasswd", "auth_token", "authToken", "refreshToken", "refresh_token", "refresh",
+            "REFRESH", "private_key", "privateKey", "PRIVATE_KEY", "client_secret", "clientSecret", "otp", "otpCode",
+            "session_id", "sessionId", "SESSIONID", "stripeApiKey", "X-Api-Key", "APIKey", "apiKeys", "oauth2Token",
+            "card_number", "cardNumber", "creditCardNumber", "pinCode", "user pin", "secrets", "tokens", "jwt",
+            "csrfToken", "xsrf", "key", "auth", "secret_key_base", "aws_secret_access_key", "passphrase",
+        ]
+        let kept = [
+            "keyboard", "keyboardLayout", "sortKey", "primary_key_name", "passwordless", "shipping", "spinner",
+            "tokenizer", "secretary", "monkey", "token_type", "tokenType", "password_expires_at", "passwordExpiresAt",
+            "secret_name", "token_url", "expires_in", "username", "email", "id", "cookies_accepted", "keys",
+            "otpauth", "pinned", "autopilot",
+        ]
+        for key in masked {
+            XCTAssertTrue(Redactor.standard.masksBodyKey(key), "\(key) should be masked")
+        }
+        for key in kept {
+            XCTAssertFalse(Redactor.standard.masksBodyKey(key), "\(key) should be kept")
+        }
+    }
+
+    func testLookAlikeCharactersDoNotHideAName() {
+        let disguised = [
+            "pa\u{017F}\u{017F}word",  // long s
+            "\u{FF50}\u{FF41}\u{FF53}\u{FF53}\u{FF57}\u{FF4F}\u{FF52}\u{FF44}",  // full-width
+            "pass\u{200B}word",  // zero-width space
+            "pass\u{00AD}word",  // soft hyphen
+            "PA\u{017F}SWORD", "\u{212A}ey",  // Kelvin sign K
+            "to\u{FEFF}ken", "tok\u{0000}en", "api\u{2060}key",
+        ]
+        for key in disguised {
+            XCTAssertTrue(Redactor.standard.masksBodyKey(key), "\(key.unicodeScalars.map { String($0.value, radix: 16) }) should be masked")
+            XCTAssertTrue(Redactor.standard.masksQueryItem(named: key), "query \(key)")
+        }
+        XCTAssertFalse(Redactor.standard.masksBodyKey("n\u{00E4}me"))
+        XCTAssertFalse(Redactor.standard.masksBodyKey("\u{65E5}\u{672C}"))
+    }
+
+    func testWordRulesApplyToHeaderAndQueryNamesToo() {
+        let redactor = Redactor.standard
+        XCTAssertTrue(redactor.masksHeader(named: "X-Shopify-Access-Token"))
+        XCTAssertTrue(redactor.masksHeader(named: "X-Vault-Token"))
+        XCTAssertTrue(redactor.masksHeader(named: "X-Client-Secret"))
+        XCTAssertFalse(redactor.masksHeader(named: "X-Token-Type"))
+        XCTAssertFalse(redactor.masksHeader(named: "Sec-WebSocket-Key"))
+        XCTAssertFalse(redactor.masksHeader(named: "Access-Control-Allow-Credentials"))
+        XCTAssertTrue(redactor.masksQueryItem(named: "authToken"))
+        XCTAssertTrue(redactor.masksQueryItem(named: "X-Amz-Signature"))
+        XCTAssertFalse(redactor.masksQueryItem(named: "country_code"), "`code` is a whole-name default only")
+        XCTAssertFalse(redactor.masksQueryItem(named: "keyword"))
+    }
+
+    func testConfiguredNamesMatchAsWordsAndAllowedNamesWhole() {
+        let redactor = Redactor(level: .standard, sensitiveBodyKeys: ["email"], allowedBodyKeys: ["auth_token", "key"])
+        XCTAssertTrue(redactor.masksBodyKey("email"))
+        XCTAssertTrue(redactor.masksBodyKey("billingEmail"))
+        XCTAssertFalse(redactor.masksBodyKey("emails"))
+        XCTAssertFalse(redactor.masksBodyKey("authToken"), "allowed as a whole name")
+        XCTAssertTrue(redactor.masksBodyKey("refreshToken"), "allowing one name does not allow the word")
+        XCTAssertFalse(redactor.masksBodyKey("key"))
+        let sensitiveWins = Redactor(level: .standard, sensitiveBodyKeys: ["token"], allowedBodyKeys: ["auth_token"])
+        XCTAssertTrue(sensitiveWins.masksBodyKey("auth_token"))
+        let describedButConfigured = Redactor(level: .standard, sensitiveBodyKeys: ["token_type"])
+        XCTAssertTrue(describedButConfigured.masksBodyKey("tokenType"))
+    }
+
+    func testJSONBodiesUseTheWordRules() {
+        let input = #"{"newPassword":"a","token_type":"bearer","auth_token":"b","user":{"pa\u017f\u017fword":"c","keyboard":"qwerty"}}"#
+        let output = String(decoding: Redactor.standard.redactedBody(Data(input.utf8), contentType: "application/json"), as: UTF8.self)
+        XCTAssertEqual(
+            output,
+            #"{"newPassword":"[REDACTED]","token_type":"bearer","auth_token":"[REDACTED]","user":{"pa\u017f\u017fword":"[REDACTED]","keyboard":"qwerty"}}"#
+        )
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HTTPCoreRedaction
+import HTTPCoreTestPeers
+import XCTest
+import HTTPCoreTesting
+
+/// Free text (error messages, log lines): each class of secret an outside review found, and
+/// what stays readable around it.
+final class RedactorTextTests: XCTestCase {
+    private func scrubbed(_ text: String, _ redactor: Redactor = .standard) -> String {
+        redactor.redactedText(text)
+    }
+
+    private func check(_ cases: [(String, String)], file: StaticString = #filePath, line: UInt = #line) {
+        for (input, expected) in cases {
+            XCTAssertEqual(scrubbed(input), expected, input, file: file, line: line)
+        }
+    }
+
+    func testCompactAndPrettyJSONWhateverTheFirstKey() {
+        check([
+            (#"{"error":"invalid_grant","token":"abc123"}"#, #"{"error":"invalid_grant","token":"[REDACTED]"}"#),
+            (#"{"error":"x","password":"p a s s"}"#, #"{"error":"x","password":"[REDACTED]"}"#),
+            ("{\n  \"user\": \"roy\",\n  \"secret\": \"s e c\"\n}", "{\n  \"user\": \"roy\",\n  \"secret\": \"[REDACTED]\"\n}"),
+            (#"[{"id":1,"api_key":"k1"},{"id":2,"api_key":"k2"}]"#, #"[{"id":1,"api_key":"[REDACTED]"},{"id":2,"api_key":"[REDACTED]"}]"#),
+            (#"{"auth":{"token":"t"},"ok":false}"#, #"{"auth":[REDACTED],"ok":false}"#),
+            (#"{"newPassword":"a","count":3}"#, #"{"newPassword":"[REDACTED]","count":3}"#),
+        ])
+    }
+
+    func testJSONAfterAName() {
+        check([
+            (#"body={"password":"hunter2","user":"roy"}"#, #"body={"password":"[REDACTED]","user":"roy"}"#),
+            (#"request body: {"client_secret":"s"} rejected"#, #"request body: {"client_secret":"[REDACTED]"} rejected"#),
+            (#"token={"value":"t","exp":1} next"#, "token=[REDACTED] next"),
+        ])
+    }
+
+    func testEveryCookiePair() {
+        check([
+            ("Cookie: a=1; b=2; sid=S3CR3T", "Cookie: [REDACTED]"),
+            ("Set-Cookie: session=S3CR3T; Path=/; HttpOnly\nnext line", "Set-Cookie: [REDACTED]\nnext line"),
+            ("cookie:sid=S3CR3T", "cookie:[REDACTED]"),
+            ("a=1; b=2", "a=1; b=2"),
+        ])
+    }
+
+    func testNameColonValueWithoutSpaces() {
+        check([
+            ("token:abc", "token:[REDACTED]"),
+            ("auth failed:token=abc", "auth failed:token=[REDACTED]"),
+            ("error: password:hunter2", "error: password:[REDACTED]"),
+            ("x-api-key:k,next", "x-api-key:[REDACTED],next"),
+        ])
+    }
+
+    func testEscapedJSONInsideQuotes() {
+        check([
+            (#""{\"password\":\"hunter2\"}""#, #""{\"password\":\"[REDACTED]\"}""#),
+            (#"failed with "{\"error\":\"x\",\"token\":\"a b\"}" again"#, #"failed with "{\"error\":\"x\",\"token\":\"[REDACTED]\"}" again"#),
+        ])
+    }
+
+    func testRubyHashesAndCommandLineFlags() {
+        check([
+            (#"password => "hunter2""#, #"password => "[REDACTED]""#),
+            ("password=>hunter2", "password=>[REDACTED]"),
+            (":password => 'x y'", ":password => '[REDACTED]'"),
+            ("run --password hunter2 --verbose", "run --password [REDACTED] --verbose"),
+            ("run --password=hunter2", "run --password=[REDACTED]"),
+            ("--token abc --api-key k", "--token [REDACTED] --api-key [REDACTED]"),
+            ("the password hunter2 was wrong", "the password hunter2 was wrong"),
+        ])
+    }
+
+    func testUserinfoWithoutAScheme() {
+        check([
+            ("connect to admin:hunter2@db.internal:5432 failed", "connect to admin:[REDACTED]@db.internal:5432 failed"),
+            ("redis://u:S3CR3T@cache:6379/0", "redis://cache:6379/0"),
+            ("at 10:30@noon", "at 10:30@noon"),
+        ])
+    }
+
+    func testJSONWebTokensAnywhere() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+        check([
+            ("rejected \(jwt)", "rejected [REDACTED]"),
+            ("(\(jwt)),", "([REDACTED]),"),
+            ("\"\(jwt)\"", "\"[REDACTED]\""),
+            ("id=\(jwt)&x=1", "id=[REDACTED]&x=1"),
+            ("eyJ is not a token", "eyJ is not a token"),
+        ])
+    }
+
+    func testCredentialSchemesAndURLs() {
+        check([
+            ("Authorization: Bearer abc", "Authorization: Bearer [REDACTED]"),
+            ("Authorization: Token abc", "Authorization: Token [REDACTED]"),
+            ("got basic YWxhZGRpbjpvcGVu here", "got basic [REDACTED] here"),
+            ("GET https://u:p@a.example/x?token=t&y=2, retrying", "GET https://a.example/x?token=[REDACTED]&y=2, retrying"),
+            ("see //u:p@h/x", "see //h/x"),
+        ])
+    }
+
+    func testWhitespaceAndLevels() {
+        let text = "a\tpassword = x\n\n  token: y  "
+        XCTAssertEqual(scrubbed(text), "a\tpassword = [REDACTED]\n\n  token: [REDACTED]  ")
+        XCTAssertEqual(scrubbed(text, .none), text)
+        XCTAssertEqual(scrubbed("user=roy&password=x", Redactor(level: .standard, sensitiveBodyKeys: ["user"])), "user=[REDACTED]&password=[REDACTED]")
+    }
+
+    func testLongTextIsCutAtAWordNeverInsideOne() {
+        let filler = String(repeating: "word ", count: Redactor.maximumScrubbedTextBytes / 5 - 2)
+        let text = filler + "xxxxxxxxpassword=S3CR3T-straddling-the-cut and more"
+        let output = scrubbed(text)
+        XCTAssertFalse(output.contains("S3CR3T"))
+        XCTAssertFalse(output.contains("xxxx"), "the cut word is dropped whole")
+        XCTAssertTrue(output.hasSuffix("…[truncated, \(text.utf8.count - filler.utf8.count) more bytes]"), String(output.suffix(80)))
+        XCTAssertTrue(output.hasPrefix(filler))
+    }
+
+    func testAdversarialInputNeverCrashes() {
+        let inputs = [
+            String(repeating: "{\"a\":\"", count: 20_000), String(repeating: "\"", count: 50_000), String(repeating: "password=", count: 10_000),
+            String(repeating: "\\\"", count: 30_000), String(repeating: "--token ", count: 10_000), "token:", "token=\"", "Bearer",
+            String(repeating: "a", count: 200_000), "\u{FFFD}\u{0}password=\u{0}x", String(repeating: "https://", count: 10_000),
+        ]
+        for input in inputs {
+            let output = scrubbed(input)
+            XCTAssertLessThanOrEqual(output.utf8.count, Redactor.maximumScrubbedTextBytes + 64 + input.utf8.count / 2 + 64)
+        }
+    }
+
+    func testPlantedSecretsInRandomTextNeverComeOut() {
+        var random = SeededRandomNumberGenerator(seed: 0x7E47)
+        let names = ["password", "token", "api_key", "client_secret", "newPassword", "Authorization", "X-Api-Key", "sessionid"]
+        // Shapes that stand as words in real text get spaces around them; the others may be glued
+        // to what surrounds them.
+        let shapes: [(glued: Bool, make: (String, String) -> String)] = [
+            (true, { "\($0)=\($1)" }), (true, { "\($0): \($1)" }), (true, { "\"\($0)\":\"\($1)\"" }), (true, { "\"\($0)\" : \"a \($1)\"" }),
+            (true, { "\($0)=>\($1)" }), (false, { "--\($0) \($1)" }), (true, { "\\\"\($0)\\\":\\\"\($1)\\\"" }),
+            (false, { "https://h.example/x?\($0)=\($1)" }), (false, { "Cookie: a=1; \($0)=\($1)" }), (true, { "\($0):\($1)" }),
+            (false, { ":\($0) => '\($1)'" }), (false, { "Bearer \($1)" }), (false, { "u:\($1)@db.example:5432 \($0)" }),
+        ]
+        let fillers = ["error:", "{", "}", ",", "failed", "\n", "body=", "(", ")", "[", "]", "at", "retry", "&", ";", "x=1"]
+        // Glued text is glued with punctuation: a letter before a name makes it another word.
+        let punctuation = fillers.filter { !($0.first?.isLetter ?? false) }
+        for round in 0..<2_000 {
+            let secret = "S3cr3t\(random.next() % 1_000_000)"
+            let shape = shapes.randomElement(using: &random)!
+            let glue = shape.glued && Bool.random(using: &random) ? "" : " "
+            let pool = glue.isEmpty ? punctuation : fillers
+            let before = (0..<Int(random.next() % 4)).map { _ in pool.randomElement(using: &random)! }.joined(separator: glue)
+            let after = (0..<Int(random.next() % 4)).map { _ in pool.randomElement(using: &random)! }.joined(separator: glue)
+            let text = [before, shape.make(names.randomElement(using: &random)!, secret), after].joined(separator: glue)
+            let output = scrubbed(text)
+            XCTAssertFalse(output.contains("S3cr3t"), "round \(round): \(text) -> \(output)")
+            if output.contains("S3cr3t") { return }
+        }
+    }
+}
