@@ -51,7 +51,7 @@ let package = Package(
         // This repository's own test and example support; not products.
         .target(name: "HTTPCoreTestPeers", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestPeers"),
         .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
-        .executableTarget(name: "devsee-tail", dependencies: ["DevSeeServer"]),
+        .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
             name: "quickstart",
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],

@@ -10,7 +10,7 @@ import HTTPCoreLoopback
 final class MetricsObserver: HTTPObserver {
     struct Snapshot: Sendable, Equatable {
         /// Exchanges that ended with a response, by status class (2 for 2xx).
-        var responsesByClass: [Int: Int] = [:]
+        var responsesByClass: [String: Int] = [:]
         /// Exchanges without a response: refused, timed out.
         var failed = 0
         var cancelled = 0
@@ -24,7 +24,7 @@ final class MetricsObserver: HTTPObserver {
     func handle(_ event: HTTPEvent) {
         if event.name == .requestRetried { snapshot.update { $0.retried += 1 } }
         guard event.name.isTerminal else { return }
-        let statusClass = event.response.map { $0.statusCode / 100 }
+        let statusClass = event.response.map { $0.status.kind.label }
         snapshot.update { metrics in
             switch (event.name, statusClass) {
             case (.requestSucceeded, let statusClass?): metrics.responsesByClass[statusClass, default: 0] += 1
@@ -199,7 +199,7 @@ struct ServerWorker {
         await dispatcher.flush()
         let snapshot = metrics.current
         let average = snapshot.completed == 0 ? 0 : snapshot.totalMilliseconds / Double(snapshot.completed)
-        let responses = snapshot.responsesByClass.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)xx" }
+        let responses = snapshot.responsesByClass.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         let counts = (responses.isEmpty ? ["0 responses"] : responses).joined(separator: ", ")
         print(
             "done: \(counts), \(snapshot.failed) failed, \(snapshot.cancelled) cancelled, \(snapshot.retried) attempts retried, "

@@ -60,38 +60,29 @@ enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text, escaping as JavaScript's `JSON.stringify` does.
     var serialized: String {
-        var output = ""
-        write(to: &output)
-        return output
+        var writer = JSONWriter()
+        write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private func write(to output: inout String) {
+    private func write(to writer: inout JSONWriter) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .number(_, let text): output += text
-        case .string(let value): Self.writeString(value, to: &output)
+        case .null: writer.null()
+        case .bool(let value): writer.bool(value)
+        case .number(_, let text): writer.raw(text.utf8)
+        case .string(let value): writer.string(value)
         case .array(let values):
-            output += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
-                value.write(to: &output)
-            }
-            output += "]"
+            writer.beginArray()
+            for value in values { value.write(to: &writer) }
+            writer.endArray()
         case .object(let members):
-            output += "{"
-            for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
-                Self.writeString(member.key, to: &output)
-                output += ":"
-                member.value.write(to: &output)
+            writer.beginObject()
+            for member in members {
+                writer.key(member.key)
+                member.value.write(to: &writer)
             }
-            output += "}"
+            writer.endObject()
         }
-    }
-
-    private static func writeString(_ value: String, to output: inout String) {
-        output += String(decoding: JSONString.encode(value), as: UTF8.self)
     }
 }
 

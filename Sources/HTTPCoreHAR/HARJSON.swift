@@ -21,49 +21,29 @@ enum HARJSON: Sendable, Equatable {
 
     /// The value as UTF-8 JSON, indented by two spaces per level.
     var serialized: [UInt8] {
-        var output: [UInt8] = []
-        write(to: &output, indent: 0)
-        output.append(UInt8(ascii: "\n"))
-        return output
+        var writer = JSONWriter(style: .indented)
+        write(to: &writer)
+        return writer.bytes + [UInt8(ascii: "\n")]
     }
 
-    private func write(to output: inout [UInt8], indent: Int) {
+    private func write(to writer: inout JSONWriter) {
         switch self {
-        case .string(let text):
-            output.append(contentsOf: JSONString.encode(text))
-        case .integer(let value):
-            output.append(contentsOf: String(value).utf8)
-        case .thousandths(let value):
-            output.append(contentsOf: Self.decimal(thousandths: value).utf8)
-        case .bool(let value):
-            output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .string(let text): writer.string(text)
+        case .integer(let value): writer.integer(value)
+        case .thousandths(let value): writer.raw(Self.decimal(thousandths: value).utf8)
+        case .bool(let value): writer.bool(value)
         case .array(let elements):
-            writeContainer(elements, open: "[", close: "]", to: &output, indent: indent) { element, output in
-                element.write(to: &output, indent: indent + 1)
-            }
+            writer.beginArray()
+            for element in elements { element.write(to: &writer) }
+            writer.endArray()
         case .object(let members):
-            writeContainer(members, open: "{", close: "}", to: &output, indent: indent) { member, output in
-                output.append(contentsOf: JSONString.encode(member.name))
-                output.append(contentsOf: ": ".utf8)
-                member.value.write(to: &output, indent: indent + 1)
+            writer.beginObject()
+            for member in members {
+                writer.key(member.name)
+                member.value.write(to: &writer)
             }
+            writer.endObject()
         }
-    }
-
-    private func writeContainer<Element>(
-        _ elements: [Element], open: Unicode.Scalar, close: Unicode.Scalar, to output: inout [UInt8], indent: Int,
-        writeElement: (Element, inout [UInt8]) -> Void
-    ) {
-        output.append(UInt8(ascii: open))
-        guard !elements.isEmpty else { return output.append(UInt8(ascii: close)) }
-        for (index, element) in elements.enumerated() {
-            output.append(contentsOf: (index == 0 ? "\n" : ",\n").utf8)
-            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * (indent + 1)))
-            writeElement(element, &output)
-        }
-        output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
-        output.append(UInt8(ascii: close))
     }
 
     /// `value / 1000` in decimal, without trailing zeros: `12.3`, `0.045`, `-1`.

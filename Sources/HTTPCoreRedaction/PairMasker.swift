@@ -1,3 +1,5 @@
+import HTTPCoreText
+
 /// One left-to-right pass over UTF-8 text that copies it with masked spans replaced: the
 /// engine behind ``Redactor/maskedPairs(_:masks:)`` and ``Redactor/redactedURL(string:)``.
 ///
@@ -51,11 +53,7 @@ struct PairMasker {
     /// Reads at most `limit` bytes of `text`, cut at a character boundary.
     init(_ text: Substring, limit: Int, redactor: Redactor) {
         var bytes = Array(text.utf8)
-        var kept = bytes.count
-        if kept > limit {
-            kept = limit
-            while kept > 0, bytes[kept] & 0xC0 == 0x80 { kept -= 1 }
-        }
+        let kept = UTF8Text.boundary(in: bytes, atMost: limit)
         omittedByteCount = bytes.count - kept
         if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
         source = bytes

@@ -103,10 +103,19 @@ package enum JSONString {
         return text.withUTF8 { bytes in
             var length = bytes.count
             for byte in bytes where byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                length += byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 1 : 5
+                length += escapedLength(of: byte) - 1
             }
             return length
         }
+    }
+
+    /// The number of bytes ``appendEscaped(_:to:)`` writes for one byte: 2 for `"`, `\\` and
+    /// the control characters with a short escape, 6 for other control characters (`\u00XX`),
+    /// else 1.
+    @inline(__always)
+    package static func escapedLength(of byte: UInt8) -> Int {
+        guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { return 1 }
+        return byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 2 : 6
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

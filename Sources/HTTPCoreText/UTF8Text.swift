@@ -1,16 +1,45 @@
 import Foundation
 
-/// Bodies read as text, for the places that show them (dev-see payloads, HAR files, curl
-/// commands).
+/// UTF-8 text cut without splitting a character's bytes, and bodies read as text: the one
+/// place the package cuts text to a byte budget (error messages, payload fields, Loki lines,
+/// masked pairs) and decodes cut bodies (dev-see payloads, HAR files, curl commands).
+///
+/// Cuts fall on Unicode scalar boundaries: a combining mark may be separated from its base,
+/// but no byte sequence is left invalid.
 package enum UTF8Text {
     /// `data` as UTF-8 text, or `nil` when it is not text. A body cut short (`isCut`) may end
-    /// inside a character: up to three trailing bytes are then left out rather than the whole
-    /// body refused as binary.
+    /// inside a character: its trailing incomplete character is then left out rather than
+    /// the whole body refused as binary.
     package static func decode(_ data: Data, isCut: Bool) -> String? {
-        for dropped in 0...(isCut ? min(3, data.count) : 0) {
-            if let text = String(data: data.dropLast(dropped), encoding: .utf8) { return text }
-        }
-        return nil
+        guard isCut else { return String(data: data, encoding: .utf8) }
+        let length = data.withUnsafeBytes { raw in lengthWithoutCutCharacter(raw.bindMemory(to: UInt8.self)) }
+        return String(data: data.prefix(length), encoding: .utf8)
+    }
+
+    /// The length of the longest prefix of `bytes`, at most `limit` bytes long, that does not
+    /// end inside a character; `bytes.count` when it fits.
+    package static func boundary<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, atMost limit: Int) -> Int
+    where Bytes.Index == Int {
+        guard bytes.count > limit else { return bytes.count }
+        var end = max(0, limit)
+        while end > 0, UTF8.isContinuation(bytes[bytes.startIndex + end]) { end -= 1 }
+        return end
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes, at a scalar boundary; `text` when it fits.
+    package static func prefix(_ text: String, maxBytes limit: Int) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: max(0, limit))
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes at a scalar boundary, followed by `marker`
+    /// (`…` by default) when it was cut; `text` when it fits.
+    package static func cut(_ text: String, toBytes limit: Int, marker: String = "…") -> String {
+        guard text.utf8.count > limit else { return text }
+        return prefix(text, maxBytes: limit) + marker
     }
 
     /// How many of `bytes` remain when a UTF-8 character that their end cuts short (a lead

@@ -26,14 +26,11 @@ public enum LokiLineFormat: Sendable, Hashable {
                 }
             }
         case .json:
-            bytes.append(UInt8(ascii: "{"))
-            for (index, field) in fields.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes += JSONString.encode(field.key)
-                bytes.append(UInt8(ascii: ":"))
-                bytes += JSONString.encode(field.value)
-            }
-            bytes.append(UInt8(ascii: "}"))
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.members(fields)
+            writer.endObject()
+            bytes = writer.bytes
         }
         return String(decoding: bytes, as: UTF8.self)
     }

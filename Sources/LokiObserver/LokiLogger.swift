@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 import HTTPCore
 import HTTPCoreDelivery
 import HTTPCoreURLSession
@@ -123,8 +124,7 @@ public final class LokiLogger: Sendable {
     private static func capped(_ line: String) -> String {
         let count = line.utf8.count
         guard count > maximumLineBytes else { return line }
-        var end = line.utf8.index(line.utf8.startIndex, offsetBy: maximumLineBytes)
-        while end > line.startIndex, !line.unicodeScalars.indices.contains(end) { end = line.utf8.index(before: end) }
-        return String(line[..<end]) + " [truncated \(count - line.utf8.distance(from: line.startIndex, to: end)) bytes]"
+        let kept = UTF8Text.prefix(line, maxBytes: maximumLineBytes)
+        return kept + " [truncated \(count - kept.utf8.count) bytes]"
     }
 }

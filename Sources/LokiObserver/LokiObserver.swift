@@ -91,9 +91,9 @@ public struct LokiObserver: HTTPObserver {
         case .requestFailed where event.statusCode == nil:
             return (.error, "failed")
         default:
-            let status = event.statusCode ?? 0
-            let level: LokiLevel = status >= 500 ? .error : status >= 400 ? .warning : .info
-            return (level, "\(status / 100)xx")
+            let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)
+            let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
+            return (level, kind.label)
         }
     }
 }

@@ -23,30 +23,33 @@ struct LokiPushBody {
             streams[entry.stream, default: []].append(entry)
         }
         if lastTimestamps.count + order.count > Self.maximumStreams { lastTimestamps = [:] }
-        var body = Array(#"{"streams":["#.utf8)
-        body.reserveCapacity(entries.reduce(64) { $0 + $1.stream.utf8.count + $1.line.utf8.count + 40 })
-        for (streamIndex, stream) in order.enumerated() {
-            if streamIndex > 0 { body.append(UInt8(ascii: ",")) }
-            body += #"{"stream":"#.utf8
-            body += stream.utf8
-            body += #","values":["#.utf8
+        var body = JSONWriter(reservingCapacity: entries.reduce(64) { $0 + $1.stream.utf8.count + $1.line.utf8.count + 40 })
+        body.beginObject()
+        body.key("streams")
+        body.beginArray()
+        for stream in order {
+            body.beginObject()
+            body.key("stream")
+            body.raw(stream.utf8)
+            body.key("values")
+            body.beginArray()
             // Stable: entries with equal times keep the order they were logged in.
             let sorted = streams[stream]!.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             var last = lastTimestamps[stream] ?? .min
-            for (index, entry) in sorted.map(\.element).enumerated() {
+            for entry in sorted.map(\.element) {
                 let timestamp = entry.timestamp > last ? entry.timestamp : last &+ 1
                 last = timestamp
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body += #"[""#.utf8
-                body += String(timestamp).utf8
-                body += #"",""#.utf8
-                JSONString.appendEscaped(entry.line, to: &body)
-                body += #""]"#.utf8
+                body.beginArray()
+                body.string(String(timestamp))
+                body.string(entry.line)
+                body.endArray()
             }
             lastTimestamps[stream] = last
-            body += "]}".utf8
+            body.endArray()
+            body.endObject()
         }
-        body += "]}".utf8
-        return body
+        body.endArray()
+        body.endObject()
+        return body.bytes
     }
 }

@@ -1,9 +1,11 @@
+import HTTPCore
+
 /// One `--filter` of `devsee-tail`: a condition on a stored log.
 enum LogFilter: Equatable {
     /// The log's `correlationId` or `requestId` equals the text.
     case correlationID(String)
-    /// The status is in the class (2 for 2xx) and there was a response.
-    case statusClass(Int)
+    /// The status is in the class and there was a response.
+    case statusClass(HTTPResponse.Status.Kind)
     /// The status is this code and there was a response.
     case status(Int)
     /// There was no response: refused, timed out, cancelled.
@@ -28,8 +30,9 @@ enum LogFilter: Equatable {
             let lowered = value.lowercased()
             if lowered == "failed" || lowered == "failure" {
                 self = .failed
-            } else if lowered.count == 3, lowered.hasSuffix("xx"), let digit = Int(lowered.prefix(1)), (1...5).contains(digit) {
-                self = .statusClass(digit)
+            } else if let kind = [HTTPResponse.Status.Kind.informational, .successful, .redirection, .clientError, .serverError]
+                .first(where: { $0.label == lowered }) {
+                self = .statusClass(kind)
             } else if let code = Int(lowered), (100...599).contains(code) {
                 self = .status(code)
             } else {
@@ -56,7 +59,7 @@ enum LogFilter: Equatable {
     func matches(_ log: StoredLog) -> Bool {
         switch self {
         case .correlationID(let id): log.correlationID == id || log.requestID == id
-        case .statusClass(let digit): !log.isFailure && log.statusCode / 100 == digit
+        case .statusClass(let kind): !log.isFailure && HTTPResponse.Status.Kind(code: log.statusCode) == kind
         case .status(let code): !log.isFailure && log.statusCode == code
         case .failed: log.isFailure
         case .urlContains(let text): log.url.lowercased().contains(text.lowercased())

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import HTTPCoreText
 
 /// Renders a stored log as `devsee-tail` prints it: one line per exchange, and with
@@ -35,10 +36,10 @@ struct LogLineFormatter {
     private func statusText(_ log: StoredLog) -> String {
         guard !log.isFailure else { return paint(pad("failed", 6), .red) }
         let color: Color
-        switch log.statusCode / 100 {
-        case 2: color = .green
-        case 3: color = .cyan
-        case 4: color = .yellow
+        switch HTTPResponse.Status.Kind(code: log.statusCode) {
+        case .successful: color = .green
+        case .redirection: color = .cyan
+        case .clientError: color = .yellow
         default: color = .red
         }
         return paint(pad(String(log.statusCode), 6), color)

@@ -13,7 +13,7 @@ final class LogFilterTests: XCTestCase {
 
     func testParsing() {
         XCTAssertEqual(LogFilter("correlation=abc"), .correlationID("abc"))
-        XCTAssertEqual(LogFilter("status=4XX"), .statusClass(4))
+        XCTAssertEqual(LogFilter("status=4XX"), .statusClass(.clientError))
         XCTAssertEqual(LogFilter("status=404"), .status(404))
         XCTAssertEqual(LogFilter("status=failed"), .failed)
         XCTAssertEqual(LogFilter("url=/orders"), .urlContains("/orders"))
@@ -33,8 +33,8 @@ final class LogFilterTests: XCTestCase {
         XCTAssertEqual(matching([]), [200, 404, 503, 599])
         XCTAssertEqual(matching([.correlationID("c-1")]), [200])
         XCTAssertEqual(matching([.correlationID("r-1")]), [200, 404, 503, 599], "the request id counts too")
-        XCTAssertEqual(matching([.statusClass(4), .statusClass(5)]), [404, 503], "599 without response is a failure, not 5xx")
+        XCTAssertEqual(matching([.statusClass(.clientError), .statusClass(.serverError)]), [404, 503], "599 without response is a failure, not 5xx")
         XCTAssertEqual(matching([.failed]), [599])
-        XCTAssertEqual(matching([.statusClass(5), .failed, .urlContains("ORDERS")]), [503, 599])
+        XCTAssertEqual(matching([.statusClass(.serverError), .failed, .urlContains("ORDERS")]), [503, 599])
     }
 }

@@ -6,7 +6,7 @@ final class TailOptionsTests: XCTestCase {
     func testArguments() throws {
         let options = try TailOptions.parse(["--port", "9191", "-v", "--json", "--filter", "status=5xx", "--filter", "orders"], colorByDefault: true)
         XCTAssertEqual(options, TailOptions(
-            port: 9191, isVerbose: true, isJSON: true, usesColor: true, filters: [.statusClass(5), .urlContains("orders")]
+            port: 9191, isVerbose: true, isJSON: true, usesColor: true, filters: [.statusClass(.serverError), .urlContains("orders")]
         ))
         XCTAssertEqual(try TailOptions.parse([], colorByDefault: false), TailOptions(usesColor: false))
         XCTAssertFalse(try TailOptions.parse(["--no-color"], colorByDefault: true).usesColor)

@@ -84,9 +84,9 @@ public struct LoggingObserver: HTTPObserver {
         if event.name == .requestRetried { return levels.retried }
         if event.name == .requestCancelled { return levels.cancelled }
         guard let response = event.response else { return levels.failure }
-        switch response.statusCode {
-        case 400..<500: return levels.clientError
-        case 500...: return levels.serverError
+        switch response.status.kind {
+        case .clientError: return levels.clientError
+        case .serverError: return levels.serverError
         default: return levels.success
         }
     }

@@ -46,10 +46,10 @@ public struct MetricsObserver: HTTPObserver {
         guard event.name.isTerminal else { return }
         active.decrement()
         let statusCode = event.response?.statusCode
-        let errorType = event.error?.typeName ?? statusCode.flatMap { $0 >= 400 ? String($0) : nil } ?? ""
+        let errorType = event.error?.typeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
         let dimensions = [
             ("http.request.method", method),
-            ("http.response.status_class", statusCode.map { "\($0 / 100)xx" } ?? "none"),
+            ("http.response.status_class", statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "none"),
             ("server.address", server),
             ("error.type", errorType),
         ]

@@ -61,7 +61,7 @@ public struct TracingMiddleware: HTTPMiddleware {
             }
             span.attributes["http.response.status_code"] = response.statusCode
             span.attributes["http.response.body.size"] = response.body.count
-            if response.statusCode >= 500 {
+            if response.status.kind == .serverError {
                 span.attributes["error.type"] = String(response.statusCode)
                 span.setStatus(SpanStatus(code: .error))
             }

@@ -22,24 +22,20 @@ enum BodyRenderer {
         guard JSONString.escapedLength(text) > limit else { return text }
         let marker = "…[truncated: \(totalByteCount) bytes in all]"
         let budget = max(0, limit - JSONString.escapedLength(marker))
-        let utf8 = text.utf8
         var used = 0
-        var end = utf8.startIndex
-        for index in utf8.indices {
-            let byte = utf8[index]
-            let cost = byte == 0x22 || byte == 0x5C || byte == 0x0A || byte == 0x0D || byte == 0x09 ? 2 : byte < 0x20 ? 6 : 1
+        var fitting = 0
+        for byte in text.utf8 {
+            let cost = JSONString.escapedLength(of: byte)
             if used + cost > budget { break }
             used += cost
-            end = utf8.index(after: index)
+            fitting += 1
         }
-        while end > utf8.startIndex, end < utf8.endIndex, UTF8.isContinuation(utf8[end]) {
-            end = utf8.index(before: end)
+        var kept = UTF8Text.prefix(text, maxBytes: fitting)
+        if text.hasPrefix(base64Prefix), kept.utf8.count > base64Prefix.utf8.count {
+            // What follows the prefix is base64: keep whole 4-character groups so it decodes.
+            kept.removeLast((kept.utf8.count - base64Prefix.utf8.count) % 4)
         }
-        if text.hasPrefix(base64Prefix) {
-            let data = utf8.index(utf8.startIndex, offsetBy: min(base64Prefix.utf8.count, utf8.distance(from: utf8.startIndex, to: end)))
-            end = utf8.index(end, offsetBy: -(utf8.distance(from: data, to: end) % 4))
-        }
-        return String(text[..<end]) + marker
+        return kept + marker
     }
 
     /// What starts a body that is not UTF-8 text; base64 follows.

@@ -84,20 +84,21 @@ struct PayloadBuilder: Sendable {
 
     /// The payload of an entry whose fields are already redacted.
     private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?) -> [UInt8] {
-        var writer = JSONObjectWriter()
+        var writer = JSONWriter()
+        writer.beginObject()
         let status = entry.statusCode ?? 599
         let validStatus = (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
-        writer.string("appId", Self.cut(appId, to: 256))
-        writer.string("method", nonEmpty(entry.method.map { Self.cut($0, to: 64) }, else: "GET"))
+        writer.string("appId", UTF8Text.cut(appId, toBytes: 256))
+        writer.string("method", nonEmpty(entry.method.map { UTF8Text.cut($0, toBytes: 64) }, else: "GET"))
         let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
-        writer.string("url", nonEmpty(url.map { Self.cut($0, to: Self.maximumURLBytes) }, else: "(unknown)"))
+        writer.string("url", nonEmpty(url.map { UTF8Text.cut($0, toBytes: Self.maximumURLBytes) }, else: "(unknown)"))
         writer.integer("statusCode", validStatus)
         if validStatus != status { writer.integer("reportedStatusCode", status) }
         writer.number("duration", duration(entry))
         writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
-        if let correlation = entry.correlation { writer.string("correlationId", Self.cut(correlation.value, to: 256)) }
+        if let correlation = entry.correlation { writer.string("correlationId", UTF8Text.cut(correlation.value, toBytes: 256)) }
         if let attempt = entry.attempt { writer.integer("attempt", attempt) }
         if !entry.metadata.isEmpty { writer.metadata("metadata", entry.metadata) }
         writer.headers("requestHeaders", entry.requestHeaders)
@@ -105,9 +106,10 @@ struct PayloadBuilder: Sendable {
         writer.headers("responseHeaders", entry.responseHeaders)
         if let responseBody { writer.string("responseBody", responseBody) }
         if let error = entry.error {
-            writer.string("error", nonEmpty(Self.cut(error, to: Self.maximumErrorBytes), else: "error"))
+            writer.string("error", nonEmpty(UTF8Text.cut(error, toBytes: Self.maximumErrorBytes), else: "error"))
         }
-        return writer.finish()
+        writer.endObject()
+        return writer.bytes
     }
 
     /// Milliseconds since 1970 for a date within ±100,000 years of it; `nil` for dates no
@@ -135,7 +137,7 @@ struct PayloadBuilder: Sendable {
     private func errorText(_ entry: LogEntry) -> String? {
         let hasResponse = entry.statusCode != nil
         guard !hasResponse || entry.error != nil else { return nil }
-        let reason = Self.cut(entry.error ?? "failed", to: Self.maximumErrorBytes)
+        let reason = UTF8Text.cut(entry.error ?? "failed", toBytes: Self.maximumErrorBytes)
         let prefix = hasResponse ? "[error]" : "[no response]"
         guard entry.durationMilliseconds != nil || entry.startedAt != nil else { return "\(prefix) \(reason)" }
         return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
@@ -146,83 +148,4 @@ struct PayloadBuilder: Sendable {
         return value
     }
 
-    /// The text cut to at most `limit` UTF-8 bytes, on a scalar boundary, marked with `…`.
-    static func cut(_ text: String, to limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        let bytes = Array(text.utf8)
-        var end = limit
-        while end > 0, UTF8.isContinuation(bytes[end]) { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self) + "…"
-    }
-}
-
-/// Writes one flat JSON object, key by key.
-struct JSONObjectWriter {
-    private var bytes: [UInt8] = [UInt8(ascii: "{")]
-    private var isFirst = true
-
-    private mutating func key(_ key: String) {
-        if !isFirst { bytes.append(UInt8(ascii: ",")) }
-        isFirst = false
-        bytes.append(contentsOf: JSONString.encode(key))
-        bytes.append(UInt8(ascii: ":"))
-    }
-
-    mutating func string(_ name: String, _ value: String) {
-        key(name)
-        bytes.append(UInt8(ascii: "\""))
-        JSONString.appendEscaped(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    mutating func integer(_ name: String, _ value: Int) {
-        key(name)
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    mutating func number(_ name: String, _ value: Double) {
-        key(name)
-        bytes.append(contentsOf: (value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
-    }
-
-    /// Header fields as an object of strings: names that differ only in case are merged,
-    /// keeping the first spelling, and repeated values are joined. Names and values are cut,
-    /// reserved keys are left out, and fields stop before the object's byte budget.
-    mutating func headers(_ name: String, _ headers: HTTPHeaders) {
-        key(name)
-        var nested = JSONObjectWriter()
-        var seen = Set<String>()
-        var used = 2
-        for field in headers where seen.insert(field.name.lowercased()).inserted {
-            guard seen.count <= PayloadBuilder.maximumHeaderCount else { break }
-            let fieldName = PayloadBuilder.cut(field.name, to: PayloadBuilder.maximumHeaderNameBytes)
-            guard !PayloadBuilder.reservedKeys.contains(fieldName) else { continue }
-            let value = PayloadBuilder.cut(headers[field.name] ?? "", to: PayloadBuilder.maximumHeaderValueBytes)
-            let cost = JSONString.escapedLength(fieldName) + JSONString.escapedLength(value) + 6
-            guard used + cost <= PayloadBuilder.maximumHeadersBytes else { break }
-            used += cost
-            nested.string(fieldName, value)
-        }
-        bytes.append(contentsOf: nested.finish())
-    }
-
-    /// Metadata as an object of strings, sorted by key: at most
-    /// ``PayloadBuilder/maximumMetadataCount`` entries, keys and values cut, reserved keys
-    /// left out.
-    mutating func metadata(_ name: String, _ metadata: [String: String]) {
-        key(name)
-        var nested = JSONObjectWriter()
-        var seen = Set<String>()
-        for key in metadata.keys.sorted().prefix(PayloadBuilder.maximumMetadataCount) {
-            let cutKey = PayloadBuilder.cut(key, to: PayloadBuilder.maximumMetadataKeyBytes)
-            guard !PayloadBuilder.reservedKeys.contains(cutKey), seen.insert(cutKey).inserted else { continue }
-            nested.string(cutKey, PayloadBuilder.cut(metadata[key] ?? "", to: PayloadBuilder.maximumMetadataValueBytes))
-        }
-        bytes.append(contentsOf: nested.finish())
-    }
-
-    mutating func finish() -> [UInt8] {
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
 }

@@ -21,6 +21,33 @@ public struct HTTPResponse: Sendable, Hashable {
             case serverError
             /// A code outside 100...599.
             case invalid
+
+            /// The class of `code`.
+            public init(code: Int) {
+                switch code {
+                case 100..<200: self = .informational
+                case 200..<300: self = .successful
+                case 300..<400: self = .redirection
+                case 400..<500: self = .clientError
+                case 500..<600: self = .serverError
+                default: self = .invalid
+                }
+            }
+
+            /// Whether the status is an error answer: 4xx or 5xx.
+            public var isError: Bool { self == .clientError || self == .serverError }
+
+            /// The class as metric and log labels write it: `1xx` to `5xx`, or `invalid`.
+            public var label: String {
+                switch self {
+                case .informational: "1xx"
+                case .successful: "2xx"
+                case .redirection: "3xx"
+                case .clientError: "4xx"
+                case .serverError: "5xx"
+                case .invalid: "invalid"
+                }
+            }
         }
 
         /// The numeric status code, for example `404`.
@@ -32,16 +59,7 @@ public struct HTTPResponse: Sendable, Hashable {
         }
 
         /// The class of this status.
-        public var kind: Kind {
-            switch code {
-            case 100..<200: .informational
-            case 200..<300: .successful
-            case 300..<400: .redirection
-            case 400..<500: .clientError
-            case 500..<600: .serverError
-            default: .invalid
-            }
-        }
+        public var kind: Kind { Kind(code: code) }
 
         /// The code as a decimal string.
         public var description: String { String(code) }

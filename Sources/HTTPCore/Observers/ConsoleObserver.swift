@@ -91,7 +91,7 @@ public struct ConsoleObserver: HTTPObserver {
         switch event.name {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
-        case .requestSucceeded: (event.response?.statusCode ?? 0) >= 400 ? .warning : .info
+        case .requestSucceeded: HTTPResponse.Status.Kind(code: event.response?.statusCode ?? 0).isError ? .warning : .info
         default: .debug
         }
     }
