@@ -1,10 +1,9 @@
 import DevSeeObserver
 import Foundation
 import HTTPCoreURLSession
-
+import HTTPCoreLoopback
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreLoopback
 #endif
 
 /// A benchmark could not set up what it measures; the message says what failed.

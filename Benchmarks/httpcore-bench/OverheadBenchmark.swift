@@ -2,10 +2,9 @@ import DevSeeObserver
 import Foundation
 import HTTPCore
 import HTTPCoreURLSession
-
+import HTTPCoreLoopback
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreLoopback
 #endif
 
 /// Section 1: the time per request of `URLSessionClient`, with and without observers,

@@ -1,9 +1,8 @@
 import DevSeeObserver
 import Foundation
-
+import DevSeeServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import DevSeeServer
 #endif
 
 /// Section 3: logs per second that `DevSeeLogger` delivers to a loopback `DevSeeReceiver`,

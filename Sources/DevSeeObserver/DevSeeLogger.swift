@@ -1,10 +1,9 @@
 import Foundation
 import HTTPCore
 import HTTPCoreURLSession
-
+import HTTPCoreConcurrency
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreConcurrency
 #endif
 
 /// Ships HTTP calls to a dev-see log server as `api_log` payloads, at no cost to the app.

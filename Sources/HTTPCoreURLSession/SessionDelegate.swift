@@ -1,9 +1,8 @@
 import Foundation
 import HTTPCore
-
+import HTTPCoreConcurrency
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreConcurrency
 #endif
 
 /// The delegate of ``URLSessionClient/makeDefaultSession()``'s sessions: collects each

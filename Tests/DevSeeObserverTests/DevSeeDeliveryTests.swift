@@ -3,11 +3,10 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreConcurrency
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// Delivery to a real loopback receiver that answers like the dev-see server.

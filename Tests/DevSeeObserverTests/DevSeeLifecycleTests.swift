@@ -3,11 +3,10 @@ import Foundation
 import HTTPCore
 import HTTPCoreTesting
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreLoopback
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// Lifecycle edges: shutdown, endpoint switches, the center.

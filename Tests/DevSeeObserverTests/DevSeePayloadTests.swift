@@ -2,12 +2,11 @@ import DevSeeObserver
 import Foundation
 import HTTPCore
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreTestPeers
 import HTTPCoreTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// What a log looks like once the dev-see receiver (which validates like the real server)

@@ -2,11 +2,10 @@ import DevSeeObserver
 import Foundation
 import HTTPCore
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreConcurrency
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// A logger pointed at a loopback receiver, with fast retries and captured diagnostics.

@@ -1,10 +1,9 @@
 import DevSeeObserver
 import Foundation
 import XCTest
-
+import DevSeeServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import DevSeeServer
 #endif
 
 /// The cost per waiting log: a burst of ordinary exchanges fits the default buffer.

@@ -1,10 +1,9 @@
 import DevSeeObserver
 import Foundation
 import XCTest
-
+import DevSeeServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import DevSeeServer
 #endif
 
 /// Drops are never silent: one line when a buffer overflow starts, one with the count when

@@ -1,10 +1,9 @@
 import DevSeeObserver
 import Foundation
 import XCTest
-
+import DevSeeServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import DevSeeServer
 #endif
 
 /// `markRequestStarted`: a start without a token, matched by the identical request.

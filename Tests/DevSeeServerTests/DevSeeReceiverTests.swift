@@ -1,10 +1,9 @@
 import Foundation
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreTestPeers
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 final class DevSeeReceiverTests: XCTestCase {

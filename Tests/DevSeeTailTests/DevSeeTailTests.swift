@@ -4,11 +4,10 @@ import HTTPCore
 import XCTest
 
 @testable import devsee_tail
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import DevSeeServer
 import HTTPCoreConcurrency
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// The tool end to end: a real logger sends to it, it prints what matches.

@@ -1,9 +1,8 @@
 import Foundation
 import XCTest
-
+import ExampleSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import ExampleSupport
 #endif
 
 final class DemoAPITests: XCTestCase {

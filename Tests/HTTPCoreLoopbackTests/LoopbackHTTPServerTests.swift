@@ -1,11 +1,10 @@
 import Foundation
 import HTTPCore
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import HTTPCoreLoopback
 import HTTPCoreTestPeers
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 final class LoopbackHTTPServerTests: XCTestCase {

@@ -1,9 +1,8 @@
 import Foundation
 import XCTest
-
+import HTTPCoreTestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreTestPeers
 #endif
 
 /// `Peers/loki_receiver.py` in a child process: a receiver enforcing Loki's push contract.

@@ -6,10 +6,9 @@ import Prometheus
 import XCTest
 
 @testable import CoreMetrics
-
+import HTTPCoreLoopback
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import HTTPCoreLoopback
 #endif
 
 /// The observer's metrics through swift-prometheus, scraped by a real Prometheus server

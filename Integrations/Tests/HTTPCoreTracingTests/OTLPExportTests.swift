@@ -5,11 +5,10 @@ import HTTPCoreTracing
 import OTel
 import Tracing
 import XCTest
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import HTTPCoreLoopback
 import HTTPCoreTestPeers
+#if canImport(FoundationNetworking)
+import FoundationNetworking
 #endif
 
 /// Spans through swift-otel's OTLP/HTTP exporter to a receiver that decodes them with the
