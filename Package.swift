@@ -101,7 +101,10 @@ let package = Package(
                 "HTTPCoreConcurrency", "HTTPCoreTestPeers",
             ]
         ),
-        .testTarget(name: "HTTPCoreDeliveryTests", dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency"]),
+        .testTarget(
+            name: "HTTPCoreDeliveryTests",
+            dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency", "HTTPCoreLoopback", "HTTPCoreURLSession"]
+        ),
         .testTarget(
             name: "LokiObserverTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 import HTTPCoreURLSession
 import HTTPCoreConcurrency
 #if canImport(FoundationNetworking)
@@ -43,13 +44,18 @@ public final class DevSeeLogger: Sendable {
     /// their logs show the exchange's start and duration.
     static let maximumOpenAttempts = 1_024
 
-    /// Creates a logger and restores its endpoint: a valid stored endpoint first, then the
+    /// Creates a logger that uploads through `transport`, or through a `URLSession` of its
+    /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
     /// configured `serverURL`, then `http://127.0.0.1:9090`. Invalid stored data is cleared.
-    public init(configuration: DevSeeLoggerConfiguration) {
+    ///
+    /// Any ``HTTPTransport`` ships the logs, the AsyncHTTPClient one for instance. Uploads go
+    /// through it directly, never through an observed client, so they are not themselves
+    /// logged. No connection is made until the first upload, and none at all when disabled.
+    public init(configuration: DevSeeLoggerConfiguration, transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
         let endpoint = Self.restoredEndpoint(configuration)
         endpointWhileDisabled = Locked(endpoint)
-        shipper = configuration.isEnabled ? LogShipper(configuration: configuration, endpoint: endpoint) : nil
+        shipper = configuration.isEnabled ? LogShipper(configuration: configuration, endpoint: endpoint, transport: transport) : nil
     }
 
     /// Whether the logger ships logs; see ``DevSeeLoggerConfiguration/isEnabled``.
@@ -172,13 +178,14 @@ public final class DevSeeLogger: Sendable {
 
     /// Returns when every log accepted before the call was delivered or given up.
     ///
-    /// While the server is unreachable, waiting logs are given up (counted as failed) rather
-    /// than waited for, so a flush at shutdown ends promptly.
+    /// While the server is unreachable it returns once no probe is under way: the waiting logs
+    /// stay buffered (`pending`) for when the server is back.
     public func flush() async {
         await shipper?.flush()
     }
 
-    /// Flushes, then stops the workers and the upload session. Later logs are ignored.
+    /// Flushes, then stops the workers and the logger's own upload session. Later logs are
+    /// counted as dropped.
     public func shutdown() async {
         await shipper?.shutdown()
     }

@@ -14,10 +14,11 @@ import HTTPCoreConcurrency
 public enum DevSeeLoggerCenter {
     private static let current = Locked<DevSeeLogger?>(nil)
 
-    /// Replaces the shared logger with one built from `configuration`; the previous logger,
-    /// if any, is flushed and shut down in the background.
-    public static func configure(_ configuration: DevSeeLoggerConfiguration) {
-        let logger = DevSeeLogger(configuration: configuration)
+    /// Replaces the shared logger with one built from `configuration` that uploads through
+    /// `transport` (a `URLSession` of its own when `nil`); the previous logger, if any, is
+    /// flushed and shut down in the background.
+    public static func configure(_ configuration: DevSeeLoggerConfiguration, transport: (any HTTPTransport)? = nil) {
+        let logger = DevSeeLogger(configuration: configuration, transport: transport)
         let previous = current.withLock { current -> DevSeeLogger? in
             defer { current = logger }
             return current

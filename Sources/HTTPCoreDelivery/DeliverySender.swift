@@ -2,7 +2,8 @@
 /// that is specific to its destination.
 ///
 /// Implement it for a new destination; a ``DeliveryQueue`` brings the rest (a bounded
-/// buffer, batching, workers, retries, offline probing, flush, shutdown and statistics).
+/// buffer, batching, workers, retries, offline probing, flush, shutdown and statistics). A
+/// destination that takes HTTP requests needs none of its own: use ``HTTPPushSender``.
 ///
 /// ```swift
 /// struct LineSender: DeliverySender {

@@ -36,7 +36,7 @@ import FoundationNetworking
 public final class LokiLogger: Sendable {
     /// The configuration the logger was created with.
     public let configuration: LokiConfiguration
-    private let queue: DeliveryQueue<LokiSender>
+    private let queue: DeliveryQueue<HTTPPushSender<LokiEntry>>
     private let baseLabels: [(name: String, value: String)]
     /// The stream of plain log lines at each level, built once.
     private let logStreams: [LokiLevel: String]
@@ -62,7 +62,7 @@ public final class LokiLogger: Sendable {
         })
         let session = transport == nil ? URLSession(configuration: URLSessionClient.makeDefaultConfiguration()) : nil
         ownedSession = session
-        let sender = LokiSender(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
+        let sender = HTTPPushSender.loki(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
         var delivery = configuration.delivery
         let diagnostics = configuration.diagnostics
         delivery.diagnostics = { diagnostics($0.description) }
@@ -98,8 +98,8 @@ public final class LokiLogger: Sendable {
     public func critical(_ message: String, metadata: [String: String] = [:]) { log(.critical, message, metadata: metadata) }
 
     /// Returns when every line logged before the call was pushed or given up; batches that
-    /// are not full are pushed at once. While Loki is unreachable, waiting lines are given up
-    /// (counted as failed) rather than waited for.
+    /// are not full are pushed at once. While Loki is unreachable it returns once no probe is
+    /// under way: the waiting lines stay buffered (`pending`) for when Loki is back.
     public func flush() async {
         await queue.flush()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreDelivery
+import HTTPCoreURLSession
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,13 +10,24 @@ import FoundationNetworking
 /// Buffers accepted logs and uploads them, one per request, on the delivery engine.
 ///
 /// ``DeliveryQueue`` does the work (bounded buffer, workers, retries with backoff, offline
-/// probing, flush, shutdown); this type fits it to a ``DevSeeLoggerConfiguration``: its
-/// limits, its endpoint, its statistics and its diagnostic lines.
+/// probing, flush, shutdown) and ``HTTPPushSender`` the uploads; this type fits them to a
+/// ``DevSeeLoggerConfiguration``: its limits, its transport and its endpoint.
 final class LogShipper: Sendable {
-    private let queue: DeliveryQueue<DevSeeSender>
+    private let queue: DeliveryQueue<HTTPPushSender<PendingLog>>
+    private let destination: DevSeeDestination
+    /// The session the shipper created for itself when given no transport, invalidated at
+    /// shutdown.
+    private let ownedSession: URLSession?
 
-    init(configuration: DevSeeLoggerConfiguration, endpoint: DevSeeEndpoint) {
-        let sender = DevSeeSender(configuration: configuration, endpoint: endpoint)
+    init(configuration: DevSeeLoggerConfiguration, endpoint: DevSeeEndpoint, transport: (any HTTPTransport)?) {
+        destination = DevSeeDestination(endpoint: endpoint, apiPath: configuration.apiPath)
+        let session = transport == nil ? Self.makeSession(configuration) : nil
+        ownedSession = session
+        let sender = HTTPPushSender.devSee(
+            configuration: configuration,
+            destination: destination,
+            transport: transport ?? URLSessionTransport(session: session!)
+        )
         var delivery = DeliveryConfiguration()
         delivery.bufferLimit = configuration.bufferLimit
         delivery.bufferByteLimit = configuration.bufferByteLimit
@@ -25,30 +37,30 @@ final class LogShipper: Sendable {
         delivery.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
         delivery.maximumAge = configuration.maximumLogAge
         delivery.uptimeNanoseconds = configuration.uptimeNanoseconds
-        delivery.diagnostics = { configuration.diagnostics(sender.message(for: $0)) }
+        let diagnostics = configuration.diagnostics
+        delivery.diagnostics = { diagnostics($0.description) }
         queue = DeliveryQueue(sender: sender, configuration: delivery)
     }
 
+    /// A session for uploads only, configured like `URLSessionClient`'s (keep-alive, no
+    /// cookies, no cache) with the logger's connection limit and timeout.
+    private static func makeSession(_ configuration: DevSeeLoggerConfiguration) -> URLSession {
+        let session = URLSessionClient.makeDefaultConfiguration()
+        let timeout = max(1, configuration.uploadTimeout.rounded(.up))
+        session.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentUploads)
+        session.timeoutIntervalForRequest = timeout
+        session.timeoutIntervalForResource = timeout
+        return URLSession(configuration: session)
+    }
+
     var statistics: DevSeeDeliveryStatistics {
-        let counted = queue.statistics
-        var statistics = DevSeeDeliveryStatistics()
-        statistics.accepted = counted.accepted
-        statistics.delivered = counted.delivered
-        statistics.dropped = counted.dropped
-        statistics.expired = counted.expired
-        statistics.rejected = counted.rejected
-        statistics.failed = counted.failed
-        statistics.retried = counted.retried
-        statistics.probes = counted.probes
-        statistics.pending = counted.pending
-        statistics.bufferedBytes = counted.bufferedBytes
-        return statistics
+        DevSeeDeliveryStatistics(queue.statistics)
     }
 
     var endpoint: DevSeeEndpoint {
-        get { queue.sender.endpoint }
+        get { destination.endpoint }
         set {
-            queue.sender.endpoint = newValue
+            destination.endpoint = newValue
             // A new server deserves a try now, not after the prober's backoff.
             queue.retryNow()
         }
@@ -60,15 +72,16 @@ final class LogShipper: Sendable {
     }
 
     /// Returns when every log accepted before the call was delivered or given up. While the
-    /// server is unreachable, the waiting logs are given up (counted as failed) at once.
+    /// server is unreachable it returns at once, the waiting logs kept for when it is back.
     func flush() async {
         await queue.flush()
     }
 
     /// Delivers what the server takes without further waiting, stops every worker and, once
-    /// they have ended, the upload session. Logs that arrive later are counted as dropped.
+    /// they have ended, the shipper's own session. Logs that arrive later are counted as
+    /// dropped.
     func shutdown() async {
         await queue.shutdown()
-        queue.sender.uploader.session.finishTasksAndInvalidate()
+        ownedSession?.finishTasksAndInvalidate()
     }
 }
