@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
+import HTTPCoreText
 
 /// Sends each batch as one HTTP `POST` through an ``HTTPTransport`` and classifies the
 /// answer: the sender of every sink that pushes to an HTTP endpoint.
@@ -100,17 +101,17 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     }
 
     private func outcome(of response: HTTPResponse) -> DeliveryOutcome {
-        switch response.statusCode {
-        case 200..<300:
+        switch (response.status.kind, response.statusCode) {
+        case (.successful, _):
             guard let mismatch = verifiesSuccess(response) else { return .delivered }
             return .rejected(status: response.statusCode, reason: mismatch)
-        case 429:
+        case (_, 429):
             return .retryable(status: 429, retryAfter: response.retryAfter())
-        case 408, 500..<600:
+        case (.serverError, _), (_, 408):
             return .retryable(status: response.statusCode, retryAfter: nil)
         default:
-            let reason = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return .rejected(status: response.statusCode, reason: reason)
+            let excerpt = UTF8Text.decode(response.body.prefix(200), isCut: response.body.count > 200) ?? ""
+            return .rejected(status: response.statusCode, reason: excerpt.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
