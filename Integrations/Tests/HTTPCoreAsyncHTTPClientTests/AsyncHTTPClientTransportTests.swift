@@ -77,7 +77,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         do {
             _ = try await client().send(HTTPCore.HTTPRequest(url: server.url("/slow"), timeout: 0.3))
             XCTFail("expected a timeout")
-        } catch {
+        } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout)
         }
     }
