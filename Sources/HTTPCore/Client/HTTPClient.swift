@@ -32,7 +32,7 @@ extension HTTPClient {
     /// The returned ``Cancellable`` cancels the exchange, even before it has started; the
     /// completion then receives ``HTTPError/cancelled``. ``send(_:)`` throws only
     /// ``HTTPError``; should a conforming type throw anything else, the completion receives it
-    /// as ``HTTPError/Code/other`` with the error's type name as the message.
+    /// as ``HTTPError/Code/other``, with a message that names its type, never its stored values.
     @discardableResult
     public func execute(
         _ request: HTTPRequest,
