@@ -245,7 +245,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
 
     func testAfterTheDeadlineNoFurtherAttemptStarts() async throws {
         let insists = ClosureMiddleware { request, next in
-            do throws(HTTPError) {
+            do {
                 return try await next(request)
             } catch {
                 return try await next(request)
@@ -292,9 +292,9 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
     var seen: HTTPError? { error.withLock { $0 } }
 
     func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-        do throws(HTTPError) {
+        do {
             return try await next(request)
-        } catch {
+        } catch let error as HTTPError {
             self.error.withLock { $0 = error }
             throw error
         }

@@ -67,7 +67,7 @@ public struct TracingMiddleware: HTTPMiddleware {
             }
             return response
         } catch let failure as HTTPError {
-            // `next` throws only HTTPError; `withValue` rethrows it untyped, and nothing else.
+            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
             span.attributes["error.type"] = failure.typeName
             span.setStatus(SpanStatus(code: .error, message: failure.typeName))
             throw failure

@@ -146,7 +146,7 @@ extension HTTPError {
     }
 
     /// Matches an error of the same code, and of the same message when `pattern` has one: what
-    /// `catch .timeout` means inside `do throws(HTTPError)`.
+    /// `case .timeout` means in a `switch` over an `HTTPError`.
     public static func ~= (pattern: HTTPError, value: HTTPError) -> Bool {
         pattern.code == value.code && (pattern.message == nil || pattern.message == value.message)
     }

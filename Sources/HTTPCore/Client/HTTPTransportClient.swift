@@ -139,7 +139,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func runMiddleware(at index: Int, _ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
         guard index < middlewares.count else { return try await attempt(request, exchange) }
         do {
-            return try await middlewares[index].intercept(request, context: exchange.context) { request throws(HTTPError) in
+            return try await middlewares[index].intercept(request, context: exchange.context) { request in
                 try await runMiddleware(at: index + 1, request, exchange)
             }
         } catch {

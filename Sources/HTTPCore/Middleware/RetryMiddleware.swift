@@ -86,7 +86,7 @@ public struct RetryMiddleware: HTTPMiddleware {
             let outcome: Result<HTTPResponse, HTTPError>
             do {
                 outcome = .success(try await next(self.request(forAttempt: attempt, of: request)))
-            } catch {
+            } catch let error as HTTPError {
                 outcome = .failure(error)
             }
             guard attempt < max(1, maximumAttempts), let wait = wait(beforeRetry: attempt, after: outcome, of: request, context) else {
