@@ -11,7 +11,7 @@ struct ReplayTransport: HTTPTransport {
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         guard let recording = recordings[request.url.path] else {
-            throw HTTPError.transport(code: .cannotConnect, message: "no recording for \(request.url.path)")
+            throw HTTPError.transport(.cannotConnect, message: "no recording for \(request.url.path)")
         }
         return HTTPResponse(
             requestID: request.id,

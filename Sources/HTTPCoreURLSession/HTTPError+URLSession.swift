@@ -23,12 +23,12 @@ extension HTTPError {
     /// response.
     package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
-            self = .transport(code: .other, message: "URLSession failed (\(type(of: error)))")
+            self = .transport(.other, message: "URLSession failed (\(type(of: error)))")
             return
         }
         let target = [url.host, url.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
-        func transport(_ code: TransportCode, _ text: String) -> HTTPError {
-            .transport(code: code, message: "\(text) (\(target), URLError \(urlError.code.rawValue))")
+        func transport(_ code: Code, _ text: String) -> HTTPError {
+            .transport(code, message: "\(text) (\(target), URLError \(urlError.code.rawValue))")
         }
         let isHTTP = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
         switch urlError.code {

@@ -43,7 +43,7 @@ public struct URLSessionClient: HTTPClient {
     }
 
     /// Performs one exchange; see `HTTPClient.send(_:)`.
-    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await base.send(request)
     }
 

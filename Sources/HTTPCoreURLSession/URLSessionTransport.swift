@@ -17,7 +17,7 @@ import FoundationNetworking
 ///   FoundationNetworking ignores the initializer's and truncates fractions (a 0.5 s timeout
 ///   would fire at once); the client enforces the exact deadline itself.
 /// - A `GET` or `HEAD` with a body is refused before sending, as
-///   ``HTTPError/TransportCode/invalidRequest``: URLSession fails it on every platform.
+///   ``HTTPError/Code/invalidRequest``: URLSession fails it on every platform.
 /// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
 ///   of a request with a body re-sends the body (FoundationNetworking would send it empty)
 ///   when the session is ``URLSessionClient/makeDefaultSession()``'s: the transport follows
@@ -32,7 +32,7 @@ import FoundationNetworking
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
 ///   ``HTTPError/invalidResponse``, a connection closed before the response was complete
 ///   `connection_lost` (on Linux too, where libcurl reports it as -1011 or -1), other
-///   failures ``HTTPError/transport(code:message:)``
+///   failures ``HTTPError/transport(_:message:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
 public struct URLSessionTransport: HTTPTransport {
@@ -63,7 +63,7 @@ public struct URLSessionTransport: HTTPTransport {
             }
             current.url = next
         }
-        throw HTTPError.transport(code: .tooManyRedirects, message: "more than \(Self.maximumBodyRedirects) redirects")
+        throw HTTPError.transport(.tooManyRedirects, message: "more than \(Self.maximumBodyRedirects) redirects")
     }
 
     private func performTask(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -132,7 +132,7 @@ extension URLSessionTransport {
     static func urlRequest(for request: HTTPRequest) throws -> URLRequest {
         if let body = request.body, !body.isEmpty, request.method == .get || request.method == .head {
             throw HTTPError.transport(
-                code: .invalidRequest,
+                .invalidRequest,
                 message: "URLSession cannot send a \(request.method) request with a body"
             )
         }

@@ -43,7 +43,7 @@ final class ConsoleObserverTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(ConsoleObserver(write: { line in lines.withLock { $0.append(line) } }))
         let transport = MockTransport()
-        transport.enqueue(.status(503), .failure(.transport(code: .connectionLost, message: "reset")), .status(200))
+        transport.enqueue(.status(503), .failure(.transport(.connectionLost, message: "reset")), .status(200))
         let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
         let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .debug)
         _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/feed")!))

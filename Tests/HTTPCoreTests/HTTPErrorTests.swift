@@ -1,12 +1,163 @@
+import Dispatch
+import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
+import HTTPCoreTesting
 import XCTest
 
 final class HTTPErrorTests: XCTestCase {
+    private let url = URL(string: "https://api.example.com/users")!
+
+    private func client(_ transport: MockTransport) -> HTTPTransportClient<MockTransport> {
+        HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+    }
+
     func testTypeNamesAreStableAndNeverTheMessage() {
         XCTAssertEqual(HTTPError.cancelled.typeName, "cancelled")
         XCTAssertEqual(HTTPError.timeout.typeName, "timeout")
         XCTAssertEqual(HTTPError.invalidResponse.typeName, "invalid_response")
-        XCTAssertEqual(HTTPError.transport(code: .cannotConnect, message: "refused token=S3CR3T").typeName, "cannot_connect")
-        XCTAssertEqual(HTTPError.transport(code: .init("response_too_large"), message: "x").typeName, "response_too_large")
+        XCTAssertEqual(HTTPError.transport(.cannotConnect, message: "refused token=S3CR3T").typeName, "cannot_connect")
+        XCTAssertEqual(HTTPError.transport(.init("quota_exceeded"), message: "x").typeName, "quota_exceeded")
+    }
+
+    func testEveryCodeKeepsItsRawName() {
+        let codes: [HTTPError.Code] = [
+            .cancelled, .timeout, .invalidResponse, .cannotConnect, .cannotResolveHost, .connectionLost, .notConnected,
+            .secureConnectionFailed, .invalidRequest, .tooManyRedirects, .responseTooLarge, .other,
+        ]
+        XCTAssertEqual(codes.map(\.rawValue), [
+            "cancelled", "timeout", "invalid_response", "cannot_connect", "cannot_resolve_host", "connection_lost", "not_connected",
+            "secure_connection_failed", "invalid_request", "too_many_redirects", "response_too_large", "other",
+        ])
+        XCTAssertEqual(HTTPError.Code("response_too_large"), .responseTooLarge)
+    }
+
+    func testDescriptionsAreTheOneLineTexts() {
+        XCTAssertEqual(HTTPError.cancelled.description, "cancelled")
+        XCTAssertEqual(HTTPError.timeout.description, "timed out")
+        XCTAssertEqual(HTTPError.invalidResponse.description, "invalid response")
+        XCTAssertEqual(HTTPError.transport(.connectionLost, message: "reset").description, "transport error [connection_lost]: reset")
+        XCTAssertEqual(HTTPError.transport(.other, message: "").description, "transport error [other]: ")
+    }
+
+    func testEqualityComparesCodeAndMessage() {
+        XCTAssertEqual(HTTPError.transport(.other, message: "a"), .transport(.other, message: "a"))
+        XCTAssertNotEqual(HTTPError.transport(.other, message: "a"), .transport(.other, message: "b"))
+        XCTAssertNotEqual(HTTPError.transport(.other, message: "a"), .transport(.connectionLost, message: "a"))
+        XCTAssertEqual(HTTPError.timeout.code, .timeout)
+        XCTAssertNil(HTTPError.timeout.message)
+        XCTAssertEqual(Set([HTTPError.timeout, .timeout, .cancelled]).count, 2)
+    }
+
+    func testPatternsMatchByCodeAndByMessageOnlyWhenThePatternHasOne() {
+        let lost: any Error = HTTPError.transport(.connectionLost, message: "reset")
+        XCTAssertTrue(HTTPError.Code.connectionLost ~= lost)
+        XCTAssertFalse(HTTPError.Code.cannotConnect ~= lost)
+        XCTAssertTrue(HTTPError.transport(.connectionLost, message: "reset") ~= lost)
+        XCTAssertFalse(HTTPError.transport(.connectionLost, message: "closed") ~= lost)
+        XCTAssertTrue(HTTPError.timeout ~= (HTTPError.timeout as any Error))
+        XCTAssertFalse(HTTPError.timeout ~= lost)
+        XCTAssertFalse(HTTPError.Code.other ~= CancellationError())
+        XCTAssertFalse(HTTPError.cancelled ~= CancellationError())
+    }
+
+    func testSwitchesOverOtherErrorTypesWithTheSameMemberNamesStayUnambiguous() {
+        struct PoolError: Error, Equatable {
+            let id: Int
+            static let cancelled = PoolError(id: 1)
+            static let timeout = PoolError(id: 2)
+        }
+        func name(_ error: PoolError) -> String {
+            switch error {
+            case .cancelled: "cancelled"
+            case .timeout: "timeout"
+            default: "other"
+            }
+        }
+        XCTAssertEqual([PoolError.cancelled, .timeout, PoolError(id: 3)].map(name), ["cancelled", "timeout", "other"])
+    }
+
+    func testCatchByValueInsideATask() async {
+        let client = client(MockTransport(default: .failure(.timeout)))
+        let url = url
+        let caught = await Task { () -> String in
+            do {
+                _ = try await client.send(HTTPRequest(url: url))
+                return "no error"
+            } catch HTTPError.cancelled {
+                return "cancelled"
+            } catch HTTPError.timeout {
+                return "timeout"
+            } catch {
+                return "something else: \(error)"
+            }
+        }.value
+        XCTAssertEqual(caught, "timeout")
+    }
+
+    func testCatchByCodeInsideATaskGroup() async {
+        let transport = MockTransport()
+        transport.enqueue(
+            .failure(.transport(.connectionLost, message: "reset")),
+            .failure(.transport(.cannotConnect, message: "refused")),
+            .failure(.transport(.connectionLost, message: "closed inside the body"))
+        )
+        let client = client(transport)
+        let url = url
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    do {
+                        _ = try await client.send(HTTPRequest(url: url))
+                        return "no error"
+                    } catch HTTPError.Code.connectionLost {
+                        return "lost"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        XCTAssertEqual(outcomes.sorted(), ["lost", "lost", "transport error [cannot_connect]: refused"])
+    }
+
+    func testCatchAsHTTPErrorWhereCodeThroughACallbackBridge() async throws {
+        let client = client(MockTransport(default: .failure(.transport(.cannotConnect, message: "refused"))))
+        let request = HTTPRequest(url: url)
+        do {
+            _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                client.execute(request, on: .global()) { continuation.resume(with: $0) }
+            }
+            XCTFail("expected an error")
+        } catch let error as HTTPError where error.code == .cannotConnect {
+            XCTAssertEqual(error.message, "refused")
+        }
+    }
+
+    func testCatchByCodeInsideAMiddleware() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.failure(.transport(.connectionLost, message: "reset")), .status(204))
+        let retriesOnce = ClosureMiddleware { request, next in
+            do {
+                return try await next(request)
+            } catch HTTPError.Code.connectionLost {
+                return try await next(request)
+            }
+        }
+        let client = HTTPTransportClient(transport: transport, middlewares: [retriesOnce], dispatcher: HTTPEventDispatcher())
+        let response = try await client.send(HTTPRequest(url: url))
+        XCTAssertEqual(response.statusCode, 204)
+    }
+
+    func testExecuteHandsAnyOtherErrorOnAsOther() async throws {
+        struct Boom: Error {}
+        struct ThrowingClient: HTTPClient {
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw Boom() }
+        }
+        let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
+        ThrowingClient().execute(HTTPRequest(url: url), on: .global()) { result in results.update { $0.append(result) } }
+        let delivered = try await results.waitForCount(1)
+        XCTAssertEqual(delivered.map(\.failure), [.transport(.other, message: "Boom")])
     }
 }

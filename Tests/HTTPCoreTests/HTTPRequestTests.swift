@@ -36,7 +36,7 @@ final class HTTPRequestTests: XCTestCase {
     func testErrorDescriptions() {
         XCTAssertEqual(HTTPError.timeout.description, "timed out")
         XCTAssertEqual(
-            HTTPError.transport(code: .cannotConnect, message: "refused").description,
+            HTTPError.transport(.cannotConnect, message: "refused").description,
             "transport error [cannot_connect]: refused"
         )
     }

@@ -60,7 +60,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
 
     func testEachAttemptIsReportedAndTheRequestEndsOnce() async throws {
         let transport = MockTransport()
-        transport.enqueue(.status(503), .failure(.transport(code: .connectionLost, message: "reset")), .status(200))
+        transport.enqueue(.status(503), .failure(.transport(.connectionLost, message: "reset")), .status(200))
         let untilSuccess = ClosureMiddleware { request, next in
             while true {
                 if let response = try? await next(request), response.statusCode == 200 { return response }
@@ -82,7 +82,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         let retried = events.filter { $0.name == .requestRetried }
         XCTAssertEqual(retried[0].response?.statusCode, 503)
         XCTAssertNil(retried[0].error)
-        XCTAssertEqual(retried[1].error, .transport(code: .connectionLost, message: "reset"))
+        XCTAssertEqual(retried[1].error, .transport(.connectionLost, message: "reset"))
         XCTAssertNil(retried[1].response)
         XCTAssertNotNil(retried[0].durationMilliseconds)
         XCTAssertEqual(events.last?.response?.statusCode, 200)
@@ -146,7 +146,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: url, timeout: 0.1))
             XCTFail("expected a timeout")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertEqual(watcher.seen, .timeout)
@@ -164,7 +164,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         try await recorder.waitForEvents(count: 2)
         task.cancel()
         let result = await task.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         XCTAssertEqual(watcher.seen, .cancelled)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestCancelled)
@@ -176,9 +176,9 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         let shortFirstAttempt = ClosureMiddleware { request, next in
             var first = request
             first.timeout = 0.1
-            do throws(HTTPError) {
+            do {
                 return try await next(first)
-            } catch .timeout {
+            } catch HTTPError.timeout {
                 return try await next(request)
             }
         }
@@ -198,10 +198,10 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         do {
             _ = try await client(MockTransport(), [outer, inner]).send(HTTPRequest(url: url))
             XCTFail("expected an error")
-        } catch {
-            XCTAssertEqual(error, .transport(code: .other, message: "Refused"))
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .transport(.other, message: "Refused"))
         }
-        XCTAssertEqual(outer.seen, .transport(code: .other, message: "Refused"))
+        XCTAssertEqual(outer.seen, .transport(.other, message: "Refused"))
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
     }
@@ -214,7 +214,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(HTTPRequest(url: url))
         }.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         XCTAssertTrue(transport.requests.isEmpty)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
@@ -245,7 +245,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
 
     func testAfterTheDeadlineNoFurtherAttemptStarts() async throws {
         let insists = ClosureMiddleware { request, next in
-            do throws(HTTPError) {
+            do {
                 return try await next(request)
             } catch {
                 return try await next(request)
@@ -255,7 +255,7 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         do {
             _ = try await client(transport, [insists]).send(HTTPRequest(url: url, timeout: 0.1))
             XCTFail("expected a timeout")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertEqual(transport.requests.count, 1)
@@ -292,9 +292,9 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
     var seen: HTTPError? { error.withLock { $0 } }
 
     func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-        do throws(HTTPError) {
+        do {
             return try await next(request)
-        } catch {
+        } catch let error as HTTPError {
             self.error.withLock { $0 = error }
             throw error
         }

@@ -57,19 +57,19 @@ final class HTTPTransportClientTests: XCTestCase {
 
     func testTransportFailureEmitsFailedWithScrubbedError() async throws {
         let secretURL = URL(string: "https://user:pw@api.example.com/a?token=s3cr3t&x=1")!
-        let transport = MockTransport(default: .failure(.transport(code: .cannotConnect, message: "refused: \(secretURL.absoluteString)")))
+        let transport = MockTransport(default: .failure(.transport(.cannotConnect, message: "refused: \(secretURL.absoluteString)")))
         do {
             _ = try await client(transport, policy: HTTPCorePolicy(redactor: .none)).send(HTTPRequest(url: secretURL))
             XCTFail("expected an error")
-        } catch {
-            guard case .transport(let code, let message) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(code, .cannotConnect)
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.code, .cannotConnect)
+            let message = error.message ?? ""
             XCTAssertFalse(message.contains("s3cr3t"), message)
             XCTAssertFalse(message.contains("pw@"), message)
         }
         let events = try await recorder.waitForEvents(count: 3)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
-        guard case .transport(.cannotConnect, _)? = events[2].error else { return XCTFail("\(String(describing: events[2].error))") }
+        XCTAssertEqual(events[2].error?.code, .cannotConnect)
         XCTAssertNil(events[2].response)
     }
 
@@ -82,8 +82,8 @@ final class HTTPTransportClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: url))
             XCTFail("expected an error")
-        } catch {
-            XCTAssertEqual(error, .transport(code: .other, message: "Boom"))
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .transport(.other, message: "Boom"))
         }
     }
 
@@ -108,11 +108,11 @@ final class HTTPTransportClientTests: XCTestCase {
             do {
                 _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/login")!))
                 XCTFail("expected an error")
-            } catch {
-                XCTAssertEqual(error, .transport(code: .other, message: expectedThrown))
+            } catch let error as HTTPError {
+                XCTAssertEqual(error, .transport(.other, message: expectedThrown))
             }
             let failed = try await recorder.waitForTerminalEvents(count: 1).last
-            XCTAssertEqual(failed?.error, .transport(code: .other, message: expectedObserved))
+            XCTAssertEqual(failed?.error, .transport(.other, message: expectedObserved))
         }
     }
 
@@ -124,14 +124,14 @@ final class HTTPTransportClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: url))
             XCTFail("expected an error")
-        } catch {
-            guard case .transport(.other, let message) = error else { return XCTFail("\(error)") }
+        } catch let error as HTTPError {
+            guard error.code == .other, let message = error.message else { return XCTFail("\(error)") }
             // "Verbose: " is 9 bytes; 2,043 two-byte characters fit in the remaining 4,087.
             XCTAssertEqual(message, "Verbose: " + String(repeating: "\u{00E9}", count: 2043) + "\u{2026}")
             XCTAssertLessThanOrEqual(message.utf8.count, HTTPError.maximumMessageBytes + 3)
         }
         let failed = try await recorder.waitForTerminalEvents(count: 1).last
-        XCTAssertEqual(failed?.error, .transport(code: .other, message: "Verbose: " + String(repeating: "\u{00E9}", count: 2043) + "\u{2026}"))
+        XCTAssertEqual(failed?.error, .transport(.other, message: "Verbose: " + String(repeating: "\u{00E9}", count: 2043) + "\u{2026}"))
 
         struct Secretive: LocalizedError {
             var errorDescription: String? { "rejected " + String(repeating: "x", count: 100) + " password=S3CR3T" }
@@ -139,7 +139,7 @@ final class HTTPTransportClientTests: XCTestCase {
         let secretive = HTTPTransportClient(transport: Throwing(Secretive()), dispatcher: dispatcher)
         _ = try? await secretive.send(HTTPRequest(url: url))
         let observed = try await recorder.waitForTerminalEvents(count: 2).last
-        XCTAssertEqual(observed?.error, .transport(code: .other, message: "Secretive: rejected " + String(repeating: "x", count: 100) + " password=[REDACTED]"))
+        XCTAssertEqual(observed?.error, .transport(.other, message: "Secretive: rejected " + String(repeating: "x", count: 100) + " password=[REDACTED]"))
     }
 
     func testDeadlineCancelsTheTransportAndFailsWithTimeout() async throws {
@@ -148,7 +148,7 @@ final class HTTPTransportClientTests: XCTestCase {
         do {
             _ = try await client(transport).send(HTTPRequest(url: url, timeout: 0.1))
             XCTFail("expected a timeout")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
@@ -165,7 +165,7 @@ final class HTTPTransportClientTests: XCTestCase {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(HTTPRequest(url: url))
         }.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         XCTAssertTrue(transport.requests.isEmpty)
         let events = try await recorder.waitForEvents(count: 3)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
@@ -179,7 +179,7 @@ final class HTTPTransportClientTests: XCTestCase {
         try await recorder.waitForEvents(count: 2)
         task.cancel()
         let result = await task.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         let events = try await recorder.waitForEvents(count: 3)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
     }

@@ -55,8 +55,8 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(method: .get, url: server.url("/x"), body: Data("a".utf8)))
             XCTFail("expected an error")
-        } catch {
-            guard case .transport(.invalidRequest, _) = error else { return XCTFail("\(error)") }
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.code, .invalidRequest)
         }
         XCTAssertTrue(server.requests.isEmpty)
     }
@@ -173,7 +173,7 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: server.url("/slow"), timeout: 1))
             XCTFail("expected a timeout")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
@@ -191,7 +191,7 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: server.url("/drip"), timeout: 1.5))
             XCTFail("expected a timeout: the deadline covers the whole exchange, not idle time")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
     }
@@ -203,8 +203,8 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: url))
             XCTFail("expected an error")
-        } catch {
-            guard case .transport(.cannotConnect, let message) = error else { return XCTFail("\(error)") }
+        } catch let error as HTTPError {
+            guard error.code == .cannotConnect, let message = error.message else { return XCTFail("\(error)") }
             XCTAssertFalse(message.contains("secret"), message)
             XCTAssertTrue(message.contains("127.0.0.1"), message)
         }
@@ -221,7 +221,7 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: server.url("/garbage")))
             XCTFail("expected an error")
-        } catch {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .invalidResponse)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -238,8 +238,8 @@ final class URLSessionClientTests: XCTestCase {
         do {
             _ = try await client.send(HTTPRequest(url: server.url("/cut")))
             XCTFail("expected an error for a truncated body")
-        } catch {
-            guard case .transport(.connectionLost, let message) = error else { return XCTFail("\(error)") }
+        } catch let error as HTTPError {
+            guard error.code == .connectionLost, let message = error.message else { return XCTFail("\(error)") }
             XCTAssertTrue(message.hasPrefix("the connection closed before the response was complete"), message)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -253,7 +253,7 @@ final class URLSessionClientTests: XCTestCase {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(HTTPRequest(url: url))
         }.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         await dispatcher.flush()
         XCTAssertTrue(server.requests.isEmpty)
         XCTAssertEqual(recorder.events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
@@ -267,7 +267,7 @@ final class URLSessionClientTests: XCTestCase {
         _ = try await arrived.wait(timeout: 60, until: { $0 }) { _ in Unexpected("request never arrived") }
         task.cancel()
         let result = await task.result
-        XCTAssertEqual(result.failure as? HTTPError, .cancelled)
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
     }

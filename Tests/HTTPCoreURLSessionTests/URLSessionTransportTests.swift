@@ -35,30 +35,30 @@ final class URLSessionTransportTests: XCTestCase {
         XCTAssertEqual(mapped(.timedOut), .timeout)
         XCTAssertEqual(mapped(.cancelled), .cancelled)
         XCTAssertEqual(mapped(.unsupportedURL, URL(string: "ftp://api.example.com/a")!),
-                       .transport(code: .invalidRequest, message: "the request cannot be sent (api.example.com, URLError -1002)"))
+                       .transport(.invalidRequest, message: "the request cannot be sent (api.example.com, URLError -1002)"))
         #if canImport(FoundationNetworking)
         XCTAssertEqual(mapped(.unsupportedURL), .invalidResponse, "curl could not read the answer as HTTP")
         XCTAssertEqual(mapped(.badServerResponse), .transport(
-            code: .connectionLost, message: "the server closed the connection without answering (api.example.com:8080, URLError -1011)"
+            .connectionLost, message: "the server closed the connection without answering (api.example.com:8080, URLError -1011)"
         ), "curl's empty reply: closed before a complete status line")
         XCTAssertEqual(mapped(.unknown), .transport(
-            code: .connectionLost, message: "the connection closed before the response was complete (api.example.com:8080, URLError -1)"
+            .connectionLost, message: "the connection closed before the response was complete (api.example.com:8080, URLError -1)"
         ))
         #else
         XCTAssertEqual(mapped(.unsupportedURL), .transport(
-            code: .invalidRequest, message: "the request cannot be sent (api.example.com:8080, URLError -1002)"
+            .invalidRequest, message: "the request cannot be sent (api.example.com:8080, URLError -1002)"
         ))
         XCTAssertEqual(mapped(.badServerResponse), .invalidResponse)
-        XCTAssertEqual(mapped(.unknown), .transport(code: .other, message: "URLSession failed (api.example.com:8080, URLError -1)"))
+        XCTAssertEqual(mapped(.unknown), .transport(.other, message: "URLSession failed (api.example.com:8080, URLError -1)"))
         #endif
         XCTAssertEqual(mapped(.networkConnectionLost), .transport(
-            code: .connectionLost, message: "the connection was lost (api.example.com:8080, URLError -1005)"
+            .connectionLost, message: "the connection was lost (api.example.com:8080, URLError -1005)"
         ))
         XCTAssertEqual(mapped(.cannotConnectToHost), .transport(
-            code: .cannotConnect, message: "could not connect to the host (api.example.com:8080, URLError -1004)"
+            .cannotConnect, message: "could not connect to the host (api.example.com:8080, URLError -1004)"
         ))
         XCTAssertEqual(mapped(.cannotFindHost), .transport(
-            code: .cannotResolveHost, message: "could not resolve the host (api.example.com:8080, URLError -1003)"
+            .cannotResolveHost, message: "could not resolve the host (api.example.com:8080, URLError -1003)"
         ))
     }
 }

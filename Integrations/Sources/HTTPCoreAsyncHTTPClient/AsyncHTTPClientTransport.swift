@@ -22,7 +22,8 @@ import NIOCore
 /// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
 ///   final one.
 /// - The response body is read up to ``maximumResponseBytes``; beyond it the exchange fails
-///   with the transport code `response_too_large`, so a huge answer cannot exhaust memory.
+///   with ``HTTPError/Code/responseTooLarge`` (`response_too_large`), so a huge answer cannot
+///   exhaust memory.
 /// - Task cancellation cancels the request.
 /// - AHC and NIO errors become ``HTTPError`` codes (see ``HTTPError/init(asyncHTTPClientError:url:)``),
 ///   with messages that name the host and port, never the full URL.
@@ -37,9 +38,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: AsyncHTTPClient.HTTPClient
     /// The most bytes of a response body read; 64 MiB by default.
     public let maximumResponseBytes: Int
-
-    /// The transport code of a response body over ``maximumResponseBytes``.
-    public static let responseTooLarge = HTTPCore.HTTPError.TransportCode("response_too_large")
 
     /// Creates a transport over `client`.
     public init(client: AsyncHTTPClient.HTTPClient, maximumResponseBytes: Int = 64 * 1024 * 1024) {
@@ -88,7 +86,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             )
         } catch is NIOTooManyBytesError {
             throw HTTPCore.HTTPError.transport(
-                code: Self.responseTooLarge,
+                .responseTooLarge,
                 message: "the response body is over \(maximumResponseBytes) bytes (\(Self.target(request.url)))"
             )
         } catch {

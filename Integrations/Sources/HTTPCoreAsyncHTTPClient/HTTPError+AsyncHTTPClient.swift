@@ -29,10 +29,13 @@ extension HTTPCore.HTTPError {
     /// | redirect limit or cycle | `too_many_redirects` |
     /// | bad URL, scheme or header | `invalid_request` |
     /// | anything else | `other`, named by its type |
+    ///
+    /// A response body over the transport's limit is ``HTTPError/Code/responseTooLarge``; the
+    /// transport reports it itself.
     public init(asyncHTTPClientError error: any Error, url: URL) {
         let target = AsyncHTTPClientTransport.target(url)
-        func transport(_ code: TransportCode, _ text: String) -> HTTPCore.HTTPError {
-            .transport(code: code, message: "\(text) (\(target))")
+        func transport(_ code: Code, _ text: String) -> HTTPCore.HTTPError {
+            .transport(code, message: "\(text) (\(target))")
         }
         switch error {
         case let error as HTTPCore.HTTPError:

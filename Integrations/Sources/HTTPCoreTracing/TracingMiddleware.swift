@@ -66,8 +66,8 @@ public struct TracingMiddleware: HTTPMiddleware {
                 span.setStatus(SpanStatus(code: .error))
             }
             return response
-        } catch {
-            let failure = error as? HTTPError ?? .transport(code: .other, message: "\(type(of: error))")
+        } catch let failure as HTTPError {
+            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
             span.attributes["error.type"] = failure.typeName
             span.setStatus(SpanStatus(code: .error, message: failure.typeName))
             throw failure

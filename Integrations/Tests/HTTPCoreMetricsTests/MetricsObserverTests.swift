@@ -16,7 +16,7 @@ final class MetricsObserverTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(MetricsObserver())
         let transport = MockTransport()
-        transport.enqueue(.status(200, after: 0.01), .status(503), .failure(.transport(code: .cannotConnect, message: "refused")))
+        transport.enqueue(.status(200, after: 0.01), .status(503), .failure(.transport(.cannotConnect, message: "refused")))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
         for path in ["/users/42?token=S3CR3T", "/users/43", "/users/44"] {
             _ = try? await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com\(path)")!))

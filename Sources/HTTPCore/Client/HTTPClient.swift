@@ -17,24 +17,22 @@ import Dispatch
 public protocol HTTPClient: Sendable {
     /// Performs one exchange and returns the complete response.
     ///
-    /// Throws only ``HTTPError``. A 4xx or 5xx answer is returned, not thrown. Cancelling the
-    /// calling task cancels the exchange, which then throws ``HTTPError/cancelled``.
-    func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse
-
-    /// Starts one exchange and calls `completion` exactly once, on `queue`.
-    ///
-    /// The returned ``Cancellable`` cancels the exchange, even before it has started; the
-    /// completion then receives ``HTTPError/cancelled``.
-    @discardableResult
-    func execute(
-        _ request: HTTPRequest,
-        on queue: DispatchQueue,
-        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
-    ) -> any Cancellable
+    /// Throws only ``HTTPError``, declared untyped so that the same `catch` reads the same
+    /// wherever the call runs (a `Task`, a task group, a closure API):
+    /// `catch HTTPError.timeout`, `catch HTTPError.Code.connectionLost`,
+    /// `catch let error as HTTPError where error.code == .cannotConnect`. A 4xx or 5xx answer is
+    /// returned, not thrown. Cancelling the calling task cancels the exchange, which then
+    /// throws ``HTTPError/cancelled``.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 extension HTTPClient {
-    /// Starts one exchange on a task and delivers its result on `queue`.
+    /// Starts one exchange on a task and calls `completion` exactly once, on `queue`.
+    ///
+    /// The returned ``Cancellable`` cancels the exchange, even before it has started; the
+    /// completion then receives ``HTTPError/cancelled``. ``send(_:)`` throws only
+    /// ``HTTPError``; should a conforming type throw anything else, the completion receives it
+    /// as ``HTTPError/Code/other``, with a message that names its type, never its stored values.
     @discardableResult
     public func execute(
         _ request: HTTPRequest,
@@ -43,10 +41,12 @@ extension HTTPClient {
     ) -> any Cancellable {
         let task = Task {
             let result: Result<HTTPResponse, HTTPError>
-            do throws(HTTPError) {
+            do {
                 result = .success(try await send(request))
-            } catch {
+            } catch let error as HTTPError {
                 result = .failure(error)
+            } catch {
+                result = .failure(.transport(.other, message: HTTPError.safeDescription(of: error)))
             }
             queue.async { completion(result) }
         }

@@ -1,58 +1,107 @@
 import Foundation
 
-/// Why an exchange produced no complete response.
+/// Why an exchange produced no complete response: a stable ``code`` to branch on and, for a
+/// transport failure, a human-readable ``message``.
 ///
 /// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Clients built on
 /// ``HTTPTransportClient`` throw transport messages without the query, userinfo or fragment
 /// of the request URL, cut to ``maximumMessageBytes``; events expose them with the policy's
 /// ``Redactor`` text rules applied as well.
-public enum HTTPError: Error, Sendable, Hashable {
+///
+/// Catch it by value, by code, or bind it; the patterns work wherever the error arrives
+/// (`send`, a `Task`, a task group, a closure API), because they match any `Error`:
+///
+/// ```swift
+/// do {
+///     let response = try await client.send(request)
+/// } catch HTTPError.timeout {
+///     // the deadline passed
+/// } catch HTTPError.Code.connectionLost {
+///     // the server may have processed the request
+/// } catch let error as HTTPError where error.code == .cannotConnect {
+///     print(error.message ?? "")
+/// }
+/// ```
+///
+/// New kinds of failure are new ``Code`` values, so a `switch` over ``code`` needs a
+/// `default:` and keeps compiling when one is added. Two errors are equal when their code and
+/// message are.
+public struct HTTPError: Error, Sendable, Hashable {
+    /// What kind of failure this is; branch on it, never on the message.
+    public let code: Code
+    /// What the transport said, for a transport failure; `nil` for ``cancelled``, ``timeout``
+    /// and ``invalidResponse``.
+    ///
+    /// Messages come from the transport and differ between platforms: show or log them,
+    /// never branch on them.
+    public let message: String?
+
+    private init(code: Code, message: String?) {
+        self.code = code
+        self.message = message
+    }
+
     /// The exchange was cancelled, through ``Cancellable/cancel()`` or Swift task cancellation.
-    case cancelled
+    public static let cancelled = HTTPError(code: .cancelled, message: nil)
     /// The request's deadline (``HTTPRequest/timeout``) passed before a complete response.
-    case timeout
+    public static let timeout = HTTPError(code: .timeout, message: nil)
     /// The server answered something that is not a usable HTTP response: bytes that are not
     /// HTTP, a malformed status line or header.
     ///
     /// A connection that closes before the response is complete, even inside the status line,
-    /// is ``TransportCode/connectionLost`` instead: what arrived was valid, the rest never came.
-    case invalidResponse
-    /// The transport failed: a stable `code` to branch on and a human-readable `message`.
-    case transport(code: TransportCode, message: String)
+    /// is ``Code/connectionLost`` instead: what arrived was valid, the rest never came.
+    public static let invalidResponse = HTTPError(code: .invalidResponse, message: nil)
 
-    /// A stable, transport-independent name for a transport failure.
+    /// A transport failure: a stable `code` to branch on and a human-readable `message`.
     ///
-    /// Branch on the code, never on the message: messages come from the transport and differ
-    /// between platforms.
-    public struct TransportCode: Sendable, Hashable, CustomStringConvertible {
-        /// The code's stable name, for example `"cannot_connect"`.
+    /// Adapters throw it for failures they can classify, with one of the ``Code`` values or one
+    /// of their own, as `AuthorizationMiddleware` does with `credential_unavailable`.
+    public static func transport(_ code: Code, message: String) -> HTTPError {
+        HTTPError(code: code, message: message)
+    }
+
+    /// A stable, transport-independent name for a kind of failure.
+    ///
+    /// A struct rather than an enum so that a new kind (or an adapter's own) is a new value,
+    /// not a breaking change to every `switch`: switch over it with a `default:`.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's stable name, for example `"cannot_connect"`; what ``HTTPError/typeName``
+        /// reports.
         public let rawValue: String
 
-        /// Creates a code; adapters may define their own names.
+        /// Creates a code; adapters may define their own names (lowercase, `_`-separated).
         public init(_ rawValue: String) {
             self.rawValue = rawValue
         }
 
+        /// The exchange was cancelled (``HTTPError/cancelled``).
+        public static let cancelled = Code("cancelled")
+        /// The request's deadline passed (``HTTPError/timeout``).
+        public static let timeout = Code("timeout")
+        /// The answer is not a usable HTTP response (``HTTPError/invalidResponse``).
+        public static let invalidResponse = Code("invalid_response")
         /// The host refused the connection or could not be reached.
-        public static let cannotConnect = TransportCode("cannot_connect")
+        public static let cannotConnect = Code("cannot_connect")
         /// The host name could not be resolved.
-        public static let cannotResolveHost = TransportCode("cannot_resolve_host")
+        public static let cannotResolveHost = Code("cannot_resolve_host")
         /// The connection closed or was reset before the response was complete: without a
         /// byte of answer, inside the status line or the headers, or inside the body.
         ///
         /// The server may have read and processed the request, so `RetryMiddleware` repeats
         /// it only when it is idempotent.
-        public static let connectionLost = TransportCode("connection_lost")
+        public static let connectionLost = Code("connection_lost")
         /// The device has no network connection.
-        public static let notConnected = TransportCode("not_connected")
+        public static let notConnected = Code("not_connected")
         /// TLS negotiation or certificate validation failed.
-        public static let secureConnectionFailed = TransportCode("secure_connection_failed")
+        public static let secureConnectionFailed = Code("secure_connection_failed")
         /// The request cannot be sent as it is (bad URL, body not allowed for the method, ...).
-        public static let invalidRequest = TransportCode("invalid_request")
+        public static let invalidRequest = Code("invalid_request")
         /// Redirects looped or exceeded the transport's limit.
-        public static let tooManyRedirects = TransportCode("too_many_redirects")
+        public static let tooManyRedirects = Code("too_many_redirects")
+        /// The response body exceeded the limit the transport was given.
+        public static let responseTooLarge = Code("response_too_large")
         /// Any other failure; the message says more.
-        public static let other = TransportCode("other")
+        public static let other = Code("other")
 
         /// The code's stable name.
         public var description: String { rawValue }
@@ -61,27 +110,55 @@ public enum HTTPError: Error, Sendable, Hashable {
 
 extension HTTPError {
     /// A stable, low-cardinality name of the failure for metrics and traces (OpenTelemetry's
-    /// `error.type`): `cancelled`, `timeout`, `invalid_response`, or the transport code's name
-    /// (`cannot_connect`, …). Never the message.
-    public var typeName: String {
-        switch self {
-        case .cancelled: "cancelled"
-        case .timeout: "timeout"
-        case .invalidResponse: "invalid_response"
-        case .transport(let code, _): code.rawValue
+    /// `error.type`): the code's name (`cancelled`, `timeout`, `invalid_response`,
+    /// `cannot_connect`, …). Never the message.
+    public var typeName: String { code.rawValue }
+}
+
+extension HTTPError: CustomStringConvertible {
+    /// A one-line description, free of URL queries and userinfo: `cancelled`, `timed out`,
+    /// `invalid response`, or `transport error [code]: message`.
+    public var description: String {
+        if let message { return "transport error [\(code)]: \(message)" }
+        switch code {
+        case .cancelled: return "cancelled"
+        case .timeout: return "timed out"
+        case .invalidResponse: return "invalid response"
+        default: return "transport error [\(code)]"
         }
     }
 }
 
-extension HTTPError: CustomStringConvertible {
-    /// A one-line description, free of URL queries and userinfo.
-    public var description: String {
-        switch self {
-        case .cancelled: "cancelled"
-        case .timeout: "timed out"
-        case .invalidResponse: "invalid response"
-        case .transport(let code, let message): "transport error [\(code)]: \(message)"
-        }
+extension HTTPError {
+    /// Matches an error of the same code, and of the same message when `pattern` has one, so
+    /// that `catch HTTPError.timeout` reads naturally whatever the thrown type was declared as.
+    ///
+    /// `HTTPError.timeout ~= error` is `true` for any `HTTPError` whose code is
+    /// ``Code/timeout``; `HTTPError.transport(.other, message: "x") ~= error` also needs the
+    /// message `"x"`. Anything that is not an `HTTPError` never matches.
+    ///
+    /// `value` is optional so that this match ranks below a type's own `==`: without it,
+    /// `switch someError { case .cancelled: }` over another error type with a `cancelled`
+    /// member would become ambiguous in every file that imports HTTPCore.
+    public static func ~= (pattern: HTTPError, value: (any Error)?) -> Bool {
+        guard let value = value as? HTTPError else { return false }
+        return pattern ~= value
+    }
+
+    /// Matches an error of the same code, and of the same message when `pattern` has one: what
+    /// `case .timeout` means in a `switch` over an `HTTPError`.
+    public static func ~= (pattern: HTTPError, value: HTTPError) -> Bool {
+        pattern.code == value.code && (pattern.message == nil || pattern.message == value.message)
+    }
+}
+
+extension HTTPError.Code {
+    /// Matches any ``HTTPError`` with this code, so that `catch HTTPError.Code.connectionLost`
+    /// catches every lost connection whatever its message. Anything that is not an
+    /// `HTTPError` never matches. `value` is optional for the same reason as in `HTTPError`'s
+    /// `~=`: other error types' `switch`es stay unambiguous.
+    public static func ~= (pattern: HTTPError.Code, value: (any Error)?) -> Bool {
+        (value as? HTTPError)?.code == pattern
     }
 }
 

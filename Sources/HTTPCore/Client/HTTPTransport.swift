@@ -17,7 +17,7 @@
 /// Rules for implementers:
 /// - Return the complete response for any status; do not throw for 4xx or 5xx.
 /// - Throw ``HTTPError`` for failures you can classify; any other error is reported as
-///   ``HTTPError/transport(code:message:)`` with code ``HTTPError/TransportCode/other``.
+///   ``HTTPError/transport(_:message:)`` with code ``HTTPError/Code/other``.
 /// - Honour Swift task cancellation promptly: deadlines and `cancel()` work through it.
 /// - Do not emit events, assign ids or apply the policy: the client does.
 public protocol HTTPTransport: Sendable {

@@ -56,7 +56,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
-    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         let correlation = addCorrelationHeader(to: &request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
@@ -139,7 +139,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func runMiddleware(at index: Int, _ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
         guard index < middlewares.count else { return try await attempt(request, exchange) }
         do {
-            return try await middlewares[index].intercept(request, context: exchange.context) { request throws(HTTPError) in
+            return try await middlewares[index].intercept(request, context: exchange.context) { request in
                 try await runMiddleware(at: index + 1, request, exchange)
             }
         } catch {
@@ -193,7 +193,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             ))
             return value
         case .failure(let error):
-            let name: HTTPEvent.Name = error == .cancelled ? .requestCancelled : .requestFailed
+            let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
             dispatcher.emit(HTTPEvent(name: name, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended))
             throw error
         }
@@ -235,7 +235,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// cancelled, whatever the error says.
     private func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
         if error is DeadlineExceeded { return .timeout }
-        let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError) == .cancelled
+        let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError)?.code == .cancelled
         if isCancellation, let deadline, DispatchTime.now() >= deadline { return .timeout }
         if isCancellation { return .cancelled }
         return scrubbed(error, for: url)
@@ -245,10 +245,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func scrubbed(_ error: any Error, for url: URL) -> HTTPError {
         switch error {
         case let error as HTTPError:
-            guard case .transport(let code, let message) = error else { return error }
-            return .transport(code: code, message: scrubbed(message, for: url))
+            guard let message = error.message else { return error }
+            return .transport(error.code, message: scrubbed(message, for: url))
         default:
-            return .transport(code: .other, message: scrubbed(HTTPError.safeDescription(of: error), for: url))
+            return .transport(.other, message: scrubbed(HTTPError.safeDescription(of: error), for: url))
         }
     }
 

@@ -12,7 +12,7 @@ final class ErrorRecord: Sendable {
     }
 
     var exposed: HTTPError {
-        guard case .transport(let code, let message) = error else { return error }
-        return cache.value { .transport(code: code, message: redactor.redactedText(message)) }
+        guard let message = error.message else { return error }
+        return cache.value { .transport(error.code, message: redactor.redactedText(message)) }
     }
 }

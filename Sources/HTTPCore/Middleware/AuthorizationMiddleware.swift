@@ -18,7 +18,7 @@ import Foundation
 /// ```
 ///
 /// When the provider throws, the request fails with
-/// ``HTTPError/TransportCode/credentialUnavailable``, naming only the error's type (never its
+/// ``HTTPError/Code/credentialUnavailable``, naming only the error's type (never its
 /// text, which may hold a credential). Copies of the middleware share the cached credential.
 public struct AuthorizationMiddleware: HTTPMiddleware {
     /// The header that carries the credential.
@@ -73,13 +73,13 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
             throw CancellationError()
         } catch {
             throw HTTPError.transport(
-                code: .credentialUnavailable, message: "the credential provider failed: \(type(of: error))"
+                .credentialUnavailable, message: "the credential provider failed: \(type(of: error))"
             )
         }
     }
 }
 
-extension HTTPError.TransportCode {
+extension HTTPError.Code {
     /// A middleware could not get the credential a request needs.
-    public static let credentialUnavailable = HTTPError.TransportCode("credential_unavailable")
+    public static let credentialUnavailable = HTTPError.Code("credential_unavailable")
 }

@@ -68,5 +68,7 @@ public protocol HTTPMiddleware: Sendable {
 /// The rest of a middleware chain: the later middlewares, then one attempt on the transport.
 ///
 /// It throws only ``HTTPError``, so a middleware can tell ``HTTPError/timeout`` (a deadline)
-/// from ``HTTPError/cancelled`` (the caller) by the error alone.
-public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest) async throws(HTTPError) -> HTTPResponse
+/// from ``HTTPError/cancelled`` (the caller) by the error alone:
+/// `do { ... } catch HTTPError.timeout { ... }`. It is declared untyped, like
+/// ``HTTPClient/send(_:)``, so the same catches work in a middleware as in app code.
+public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest) async throws -> HTTPResponse

@@ -48,13 +48,13 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// Statuses that are retried.
     public var retryableStatusCodes: Set<Int>
     /// Transport failures that are retried for idempotent requests.
-    public var retryableTransportCodes: Set<HTTPError.TransportCode>
+    public var retryableTransportCodes: Set<HTTPError.Code>
     /// Whether requests that are not idempotent are retried after a failure that means they
     /// never left (``unsentTransportCodes``); `false` by default.
     public var retriesUnsentRequests: Bool
 
     /// Transport failures after which the request cannot have left, so any method is retried.
-    public static let unsentTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected]
+    public static let unsentTransportCodes: Set<HTTPError.Code> = [.cannotConnect, .cannotResolveHost, .notConnected]
 
     /// Creates a retry middleware; the defaults suit calls to an API from an app or a service.
     public init(
@@ -63,7 +63,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         maximumRetryAfter: TimeInterval = 30,
         attemptTimeout: TimeInterval? = nil,
         retryableStatusCodes: Set<Int> = [408, 429, 502, 503, 504],
-        retryableTransportCodes: Set<HTTPError.TransportCode> = [.cannotConnect, .cannotResolveHost, .notConnected, .connectionLost],
+        retryableTransportCodes: Set<HTTPError.Code> = [.cannotConnect, .cannotResolveHost, .notConnected, .connectionLost],
         retriesUnsentRequests: Bool = false
     ) {
         self.maximumAttempts = maximumAttempts
@@ -86,7 +86,7 @@ public struct RetryMiddleware: HTTPMiddleware {
             let outcome: Result<HTTPResponse, HTTPError>
             do {
                 outcome = .success(try await next(self.request(forAttempt: attempt, of: request)))
-            } catch {
+            } catch let error as HTTPError {
                 outcome = .failure(error)
             }
             guard attempt < max(1, maximumAttempts), let wait = wait(beforeRetry: attempt, after: outcome, of: request, context) else {
@@ -137,12 +137,12 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     private func isRetryable(_ error: HTTPError, for request: HTTPRequest) -> Bool {
-        switch error {
+        switch error.code {
         case .cancelled, .invalidResponse:
             return false
         case .timeout:
             return request.isIdempotent
-        case .transport(let code, _):
+        case let code:
             guard retryableTransportCodes.contains(code) else { return false }
             if request.isIdempotent { return true }
             return retriesUnsentRequests && request.idempotencyMark == nil && Self.unsentTransportCodes.contains(code)

@@ -128,8 +128,8 @@ final class AuthorizationMiddlewareTests: XCTestCase {
         do {
             _ = try await client([auth]).send(HTTPRequest(url: server.url("/me")))
             XCTFail("expected an error")
-        } catch {
-            XCTAssertEqual(error, .transport(code: .credentialUnavailable, message: "the credential provider failed: VaultLocked"))
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .transport(.credentialUnavailable, message: "the credential provider failed: VaultLocked"))
         }
         XCTAssertTrue(server.requests.isEmpty)
     }
