@@ -92,7 +92,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
             return outcome(of: response)
         } catch is DeadlineExceeded {
             return .unreachable(reason: Self.unreachableReason("timeout", url: request.url))
-        } catch let error as HTTPError where error == .invalidResponse {
+        } catch HTTPError.invalidResponse {
             // An answer that is not HTTP is an error of the destination, retried a bounded number of times.
             return .retryable(status: 0, retryAfter: nil)
         } catch {

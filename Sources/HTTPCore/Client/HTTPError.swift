@@ -167,17 +167,6 @@ extension HTTPError {
     /// reports; longer ones are cut and end with `…`.
     public static let maximumMessageBytes = 4096
 
-    /// `text` cut to at most `limit` UTF-8 bytes (plus the `…` that marks a cut), at a
-    /// character boundary.
-    package static func cut(_ text: String, toBytes limit: Int) -> String {
-        let utf8 = text.utf8
-        guard utf8.count > limit else { return text }
-        var end = utf8.index(utf8.startIndex, offsetBy: limit)
-        // Step back over continuation bytes to the start of the character cut in two.
-        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
-        return String(decoding: utf8[..<end], as: UTF8.self) + "…"
-    }
-
     /// A description of any error that never prints its stored values: the type's name, and
     /// the text a `LocalizedError` chose to show (or an `NSError`'s domain and code).
     ///

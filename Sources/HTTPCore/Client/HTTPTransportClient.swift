@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPCoreConcurrency
+import HTTPCoreText
 
 /// The ``HTTPClient`` that every transport gets for free: wrap an ``HTTPTransport`` in it.
 ///
@@ -257,13 +258,13 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// run later, when an observer reads the event's error.
     private func scrubbed(_ message: String, for url: URL) -> String {
         // Cut long messages before searching them; whatever lies past the first cut is cut again.
-        var message = HTTPError.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)
+        var message = UTF8Text.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let secrets = [url.query, components?.percentEncodedQuery, components?.user, components?.password, url.fragment]
         for case let secret? in secrets where !secret.isEmpty {
             message = message.replacingOccurrences(of: secret, with: Redactor.mask)
         }
-        return HTTPError.cut(message, toBytes: HTTPError.maximumMessageBytes)
+        return UTF8Text.cut(message, toBytes: HTTPError.maximumMessageBytes)
     }
 }
 
