@@ -11,6 +11,9 @@ final class ErrorRecord: Sendable {
         self.redactor = redactor
     }
 
+    /// Whether the scrubbed form was computed yet.
+    var isExposed: Bool { cache.withLock { $0 != nil } }
+
     var exposed: HTTPError {
         guard case .transport(let code, let message) = error else { return error }
         return cache.value { .transport(code: code, message: redactor.redactedText(message)) }
