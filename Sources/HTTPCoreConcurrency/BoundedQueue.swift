@@ -109,17 +109,29 @@ package struct BoundedQueue<Element> {
     }
 
     /// Doubles the ring (at least 4 slots, at most ``capacity``), the oldest element first.
+    ///
+    /// Moves the elements rather than copying them, as an array's own growth does: the old
+    /// slots are left holding `nil`, so the old storage frees nothing twice.
     @inlinable
     mutating func grow() {
         let size = Swift.min(capacity, Swift.max(4, storage.count * 2))
-        var grown = ContiguousArray<Element?>()
-        grown.reserveCapacity(size)
-        for offset in 0..<elementCount {
-            grown.append(storage[slot(at: offset)].take())
+        let (count, head) = (elementCount, head)
+        storage = storage.withUnsafeMutableBufferPointer { old in
+            ContiguousArray(unsafeUninitializedCapacity: size) { grown, initialized in
+                let firstPart = Swift.min(count, old.count - head)
+                if firstPart > 0 {
+                    grown.baseAddress!.moveInitialize(from: old.baseAddress! + head, count: firstPart)
+                    (old.baseAddress! + head).initialize(repeating: nil, count: firstPart)
+                }
+                if count > firstPart {
+                    (grown.baseAddress! + firstPart).moveInitialize(from: old.baseAddress!, count: count - firstPart)
+                    old.baseAddress!.initialize(repeating: nil, count: count - firstPart)
+                }
+                (grown.baseAddress! + count).initialize(repeating: nil, count: size - count)
+                initialized = size
+            }
         }
-        grown.append(contentsOf: repeatElement(nil, count: size - elementCount))
-        storage = grown
-        head = 0
+        self.head = 0
     }
 }
 

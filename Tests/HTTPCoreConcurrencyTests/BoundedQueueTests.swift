@@ -132,4 +132,27 @@ final class BoundedQueueTests: XCTestCase {
         XCTAssertNil(evicted)
         XCTAssertEqual(queue.count, 1)
     }
+
+    func testGrowingMovesEachElementOnceAndRemoveAllReleasesThem() {
+        final class Box {}
+        var queue = BoundedQueue<Box>(capacity: 100)
+        var watched: [() -> Box?] = []
+        do {
+            for _ in 0..<3 {
+                let box = Box()
+                watched.append { [weak box] in box }
+                queue.append(box)
+            }
+            _ = queue.popFirst()
+            for _ in 0..<30 {
+                let box = Box()
+                watched.append { [weak box] in box }
+                queue.append(box)
+            }
+        }
+        XCTAssertEqual(watched.map { $0() != nil }, [false] + Array(repeating: true, count: 32), "kept once each across growths")
+        XCTAssertTrue(queue.elementsEqual(watched.dropFirst().map { $0()! }, by: ===), "in order")
+        queue.removeAll()
+        XCTAssertEqual(watched.filter { $0() != nil }.count, 0)
+    }
 }

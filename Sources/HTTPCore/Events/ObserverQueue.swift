@@ -157,21 +157,18 @@ final class ObserverQueue: Sendable {
                 state.inFlight = batch.count
                 return (batch, endOverflow(&state))
             }
-            guard let taken else { return }
-            var batch = taken.batch
-            let gap = taken.gap
+            guard let (batch, gap) = taken else { return }
             if gap.count > 0, !isCancelled { observer.handleMissedEvents(gap) }
             var delivered = 0
-            // Popping frees each event as it is handed over, not when the batch ends.
-            while !isCancelled, let event = batch.popFirst() {
+            for event in batch {
+                if isCancelled { break }
                 observer.handle(event)
                 delivered += 1
             }
-            let discarded = batch.count
             state.update { state in
                 state.inFlight = 0
                 state.statistics.delivered += delivered
-                state.statistics.discarded += discarded
+                state.statistics.discarded += batch.count - delivered
             }
         }
     }
