@@ -10,10 +10,13 @@
 /// newest (`count - 1`).
 ///
 /// Its code is inlinable so that each module that uses it gets it specialized for its
-/// element type rather than run generically.
+/// element type rather than run generically. The type itself must be `@usableFromInline` for
+/// that: the compiler does not specialize a plain `package` type's inlinable methods in
+/// another module (checked with Swift 6.3; without it an event's enqueue costs 50% more).
+@usableFromInline
 package struct BoundedQueue<Element> {
     /// The most elements kept; 0 keeps none (every append is evicted at once).
-    package let capacity: Int
+    @usableFromInline package let capacity: Int
     /// The ring: the element at offset `i` is in slot `(head + i) % storage.count`.
     @usableFromInline var storage: ContiguousArray<Element?> = []
     /// The slot of the oldest element.
