@@ -141,6 +141,7 @@ public struct HTTPEvent: Sendable {
     }
 
     let attemptTiming: AttemptTiming?
+
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
     /// attempt had no response. A transport message is scrubbed by the policy's redactor
