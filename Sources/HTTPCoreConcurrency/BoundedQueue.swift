@@ -45,7 +45,24 @@ package struct BoundedQueue<Element> {
             head = slot(after: head)
             return evicted
         }
-        if elementCount == storage.count { grow() }
+        if elementCount == storage.count {
+            guard head == 0 else { return appendAfterGrowing(element) }
+            // Not wrapped: grow as an array does, without writing `nil` into spare slots.
+            if storage.count == storage.capacity {
+                storage.reserveCapacity(Swift.min(capacity, Swift.max(4, storage.count * 2)))
+            }
+            storage.append(element)
+            elementCount += 1
+            return nil
+        }
+        storage[slot(at: elementCount)] = element
+        elementCount += 1
+        return nil
+    }
+
+    @inlinable
+    mutating func appendAfterGrowing(_ element: Element) -> Element? {
+        grow()
         storage[slot(at: elementCount)] = element
         elementCount += 1
         return nil
