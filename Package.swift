@@ -81,6 +81,7 @@ let package = Package(
             path: "Benchmarks/httpcore-bench"
         ),
         .testTarget(name: "HTTPCoreTextTests", dependencies: ["HTTPCoreText"]),
+        .testTarget(name: "HTTPCoreConcurrencyTests", dependencies: ["HTTPCoreConcurrency"]),
         .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting"]),
         .testTarget(
             name: "HTTPCoreTests",

@@ -13,7 +13,8 @@ final class StatusKindCounter: HTTPObserver, @unchecked Sendable {   // safe: `c
     func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal else { return }
         let key: String
-        switch event.response?.status.kind {
+        // The status code alone, unlike `event.response`, costs no redaction of headers or body.
+        switch event.statusCode.map({ HTTPResponse.Status(code: $0).kind }) {
         case .successful?: key = "2xx"
         case .clientError?: key = "4xx"
         case .serverError?: key = "5xx"

@@ -24,7 +24,7 @@ final class MetricsObserver: HTTPObserver {
     func handle(_ event: HTTPEvent) {
         if event.name == .requestRetried { snapshot.update { $0.retried += 1 } }
         guard event.name.isTerminal else { return }
-        let statusClass = event.response.map { $0.status.kind.label }
+        let statusClass = event.statusCode.map { HTTPResponse.Status.Kind(code: $0).label }  // reading the status redacts nothing
         snapshot.update { metrics in
             switch (event.name, statusClass) {
             case (.requestSucceeded, let statusClass?): metrics.responsesByClass[statusClass, default: 0] += 1

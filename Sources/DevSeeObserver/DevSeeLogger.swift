@@ -2,7 +2,6 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 import HTTPCoreURLSession
-import HTTPCoreConcurrency
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,18 +30,11 @@ public final class DevSeeLogger: Sendable {
     private let shipper: LogShipper?
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
-    private let starts = Locked(RequestStartTable<DevSeeRequestToken>())
-    /// When attempts after the first started, from their `started` events, until their log.
-    private let attemptStarts = Locked(RequestStartTable<AttemptKey>())
+    private let starts = Locked(RequestStartTable<DevSeeRequestToken>(limit: DevSeeLogger.maximumOpenTokens))
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
     public static let maximumOpenTokens = 10_000
-
-    /// The most retries in flight whose start is kept for their log; beyond it the oldest are
-    /// forgotten (a dispatcher that drops events for a slow observer can leave them open), and
-    /// their logs show the exchange's start and duration.
-    static let maximumOpenAttempts = 1_024
 
     /// Creates a logger that uploads through `transport`, or through a `URLSession` of its
     /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
@@ -98,7 +90,7 @@ public final class DevSeeLogger: Sendable {
     public func beginRequest(_ request: URLRequest, at startedAt: Date = Date()) -> DevSeeRequestToken {
         let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
         if isEnabled {
-            starts.withLock { $0.insert(token, startedAt: startedAt, identity: nil, limit: Self.maximumOpenTokens) }
+            starts.withLock { $0.insert(token, startedAt: startedAt, identity: nil) }
         }
         return token
     }
@@ -115,7 +107,7 @@ public final class DevSeeLogger: Sendable {
     public func markRequestStarted(_ request: URLRequest, at startedAt: Date = Date()) {
         guard isEnabled else { return }
         let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
-        starts.withLock { $0.insert(token, startedAt: startedAt, identity: RequestIdentity(request), limit: Self.maximumOpenTokens) }
+        starts.withLock { $0.insert(token, startedAt: startedAt, identity: RequestIdentity(request)) }
     }
 
     /// Logs a call started with ``beginRequest(_:at:)``. A `nil` token takes the start marked
@@ -196,18 +188,12 @@ public final class DevSeeLogger: Sendable {
     /// it is uploaded, unless its bodies are large, in which case they are captured now so the
     /// buffer does not keep them alive.
     ///
-    /// Also takes the `started` events of attempts after the first: the terminal event of a
-    /// request sent more than once describes its last attempt, but carries the exchange's
-    /// start and duration, so its log gets the attempt's own (and is captured now).
+    /// The terminal event of a request sent more than once describes its last attempt, but
+    /// carries the exchange's start and duration: its log gets the start of the attempt,
+    /// which the event also carries (and is captured now).
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
-        let attempt = AttemptKey(requestID: event.requestID, attempt: event.attempt)
-        if event.name == .requestStarted {
-            let startedAt = event.startedAt ?? event.timestamp
-            attemptStarts.withLock { $0.insert(attempt, startedAt: startedAt, identity: nil, limit: Self.maximumOpenAttempts) }
-            return
-        }
-        let attemptStart = event.attempt > 1 ? attemptStarts.withLock { $0.remove(attempt) } : nil
+        let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
         let retained = event.retainedByteCount
         if event.name.isTerminal, let attemptStart {
             var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)

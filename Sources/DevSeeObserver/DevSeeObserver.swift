@@ -49,11 +49,9 @@ public struct DevSeeObserver: HTTPObserver {
         return statistics
     }
 
-    /// Logs terminal and retried events, and notes when attempts after the first start (for
-    /// the timing of the last one); ignores the others.
+    /// Logs terminal and retried events; ignores the others.
     public func handle(_ event: HTTPEvent) {
-        let isLaterAttemptStart = event.name == .requestStarted && event.attempt > 1
-        guard event.name.isTerminal || event.name == .requestRetried || isLaterAttemptStart else { return }
+        guard event.name.isTerminal || event.name == .requestRetried else { return }
         logger.accept(event)
     }
 

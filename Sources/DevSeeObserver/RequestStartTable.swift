@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,31 +19,39 @@ struct RequestIdentity: Hashable {
     }
 }
 
-/// Start times of requests between their start (`beginRequest`, `markRequestStarted`, or an
-/// attempt's `started` event) and their log, bounded: beyond the limit the oldest open start
-/// is forgotten, in constant time.
+/// Start times of manual-API requests between their start (`beginRequest`,
+/// `markRequestStarted`) and their log, bounded: beyond ``limit`` open starts the oldest is
+/// forgotten, in constant time.
 struct RequestStartTable<Key: Hashable> {
+    /// The most open starts kept; at least 1.
+    let limit: Int
     private var startTimes: [Key: Date] = [:]
-    private var order: [Key] = []
-    private var head = 0
+    /// The tokens in insertion order; may hold tokens already completed, which are skipped.
+    /// Room for `limit` open ones and as many completed again (plus some), so that
+    /// compacting it costs O(1) per insert.
+    private var order: BoundedQueue<Key>
     /// The tokens of marked starts by request identity, earliest first; may hold tokens
     /// already forgotten, which are skipped and pruned.
     private var marks: [RequestIdentity: [Key]] = [:]
     private var markCount = 0
 
-    mutating func insert(_ token: Key, startedAt: Date, identity: RequestIdentity?, limit: Int) {
-        let limit = max(1, limit)
-        while startTimes.count >= limit, head < order.count {
-            startTimes[order[head]] = nil
-            head += 1
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        order = BoundedQueue(capacity: 2 * self.limit + 64)
+    }
+
+    mutating func insert(_ token: Key, startedAt: Date, identity: RequestIdentity?) {
+        while startTimes.count >= limit, let oldest = order.popFirst() {
+            startTimes[oldest] = nil
+        }
+        // Completed tokens stay in `order` until here: drop them when it is full.
+        if order.isFull {
+            var open = BoundedQueue<Key>(capacity: order.capacity)
+            for token in order where startTimes[token] != nil { open.append(token) }
+            order = open
         }
         startTimes[token] = startedAt
         order.append(token)
-        // Completed tokens stay in `order` until here: drop them when they outnumber the rest.
-        if order.count - head > 2 * limit + 64 {
-            order = order[head...].filter { startTimes[$0] != nil }
-            head = 0
-        }
         guard let identity else { return }
         marks[identity, default: []].append(token)
         markCount += 1

@@ -1,9 +1,11 @@
+import HTTPCoreConcurrency
+
 /// The items waiting for delivery: first in, first out, bounded by count and by bytes.
 ///
 /// When a new item does not fit, the oldest are dropped until it does; an item larger than
 /// the whole byte limit is dropped itself. The byte count is the caller's accounting of what
-/// its items keep alive. A slot is emptied as its item leaves, so a dropped item's memory is
-/// freed at once, not at the next compaction.
+/// its items keep alive. Items are kept in a ``BoundedQueue``, which frees a dropped item's
+/// memory at once.
 ///
 /// Elements are stored type-erased: the buffer is concrete code, fully optimized in this
 /// module, rather than generic code run unspecialized from every client module.
@@ -40,18 +42,18 @@ package struct DeliveryBuffer {
 
     package let countLimit: Int
     package let byteLimit: Int
-    private var storage: [Item?] = []
-    private var head = 0
+    private var items: BoundedQueue<Item>
     package private(set) var byteCount = 0
 
     package init(countLimit: Int, byteLimit: Int) {
         self.countLimit = max(1, countLimit)
         self.byteLimit = max(1, byteLimit)
+        items = BoundedQueue(capacity: self.countLimit)
     }
 
-    package var count: Int { storage.count - head }
-    package var isEmpty: Bool { head == storage.count }
-    package var first: Item? { isEmpty ? nil : storage[head] }
+    package var count: Int { items.count }
+    package var isEmpty: Bool { items.isEmpty }
+    package var first: Item? { items.first }
     package var firstSequence: UInt64? { first?.sequence }
 
     /// Appends an item and returns how many items were dropped to make room (the item itself
@@ -59,52 +61,39 @@ package struct DeliveryBuffer {
     package mutating func append(_ item: Item) -> Int {
         guard item.byteCost <= byteLimit else { return 1 }
         var dropped = 0
-        while count >= countLimit || (byteCount + item.byteCost > byteLimit && !isEmpty) {
-            removeFirst()
+        while byteCount + item.byteCost > byteLimit, popFirst() != nil {
             dropped += 1
         }
-        storage.append(item)
         byteCount += item.byteCost
+        if let evicted = items.append(item) {
+            byteCount -= evicted.byteCost
+            dropped += 1
+        }
         return dropped
     }
 
     package mutating func popFirst() -> Item? {
-        guard !isEmpty else { return nil }
-        let item = storage[head]
-        removeFirst()
+        guard let item = items.popFirst() else { return nil }
+        byteCount -= item.byteCost
         return item
     }
 
-    /// Empties the first slot and moves past it, compacting once most slots are empty.
-    private mutating func removeFirst() {
-        byteCount -= storage[head]?.byteCost ?? 0
-        storage[head] = nil
-        head += 1
-        if head >= 64, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-    }
-
     /// Puts an item taken with ``popFirst()`` back for a retry, in front of every later item,
-    /// so the buffer stays in sequence order when several sends fail at once.
-    package mutating func pushFront(_ item: Item) {
-        if head > 0, first.map({ $0.sequence > item.sequence }) ?? true {
-            head -= 1
-            storage[head] = item
-        } else {
-            let index = storage[head...].firstIndex { $0!.sequence > item.sequence } ?? storage.endIndex
-            storage.insert(item, at: index)
-        }
+    /// so the buffer stays in sequence order when several sends fail at once; then drops the
+    /// oldest items until the buffer is within its limits again, and returns how many (the
+    /// item itself is among them when it is the oldest).
+    ///
+    /// Putting a batch back last item first drops exactly the items that putting it all back
+    /// and then dropping the oldest beyond the limits would: the dropped are always the oldest.
+    package mutating func pushFront(_ item: Item) -> Int {
+        let offset = items.firstIndex { $0.sequence > item.sequence } ?? items.endIndex
         byteCount += item.byteCost
-    }
-
-    /// Drops the oldest items until the buffer is within its limits again, as after items
-    /// were put back with ``pushFront(_:)``; returns how many.
-    package mutating func dropOldestBeyondLimits() -> Int {
         var dropped = 0
-        while count > countLimit || byteCount > byteLimit {
-            removeFirst()
+        if let evicted = items.insert(item, at: offset) {
+            byteCount -= evicted.byteCost
+            dropped += 1
+        }
+        while byteCount > byteLimit, popFirst() != nil {
             dropped += 1
         }
         return dropped
@@ -114,7 +103,7 @@ package struct DeliveryBuffer {
     package mutating func removeAll(through sequence: UInt64) -> Int {
         var removed = 0
         while let first = firstSequence, first <= sequence {
-            removeFirst()
+            _ = popFirst()
             removed += 1
         }
         return removed

@@ -171,8 +171,7 @@ struct DeliveryStateMachine {
             }
             flights[id] = nil
             inFlightCount -= flight.items.count
-            putBack(flight)
-            recordDrops(buffer.dropOldestBeyondLimits(), &actions)
+            recordDrops(putBack(flight), &actions)
             wentUnreachable(reason: reason, probedBy: id, isRetriedSinceStart: isRetriedSinceStart, &actions)
         }
         startSends(now: now, &actions)
@@ -410,14 +409,17 @@ struct DeliveryStateMachine {
         connectivity = .unreachable(failures: failures, probe: .sending(flight: flight))
     }
 
-    /// Returns a batch's items to the front of the buffer, the built batch kept on the first.
-    private mutating func putBack(_ flight: Flight) {
+    /// Returns a batch's items to the front of the buffer, the built batch kept on the first;
+    /// returns how many of the oldest items were dropped to stay within the buffer's limits.
+    private mutating func putBack(_ flight: Flight) -> Int {
+        var dropped = 0
         for index in flight.items.indices.reversed() {
             var item = flight.items[index]
             item.attempts = flight.attempts
             item.prepared = index == 0 ? flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: flight.items.count) } : nil
-            buffer.pushFront(item)
+            dropped += buffer.pushFront(item)
         }
+        return dropped
     }
 
     // MARK: Accounting

@@ -21,10 +21,9 @@ struct HARExchange: Sendable {
     let startedAt: Date
     let timings: HARTimings
 
-    /// The exchange a terminal or retried event describes; `marks` are its attempt's start
-    /// and response times, when the `started` and `received` events were seen.
-    init(event: HTTPEvent, marks: AttemptTimestampTable.Marks?) {
-        let startedAt = event.startedAt ?? marks?.startedAt ?? event.timestamp
+    /// The exchange a terminal or retried event describes, timed by the attempt it carries.
+    init(event: HTTPEvent) {
+        let startedAt = event.startedAt ?? event.attemptStartedAt ?? event.timestamp
         let duration = event.durationMilliseconds ?? max(0, (event.endedAt ?? event.timestamp).timeIntervalSince(startedAt) * 1000)
         outcome = event.name
         requestID = event.requestID
@@ -37,7 +36,8 @@ struct HARExchange: Sendable {
         error = event.error
         self.startedAt = startedAt
         timings = HARTimings(
-            start: startedAt, durationMilliseconds: duration, attemptStart: marks?.startedAt, responseAt: marks?.responseAt
+            start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,
+            attemptDurationMilliseconds: event.attemptDurationMilliseconds
         )
     }
 }

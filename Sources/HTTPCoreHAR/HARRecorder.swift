@@ -30,23 +30,20 @@ import HTTPCoreConcurrency
 /// are counted in ``missedCount`` and in ``droppedCount`` too (``HTTPObserver/handleMissedEvents(_:)``
 /// tells how many). The file says both in `log.comment`, `_droppedEntries` (all entries it
 /// lacks) and `_missedEntries` (those of them never recorded). Missed entries are counted,
-/// not missed events: a lost `started` or `received` event only costs an entry its timings.
+/// not missed events: a lost `created`, `started` or `received` event costs nothing, since the
+/// terminal and retried events carry their attempt's times.
 ///
 /// An entry holds the redacted request and response, not the raw ones, so it weighs about
-/// its headers plus twice the policy's body cap at most. The start and response times of
-/// attempts in flight are kept until their entry is made, for at most 4,096 attempts: an
-/// attempt whose end the dispatcher dropped stays open (its entry is already counted as
-/// missed) until the table is full, when the older half is forgotten; an entry whose start
-/// was forgotten or dropped counts its whole time as `wait`.
+/// its headers plus twice the policy's body cap at most. Nothing is kept between events: the
+/// times of an entry's attempt come with its terminal or retried event.
 ///
-/// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; it
-/// notes the times of `started` and `received` events, and at a terminal or retried event
-/// reads the event's redacted request and response (computed once per event, shared with
-/// the other observers) and stores them. The JSON is built only by ``harDocument()`` and
+/// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; at
+/// a terminal or retried event it reads the event's redacted request and response (computed
+/// once per event, shared with the other observers) and stores them. The JSON is built only by ``harDocument()`` and
 /// ``write(to:)``.
 ///
 /// Timings: transports report only complete responses, so `wait` runs from the attempt's
-/// start to its response (sending and downloading included), `receive` from there to the end
+/// start to its response or failure (sending and downloading included), `receive` from there to the end
 /// of the exchange (what middlewares did after it; about 0 without them), `blocked` covers
 /// earlier attempts, retry delays and middlewares before the attempt (-1 when there were
 /// none), `send` is 0, and `dns`, `connect` and `ssl` are -1. `time` is their sum: the
@@ -64,8 +61,7 @@ public final class HARRecorder: HTTPObserver {
     public let capacity: Int
 
     private struct State {
-        var entries: RingBuffer<HARExchange>
-        var attempts: AttemptTimestampTable
+        var entries: BoundedQueue<HARExchange>
         /// Entries dropped to stay within the capacity.
         var overflowCount = 0
         /// Entries never made because their events were dropped.
@@ -76,31 +72,18 @@ public final class HARRecorder: HTTPObserver {
 
     /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one).
     public init(capacity: Int = HARRecorder.defaultCapacity) {
-        let entries = RingBuffer<HARExchange>(capacity: capacity)
+        let entries = BoundedQueue<HARExchange>(capacity: max(1, capacity))
         self.capacity = entries.capacity
-        // Attempts in flight, not entries: bounded separately, generously.
-        state = Locked(State(entries: entries, attempts: AttemptTimestampTable(limit: 4_096)))
+        state = Locked(State(entries: entries))
     }
 
-    /// Notes attempt times from `started` and `received` events, and stores terminal and
-    /// retried events as entries; ignores the others.
+    /// Stores terminal and retried events as entries; ignores the others.
     public func handle(_ event: HTTPEvent) {
-        let key = AttemptTimestampTable.Key(requestID: event.requestID, attempt: event.attempt)
-        switch event.name {
-        case .requestStarted:
-            let startedAt = event.startedAt ?? event.timestamp
-            state.withLock { $0.attempts.recordStart(of: key, at: startedAt) }
-        case .responseReceived:
-            state.withLock { $0.attempts.recordResponse(of: key, at: event.timestamp) }
-        case .requestRetried, .requestSucceeded, .requestFailed, .requestCancelled:
-            let marks = state.withLock { $0.attempts.removeMarks(of: key) }
-            // Reading the redacted views may redact them first: outside the lock.
-            let exchange = HARExchange(event: event, marks: marks)
-            state.withLock { state in
-                if state.entries.append(exchange) { state.overflowCount += 1 }
-            }
-        default:
-            return
+        guard event.name.isTerminal || event.name == .requestRetried else { return }
+        // Reading the redacted views may redact them first: outside the lock.
+        let exchange = HARExchange(event: event)
+        state.withLock { state in
+            if state.entries.append(exchange) != nil { state.overflowCount += 1 }
         }
     }
 
@@ -123,7 +106,7 @@ public final class HARRecorder: HTTPObserver {
     /// ``removeAll()``); included in ``droppedCount``.
     public var missedCount: Int { state.withLock { $0.missedCount } }
 
-    /// Forgets every entry and resets ``droppedCount`` and ``missedCount``; attempts in flight
+    /// Forgets every entry and resets ``droppedCount`` and ``missedCount``; exchanges in flight
     /// still become entries.
     public func removeAll() {
         state.withLock { state in
@@ -140,7 +123,7 @@ public final class HARRecorder: HTTPObserver {
     /// document. Events still in the dispatcher's queues are not in it: call
     /// ``HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
     public func harDocument() -> Data {
-        let (exchanges, overflowCount, missedCount) = state.withLock { ($0.entries.elements, $0.overflowCount, $0.missedCount) }
+        let (exchanges, overflowCount, missedCount) = state.withLock { (Array($0.entries), $0.overflowCount, $0.missedCount) }
         let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         // A stable sort: entries that started at the same instant keep their recording order.
         let entries = exchanges.enumerated()

@@ -7,13 +7,15 @@ import Foundation
 /// `wait` runs from the attempt's start to its response (sending and downloading included),
 /// `receive` from the response to the end of the exchange, and `send` is 0. Their sum is
 /// exactly ``total``, the exchange's duration on the monotonic clock, as HAR requires of
-/// `time`; wall-clock instants that disagree with it (a clock step) are clamped into it.
+/// `time`; `wait` is the attempt's own monotonic duration, and a wall-clock attempt start
+/// that disagrees with the exchange's (a clock step) is clamped into it.
 struct HARTimings: Sendable, Hashable {
     /// Time before the described attempt started; `nil` (HAR's -1) when it started at once.
     let blocked: Int?
     /// Always 0: transports do not report when sending ended.
     let send: Int
-    /// From the attempt's start to its response, or to its end when none arrived.
+    /// From the attempt's start to its response or failure; to the end of the exchange when
+    /// the attempt's duration is unknown.
     let wait: Int
     /// From the response to the end of the exchange.
     let receive: Int
@@ -22,13 +24,13 @@ struct HARTimings: Sendable, Hashable {
     var total: Int { (blocked ?? 0) + send + wait + receive }
 
     /// The phases of an exchange (or attempt) that started at `start` and lasted
-    /// `durationMilliseconds`, whose described attempt started at `attemptStart` and got its
-    /// response at `responseAt`, when known.
-    init(start: Date, durationMilliseconds: Double, attemptStart: Date?, responseAt: Date?) {
+    /// `durationMilliseconds`, whose described attempt started at `attemptStart` and lasted
+    /// `attemptDurationMilliseconds`, when known.
+    init(start: Date, durationMilliseconds: Double, attemptStart: Date?, attemptDurationMilliseconds: Double?) {
         let total = Self.microseconds(milliseconds: durationMilliseconds)
         let gap = attemptStart.map { min(Self.microseconds(in: $0.timeIntervalSince(start)), total) } ?? 0
         let afterStart = total - gap
-        let waited = responseAt.map { min(Self.microseconds(in: $0.timeIntervalSince(attemptStart ?? start)), afterStart) }
+        let waited = attemptDurationMilliseconds.map { min(Self.microseconds(milliseconds: $0), afterStart) }
         blocked = gap > 0 ? gap : nil
         send = 0
         wait = waited ?? afterStart

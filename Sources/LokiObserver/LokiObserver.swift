@@ -39,7 +39,7 @@ public struct LokiObserver: HTTPObserver {
         let request = event.request
         let (level, statusClass) = Self.outcome(of: event)
         var fields: [(key: String, value: String)] = [
-            ("method", request.method.rawValue),
+            ("method", event.method.rawValue),
             ("url", request.url),
             ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
@@ -58,11 +58,10 @@ public struct LokiObserver: HTTPObserver {
         for (key, value) in event.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
             fields.append((key, value))
         }
-        let host = URLComponents(string: request.url)?.host ?? ""
         logger.enqueue(
             level: level,
             kind: "http",
-            extraLabels: [("method", request.method.rawValue), ("status_class", statusClass), ("host", host)],
+            extraLabels: [("method", event.method.rawValue), ("status_class", statusClass), ("host", event.host ?? "")],
             fields: fields,
             date: event.endedAt ?? event.timestamp
         )

@@ -42,12 +42,44 @@ final class LogBufferTests: XCTestCase {
         let first = buffer.popFirst()
         XCTAssertEqual(first?.sequence, 1)
         XCTAssertEqual(buffer.byteCount, 30)
-        buffer.pushFront(first!)
+        XCTAssertEqual(buffer.pushFront(first!), 0)
         XCTAssertEqual(buffer.firstSequence, 1)
         XCTAssertEqual(buffer.byteCount, 40)
         XCTAssertEqual(buffer.removeAll(through: 2), 2)
         XCTAssertEqual(buffer.firstSequence, 3)
         XCTAssertEqual(buffer.count, 2)
+    }
+
+    func testPuttingABatchBackBeyondTheLimitsDropsTheOldest() {
+        var buffer = LogBuffer(countLimit: 3, byteLimit: 1_000)
+        (1...3).forEach { _ = buffer.append(item($0)) }
+        let batch = [buffer.popFirst()!, buffer.popFirst()!]
+        _ = buffer.append(item(4))
+        // Put back last item first, as a failed send does: 2 fits, 1 is the oldest and goes.
+        XCTAssertEqual(buffer.pushFront(batch[1]), 0)
+        XCTAssertEqual(buffer.pushFront(batch[0]), 1)
+        XCTAssertEqual(buffer.count, 3)
+        XCTAssertEqual(buffer.byteCount, 30)
+        XCTAssertEqual((0..<3).compactMap { _ in buffer.popFirst()?.sequence }, [2, 3, 4])
+
+        var bytes = LogBuffer(countLimit: 10, byteLimit: 100)
+        _ = bytes.append(item(1, cost: 40))
+        let taken = bytes.popFirst()!
+        _ = bytes.append(item(2, cost: 40))
+        _ = bytes.append(item(3, cost: 40))
+        XCTAssertEqual(bytes.pushFront(taken), 1, "120 bytes do not fit in 100: the oldest, the item put back, goes")
+        XCTAssertEqual(bytes.firstSequence, 2)
+        XCTAssertEqual(bytes.byteCount, 80)
+    }
+
+    func testAnItemPutBackBehindALaterFailureKeepsSequenceOrder() {
+        var buffer = LogBuffer(countLimit: 10, byteLimit: 1_000)
+        (1...4).forEach { _ = buffer.append(item($0)) }
+        let one = buffer.popFirst()!
+        let two = buffer.popFirst()!
+        XCTAssertEqual(buffer.pushFront(one), 0)
+        XCTAssertEqual(buffer.pushFront(two), 0)
+        XCTAssertEqual((0..<4).compactMap { _ in buffer.popFirst()?.sequence }, [1, 2, 3, 4])
     }
 
     func testCompactionKeepsOrderOverManyPops() {

@@ -102,16 +102,17 @@ final class HARRecorderTests: XCTestCase {
         let entry = try XCTUnwrap(har.entries.first)
         let all = events.events
         let started = try XCTUnwrap(all.first { $0.name == .requestStarted }?.startedAt)
-        let received = try XCTUnwrap(all.first { $0.name == .responseReceived }?.timestamp)
-        let duration = try XCTUnwrap(all.first { $0.name == .requestSucceeded }?.durationMilliseconds)
+        let succeeded = try XCTUnwrap(all.first { $0.name == .requestSucceeded })
+        let duration = try XCTUnwrap(succeeded.durationMilliseconds)
         let total = Int((duration * 1000).rounded())
         XCTAssertEqual(Int((entry.time * 1000).rounded()), total, "time is the exchange's duration, in microseconds")
         XCTAssertEqual(microseconds(ofPhasesIn: entry), total, "time is the sum of the phases")
-        // The transport returns the complete response: `received` is emitted as the attempt
-        // ends, a few microseconds after its end was read, so `wait` is the whole exchange.
-        let wait = min(Int((received.timeIntervalSince(started) * 1_000_000).rounded()), total)
-        XCTAssertEqual(Int((entry.timings["wait"]! * 1000).rounded()), wait, "from started to received, within the duration")
-        XCTAssertEqual(Int((entry.timings["receive"]! * 1000).rounded()), total - wait, "from received to the end")
+        // Without middlewares the exchange is its one attempt: `wait` is all of it.
+        let attempt = try XCTUnwrap(succeeded.attemptDurationMilliseconds)
+        let wait = min(Int((attempt * 1000).rounded()), total)
+        XCTAssertEqual(wait, total)
+        XCTAssertEqual(Int((entry.timings["wait"]! * 1000).rounded()), wait, "the attempt's duration, within the exchange's")
+        XCTAssertEqual(Int((entry.timings["receive"]! * 1000).rounded()), total - wait, "from the attempt's end to the exchange's")
         XCTAssertEqual(entry.timings["blocked"], -1, "one attempt, started at once")
         XCTAssertEqual(entry.timings["send"], 0)
         XCTAssertEqual(entry.timings["dns"], -1)
@@ -141,6 +142,23 @@ final class HARRecorderTests: XCTestCase {
         for entry in har.entries {
             XCTAssertEqual(microseconds(ofPhasesIn: entry), Int((entry.time * 1000).rounded()))
         }
+    }
+
+    func testAnEntryNeedsOnlyItsOwnEventSoLostStartsCostNoTimings() async throws {
+        server.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
+        let everything = subscribedRecorder()
+        let endsOnly = HARRecorder()
+        dispatcher.subscribe { event in
+            if event.name.isTerminal || event.name == .requestRetried { endsOnly.handle(event) }
+        }
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none))
+        _ = try await client(middlewares: [retry]).send(HTTPRequest(url: server.url("/flaky")))
+
+        let (file, har) = try await written(everything)
+        XCTAssertEqual(har.entries.count, 2)
+        XCTAssertEqual(endsOnly.harDocument(), file, "the same entries, timings included, without created, started or received")
+        let succeeded = try XCTUnwrap(har.entries.first { $0.outcome == "succeeded" })
+        XCTAssertGreaterThanOrEqual(succeeded.timings["blocked"]!, 10, "the first attempt and the 10 ms backoff came before the second")
     }
 
     func testABinaryResponseIsBase64AndDecodesToTheExactBytes() async throws {

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPCoreLoopback
 import HTTPCoreTesting
+import HTTPCoreURLSession
 import XCTest
 
 @testable import HTTPCore
@@ -37,5 +39,144 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertEqual(terminal.response?.statusCode, 404)
         XCTAssertEqual(terminal.responseRecord?.isExposed, true)
         XCTAssertNil(kept.withLock { $0 }.first?.statusCode, "no status before a response")
+    }
+
+    /// Every event of one exchange through `client`, once it ended.
+    private func events(of request: HTTPRequest, through client: (HTTPEventDispatcher) -> any HTTPClient) async throws -> [HTTPEvent] {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        _ = try? await client(dispatcher).send(request)
+        return try await recorder.waitForTerminalEvents(count: 1)
+    }
+
+    func testTheSummaryOfARealExchangeIsReadWithoutRedactingAnything() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/orders") { _ in LoopbackResponse(status: 201, headers: ["Set-Cookie": "session=s3cret"], body: Data("created!".utf8)) }
+        let request = HTTPRequest(
+            method: .post, url: server.url("/orders?token=s3cret"), headers: ["Authorization": "Bearer s3cret"], body: Data("{\"a\":1}".utf8)
+        )
+        let events = try await events(of: request) { URLSessionClient(dispatcher: $0, policy: .debug) }
+
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        let terminal = events[3]
+        XCTAssertEqual(terminal.method, .post)
+        XCTAssertEqual(terminal.scheme, "http")
+        XCTAssertEqual(terminal.host, "127.0.0.1")
+        XCTAssertEqual(terminal.port, Int(server.port))
+        XCTAssertEqual(terminal.statusCode, 201)
+        XCTAssertEqual(terminal.requestBodyByteCount, 7)
+        XCTAssertEqual(terminal.responseBodyByteCount, 8)
+        XCTAssertNil(terminal.errorTypeName)
+        XCTAssertNotNil(terminal.durationMilliseconds)
+        XCTAssertEqual(events.map(\.statusCode), [nil, nil, 201, 201])
+        XCTAssertTrue(events.allSatisfy { $0.method == .post && $0.host == "127.0.0.1" && $0.port == Int(server.port) })
+        XCTAssertFalse(terminal.requestRecord.isExposed, "method, scheme, host, port and body size redact nothing")
+        XCTAssertEqual(terminal.responseRecord?.isExposed, false, "status and body size redact nothing")
+    }
+
+    func testTheHostNeverShowsTheUserinfoAndThePortDefaultsByScheme() async throws {
+        let transport = MockTransport()
+        let cases: [(url: String, scheme: String?, host: String?, port: Int?)] = [
+            ("https://user:pa55@api.example.com/a?token=t", "https", "api.example.com", 443),
+            ("HTTP://API.example.com/a", "http", "API.example.com", 80),
+            ("http://api.example.com:8080/a", "http", "api.example.com", 8080),
+            ("wss://stream.example.com/", "wss", "stream.example.com", 443),
+            ("ftp://files.example.com/x", "ftp", "files.example.com", nil),
+        ]
+        for item in cases {
+            let events = try await events(of: HTTPRequest(url: URL(string: item.url)!)) {
+                HTTPTransportClient(transport: transport, dispatcher: $0, policy: .debug)
+            }
+            let terminal = try XCTUnwrap(events.last)
+            XCTAssertEqual(terminal.scheme, item.scheme, item.url)
+            XCTAssertEqual(terminal.host, item.host, item.url)
+            XCTAssertEqual(terminal.port, item.port, item.url)
+            XCTAssertFalse(terminal.requestRecord.isExposed, item.url)
+        }
+    }
+
+    func testTheErrorTypeNameIsReadWithoutScrubbingTheMessage() async throws {
+        let failing = MockTransport(default: .failure(.transport(.cannotConnect, message: "refused https://u:p@a.example/?token=t")))
+        let events = try await events(of: HTTPRequest(method: .delete, url: URL(string: "https://a.example/x")!)) {
+            HTTPTransportClient(transport: failing, dispatcher: $0, policy: .debug)
+        }
+        let terminal = try XCTUnwrap(events.last)
+        XCTAssertEqual(terminal.name, .requestFailed)
+        XCTAssertEqual(terminal.errorTypeName, "cannot_connect")
+        XCTAssertEqual(terminal.method, .delete)
+        XCTAssertNil(terminal.statusCode)
+        XCTAssertNil(terminal.responseBodyByteCount)
+        XCTAssertEqual(terminal.errorRecord?.isExposed, false, "the type name scrubs nothing")
+        XCTAssertFalse(terminal.requestRecord.isExposed)
+        XCTAssertEqual(terminal.error?.typeName, "cannot_connect")
+        XCTAssertEqual(terminal.errorRecord?.isExposed, true)
+        XCTAssertNil(events.first?.errorTypeName, "no error before the end")
+    }
+
+    // MARK: Attempt times
+
+    func testEveryEventAfterCreatedCarriesItsAttemptsTimesAndTheEndAgreesWithTheDuration() async throws {
+        let transport = MockTransport(default: .status(200, after: 0.02))
+        let events = try await events(of: HTTPRequest(url: URL(string: "https://a.example/x")!)) {
+            HTTPTransportClient(transport: transport, dispatcher: $0)
+        }
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        let (created, started, received, succeeded) = (events[0], events[1], events[2], events[3])
+        XCTAssertNil(created.attemptStartedAt)
+        XCTAssertNil(created.attemptEndedAt)
+        XCTAssertEqual(started.attemptStartedAt, started.startedAt)
+        XCTAssertNil(started.attemptEndedAt, "the attempt has not ended yet")
+        XCTAssertNil(started.attemptDurationMilliseconds)
+        let start = try XCTUnwrap(started.attemptStartedAt)
+        let duration = try XCTUnwrap(received.attemptDurationMilliseconds)
+        XCTAssertGreaterThanOrEqual(duration, 20, "the transport's 20 ms delay is inside the attempt")
+        for event in [received, succeeded] {
+            XCTAssertEqual(event.attemptStartedAt, start)
+            XCTAssertEqual(event.attemptDurationMilliseconds, duration)
+            XCTAssertEqual(event.attemptEndedAt, start.addingTimeInterval(duration / 1000), "wall-clock end = start + monotonic duration")
+        }
+        XCTAssertEqual(succeeded.startedAt, start, "without middlewares the exchange is its attempt")
+    }
+
+    func testRetriedAndTerminalEventsCarryTheirOwnAttemptsTimesThroughMiddlewares() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .failure(.transport(.connectionLost, message: "reset")), .status(200))
+        let untilSuccess = ClosureMiddleware { request, next in
+            while true {
+                if let response = try? await next(request), response.statusCode == 200 { return response }
+            }
+        }
+        let events = try await events(of: HTTPRequest(url: URL(string: "https://a.example/x")!)) {
+            HTTPTransportClient(transport: transport, middlewares: [untilSuccess], dispatcher: $0)
+        }
+        let starts = events.filter { $0.name == .requestStarted }.map(\.attemptStartedAt)
+        XCTAssertEqual(starts.count, 3)
+        let ends = events.filter { $0.name != .requestCreated && $0.name != .requestStarted }
+        XCTAssertEqual(ends.map(\.name), [.responseReceived, .requestRetried, .requestRetried, .responseReceived, .requestSucceeded])
+        XCTAssertEqual(ends.map(\.attemptStartedAt), [starts[0], starts[0], starts[1], starts[2], starts[2]])
+        for retried in ends where retried.name == .requestRetried {
+            XCTAssertEqual(retried.attemptStartedAt, retried.startedAt)
+            XCTAssertEqual(retried.attemptEndedAt, retried.endedAt)
+            XCTAssertEqual(retried.attemptDurationMilliseconds, retried.durationMilliseconds)
+        }
+        let succeeded = ends[4]
+        XCTAssertEqual(succeeded.attemptEndedAt, ends[3].attemptEndedAt, "the terminal event carries the last attempt's end")
+        XCTAssertNotEqual(succeeded.startedAt, succeeded.attemptStartedAt, "and the exchange's own start")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(succeeded.attemptDurationMilliseconds), try XCTUnwrap(succeeded.durationMilliseconds))
+    }
+
+    func testATerminalEventWithoutAnAttemptCarriesNoAttemptTimes() async throws {
+        let answers = ClosureMiddleware { request, _ in HTTPResponse(requestID: request.id, statusCode: 204, url: request.url) }
+        let events = try await events(of: HTTPRequest(url: URL(string: "https://a.example/x")!)) {
+            HTTPTransportClient(transport: MockTransport(), middlewares: [answers], dispatcher: $0)
+        }
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestSucceeded])
+        XCTAssertEqual(events[1].attempt, 0)
+        XCTAssertNil(events[1].attemptStartedAt)
+        XCTAssertNil(events[1].attemptEndedAt)
+        XCTAssertNil(events[1].attemptDurationMilliseconds)
+        XCTAssertNotNil(events[1].durationMilliseconds)
     }
 }

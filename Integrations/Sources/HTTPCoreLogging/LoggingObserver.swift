@@ -47,29 +47,29 @@ public struct LoggingObserver: HTTPObserver {
     /// Logs a terminal or retried event; ignores the others.
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal || event.name == .requestRetried else { return }
-        let request = event.request
-        let response = event.response
+        // The URL is the only redacted part read: the response's headers and body never are.
+        let url = event.request.url
         var metadata: Logger.Metadata = [
             "http.request.id": "\(event.requestID)",
-            "http.request.method": "\(request.method.rawValue)",
-            "url.full": "\(request.url)",
+            "http.request.method": "\(event.method.rawValue)",
+            "url.full": "\(url)",
         ]
-        if let response { metadata["http.response.status_code"] = "\(response.statusCode)" }
-        if let error = event.error { metadata["error.type"] = "\(error.typeName)" }
+        if let statusCode = event.statusCode { metadata["http.response.status_code"] = "\(statusCode)" }
+        if let errorType = event.errorTypeName { metadata["error.type"] = "\(errorType)" }
         if let duration = event.durationMilliseconds { metadata["duration_ms"] = "\(Self.rounded(duration))" }
         if let correlationID = event.correlationID { metadata["correlation_id"] = "\(correlationID)" }
         if event.attempt > 1 || event.name == .requestRetried { metadata["http.request.resend_count"] = "\(event.attempt - 1)" }
         for (key, value) in event.metadata where metadata[key] == nil {
             metadata[key] = "\(value)"
         }
-        logger.log(level: level(of: event), "\(Self.line(event))", metadata: metadata)
+        logger.log(level: level(of: event), "\(Self.line(event, url: url))", metadata: metadata)
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> cancelled (…)`.
-    static func line(_ event: HTTPEvent) -> String {
+    static func line(_ event: HTTPEvent, url: String) -> String {
         let outcome: String
-        if let response = event.response {
-            outcome = "\(response.statusCode)"
+        if let statusCode = event.statusCode {
+            outcome = "\(statusCode)"
         } else if event.name == .requestCancelled {
             outcome = "cancelled"
         } else {
@@ -77,14 +77,14 @@ public struct LoggingObserver: HTTPObserver {
         }
         let retried = event.name == .requestRetried ? ", retried" : ""
         let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
-        return "\(event.request.method.rawValue) \(event.request.url) -> \(outcome)\(duration)"
+        return "\(event.method.rawValue) \(url) -> \(outcome)\(duration)"
     }
 
     private func level(of event: HTTPEvent) -> Logger.Level {
         if event.name == .requestRetried { return levels.retried }
         if event.name == .requestCancelled { return levels.cancelled }
-        guard let response = event.response else { return levels.failure }
-        switch response.status.kind {
+        guard let statusCode = event.statusCode else { return levels.failure }
+        switch HTTPResponse.Status.Kind(code: statusCode) {
         case .clientError: return levels.clientError
         case .serverError: return levels.serverError
         default: return levels.success

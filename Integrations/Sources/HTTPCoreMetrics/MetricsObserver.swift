@@ -34,10 +34,12 @@ public struct MetricsObserver: HTTPObserver {
     public init() {}
 
     /// Records a created (active +1) or terminal event (active -1, duration, count).
+    ///
+    /// Reads only the event's unredacted summary (method, host, status, error type, duration),
+    /// so recording metrics never redacts a URL, headers or a body.
     public func handle(_ event: HTTPEvent) {
-        let request = event.request
-        let method = Self.standardMethods.contains(request.method.rawValue) ? request.method.rawValue : "_OTHER"
-        let server = URLComponents(string: request.url)?.host ?? ""
+        let method = Self.standardMethods.contains(event.method.rawValue) ? event.method.rawValue : "_OTHER"
+        let server = event.host ?? ""
         let active = Meter(label: Self.activeRequestsLabel, dimensions: [("http.request.method", method), ("server.address", server)])
         if event.name == .requestCreated {
             active.increment()
@@ -45,8 +47,8 @@ public struct MetricsObserver: HTTPObserver {
         }
         guard event.name.isTerminal else { return }
         active.decrement()
-        let statusCode = event.response?.statusCode
-        let errorType = event.error?.typeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
+        let statusCode = event.statusCode
+        let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
         let dimensions = [
             ("http.request.method", method),
             ("http.response.status_class", statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "none"),

@@ -14,6 +14,9 @@ final class AttemptLog: Sendable {
         let result: Result<HTTPResponse, HTTPError>
         let startedAt: Date
         let ended: (date: Date, durationMilliseconds: Double)
+
+        /// The attempt's start and end, as its events carry them.
+        var timing: HTTPEvent.AttemptTiming { HTTPEvent.AttemptTiming(startedAt: startedAt, ended: ended) }
     }
 
     private struct State {

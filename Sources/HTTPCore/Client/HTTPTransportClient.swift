@@ -87,7 +87,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
         let attempt = await perform(record, number: 1, timeout: record.request.timeout, deadline: nil)
         return try finish(
-            attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended
+            attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
+            attemptTiming: attempt.timing
         )
     }
 
@@ -131,7 +132,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
         return try finish(
             result, request: last?.request ?? created, attempt: last?.number ?? 0, response: response,
-            startedAt: start.date, ended: ended
+            startedAt: start.date, ended: ended, attemptTiming: last?.timing
         )
     }
 
@@ -172,7 +173,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(HTTPEvent(
             name: .requestRetried, request: attempt.request, attempt: attempt.number, response: attempt.response,
-            error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended
+            error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
         ))
     }
 
@@ -185,17 +186,21 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         attempt: Int,
         response: ResponseRecord?,
         startedAt: Date,
-        ended: (date: Date, durationMilliseconds: Double)
+        ended: (date: Date, durationMilliseconds: Double),
+        attemptTiming: HTTPEvent.AttemptTiming?
     ) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let value):
             dispatcher.emit(HTTPEvent(
-                name: .requestSucceeded, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended
+                name: .requestSucceeded, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
+                attemptTiming: attemptTiming
             ))
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
-            dispatcher.emit(HTTPEvent(name: name, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended))
+            dispatcher.emit(HTTPEvent(
+                name: name, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming
+            ))
             throw error
         }
     }
@@ -207,13 +212,19 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?
     ) async -> AttemptLog.Attempt {
         let start = Moment.now()
-        dispatcher.emit(HTTPEvent(name: .requestStarted, request: record, attempt: number, startedAt: start.date))
+        dispatcher.emit(HTTPEvent(
+            name: .requestStarted, request: record, attempt: number, startedAt: start.date,
+            attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
+        ))
         let result = await perform(record.request, timeout: timeout, deadline: deadline)
         let ended = start.ended()
         var response: ResponseRecord?
         if case .success(let value) = result {
             response = ResponseRecord(response: value, policy: policy)
-            dispatcher.emit(HTTPEvent(name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date))
+            dispatcher.emit(HTTPEvent(
+                name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date,
+                attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
+            ))
         }
         return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
     }

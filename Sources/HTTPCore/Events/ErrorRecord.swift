@@ -11,6 +11,9 @@ final class ErrorRecord: Sendable {
         self.redactor = redactor
     }
 
+    /// Whether the scrubbed form was computed yet.
+    var isExposed: Bool { cache.withLock { $0 != nil } }
+
     var exposed: HTTPError {
         guard let message = error.message else { return error }
         return cache.value { .transport(error.code, message: redactor.redactedText(message)) }

@@ -21,7 +21,10 @@ import Foundation
 /// attempt 0.
 ///
 /// The request and response are redacted by the client's ``HTTPCorePolicy`` the first time
-/// they are read, off the request path, and the result is shared by every observer.
+/// they are read, off the request path, and the result is shared by every observer. What
+/// metrics and traces need (``method``, ``scheme``, ``host``, ``port``, ``statusCode``, the
+/// byte counts, ``durationMilliseconds``, ``errorTypeName``) is read from the raw exchange
+/// without redacting anything.
 public struct HTTPEvent: Sendable {
     /// The name of a lifecycle step, such as `"http.request.succeeded"`.
     public struct Name: Sendable, Hashable, CustomStringConvertible {
@@ -117,6 +120,28 @@ public struct HTTPEvent: Sendable {
     /// exchange on terminal events, retries and waits included; the attempt on
     /// ``Name/requestRetried``; `nil` on the others.
     public let durationMilliseconds: Double?
+
+    /// When the attempt this event describes (``attempt``) was handed to the transport: set
+    /// on `started`, `received` and `retried`, and on terminal events when the exchange made
+    /// an attempt (the last one's); `nil` on `created` and when a middleware answered
+    /// without an attempt.
+    public var attemptStartedAt: Date? { attemptTiming?.startedAt }
+    /// When that attempt ended (its response arrived, or it failed): set on `received`,
+    /// `retried` and terminal events when the exchange made an attempt. It is
+    /// ``attemptStartedAt`` plus ``attemptDurationMilliseconds``, so the two clocks agree.
+    public var attemptEndedAt: Date? { attemptTiming?.ended?.date }
+    /// Milliseconds from ``attemptStartedAt`` to ``attemptEndedAt`` on a monotonic clock: the
+    /// transport's share of the exchange, with none of the time middlewares spent around it.
+    public var attemptDurationMilliseconds: Double? { attemptTiming?.ended?.durationMilliseconds }
+
+    /// When an attempt started and, once it ended, its end.
+    struct AttemptTiming: Sendable {
+        let startedAt: Date
+        let ended: (date: Date, durationMilliseconds: Double)?
+    }
+
+    let attemptTiming: AttemptTiming?
+
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
     /// attempt had no response. A transport message is scrubbed by the policy's redactor
@@ -151,6 +176,35 @@ public struct HTTPEvent: Sendable {
     /// The size of the response body received, in bytes; `nil` before a response arrived.
     public var responseBodyByteCount: Int? { responseRecord?.response.body.count }
 
+    // The summary below reads the raw request, not the redacted ``request``: none of it is
+    // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
+    // header, body and metadata values, never the method, scheme, host or port), so it is
+    // as safe to show as the redacted view, and reading it costs no redaction.
+
+    /// The request's method. Reading it redacts nothing (see ``request`` for the rest).
+    public var method: HTTPMethod { requestRecord.request.method }
+    /// The request URL's scheme, lowercased (`"https"`); `nil` for a URL without one. Reading
+    /// it redacts nothing.
+    public var scheme: String? { requestRecord.request.url.scheme?.lowercased() }
+    /// The request URL's host, as Foundation's `URL.host` reads it: never the userinfo, which
+    /// the redactor removes, so a user name or password in the URL does not show here either;
+    /// `nil` for a URL without one. Reading it redacts nothing.
+    public var host: String? { requestRecord.request.url.host }
+    /// The request URL's port: the explicit one, else 80 for `http` and `ws` and 443 for
+    /// `https` and `wss`; `nil` for other schemes without one. Reading it redacts nothing.
+    public var port: Int? {
+        let url = requestRecord.request.url
+        if let port = url.port { return port }
+        switch scheme {
+        case "http", "ws": return 80
+        case "https", "wss": return 443
+        default: return nil
+        }
+    }
+    /// The ``HTTPError/typeName`` of ``error`` (`"timeout"`, `"cannot_connect"`, ...),
+    /// without scrubbing the error's message; `nil` when ``error`` is `nil`.
+    public var errorTypeName: String? { errorRecord?.error.typeName }
+
     /// The redactor that made ``request``, ``response`` and ``error`` what they are.
     package var redactor: Redactor { requestRecord.policy.redactor }
 
@@ -174,7 +228,8 @@ public struct HTTPEvent: Sendable {
         response: ResponseRecord? = nil,
         error: HTTPError? = nil,
         startedAt: Date? = nil,
-        ended: (date: Date, durationMilliseconds: Double)? = nil
+        ended: (date: Date, durationMilliseconds: Double)? = nil,
+        attemptTiming: AttemptTiming? = nil
     ) {
         self.name = name
         self.timestamp = ended?.date ?? Date()
@@ -185,5 +240,6 @@ public struct HTTPEvent: Sendable {
         self.startedAt = startedAt
         self.endedAt = ended?.date
         self.durationMilliseconds = ended?.durationMilliseconds
+        self.attemptTiming = attemptTiming
     }
 }

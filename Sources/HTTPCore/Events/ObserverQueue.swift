@@ -14,8 +14,7 @@ import HTTPCoreConcurrency
 /// of four times: on a small machine those wake-ups cost the app more than the delivery.
 final class ObserverQueue: Sendable {
     private struct State {
-        var pending: [HTTPEvent] = []
-        var head = 0
+        var pending: BoundedQueue<HTTPEvent>
         var isDraining = false
         var isDrainScheduled = false
         var isCancelled = false
@@ -25,16 +24,19 @@ final class ObserverQueue: Sendable {
         /// The events dropped since the drain last took a batch: they precede `pending`.
         var gap = HTTPMissedEvents()
 
-        var pendingCount: Int { pending.count - head }
+        init(limit: Int) {
+            pending = BoundedQueue(capacity: limit)
+        }
+
+        var pendingCount: Int { pending.count }
 
         /// Events delivered, dropped or discarded; a flush waits for it to reach the number
         /// emitted before it.
         var settled: Int { statistics.delivered + statistics.dropped + statistics.discarded }
 
-        mutating func takePending() -> ArraySlice<HTTPEvent> {
-            let batch = pending[head...]
-            pending = []
-            head = 0
+        mutating func takePending() -> BoundedQueue<HTTPEvent> {
+            let batch = pending
+            pending = BoundedQueue(capacity: pending.capacity)
             return batch
         }
     }
@@ -47,7 +49,7 @@ final class ObserverQueue: Sendable {
     /// Hands a diagnostic over without running it: called under the lock, so that reports
     /// keep the order of the changes they describe.
     private let report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
-    private let state = AsyncCondition(State())
+    private let state: AsyncCondition<State>
 
     init(
         observer: any HTTPObserver,
@@ -58,6 +60,7 @@ final class ObserverQueue: Sendable {
         self.observer = observer
         observerName = String(describing: type(of: observer))
         self.limit = max(1, limit)
+        state = AsyncCondition(State(limit: self.limit))
         self.deliveryQueue = deliveryQueue
         self.report = report
     }
@@ -76,17 +79,11 @@ final class ObserverQueue: Sendable {
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
             state.statistics.emitted += 1
-            if state.pendingCount >= limit {
-                state.gap.record(state.pending[state.head].name)
+            if let dropped = state.pending.append(event) {
+                state.gap.record(dropped.name)
                 if state.gap.count == 1 { report?(.overflowStarted(observer: observerName, bufferLimit: limit)) }
-                state.head += 1
                 state.statistics.dropped += 1
-                if state.head > 1024, state.head * 2 > state.pending.count {
-                    state.pending.removeFirst(state.head)
-                    state.head = 0
-                }
             }
-            state.pending.append(event)
             guard !state.isDraining else { return .none }
             if event.name.isTerminal {
                 state.isDraining = true
@@ -151,7 +148,7 @@ final class ObserverQueue: Sendable {
 
     private func drain() {
         while true {
-            let taken = state.update { state -> (batch: ArraySlice<HTTPEvent>, gap: HTTPMissedEvents)? in
+            let taken = state.update { state -> (batch: BoundedQueue<HTTPEvent>, gap: HTTPMissedEvents)? in
                 guard !state.isCancelled, state.pendingCount > 0 else {
                     state.isDraining = false
                     return nil

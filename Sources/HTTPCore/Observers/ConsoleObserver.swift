@@ -91,7 +91,7 @@ public struct ConsoleObserver: HTTPObserver {
         switch event.name {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
-        case .requestSucceeded: HTTPResponse.Status.Kind(code: event.response?.statusCode ?? 0).isError ? .warning : .info
+        case .requestSucceeded: HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError ? .warning : .info
         default: .debug
         }
     }
@@ -102,11 +102,11 @@ public struct ConsoleObserver: HTTPObserver {
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
         let outcome: String
         switch event.name {
-        case .requestSucceeded: outcome = String(event.response?.statusCode ?? 0)
+        case .requestSucceeded: outcome = String(event.statusCode ?? 0)
         case .requestFailed: outcome = "failed: \(event.error?.description ?? "unknown error")"
         case .requestCancelled: outcome = "cancelled"
         case .requestRetried:
-            let result = event.response.map { String($0.statusCode) } ?? "failed: \(event.error?.description ?? "unknown error")"
+            let result = event.statusCode.map { String($0) } ?? "failed: \(event.error?.description ?? "unknown error")"
             outcome = "\(result), attempt \(event.attempt) retried"
         default: outcome = event.name.rawValue
         }
