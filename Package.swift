@@ -49,7 +49,11 @@ let package = Package(
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
         .target(name: "DevSeeServer", dependencies: ["HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // This repository's own test and example support; not products.
-        .target(name: "HTTPCoreTestPeers", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestPeers"),
+        .target(
+            name: "HTTPCoreTestPeers",
+            dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
+            path: "Tests/HTTPCoreTestPeers"
+        ),
         .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
@@ -89,10 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreTestPeers"]
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
         ),
         .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]),
-        .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCoreTestPeers"]),
+        .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCore", "HTTPCoreTestPeers"]),
         .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreTestPeers"]),
         .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers"]),
         .testTarget(
@@ -117,19 +121,22 @@ let package = Package(
         .testTarget(
             name: "HTTPCoreHARTests",
             dependencies: [
-                "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreTestPeers",
+                "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency",
+                "HTTPCoreTestPeers",
             ],
             exclude: ["Peers"]
         ),
         .testTarget(
             name: "DevSeeTailTests",
-            dependencies: ["devsee-tail", "DevSeeObserver", "DevSeeServer", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]
+            dependencies: [
+                "devsee-tail", "DevSeeObserver", "DevSeeServer", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency",
+            ]
         ),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
                 "quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting",
-                "HTTPCoreLoopback", "DevSeeServer", "ExampleSupport",
+                "HTTPCoreLoopback", "DevSeeServer", "ExampleSupport", "HTTPCoreConcurrency",
             ]
         ),
     ],

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCoreRedaction
-import HTTPCoreTestPeers
 import XCTest
 import HTTPCoreText
 import HTTPCoreTesting

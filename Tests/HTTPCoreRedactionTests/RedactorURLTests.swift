@@ -1,5 +1,4 @@
 @testable import HTTPCoreRedaction
-import HTTPCoreTestPeers
 import XCTest
 import HTTPCoreTesting
 
