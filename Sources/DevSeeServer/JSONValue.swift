@@ -69,7 +69,7 @@ enum JSONValue: Sendable, Hashable {
         switch self {
         case .null: writer.null()
         case .bool(let value): writer.bool(value)
-        case .number(_, let text): writer.raw(text.utf8)
+        case .number(_, let text): writer.raw(text)
         case .string(let value): writer.string(value)
         case .array(let values):
             writer.beginArray()

@@ -7,34 +7,57 @@ import Foundation
 /// holds. Waiting never polls: a waiter is resumed by an update, its deadline or
 /// cancellation. The delivery queues of observers and of dev-see logs, and the test
 /// helpers, all wait through it.
+///
+/// Its reads and updates are inlinable, as ``Locked``'s are, so that they are specialized
+/// in the targets that use them.
+@usableFromInline
 package final class AsyncCondition<State: Sendable>: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let isSatisfied: @Sendable (State) -> Bool
-        let continuation: CheckedContinuation<State, any Error>
+    @usableFromInline
+    struct Waiter {
+        @usableFromInline let id: UInt64
+        @usableFromInline let isSatisfied: @Sendable (State) -> Bool
+        @usableFromInline let continuation: CheckedContinuation<State, any Error>
+
+        @usableFromInline
+        init(id: UInt64, isSatisfied: @escaping @Sendable (State) -> Bool, continuation: CheckedContinuation<State, any Error>) {
+            self.id = id
+            self.isSatisfied = isSatisfied
+            self.continuation = continuation
+        }
     }
 
-    private struct Storage {
-        var state: State
-        var waiters: [Waiter] = []
-        var nextID: UInt64 = 0
+    @usableFromInline
+    struct Storage {
+        @usableFromInline var state: State
+        @usableFromInline var waiters: [Waiter] = []
+        @usableFromInline var nextID: UInt64 = 0
+
+        @usableFromInline
+        init(state: State) {
+            self.state = state
+        }
     }
 
-    private let storage: Locked<Storage>
+    @usableFromInline let storage: Locked<Storage>
 
+    /// Starts from `state`, with nobody waiting.
+    @inlinable
     package init(_ state: State) {
         storage = Locked(Storage(state: state))
     }
 
     /// The current state.
+    @inlinable
     package var state: State { storage.withLock { $0.state } }
 
     /// Reads part of the state under the lock, without copying the rest.
+    @inlinable
     package func read<Result>(_ body: (State) -> Result) -> Result {
         storage.withLock { body($0.state) }
     }
 
     /// Changes the state and resumes the waiters it satisfies.
+    @inlinable
     package func update<Result>(_ body: (inout State) -> Result) -> Result {
         var ready: [CheckedContinuation<State, any Error>] = []
         var snapshot: State?

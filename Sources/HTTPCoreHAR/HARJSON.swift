@@ -30,7 +30,7 @@ enum HARJSON: Sendable, Equatable {
         switch self {
         case .string(let text): writer.string(text)
         case .integer(let value): writer.integer(value)
-        case .thousandths(let value): writer.raw(Self.decimal(thousandths: value).utf8)
+        case .thousandths(let value): writer.raw(Self.decimal(thousandths: value))
         case .bool(let value): writer.bool(value)
         case .array(let elements):
             writer.beginArray()

@@ -68,8 +68,8 @@ package struct JSONWriter {
     }
 
     /// Writes an integer value.
-    package mutating func integer(_ value: some BinaryInteger) {
-        raw(String(value).utf8)
+    package mutating func integer(_ value: Int) {
+        raw(String(value))
     }
 
     /// Writes a number: whole values below 10^15 without a fraction (`12`, not `12.0`), others
@@ -77,28 +77,28 @@ package struct JSONWriter {
     /// `null`.
     package mutating func number(_ value: Double) {
         guard value.isFinite else { return null() }
-        raw((value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)).utf8)
+        raw(value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value))
     }
 
     /// Writes `true` or `false`.
     package mutating func bool(_ value: Bool) {
-        raw((value ? "true" : "false").utf8)
+        raw(value ? "true" : "false")
     }
 
     /// Writes `null`.
     package mutating func null() {
-        raw("null".utf8)
+        raw("null")
     }
 
     /// Writes a value that is already JSON (a number in its own spelling, an object built
     /// elsewhere), as it is.
-    package mutating func raw(_ json: some Sequence<UInt8>) {
+    package mutating func raw(_ json: String) {
         separate()
-        bytes.append(contentsOf: json)
+        bytes.append(contentsOf: json.utf8)
     }
 
     /// Writes `"key": "value"` members, in order.
-    package mutating func members(_ members: some Sequence<(key: String, value: String)>) {
+    package mutating func members(_ members: [(key: String, value: String)]) {
         for member in members {
             key(member.key)
             string(member.value)

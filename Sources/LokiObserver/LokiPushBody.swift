@@ -30,7 +30,7 @@ struct LokiPushBody {
         for stream in order {
             body.beginObject()
             body.key("stream")
-            body.raw(stream.utf8)
+            body.raw(stream)
             body.key("values")
             body.beginArray()
             // Stable: entries with equal times keep the order they were logged in.

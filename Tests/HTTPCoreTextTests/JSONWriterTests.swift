@@ -40,8 +40,8 @@ final class JSONWriterTests: XCTestCase {
         var writer = JSONWriter()
         writer.beginArray()
         for value in [12.0, 0.25, -3.0, 1e15, .infinity, .nan] { writer.number(value) }
-        writer.integer(UInt8(7))
-        writer.raw("1.50".utf8)
+        writer.integer(7)
+        writer.raw("1.50")
         writer.endArray()
         XCTAssertEqual(text(writer), "[12,0.25,-3,1000000000000000.0,null,null,7,1.50]")
     }
