@@ -1,0 +1,209 @@
+import Foundation
+import HTTPCoreConcurrency
+
+/// A request or response body as an async sequence of byte chunks, with a known or unknown
+/// length, that can be iterated once or many times.
+///
+/// Build it from bytes you have (replayable), from any async sequence of chunks (one pass),
+/// or from a closure that produces the sequence again for each pass (replayable, for uploads
+/// a retry must be able to send again):
+///
+/// ```swift
+/// let small = HTTPBody(Data("{}".utf8))
+/// let file = HTTPBody(length: .known(size)) { fileChunks(at: path) }   // each pass reopens the file
+/// let once = HTTPBody(stream, length: .unknown)                         // a single pass
+/// for try await chunk in once { consume(chunk) }
+/// ```
+///
+/// Collecting a body always names a cap (``collect(upTo:)``): a body larger than the cap
+/// throws ``TooManyBytesError`` instead of filling memory. A body that can be iterated only
+/// once throws ``TooManyIterationsError`` from a second iterator rather than replaying
+/// nothing.
+///
+/// The shape follows swift-openapi-runtime's `HTTPBody`: chunks are `ArraySlice<UInt8>`,
+/// with the same ``Length`` and ``IterationBehavior``.
+public struct HTTPBody: Sendable {
+    /// One piece of a body.
+    public typealias ByteChunk = ArraySlice<UInt8>
+
+    /// How many bytes a body has, when that is known before reading it.
+    public enum Length: Sendable, Hashable {
+        /// The byte count is not known until the body ends (a chunked response, a stream).
+        case unknown
+        /// The body has exactly this many bytes.
+        case known(Int64)
+    }
+
+    /// Whether a body can be iterated more than once.
+    public enum IterationBehavior: Sendable, Hashable {
+        /// One pass: a second iterator throws ``TooManyIterationsError``.
+        case single
+        /// Any number of passes, each from the start (bytes in memory, or a sequence made
+        /// again for each pass).
+        case multiple
+    }
+
+    /// How many bytes the body has, when known in advance.
+    public let length: Length
+    /// Whether the body can be iterated more than once, for example by a retry.
+    public let iterationBehavior: IterationBehavior
+
+    private let makeChunks: @Sendable () -> AnyChunks
+    /// Set once the single pass of a `.single` body has begun; `nil` for `.multiple` bodies.
+    private let isIterated: Locked<Bool>?
+
+    /// A body of `bytes`, replayable, of known length.
+    public init(_ bytes: Data) {
+        self.init(chunk: ByteChunk(bytes))
+    }
+
+    /// A body of `bytes`, replayable, of known length.
+    public init(_ bytes: [UInt8]) {
+        self.init(chunk: bytes[...])
+    }
+
+    /// A body of `text` in UTF-8, replayable, of known length.
+    public init(_ text: String) {
+        self.init(chunk: ByteChunk(text.utf8))
+    }
+
+    /// An empty body.
+    public init() {
+        self.init(chunk: [])
+    }
+
+    private init(chunk: ByteChunk) {
+        self.init(length: .known(Int64(chunk.count)), iterationBehavior: .multiple) {
+            AnyChunks(single: chunk)
+        }
+    }
+
+    /// A body read from `sequence` in one pass, as its chunks arrive.
+    ///
+    /// - Parameters:
+    ///   - sequence: the chunks; empty chunks are passed on as they come.
+    ///   - length: the byte count when known in advance (a `Content-Length` to send).
+    public init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks, length: Length)
+    where Chunks.Element == ByteChunk {
+        self.init(length: length, iterationBehavior: .single) { AnyChunks(sequence) }
+    }
+
+    /// A replayable body whose chunks `makeSequence` produces again for each pass, so that a
+    /// retry or a redirect can send it again (a file reopened, a generator restarted).
+    ///
+    /// - Parameters:
+    ///   - length: the byte count when known in advance; every pass must have it.
+    ///   - makeSequence: makes the sequence of one pass.
+    public init<Chunks: AsyncSequence & Sendable>(length: Length, makeSequence: @escaping @Sendable () -> Chunks)
+    where Chunks.Element == ByteChunk {
+        self.init(length: length, iterationBehavior: .multiple) { AnyChunks(makeSequence()) }
+    }
+
+    private init(length: Length, iterationBehavior: IterationBehavior, makeChunks: @escaping @Sendable () -> AnyChunks) {
+        self.length = length
+        self.iterationBehavior = iterationBehavior
+        self.makeChunks = makeChunks
+        isIterated = iterationBehavior == .single ? Locked(false) : nil
+    }
+}
+
+extension HTTPBody: AsyncSequence {
+    /// A chunk of the body.
+    public typealias Element = ByteChunk
+
+    /// Reads one pass of a body, chunk by chunk.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var chunks: AnyChunks
+
+        fileprivate init(_ chunks: AnyChunks) {
+            self.chunks = chunks
+        }
+
+        /// The next chunk, or `nil` once the body has ended. Throws what the underlying
+        /// sequence throws, or ``TooManyIterationsError`` for a second pass of a `.single`
+        /// body.
+        public mutating func next() async throws -> ByteChunk? {
+            try await chunks.next()
+        }
+    }
+
+    /// Starts a pass over the body. For a `.single` body, only the first call reads it.
+    public func makeAsyncIterator() -> Iterator {
+        if let isIterated, isIterated.withLock({ iterated in defer { iterated = true }; return iterated }) {
+            return Iterator(AnyChunks(failing: TooManyIterationsError()))
+        }
+        return Iterator(makeChunks())
+    }
+}
+
+extension HTTPBody {
+    /// Reads the whole body into memory, refusing one longer than `maxBytes`.
+    ///
+    /// A body whose known ``length`` is over the cap throws before reading a byte; any other
+    /// throws as soon as its chunks pass the cap, having kept no more than `maxBytes`.
+    ///
+    /// - Throws: ``TooManyBytesError``, ``TooManyIterationsError`` for a second pass of a
+    ///   `.single` body, or what the underlying sequence throws.
+    public func collect(upTo maxBytes: Int) async throws -> Data {
+        let maxBytes = Swift.max(0, maxBytes)
+        var collected = Data()
+        if case .known(let count) = length {
+            guard count <= Int64(maxBytes) else { throw TooManyBytesError(maxBytes: maxBytes) }
+            collected.reserveCapacity(Int(count))
+        }
+        for try await chunk in self {
+            guard chunk.count <= maxBytes - collected.count else { throw TooManyBytesError(maxBytes: maxBytes) }
+            collected.append(contentsOf: chunk)
+        }
+        return collected
+    }
+
+    /// A body longer than the cap given to ``HTTPBody/collect(upTo:)``.
+    public struct TooManyBytesError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The cap that was passed.
+        public let maxBytes: Int
+
+        /// Creates the error for a cap.
+        public init(maxBytes: Int) {
+            self.maxBytes = maxBytes
+        }
+
+        /// `body is longer than N bytes`.
+        public var description: String { "body is longer than \(maxBytes) bytes" }
+    }
+
+    /// A second pass over a body that can be iterated only once.
+    public struct TooManyIterationsError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Creates the error.
+        public init() {}
+
+        /// `body can be iterated only once`.
+        public var description: String { "body can be iterated only once" }
+    }
+}
+
+/// One pass over some sequence of chunks, its type erased.
+private struct AnyChunks {
+    private var produceNext: () async throws -> HTTPBody.ByteChunk?
+
+    init<Chunks: AsyncSequence>(_ sequence: Chunks) where Chunks.Element == HTTPBody.ByteChunk {
+        var iterator = sequence.makeAsyncIterator()
+        produceNext = { try await iterator.next() }
+    }
+
+    init(single chunk: HTTPBody.ByteChunk) {
+        var remaining: HTTPBody.ByteChunk? = chunk.isEmpty ? nil : chunk
+        produceNext = {
+            defer { remaining = nil }
+            return remaining
+        }
+    }
+
+    init(failing error: any Error) {
+        produceNext = { throw error }
+    }
+
+    mutating func next() async throws -> HTTPBody.ByteChunk? {
+        try await produceNext()
+    }
+}
