@@ -32,16 +32,27 @@ final class AuthorizationMiddlewareTests: XCTestCase {
         server.stop()
     }
 
-    /// A middleware whose provider hands out `t1`, and `t2`, `t3`, ... on each refresh; a
-    /// refresh ends only once the server has refused `refreshAfterRefusals` requests (a
-    /// generous guard: 100 loopback exchanges on two busy cores took over 10 s once).
-    private func middleware(refreshAfterRefusals: Int = 0) -> AuthorizationMiddleware {
+    /// A middleware whose provider hands out `t1`, and `t2`, `t3`, ... on each refresh.
+    ///
+    /// The first fetch ends only once `entered` reaches `fetchAfterEntries`, and a refresh
+    /// only once the server has refused `refreshAfterRefusals` requests. Together they make
+    /// every one of a burst of requests ask for its credential before any is sent, so none
+    /// can arrive while the refresh runs and wait for it instead of being refused (which
+    /// left the refresh waiting for a refusal that never came, on two busy cores).
+    private func middleware(
+        refreshAfterRefusals: Int = 0,
+        fetchAfterEntries: Int = 0,
+        entered: AsyncCondition<Int> = AsyncCondition(0)
+    ) -> AuthorizationMiddleware {
         let fetches = fetches
         let refreshes = refreshes
         let refusals = refusals
         return AuthorizationMiddleware(
             credential: {
                 fetches.withLock { $0 += 1 }
+                _ = try await entered.wait(timeout: 60, until: { $0 >= fetchAfterEntries }) { count in
+                    TestTimeout(description: "\(count) of \(fetchAfterEntries) requests before the fetch")
+                }
                 return "t1"
             },
             refresh: { rejected in
@@ -89,8 +100,14 @@ final class AuthorizationMiddlewareTests: XCTestCase {
 
     func testAHundredConcurrent401sCauseOneRefresh() async throws {
         accepted.withLock { $0 = "t2" }
-        // The refresh waits until all 100 requests were refused, so all 100 ask for it at once.
-        let client = client([middleware(refreshAfterRefusals: 100)])
+        // The fetch waits until all 100 requests are in the chain, and the refresh until all
+        // 100 were refused, so all 100 ask for it at once.
+        let entered = AsyncCondition(0)
+        let counting = ClosureMiddleware { request, next in
+            entered.update { $0 += 1 }
+            return try await next(request)
+        }
+        let client = client([counting, middleware(refreshAfterRefusals: 100, fetchAfterEntries: 100, entered: entered)])
         let url = server.url("/me")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<100 {
