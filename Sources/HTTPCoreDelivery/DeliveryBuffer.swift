@@ -82,21 +82,46 @@ package struct DeliveryBuffer {
     /// so the buffer stays in sequence order when several sends fail at once; then drops the
     /// oldest items until the buffer is within its limits again, and returns how many (the
     /// item itself is among them when it is the oldest).
-    ///
-    /// Putting a batch back last item first drops exactly the items that putting it all back
-    /// and then dropping the oldest beyond the limits would: the dropped are always the oldest.
     package mutating func pushFront(_ item: Item) -> Int {
+        insertInOrder(item).dropped
+    }
+
+    /// Puts a batch taken with ``popFirst()`` back for a retry, `items` oldest first, and
+    /// returns how many items were dropped to stay within the limits, of the batch or of the
+    /// buffer.
+    ///
+    /// The dropped are the oldest, as if the whole batch went back and the oldest were then
+    /// dropped: an item of the batch is kept only when every later one is. So the batch's
+    /// first item, which carries the batch built for its retries, is kept only with all the
+    /// items that batch holds.
+    package mutating func putBack(_ items: [Item]) -> Int {
+        var dropped = 0
+        for index in items.indices.reversed() {
+            let (count, isKept) = insertInOrder(items[index])
+            dropped += count
+            // The older items of the batch would be older still than the one just dropped.
+            guard isKept else { return dropped + index }
+        }
+        return dropped
+    }
+
+    /// Inserts `item` before every later item, then drops the oldest beyond the limits;
+    /// returns how many were dropped and whether `item` itself is still in the buffer.
+    private mutating func insertInOrder(_ item: Item) -> (dropped: Int, isKept: Bool) {
         let offset = items.firstIndex { $0.sequence > item.sequence } ?? items.endIndex
         byteCount += item.byteCost
         var dropped = 0
+        var isKept = true
         if let evicted = items.insert(item, at: offset) {
             byteCount -= evicted.byteCost
             dropped += 1
+            isKept = evicted.sequence != item.sequence
         }
-        while byteCount > byteLimit, popFirst() != nil {
+        while byteCount > byteLimit, let oldest = popFirst() {
             dropped += 1
+            if oldest.sequence == item.sequence { isKept = false }
         }
-        return dropped
+        return (dropped, isKept)
     }
 
     /// Removes every item whose sequence is at most `sequence`; returns how many.

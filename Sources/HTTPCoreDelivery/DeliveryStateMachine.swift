@@ -412,14 +412,15 @@ struct DeliveryStateMachine {
     /// Returns a batch's items to the front of the buffer, the built batch kept on the first;
     /// returns how many of the oldest items were dropped to stay within the buffer's limits.
     private mutating func putBack(_ flight: Flight) -> Int {
-        var dropped = 0
-        for index in flight.items.indices.reversed() {
-            var item = flight.items[index]
-            item.attempts = flight.attempts
-            item.prepared = index == 0 ? flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: flight.items.count) } : nil
-            dropped += buffer.pushFront(item)
+        var items = flight.items
+        for index in items.indices {
+            items[index].attempts = flight.attempts
+            items[index].prepared = nil
         }
-        return dropped
+        if !items.isEmpty {
+            items[0].prepared = flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: flight.items.count) }
+        }
+        return buffer.putBack(items)
     }
 
     // MARK: Accounting

@@ -118,15 +118,11 @@ extension URLSessionTransport {
 
     static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
-            && effectivePort(lhs) == effectivePort(rhs)
+            && lhs.effectivePort == rhs.effectivePort
     }
 
     static func isDowngrade(from: URL, to: URL) -> Bool {
         from.scheme?.lowercased() == "https" && to.scheme?.lowercased() != "https"
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
 
     static func urlRequest(for request: HTTPRequest) throws -> URLRequest {

@@ -72,6 +72,33 @@ final class LogBufferTests: XCTestCase {
         XCTAssertEqual(bytes.byteCount, 80)
     }
 
+    func testABatchPutBackKeepsOnlyItsLatestItemsWhenTheyDoNotAllFit() {
+        var buffer = LogBuffer(countLimit: 10, byteLimit: 100)
+        _ = buffer.append(item(1, cost: 10))
+        _ = buffer.append(item(2, cost: 60))
+        _ = buffer.append(item(3, cost: 30))
+        let batch = [buffer.popFirst()!, buffer.popFirst()!, buffer.popFirst()!]
+        _ = buffer.append(item(4, cost: 50))
+        // 3 fits beside 4 (80 bytes); 2 does not (140), so 1, older still, goes too, though
+        // its 10 bytes would fit: the first item carries the batch built for all three.
+        XCTAssertEqual(buffer.putBack(batch), 2)
+        XCTAssertEqual(buffer.byteCount, 80)
+        XCTAssertEqual((0..<3).compactMap { _ in buffer.popFirst()?.sequence }, [3, 4])
+
+        var roomy = LogBuffer(countLimit: 10, byteLimit: 1_000)
+        (1...3).forEach { _ = roomy.append(item($0)) }
+        let all = [roomy.popFirst()!, roomy.popFirst()!]
+        XCTAssertEqual(roomy.putBack(all), 0)
+        XCTAssertEqual((0..<3).compactMap { _ in roomy.popFirst()?.sequence }, [1, 2, 3])
+
+        var counted = LogBuffer(countLimit: 2, byteLimit: 1_000)
+        (1...2).forEach { _ = counted.append(item($0)) }
+        let pair = [counted.popFirst()!, counted.popFirst()!]
+        _ = counted.append(item(3))
+        XCTAssertEqual(counted.putBack(pair), 1, "2 fits beside 3, which fills the buffer; 1, the oldest, evicts itself")
+        XCTAssertEqual((0..<3).compactMap { _ in counted.popFirst()?.sequence }, [2, 3])
+    }
+
     func testAnItemPutBackBehindALaterFailureKeepsSequenceOrder() {
         var buffer = LogBuffer(countLimit: 10, byteLimit: 1_000)
         (1...4).forEach { _ = buffer.append(item($0)) }

@@ -33,6 +33,16 @@ final class HTTPRequestTests: XCTestCase {
         XCTAssertEqual(kinds, [.informational, .successful, .redirection, .clientError, .serverError, .invalid])
     }
 
+    func testStatusKindsAreTheOneClassificationWithTheirLabels() {
+        let codes = [0, 99, 100, 199, 200, 299, 300, 399, 400, 499, 500, 599, 600, -1]
+        let kinds = codes.map(HTTPResponse.Status.Kind.init(code:))
+        XCTAssertEqual(kinds.map(\.label), [
+            "invalid", "invalid", "1xx", "1xx", "2xx", "2xx", "3xx", "3xx", "4xx", "4xx", "5xx", "5xx", "invalid", "invalid",
+        ])
+        XCTAssertEqual(codes.filter { HTTPResponse.Status.Kind(code: $0).isError }, [400, 499, 500, 599])
+        XCTAssertEqual(codes.map { HTTPResponse.Status(code: $0).kind }, kinds)
+    }
+
     func testErrorDescriptions() {
         XCTAssertEqual(HTTPError.timeout.description, "timed out")
         XCTAssertEqual(

@@ -22,7 +22,7 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
             let rawHost = url.host, !rawHost.isEmpty
         else { return nil }
         let host = rawHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let port = url.effectivePort ?? 80
         guard (1...65535).contains(port), HostKind(host) != nil else { return nil }
         self.init(scheme: scheme, host: host, port: port)
     }

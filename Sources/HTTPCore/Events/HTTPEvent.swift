@@ -192,15 +192,7 @@ public struct HTTPEvent: Sendable {
     public var host: String? { requestRecord.request.url.host }
     /// The request URL's port: the explicit one, else 80 for `http` and `ws` and 443 for
     /// `https` and `wss`; `nil` for other schemes without one. Reading it redacts nothing.
-    public var port: Int? {
-        let url = requestRecord.request.url
-        if let port = url.port { return port }
-        switch scheme {
-        case "http", "ws": return 80
-        case "https", "wss": return 443
-        default: return nil
-        }
-    }
+    public var port: Int? { requestRecord.request.url.effectivePort }
     /// The ``HTTPError/typeName`` of ``error`` (`"timeout"`, `"cannot_connect"`, ...),
     /// without scrubbing the error's message; `nil` when ``error`` is `nil`.
     public var errorTypeName: String? { errorRecord?.error.typeName }
