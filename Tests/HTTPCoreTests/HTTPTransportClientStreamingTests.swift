@@ -213,16 +213,18 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         XCTAssertEqual(first.message?.eventID, "1")
         XCTAssertEqual(first.message?.data, #"{"t":"Hel","api_key":"[REDACTED]"}"#)
         XCTAssertEqual(first.statusCode, 200)
-        try await writer.write(chunk("data: lo\n\n"))
+        XCTAssertEqual(first.attemptStartedAt, recorder.events[1].attemptStartedAt)
+        try await writer.write(chunk("data: lo\n\ndata: [DONE]\n\n"))
         writer.finish()
         let body = try await exchange.value
         XCTAssertTrue(String(decoding: body, as: UTF8.self).contains("sk-live-123"), "the caller gets the body as sent")
         let end = try await terminal()
         XCTAssertEqual(recorder.events.map(\.name), [
-            .requestCreated, .requestStarted, .responseReceived, .responseMessage, .responseMessage, .requestSucceeded,
+            .requestCreated, .requestStarted, .responseReceived, .responseMessage, .responseMessage, .responseMessage, .requestSucceeded,
         ])
         XCTAssertEqual(recorder.events[4].message?.data, "lo")
-        XCTAssertEqual(end.streamMessageCount, 2)
+        XCTAssertEqual(recorder.events[5].message?.data, "[DONE]", "data that is not JSON gets the text rules")
+        XCTAssertEqual(end.streamMessageCount, 3)
         XCTAssertEqual(end.droppedStreamMessageCount, 0)
         XCTAssertFalse(String(decoding: end.response?.body ?? Data(), as: UTF8.self).contains("sk-live-123"))
     }
