@@ -2,7 +2,25 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import XCTest
+
+/// Three server-sent events of an LLM-like answer, the second with a secret in its JSON.
+let chatFrames = [
+    "event: token\ndata: {\"t\":\"Hel\"}\n\n",
+    "event: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
+    ": keep-alive\n\nevent: done\ndata: end\n\n",
+]
+
+/// Sends `request` through `client` with the streaming `send` while `transport` streams
+/// `frames` as its response body, one chunk each; returns the bytes read.
+func stream(_ frames: [String], through transport: StreamingMockTransport, client: some HTTPClient, request: HTTPRequest) async throws -> Int {
+    async let read = client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+    let writer = try await transport.nextWriter()
+    for frame in frames { try await writer.write(HTTPBody.ByteChunk(frame.utf8)) }
+    writer.finish()
+    return try await read
+}
 
 /// A streamed exchange reaches dev-see as one log per server-sent event, as it arrives, and
 /// the exchange's own log with what really went through; all redacted and bounded.
@@ -11,7 +29,8 @@ final class DevSeeStreamingTests: XCTestCase {
     /// pointed at a fresh receiver, and returns the stored logs once `expectedLogs` arrived:
     /// the message logs sorted by index, then the exchange's.
     private func streamedLogs(
-        _ transport: StreamingTransport = .chat,
+        _ frames: [String] = chatFrames,
+        contentType: String = "text/event-stream",
         expectedLogs: Int,
         policy: HTTPCorePolicy = .debug,
         configure: (inout DevSeeLoggerConfiguration) -> Void = { _ in }
@@ -21,13 +40,14 @@ final class DevSeeStreamingTests: XCTestCase {
         let harness = LoggerHarness(receiver: receiver, configure)
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
         let request = HTTPRequest(
             method: .post, url: URL(string: "https://api.example.com/v1/chat?key=S3CR3T")!, headers: ["X-Request-ID": "corr-7"],
             body: Data(#"{"prompt":"hi"}"#.utf8)
         )
-        let read = try await StreamingTransport.readAll(request, with: client)
-        XCTAssertEqual(read, transport.byteCount)
+        let read = try await stream(frames, through: transport, client: client, request: request)
+        XCTAssertEqual(read, frames.joined().utf8.count)
         await dispatcher.flush()
         await harness.logger.flush()
         try await receiver.waitForLogs(count: expectedLogs)
@@ -46,12 +66,12 @@ final class DevSeeStreamingTests: XCTestCase {
         let url = "https://api.example.com/v1/chat?key=[REDACTED]"
         XCTAssertEqual(messages.map { $0["url"] as? String }, (0..<3).map { "\(url)#message-\($0)" })
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [
-            #"{"t":"Hel"}"#, #"{"t":"lo","api_key":"[REDACTED]"}"#, "[DONE]",
+            #"{"t":"Hel"}"#, #"{"t":"lo","api_key":"[REDACTED]"}"#, "end",
         ])
         XCTAssertEqual(messages.map { $0["streamMessage"] as? NSDictionary }, [
-            ["index": 0, "kind": "sse", "event": "token", "byteCount": 33],
-            ["index": 1, "kind": "sse", "event": "token", "eventId": "2", "byteCount": 59],
-            ["index": 2, "kind": "sse", "byteCount": 29],
+            ["index": 0, "kind": "sse", "event": "token", "byteCount": 32],
+            ["index": 1, "kind": "sse", "event": "token", "eventId": "2", "byteCount": 61],
+            ["index": 2, "kind": "sse", "event": "done", "byteCount": 23],
         ])
         for message in messages {
             XCTAssertEqual(message["type"] as? String, "api_log")
@@ -67,12 +87,12 @@ final class DevSeeStreamingTests: XCTestCase {
         XCTAssertEqual(exchange["url"] as? String, url)
         XCTAssertEqual(exchange["requestId"] as? String, requestID)
         XCTAssertEqual(exchange["streamed"] as? Bool, true)
-        XCTAssertEqual(exchange["requestBodyBytes"] as? Int, 0, "the body went in the request, not streamed")
-        XCTAssertEqual(exchange["responseBodyBytes"] as? Int, 121)
+        XCTAssertEqual(exchange["requestBodyBytes"] as? Int, 15)
+        XCTAssertEqual(exchange["responseBodyBytes"] as? Int, 130)
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
         XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 0)
         let body = try XCTUnwrap(exchange["responseBody"] as? String)
-        XCTAssertTrue(body.hasPrefix("[stream] 3 messages in 121 bytes\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"), body)
+        XCTAssertTrue(body.hasPrefix("[stream] 3 messages in 130 bytes\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"), body)
         XCTAssertFalse(messages.description.contains("sk-live-123"))
         XCTAssertFalse(body.contains("sk-live-123"), body)
     }
@@ -82,7 +102,7 @@ final class DevSeeStreamingTests: XCTestCase {
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"t":"Hel"}"#])
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
         XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 2)
-        XCTAssertTrue((exchange["responseBody"] as? String)?.hasPrefix("[stream] 3 messages in 121 bytes, 2 without a log of their own\n") == true)
+        XCTAssertTrue((exchange["responseBody"] as? String)?.hasPrefix("[stream] 3 messages in 130 bytes, 2 without a log of their own\n") == true)
     }
 
     func testMessagesAreCutAtThePolicyAndTheLoggerCaps() async throws {
@@ -90,20 +110,20 @@ final class DevSeeStreamingTests: XCTestCase {
         policy.streamMessages = HTTPCorePolicy.StreamMessageCapture(maxCount: 2, maxBytes: 8)
         let (messages, exchange, _) = try await streamedLogs(expectedLogs: 3, policy: policy)
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [
-            #"{"t":"Hel…[truncated: 33 bytes in all]"#, #"{"t":"lo…[truncated: 59 bytes in all]"#,
+            #"{"t":"He…[truncated: 32 bytes in all]"#, #"{"t":"lo…[truncated: 61 bytes in all]"#,
         ])
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
         XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 1, "the policy emitted two of three")
 
         let (small, _, _) = try await streamedLogs(expectedLogs: 4) { $0.maxBodyBytes = 4 }
         XCTAssertEqual(small.map { $0["responseBody"] as? String }, [
-            #"{"t"…[truncated: 33 bytes in all]"#, #"{"t"…[truncated: 59 bytes in all]"#, "[DON…[truncated: 29 bytes in all]",
+            #"{"t"…[truncated: 32 bytes in all]"#, #"{"t"…[truncated: 61 bytes in all]"#, "end",
         ])
     }
 
     func testJSONLinesAreMessagesToo() async throws {
-        let transport = StreamingTransport(contentType: "application/x-ndjson", frames: ["{\"n\":1}\n{\"n\":2,", "\"password\":\"pw\"}\n"])
-        let (messages, exchange, _) = try await streamedLogs(transport, expectedLogs: 3)
+        let frames = ["{\"n\":1}\n{\"n\":2,", "\"password\":\"pw\"}\n"]
+        let (messages, exchange, _) = try await streamedLogs(frames, contentType: "application/x-ndjson", expectedLogs: 3)
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"n":1}"#, #"{"n":2,"password":"[REDACTED]"}"#])
         XCTAssertEqual(messages.map { $0["streamMessage"] as? NSDictionary }, [
             ["index": 0, "kind": "jsonl", "byteCount": 8], ["index": 1, "kind": "jsonl", "byteCount": 24],
