@@ -52,12 +52,27 @@ struct LogEntry: Sendable {
     var metadata: [String: String] = [:]
     /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
     var redactedBy: Redactor? = nil
+    /// What a streamed exchange came to, or the message a message log shows; boxed, so that
+    /// the many logs of exchanges sent whole pay one word for it in the buffer.
+    var streaming: Streaming? = nil
+
+    /// The streaming part of a log.
+    indirect enum Streaming: Sendable {
+        case exchange(StreamSummary)
+        case message(StreamMessageLog)
+    }
+
     /// What a streamed exchange came to (its terminal event's counts); `nil` for an exchange
     /// sent whole, a retried attempt or a manual log.
-    var stream: StreamSummary? = nil
+    var stream: StreamSummary? {
+        if case .exchange(let summary) = streaming { summary } else { nil }
+    }
+
     /// The message this log shows, for the log of one server-sent event or JSON line; its
     /// data is ``responseBody``.
-    var message: StreamMessageLog? = nil
+    var message: StreamMessageLog? {
+        if case .message(let message) = streaming { message } else { nil }
+    }
 
     /// The counts of a streamed exchange, for its log.
     struct StreamSummary: Sendable {
@@ -95,7 +110,8 @@ struct LogEntry: Sendable {
         let bodies = [requestBody, responseBody].reduce(0) { total, body in
             total + (body.map { HeapCost.data($0.data) + ($0.contentType.map(HeapCost.string) ?? 0) } ?? 0)
         }
-        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies
+        let box = streaming == nil ? 0 : 2 * MemoryLayout<StreamMessageLog>.size + HeapCost.allocation
+        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box
     }
 }
 
@@ -166,12 +182,12 @@ extension LogEntry {
         )
         if event.isStreamed, event.name.isTerminal {
             let logged = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, maxMessageLogs))
-            stream = StreamSummary(
+            streaming = .exchange(StreamSummary(
                 requestBodyByteCount: event.requestBodyByteCount,
                 responseBodyByteCount: event.responseBodyByteCount,
                 messageCount: event.streamMessageCount,
                 unloggedMessageCount: max(0, event.streamMessageCount - logged)
-            )
+            ))
         }
     }
 
@@ -206,8 +222,8 @@ extension LogEntry {
             attempt: event.attempt > 1 ? event.attempt : nil,
             redactedBy: event.redactor
         )
-        self.message = StreamMessageLog(
+        streaming = .message(StreamMessageLog(
             index: message.index, kind: message.kind, eventType: message.eventType, eventID: message.eventID, byteCount: message.byteCount
-        )
+        ))
     }
 }
