@@ -39,7 +39,9 @@ import HTTPCoreConcurrency
 /// When the dispatcher drops events because this observer is behind, the logs of the
 /// exchanges and retried attempts whose end was among them are never made: the observer
 /// counts them in its ``statistics`` (`missed`) and says so in one line to the logger's
-/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event.
+/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event. A dropped message
+/// event is a message log missing; the dispatcher does not count those apart, so `missed`
+/// does not include them.
 public struct DevSeeObserver: HTTPObserver {
     private let fixedLogger: DevSeeLogger?
     /// Logs never made because their events were dropped; shared by copies of the observer.
