@@ -79,7 +79,12 @@ final class DevSeeStreamingTests: XCTestCase {
             XCTAssertEqual(message["statusCode"] as? Int, 200)
             XCTAssertEqual(message["requestId"] as? String, requestID)
             XCTAssertEqual(message["correlationId"] as? String, "corr-7")
-            XCTAssertGreaterThanOrEqual(message["duration"] as? Double ?? -1, 0)
+            // Timed from the attempt's start, which came with the `received` event, to the
+            // message's arrival, its `timestamp`.
+            let duration = try XCTUnwrap(message["duration"] as? Double)
+            XCTAssertGreaterThan(duration, 0)
+            let arrival = try XCTUnwrap(message["timestamp"] as? Double)
+            XCTAssertGreaterThanOrEqual(arrival - duration, (exchange["timestamp"] as? Double ?? .infinity) - 1)
             XCTAssertNil(message["requestBody"], "the exchange's log carries the request")
             XCTAssertNil(message["streamed"])
         }

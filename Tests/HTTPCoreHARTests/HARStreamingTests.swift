@@ -107,4 +107,40 @@ final class HARStreamingTests: XCTestCase {
         XCTAssertNil(entry["_streamMessageCount"])
         XCTAssertNil(entry["_eventSourceMessages"])
     }
+
+    func testMessagesAreKeptForAtMostCapacityOpenStreamsTheOldestForgotten() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = HARRecorder(capacity: 1)
+        let events = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        dispatcher.subscribe(events)
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let first = HTTPRequest(url: URL(string: "https://api.example.com/first")!)
+        let second = HTTPRequest(url: URL(string: "https://api.example.com/second")!)
+
+        async let readFirst = client.send(first, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        let firstWriter = try await transport.nextWriter()
+        try await firstWriter.write(HTTPBody.ByteChunk("data: one\n\n".utf8))
+        try await events.waitForEvents(count: 4)  // created, started, received, message
+        async let readSecond = client.send(second, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        let secondWriter = try await transport.nextWriter()
+        try await secondWriter.write(HTTPBody.ByteChunk("data: two\n\n".utf8))
+        try await events.waitForEvents(count: 8)
+        await dispatcher.flush()
+        secondWriter.finish()
+        _ = try await readSecond
+        firstWriter.finish()
+        _ = try await readFirst
+        await dispatcher.flush()
+
+        XCTAssertEqual(recorder.droppedCount, 1, "the second exchange's entry, which ended first")
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: recorder.harDocument()) as? [String: Any])
+        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual((entries[0]["request"] as? [String: Any])?["url"] as? String, "https://api.example.com/first")
+        XCTAssertEqual(entries[0]["_streamMessageCount"] as? Int, 1)
+        XCTAssertEqual(entries[0]["_droppedStreamMessages"] as? Int, 1, "forgotten when the second stream opened")
+        XCTAssertNil(entries[0]["_eventSourceMessages"])
+    }
 }
