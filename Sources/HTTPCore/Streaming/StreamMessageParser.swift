@@ -100,13 +100,18 @@ struct StreamMessageParser: Sendable {
     private mutating func append(_ bytes: ArraySlice<UInt8>) {
         lineByteCount += bytes.count
         // A server-sent event line keeps room for its field name; its data is capped later.
-        let room = maxBytes + (kind == .serverSentEvent ? 64 : 0) - line.count
-        if bytes.count > room {
-            line.append(contentsOf: bytes.prefix(max(0, room)))
-            isLineCut = true
-        } else {
-            line.append(contentsOf: bytes)
+        if !Self.append(bytes, to: &line, upTo: maxBytes + (kind == .serverSentEvent ? 64 : 0)) { isLineCut = true }
+    }
+
+    /// Appends what fits under `limit`; `false` when some of `bytes` did not fit.
+    private static func append(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8], upTo limit: Int) -> Bool {
+        let room = limit - buffer.count
+        guard bytes.count > room else {
+            buffer.append(contentsOf: bytes)
+            return true
         }
+        buffer.append(contentsOf: bytes.prefix(max(0, room)))
+        return false
     }
 
     private mutating func endLine(_ emit: (Message) -> Void) {
@@ -149,13 +154,7 @@ struct StreamMessageParser: Sendable {
     }
 
     private mutating func appendData(_ bytes: some Collection<UInt8>) {
-        let room = maxBytes - data.count
-        if bytes.count > room {
-            data.append(contentsOf: bytes.prefix(max(0, room)))
-            isDataCut = true
-        } else {
-            data.append(contentsOf: bytes)
-        }
+        if !Self.append(bytes, to: &data, upTo: maxBytes) { isDataCut = true }
     }
 
     private mutating func dispatchEvent(_ emit: (Message) -> Void) {
