@@ -31,6 +31,9 @@ public final class DevSeeLogger: Sendable {
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
     private let starts = Locked(RequestStartTable<DevSeeRequestToken>(limit: DevSeeLogger.maximumOpenTokens))
+    /// When the attempt of each streamed response being read started, from its `received`
+    /// event, so that each message's log shows when it arrived; bounded like `starts`.
+    private let streamStarts = Locked(RequestStartTable<HTTPRequest.ID>(limit: DevSeeLogger.maximumOpenTokens))
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
@@ -184,28 +187,54 @@ public final class DevSeeLogger: Sendable {
 
     // MARK: Internals
 
-    /// Accepts a terminal or retried event from ``DevSeeObserver``; redaction and encoding happen when
-    /// it is uploaded, unless its bodies are large, in which case they are captured now so the
-    /// buffer does not keep them alive.
+    /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
+    /// exchange's (or attempt's) log; a ``HTTPEvent/Name/responseMessage`` event the log of
+    /// one message; the `received` event of a streamed exchange only marks when its attempt
+    /// started, for the message logs that follow.
     ///
-    /// The terminal event of a request sent more than once describes its last attempt, but
-    /// carries the exchange's start and duration: its log gets the start of the attempt,
+    /// Redaction and encoding of an exchange's log happen when it is uploaded, unless its
+    /// bodies are large, in which case they are captured now so the buffer does not keep them
+    /// alive. The terminal event of a request sent more than once describes its last attempt,
+    /// but carries the exchange's start and duration: its log gets the start of the attempt,
     /// which the event also carries (and is captured now).
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
+        switch event.name {
+        case .responseReceived:
+            guard event.isStreamed, let start = event.attemptStartedAt else { return }
+            streamStarts.withLock { $0.insert(event.requestID, startedAt: start, identity: nil) }
+            return
+        case .responseMessage:
+            acceptMessage(event, shipper: shipper)
+            return
+        default:
+            if event.isStreamed, event.name.isTerminal || event.name == .requestRetried {
+                _ = streamStarts.withLock { $0.remove(event.requestID) }
+            }
+        }
         let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
         let retained = event.retainedByteCount
+        let maxMessageLogs = configuration.maxMessageLogsPerExchange
         if event.name.isTerminal, let attemptStart {
-            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             entry.startedAt = attemptStart
             entry.durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
-            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
             shipper.accept(.event(event), byteCost: retained)
         }
+    }
+
+    /// Logs one server-sent event or JSON line now (it is small, and its start is known only
+    /// now), unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
+    private func acceptMessage(_ event: HTTPEvent, shipper: LogShipper) {
+        guard let message = event.message, message.index < configuration.maxMessageLogsPerExchange else { return }
+        let start = event.attemptStartedAt ?? streamStarts.withLock { $0.startedAt(of: event.requestID) }
+        let entry = LogEntry(messageEvent: event, message: message, startedAt: start, maxBodyBytes: configuration.maxBodyBytes)
+        shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }
 
     /// The last attempt's share of a terminal event's duration: the exchange's, less the time
