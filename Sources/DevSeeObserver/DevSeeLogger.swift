@@ -33,7 +33,6 @@ public final class DevSeeLogger: Sendable {
     private let starts = Locked(RequestStartTable<DevSeeRequestToken>(limit: DevSeeLogger.maximumOpenTokens))
     /// When the attempt of each streamed response being read started, from its `received`
     /// event, so that each message's log shows when it arrived; bounded like `starts`.
-    private let streamStarts = Locked(RequestStartTable<HTTPRequest.ID>(limit: DevSeeLogger.maximumOpenTokens))
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
@@ -189,8 +188,7 @@ public final class DevSeeLogger: Sendable {
 
     /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
     /// exchange's (or attempt's) log; a ``HTTPEvent/Name/responseMessage`` event the log of
-    /// one message; the `received` event of a streamed exchange only marks when its attempt
-    /// started, for the message logs that follow.
+    /// one message.
     ///
     /// Redaction and encoding of an exchange's log happen when it is uploaded, unless its
     /// bodies are large, in which case they are captured now so the buffer does not keep them
@@ -199,19 +197,7 @@ public final class DevSeeLogger: Sendable {
     /// which the event also carries (and is captured now).
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
-        switch event.name {
-        case .responseReceived:
-            guard event.isStreamed, let start = event.attemptStartedAt else { return }
-            streamStarts.withLock { $0.insert(event.requestID, startedAt: start, identity: nil) }
-            return
-        case .responseMessage:
-            acceptMessage(event, shipper: shipper)
-            return
-        default:
-            if event.isStreamed, event.name.isTerminal || event.name == .requestRetried {
-                _ = streamStarts.withLock { $0.remove(event.requestID) }
-            }
-        }
+        if event.name == .responseMessage { return acceptMessage(event, shipper: shipper) }
         let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
         let retained = event.retainedByteCount
         let maxMessageLogs = configuration.maxMessageLogsPerExchange
@@ -228,12 +214,11 @@ public final class DevSeeLogger: Sendable {
         }
     }
 
-    /// Logs one server-sent event or JSON line now (it is small, and its start is known only
-    /// now), unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
+    /// Logs one server-sent event or JSON line now (it is small), timed from its attempt's
+    /// start, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
     private func acceptMessage(_ event: HTTPEvent, shipper: LogShipper) {
         guard let message = event.message, message.index < configuration.maxMessageLogsPerExchange else { return }
-        let start = event.attemptStartedAt ?? streamStarts.withLock { $0.startedAt(of: event.requestID) }
-        let entry = LogEntry(messageEvent: event, message: message, startedAt: start, maxBodyBytes: configuration.maxBodyBytes)
+        let entry = LogEntry(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: configuration.maxBodyBytes)
         shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }
 

@@ -67,14 +67,9 @@ public struct DevSeeObserver: HTTPObserver {
         return statistics
     }
 
-    /// Logs terminal, retried and message events (and notes when a streamed response's head
-    /// arrived, to time its messages); ignores the others.
+    /// Logs terminal, retried and message events; ignores the others.
     public func handle(_ event: HTTPEvent) {
-        switch event.name {
-        case .responseMessage: break
-        case .responseReceived where event.isStreamed: break
-        default: guard event.name.isTerminal || event.name == .requestRetried else { return }
-        }
+        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }
         logger.accept(event)
     }
 

@@ -58,11 +58,6 @@ struct RequestStartTable<Key: Hashable> {
         if markCount > 2 * limit + 64 { pruneMarks() }
     }
 
-    /// The start of an open token, kept open.
-    func startedAt(of token: Key) -> Date? {
-        startTimes[token]
-    }
-
     mutating func remove(_ token: Key) -> Date? {
         startTimes.removeValue(forKey: token)
     }
