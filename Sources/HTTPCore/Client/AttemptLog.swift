@@ -14,6 +14,8 @@ final class AttemptLog: Sendable {
         let result: Result<HTTPResponse, HTTPError>
         let startedAt: Date
         let ended: (date: Date, durationMilliseconds: Double)
+        /// What went through a streaming attempt's bodies; `nil` for a buffered attempt.
+        var taps: BodyTaps? = nil
 
         /// The attempt's start and end, as its events carry them.
         var timing: HTTPEvent.AttemptTiming { HTTPEvent.AttemptTiming(startedAt: startedAt, ended: ended) }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The protocol app code depends on to make HTTP requests.
 ///
@@ -24,6 +25,86 @@ public protocol HTTPClient: Sendable {
     /// returned, not thrown. Cancelling the calling task cancels the exchange, which then
     /// throws ``HTTPError/cancelled``.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Performs one exchange and hands the response to `receive` as soon as its head
+    /// arrives, with the body still streaming; the exchange ends when `receive` returns.
+    ///
+    /// Call it through ``send(_:body:receive:isolation:)``, which passes the caller's
+    /// isolation; implement this one. `receive` runs on `isolation`. See that method for the
+    /// contract. The default implementation buffers: it collects `body`, calls
+    /// ``send(_:)`` and hands over the whole response body, so every client can be called
+    /// this way; ``HTTPTransportClient`` streams.
+    func send<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        isolation: isolated (any Actor)?,
+        receive: (HTTPResponse, HTTPBody) async throws -> Result
+    ) async throws -> Result
+}
+
+extension HTTPClient {
+    /// Performs one exchange and hands the response to `receive` as soon as its head
+    /// arrives, with the body still streaming: downloads, server-sent events, uploads that
+    /// never sit in memory whole.
+    ///
+    /// ```swift
+    /// try await client.send(HTTPRequest(url: eventsURL)) { response, body in
+    ///     for try await chunk in body { render(chunk) }    // as each piece arrives
+    /// }
+    /// let file = HTTPBody(length: .known(size)) { chunks(of: path) }    // reopened by a retry
+    /// let status = try await client.send(HTTPRequest(method: .put, url: url), body: file) { response, _ in
+    ///     response.status
+    /// }
+    /// ```
+    ///
+    /// The exchange, and its events, end when `receive` returns:
+    /// - `response` is the head (status, headers, final URL); its ``HTTPResponse/body`` is
+    ///   empty, and `body` delivers the body as it arrives, read in one pass. Reading it
+    ///   after `receive` returned throws ``HTTPError/cancelled``.
+    /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once the
+    ///   body was read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading
+    ///   throws the ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
+    ///   ``HTTPEvent/Name/requestCancelled`` when `receive` returned or threw before the
+    ///   end, or its task was cancelled.
+    /// - The request's ``HTTPRequest/timeout`` bounds the whole exchange, body included:
+    ///   past it, reading throws ``HTTPError/timeout``.
+    /// - A slow reader slows the transfer: the body is never buffered whole by a streaming
+    ///   transport, the client, a middleware or an observer.
+    ///
+    /// Errors before the head arrives are thrown as by ``send(_:)``; errors `receive` throws
+    /// reach the caller unchanged.
+    ///
+    /// - Parameters:
+    ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
+    ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
+    ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
+    ///     (``HTTPBody/IterationBehavior/multiple``).
+    ///   - receive: Reads the response; runs on the caller's isolation.
+    public func send<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody? = nil,
+        receive: (HTTPResponse, HTTPBody) async throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
+        try await send(request, body: body, isolation: isolation, receive: receive)
+    }
+
+    /// The buffering default of ``send(_:body:isolation:receive:)``: collects `body` (up to
+    /// 1 GiB, else ``HTTPError/Code/invalidRequest``), calls ``send(_:)``, and hands over the
+    /// head with the whole body as a replayable ``HTTPBody``.
+    public func send<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        isolation: isolated (any Actor)?,
+        receive: (HTTPResponse, HTTPBody) async throws -> Result
+    ) async throws -> Result {
+        var request = request
+        if let body { request.body = try await HTTPBody.collectForBuffering(body) }
+        var response = try await send(request)
+        let responseBody = HTTPBody(response.body)
+        response.body = Data()
+        return try await receive(response, responseBody)
+    }
 }
 
 extension HTTPClient {

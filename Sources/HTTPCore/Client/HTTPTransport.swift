@@ -1,3 +1,5 @@
+import Foundation
+
 /// The adapter contract: one method that performs one HTTP exchange.
 ///
 /// Implement it to bring a new transport (an HTTP library, a recorded-response replayer, a
@@ -20,7 +22,51 @@
 ///   ``HTTPError/transport(_:message:)`` with code ``HTTPError/Code/other``.
 /// - Honour Swift task cancellation promptly: deadlines and `cancel()` work through it.
 /// - Do not emit events, assign ids or apply the policy: the client does.
+///
+/// ## Streaming
+///
+/// The second requirement, ``perform(_:body:)``, serves ``HTTPClient/send(_:body:receive:)``:
+/// it returns as soon as the response head arrives and hands the body over as it comes. A
+/// transport that only buffers does not implement it: the default collects the request body,
+/// calls ``perform(_:)`` and hands over the buffered response body, so streaming callers
+/// keep working, with the memory of the buffered path. A transport that streams implements
+/// both and gets the full benefit: bounded memory and the first bytes as soon as they arrive.
+/// See ``perform(_:body:)`` for what a streaming implementation owes.
 public protocol HTTPTransport: Sendable {
     /// Performs one exchange for `request` and returns the complete response.
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Performs one exchange, uploading `body` as it is read and returning when the response
+    /// head arrives, with the response body still streaming.
+    ///
+    /// The returned ``HTTPResponse`` is the head: status, headers and final URL, with an
+    /// empty ``HTTPResponse/body``; the returned ``HTTPBody`` delivers the body. When `body`
+    /// is non-`nil` it replaces ``HTTPRequest/body``, which is `nil` then; its
+    /// ``HTTPBody/length`` is the `Content-Length` to send when known, else send it chunked.
+    ///
+    /// What a streaming implementation owes its callers:
+    /// - Never hold a body whole: read the request body as the connection takes it, and make
+    ///   the response body with ``HTTPBody/makeStream(length:bufferSize:)`` (or wrap a source
+    ///   that reads only when asked), so a slow reader slows the transfer.
+    /// - Stop when the reader stops: ``HTTPBody/Writer/onTermination(_:)`` runs when the
+    ///   exchange ended before the body did; cancel the underlying request then.
+    /// - Fail the body, not the call, for a break after the head: finish it with an
+    ///   ``HTTPError`` (``HTTPError/Code/connectionLost`` for a dropped connection,
+    ///   ``HTTPError/Code/responseTooLarge`` for a size cap).
+    /// - Honour task cancellation while waiting for the head, as ``perform(_:)`` does.
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+}
+
+extension HTTPTransport {
+    /// The buffering default: collects `body` (up to ``HTTPBody/maximumBufferedBytes``, else
+    /// ``HTTPError/Code/invalidRequest`` before anything is sent), calls ``perform(_:)`` and
+    /// returns the response head with its body as a replayable ``HTTPBody``.
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        var request = request
+        if let body { request.body = try await HTTPBody.collectForBuffering(body) }
+        var response = try await perform(request)
+        let responseBody = HTTPBody(response.body)
+        response.body = Data()
+        return (response, responseBody)
+    }
 }

@@ -70,7 +70,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// The request's correlation id: the policy's correlation header, added with a new UUID
     /// when missing; without one, the first reported header the caller set.
-    private func addCorrelationHeader(to request: inout HTTPRequest) -> RequestRecord.Correlation? {
+    func addCorrelationHeader(to request: inout HTTPRequest) -> RequestRecord.Correlation? {
         guard let name = policy.correlationHeaderName else { return reportedCorrelation(in: request) }
         if let existing = request.headers[name] { return .init(headerName: name, value: existing, isGenerated: false) }
         let value = UUID().uuidString
@@ -78,7 +78,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return .init(headerName: name, value: value, isGenerated: true)
     }
 
-    private func reportedCorrelation(in request: HTTPRequest) -> RequestRecord.Correlation? {
+    func reportedCorrelation(in request: HTTPRequest) -> RequestRecord.Correlation? {
         policy.reportedCorrelation(in: request.headers).map { .init(headerName: $0.headerName, value: $0.value, isGenerated: false) }
     }
 
@@ -95,7 +95,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Through middlewares: zero or more attempts
 
     /// What the steps of one exchange through the middlewares share.
-    private struct Exchange: Sendable {
+    struct Exchange: Sendable {
         /// The caller's request, whose id, correlation id and timeout every attempt keeps.
         let created: RequestRecord
         let context: HTTPMiddlewareContext
@@ -170,7 +170,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try attempt.result.get()
     }
 
-    private func emitRetried(_ attempt: AttemptLog.Attempt) {
+    func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(HTTPEvent(
             name: .requestRetried, request: attempt.request, attempt: attempt.number, response: attempt.response,
             error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
@@ -180,7 +180,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Shared steps
 
     /// Emits the terminal event of a result and returns or throws it.
-    private func finish(
+    func finish(
         _ result: Result<HTTPResponse, HTTPError>,
         request: RequestRecord,
         attempt: Int,
@@ -245,7 +245,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The ``HTTPError`` for anything a transport or middleware threw. An interruption once
     /// the exchange's `deadline` passed is a timeout; otherwise a cancelled task is
     /// cancelled, whatever the error says.
-    private func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
+    func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
         if error is DeadlineExceeded { return .timeout }
         let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError)?.code == .cancelled
         if isCancellation, let deadline, DispatchTime.now() >= deadline { return .timeout }

@@ -46,8 +46,13 @@ public struct HTTPEvent: Sendable {
         /// the request again). Carries the ended attempt's number, request, response or
         /// error, start and duration; emitted before the next attempt's `started`.
         public static let requestRetried = Name("http.request.retried")
-        /// `http.response.received`: a complete response arrived.
+        /// `http.response.received`: a complete response arrived, or, for a streaming exchange,
+        /// its head (the body follows; the terminal event comes after it).
         public static let responseReceived = Name("http.response.received")
+        /// `http.response.message`: one server-sent event or JSON line of a streamed response
+        /// arrived (see ``HTTPEvent/message``); between `received` and the terminal event, at
+        /// most ``HTTPCorePolicy/StreamMessageCapture/maxCount`` per exchange.
+        public static let responseMessage = Name("http.response.message")
         /// `http.request.succeeded`: terminal; a complete response, whatever its status.
         public static let requestSucceeded = Name("http.request.succeeded")
         /// `http.request.failed`: terminal; no complete response (see ``HTTPEvent/error``).
@@ -172,9 +177,37 @@ public struct HTTPEvent: Sendable {
     /// nothing, so an observer that needs only the status pays for nothing else.
     public var statusCode: Int? { responseRecord?.response.statusCode }
     /// The size of the request body actually sent, in bytes.
-    public var requestBodyByteCount: Int { requestRecord.request.body?.count ?? 0 }
+    ///
+    /// For a streamed body, the bytes the transport took: on the terminal event of a
+    /// streaming exchange, all of them; on its `started` event, 0.
+    public var requestBodyByteCount: Int { requestRecord.bodyByteCount }
     /// The size of the response body received, in bytes; `nil` before a response arrived.
-    public var responseBodyByteCount: Int? { responseRecord?.response.body.count }
+    ///
+    /// For a streamed body, the bytes received when the event was emitted: 0 on `received`
+    /// (the head), all of them on the terminal event, as many as arrived before a failure.
+    public var responseBodyByteCount: Int? { responseRecord?.bodyByteCount }
+    /// Whether the exchange was made with ``HTTPClient/send(_:body:receive:isolation:)``, its
+    /// bodies streamed: the terminal event then carries what really went through.
+    public var isStreamed: Bool { requestRecord.isStreamed }
+    /// The streamed message this ``Name/responseMessage`` event carries, redacted when first
+    /// read; `nil` on other events.
+    public var message: StreamMessage? { messageRecord?.exposed }
+    /// On the terminal event of a streaming exchange whose response carried server-sent events
+    /// or JSON lines: how many arrived, emitted or not (see
+    /// ``HTTPCorePolicy/StreamMessageCapture``); 0 otherwise.
+    public var streamMessageCount: Int { streamSummary?.messageCount ?? 0 }
+    /// How many of ``streamMessageCount`` were not emitted as events: past the policy's
+    /// ``HTTPCorePolicy/StreamMessageCapture/maxCount``, or all with bodies omitted.
+    public var droppedStreamMessageCount: Int { streamSummary?.droppedMessageCount ?? 0 }
+
+    /// What a streaming exchange's messages came to.
+    struct StreamSummary: Sendable {
+        let messageCount: Int
+        let droppedMessageCount: Int
+    }
+
+    let messageRecord: StreamMessageRecord?
+    let streamSummary: StreamSummary?
 
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
@@ -210,7 +243,7 @@ public struct HTTPEvent: Sendable {
         let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
         let metadataBytes = request.metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         return 2048 + request.url.absoluteString.utf8.count + headerBytes + metadataBytes
-            + requestBodyByteCount + (responseBodyByteCount ?? 0)
+            + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
     }
 
     init(
@@ -221,7 +254,9 @@ public struct HTTPEvent: Sendable {
         error: HTTPError? = nil,
         startedAt: Date? = nil,
         ended: (date: Date, durationMilliseconds: Double)? = nil,
-        attemptTiming: AttemptTiming? = nil
+        attemptTiming: AttemptTiming? = nil,
+        message: StreamMessageRecord? = nil,
+        streamSummary: StreamSummary? = nil
     ) {
         self.name = name
         self.timestamp = ended?.date ?? Date()
@@ -233,5 +268,7 @@ public struct HTTPEvent: Sendable {
         self.endedAt = ended?.date
         self.durationMilliseconds = ended?.durationMilliseconds
         self.attemptTiming = attemptTiming
+        self.messageRecord = message
+        self.streamSummary = streamSummary
     }
 }

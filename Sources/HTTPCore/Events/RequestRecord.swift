@@ -10,6 +10,11 @@ final class RequestRecord: Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
     let correlation: Correlation?
+    /// For a streamed body: the bytes that went out (`request.body` then holds their first
+    /// bytes, as captured); `nil` for a request sent whole.
+    let streamedBodyByteCount: Int?
+    /// Whether the exchange was made with the streaming `send`.
+    let isStreamed: Bool
     private let cache = Locked<HTTPEvent.Request?>(nil)
 
     /// A request's correlation id and where it came from.
@@ -21,11 +26,16 @@ final class RequestRecord: Sendable {
         let isGenerated: Bool
     }
 
-    init(request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?) {
+    init(request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil) {
         self.request = request
         self.policy = policy
         self.correlation = correlation
+        self.isStreamed = isStreamed
+        self.streamedBodyByteCount = streamedBodyByteCount
     }
+
+    /// The bytes of the body sent.
+    var bodyByteCount: Int { streamedBodyByteCount ?? request.body?.count ?? 0 }
 
     var correlationID: String? { correlation?.value }
 
@@ -43,7 +53,7 @@ final class RequestRecord: Sendable {
 
     var exposed: HTTPEvent.Request {
         cache.value {
-            let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"])
+            let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
             return HTTPEvent.Request(
                 id: request.id,
                 method: request.method,

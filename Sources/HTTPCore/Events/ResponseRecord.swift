@@ -5,19 +5,26 @@ import HTTPCoreConcurrency
 final class ResponseRecord: Sendable {
     let response: HTTPResponse
     let policy: HTTPCorePolicy
+    /// For a streamed body: the bytes received so far (`response.body` then holds their first
+    /// bytes, as captured); `nil` for a response received whole.
+    let streamedBodyByteCount: Int?
     private let cache = Locked<HTTPEvent.Response?>(nil)
 
-    init(response: HTTPResponse, policy: HTTPCorePolicy) {
+    init(response: HTTPResponse, policy: HTTPCorePolicy, streamedBodyByteCount: Int? = nil) {
         self.response = response
         self.policy = policy
+        self.streamedBodyByteCount = streamedBodyByteCount
     }
+
+    /// The bytes of the body received.
+    var bodyByteCount: Int { streamedBodyByteCount ?? response.body.count }
 
     /// Whether the redacted form was computed yet.
     var isExposed: Bool { cache.withLock { $0 != nil } }
 
     var exposed: HTTPEvent.Response {
         cache.value {
-            let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"])
+            let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
             return HTTPEvent.Response(
                 statusCode: response.statusCode,
                 headers: policy.redactor.redactedHeaders(response.headers),

@@ -51,6 +51,8 @@ public struct HTTPBody: Sendable {
     private let makeChunks: @Sendable () -> AnyChunks
     /// Set once the single pass of a `.single` body has begun; `nil` for `.multiple` bodies.
     private let isIterated: Locked<Bool>?
+    /// Tells the producer that nobody reads on; `nil` for bodies without one.
+    private let onStop: (@Sendable () -> Void)?
 
     /// A body of `bytes`, replayable, of known length.
     public init(_ bytes: Data) {
@@ -99,11 +101,28 @@ public struct HTTPBody: Sendable {
         self.init(length: length, iterationBehavior: .multiple) { AnyChunks(makeSequence()) }
     }
 
-    private init(length: Length, iterationBehavior: IterationBehavior, makeChunks: @escaping @Sendable () -> AnyChunks) {
+    /// A body over any chunk maker; `onStop` runs when the exchange that carries the body
+    /// ends before its reader reached the end (see ``stopReading()``).
+    init(
+        length: Length,
+        iterationBehavior: IterationBehavior,
+        onStop: (@Sendable () -> Void)? = nil,
+        makeChunks: @escaping @Sendable () -> AnyChunks
+    ) {
         self.length = length
         self.iterationBehavior = iterationBehavior
         self.makeChunks = makeChunks
+        self.onStop = onStop
         isIterated = iterationBehavior == .single ? Locked(false) : nil
+    }
+
+    /// Whether the one pass of a `.single` body has begun; always `false` for `.multiple`.
+    package var hasBeenIterated: Bool { isIterated?.withLock { $0 } ?? false }
+
+    /// Tells the body's producer that nobody will read on, so that it stops producing (a
+    /// transport cancels its task); nothing for a body without a producer to tell.
+    package func stopReading() {
+        onStop?()
     }
 }
 
@@ -158,6 +177,20 @@ extension HTTPBody {
         return collected
     }
 
+    /// The most bytes a client or transport that only buffers collects from a streamed
+    /// request body before sending it: 1 GiB.
+    public static let maximumBufferedBytes = 1 << 30
+
+    /// `body` collected for a client or transport that only buffers: up to
+    /// ``maximumBufferedBytes``, else ``HTTPError/Code/invalidRequest``.
+    package static func collectForBuffering(_ body: HTTPBody) async throws -> Data {
+        do {
+            return try await body.collect(upTo: maximumBufferedBytes)
+        } catch let error as TooManyBytesError {
+            throw HTTPError.transport(.invalidRequest, message: "a buffered request body is at most 1 GiB: \(error)")
+        }
+    }
+
     /// A body longer than the cap given to ``HTTPBody/collect(upTo:)``.
     public struct TooManyBytesError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The cap that was passed.
@@ -183,12 +216,16 @@ extension HTTPBody {
 }
 
 /// One pass over some sequence of chunks, its type erased.
-private struct AnyChunks {
+struct AnyChunks {
     private var produceNext: () async throws -> HTTPBody.ByteChunk?
 
     init<Chunks: AsyncSequence>(_ sequence: Chunks) where Chunks.Element == HTTPBody.ByteChunk {
         var iterator = sequence.makeAsyncIterator()
         produceNext = { try await iterator.next() }
+    }
+
+    init(next: @escaping () async throws -> HTTPBody.ByteChunk?) {
+        produceNext = next
     }
 
     init(single chunk: HTTPBody.ByteChunk) {

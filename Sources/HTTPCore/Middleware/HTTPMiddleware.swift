@@ -1,3 +1,6 @@
+import Foundation
+import HTTPCoreConcurrency
+
 /// A stage that shapes requests on their way to the transport: adds headers, retries,
 /// refreshes credentials, propagates a trace.
 ///
@@ -63,6 +66,64 @@ public protocol HTTPMiddleware: Sendable {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> HTTPResponse
+
+    /// Handles one request of a streaming exchange (``HTTPClient/send(_:body:receive:isolation:)``)
+    /// and returns the response head with its body still streaming.
+    ///
+    /// The default runs ``intercept(_:context:next:)``: the middleware sees the request
+    /// without its streamed body (``HTTPRequest/body`` is `nil`) and the response head
+    /// without its body (``HTTPResponse/body`` is empty), and the streamed bodies pass
+    /// through it untouched; a response body it sets in place of the head's replaces the
+    /// streamed one. When it calls `next` again, the previous attempt's body is stopped.
+    /// Implement this method to read or replace streamed bodies, or to decide by them, as
+    /// ``RetryMiddleware`` does (it retries only a body that can be sent again).
+    ///
+    /// - Parameters:
+    ///   - request: The request as the previous middleware (or the caller) passed it.
+    ///   - body: The request body to stream, `nil` when `request.body` is all there is.
+    ///   - context: The exchange's deadline and how to tell an interruption's cause.
+    ///   - next: Runs the rest of the chain; a body that can be iterated once can be passed
+    ///     to it once (a second attempt with it fails with ``HTTPError/Code/invalidRequest``).
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: HTTPMiddlewareContext,
+        next: HTTPStreamingMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody)
+}
+
+extension HTTPMiddleware {
+    /// The default: runs ``intercept(_:context:next:)`` with the streamed bodies passing
+    /// around it (see the requirement).
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: HTTPMiddlewareContext,
+        next: HTTPStreamingMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let latest = Locked<(head: HTTPResponse, body: HTTPBody)?>(nil)
+        let response = try await intercept(request, context: context) { request in
+            let (head, responseBody) = try await next(request, body)
+            latest.withLock { previous in
+                previous?.body.stopReading()
+                previous = (head, responseBody)
+            }
+            return head
+        }
+        guard let (_, streamed) = latest.withLock({ $0 }) else { return Self.buffered(response) }
+        guard response.body.isEmpty else {
+            streamed.stopReading()
+            return Self.buffered(response)
+        }
+        return (response, streamed)
+    }
+
+    /// A response whose body is in memory, as a head and a replayable body.
+    private static func buffered(_ response: HTTPResponse) -> (HTTPResponse, HTTPBody) {
+        var head = response
+        head.body = Data()
+        return (head, HTTPBody(response.body))
+    }
 }
 
 /// The rest of a middleware chain: the later middlewares, then one attempt on the transport.
@@ -72,3 +133,10 @@ public protocol HTTPMiddleware: Sendable {
 /// `do { ... } catch HTTPError.timeout { ... }`. It is declared untyped, like
 /// ``HTTPClient/send(_:)``, so the same catches work in a middleware as in app code.
 public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+/// The rest of a streaming middleware chain: the later middlewares, then one attempt on the
+/// transport, returning the response head and its body as it streams.
+///
+/// It throws only ``HTTPError``, as ``HTTPMiddlewareNext`` does; the body it returns throws
+/// ``HTTPError`` too when the exchange breaks mid-body.
+public typealias HTTPStreamingMiddlewareNext = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)

@@ -23,6 +23,13 @@ import HTTPCoreConcurrency
 /// let client = URLSessionClient(middlewares: [RetryMiddleware(maximumAttempts: 4, attemptTimeout: 2)])
 /// ```
 ///
+/// For a streaming exchange (``HTTPClient/send(_:body:receive:isolation:)``) it retries only
+/// when the request body can be sent again: none, or one made replayable
+/// (``HTTPBody/IterationBehavior/multiple``: bytes in memory, or
+/// ``HTTPBody/init(length:makeSequence:)``). It decides on the response head: a retried
+/// attempt's body is stopped unread, and a response handed on is never retried, whatever
+/// happens to its body later. An ``attemptTimeout`` bounds an attempt until its head arrives.
+///
 /// Each attempt is visible in events (``HTTPEvent/attempt``, ``HTTPEvent/Name/requestRetried``).
 /// Place it before middlewares that should run once per attempt (a fresh trace span, a
 /// credential), after those that should run once per request.
@@ -81,17 +88,50 @@ public struct RetryMiddleware: HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> HTTPResponse {
+        try await retrying(request, attempts: maximumAttempts, context: context, head: { $0 }, discard: { _ in }, send: next)
+    }
+
+    /// Sends a streaming request, and again after each retryable outcome, only when its body
+    /// can be sent again: no streamed body, or a replayable one
+    /// (``HTTPBody/IterationBehavior/multiple``). A body that can be read once is sent once,
+    /// whatever the outcome. A retried attempt's response body is stopped unread; once a
+    /// response is returned, its body is the caller's and nothing is retried.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: HTTPMiddlewareContext,
+        next: HTTPStreamingMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let canResend = body.map { $0.iterationBehavior == .multiple } ?? true
+        return try await retrying(
+            request, attempts: canResend ? maximumAttempts : 1, context: context,
+            head: { $0.0 }, discard: { $0.1.stopReading() }, send: { try await next($0, body) }
+        )
+    }
+
+    /// The retry loop: `send` for each attempt, at most `attempts`, `discard` for each
+    /// outcome that another attempt replaces.
+    private func retrying<Outcome>(
+        _ request: HTTPRequest,
+        attempts: Int,
+        context: HTTPMiddlewareContext,
+        head: (Outcome) -> HTTPResponse,
+        discard: (Outcome) -> Void,
+        send: (HTTPRequest) async throws -> Outcome
+    ) async throws -> Outcome {
+        let attempts = max(1, attempts)
         var attempt = 1
         while true {
-            let outcome: Result<HTTPResponse, HTTPError>
+            let outcome: Result<Outcome, HTTPError>
             do {
-                outcome = .success(try await next(self.request(forAttempt: attempt, of: request)))
+                outcome = .success(try await send(self.request(forAttempt: attempt, of: request, attempts: attempts)))
             } catch let error as HTTPError {
                 outcome = .failure(error)
             }
-            guard attempt < max(1, maximumAttempts), let wait = wait(beforeRetry: attempt, after: outcome, of: request, context) else {
+            guard attempt < attempts, let wait = wait(beforeRetry: attempt, after: outcome.map(head), of: request, context) else {
                 return try outcome.get()
             }
+            if case .success(let replaced) = outcome { discard(replaced) }
             do {
                 try await Task.sleep(nanoseconds: Moment.nanoseconds(wait))
             } catch {
@@ -103,8 +143,8 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// The request that attempt `number` sends: bounded by ``attemptTimeout`` only when a
     /// timeout of that attempt could be retried, otherwise `request` as the caller built it.
-    func request(forAttempt number: Int, of request: HTTPRequest) -> HTTPRequest {
-        guard let attemptTimeout, number < max(1, maximumAttempts), isRetryable(.timeout, for: request) else { return request }
+    func request(forAttempt number: Int, of request: HTTPRequest, attempts: Int? = nil) -> HTTPRequest {
+        guard let attemptTimeout, number < max(1, attempts ?? maximumAttempts), isRetryable(.timeout, for: request) else { return request }
         var bounded = request
         bounded.timeout = attemptTimeout
         return bounded

@@ -22,6 +22,27 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         case captured(maxBytes: Int)
     }
 
+    /// How many messages of a streamed response observers see, and how much of each.
+    ///
+    /// Server-sent events and JSON lines in a response read through
+    /// ``HTTPClient/send(_:body:receive:isolation:)`` are emitted one by one as
+    /// ``HTTPEvent/Name/responseMessage`` events when bodies are captured
+    /// (``BodyCapture/captured(maxBytes:)``); with ``BodyCapture/omitted`` none is, and the
+    /// terminal event only counts them (``HTTPEvent/streamMessageCount``).
+    public struct StreamMessageCapture: Sendable, Hashable {
+        /// The most messages emitted per exchange; later ones are counted, not emitted.
+        public var maxCount: Int
+        /// The most bytes of a message's data kept; the rest is cut and the message marked
+        /// truncated.
+        public var maxBytes: Int
+
+        /// Creates a capture; by default 1,000 messages of at most 4 KiB.
+        public init(maxCount: Int = 1000, maxBytes: Int = 4096) {
+            self.maxCount = maxCount
+            self.maxBytes = maxBytes
+        }
+    }
+
     /// The redaction engine applied to headers, URLs, bodies and error texts.
     public var redactor: Redactor
     /// Whether events carry bodies.
@@ -32,6 +53,8 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// it keeps its value. Either way the value is on every event as
     /// ``HTTPEvent/correlationID``.
     public var correlationHeaderName: String?
+    /// How many messages of a streamed response observers see, and how much of each.
+    public var streamMessages = StreamMessageCapture()
 
     /// Headers whose value the app (or a middleware) set is reported as the correlation id,
     /// the first one present in this order, when ``correlationHeaderName`` is `nil`.
@@ -83,11 +106,18 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         #endif
     }
 
+    /// The most body bytes events show: the capture cap, 0 when bodies are omitted.
+    var capturedBodyBytes: Int {
+        guard case .captured(let cap) = bodyCapture else { return 0 }
+        return max(0, cap)
+    }
+
     /// What events show of a body: `nil` when omitted or empty, else the redacted capture.
-    func exposedBody(_ body: Data?, contentType: String?) -> (body: Data?, isTruncated: Bool) {
+    /// `totalByteCount` is the size of a streamed body of which `body` is the first bytes.
+    func exposedBody(_ body: Data?, contentType: String?, totalByteCount: Int? = nil) -> (body: Data?, isTruncated: Bool) {
         guard case .captured(let cap) = bodyCapture, let body, !body.isEmpty else { return (nil, false) }
         let maxBytes = max(0, cap)
-        let isTruncated = body.count > maxBytes
+        let isTruncated = max(body.count, totalByteCount ?? 0) > maxBytes
         let captured = isTruncated ? body.prefix(maxBytes) : body
         let redacted = redactor.redactedBody(Data(captured), contentType: contentType, isTruncated: isTruncated)
         // Masks can make the redacted body longer than the cap; cut again, it is truncated too.

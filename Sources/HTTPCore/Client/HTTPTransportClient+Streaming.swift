@@ -1,0 +1,194 @@
+import Dispatch
+import Foundation
+import HTTPCoreConcurrency
+
+extension HTTPTransportClient {
+    /// Performs one streaming exchange; see ``HTTPClient/send(_:body:receive:isolation:)``.
+    ///
+    /// The bodies stream through the middlewares (``HTTPMiddleware/intercept(_:body:context:next:)``)
+    /// and the transport (``HTTPTransport/perform(_:body:)``); a tap at the transport counts
+    /// their bytes, keeps the first ones the policy captures and splits out server-sent events
+    /// and JSON lines for observers, without holding more than those caps.
+    public func send<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        isolation: isolated (any Actor)?,
+        receive: (HTTPResponse, HTTPBody) async throws -> Result
+    ) async throws -> Result {
+        var outgoing = request
+        if body != nil { outgoing.body = nil }
+        let correlation = addCorrelationHeader(to: &outgoing)
+        let request = outgoing
+        let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
+        dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
+        let start = Moment.now()
+        let exchange = Exchange(
+            created: created,
+            context: HTTPMiddlewareContext(deadline: request.timeout.map { start.deadline(after: $0) }),
+            attempts: AttemptLog()
+        )
+        let head: (HTTPResponse, HTTPBody)
+        do {
+            if let timeout = request.timeout {
+                head = try await withDeadline(seconds: timeout) { try await streamMiddleware(at: 0, request, body, exchange) }
+            } else {
+                head = try await streamMiddleware(at: 0, request, body, exchange)
+            }
+        } catch {
+            let error = classify(error, for: request.url, deadline: exchange.context.deadline)
+            endStream(exchange, start: start, head: nil, delivered: 0, error: error)
+            throw error
+        }
+        let response = StreamedResponse(body: head.1, deadline: exchange.context.deadline) { delivered, error in
+            endStream(exchange, start: start, head: head.0, delivered: delivered, error: error)
+        } classify: { error in
+            classify(error, for: request.url, deadline: exchange.context.deadline)
+        }
+        do {
+            let result = try await receive(head.0, response.body)
+            response.close()
+            return result
+        } catch {
+            response.close()
+            throw error
+        }
+    }
+
+    /// Runs the streaming middleware at `index`; past the last, makes one attempt.
+    private func streamMiddleware(
+        at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange
+    ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+        guard index < middlewares.count else { return try await streamAttempt(request, body, exchange) }
+        do {
+            return try await middlewares[index].intercept(request, body: body, context: exchange.context) { request, body in
+                try await streamMiddleware(at: index + 1, request, body, exchange)
+            }
+        } catch {
+            throw classify(error, for: request.url, deadline: exchange.context.deadline)
+        }
+    }
+
+    /// One streaming attempt with its `started` and `received` events, its bodies tapped.
+    private func streamAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+        let created = exchange.created
+        var outgoing = request
+        outgoing.id = created.request.id
+        let request = outgoing
+        if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
+        if let body, body.iterationBehavior == .single, body.hasBeenIterated {
+            throw HTTPError.transport(
+                .invalidRequest,
+                message: "a request body that can be read once was sent already; make it replayable to send it again"
+            )
+        }
+        let (number, retried) = exchange.attempts.begin()
+        retried.forEach(emitRetried)
+        let record = RequestRecord(
+            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), isStreamed: true,
+            streamedBodyByteCount: body == nil ? nil : 0
+        )
+        let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
+        let sentBody = body.map { requestTap!.watching($0) }
+        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        let start = Moment.now()
+        dispatcher.emit(HTTPEvent(
+            name: .requestStarted, request: record, attempt: number, startedAt: start.date,
+            attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
+        ))
+        let result: Swift.Result<(HTTPResponse, HTTPBody), HTTPError>
+        do {
+            if let interruption = exchange.context.interruption { throw interruption }
+            if let ownTimeout {
+                result = .success(try await withDeadline(seconds: ownTimeout) { try await transport.perform(request, body: sentBody) })
+            } else {
+                result = .success(try await transport.perform(request, body: sentBody))
+            }
+        } catch {
+            result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
+        }
+        let ended = start.ended()
+        switch result {
+        case .failure(let error):
+            let sent = streamedRecord(record, tap: requestTap)
+            exchange.attempts.end(AttemptLog.Attempt(
+                number: number, request: sent, response: nil, result: .failure(error), startedAt: start.date, ended: ended,
+                taps: BodyTaps(request: requestTap, response: nil)
+            ))
+            throw error
+        case .success(let (head, responseBody)):
+            let headRecord = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: 0)
+            dispatcher.emit(HTTPEvent(
+                name: .responseReceived, request: record, attempt: number, response: headRecord, startedAt: start.date,
+                attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
+            ))
+            let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number)
+            exchange.attempts.end(AttemptLog.Attempt(
+                number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
+                taps: BodyTaps(request: requestTap, response: responseTap)
+            ))
+            return (head, responseTap.watching(responseBody))
+        }
+    }
+
+    /// The tap of a response body: its capture, and its messages emitted as events when the
+    /// policy captures bodies.
+    private func messageTap(for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int) -> BodyTap {
+        let emit: (@Sendable (StreamMessageParser.Message, Int) -> Void)?
+        if policy.bodyCapture == .omitted {
+            emit = nil
+        } else {
+            emit = { [dispatcher, policy] message, index in
+                dispatcher.emit(HTTPEvent(
+                    name: .responseMessage, request: request, attempt: attempt, response: headRecord,
+                    message: StreamMessageRecord(raw: message, index: index, redactor: policy.redactor)
+                ))
+            }
+        }
+        return BodyTap(
+            captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
+            onMessage: emit
+        )
+    }
+
+    /// A request record whose streamed body is what the tap saw go out.
+    private func streamedRecord(_ record: RequestRecord, tap: BodyTap?) -> RequestRecord {
+        guard let tap else { return record }
+        let seen = tap.snapshot
+        var request = record.request
+        request.body = seen.captured
+        return RequestRecord(
+            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount
+        )
+    }
+
+    /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
+    /// given up (`head` set), or when no head came.
+    private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
+        let ended = start.ended()
+        let (last, unreported) = exchange.attempts.finish()
+        unreported.forEach(emitRetried)
+        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) } ?? exchange.created
+        var response: ResponseRecord?
+        var summary: HTTPEvent.StreamSummary?
+        if let head {
+            if let last, let tap = last.taps?.response, last.response?.holds(head) ?? false {
+                let seen = tap.snapshot
+                var captured = head
+                captured.body = seen.captured
+                response = ResponseRecord(response: captured, policy: policy, streamedBodyByteCount: seen.byteCount)
+                if seen.messageCount > 0 {
+                    summary = HTTPEvent.StreamSummary(
+                        messageCount: seen.messageCount, droppedMessageCount: seen.messageCount - seen.emittedMessageCount
+                    )
+                }
+            } else {
+                response = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: delivered)
+            }
+        }
+        let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed
+        dispatcher.emit(HTTPEvent(
+            name: name, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
+            ended: ended, attemptTiming: last?.timing, streamSummary: summary
+        ))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPCoreConcurrency
+
+/// Watches a streamed body pass, for events: counts its bytes, keeps its first bytes up to
+/// the policy's capture cap, and splits out server-sent events or JSON lines. Never reads the
+/// body itself and never keeps more than the caps.
+final class BodyTap: Sendable {
+    /// What went through so far.
+    struct Snapshot: Sendable {
+        var byteCount = 0
+        var captured = Data()
+        var messageCount = 0
+        var emittedMessageCount = 0
+    }
+
+    private struct State {
+        var snapshot = Snapshot()
+        var parser: StreamMessageParser?
+    }
+
+    private let captureLimit: Int
+    private let maxMessages: Int
+    private let parserTemplate: StreamMessageParser?
+    private let onMessage: (@Sendable (StreamMessageParser.Message, Int) -> Void)?
+    private let state: Locked<State>
+
+    /// A tap that keeps `captureLimit` bytes and, when `contentType` carries messages and
+    /// `onMessage` is given, hands over the first `maxMessages` of them with their index.
+    init(
+        captureLimit: Int,
+        contentType: String? = nil,
+        messages: HTTPCorePolicy.StreamMessageCapture? = nil,
+        onMessage: (@Sendable (StreamMessageParser.Message, Int) -> Void)? = nil
+    ) {
+        self.captureLimit = captureLimit
+        self.maxMessages = messages.map { max(0, $0.maxCount) } ?? 0
+        parserTemplate = messages.flatMap { StreamMessageParser(contentType: contentType, maxBytes: $0.maxBytes) }
+        self.onMessage = onMessage
+        state = Locked(State(parser: parserTemplate))
+    }
+
+    var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
+    /// sends a replayable body anew).
+    func watching(_ body: HTTPBody) -> HTTPBody {
+        HTTPBody(length: body.length, iterationBehavior: body.iterationBehavior, onStop: { body.stopReading() }) {
+            self.beginPass()
+            var iterator = body.makeAsyncIterator()
+            return AnyChunks(next: {
+                guard let chunk = try await iterator.next() else {
+                    self.end()
+                    return nil
+                }
+                self.record(chunk)
+                return chunk
+            })
+        }
+    }
+
+    private func beginPass() {
+        state.withLock { $0 = State(parser: parserTemplate) }
+    }
+
+    private func record(_ chunk: HTTPBody.ByteChunk) {
+        let messages = state.withLock { state -> [(StreamMessageParser.Message, Int)] in
+            state.snapshot.byteCount += chunk.count
+            let room = captureLimit - state.snapshot.captured.count
+            if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
+            guard state.parser != nil else { return [] }
+            var completed: [(StreamMessageParser.Message, Int)] = []
+            state.parser!.feed(chunk) { completed.append(($0, 0)) }
+            return count(completed.map(\.0), in: &state)
+        }
+        messages.forEach { onMessage?($0.0, $0.1) }
+    }
+
+    private func end() {
+        let messages = state.withLock { state -> [(StreamMessageParser.Message, Int)] in
+            guard state.parser != nil else { return [] }
+            var completed: [StreamMessageParser.Message] = []
+            state.parser!.finish { completed.append($0) }
+            state.parser = nil
+            return count(completed, in: &state)
+        }
+        messages.forEach { onMessage?($0.0, $0.1) }
+    }
+
+    /// Counts completed messages and returns those to emit, with their index.
+    private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> [(StreamMessageParser.Message, Int)] {
+        var emitted: [(StreamMessageParser.Message, Int)] = []
+        for message in messages {
+            let index = state.snapshot.messageCount
+            state.snapshot.messageCount += 1
+            guard onMessage != nil, index < maxMessages else { continue }
+            state.snapshot.emittedMessageCount += 1
+            emitted.append((message, index))
+        }
+        return emitted
+    }
+}
+
+/// The taps of one streaming attempt.
+struct BodyTaps: Sendable {
+    /// The request body's, when one was streamed.
+    let request: BodyTap?
+    /// The response body's, once the head arrived.
+    let response: BodyTap?
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPCoreConcurrency
+
+extension HTTPEvent {
+    /// One message of a streamed response that observers see as it arrives: a server-sent
+    /// event (`text/event-stream`) or a JSON line (`application/x-ndjson`,
+    /// `application/jsonl`, `application/json-seq`).
+    ///
+    /// Carried by ``HTTPEvent/Name/responseMessage`` events, redacted by the client's policy
+    /// when first read: data that is JSON gets the JSON body rules, other data the text rules.
+    public struct StreamMessage: Sendable, Hashable {
+        /// The framing a message came in.
+        public enum Kind: Sendable, Hashable {
+            /// A server-sent event: `data:` lines ended by a blank line.
+            case serverSentEvent
+            /// One line of newline-delimited JSON.
+            case jsonLine
+        }
+
+        /// The framing.
+        public var kind: Kind
+        /// The message's position in the response, from 0.
+        public var index: Int
+        /// A server-sent event's `event:` field; `nil` when absent (the type is then "message").
+        public var eventType: String?
+        /// A server-sent event's `id:` field; `nil` when absent.
+        public var eventID: String?
+        /// The data: a server-sent event's `data:` lines joined by newlines, or the JSON line;
+        /// redacted, and cut at the policy's ``HTTPCorePolicy/StreamMessageCapture/maxBytes``.
+        public var data: String
+        /// The bytes of the message on the wire, framing included.
+        public var byteCount: Int
+        /// Whether ``data`` was cut at the cap.
+        public var isTruncated: Bool
+    }
+}
+
+/// A message as it was read, and its policy-exposed form, computed once, on first read.
+final class StreamMessageRecord: Sendable {
+    let raw: StreamMessageParser.Message
+    let index: Int
+    let redactor: Redactor
+    private let cache = Locked<HTTPEvent.StreamMessage?>(nil)
+
+    init(raw: StreamMessageParser.Message, index: Int, redactor: Redactor) {
+        self.raw = raw
+        self.index = index
+        self.redactor = redactor
+    }
+
+    var exposed: HTTPEvent.StreamMessage {
+        cache.value {
+            HTTPEvent.StreamMessage(
+                kind: raw.kind, index: index,
+                eventType: raw.eventType.map(redactor.redactedText), eventID: raw.eventID.map(redactor.redactedText),
+                data: redactedData, byteCount: raw.byteCount, isTruncated: raw.isTruncated
+            )
+        }
+    }
+
+    private var redactedData: String {
+        let first = raw.data.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            return redactor.redactedText(String(decoding: raw.data, as: UTF8.self))
+        }
+        let redacted = redactor.redactedBody(raw.data, contentType: "application/json", isTruncated: raw.isTruncated)
+        return String(decoding: redacted, as: UTF8.self)
+    }
+}

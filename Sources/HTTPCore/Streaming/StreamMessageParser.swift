@@ -1,0 +1,160 @@
+import Foundation
+
+/// Splits a streamed response body into server-sent events or JSON lines as chunks pass,
+/// keeping at most `maxBytes` of any line or event: memory stays bounded whatever the stream.
+///
+/// Server-sent events follow the WHATWG HTML "event stream" parsing rules: lines end with
+/// CRLF, LF or CR; `data:` lines are joined with newlines; `event:` and `id:` are kept; lines
+/// starting with `:` are comments; a blank line ends an event, and one without data is not
+/// dispatched; an unfinished event at the end of the stream is discarded. JSON lines end with
+/// LF (CRLF accepted); blank lines are skipped, and a last line without a newline counts.
+struct StreamMessageParser: Sendable {
+    /// One message as read: raw data, capped.
+    struct Message: Sendable {
+        let kind: HTTPEvent.StreamMessage.Kind
+        let eventType: String?
+        let eventID: String?
+        let data: Data
+        let byteCount: Int
+        let isTruncated: Bool
+    }
+
+    let kind: HTTPEvent.StreamMessage.Kind
+    let maxBytes: Int
+
+    /// The line being read: at most `maxBytes` kept; its wire bytes counted.
+    private var line: [UInt8] = []
+    private var isLineCut = false
+    private var lineByteCount = 0
+    /// Whether the previous chunk ended with CR, so that a leading LF belongs to that line end.
+    private var skipsLeadingLF = false
+
+    // The event being assembled (server-sent events).
+    private var data: [UInt8] = []
+    private var hasData = false
+    private var isDataCut = false
+    private var eventType: String?
+    private var eventID: String?
+    private var eventByteCount = 0
+
+    /// A parser for the streamed messages of a body of `contentType`; `nil` when its type
+    /// carries none.
+    init?(contentType: String?, maxBytes: Int) {
+        guard let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else {
+            return nil
+        }
+        switch mediaType {
+        case "text/event-stream": kind = .serverSentEvent
+        case "application/x-ndjson", "application/jsonl", "application/json-seq", "application/x-jsonlines": kind = .jsonLine
+        default: return nil
+        }
+        self.maxBytes = max(0, maxBytes)
+    }
+
+    /// Reads a chunk, calling `emit` for each message it completes.
+    mutating func feed(_ chunk: ArraySlice<UInt8>, _ emit: (Message) -> Void) {
+        var rest = chunk
+        if skipsLeadingLF, rest.first == UInt8(ascii: "\n") {
+            // The line it ends was counted without it: a CRLF split across chunks counts as CR.
+            rest = rest.dropFirst()
+        }
+        skipsLeadingLF = false
+        while let end = rest.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            append(rest[..<end])
+            var terminator = 1
+            if rest[end] == UInt8(ascii: "\r") {
+                let after = rest.index(after: end)
+                if after == rest.endIndex {
+                    skipsLeadingLF = true
+                } else if rest[after] == UInt8(ascii: "\n") {
+                    terminator = 2
+                }
+            }
+            lineByteCount += terminator
+            endLine(emit)
+            rest = rest[(end + terminator)...]
+        }
+        append(rest)
+    }
+
+    /// The stream ended: a last JSON line without a newline counts; an unfinished
+    /// server-sent event is discarded, as the standard says.
+    mutating func finish(_ emit: (Message) -> Void) {
+        if kind == .jsonLine, lineByteCount > 0 { endLine(emit) }
+    }
+
+    private mutating func append(_ bytes: ArraySlice<UInt8>) {
+        lineByteCount += bytes.count
+        let room = maxBytes - line.count
+        if bytes.count > room {
+            line.append(contentsOf: bytes.prefix(max(0, room)))
+            isLineCut = true
+        } else {
+            line.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func endLine(_ emit: (Message) -> Void) {
+        defer {
+            line.removeAll(keepingCapacity: line.count <= 4096)
+            isLineCut = false
+            lineByteCount = 0
+        }
+        switch kind {
+        case .jsonLine:
+            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
+            emit(Message(kind: kind, eventType: nil, eventID: nil, data: Data(line), byteCount: lineByteCount, isTruncated: isLineCut))
+        case .serverSentEvent:
+            eventByteCount += lineByteCount
+            if line.isEmpty, !isLineCut {
+                dispatchEvent(emit)
+            } else {
+                readField()
+            }
+        }
+    }
+
+    /// Applies one line of a server-sent event: `field: value` (one leading space dropped).
+    private mutating func readField() {
+        guard line.first != UInt8(ascii: ":") else { return }
+        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let field = line[..<(colon ?? line.endIndex)]
+        var value = colon.map { line[(line.index(after: $0))...] } ?? []
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        switch String(decoding: field, as: UTF8.self) {
+        case "data":
+            if hasData { appendData(CollectionOfOne(UInt8(ascii: "\n"))) }
+            hasData = true
+            appendData(value)
+            if isLineCut { isDataCut = true }
+        case "event": eventType = String(decoding: value, as: UTF8.self)
+        case "id": eventID = String(decoding: value, as: UTF8.self)
+        default: break
+        }
+    }
+
+    private mutating func appendData(_ bytes: some Collection<UInt8>) {
+        let room = maxBytes - data.count
+        if bytes.count > room {
+            data.append(contentsOf: bytes.prefix(max(0, room)))
+            isDataCut = true
+        } else {
+            data.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func dispatchEvent(_ emit: (Message) -> Void) {
+        defer {
+            data.removeAll(keepingCapacity: data.count <= 4096)
+            hasData = false
+            isDataCut = false
+            eventType = nil
+            eventID = nil
+            eventByteCount = 0
+        }
+        guard hasData else { return }
+        emit(Message(
+            kind: kind, eventType: eventType, eventID: eventID, data: Data(data), byteCount: eventByteCount, isTruncated: isDataCut
+        ))
+    }
+}
