@@ -147,7 +147,8 @@ final class LoopbackResponseWriterTests: XCTestCase {
         XCTAssertEqual(try connection.readHead(), "9\r\ndata: x")
         server.stop()
 
-        XCTAssertEqual(try connection.readToEnd(), Data())
+        // Only the first chunk's closing CRLF may still come, if it left before the stop.
+        XCTAssertEqual(String(decoding: try connection.readToEnd(), as: UTF8.self).trimmingCharacters(in: .newlines), "")
     }
 
     func test_aClientThatDoesNotRead_blocksTheWriter() throws {
