@@ -1,5 +1,6 @@
 import DevSeeObserver
 import Foundation
+import HTTPCoreTestPeers
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

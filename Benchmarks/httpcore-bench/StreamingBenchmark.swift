@@ -1,6 +1,7 @@
 import DevSeeObserver
 import DevSeeServer
 import Foundation
+import HTTPCoreTestPeers
 import HTTPCore
 import HTTPCoreHAR
 import HTTPCoreLoopback
