@@ -85,7 +85,7 @@ let package = Package(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR",
             ],
             path: "Benchmarks/httpcore-bench"
         ),

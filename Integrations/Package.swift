@@ -58,6 +58,21 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // `swift run -c release --package-path Integrations integrations-bench`: streaming over AHC.
+        .executableTarget(
+            name: "integrations-bench",
+            dependencies: [
+                "HTTPCoreAsyncHTTPClient",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreHAR", package: "HTTPCore"),
+                .product(name: "DevSeeObserver", package: "HTTPCore"),
+                .product(name: "DevSeeServer", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/integrations-bench"
+        ),
         .testTarget(
             name: "HTTPCoreTracingTests",
             dependencies: [

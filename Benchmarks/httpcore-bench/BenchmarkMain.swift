@@ -13,11 +13,11 @@ struct BenchmarkMain {
             exit(2)
         }
         if let child = options.childSection {
-            guard child == BenchmarkSection.memory.rawValue else {
-                FileHandle.standardError.write(Data("unknown section \(child)\n".utf8))
-                exit(2)
-            }
-            exit(await MemoryBenchmark.runChild())
+            if child == BenchmarkSection.memory.rawValue { exit(await MemoryBenchmark.runChild()) }
+            let streamingPrefix = BenchmarkSection.streaming.rawValue + ":"
+            if child.hasPrefix(streamingPrefix) { exit(await StreamingBenchmark.runChild(child.dropFirst(streamingPrefix.count))) }
+            FileHandle.standardError.write(Data("unknown section \(child)\n".utf8))
+            exit(2)
         }
         exit(await run(options))
     }

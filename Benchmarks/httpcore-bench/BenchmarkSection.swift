@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's sections, in the order they run.
 enum BenchmarkSection: String, CaseIterable {
-    case overhead, dispatch, shipping, memory, redaction, loki
+    case overhead, dispatch, shipping, memory, redaction, loki, streaming
 
     /// Runs the section.
     func run(quick: Bool) async throws -> SectionReport {
@@ -13,6 +13,7 @@ enum BenchmarkSection: String, CaseIterable {
         case .memory: try MemoryBenchmark().run()
         case .redaction: RedactionBenchmark(quick: quick).run()
         case .loki: try await LokiBenchmark(quick: quick).run()
+        case .streaming: try StreamingBenchmark(quick: quick).run()
         }
     }
 }

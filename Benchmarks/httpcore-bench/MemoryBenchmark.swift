@@ -1,5 +1,6 @@
 import DevSeeObserver
 import Foundation
+import HTTPCoreTestPeers
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -69,33 +70,11 @@ struct MemoryBenchmark {
 
     /// Relaunches this executable with `--section memory` and decodes the line it prints.
     private static func measureInChild() throws -> Measurement {
-        #if !os(macOS) && !os(Linux)
-        // iOS, tvOS and watchOS have no `Process`: the section needs a child process.
-        throw BenchmarkError(description: "the memory section runs only on macOS and Linux")
-        #else
-        #if os(Linux)
-        let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        #else
-        let fallback = URL(fileURLWithPath: CommandLine.arguments[0])
-        #endif
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? fallback
-        process.arguments = ["--section", "memory"]
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw BenchmarkError(description: "could not launch the memory child process: \(error)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lastLine = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        guard process.terminationStatus == 0, let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(lastLine.utf8)) else {
-            throw BenchmarkError(description: "the memory child process failed (status \(process.terminationStatus)): \(lastLine)")
+        let line = try ChildProcess.run(section: "memory")
+        guard let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8)) else {
+            throw BenchmarkError(description: "the memory child process printed no measurement: \(line)")
         }
         return measurement
-        #endif
     }
 
     /// The child's work: logs `calls` calls to a stopped server and prints a ``Measurement``

@@ -6,11 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The process's resident memory, read the cheapest way each platform offers.
-enum ResidentMemory {
+/// The process's resident memory, read the cheapest way each platform offers: for the
+/// benchmarks' memory figures.
+public enum ResidentMemory {
     /// Resident memory now, in bytes; on Apple platforms the peak so far (`ru_maxrss`),
     /// which is what a baseline taken before the measured work needs.
-    static func current() -> Int? {
+    public static func current() -> Int? {
         #if os(Linux)
         statusField("VmRSS")
         #else
@@ -19,7 +20,7 @@ enum ResidentMemory {
     }
 
     /// The peak resident memory of the process so far, in bytes.
-    static func peak() -> Int? {
+    public static func peak() -> Int? {
         #if os(Linux)
         statusField("VmHWM")
         #else
