@@ -6,13 +6,15 @@ import HTTPCore
 /// Used only by the connection's own thread. It buffers what it reads past a request, so
 /// pipelined requests are not lost.
 final class HTTPRequestReader {
-    /// A request head and its complete body.
+    /// A request head and its complete body, or only its digest.
     struct Request {
         var method: String
         var target: String
         var minorVersion: Int
         var headers: HTTPHeaders
         var body: Data
+        /// Set instead of `body` when the route records only a digest.
+        var digest: LoopbackBodyDigest?
     }
 
     /// The result of trying to read the next request.
@@ -45,7 +47,11 @@ final class HTTPRequestReader {
 
     /// Reads the next request; `sendContinue` is called before reading a body the client is
     /// holding back with `Expect: 100-continue`, and returns `false` if the write failed.
-    func next(sendContinue: () -> Bool) -> Outcome {
+    /// `recording` says, from the method and target, whether to keep the body or only its digest.
+    func next(
+        sendContinue: () -> Bool,
+        recording: (_ method: String, _ target: String) -> LoopbackRequest.BodyRecording
+    ) -> Outcome {
         let head: (method: String, target: String, minorVersion: Int, headers: HTTPHeaders)
         switch readHead() {
         case .success(let parsed): head = parsed
@@ -57,7 +63,8 @@ final class HTTPRequestReader {
         case .success(let parsed): framing = parsed
         case .failure(let failure): return failure.outcome
         }
-        if case .length(let length) = framing, length > Self.maxBodyBytes {
+        let keepsBody = recording(head.method, head.target) == .whole
+        if keepsBody, case .length(let length) = framing, length > Self.maxBodyBytes {
             return .malformed(status: 413, message: "request body too large")
         }
 
@@ -72,26 +79,51 @@ final class HTTPRequestReader {
             guard sendContinue() else { return .endOfStream }
         }
 
-        let body: Data
+        var sink = keepsBody ? BodySink.whole(Data()) : BodySink.digest(LoopbackBodyDigest())
         switch framing {
         case .length(let length):
-            guard let read = readBytes(length) else { return .endOfStream }
-            body = read
+            guard readBytes(length, into: &sink) else { return .endOfStream }
         case .chunked:
-            switch readChunkedBody() {
-            case .success(let read): body = read
-            case .failure(let failure): return failure.outcome
+            if case .failure(let failure) = readChunkedBody(into: &sink) { return failure.outcome }
+        }
+        var request = Request(
+            method: head.method,
+            target: head.target,
+            minorVersion: head.minorVersion,
+            headers: head.headers,
+            body: Data()
+        )
+        switch sink {
+        case .whole(let body): request.body = body
+        case .digest(let digest): request.digest = digest
+        }
+        return .request(request)
+    }
+
+    /// Where body bytes go as they are read.
+    private enum BodySink {
+        case whole(Data)
+        case digest(LoopbackBodyDigest)
+
+        var count: Int64 {
+            switch self {
+            case .whole(let body): Int64(body.count)
+            case .digest(let digest): digest.byteCount
             }
         }
-        return .request(
-            Request(
-                method: head.method,
-                target: head.target,
-                minorVersion: head.minorVersion,
-                headers: head.headers,
-                body: body
-            )
-        )
+
+        mutating func append(_ bytes: ArraySlice<UInt8>) {
+            switch self {
+            case .whole(var body):
+                // Taken out of the enum first, so appending does not copy the whole body.
+                self = .digest(LoopbackBodyDigest())
+                body.append(contentsOf: bytes)
+                self = .whole(body)
+            case .digest(var digest):
+                digest.update(bytes)
+                self = .digest(digest)
+            }
+        }
     }
 
     // MARK: - Head
@@ -196,8 +228,7 @@ final class HTTPRequestReader {
 
     // MARK: - Body
 
-    private func readChunkedBody() -> Result<Data, Failure> {
-        var body = Data()
+    private func readChunkedBody(into body: inout BodySink) -> Result<Void, Failure> {
         var headBytes = 0
         while true {
             headBytes = 0
@@ -210,11 +241,10 @@ final class HTTPRequestReader {
                 return .failure(Failure(outcome: .malformed(status: 400, message: "invalid chunk size")))
             }
             if size == 0 { break }
-            guard body.count + size <= Self.maxBodyBytes else {
+            if case .whole = body, body.count + Int64(size) > Int64(Self.maxBodyBytes) {
                 return .failure(Failure(outcome: .malformed(status: 413, message: "request body too large")))
             }
-            guard let chunkData = readBytes(size) else { return .failure(Failure(outcome: .endOfStream)) }
-            body.append(chunkData)
+            guard readBytes(size, into: &body) else { return .failure(Failure(outcome: .endOfStream)) }
             guard let end = readLine(counting: &headBytes) else { return .failure(Failure(outcome: lineFailure)) }
             guard end.isEmpty else {
                 return .failure(Failure(outcome: .malformed(status: 400, message: "chunk not followed by CRLF")))
@@ -224,21 +254,26 @@ final class HTTPRequestReader {
         headBytes = 0
         while true {
             guard let line = readLine(counting: &headBytes) else { return .failure(Failure(outcome: lineFailure)) }
-            if line.isEmpty { return .success(body) }
+            if line.isEmpty { return .success(()) }
         }
     }
 
-    /// Exactly `count` bytes, or `nil` when the stream ends first.
-    private func readBytes(_ count: Int) -> Data? {
-        var data = Data()
-        data.reserveCapacity(count)
-        while data.count < count {
-            if start == buffer.count, !fill() { return nil }
-            let take = min(count - data.count, buffer.count - start)
-            data.append(contentsOf: buffer[start..<(start + take)])
-            start += take
+    /// Passes exactly `count` bytes to `sink`; `false` when the stream ends first.
+    private func readBytes(_ count: Int, into sink: inout BodySink) -> Bool {
+        if case .whole(var data) = sink {
+            sink = .digest(LoopbackBodyDigest())
+            data.reserveCapacity(data.count + count)
+            sink = .whole(data)
         }
-        return data
+        var remaining = count
+        while remaining > 0 {
+            if start == buffer.count, !fill() { return false }
+            let take = min(remaining, buffer.count - start)
+            sink.append(buffer[start..<(start + take)])
+            start += take
+            remaining -= take
+        }
+        return true
     }
 
     /// Appends what the socket has to the buffer; `false` at end of stream or on error.

@@ -13,7 +13,7 @@ final class LoopbackConnection {
     private let reader: HTTPRequestReader
 
     /// How a connection goes on after an exchange.
-    private enum Next {
+    enum Next {
         case keepAlive
         /// Everything was sent: end the sending side, let the client read it, then close.
         case close
@@ -40,7 +40,10 @@ final class LoopbackConnection {
 
     private func exchange() -> Next {
         let continueLine = Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-        switch reader.next(sendContinue: { socket.sendAll(continueLine) }) {
+        let outcome = reader.next(sendContinue: { socket.sendAll(continueLine) }) { method, target in
+            core.route(method: method, path: LoopbackRequest.split(target).path)?.requestBody ?? .whole
+        }
+        switch outcome {
         case .endOfStream:
             return .abort
         case .malformed(let status, let message):
@@ -48,18 +51,32 @@ final class LoopbackConnection {
             response.headers.set(name: "Connection", value: "close")
             return send(response, method: "GET", clientWantsClose: true)
         case .request(let parsed):
-            let request = LoopbackRequest(
-                method: parsed.method,
-                target: parsed.target,
-                headers: parsed.headers,
-                body: parsed.body,
-                connectionID: id
-            )
+            let request =
+                if let digest = parsed.digest {
+                    LoopbackRequest(
+                        method: parsed.method, target: parsed.target, headers: parsed.headers, bodyDigest: digest, connectionID: id
+                    )
+                } else {
+                    LoopbackRequest(method: parsed.method, target: parsed.target, headers: parsed.headers, body: parsed.body, connectionID: id)
+                }
             core.record.withLock { $0.requests.append(request) }
-            let response =
-                core.handler(method: request.method, path: request.path)?(request)
-                ?? .text("not found", status: 404)
-            return send(response, method: request.method, clientWantsClose: Self.wantsClose(parsed))
+            let clientWantsClose = Self.wantsClose(parsed)
+            switch core.route(method: request.method, path: request.path)?.answer {
+            case .response(let handler):
+                return send(handler(request), method: request.method, clientWantsClose: clientWantsClose)
+            case .streaming(let handler):
+                let writer = LoopbackResponseWriter(
+                    socket: socket, lifecycle: core.lifecycle, method: request.method, clientWantsClose: clientWantsClose
+                )
+                do {
+                    try handler(request, writer)
+                    return writer.finish(threw: false)
+                } catch {
+                    return writer.finish(threw: true)
+                }
+            case nil:
+                return send(.text("not found", status: 404), method: request.method, clientWantsClose: clientWantsClose)
+            }
         }
     }
 

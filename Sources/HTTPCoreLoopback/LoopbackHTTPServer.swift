@@ -69,7 +69,48 @@ public final class LoopbackHTTPServer: Sendable {
         _ path: String,
         _ handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
     ) {
-        core.routes.withLock { $0.table[LoopbackServerCore.RouteKey(method: method, path: path)] = handler }
+        route(method, path, requestBody: .whole, handler)
+    }
+
+    /// Answers requests for `path` with `handler`, keeping of each request body what
+    /// `requestBody` says: ``LoopbackRequest/BodyRecording/digestOnly`` for uploads too large to keep.
+    ///
+    /// Matching is as for ``route(_:_:_:)``.
+    public func route(
+        _ method: String? = nil,
+        _ path: String,
+        requestBody: LoopbackRequest.BodyRecording,
+        _ handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse
+    ) {
+        core.setRoute(method, path, .init(requestBody: requestBody, answer: .response(handler)))
+    }
+
+    /// Answers requests for `path` with a streamed response: `handler` writes the head and the
+    /// body piece by piece through a ``LoopbackResponseWriter``, straight to the socket.
+    ///
+    /// For bodies too large to hold (a generated gigabyte), bodies with pauses or gates in the
+    /// middle (server-sent events), and bodies cut mid-way. Matching is as for ``route(_:_:_:)``;
+    /// the request is recorded, as `requestBody` says, before the handler runs. Errors the
+    /// handler throws close the connection where the body stopped.
+    ///
+    /// ```swift
+    /// server.route("GET", "/download", streaming: { _, writer in
+    ///     try writer.writeHead(framing: .contentLength(1 << 30))
+    ///     try writer.writePattern(byteCount: 1 << 30)
+    /// })
+    /// ```
+    public func route(
+        _ method: String? = nil,
+        _ path: String,
+        requestBody: LoopbackRequest.BodyRecording = .whole,
+        streaming handler: @escaping @Sendable (LoopbackRequest, LoopbackResponseWriter) throws -> Void
+    ) {
+        core.setRoute(method, path, .init(requestBody: requestBody, answer: .streaming(handler)))
+    }
+
+    /// A gate a streaming route can wait at until the test opens it; `stop()` ends the wait.
+    public func makeGate() -> LoopbackGate {
+        LoopbackGate(lifecycle: core.lifecycle)
     }
 
     /// Answers requests for `path` with any method with `handler`: `route(nil, path, handler)`.

@@ -17,7 +17,8 @@ public struct LoopbackRequest: Sendable, Hashable {
     public var query: String?
     /// The header fields in the order they arrived.
     public var headers: HTTPHeaders
-    /// The body bytes, de-chunked when the request was sent chunked; empty when there was none.
+    /// The body bytes, de-chunked when the request was sent chunked; empty when there was none,
+    /// and when the route records only a digest (``BodyRecording/digestOnly``).
     public var body: Data
     /// The connection the request arrived on, numbered from 1 in order of acceptance.
     ///
@@ -38,6 +39,31 @@ public struct LoopbackRequest: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.connectionID = connectionID
+        streamedDigest = nil
+    }
+
+    /// Creates the record of a request whose body was not kept, only its digest.
+    public init(method: String, target: String, headers: HTTPHeaders = [:], bodyDigest: LoopbackBodyDigest, connectionID: Int = 1) {
+        self.init(method: method, target: target, headers: headers, connectionID: connectionID)
+        streamedDigest = bodyDigest
+    }
+
+    /// Set when the route recorded only a digest; `bodyDigest` computes it from `body` otherwise.
+    private var streamedDigest: LoopbackBodyDigest?
+
+    /// The byte count and FNV-1a 64 hash of the body: recorded as it arrived for a route that
+    /// keeps only a digest, computed from ``body`` (on each call) otherwise.
+    public var bodyDigest: LoopbackBodyDigest {
+        streamedDigest ?? LoopbackBodyDigest(of: body)
+    }
+
+    /// What a route keeps of a request body.
+    public enum BodyRecording: Sendable, Hashable {
+        /// The whole body in ``LoopbackRequest/body``, up to 256 MiB (a larger one gets 413).
+        case whole
+        /// Only ``LoopbackRequest/bodyDigest``, computed as the body is read, of any size:
+        /// memory stays at the reader's 64 KiB whatever is uploaded.
+        case digestOnly
     }
 
     /// Splits a request target into path and query, reducing an absolute-form target to its path.

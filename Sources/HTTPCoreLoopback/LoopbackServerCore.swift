@@ -15,14 +15,26 @@ import HTTPCoreConcurrency
 /// runs its `deinit`, which stops the core.
 final class LoopbackServerCore: Sendable {
     typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
+    typealias StreamingHandler = @Sendable (LoopbackRequest, LoopbackResponseWriter) throws -> Void
 
     struct RouteKey: Hashable {
         var method: String?
         var path: String
     }
 
+    /// What a route keeps of the request and how it answers.
+    struct Route {
+        enum Answer {
+            case response(Handler)
+            case streaming(StreamingHandler)
+        }
+
+        var requestBody: LoopbackRequest.BodyRecording
+        var answer: Answer
+    }
+
     struct Routes {
-        var table: [RouteKey: Handler] = [:]
+        var table: [RouteKey: Route] = [:]
         /// Answers requests no route matches; internal, for servers built on this one.
         var fallback: Handler?
     }
@@ -85,13 +97,18 @@ final class LoopbackServerCore: Sendable {
         lifecycle.waitForThreads(until: Date(timeIntervalSinceNow: timeout))
     }
 
-    /// The handler for a request: exact method, then any method, then `GET` for `HEAD`, then the fallback.
-    func handler(method: String, path: String) -> Handler? {
+    /// Registers `route`, replacing one for the same method and path.
+    func setRoute(_ method: String?, _ path: String, _ route: Route) {
+        routes.withLock { $0.table[RouteKey(method: method, path: path)] = route }
+    }
+
+    /// The route for a request: exact method, then any method, then `GET` for `HEAD`, then the fallback.
+    func route(method: String, path: String) -> Route? {
         routes.withLock { routes in
             routes.table[RouteKey(method: method, path: path)]
                 ?? routes.table[RouteKey(method: nil, path: path)]
                 ?? (method == "HEAD" ? routes.table[RouteKey(method: "GET", path: path)] : nil)
-                ?? routes.fallback
+                ?? routes.fallback.map { Route(requestBody: .whole, answer: .response($0)) }
         }
     }
 

@@ -63,6 +63,26 @@ package final class LoopbackServerLifecycle: @unchecked Sendable {
         return false
     }
 
+    /// Changes state guarded by this lifecycle's lock (a gate's) and wakes every waiter.
+    func signal(_ change: () -> Void) {
+        condition.lock()
+        change()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `isSatisfied` holds, read under this lifecycle's lock after every `signal`:
+    /// `true` when it held, `false` when the server stopped first.
+    func wait(until isSatisfied: () -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped {
+            if isSatisfied() { return true }
+            condition.wait()
+        }
+        return false
+    }
+
     /// Marks the server stopped, wakes every pause and shuts every open connection (waking its
     /// blocked reads); `false` if it was already stopped.
     func beginStop() -> Bool {
