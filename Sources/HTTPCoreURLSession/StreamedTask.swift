@@ -18,9 +18,12 @@ import FoundationNetworking
 ///   ``URLSessionTransport/Limits/maximumUnreadBytes``; a reader that falls that far behind
 ///   gets ``HTTPError/Code/responseTooLarge``, never unbounded memory.
 final class StreamedTask: Sendable {
+    /// Waits for the response head and the body that follows it.
+    typealias Head = CheckedContinuation<(HTTPURLResponse, HTTPBody), any Error>
+
     let request: HTTPRequest
     private let limits: URLSessionTransport.Limits
-    private let machine: Locked<StreamedTaskStateMachine>
+    private let machine: Locked<StreamedTaskStateMachine<Head>>
     /// Set once before the task is resumed; read by the callbacks.
     private let task = Locked<URLSessionDataTask?>(nil)
     /// The streamed request body, when there is one (Linux).
@@ -36,7 +39,7 @@ final class StreamedTask: Sendable {
     // MARK: From the caller
 
     /// Resumes `task` unless the caller was cancelled already; `head` gets the response head.
-    func start(_ task: URLSessionDataTask, head: StreamedTaskStateMachine.Head) {
+    func start(_ task: URLSessionDataTask, head: Head) {
         self.task.withLock { $0 = task }
         switch machine.withLock({ $0.start(head) }) {
         case .resumeTask:

@@ -1,8 +1,4 @@
-import Foundation
 import HTTPCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The life of one streamed URLSession task, as a pure state machine: what the delegate's
 /// callbacks, the caller's cancellation and the reader's stop each mean, and what to do about
@@ -11,9 +7,10 @@ import FoundationNetworking
 /// The machine, not URLSession, decides how an exchange ends: FoundationNetworking sometimes
 /// loses a `cancel()` that races the task's start, or delivers the whole body after it, so
 /// whatever arrives once the exchange ended is dropped (and the task cancelled again once).
-struct StreamedTaskStateMachine {
-    typealias Head = CheckedContinuation<(HTTPURLResponse, HTTPBody), any Error>
-
+///
+/// `Head` is what waits for the response head: a continuation in ``StreamedTask``, any value in
+/// tests.
+struct StreamedTaskStateMachine<Head: Sendable> {
     /// Whether the task is reading or paused because the reader fell behind (Apple platforms).
     enum Flow: Equatable {
         case flowing

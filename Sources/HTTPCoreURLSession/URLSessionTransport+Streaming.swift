@@ -66,7 +66,7 @@ extension URLSessionTransport {
         #endif
         let streamed = StreamedTask(request: request, limits: limits, upload: upload)
         let (http, responseBody) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: StreamedTaskStateMachine.Head) in
+            try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
                 let task = session.dataTask(with: urlRequest)
                 delegate.register(task, streamed: streamed)
                 streamed.start(task, head: continuation)
