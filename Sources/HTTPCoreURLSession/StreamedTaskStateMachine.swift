@@ -6,7 +6,8 @@ import HTTPCore
 ///
 /// The machine, not URLSession, decides how an exchange ends: FoundationNetworking sometimes
 /// loses a `cancel()` that races the task's start, or delivers the whole body after it, so
-/// whatever arrives once the exchange ended is dropped (and the task cancelled again once).
+/// whatever arrives once the exchange ended is dropped, and the task cancelled again at the
+/// first late callback and at every further MiB.
 ///
 /// `Head` is what waits for the response head: a continuation in ``StreamedTask``, any value in
 /// tests.
@@ -27,8 +28,8 @@ struct StreamedTaskStateMachine<Head: Sendable> {
         case waitingForHead(Head)
         case streaming(writer: HTTPBody.Writer, receivedBytes: Int64, flow: Flow)
         /// Over: the head failed, the body ended or failed, or the reader stopped.
-        /// `recancelled` is set once a late callback cancelled the task a second time.
-        case ended(recancelled: Bool)
+        /// `lateBytes` counts what arrived since, to cancel the task again now and then.
+        case ended(lateBytes: Int64)
     }
 
     private(set) var state = State.idle
@@ -62,10 +63,10 @@ struct StreamedTaskStateMachine<Head: Sendable> {
     mutating func cancel() -> CancelAction {
         switch state {
         case .idle:
-            state = .ended(recancelled: false)
+            state = .ended(lateBytes: 0)
             return .none
         case .waitingForHead(let head):
-            state = .ended(recancelled: false)
+            state = .ended(lateBytes: 0)
             return .failHeadAndCancelTask(head)
         case .streaming, .ended:
             // Once the head is delivered, the reader governs the body: its stop cancels.
@@ -84,9 +85,8 @@ struct StreamedTaskStateMachine<Head: Sendable> {
         case .waitingForHead(let head):
             state = .streaming(writer: writer, receivedBytes: 0, flow: .flowing)
             return .deliver(head)
-        case .ended(let recancelled):
-            state = .ended(recancelled: true)
-            return recancelled ? .none : .cancelTask
+        case .ended(let lateBytes):
+            return late(lateBytes, count: 0) ? .cancelTask : .none
         case .idle, .streaming:
             return .none
         }
@@ -104,17 +104,24 @@ struct StreamedTaskStateMachine<Head: Sendable> {
         case .streaming(let writer, let receivedBytes, let flow):
             let total = receivedBytes + Int64(count)
             if let maximumBytes, total > maximumBytes {
-                state = .ended(recancelled: false)
+                state = .ended(lateBytes: 0)
                 return .failBodyAndCancelTask(writer, receivedBytes: total)
             }
             state = .streaming(writer: writer, receivedBytes: total, flow: flow == .flowing ? .yielding : flow)
             return .yield(writer)
-        case .ended(let recancelled):
-            state = .ended(recancelled: true)
-            return recancelled ? .none : .cancelTask
+        case .ended(let lateBytes):
+            return late(lateBytes, count: count) ? .cancelTask : .none
         case .idle, .waitingForHead:
             return .none
         }
+    }
+
+    /// Counts a callback after the end: whether to cancel the task again (the first one, and
+    /// one per MiB after it).
+    private mutating func late(_ lateBytes: Int64, count: Int) -> Bool {
+        let total = lateBytes + Int64(count) + 1
+        state = .ended(lateBytes: total)
+        return lateBytes == 0 || lateBytes >> 20 != total >> 20
     }
 
     /// The writer's answer to the chunk just yielded: whether to pause the task.
@@ -128,7 +135,7 @@ struct StreamedTaskStateMachine<Head: Sendable> {
             state = .streaming(writer: writer, receivedBytes: receivedBytes, flow: .flowing)
             return false
         case (.stopped, _):
-            state = .ended(recancelled: false)
+            state = .ended(lateBytes: 0)
             return false
         }
     }
@@ -152,14 +159,14 @@ struct StreamedTaskStateMachine<Head: Sendable> {
     /// to fail, if the body was still open.
     mutating func fail() -> HTTPBody.Writer? {
         guard case .streaming(let writer, _, _) = state else { return nil }
-        state = .ended(recancelled: false)
+        state = .ended(lateBytes: 0)
         return writer
     }
 
     /// The reader stopped before the end: whether the task must be cancelled.
     mutating func readerStopped() -> Bool {
         guard case .streaming = state else { return false }
-        state = .ended(recancelled: false)
+        state = .ended(lateBytes: 0)
         return true
     }
 
@@ -170,7 +177,7 @@ struct StreamedTaskStateMachine<Head: Sendable> {
     }
 
     mutating func complete() -> CompleteAction {
-        defer { state = .ended(recancelled: true) }
+        defer { state = .ended(lateBytes: 1) }
         switch state {
         case .waitingForHead(let head): return .failHead(head)
         case .streaming(let writer, _, _): return .finishBody(writer)
