@@ -35,26 +35,30 @@ final class RequestBodyPipe: @unchecked Sendable {
     /// The body's own failure, or `CancellationError` after ``abort()``; `nil` while it is
     /// fine or once it ended.
     var failure: (any Error)? {
-        condition.withLock { state.failure }
+        condition.lock()
+        defer { condition.unlock() }
+        return state.failure
     }
 
     /// Whether a read can still return bytes: false only once every byte was read.
     var hasBytesAvailable: Bool {
-        condition.withLock { !(state.isBodyFinished && state.failure == nil && state.unread == 0) }
+        condition.lock()
+        defer { condition.unlock() }
+        return !(state.isBodyFinished && state.failure == nil && state.unread == 0)
     }
 
     /// Starts reading the body; once.
     func start() {
-        condition.withLock {
-            guard state.producer == nil, !state.isAborted, !state.isBodyFinished else { return }
-            let body = body
-            state.producer = Task { [self] in
-                do {
-                    for try await chunk in body { try await append(chunk) }
-                    end(failure: nil)
-                } catch {
-                    end(failure: error)
-                }
+        condition.lock()
+        defer { condition.unlock() }
+        guard state.producer == nil, !state.isAborted, !state.isBodyFinished else { return }
+        let body = body
+        state.producer = Task { [self] in
+            do {
+                for try await chunk in body { try await append(chunk) }
+                end(failure: nil)
+            } catch {
+                end(failure: error)
             }
         }
     }
@@ -134,13 +138,13 @@ final class RequestBodyPipe: @unchecked Sendable {
     }
 
     private func end(failure: (any Error)?) {
-        condition.withLock {
-            if !state.isAborted {
-                state.isBodyFinished = failure == nil
-                state.failure = failure
-            }
-            state.producer = nil
-            condition.broadcast()
+        condition.lock()
+        defer { condition.unlock() }
+        if !state.isAborted {
+            state.isBodyFinished = failure == nil
+            state.failure = failure
         }
+        state.producer = nil
+        condition.broadcast()
     }
 }

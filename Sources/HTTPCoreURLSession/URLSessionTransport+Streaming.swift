@@ -52,18 +52,7 @@ extension URLSessionTransport {
         _ request: HTTPRequest, body: HTTPBody?, delegate: SessionDelegate
     ) async throws -> (HTTPResponse, HTTPBody) {
         var urlRequest = try Self.urlRequest(for: request)
-        var upload: RequestBodyPipe?
-        #if canImport(FoundationNetworking)
-        if let body {
-            let pipe = RequestBodyPipe(body: body)
-            urlRequest.httpBodyStream = HTTPBodyInputStream(pipe: pipe)
-            // libcurl sends a stream chunked and would send a Content-Length beside it.
-            urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
-            upload = pipe
-        }
-        #else
-        if let body { urlRequest.httpBody = try await HTTPBody.collectForBuffering(body) }
-        #endif
+        let upload = try await Self.attach(body, to: &urlRequest)
         let streamed = StreamedTask(request: request, limits: limits, upload: upload)
         let (http, responseBody) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
@@ -82,6 +71,22 @@ extension URLSessionTransport {
             url: http.url ?? request.url
         )
         return (response, responseBody)
+    }
+
+    /// Puts `body` on `urlRequest`: on Linux as a stream read while sending (the pipe it is read
+    /// through is returned), on Apple platforms collected first.
+    private static func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest) async throws -> RequestBodyPipe? {
+        guard let body else { return nil }
+        #if canImport(FoundationNetworking)
+        let pipe = RequestBodyPipe(body: body)
+        urlRequest.httpBodyStream = HTTPBodyInputStream(pipe: pipe)
+        // libcurl sends a stream chunked and would send a Content-Length beside it.
+        urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
+        return pipe
+        #else
+        urlRequest.httpBody = try await HTTPBody.collectForBuffering(body)
+        return nil
+        #endif
     }
 
     /// Refuses what URLSession cannot send: a body on a GET or HEAD.
