@@ -5,27 +5,43 @@ import HTTPCoreConcurrency
 import FoundationNetworking
 #endif
 
-/// The delegate of ``URLSessionClient/makeDefaultSession()``'s sessions: collects each
-/// task's response and body, and stops 307 and 308 redirects of requests with a body.
+/// The delegate of ``URLSessionClient/makeDefaultSession()``'s sessions: collects the
+/// response and body of buffered tasks created without a completion handler, streams those
+/// of ``StreamedTask``s, and stops 307 and 308 redirects of requests with a body.
 ///
 /// FoundationNetworking consults a session delegate about redirects only for tasks created
 /// without a completion handler, and re-sends a redirected body empty even when the delegate
 /// supplies it again; so these redirects end the task with the 3xx response and
-/// ``URLSessionTransport`` follows them itself with a new task carrying the body.
+/// ``URLSessionTransport`` follows them itself with a new task carrying the body. Per-task
+/// delegates are never called on Linux (swift-corelibs-foundation #5187), hence one session
+/// delegate that routes callbacks by task identifier.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
 
-    private struct Exchange {
+    private struct BufferedExchange {
         var body = Data()
         var response: URLResponse?
+        let maximumBytes: Int
         let completion: Completion
+    }
+
+    private enum Exchange {
+        case buffered(BufferedExchange)
+        case streamed(StreamedTask)
     }
 
     private let exchanges = Locked<[Int: Exchange]>([:])
 
-    /// Registers a task created without a completion handler; call before `resume()`.
-    func register(_ task: URLSessionTask, completion: @escaping Completion) {
-        exchanges.withLock { $0[task.taskIdentifier] = Exchange(completion: completion) }
+    /// Registers a buffered task created without a completion handler; call before `resume()`.
+    /// Past `maximumBytes` of body the task is cancelled and `completion` gets
+    /// `HTTPError.Code.responseTooLarge`.
+    func register(_ task: URLSessionTask, maximumBytes: Int, completion: @escaping Completion) {
+        exchanges.withLock { $0[task.taskIdentifier] = .buffered(BufferedExchange(maximumBytes: maximumBytes, completion: completion)) }
+    }
+
+    /// Registers a streamed task; call before `resume()`.
+    func register(_ task: URLSessionTask, streamed: StreamedTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = .streamed(streamed) }
     }
 
     func urlSession(
@@ -34,17 +50,57 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        exchanges.withLock { $0[dataTask.taskIdentifier]?.response = response }
+        let streamed = exchanges.withLock { exchanges -> StreamedTask? in
+            switch exchanges[dataTask.taskIdentifier] {
+            case .buffered(var exchange):
+                exchange.response = response
+                exchanges[dataTask.taskIdentifier] = .buffered(exchange)
+                return nil
+            case .streamed(let streamed): return streamed
+            case nil: return nil
+            }
+        }
+        streamed?.receive(response)
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+        enum Next {
+            case none
+            case stream(StreamedTask)
+            case refuse(BufferedExchange)
+        }
+        let next = exchanges.withLock { exchanges -> Next in
+            switch exchanges[dataTask.taskIdentifier] {
+            case .buffered(var exchange):
+                guard data.count <= exchange.maximumBytes - exchange.body.count else {
+                    exchanges.removeValue(forKey: dataTask.taskIdentifier)
+                    return .refuse(exchange)
+                }
+                // Drop the entry's copy first, so the append does not copy the body.
+                exchanges[dataTask.taskIdentifier] = nil
+                exchange.body.append(data)
+                exchanges[dataTask.taskIdentifier] = .buffered(exchange)
+                return .none
+            case .streamed(let streamed): return .stream(streamed)
+            case nil: return .none
+            }
+        }
+        switch next {
+        case .none: break
+        case .stream(let streamed): streamed.receive(data)
+        case .refuse(let exchange):
+            dataTask.cancel()
+            exchange.completion(nil, nil, URLSessionTransport.tooLarge(exchange.maximumBytes, url: dataTask.originalRequest?.url))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        exchange.completion(exchange.body, task.response ?? exchange.response, error)
+        switch exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+        case .buffered(let exchange): exchange.completion(exchange.body, task.response ?? exchange.response, error)
+        case .streamed(let streamed): streamed.complete(error: error)
+        case nil: break
+        }
     }
 
     func urlSession(
@@ -55,7 +111,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let keepsBody = response.statusCode == 307 || response.statusCode == 308
-        let hasBody = !(task.originalRequest?.httpBody?.isEmpty ?? true)
+        let original = task.originalRequest
+        let hasBody = !(original?.httpBody?.isEmpty ?? true) || original?.httpBodyStream != nil
         completionHandler(keepsBody && hasBody ? nil : request)
     }
 }

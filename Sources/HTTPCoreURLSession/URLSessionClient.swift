@@ -27,18 +27,21 @@ public struct URLSessionClient: HTTPClient {
     /// - Parameters:
     ///   - session: The session to use; by default one shared session from
     ///     ``makeDefaultSession()``: no cookie storage, no cache, 307/308 bodies preserved.
+    ///   - limits: How many response bytes an exchange accepts (see
+    ///     ``URLSessionTransport/Limits``): 64 MiB buffered by default, streamed bodies unlimited.
     ///   - middlewares: Shape each request, first to last, before it reaches the session
     ///     (see `HTTPMiddleware`); none by default.
     ///   - dispatcher: Where events go; by default `HTTPEventDispatcher.shared`.
     ///   - policy: What events expose; by default `HTTPCorePolicy.default`.
     public init(
         session: URLSession = URLSessionClient.defaultSession,
+        limits: URLSessionTransport.Limits = URLSessionTransport.Limits(),
         middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
         policy: HTTPCorePolicy = .default
     ) {
         base = HTTPTransportClient(
-            transport: URLSessionTransport(session: session), middlewares: middlewares, dispatcher: dispatcher, policy: policy
+            transport: URLSessionTransport(session: session, limits: limits), middlewares: middlewares, dispatcher: dispatcher, policy: policy
         )
     }
 
@@ -47,11 +50,24 @@ public struct URLSessionClient: HTTPClient {
         try await base.send(request)
     }
 
+    /// Performs one exchange, streaming both bodies; see `HTTPClient.send(_:body:receive:)`.
+    ///
+    /// Streams with ``makeDefaultSession()``'s sessions; with a session of your own the
+    /// bodies are buffered (see ``URLSessionTransport``).
+    public func send<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        isolation: isolated (any Actor)?,
+        receive: (HTTPResponse, HTTPBody) async throws -> Result
+    ) async throws -> Result {
+        try await base.send(request, body: body, isolation: isolation, receive: receive)
+    }
+
     /// The session clients use when they are given none.
     public static let defaultSession = makeDefaultSession()
 
     /// A new session that sends requests exactly as built (``makeDefaultConfiguration()``),
-    /// with a delegate that re-sends the body on 307 and 308 redirects.
+    /// with a delegate that streams bodies and re-sends the body on 307 and 308 redirects.
     public static func makeDefaultSession() -> URLSession {
         URLSession(configuration: makeDefaultConfiguration(), delegate: SessionDelegate(), delegateQueue: nil)
     }

@@ -28,6 +28,8 @@ import FoundationNetworking
 /// - URLSession decodes gzip, deflate and brotli bodies (and zstd on Linux) but keeps the headers that
 ///   describe the encoded body; the response's `Content-Encoding` is removed and its
 ///   `Content-Length` set to the decoded size, so headers describe the body you get.
+/// - A buffered response body over ``Limits/maximumBufferedBytes`` (64 MiB by default) fails
+///   with ``HTTPError/Code/responseTooLarge``; see ``Limits`` for streamed bodies.
 /// - `URLError.timedOut` is ``HTTPError/timeout``, any cancellation ``HTTPError/cancelled``
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
 ///   ``HTTPError/invalidResponse``, a connection closed before the response was complete
@@ -35,13 +37,39 @@ import FoundationNetworking
 ///   failures ``HTTPError/transport(_:message:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
+///
+/// ## Streaming
+///
+/// ``perform(_:body:)`` streams both ways when the session is
+/// ``URLSessionClient/makeDefaultSession()``'s (its delegate receives the chunks; per-task
+/// delegates are never called on Linux). A session of your own, without that delegate, gets
+/// the buffered default instead: the request body is collected, the response body arrives
+/// whole. Streaming keeps the redirect, `Set-Cookie` and content-encoding rules above, except
+/// that a decoded body's `Content-Length` is removed (its decoded size is not known yet), and
+/// a 307 or 308 redirect of a body that can be read only once is returned, not followed.
+///
+/// Platform differences in streaming:
+/// - Response backpressure: on Apple platforms a reader that falls 256 KiB behind suspends
+///   the task until it catches up. FoundationNetworking cannot pause a transfer (its
+///   `resume()` after `suspend()` restarts the request), so on Linux the body buffers up to
+///   ``Limits/maximumUnreadBytes`` (32 MiB) for a slow reader and then fails with
+///   ``HTTPError/Code/responseTooLarge``.
+/// - Uploads: on Linux a request body of unknown length or over 1 MiB is read as libcurl
+///   sends it, through a 1 MiB buffer, and sent chunked (`Transfer-Encoding: chunked`, any
+///   `Content-Length` removed: libcurl would send both). libcurl reads it on the session's
+///   work queue, so a body that is slow to produce slows the session's other transfers. On
+///   Apple platforms the body is still collected before sending (up to
+///   `HTTPBody.maximumBufferedBytes`).
 public struct URLSessionTransport: HTTPTransport {
     /// The session that performs the exchanges.
     public let session: URLSession
+    /// How many response bytes an exchange accepts.
+    public let limits: Limits
 
     /// Creates a transport over a session.
-    public init(session: URLSession) {
+    public init(session: URLSession, limits: Limits = Limits()) {
         self.session = session
+        self.limits = limits
     }
 
     /// The most 307/308 redirects with a body followed by the transport itself.
@@ -52,18 +80,28 @@ public struct URLSessionTransport: HTTPTransport {
         var current = request
         for _ in 0...Self.maximumBodyRedirects {
             let response = try await performTask(current)
-            guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
-                !(current.body?.isEmpty ?? true),
-                let location = response.headers["Location"], let next = URL(string: location, relativeTo: current.url)?.absoluteURL,
-                !Self.isDowngrade(from: current.url, to: next)
-            else { return response }
-            if !Self.isSameOrigin(current.url, next) {
-                // Credentials go only to the origin they were meant for, as curl does.
-                for name in ["Authorization", "Proxy-Authorization", "Cookie"] { current.headers.remove(name: name) }
-            }
-            current.url = next
+            guard !(current.body?.isEmpty ?? true), let next = redirect(of: current, by: response) else { return response }
+            current = next
         }
-        throw HTTPError.transport(.tooManyRedirects, message: "more than \(Self.maximumBodyRedirects) redirects")
+        throw Self.tooManyRedirects
+    }
+
+    static let tooManyRedirects = HTTPError.transport(.tooManyRedirects, message: "more than \(maximumBodyRedirects) redirects")
+
+    /// The request to send next when `response` is a 307 or 308 redirect that
+    /// ``SessionDelegate`` stopped so the body can be sent again; `nil` to return `response`.
+    func redirect(of request: HTTPRequest, by response: HTTPResponse) -> HTTPRequest? {
+        guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
+            let location = response.headers["Location"], let next = URL(string: location, relativeTo: request.url)?.absoluteURL,
+            !Self.isDowngrade(from: request.url, to: next)
+        else { return nil }
+        var request = request
+        if !Self.isSameOrigin(request.url, next) {
+            // Credentials go only to the origin they were meant for, as curl does.
+            for name in ["Authorization", "Proxy-Authorization", "Cookie"] { request.headers.remove(name: name) }
+        }
+        request.url = next
+        return request
     }
 
     private func performTask(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -71,13 +109,16 @@ public struct URLSessionTransport: HTTPTransport {
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                let maximumBytes = limits.maximumBufferedBytes
                 let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                    continuation.resume(with: Result { try Self.response(for: request, data: data, response: response, error: error) })
+                    continuation.resume(with: Result {
+                        try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                    })
                 }
                 let task: URLSessionDataTask
                 if let delegate = session.delegate as? SessionDelegate, Self.needsDelegateDrivenTask(request) {
                     task = session.dataTask(with: urlRequest)
-                    delegate.register(task, completion: complete)
+                    delegate.register(task, maximumBytes: maximumBytes, completion: complete)
                 } else {
                     task = session.dataTask(with: urlRequest, completionHandler: complete)
                 }
@@ -116,6 +157,15 @@ extension URLSessionTransport {
         #endif
     }
 
+    /// The host and port of `url`, for error messages that never carry the full URL.
+    static func target(_ url: URL?) -> String {
+        [url?.host, url?.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
+    }
+
+    static func tooLarge(_ maximumBytes: Int, url: URL?) -> HTTPError {
+        .transport(.responseTooLarge, message: "the response body is over \(maximumBytes) bytes (\(target(url)))")
+    }
+
     static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
         lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
             && lhs.effectivePort == rhs.effectivePort
@@ -144,7 +194,10 @@ extension URLSessionTransport {
         return urlRequest
     }
 
-    static func response(for request: HTTPRequest, data: Data?, response: URLResponse?, error: (any Error)?) throws -> HTTPResponse {
+    static func response(
+        for request: HTTPRequest, data: Data?, response: URLResponse?, error: (any Error)?, maximumBytes: Int
+    ) throws -> HTTPResponse {
+        if let error = error as? HTTPError { throw error }
         if let error {
             throw HTTPError(urlSessionError: error, url: request.url)
         }
@@ -152,6 +205,7 @@ extension URLSessionTransport {
             throw HTTPError.invalidResponse
         }
         let body = data ?? Data()
+        guard body.count <= maximumBytes else { throw tooLarge(maximumBytes, url: request.url) }
         return HTTPResponse(
             requestID: request.id,
             statusCode: http.statusCode,
@@ -161,7 +215,10 @@ extension URLSessionTransport {
         )
     }
 
-    static func headers(of response: HTTPURLResponse, decodedBodySize: Int) -> HTTPHeaders {
+    /// The response's headers: `Set-Cookie` split again, and a body URLSession decoded
+    /// described as decoded (its `Content-Length` set to `decodedBodySize`, or removed when
+    /// that is not known yet).
+    static func headers(of response: HTTPURLResponse, decodedBodySize: Int?) -> HTTPHeaders {
         var headers = HTTPHeaders()
         // allHeaderFields is a dictionary: sort by name so the order is the same every time.
         let fields = response.allHeaderFields.compactMap { key, value -> (sortKey: String, name: String, value: String)? in
@@ -185,8 +242,10 @@ extension URLSessionTransport {
             decodedEncodings.contains(encoding)
         {
             headers.remove(name: "Content-Encoding")
-            if headers.contains("Content-Length") {
+            if let decodedBodySize, headers.contains("Content-Length") {
                 headers.set(name: "Content-Length", value: String(decodedBodySize))
+            } else {
+                headers.remove(name: "Content-Length")
             }
         }
         return headers

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPCore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSessionTransport {
+    /// Request bodies of at most this many bytes, of known length, are collected and sent with
+    /// a `Content-Length`, as a buffered request is: cheaper than a stream, and a redirect can
+    /// send them again.
+    static let collectedUploadBytes: Int64 = 1 << 20
+
+    /// Performs one exchange, returning at the response head with the body still arriving;
+    /// see "Streaming" in ``URLSessionTransport``.
+    ///
+    /// Honours Swift task cancellation until the head arrives; after it, the returned body's
+    /// reader governs: when it stops, the task is cancelled. A failure after the head fails the
+    /// body with an `HTTPError` (`connection_lost` for a dropped connection,
+    /// `response_too_large` past ``Limits``).
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        var current = request
+        var body = body
+        if let given = body {
+            try Self.refuseBody(given, of: current)
+            if let bytes = try await Self.collectedUpload(given) {
+                current.body = bytes
+                body = nil
+            }
+        }
+        guard let delegate = session.delegate as? SessionDelegate else {
+            // Without the delegate no chunk can be seen before the task ends: buffer.
+            if let body { current.body = try await HTTPBody.collectForBuffering(body) }
+            var response = try await perform(current)
+            let bytes = response.body
+            response.body = Data()
+            return (response, HTTPBody(bytes))
+        }
+        for _ in 0...Self.maximumBodyRedirects {
+            let (response, responseBody) = try await performStreamedTask(current, body: body, delegate: delegate)
+            let hasBody = body != nil || !(current.body?.isEmpty ?? true)
+            // A one-pass body is spent: its 307 or 308 is the answer.
+            guard hasBody, body?.iterationBehavior != .single, let next = redirect(of: current, by: response) else {
+                return (response, responseBody)
+            }
+            responseBody.stopReading()
+            current = next
+        }
+        throw Self.tooManyRedirects
+    }
+
+    private func performStreamedTask(
+        _ request: HTTPRequest, body: HTTPBody?, delegate: SessionDelegate
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        var urlRequest = try Self.urlRequest(for: request)
+        let upload = try await Self.attach(body, to: &urlRequest)
+        let streamed = StreamedTask(request: request, limits: limits, upload: upload)
+        let (http, responseBody) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
+                let task = session.dataTask(with: urlRequest)
+                delegate.register(task, streamed: streamed)
+                streamed.start(task, head: continuation)
+            }
+        } onCancel: {
+            streamed.cancel()
+        }
+        let response = HTTPResponse(
+            requestID: request.id,
+            statusCode: http.statusCode,
+            headers: Self.headers(of: http, decodedBodySize: nil),
+            body: Data(),
+            url: http.url ?? request.url
+        )
+        return (response, responseBody)
+    }
+
+    /// Puts `body` on `urlRequest`: on Linux as a stream read while sending (the pipe it is read
+    /// through is returned), on Apple platforms collected first.
+    private static func attach(_ body: HTTPBody?, to urlRequest: inout URLRequest) async throws -> RequestBodyPipe? {
+        guard let body else { return nil }
+        #if canImport(FoundationNetworking)
+        let pipe = RequestBodyPipe(body: body)
+        urlRequest.httpBodyStream = HTTPBodyInputStream(pipe: pipe)
+        // libcurl sends a stream chunked and would send a Content-Length beside it.
+        urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
+        return pipe
+        #else
+        urlRequest.httpBody = try await HTTPBody.collectForBuffering(body)
+        return nil
+        #endif
+    }
+
+    /// Refuses what URLSession cannot send: a body on a GET or HEAD.
+    static func refuseBody(_ body: HTTPBody, of request: HTTPRequest) throws {
+        guard request.method == .get || request.method == .head, body.length != .known(0) else { return }
+        throw HTTPError.transport(.invalidRequest, message: "URLSession cannot send a \(request.method) request with a body")
+    }
+
+    /// The bytes of a small body of known length, read now; `nil` for a body to stream.
+    static func collectedUpload(_ body: HTTPBody) async throws -> Data? {
+        guard case .known(let length) = body.length, length <= collectedUploadBytes else { return nil }
+        do {
+            return try await body.collect(upTo: Int(length))
+        } catch is HTTPBody.TooManyBytesError {
+            throw HTTPError.transport(.invalidRequest, message: "the request body is longer than its declared \(length) bytes")
+        }
+    }
+}
