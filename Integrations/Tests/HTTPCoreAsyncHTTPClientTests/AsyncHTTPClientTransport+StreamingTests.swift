@@ -162,6 +162,31 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(String(decoding: next.body, as: UTF8.self), #"{"id":42}"#)
     }
 
+    func testAnEarlyStopFreesTheOnlyConnectionWhileTheServerStalls() async throws {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1
+        let single = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
+        let client = HTTPTransportClient(asyncHTTPClient: single, dispatcher: dispatcher, policy: .debug)
+        let gate = server.makeGate()
+        routeHeldAtGate("/long", head: 10, gate: gate, closed: ServerReport<Bool>())
+        let first = try await client.send(request("/long")) { _, body in
+            var iterator = body.makeAsyncIterator()
+            return try await Self.read(10, from: &iterator).count
+        }
+        XCTAssertEqual(first, 10)
+        // The server still waits at its gate: only the stop itself can have freed the pool's one
+        // connection for this request (without it, this waits for the stalled body).
+        var text: String?
+        do {
+            text = String(decoding: try await client.send(request("/users/42", timeout: 10)).body, as: UTF8.self)
+        } catch {
+            XCTFail("the next request did not get the connection: \(error)")
+        }
+        gate.open()
+        try await single.shutdown()
+        XCTAssertEqual(text, #"{"id":42}"#)
+    }
+
     func testAReaderThatNeverReadsCancelsTheRequest() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
