@@ -77,6 +77,11 @@ let package = Package(
             path: "Examples/event-dispatcher"
         ),
         .executableTarget(
+            name: "streaming",
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],
+            path: "Examples/streaming"
+        ),
+        .executableTarget(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
@@ -135,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "quickstart", "custom-transport", "server-worker", "event-dispatcher", "HTTPCore", "HTTPCoreTesting",
+                "quickstart", "custom-transport", "server-worker", "event-dispatcher", "streaming", "HTTPCore", "HTTPCoreTesting",
                 "HTTPCoreLoopback", "DevSeeServer", "ExampleSupport", "HTTPCoreConcurrency",
             ]
         ),

@@ -10,7 +10,25 @@ import HTTPCoreLoopback
 /// sees a `traceparent`, 200 when the same `traceparent` comes again (so every attempt of a
 /// request that carries one trace succeeds on its second attempt); without a `traceparent`,
 /// 503 and 200 in turn.
+///
+/// Streamed routes: `GET /events`, a `text/event-stream` like an LLM's token stream: the
+/// events in ``events`` (with `event:`, `id:` and `data:` fields; the last carries JSON with a
+/// fake `"api_key"`, so redaction shows), `eventPause` seconds apart, chunked. `GET /download?mib=N`:
+/// N MiB (default 1) of ``LoopbackBodyPattern`` with `Content-Length`, generated as it is sent,
+/// so any size costs the server 64 KiB.
 public enum DemoAPI {
+    /// The server-sent events `GET /events` sends, in order, as they appear on the wire.
+    public static let events: [String] = [
+        "event: token\nid: 1\ndata: Hello\n\n",
+        "event: token\nid: 2\ndata: , world\n\n",
+        "event: token\nid: 3\ndata: !\n\n",
+        "event: usage\nid: 4\ndata: {\"tokens\":3,\"api_key\":\"sk-demo-1234567890abcdef\"}\n\n",
+        "event: done\nid: 5\ndata: [DONE]\n\n",
+    ]
+
+    /// Seconds between two events of `GET /events`.
+    public static let eventPause: TimeInterval = 0.2
+
     /// Starts the demo API on an ephemeral loopback port.
     public static func start() throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer()
@@ -27,11 +45,32 @@ public enum DemoAPI {
             response.delay = 10
             return response
         }
+        server.route("GET", "/events", streaming: { _, writer in
+            try writer.writeHead(headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"], framing: .chunked)
+            for (index, event) in events.enumerated() {
+                if index > 0 { try writer.pause(eventPause) }
+                try writer.write(event)
+            }
+        })
+        server.route("GET", "/download", streaming: { request, writer in
+            let mebibytes = request.query.flatMap(Self.mebibytes(in:)) ?? 1
+            let size = Int64(mebibytes) * 1_048_576
+            try writer.writeHead(headers: ["Content-Type": "application/octet-stream"], framing: .contentLength(size))
+            try writer.writePattern(byteCount: size)
+        })
         let flaky = Locked(FlakyState())
         server.route("GET", "/flaky") { request in
             flaky.withLock { $0.answer(request.headers["traceparent"]) }
         }
         return server
+    }
+
+    /// The `mib` parameter of a query such as `mib=512`, when it is a count from 0 to 1,048,576.
+    private static func mebibytes(in query: String) -> Int? {
+        for pair in query.split(separator: "&") where pair.hasPrefix("mib=") {
+            if let value = Int(pair.dropFirst(4)), (0...1_048_576).contains(value) { return value }
+        }
+        return nil
     }
 
     /// Which requests `/flaky` has refused, and wants to see again.

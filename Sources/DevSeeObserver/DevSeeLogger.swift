@@ -31,6 +31,8 @@ public final class DevSeeLogger: Sendable {
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
     private let starts = Locked(RequestStartTable<DevSeeRequestToken>(limit: DevSeeLogger.maximumOpenTokens))
+    /// When the attempt of each streamed response being read started, from its `received`
+    /// event, so that each message's log shows when it arrived; bounded like `starts`.
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
@@ -184,28 +186,40 @@ public final class DevSeeLogger: Sendable {
 
     // MARK: Internals
 
-    /// Accepts a terminal or retried event from ``DevSeeObserver``; redaction and encoding happen when
-    /// it is uploaded, unless its bodies are large, in which case they are captured now so the
-    /// buffer does not keep them alive.
+    /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
+    /// exchange's (or attempt's) log; a ``HTTPEvent/Name/responseMessage`` event the log of
+    /// one message.
     ///
-    /// The terminal event of a request sent more than once describes its last attempt, but
-    /// carries the exchange's start and duration: its log gets the start of the attempt,
+    /// Redaction and encoding of an exchange's log happen when it is uploaded, unless its
+    /// bodies are large, in which case they are captured now so the buffer does not keep them
+    /// alive. The terminal event of a request sent more than once describes its last attempt,
+    /// but carries the exchange's start and duration: its log gets the start of the attempt,
     /// which the event also carries (and is captured now).
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
+        if event.name == .responseMessage { return acceptMessage(event, shipper: shipper) }
         let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
         let retained = event.retainedByteCount
+        let maxMessageLogs = configuration.maxMessageLogsPerExchange
         if event.name.isTerminal, let attemptStart {
-            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             entry.startedAt = attemptStart
             entry.durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
-            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes)
+            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
             shipper.accept(.event(event), byteCost: retained)
         }
+    }
+
+    /// Logs one server-sent event or JSON line now (it is small), timed from its attempt's
+    /// start, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
+    private func acceptMessage(_ event: HTTPEvent, shipper: LogShipper) {
+        guard let message = event.message, message.index < configuration.maxMessageLogsPerExchange else { return }
+        let entry = LogEntry(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: configuration.maxBodyBytes)
+        shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }
 
     /// The last attempt's share of a terminal event's duration: the exchange's, less the time

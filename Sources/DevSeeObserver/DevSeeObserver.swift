@@ -10,6 +10,22 @@ import HTTPCoreConcurrency
 /// two logs of one request id, each with its `attempt` number. The request's metadata (a
 /// trace id, a route template) travels as the payload's `metadata` object.
 ///
+/// A response read with ``HTTPClient/send(_:body:receive:isolation:)`` is logged at its end
+/// like any other, with what really went through: `streamed: true`, `requestBodyBytes` and
+/// `responseBodyBytes` (the body shown is the first bytes the policy captured, marked
+/// `…[truncated: N bytes in all]` when there was more). When it carries server-sent events
+/// or JSON lines, each message also gets a log of its own as it arrives, so a viewer watches
+/// an LLM's tokens come in: the exchange's method and status, its URL with the fragment
+/// `#message-N` (N from 0; dev-see shows and searches URLs), the duration from the attempt's
+/// start to the message, the message's data (redacted by the policy) as `responseBody`, the
+/// exchange's `requestId` and `correlationId`, and `streamMessage`
+/// (`{"index","kind","event","eventId","byteCount"}`). They are bounded by the client's
+/// `HTTPCorePolicy.streamMessages` and by ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``;
+/// the exchange's log counts them (`streamMessageCount`, `unloggedStreamMessageCount`) and
+/// says so in a first line of its response body. Logs are uploaded two at a time by
+/// default, so a server may store neighbouring messages out of order: `streamMessage.index`
+/// tells their order.
+///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()
 /// dispatcher.subscribe(DevSeeObserver())
@@ -23,7 +39,9 @@ import HTTPCoreConcurrency
 /// When the dispatcher drops events because this observer is behind, the logs of the
 /// exchanges and retried attempts whose end was among them are never made: the observer
 /// counts them in its ``statistics`` (`missed`) and says so in one line to the logger's
-/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event.
+/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event. A dropped message
+/// event is a message log missing; the dispatcher does not count those apart, so `missed`
+/// does not include them.
 public struct DevSeeObserver: HTTPObserver {
     private let fixedLogger: DevSeeLogger?
     /// Logs never made because their events were dropped; shared by copies of the observer.
@@ -49,9 +67,9 @@ public struct DevSeeObserver: HTTPObserver {
         return statistics
     }
 
-    /// Logs terminal and retried events; ignores the others.
+    /// Logs terminal, retried and message events; ignores the others.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal || event.name == .requestRetried else { return }
+        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }
         logger.accept(event)
     }
 

@@ -9,7 +9,12 @@ extension HARExchange {
 
     /// The HAR 1.2 `entry` object, members in the specification's order, then the custom
     /// `_` fields: `_requestId`, `_attempt`, `_outcome`, and `_correlationId` and
-    /// `_metadata` when there are some.
+    /// `_metadata` when there are some; for a streamed exchange `_streamed`, and when its
+    /// response carried messages `_streamMessageCount`, `_droppedStreamMessages` (those not
+    /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
+    /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
+    /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
+    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap.
     func entry(dates: Date.ISO8601FormatStyle) -> HARJSON {
         var members: [(String, HARJSON)] = [
             ("startedDateTime", .string(dates.format(startedAt))),
@@ -24,6 +29,15 @@ extension HARExchange {
         if let correlationID { members.append(("_correlationId", .string(correlationID))) }
         if !request.metadata.isEmpty {
             members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
+        }
+        if isStreamed { members.append(("_streamed", true)) }
+        if streamMessageCount > 0 {
+            members.append(("_streamMessageCount", .integer(streamMessageCount)))
+            members.append(("_droppedStreamMessages", .integer(streamMessageCount - messages.count)))
+            let events = messages.filter { $0.message.kind == .serverSentEvent }
+            let lines = messages.filter { $0.message.kind == .jsonLine }
+            if !events.isEmpty { members.append(("_eventSourceMessages", .array(events.map(\.eventSourceJSON)))) }
+            if !lines.isEmpty { members.append(("_jsonLines", .array(lines.map(\.jsonLineJSON)))) }
         }
         return .object(members)
     }

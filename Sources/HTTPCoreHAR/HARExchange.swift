@@ -20,9 +20,19 @@ struct HARExchange: Sendable {
     /// When the exchange (terminal events) or the attempt (retried events) started.
     let startedAt: Date
     let timings: HARTimings
+    /// Whether the exchange was made with the streaming `send` (its sizes are what really
+    /// went through, its texts the first bytes the policy captured).
+    let isStreamed: Bool
+    /// The server-sent events or JSON lines seen in the response (terminal events of streamed
+    /// exchanges only); 0 otherwise.
+    let streamMessageCount: Int
+    /// The messages recorded, first ones first: at most the recorder's
+    /// ``HARRecorder/maxStreamMessagesPerEntry``.
+    let messages: [HARStreamMessage]
 
-    /// The exchange a terminal or retried event describes, timed by the attempt it carries.
-    init(event: HTTPEvent) {
+    /// The exchange a terminal or retried event describes, timed by the attempt it carries,
+    /// with the messages recorded for its attempt.
+    init(event: HTTPEvent, messages: [HARStreamMessage] = []) {
         let startedAt = event.startedAt ?? event.attemptStartedAt ?? event.timestamp
         let duration = event.durationMilliseconds ?? max(0, (event.endedAt ?? event.timestamp).timeIntervalSince(startedAt) * 1000)
         outcome = event.name
@@ -35,6 +45,9 @@ struct HARExchange: Sendable {
         responseBodyByteCount = event.responseBodyByteCount
         error = event.error
         self.startedAt = startedAt
+        isStreamed = event.isStreamed
+        streamMessageCount = max(event.streamMessageCount, messages.count)
+        self.messages = messages
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,
             attemptDurationMilliseconds: event.attemptDurationMilliseconds

@@ -31,16 +31,32 @@ import HTTPCoreConcurrency
 /// tells how many). The file says both in `log.comment`, `_droppedEntries` (all entries it
 /// lacks) and `_missedEntries` (those of them never recorded). Missed entries are counted,
 /// not missed events: a lost `created`, `started` or `received` event costs nothing, since the
-/// terminal and retried events carry their attempt's times.
+/// terminal and retried events carry their attempt's times (a lost message event is a
+/// message missing from its entry, counted in `_droppedStreamMessages`).
 ///
 /// An entry holds the redacted request and response, not the raw ones, so it weighs about
-/// its headers plus twice the policy's body cap at most. Nothing is kept between events: the
+/// its headers plus twice the policy's body cap at most, plus, for a stream,
+/// ``maxStreamMessagesPerEntry`` messages of at most the policy's `streamMessages.maxBytes`.
+/// Messages of exchanges still open are kept for at most ``capacity`` exchanges at once: past
+/// it, the oldest stream's are forgotten (and counted as dropped in its entry). Nothing is kept between events: the
 /// times of an entry's attempt come with its terminal or retried event.
 ///
 /// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; at
 /// a terminal or retried event it reads the event's redacted request and response (computed
 /// once per event, shared with the other observers) and stores them. The JSON is built only by ``harDocument()`` and
 /// ``write(to:)``.
+///
+/// Streamed exchanges (``HTTPClient/send(_:body:receive:isolation:)``) are entries like the
+/// others, written at their end with what really went through: `content.size` and
+/// `bodySize` are the bytes received, `content.text` the first bytes the policy captured
+/// (with `comment` and `_truncated` when there was more), and `_streamed` is `true`. Their
+/// server-sent events and JSON lines, which arrive as ``HTTPEvent/Name/responseMessage``
+/// events, are kept until the exchange ends and written in its entry, the way Chrome DevTools
+/// keeps a stream's messages beside its response: `_eventSourceMessages` (`time`,
+/// `eventName`, `eventId`, `data`) or `_jsonLines` (`time`, `data`), with
+/// `_streamMessageCount` (all that arrived) and `_droppedStreamMessages` (those not in the
+/// file: past the policy's `streamMessages.maxCount` or the recorder's
+/// ``maxStreamMessagesPerEntry``). An attempt that was retried keeps its own messages.
 ///
 /// Timings: transports report only complete responses, so `wait` runs from the attempt's
 /// start to its response or failure (sending and downloading included), `receive` from there to the end
@@ -55,13 +71,22 @@ public final class HARRecorder: HTTPObserver {
 
     /// The version written as `log.creator.version` (name `HTTPCore`): this writer's format,
     /// raised when the recorded fields change.
-    public static let creatorVersion = "1.0"
+    public static let creatorVersion = "1.1"
+
+    /// The number of messages of a streamed response kept per entry by default: 100.
+    public static let defaultMaxStreamMessagesPerEntry = 100
 
     /// The most entries kept; at least 1. Older entries are dropped and counted.
     public let capacity: Int
 
+    /// The most server-sent events or JSON lines kept per entry, the first ones; later ones
+    /// are counted in the entry's `_droppedStreamMessages`.
+    public let maxStreamMessagesPerEntry: Int
+
     private struct State {
         var entries: BoundedQueue<HARExchange>
+        /// The messages of streamed exchanges still open, by request.
+        var openStreams: [HTTPRequest.ID: [HARStreamMessage]] = [:]
         /// Entries dropped to stay within the capacity.
         var overflowCount = 0
         /// Entries never made because their events were dropped.
@@ -70,20 +95,58 @@ public final class HARRecorder: HTTPObserver {
 
     private let state: Locked<State>
 
-    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one).
-    public init(capacity: Int = HARRecorder.defaultCapacity) {
+    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one)
+    /// and the first `maxStreamMessagesPerEntry` messages of each streamed response.
+    public init(capacity: Int = HARRecorder.defaultCapacity, maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry) {
         let entries = BoundedQueue<HARExchange>(capacity: max(1, capacity))
         self.capacity = entries.capacity
+        self.maxStreamMessagesPerEntry = max(0, maxStreamMessagesPerEntry)
         state = Locked(State(entries: entries))
     }
 
-    /// Stores terminal and retried events as entries; ignores the others.
+    /// Stores terminal and retried events as entries, and keeps the messages of streamed
+    /// responses for their entry; ignores the others.
     public func handle(_ event: HTTPEvent) {
+        if event.name == .responseMessage {
+            keep(event)
+            return
+        }
         guard event.name.isTerminal || event.name == .requestRetried else { return }
+        let messages = event.isStreamed ? takeMessages(of: event) : []
         // Reading the redacted views may redact them first: outside the lock.
-        let exchange = HARExchange(event: event)
+        let exchange = HARExchange(event: event, messages: messages)
         state.withLock { state in
             if state.entries.append(exchange) != nil { state.overflowCount += 1 }
+        }
+    }
+
+    /// Keeps a message for its entry, unless the entry has its fill. With ``capacity`` streams
+    /// open already (or whose end was lost), the one whose first message is oldest is
+    /// forgotten: its entry, if it comes, counts those messages as dropped.
+    private func keep(_ event: HTTPEvent) {
+        guard maxStreamMessagesPerEntry > 0, let message = event.message else { return }
+        let kept = HARStreamMessage(event: event, message: message)
+        state.withLock { state in
+            let id = event.requestID
+            if state.openStreams[id] == nil, state.openStreams.count >= capacity,
+                let oldest = state.openStreams.min(by: { ($0.value.first?.receivedAt ?? .distantPast) < ($1.value.first?.receivedAt ?? .distantPast) }) {
+                state.openStreams[oldest.key] = nil
+            }
+            let count = state.openStreams[id, default: []].lazy.filter { $0.attempt == kept.attempt }.count
+            guard count < maxStreamMessagesPerEntry else { return }
+            state.openStreams[id, default: []].append(kept)
+        }
+    }
+
+    /// The messages kept for the attempt an ending event describes; those of that attempt and
+    /// earlier ones are forgotten, and all of them at the exchange's end.
+    private func takeMessages(of event: HTTPEvent) -> [HARStreamMessage] {
+        state.withLock { state in
+            let id = event.requestID
+            guard let open = state.openStreams[id] else { return [] }
+            let rest = event.name.isTerminal ? [] : open.filter { $0.attempt > event.attempt }
+            state.openStreams[id] = rest.isEmpty ? nil : rest
+            return open.filter { $0.attempt == event.attempt }
         }
     }
 

@@ -8,6 +8,9 @@ extension Redactor {
     ///   pass that keeps every other byte; an operation's `query` string is GraphQL text whose
     ///   literals become `***`; a string value that is itself JSON is masked the same way.
     ///   NDJSON and JSON Lines are masked line by line.
+    /// - `text/event-stream` (server-sent events): each `data:` value that is JSON gets the
+    ///   JSON rules, every other line the text rules (``redactedText(_:)``); at `.strict`,
+    ///   a note of its size and type.
     /// - `application/graphql`: literals become `***`.
     /// - `application/x-www-form-urlencoded`, or a body of another type shaped like one
     ///   (`name=value&...`): values of sensitive keys become ``mask``.
@@ -48,6 +51,9 @@ extension Redactor {
                 line.isEmpty ? Data() : maskedJSON(Data(line), isTruncated: isTruncated && index == lines.count - 1)
             }
             return Data(masked.joined(separator: [UInt8(ascii: "\n")]))
+        case .eventStream:
+            guard level != .strict else { return Self.note(for: body, media: media) }
+            return maskedEventStream(body, isTruncated: isTruncated)
         case .graphQL:
             guard level != .strict else { return Self.note(for: body, media: media) }
             return Data(GraphQLMasker.maskLiterals(in: String(decoding: body, as: UTF8.self)).utf8)
@@ -72,8 +78,38 @@ extension Redactor {
         }
     }
 
+    /// A server-sent event stream, line by line: JSON `data:` values by the JSON rules, other
+    /// lines by the text rules; line ends kept as they were.
+    private func maskedEventStream(_ body: Data, isTruncated: Bool) -> Data {
+        var output = Data()
+        output.reserveCapacity(body.count)
+        var rest = body[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
+            let line = rest[..<end]
+            let breaks = rest[end...].prefix { $0 == 0x0A || $0 == 0x0D }
+            rest = rest[breaks.endIndex...]
+            let isLast = rest.isEmpty && breaks.isEmpty
+            let dataPrefix = Data("data:".utf8)
+            if line.starts(with: dataPrefix) {
+                var value = line.dropFirst(dataPrefix.count)
+                if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+                output.append(line[..<value.startIndex])
+                if BodyKind.startsLikeJSON(Data(value)) {
+                    output.append(maskedJSON(Data(value), isTruncated: isTruncated && isLast))
+                } else {
+                    output.append(Data(redactedText(String(decoding: value, as: UTF8.self)).utf8))
+                }
+            } else {
+                output.append(Data(redactedText(String(decoding: line, as: UTF8.self)).utf8))
+            }
+            output.append(breaks)
+        }
+        return output
+    }
+
     private enum BodyKind {
-        case json, jsonLines, graphQL, form, multipart(boundary: String?), xml, other
+        case json, jsonLines, eventStream, graphQL, form, multipart(boundary: String?), xml, other
 
         init(media: (type: String, boundary: String?)?, body: Data) {
             let type = media?.type ?? ""
@@ -82,6 +118,8 @@ extension Redactor {
                 self = .jsonLines
             } else if subtype.contains("json") {
                 self = .json
+            } else if type == "text/event-stream" {
+                self = .eventStream
             } else if type == "application/graphql" {
                 self = .graphQL
             } else if type == "application/x-www-form-urlencoded" {
@@ -125,7 +163,7 @@ extension Redactor {
             return second == UInt8(ascii: "?") || (second | 0x20 >= UInt8(ascii: "a") && second | 0x20 <= UInt8(ascii: "z"))
         }
 
-        private static func startsLikeJSON(_ body: Data) -> Bool {
+        fileprivate static func startsLikeJSON(_ body: Data) -> Bool {
             let first = body.first { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         }

@@ -54,20 +54,7 @@ public enum TransportConformance {
         only names: Set<String>? = nil,
         makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
     ) async -> [Failure] {
-        var failures: [Failure] = []
-        for check in checks where names?.contains(check.name) ?? true {
-            do {
-                let server = try LoopbackHTTPServer()
-                defer { server.stop() }
-                let dispatcher = HTTPEventDispatcher()
-                let recorder = RecordingObserver()
-                dispatcher.subscribe(recorder)
-                try await check.run(Harness(server: server, client: makeClient(dispatcher), recorder: recorder))
-            } catch {
-                failures.append(Failure("\(check.name): \(error)"))
-            }
-        }
-        return failures
+        await run(checks, only: names, makeClient: makeClient)
     }
 
     /// Every check, in order.

@@ -38,6 +38,11 @@ public struct LokiConfiguration: Sendable {
     /// The redaction applied to plain log messages and their metadata (exchanges observed
     /// through ``LokiObserver`` are already redacted by their dispatcher's policy).
     public var redactor = Redactor.standard
+    /// The most server-sent events or JSON lines of one streamed response that ``LokiObserver``
+    /// ships as lines of their own; later ones are only counted in the exchange's line, and 0
+    /// ships none. The client's `HTTPCorePolicy.streamMessages` bounds them first (1,000 per
+    /// exchange, 4 KiB each, by default).
+    public var maxMessageLinesPerExchange = 1000
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10
     /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by

@@ -18,6 +18,19 @@ import HTTPCoreConcurrency
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
 /// for 4xx and `error` for 5xx and failures.
 ///
+/// A streamed exchange (``HTTPClient/send(_:body:receive:isolation:)``) is one line too, at
+/// its end, with the body sizes that really went through and `streamed=true`; when its
+/// response carried server-sent events or JSON lines, `stream_messages` (all that arrived)
+/// and `unlogged_stream_messages` (those without a line of their own) follow. Each message
+/// becomes a line as it arrives, stamped with its arrival time, in a stream whose `kind` is
+/// `http_message` (labels `method`, `status_class` and `host` as the exchange's; `level`
+/// `info`): `method`, `url`, `status`, `request_id`, `attempt`, `correlation_id`, `index`
+/// (from 0), `message_kind` (`sse` or `jsonl`), `event` and `event_id` when the event has
+/// them, `message_bytes` (on the wire), `truncated=true` when the policy cut it, and `data`
+/// (redacted by the policy), so `{kind="http_message"} | logfmt | request_id="42"` lists one
+/// exchange's messages in order. At most ``LokiConfiguration/maxMessageLinesPerExchange``
+/// per exchange, after the policy's own bound.
+///
 /// When the dispatcher drops events because this observer is behind, the lines of the
 /// exchanges whose terminal event was among them are never made: the observer counts them
 /// in ``missedLineCount`` and says so in one line to the logger's
@@ -25,6 +38,35 @@ import HTTPCoreConcurrency
 public struct LokiObserver: HTTPObserver {
     /// The logger lines go to.
     public let logger: LokiLogger
+    /// Queues the line of one server-sent event or JSON line, unless the exchange already had
+    /// ``LokiConfiguration/maxMessageLinesPerExchange``.
+    private func handleMessage(_ event: HTTPEvent) {
+        guard let message = event.message, message.index < logger.configuration.maxMessageLinesPerExchange else { return }
+        let (_, statusClass) = Self.outcome(of: event)
+        var fields: [(key: String, value: String)] = [
+            ("method", event.method.rawValue),
+            ("url", event.request.url),
+            ("status", String(event.statusCode ?? 0)),
+            ("request_id", event.requestID.description),
+            ("attempt", String(event.attempt)),
+        ]
+        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
+        fields.append(("index", String(message.index)))
+        fields.append(("message_kind", message.kind == .serverSentEvent ? "sse" : "jsonl"))
+        if let type = message.eventType { fields.append(("event", type)) }
+        if let id = message.eventID { fields.append(("event_id", id)) }
+        fields.append(("message_bytes", String(message.byteCount)))
+        if message.isTruncated { fields.append(("truncated", "true")) }
+        fields.append(("data", message.data))
+        logger.enqueue(
+            level: .info,
+            kind: "http_message",
+            extraLabels: [("method", event.method.rawValue), ("status_class", statusClass), ("host", event.host ?? "")],
+            fields: fields,
+            date: event.timestamp
+        )
+    }
+
     /// Lines never made because their events were dropped; shared by copies of the observer.
     private let missedLines = Locked(0)
 
@@ -33,8 +75,12 @@ public struct LokiObserver: HTTPObserver {
         self.logger = logger
     }
 
-    /// Queues the line of a terminal event; other events are ignored.
+    /// Queues the line of a terminal event or of a streamed message; other events are ignored.
     public func handle(_ event: HTTPEvent) {
+        if event.name == .responseMessage {
+            handleMessage(event)
+            return
+        }
         guard event.name.isTerminal else { return }
         let request = event.request
         let (level, statusClass) = Self.outcome(of: event)
@@ -50,6 +96,14 @@ public struct LokiObserver: HTTPObserver {
         if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
         fields.append(("request_bytes", String(event.requestBodyByteCount)))
         if let bytes = event.responseBodyByteCount { fields.append(("response_bytes", String(bytes))) }
+        if event.isStreamed {
+            fields.append(("streamed", "true"))
+            if event.streamMessageCount > 0 {
+                let shipped = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, logger.configuration.maxMessageLinesPerExchange))
+                fields.append(("stream_messages", String(event.streamMessageCount)))
+                fields.append(("unlogged_stream_messages", String(event.streamMessageCount - shipped)))
+            }
+        }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
             fields.append(("error", error.description))

@@ -8,21 +8,60 @@ import HTTPCoreText
 ///     10:42:07.118  GET     200   124 ms  https://api.example.com/users/42  corr 8F2C…
 ///     10:42:07.502  POST    failed  2.0 s  https://api.example.com/orders  (timed out)
 ///     10:42:07.731  GET     200    18 ms  https://api.example.com/feed  (decoding failed)
+///
+/// Each server-sent event or JSON line of a streamed response gets a line as it arrives:
+/// `#` and its index in place of the status, the time since the request started, the event
+/// type in brackets, the data on one line (newlines shown as `\n`, cut at
+/// ``maximumMessageBytes`` unless verbose), and the request id that ties it to the
+/// exchange's line, which ends the stream with its message count and body size:
+///
+///     10:42:08.204  POST    #0      312 ms  https://api.example.com/v1/chat  [token] {"t":"Hel"}  req 7
+///     10:42:08.251  POST    #1      359 ms  https://api.example.com/v1/chat  [token] {"t":"lo"}  req 7
+///     10:42:08.260  POST    200     368 ms  https://api.example.com/v1/chat  req 7  streamed 2 messages, 64 bytes
 struct LogLineFormatter {
     let usesColor: Bool
     let isVerbose: Bool
 
+    /// The most bytes of a message's data on its line, unless verbose.
+    static let maximumMessageBytes = 512
+
     func format(_ log: StoredLog) -> String {
+        if let message = log.message { return format(message, of: log) }
         var parts = [timeText(log.date), paint(pad(log.method, 6), .bold), statusText(log), pad(DurationText.format(milliseconds: log.durationMilliseconds), 8, left: true), log.url]
         if let error = log.error { parts.append(paint("(\(error))", .red)) }
+        if log.stream != nil, let requestID = log.requestID { parts.append(paint("req \(requestID)", .dim)) }
         if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
         if let attempt = log.attempt { parts.append(paint("attempt \(attempt)", .dim)) }
+        if let stream = log.stream {
+            var note = "streamed"
+            if stream.messageCount > 0 { note += " \(stream.messageCount) message\(stream.messageCount == 1 ? "" : "s")," }
+            if let bytes = stream.responseBodyBytes { note += " \(bytes) bytes" }
+            parts.append(paint(note, .dim))
+        }
         var lines = [parts.joined(separator: "  ")]
         if isVerbose {
             lines += block(log.requestHeaders, body: log.requestBody, marker: ">")
             lines += block(log.responseHeaders, body: log.isFailure ? nil : log.responseBody, marker: "<")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One message's line.
+    private func format(_ message: StoredLog.Message, of log: StoredLog) -> String {
+        let suffix = "#message-\(message.index)"
+        let url = log.url.hasSuffix(suffix) ? String(log.url.dropLast(suffix.count)) : log.url
+        var data = (log.responseBody ?? "").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+        if !isVerbose, data.utf8.count > Self.maximumMessageBytes {
+            data = UTF8Text.prefix(data, maxBytes: Self.maximumMessageBytes) + "…"
+        }
+        if let type = message.eventType { data = paint("[\(type)]", .cyan) + " " + data }
+        var parts = [
+            timeText(log.date), paint(pad(log.method, 6), .bold), paint(pad("#\(message.index)", 6), .dim),
+            pad(DurationText.format(milliseconds: log.durationMilliseconds), 8, left: true), url, data,
+        ]
+        if let requestID = log.requestID { parts.append(paint("req \(requestID)", .dim)) }
+        if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
+        return parts.joined(separator: "  ")
     }
 
     private func block(_ headers: [(String, String)], body: String?, marker: String) -> [String] {

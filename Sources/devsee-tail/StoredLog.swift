@@ -17,6 +17,25 @@ struct StoredLog {
     let responseHeaders: [(String, String)]
     let requestBody: String?
     let responseBody: String?
+    /// The message a message log shows (``DevSeeObserver`` logs each server-sent event or
+    /// JSON line of a streamed response); `nil` for an exchange's log.
+    let message: Message?
+    /// For a streamed exchange's log: the bytes of its response body and how many messages
+    /// it carried; `nil` otherwise.
+    let stream: Stream?
+
+    /// One server-sent event or JSON line; its data is the log's `responseBody`.
+    struct Message {
+        let index: Int
+        let eventType: String?
+        let eventID: String?
+    }
+
+    /// What a streamed exchange came to.
+    struct Stream {
+        let responseBodyBytes: Int?
+        let messageCount: Int
+    }
 
     /// No response arrived: dev-see's 599 with an error, or the body the observer writes then.
     var isFailure: Bool {
@@ -47,6 +66,19 @@ struct StoredLog {
         responseHeaders = Self.headers(object["responseHeaders"])
         requestBody = Self.text(object["requestBody"])
         responseBody = Self.text(object["responseBody"])
+        if let message = object["streamMessage"] as? [String: Any], let index = (message["index"] as? NSNumber)?.intValue {
+            self.message = Message(index: index, eventType: message["event"] as? String, eventID: message["eventId"] as? String)
+        } else {
+            message = nil
+        }
+        if object["streamed"] as? Bool == true {
+            stream = Stream(
+                responseBodyBytes: (object["responseBodyBytes"] as? NSNumber)?.intValue,
+                messageCount: (object["streamMessageCount"] as? NSNumber)?.intValue ?? 0
+            )
+        } else {
+            stream = nil
+        }
     }
 
     /// Header pairs sorted by name; values that are not strings are shown as JSON would.

@@ -21,6 +21,10 @@ struct TailOptions: Equatable {
         correlation id. Logs are the redacted payloads that DevSeeObserver and DevSeeLogger
         send; point them here with serverURL http://127.0.0.1:PORT.
 
+        A streamed response's server-sent events or JSON lines are printed one line each as
+        they arrive: #INDEX in place of the status, time since the request started, [event]
+        and the data, and the request id (req N) that its exchange's final line repeats.
+
           --port N          listen on port N (0: any free port, shown at start)
           --verbose, -v     also print headers and bodies
           --json            print each stored log as one line of JSON

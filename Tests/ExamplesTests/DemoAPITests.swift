@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import ExampleSupport
+import HTTPCoreLoopback
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,5 +38,19 @@ final class DemoAPITests: XCTestCase {
         ]
         XCTAssertEqual(flaky, [503, 200, 503, 503, 200], "a trace is refused once, then served; untraced requests take turns")
         XCTAssertEqual(api.requests.last?.path, "/flaky")
+    }
+
+    func testStreamedRoutesSendTheEventsAndTheGeneratedDownloadAsDocumented() async throws {
+        let api = try DemoAPI.start()
+        defer { api.stop() }
+
+        let (events, eventsResponse) = try await URLSession.shared.data(from: api.url("/events"))
+        let (download, downloadResponse) = try await URLSession.shared.data(from: api.url("/download?mib=2"))
+
+        XCTAssertEqual((eventsResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "text/event-stream")
+        XCTAssertEqual(String(decoding: events, as: UTF8.self), DemoAPI.events.joined())
+        XCTAssertTrue(DemoAPI.events[3].contains(#""api_key":"sk-demo-"#))
+        XCTAssertEqual((downloadResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length"), "2097152")
+        XCTAssertEqual(LoopbackBodyDigest(of: download), LoopbackBodyPattern.digest(byteCount: 2_097_152))
     }
 }

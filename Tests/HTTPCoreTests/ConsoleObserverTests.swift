@@ -121,4 +121,21 @@ final class ConsoleObserverTests: XCTestCase {
         let text = try await printed({ ConsoleObserver(format: .blocks, body: .text, write: $0) }, reply: reply)
         XCTAssertTrue(text[0].contains("  body (12 B):\n    plain answer"), text[0])
     }
+
+    func testAtDebugEachStreamedMessageIsALineWithItsRedactedData() async throws {
+        let lines = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(ConsoleObserver(minimumLevel: .debug, write: { line in lines.withLock { $0.append(line) } }))
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let url = URL(string: "https://api.example.com/chat")!
+        let exchange = Task { try await client.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 1024) } }
+        let writer = try await transport.nextWriter()
+        try await writer.write(HTTPBody.ByteChunk("event: token\ndata: {\"t\":\"Hi\",\"token\":\"s3cr3t\"}\n\n".utf8))
+        writer.finish()
+        _ = try await exchange.value
+        await dispatcher.flush()
+        let messages = lines.withLock { $0 }.filter { $0.contains("-> message") }
+        XCTAssertEqual(messages, [#"GET https://api.example.com/chat -> message 0 token: {"t":"Hi","token":"[REDACTED]"}"#])
+    }
 }

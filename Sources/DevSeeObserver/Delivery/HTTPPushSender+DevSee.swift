@@ -13,6 +13,7 @@ extension HTTPPushSender where Item == PendingLog {
     ) -> HTTPPushSender {
         let builder = PayloadBuilder(appId: configuration.appId, redactor: configuration.redactor)
         let maxBodyBytes = configuration.maxBodyBytes
+        let maxMessageLogs = configuration.maxMessageLogsPerExchange
         return HTTPPushSender(
             transport: transport,
             url: { destination.uploadURL },
@@ -21,7 +22,7 @@ extension HTTPPushSender where Item == PendingLog {
             verifiesSuccess: { answer in looksLikeJSONObject(answer.body) ? nil : "the answer is not a dev-see server's" }
         ) { logs in
             // Batches hold one log: dev-see takes one `api_log` per request.
-            Data(builder.payload(for: logs[0].entry(maxBodyBytes: maxBodyBytes)))
+            Data(builder.payload(for: logs[0].entry(maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)))
         }
     }
 

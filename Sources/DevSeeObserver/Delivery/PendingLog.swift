@@ -6,10 +6,10 @@ enum PendingLog: Sendable {
     case entry(LogEntry)
     case event(HTTPEvent)
 
-    func entry(maxBodyBytes: Int) -> LogEntry {
+    func entry(maxBodyBytes: Int, maxMessageLogs: Int) -> LogEntry {
         switch self {
         case .entry(let entry): entry
-        case .event(let event): LogEntry(event: event, maxBodyBytes: maxBodyBytes)
+        case .event(let event): LogEntry(event: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
         }
     }
 }

@@ -52,6 +52,48 @@ struct LogEntry: Sendable {
     var metadata: [String: String] = [:]
     /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
     var redactedBy: Redactor? = nil
+    /// What a streamed exchange came to, or the message a message log shows; boxed, so that
+    /// the many logs of exchanges sent whole pay one word for it in the buffer.
+    var streaming: Streaming? = nil
+
+    /// The streaming part of a log.
+    indirect enum Streaming: Sendable {
+        case exchange(StreamSummary)
+        case message(StreamMessageLog)
+    }
+
+    /// What a streamed exchange came to (its terminal event's counts); `nil` for an exchange
+    /// sent whole, a retried attempt or a manual log.
+    var stream: StreamSummary? {
+        if case .exchange(let summary) = streaming { summary } else { nil }
+    }
+
+    /// The message this log shows, for the log of one server-sent event or JSON line; its
+    /// data is ``responseBody``.
+    var message: StreamMessageLog? {
+        if case .message(let message) = streaming { message } else { nil }
+    }
+
+    /// The counts of a streamed exchange, for its log.
+    struct StreamSummary: Sendable {
+        /// The bytes of each body that really went through.
+        var requestBodyByteCount: Int
+        var responseBodyByteCount: Int?
+        /// Server-sent events or JSON lines seen in the response.
+        var messageCount: Int
+        /// Of those, how many have no log of their own: not emitted by the client's policy,
+        /// or past the logger's ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
+        var unloggedMessageCount: Int
+    }
+
+    /// One server-sent event or JSON line, as its log describes it (already redacted).
+    struct StreamMessageLog: Sendable {
+        var index: Int
+        var kind: HTTPEvent.StreamMessage.Kind
+        var eventType: String?
+        var eventID: String?
+        var byteCount: Int
+    }
 
     /// Bytes this entry keeps alive, for the buffer's accounting, as the Swift runtime lays it
     /// out on 64-bit platforms: strings of up to 15 UTF-8 bytes live inline, longer ones in a
@@ -62,13 +104,14 @@ struct LogEntry: Sendable {
     var byteCost: Int {
         let fields = requestHeaders.fields + responseHeaders.fields
         let headerBytes = 2 * HeapCost.array + fields.reduce(0) { $0 + 32 + HeapCost.string($1.name) + HeapCost.string($1.value) }
-        let strings = [url, responseURL, error, method, requestID, correlation?.headerName, correlation?.value]
+        let strings = [url, responseURL, error, method, requestID, correlation?.headerName, correlation?.value, message?.eventType, message?.eventID]
             .reduce(0) { $0 + ($1.map(HeapCost.string) ?? 0) }
         let metadataBytes = metadata.isEmpty ? 0 : HeapCost.array + metadata.reduce(0) { $0 + 32 + HeapCost.string($1.key) + HeapCost.string($1.value) }
         let bodies = [requestBody, responseBody].reduce(0) { total, body in
             total + (body.map { HeapCost.data($0.data) + ($0.contentType.map(HeapCost.string) ?? 0) } ?? 0)
         }
-        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies
+        let box = streaming == nil ? 0 : 2 * MemoryLayout<StreamMessageLog>.size + HeapCost.allocation
+        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box
     }
 }
 
@@ -95,8 +138,10 @@ enum HeapCost {
 }
 
 extension LogEntry {
-    /// The entry of a terminal or retried event, from what the client's policy exposes.
-    init(event: HTTPEvent, maxBodyBytes: Int) {
+    /// The entry of a terminal or retried event, from what the client's policy exposes; a
+    /// streamed exchange's says how many of its messages had no log of their own, given that
+    /// the logger logs at most `maxMessageLogs` per exchange.
+    init(event: HTTPEvent, maxBodyBytes: Int, maxMessageLogs: Int = .max) {
         let request = event.request
         let response = event.response
         func captured(_ body: Data?, total: Int?, type: String?, truncated: Bool) -> CapturedBody? {
@@ -135,5 +180,50 @@ extension LogEntry {
             metadata: event.metadata,
             redactedBy: event.redactor
         )
+        if event.isStreamed, event.name.isTerminal {
+            let logged = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, maxMessageLogs))
+            streaming = .exchange(StreamSummary(
+                requestBodyByteCount: event.requestBodyByteCount,
+                responseBodyByteCount: event.responseBodyByteCount,
+                messageCount: event.streamMessageCount,
+                unloggedMessageCount: max(0, event.streamMessageCount - logged)
+            ))
+        }
+    }
+
+    /// The entry of a ``HTTPEvent/Name/responseMessage`` event: the request, the response's
+    /// status, and the message's data as the response body, cut at `maxBodyBytes`; timed from
+    /// `startedAt` (its attempt's start, when known) to the message's arrival.
+    init(messageEvent event: HTTPEvent, message: HTTPEvent.StreamMessage, startedAt: Date?, maxBodyBytes: Int) {
+        let request = event.request
+        let data = Data(message.data.utf8)
+        let limit = max(0, maxBodyBytes)
+        let cut = data.count > limit
+        self.init(
+            method: request.method.rawValue,
+            url: request.url,
+            responseURL: nil,
+            statusCode: event.statusCode,
+            startedAt: startedAt,
+            endedAt: event.timestamp,
+            durationMilliseconds: nil,
+            requestHeaders: [:],
+            responseHeaders: [:],
+            requestBody: nil,
+            responseBody: data.isEmpty ? nil : CapturedBody(
+                alreadyCaptured: cut ? data.prefix(limit).withUnsafeBytes { Data($0) } : data,
+                totalByteCount: max(message.byteCount, data.count),
+                contentType: nil,
+                isTruncated: message.isTruncated || cut
+            ),
+            error: nil,
+            requestID: event.requestID.description,
+            correlation: event.correlationID.map { (headerName: nil, value: $0) },
+            attempt: event.attempt > 1 ? event.attempt : nil,
+            redactedBy: event.redactor
+        )
+        streaming = .message(StreamMessageLog(
+            index: message.index, kind: message.kind, eventType: message.eventType, eventID: message.eventID, byteCount: message.byteCount
+        ))
     }
 }

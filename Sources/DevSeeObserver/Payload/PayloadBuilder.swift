@@ -46,7 +46,7 @@ struct PayloadBuilder: Sendable {
         let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
-        let errorLine = errorText(entry)
+        let errorLine = Self.joined(errorText(entry), streamNote(entry))
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
@@ -92,15 +92,34 @@ struct PayloadBuilder: Sendable {
         writer.string("appId", UTF8Text.cut(appId, toBytes: 256))
         writer.string("method", nonEmpty(entry.method.map { UTF8Text.cut($0, toBytes: 64) }, else: "GET"))
         let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
-        writer.string("url", nonEmpty(url.map { UTF8Text.cut($0, toBytes: Self.maximumURLBytes) }, else: "(unknown)"))
+        var urlText = nonEmpty(url.map { UTF8Text.cut($0, toBytes: Self.maximumURLBytes) }, else: "(unknown)")
+        if let message = entry.message {
+            // dev-see shows only the URL, method, status and duration in its list: the fragment
+            // (never sent to a server) tells a message from its exchange, and sorts them.
+            urlText = String(urlText.prefix { $0 != "#" }) + "#message-\(message.index)"
+        }
+        writer.string("url", urlText)
         writer.integer("statusCode", validStatus)
         if validStatus != status { writer.integer("reportedStatusCode", status) }
         writer.number("duration", duration(entry))
-        writer.integer("timestamp", Self.milliseconds(since1970: entry.startedAt) ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
+        // A message's time is its arrival; an exchange's, its start.
+        let time = entry.message == nil ? Self.milliseconds(since1970: entry.startedAt) : nil
+        writer.integer("timestamp", time ?? Self.milliseconds(since1970: entry.endedAt) ?? 0)
         writer.string("requestId", entry.requestID)
         if let correlation = entry.correlation { writer.string("correlationId", UTF8Text.cut(correlation.value, toBytes: 256)) }
         if let attempt = entry.attempt { writer.integer("attempt", attempt) }
         if !entry.metadata.isEmpty { writer.metadata("metadata", entry.metadata) }
+        if let message = entry.message { writer.streamMessage(message) }
+        if let stream = entry.stream {
+            writer.key("streamed")
+            writer.bool(true)
+            writer.integer("requestBodyBytes", stream.requestBodyByteCount)
+            if let bytes = stream.responseBodyByteCount { writer.integer("responseBodyBytes", bytes) }
+            if stream.messageCount > 0 {
+                writer.integer("streamMessageCount", stream.messageCount)
+                writer.integer("unloggedStreamMessageCount", stream.unloggedMessageCount)
+            }
+        }
         writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
         writer.headers("responseHeaders", entry.responseHeaders)
@@ -141,6 +160,16 @@ struct PayloadBuilder: Sendable {
         let prefix = hasResponse ? "[error]" : "[no response]"
         guard entry.durationMilliseconds != nil || entry.startedAt != nil else { return "\(prefix) \(reason)" }
         return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
+    }
+
+    /// The first line of a streamed response's body in the viewer, which shows no other field:
+    /// how many messages it carried and how many have no log of their own.
+    private func streamNote(_ entry: LogEntry) -> String? {
+        guard let stream = entry.stream, stream.messageCount > 0 else { return nil }
+        let count = stream.messageCount
+        var note = "[stream] \(count) message\(count == 1 ? "" : "s") in \(stream.responseBodyByteCount ?? 0) bytes"
+        if stream.unloggedMessageCount > 0 { note += ", \(stream.unloggedMessageCount) without a log of their own" }
+        return note
     }
 
     private func nonEmpty(_ value: String?, else fallback: String) -> String {

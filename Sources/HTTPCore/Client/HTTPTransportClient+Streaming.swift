@@ -121,7 +121,8 @@ extension HTTPTransportClient {
                 name: .responseReceived, request: record, attempt: number, response: headRecord, startedAt: start.date,
                 attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             ))
-            let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number)
+            let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
+            let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number, timing: timing)
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: responseTap)
@@ -132,15 +133,17 @@ extension HTTPTransportClient {
 
     /// The tap of a response body: its capture, and its messages emitted as events when the
     /// policy captures bodies.
-    private func messageTap(for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int) -> BodyTap {
+    private func messageTap(
+        for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming
+    ) -> BodyTap {
         let emit: (@Sendable (StreamMessageParser.Message, Int) -> Void)?
         if policy.bodyCapture == .omitted {
             emit = nil
         } else {
             emit = { [dispatcher, policy] message, index in
                 dispatcher.emit(HTTPEvent(
-                    name: .responseMessage, request: request, attempt: attempt, response: headRecord,
-                    message: StreamMessageRecord(raw: message, index: index, redactor: policy.redactor)
+                    name: .responseMessage, request: request, attempt: attempt, response: headRecord, startedAt: timing.startedAt,
+                    attemptTiming: timing, message: StreamMessageRecord(raw: message, index: index, redactor: policy.redactor)
                 ))
             }
         }

@@ -102,13 +102,19 @@ extension HTTPMiddleware {
         next: HTTPStreamingMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
         let latest = Locked<(head: HTTPResponse, body: HTTPBody)?>(nil)
-        let response = try await intercept(request, context: context) { request in
-            let (head, responseBody) = try await next(request, body)
-            latest.withLock { previous in
-                previous?.body.stopReading()
-                previous = (head, responseBody)
+        let response: HTTPResponse
+        do {
+            response = try await intercept(request, context: context) { request in
+                let (head, responseBody) = try await next(request, body)
+                latest.withLock { previous in
+                    previous?.body.stopReading()
+                    previous = (head, responseBody)
+                }
+                return head
             }
-            return head
+        } catch {
+            latest.withLock { $0?.body.stopReading() }
+            throw error
         }
         guard let (_, streamed) = latest.withLock({ $0 }) else { return Self.buffered(response) }
         guard response.body.isEmpty else {

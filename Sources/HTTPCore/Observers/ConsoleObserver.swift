@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 #if canImport(os)
 import os
@@ -96,7 +97,8 @@ public struct ConsoleObserver: HTTPObserver {
         }
     }
 
-    /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`.
+    /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`; for a streamed
+    /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes).
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
@@ -108,6 +110,10 @@ public struct ConsoleObserver: HTTPObserver {
         case .requestRetried:
             let result = event.statusCode.map { String($0) } ?? "failed: \(event.error?.description ?? "unknown error")"
             outcome = "\(result), attempt \(event.attempt) retried"
+        case .responseMessage:
+            guard let message = event.message else { fallthrough }
+            let type = message.eventType.map { " \($0)" } ?? ""
+            return "\(request.method) \(request.url) -> message \(message.index)\(type): \(UTF8Text.prefix(message.data, maxBytes: 200))"
         default: outcome = event.name.rawValue
         }
         var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }

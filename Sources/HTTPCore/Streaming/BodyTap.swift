@@ -68,9 +68,9 @@ final class BodyTap: Sendable {
             let room = captureLimit - state.snapshot.captured.count
             if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
             guard state.parser != nil else { return [] }
-            var completed: [(StreamMessageParser.Message, Int)] = []
-            state.parser!.feed(chunk) { completed.append(($0, 0)) }
-            return count(completed.map(\.0), in: &state)
+            var completed: [StreamMessageParser.Message] = []
+            state.parser!.feed(chunk) { completed.append($0) }
+            return count(completed, in: &state)
         }
         messages.forEach { onMessage?($0.0, $0.1) }
     }

@@ -26,8 +26,9 @@ struct StreamMessageParser: Sendable {
     private var line: [UInt8] = []
     private var isLineCut = false
     private var lineByteCount = 0
-    /// Whether the previous chunk ended with CR, so that a leading LF belongs to that line end.
-    private var skipsLeadingLF = false
+    /// Whether the previous chunk ended with CR: the line it ends is complete once the next
+    /// byte tells whether an LF belongs to its end.
+    private var endsWithCR = false
 
     // The event being assembled (server-sent events).
     private var data: [UInt8] = []
@@ -54,25 +55,33 @@ struct StreamMessageParser: Sendable {
     /// Reads a chunk, calling `emit` for each message it completes.
     mutating func feed(_ chunk: ArraySlice<UInt8>, _ emit: (Message) -> Void) {
         var rest = chunk
-        if skipsLeadingLF, rest.first == UInt8(ascii: "\n") {
-            // The line it ends was counted without it: a CRLF split across chunks counts as CR.
-            rest = rest.dropFirst()
+        if endsWithCR, let first = rest.first {
+            endsWithCR = false
+            lineByteCount += 1
+            if first == UInt8(ascii: "\n") {
+                lineByteCount += 1
+                rest = rest.dropFirst()
+            }
+            endLine(emit)
         }
-        skipsLeadingLF = false
         while let end = rest.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
             append(rest[..<end])
-            var terminator = 1
+            let after = rest.index(after: end)
             if rest[end] == UInt8(ascii: "\r") {
-                let after = rest.index(after: end)
-                if after == rest.endIndex {
-                    skipsLeadingLF = true
-                } else if rest[after] == UInt8(ascii: "\n") {
-                    terminator = 2
+                guard after < rest.endIndex else {
+                    endsWithCR = true
+                    return
+                }
+                if rest[after] == UInt8(ascii: "\n") {
+                    lineByteCount += 2
+                    endLine(emit)
+                    rest = rest[rest.index(after: after)...]
+                    continue
                 }
             }
-            lineByteCount += terminator
+            lineByteCount += 1
             endLine(emit)
-            rest = rest[(end + terminator)...]
+            rest = rest[after...]
         }
         append(rest)
     }
@@ -80,18 +89,29 @@ struct StreamMessageParser: Sendable {
     /// The stream ended: a last JSON line without a newline counts; an unfinished
     /// server-sent event is discarded, as the standard says.
     mutating func finish(_ emit: (Message) -> Void) {
+        if endsWithCR {
+            endsWithCR = false
+            lineByteCount += 1
+            endLine(emit)
+        }
         if kind == .jsonLine, lineByteCount > 0 { endLine(emit) }
     }
 
     private mutating func append(_ bytes: ArraySlice<UInt8>) {
         lineByteCount += bytes.count
-        let room = maxBytes - line.count
-        if bytes.count > room {
-            line.append(contentsOf: bytes.prefix(max(0, room)))
-            isLineCut = true
-        } else {
-            line.append(contentsOf: bytes)
+        // A server-sent event line keeps room for its field name; its data is capped later.
+        if !Self.append(bytes, to: &line, upTo: maxBytes + (kind == .serverSentEvent ? 64 : 0)) { isLineCut = true }
+    }
+
+    /// Appends what fits under `limit`; `false` when some of `bytes` did not fit.
+    private static func append(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8], upTo limit: Int) -> Bool {
+        let room = limit - buffer.count
+        guard bytes.count > room else {
+            buffer.append(contentsOf: bytes)
+            return true
         }
+        buffer.append(contentsOf: bytes.prefix(max(0, room)))
+        return false
     }
 
     private mutating func endLine(_ emit: (Message) -> Void) {
@@ -134,13 +154,7 @@ struct StreamMessageParser: Sendable {
     }
 
     private mutating func appendData(_ bytes: some Collection<UInt8>) {
-        let room = maxBytes - data.count
-        if bytes.count > room {
-            data.append(contentsOf: bytes.prefix(max(0, room)))
-            isDataCut = true
-        } else {
-            data.append(contentsOf: bytes)
-        }
+        if !Self.append(bytes, to: &data, upTo: maxBytes) { isDataCut = true }
     }
 
     private mutating func dispatchEvent(_ emit: (Message) -> Void) {

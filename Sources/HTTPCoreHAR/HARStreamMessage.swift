@@ -1,0 +1,16 @@
+import Foundation
+import HTTPCore
+
+/// One server-sent event or JSON line of a streamed response, as recorded from its
+/// ``HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.
+struct HARStreamMessage: Sendable {
+    let attempt: Int
+    let receivedAt: Date
+    let message: HTTPEvent.StreamMessage
+
+    init(event: HTTPEvent, message: HTTPEvent.StreamMessage) {
+        attempt = event.attempt
+        receivedAt = event.timestamp
+        self.message = message
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPCore
+import HTTPCoreConcurrency
+
+/// A transport whose response bodies a test writes by hand, piece by piece, to see what a
+/// client and its observers do while a body is still arriving.
+///
+/// Each exchange reads the request body it was given whole (recorded in ``uploads``), answers
+/// at once with the scripted head, and hands the test the body's ``HTTPBody/Writer``:
+///
+/// ```swift
+/// let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+/// async let result = client.send(request) { _, body in try await body.collect(upTo: 1 << 20) }
+/// let writer = try await transport.nextWriter()
+/// try await writer.write(HTTPBody.ByteChunk("data: hi\n\n".utf8))
+/// writer.finish()
+/// ```
+public final class StreamingMockTransport: HTTPTransport {
+    private struct State: Sendable {
+        var writers: [HTTPBody.Writer] = []
+        var handedOut = 0
+        var uploads: [Data] = []
+        var terminations = 0
+    }
+
+    private let statusCode: Int
+    private let headers: HTTPHeaders
+    private let length: HTTPBody.Length
+    private let state = AsyncCondition(State())
+
+    /// Creates a transport that answers every exchange with this head.
+    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.length = length
+    }
+
+    /// The request bodies received, in order.
+    public var uploads: [Data] { state.read(\.uploads) }
+
+    /// How many response bodies their reader stopped before the end.
+    public var terminationCount: Int { state.read(\.terminations) }
+
+    /// The writer of the next exchange's response body, once that exchange has started.
+    public func nextWriter(timeout: TimeInterval = 60) async throws -> HTTPBody.Writer {
+        let index = state.update { state in
+            defer { state.handedOut += 1 }
+            return state.handedOut
+        }
+        let ready = try await state.wait(timeout: timeout, until: { $0.writers.count > index })
+        return ready.writers[index]
+    }
+
+    /// Waits until `count` response bodies were stopped by their reader.
+    public func waitForTerminations(_ count: Int, timeout: TimeInterval = 60) async throws {
+        _ = try await state.wait(timeout: timeout, until: { $0.terminations >= count })
+    }
+
+    /// Not used by streaming callers: answers with the head and an empty body.
+    public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        HTTPResponse(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url)
+    }
+
+    /// Reads the request body, then answers with the head and a body the test writes.
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        let upload = try await body?.collect(upTo: 1 << 30) ?? request.body ?? Data()
+        let (responseBody, writer) = HTTPBody.makeStream(length: length, bufferSize: 1024)
+        writer.onTermination { [state] in state.update { $0.terminations += 1 } }
+        state.update { state in
+            state.uploads.append(upload)
+            state.writers.append(writer)
+        }
+        return (HTTPResponse(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url), responseBody)
+    }
+}

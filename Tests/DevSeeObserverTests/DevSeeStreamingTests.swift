@@ -1,0 +1,138 @@
+import DevSeeObserver
+import DevSeeServer
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+/// Three server-sent events of an LLM-like answer, the second with a secret in its JSON.
+let chatFrames = [
+    "event: token\ndata: {\"t\":\"Hel\"}\n\n",
+    "event: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
+    ": keep-alive\n\nevent: done\ndata: end\n\n",
+]
+
+/// Sends `request` through `client` with the streaming `send` while `transport` streams
+/// `frames` as its response body, one chunk each; returns the bytes read.
+func stream(_ frames: [String], through transport: StreamingMockTransport, client: some HTTPClient, request: HTTPRequest) async throws -> Int {
+    async let read = client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+    let writer = try await transport.nextWriter()
+    for frame in frames { try await writer.write(HTTPBody.ByteChunk(frame.utf8)) }
+    writer.finish()
+    return try await read
+}
+
+/// A streamed exchange reaches dev-see as one log per server-sent event, as it arrives, and
+/// the exchange's own log with what really went through; all redacted and bounded.
+final class DevSeeStreamingTests: XCTestCase {
+    /// Streams `transport`'s answer to `POST /v1/chat` through a client observed by a logger
+    /// pointed at a fresh receiver, and returns the stored logs once `expectedLogs` arrived:
+    /// the message logs sorted by index, then the exchange's.
+    private func streamedLogs(
+        _ frames: [String] = chatFrames,
+        contentType: String = "text/event-stream",
+        expectedLogs: Int,
+        policy: HTTPCorePolicy = .debug,
+        configure: (inout DevSeeLoggerConfiguration) -> Void = { _ in }
+    ) async throws -> (messages: [[String: Any]], exchange: [String: Any], requestID: String) {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver, configure)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/v1/chat?key=S3CR3T")!, headers: ["X-Request-ID": "corr-7"],
+            body: Data(#"{"prompt":"hi"}"#.utf8)
+        )
+        let read = try await stream(frames, through: transport, client: client, request: request)
+        XCTAssertEqual(read, frames.joined().utf8.count)
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: expectedLogs)
+        XCTAssertEqual(receiver.rejections.count, 0)
+        let logs = receiver.storedObjects()
+        XCTAssertEqual(logs.count, expectedLogs)
+        let messages = logs.filter { $0["streamMessage"] != nil }
+            .sorted { (($0["streamMessage"] as? [String: Any])?["index"] as? Int ?? 0) < (($1["streamMessage"] as? [String: Any])?["index"] as? Int ?? 0) }
+        let exchange = try XCTUnwrap(logs.first { $0["streamMessage"] == nil })
+        return (messages, exchange, request.id.description)
+    }
+
+    func testEachServerSentEventIsALogOfItsOwnTiedToItsRequest() async throws {
+        let (messages, exchange, requestID) = try await streamedLogs(expectedLogs: 4)
+        XCTAssertEqual(messages.count, 3)
+        let url = "https://api.example.com/v1/chat?key=[REDACTED]"
+        XCTAssertEqual(messages.map { $0["url"] as? String }, (0..<3).map { "\(url)#message-\($0)" })
+        XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [
+            #"{"t":"Hel"}"#, #"{"t":"lo","api_key":"[REDACTED]"}"#, "end",
+        ])
+        XCTAssertEqual(messages.map { $0["streamMessage"] as? NSDictionary }, [
+            ["index": 0, "kind": "sse", "event": "token", "byteCount": 32],
+            ["index": 1, "kind": "sse", "event": "token", "eventId": "2", "byteCount": 61],
+            ["index": 2, "kind": "sse", "event": "done", "byteCount": 23],
+        ])
+        for message in messages {
+            XCTAssertEqual(message["type"] as? String, "api_log")
+            XCTAssertEqual(message["method"] as? String, "POST")
+            XCTAssertEqual(message["statusCode"] as? Int, 200)
+            XCTAssertEqual(message["requestId"] as? String, requestID)
+            XCTAssertEqual(message["correlationId"] as? String, "corr-7")
+            // Timed from the attempt's start, which came with the `received` event, to the
+            // message's arrival, its `timestamp`.
+            let duration = try XCTUnwrap(message["duration"] as? Double)
+            XCTAssertGreaterThan(duration, 0)
+            let arrival = try XCTUnwrap(message["timestamp"] as? Double)
+            XCTAssertGreaterThanOrEqual(arrival - duration, (exchange["timestamp"] as? Double ?? .infinity) - 1)
+            XCTAssertNil(message["requestBody"], "the exchange's log carries the request")
+            XCTAssertNil(message["streamed"])
+        }
+
+        XCTAssertEqual(exchange["url"] as? String, url)
+        XCTAssertEqual(exchange["requestId"] as? String, requestID)
+        XCTAssertEqual(exchange["streamed"] as? Bool, true)
+        XCTAssertEqual(exchange["requestBodyBytes"] as? Int, 15)
+        XCTAssertEqual(exchange["responseBodyBytes"] as? Int, 130)
+        XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
+        XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 0)
+        let body = try XCTUnwrap(exchange["responseBody"] as? String)
+        XCTAssertTrue(body.hasPrefix("[stream] 3 messages in 130 bytes\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"), body)
+        XCTAssertFalse(messages.description.contains("sk-live-123"))
+        XCTAssertFalse(body.contains("sk-live-123"), body)
+    }
+
+    func testMessageLogsStopAtTheConfiguredCountAndTheExchangeLogCountsTheRest() async throws {
+        let (messages, exchange, _) = try await streamedLogs(expectedLogs: 2) { $0.maxMessageLogsPerExchange = 1 }
+        XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"t":"Hel"}"#])
+        XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
+        XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 2)
+        XCTAssertTrue((exchange["responseBody"] as? String)?.hasPrefix("[stream] 3 messages in 130 bytes, 2 without a log of their own\n") == true)
+    }
+
+    func testMessagesAreCutAtThePolicyAndTheLoggerCaps() async throws {
+        var policy = HTTPCorePolicy.debug
+        policy.streamMessages = HTTPCorePolicy.StreamMessageCapture(maxCount: 2, maxBytes: 8)
+        let (messages, exchange, _) = try await streamedLogs(expectedLogs: 3, policy: policy)
+        XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [
+            #"{"t":"He…[truncated: 32 bytes in all]"#, #"{"t":"lo…[truncated: 61 bytes in all]"#,
+        ])
+        XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
+        XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 1, "the policy emitted two of three")
+
+        let (small, _, _) = try await streamedLogs(expectedLogs: 4) { $0.maxBodyBytes = 4 }
+        XCTAssertEqual(small.map { $0["responseBody"] as? String }, [
+            #"{"t"…[truncated: 32 bytes in all]"#, #"{"t"…[truncated: 61 bytes in all]"#, "end",
+        ])
+    }
+
+    func testJSONLinesAreMessagesToo() async throws {
+        let frames = ["{\"n\":1}\n{\"n\":2,", "\"password\":\"pw\"}\n"]
+        let (messages, exchange, _) = try await streamedLogs(frames, contentType: "application/x-ndjson", expectedLogs: 3)
+        XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"n":1}"#, #"{"n":2,"password":"[REDACTED]"}"#])
+        XCTAssertEqual(messages.map { $0["streamMessage"] as? NSDictionary }, [
+            ["index": 0, "kind": "jsonl", "byteCount": 8], ["index": 1, "kind": "jsonl", "byteCount": 24],
+        ])
+        XCTAssertEqual(exchange["streamMessageCount"] as? Int, 2)
+    }
+}
