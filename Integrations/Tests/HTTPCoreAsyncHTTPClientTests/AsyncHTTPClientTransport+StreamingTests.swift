@@ -271,6 +271,27 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(terminal.map(\.responseBodyByteCount), [300, 300])
     }
 
+    /// AHC fails the request on the close without handing over the parts it had received but
+    /// not yet been asked for, so a large cut body arrives as a prefix of what was sent.
+    func testALargeBodyCutMidWayArrivesAsAPrefixThenConnectionLost() async throws {
+        let sent: Int64 = 3 << 20
+        server.route("GET", "/cut", streaming: { _, writer in
+            try writer.writeHead(framing: .contentLength(8 << 20))
+            try writer.writePattern(byteCount: sent)
+            writer.dropConnection()
+        })
+        let (received, error) = try await client().send(request("/cut")) { _, body in
+            await Self.readToTheEnd(body)
+        }
+        let digest = LoopbackBodyDigest(of: received)
+        XCTAssertEqual(error?.code, .connectionLost)
+        XCTAssertLessThanOrEqual(digest.byteCount, sent)
+        XCTAssertEqual(digest, LoopbackBodyPattern.digest(byteCount: digest.byteCount), "the bytes handed over are the first ones sent")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), Self.failed)
+        XCTAssertEqual(events.last?.responseBodyByteCount, Int(digest.byteCount))
+    }
+
     func testABodyOverTheCapDeliversExactlyTheCapThenFails() async throws {
         server.route("GET", "/growing", streaming: { _, writer in
             try writer.writeHead(framing: .chunked)
