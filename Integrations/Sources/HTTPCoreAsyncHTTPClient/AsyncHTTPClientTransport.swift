@@ -18,15 +18,43 @@ import NIOCore
 /// ```
 ///
 /// - Method, headers (repeated ones too, both ways) and body are passed as they are.
-/// - The request's `timeout` becomes AHC's deadline for the whole exchange.
+/// - The request's `timeout` becomes AHC's deadline, which covers the wait for the response
+///   head; ``perform(_:body:)`` holds it for the body too, and `HTTPTransportClient` holds it
+///   for the whole exchange either way.
 /// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
-///   final one.
+///   final one. With a streamed request body, a redirect that would send the body again (307,
+///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
+///   the stream twice, so the redirect response itself is returned.
 /// - The response body is read up to ``maximumResponseBytes``; beyond it the exchange fails
 ///   with ``HTTPError/Code/responseTooLarge`` (`response_too_large`), so a huge answer cannot
 ///   exhaust memory.
 /// - Task cancellation cancels the request.
 /// - AHC and NIO errors become ``HTTPError`` codes (see ``HTTPError/init(asyncHTTPClientError:url:)``),
 ///   with messages that name the host and port, never the full URL.
+///
+/// ## Streaming
+///
+/// ``perform(_:body:)``, which `HTTPClient.send(_:body:receive:)` uses, streams both ways
+/// natively:
+///
+/// - The request body is uploaded as AHC's connection takes it, chunk by chunk, never
+///   collected: with `Content-Length` when its ``HTTPBody/length`` is known, else chunked.
+/// - The call returns as soon as the response head arrives. The body is read from AHC's
+///   response body, which reads the socket only while asked for more: a slow reader slows the
+///   transfer, and at most about 256 KiB wait unread on HTTPCore's side (plus AHC's own few
+///   buffers). Its ``HTTPBody/length`` is the `Content-Length` when the head has one (and no
+///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown.
+/// - The cap holds mid-stream: a body that declares more than ``maximumResponseBytes`` fails
+///   with ``HTTPError/Code/responseTooLarge`` before a byte is read; one that turns out longer
+///   delivers exactly ``maximumResponseBytes`` bytes, then fails with it. The request is
+///   cancelled and its connection closed.
+/// - A connection that breaks mid-body fails the body with ``HTTPError/Code/connectionLost``
+///   after the bytes that arrived; other failures map as above.
+/// - When the reader stops early (it is cancelled, or the exchange ends before the body did,
+///   as when `receive` returns without reading to the end) AHC cancels the request and closes
+///   its connection, so nothing is left half-read in the pool; the next request opens a new
+///   connection.
+/// - At the deadline the body fails with ``HTTPError/timeout`` and the request is cancelled.
 ///
 /// AHC creates a span per request with the unredacted URL when its configuration has a
 /// tracer. ``makeHTTPClient(configuration:)`` switches that off, so `HTTPCoreTracing` spans
@@ -59,39 +87,59 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Performs one exchange with AHC.
+    /// Performs one exchange with AHC, the response body read whole (up to
+    /// ``maximumResponseBytes``).
     public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
+        var outgoing = Self.outgoing(request)
+        if let body = request.body, !body.isEmpty || request.method != .get {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let response = try await client.execute(outgoing, deadline: Self.deadline(of: request))
+            let body = try await response.body.collect(upTo: maximumResponseBytes)
+            var head = Self.head(of: response, for: request)
+            head.body = Data(body.readableBytesView)
+            return head
+        } catch is NIOTooManyBytesError {
+            throw responseTooLarge(request.url)
+        } catch {
+            throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
+        }
+    }
+
+    /// The AHC request for `request`: method, URL and headers, without a body.
+    static func outgoing(_ request: HTTPCore.HTTPRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headers {
             outgoing.headers.add(name: field.name, value: field.value)
         }
-        if let body = request.body, !body.isEmpty || request.method != .get {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        return outgoing
+    }
+
+    /// The request's `timeout` from now, as AHC's deadline.
+    static func deadline(of request: HTTPCore.HTTPRequest) -> NIODeadline {
+        request.timeout.map { NIODeadline.now() + .nanoseconds(Int64(($0 * 1e9).rounded())) } ?? .distantFuture
+    }
+
+    /// The HTTPCore response head of an AHC response, with an empty body.
+    static func head(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest) -> HTTPCore.HTTPResponse {
+        var headers = HTTPCore.HTTPHeaders()
+        for (name, value) in response.headers {
+            headers.add(name: name, value: value)
         }
-        let deadline = request.timeout.map { NIODeadline.now() + .nanoseconds(Int64(($0 * 1e9).rounded())) } ?? .distantFuture
-        do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            let body = try await response.body.collect(upTo: maximumResponseBytes)
-            var headers = HTTPCore.HTTPHeaders()
-            for (name, value) in response.headers {
-                headers.add(name: name, value: value)
-            }
-            return HTTPCore.HTTPResponse(
-                requestID: request.id,
-                statusCode: Int(response.status.code),
-                headers: headers,
-                body: Data(body.readableBytesView),
-                url: response.url ?? request.url
-            )
-        } catch is NIOTooManyBytesError {
-            throw HTTPCore.HTTPError.transport(
-                .responseTooLarge,
-                message: "the response body is over \(maximumResponseBytes) bytes (\(Self.target(request.url)))"
-            )
-        } catch {
-            throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
-        }
+        return HTTPCore.HTTPResponse(
+            requestID: request.id,
+            statusCode: Int(response.status.code),
+            headers: headers,
+            body: Data(),
+            url: response.url ?? request.url
+        )
+    }
+
+    /// The error for a response body over ``maximumResponseBytes``.
+    func responseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
+        .transport(.responseTooLarge, message: "the response body is over \(maximumResponseBytes) bytes (\(Self.target(url)))")
     }
 
     static func target(_ url: URL) -> String {
