@@ -114,9 +114,11 @@ extension TransportConformance {
                 } catch let error as HTTPError {
                     try expect(error.code, .connectionLost, "error")
                 }
-                // A streaming transport hands over what arrived; a buffering one nothing.
-                guard received.byteCount == 0 || received == LoopbackBodyPattern.digest(byteCount: sent) else {
-                    throw Failure("bytes handed over: expected 0 or the \(sent) sent, got \(received)")
+                // A streaming transport hands over what arrived, a buffering one nothing. What
+                // arrived is the start of what was sent: bytes still in flight when a connection
+                // breaks may be lost (AsyncHTTPClient hands over about half of them).
+                guard received.byteCount <= sent, received == LoopbackBodyPattern.digest(byteCount: received.byteCount) else {
+                    throw Failure("bytes handed over: expected the start of the \(sent) sent, got \(received)")
                 }
                 let terminal = try await expectEvents(harness, request, [.requestCreated, .requestStarted, .responseReceived, .requestFailed], orWithoutHead: true)
                 try expect(terminal.error?.code, .connectionLost, "error of the failed event")
