@@ -51,7 +51,7 @@ struct IntegrationsBenchmark {
                 for variant in Variant.allCases {
                     let line = try ChildProcess.run(section: "\(variant.rawValue):\(mebibytes)")
                     guard let measurement = try? JSONDecoder().decode(Measurement.self, from: Data(line.utf8)) else {
-                        throw ChildProcess.Failure(description: "no measurement from \(variant): \(line)")
+                        throw BenchmarkFailure(description: "no measurement from \(variant): \(line)")
                     }
                     measured[variant, default: []].append(measurement)
                 }
@@ -89,7 +89,7 @@ struct IntegrationsBenchmark {
             print("error: bad section \(spec)")
             return 2
         }
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let bytes = mebibytes << 20
             let server = try LoopbackHTTPServer()
@@ -118,8 +118,8 @@ struct IntegrationsBenchmark {
         }
     }
 
-    private static func downloadBare(_ url: URL, with http: HTTPClient) async throws -> Measurement {
-        guard let baseline = ResidentMemory.current() else { throw ChildProcess.Failure(description: "no resident memory") }
+    private static func downloadBare(_ url: URL, with http: AsyncHTTPClient.HTTPClient) async throws -> Measurement {
+        guard let baseline = ResidentMemory.current() else { throw BenchmarkFailure(description: "no resident memory") }
         let start = DispatchTime.now().uptimeNanoseconds
         let response = try await http.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(600))
         var count: Int64 = 0
@@ -128,7 +128,7 @@ struct IntegrationsBenchmark {
         return Measurement(bytes: count, seconds: seconds, baselineBytes: baseline, peakBytes: ResidentMemory.peak() ?? 0)
     }
 
-    private static func downloadThroughClient(_ url: URL, with http: HTTPClient) async throws -> Measurement {
+    private static func downloadThroughClient(_ url: URL, with http: AsyncHTTPClient.HTTPClient) async throws -> Measurement {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
         var configuration = DevSeeLoggerConfiguration(appId: "com.example.integrations-bench", serverURL: receiver.baseURL)
@@ -141,7 +141,7 @@ struct IntegrationsBenchmark {
         dispatcher.subscribe(DevSeeObserver(logger: logger))
         dispatcher.subscribe(har)
         let client = HTTPTransportClient(asyncHTTPClient: http, maximumResponseBytes: .max, dispatcher: dispatcher, policy: .debug)
-        guard let baseline = ResidentMemory.current() else { throw ChildProcess.Failure(description: "no resident memory") }
+        guard let baseline = ResidentMemory.current() else { throw BenchmarkFailure(description: "no resident memory") }
         let start = DispatchTime.now().uptimeNanoseconds
         let count = try await client.send(HTTPRequest(url: url)) { _, body in
             var count: Int64 = 0
@@ -152,8 +152,13 @@ struct IntegrationsBenchmark {
         await dispatcher.flush()
         await logger.flush()
         guard !har.harDocument().isEmpty, receiver.storedObjects().count == 1 else {
-            throw ChildProcess.Failure(description: "the observers did not record the download")
+            throw BenchmarkFailure(description: "the observers did not record the download")
         }
         return Measurement(bytes: count, seconds: seconds, baselineBytes: baseline, peakBytes: ResidentMemory.peak() ?? 0)
     }
+}
+
+/// A benchmark step that could not run; the message says which.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
 }
