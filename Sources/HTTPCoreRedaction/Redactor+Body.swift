@@ -8,9 +8,9 @@ extension Redactor {
     ///   pass that keeps every other byte; an operation's `query` string is GraphQL text whose
     ///   literals become `***`; a string value that is itself JSON is masked the same way.
     ///   NDJSON and JSON Lines are masked line by line.
-    /// - `text/event-stream` (server-sent events): each `data:` value that is JSON gets the
-    ///   JSON rules, every other line the text rules (``redactedText(_:)``); at `.strict`,
-    ///   a note of its size and type.
+    /// - `text/event-stream` (server-sent events): each `data:` value by
+    ///   ``redactedStreamData(_:isTruncated:)``, every other line by the text rules
+    ///   (``redactedText(_:)``); at `.strict`, a note of its size and type.
     /// - `application/graphql`: literals become `***`.
     /// - `application/x-www-form-urlencoded`, or a body of another type shaped like one
     ///   (`name=value&...`): values of sensitive keys become ``mask``.
@@ -78,8 +78,21 @@ extension Redactor {
         }
     }
 
-    /// A server-sent event stream, line by line: JSON `data:` values by the JSON rules, other
-    /// lines by the text rules; line ends kept as they were.
+    /// The data of one streamed message (a server-sent event's `data:` value, a JSON line):
+    /// by the JSON rules when it is JSON, or when it was cut short and starts like JSON;
+    /// otherwise (OpenAI's `[DONE]`, plain tokens) by the text rules at `.standard` and as a
+    /// note of its size at `.strict`, as a body that is not JSON would be.
+    public func redactedStreamData(_ data: Data, isTruncated: Bool) -> Data {
+        guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
+        let isJSON = BodyKind.startsLikeJSON(data)
+            && (isTruncated || (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil)
+        if isJSON { return maskedJSON(data, isTruncated: isTruncated) }
+        guard level != .strict else { return Data("[REDACTED: \(data.count) bytes of text]".utf8) }
+        return Data(redactedText(String(decoding: data, as: UTF8.self)).utf8)
+    }
+
+    /// A server-sent event stream, line by line: `data:` values by ``redactedStreamData(_:isTruncated:)``,
+    /// other lines by the text rules; line ends kept as they were.
     private func maskedEventStream(_ body: Data, isTruncated: Bool) -> Data {
         var output = Data()
         output.reserveCapacity(body.count)
@@ -95,11 +108,7 @@ extension Redactor {
                 var value = line.dropFirst(dataPrefix.count)
                 if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
                 output.append(line[..<value.startIndex])
-                if BodyKind.startsLikeJSON(Data(value)) {
-                    output.append(maskedJSON(Data(value), isTruncated: isTruncated && isLast))
-                } else {
-                    output.append(Data(redactedText(String(decoding: value, as: UTF8.self)).utf8))
-                }
+                output.append(redactedStreamData(Data(value), isTruncated: isTruncated && isLast))
             } else {
                 output.append(Data(redactedText(String(decoding: line, as: UTF8.self)).utf8))
             }

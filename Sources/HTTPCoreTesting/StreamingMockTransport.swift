@@ -23,14 +23,20 @@ public final class StreamingMockTransport: HTTPTransport {
         var terminations = 0
     }
 
-    private let statusCode: Int
+    private let statusCodes: [Int]
     private let headers: HTTPHeaders
     private let length: HTTPBody.Length
     private let state = AsyncCondition(State())
 
     /// Creates a transport that answers every exchange with this head.
-    public init(statusCode: Int = 200, headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
-        self.statusCode = statusCode
+    public convenience init(statusCode: Int = 200, headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
+        self.init(statusCodes: [statusCode], headers: headers, length: length)
+    }
+
+    /// Creates a transport that answers its exchanges with these statuses in turn, the last
+    /// one for every exchange after them.
+    public init(statusCodes: [Int], headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
+        self.statusCodes = statusCodes.isEmpty ? [200] : statusCodes
         self.headers = headers
         self.length = length
     }
@@ -56,9 +62,9 @@ public final class StreamingMockTransport: HTTPTransport {
         _ = try await state.wait(timeout: timeout, until: { $0.terminations >= count })
     }
 
-    /// Not used by streaming callers: answers with the head and an empty body.
+    /// Not used by streaming callers: answers with the first status and an empty body.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
-        HTTPResponse(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url)
+        HTTPResponse(requestID: request.id, statusCode: statusCodes[0], headers: headers, url: request.url)
     }
 
     /// Reads the request body, then answers with the head and a body the test writes.
@@ -66,9 +72,10 @@ public final class StreamingMockTransport: HTTPTransport {
         let upload = try await body?.collect(upTo: 1 << 30) ?? request.body ?? Data()
         let (responseBody, writer) = HTTPBody.makeStream(length: length, bufferSize: 1024)
         writer.onTermination { [state] in state.update { $0.terminations += 1 } }
-        state.update { state in
+        let statusCode = state.update { state in
             state.uploads.append(upload)
             state.writers.append(writer)
+            return statusCodes[min(state.writers.count, statusCodes.count) - 1]
         }
         return (HTTPResponse(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url), responseBody)
     }

@@ -46,4 +46,19 @@ final class RedactorBodyShapeTests: XCTestCase {
         let strict = Redactor(level: .strict).redactedBody(Data(stream.utf8), contentType: "text/event-stream")
         XCTAssertFalse(String(decoding: strict, as: UTF8.self).contains("sk-live"))
     }
+
+    func testStreamedMessageDataIsMaskedAsJSONOnlyWhenItIsJSON() {
+        let cases: [(Redactor, String, Bool, String)] = [
+            (.standard, #"{"t":"Hi","api_key":"sk-1"}"#, false, #"{"t":"Hi","api_key":"[REDACTED]"}"#),
+            (.standard, "[DONE]", false, "[DONE]"),
+            (.standard, "Bearer abc.def.ghi", false, "Bearer [REDACTED]"),
+            (.standard, #"{"t":"Hi","api_key":"sk-"#, true, #"{"t":"Hi","api_key":"[REDACTED]""#),
+            (Redactor(level: .strict), "[DONE]", false, "[REDACTED: 6 bytes of text]"),
+        ]
+        for (redactor, data, isTruncated, expected) in cases {
+            let output = redactor.redactedStreamData(Data(data.utf8), isTruncated: isTruncated)
+            XCTAssertEqual(String(decoding: output, as: UTF8.self), expected, data)
+        }
+        XCTAssertEqual(masked("data: [DONE]\n\n", "text/event-stream"), "data: [DONE]\n\n", "a stream's body by the same rule")
+    }
 }

@@ -131,7 +131,8 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         let transport = StreamingMockTransport()
         let client = client(transport)
         let exchange = Task {
-            try await client.send(HTTPRequest(url: url, timeout: 1)) { _, body in
+            // Long enough for the head to arrive on a busy machine; the body's wait then outlives it.
+            try await client.send(HTTPRequest(url: url, timeout: 2)) { _, body in
                 var chunks = 0
                 do {
                     for try await _ in body { chunks += 1 }
@@ -313,6 +314,48 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
             XCTAssertEqual(status, attempts == 1 ? 503 : 200)
             XCTAssertEqual(Set(transport.requests.map(\.body)), [Data((attempts == 1 ? "once" : "again").utf8)])
         }
+    }
+
+    func testARetriedAttemptsBodyIsStoppedUnreadAndTheLastOneReachesTheCaller() async throws {
+        let transport = StreamingMockTransport(statusCodes: [503, 200])
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
+        let client = client(transport, middlewares: [retry])
+        let exchange = Task { try await client.send(HTTPRequest(url: url)) { response, body in (response.statusCode, try await body.collect(upTo: 100)) } }
+        let refused = try await transport.nextWriter()
+        try await transport.waitForTerminations(1)
+        XCTAssertEqual(refused.yield(chunk("busy"), whenDrained: {}), .stopped, "the 503's body is stopped")
+        let accepted = try await transport.nextWriter()
+        try await accepted.write(chunk("ok"))
+        accepted.finish()
+        let (status, body) = try await exchange.value
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(body, Data("ok".utf8))
+        XCTAssertEqual(transport.terminationCount, 1)
+        let end = try await terminal()
+        XCTAssertEqual(end.name, .requestSucceeded)
+        XCTAssertEqual(end.attempt, 2)
+        XCTAssertEqual(end.responseBodyByteCount, 2)
+        XCTAssertEqual(recorder.events.filter { $0.name == .requestRetried }.map(\.statusCode), [503])
+    }
+
+    func testAMiddlewareWrittenForWholeResponsesThatCallsNextAgainStopsThePreviousBody() async throws {
+        struct Twice: HTTPMiddleware {
+            func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+                _ = try await next(request)
+                return try await next(request)
+            }
+        }
+        let transport = StreamingMockTransport()
+        let client = client(transport, middlewares: [Twice()])
+        let exchange = Task { try await client.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 100) } }
+        let first = try await transport.nextWriter()
+        let second = try await transport.nextWriter()
+        XCTAssertEqual(transport.terminationCount, 1)
+        XCTAssertEqual(first.yield(chunk("stale"), whenDrained: {}), .stopped)
+        try await second.write(chunk("fresh"))
+        second.finish()
+        let body = try await exchange.value
+        XCTAssertEqual(body, Data("fresh".utf8))
     }
 
     func testAMiddlewareCallingNextTwiceWithAOnePassBodyGetsAClearError() async throws {

@@ -100,10 +100,8 @@ extension HTTPClient {
     ) async throws -> Result {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
-        var response = try await send(request)
-        let responseBody = HTTPBody(response.body)
-        response.body = Data()
-        return try await receive(response, responseBody)
+        let (head, responseBody) = try await send(request).splitBody
+        return try await receive(head, responseBody)
     }
 }
 

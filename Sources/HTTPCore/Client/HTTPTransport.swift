@@ -64,9 +64,6 @@ extension HTTPTransport {
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
-        var response = try await perform(request)
-        let responseBody = HTTPBody(response.body)
-        response.body = Data()
-        return (response, responseBody)
+        return try await perform(request).splitBody
     }
 }

@@ -117,11 +117,11 @@ extension HTTPTransportClient {
             throw error
         case .success(let (head, responseBody)):
             let headRecord = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: 0)
+            let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             dispatcher.emit(HTTPEvent(
                 name: .responseReceived, request: record, attempt: number, response: headRecord, startedAt: start.date,
-                attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
+                attemptTiming: timing
             ))
-            let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number, timing: timing)
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,

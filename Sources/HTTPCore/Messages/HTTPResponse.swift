@@ -94,3 +94,13 @@ public struct HTTPResponse: Sendable, Hashable {
         self.url = url
     }
 }
+
+extension HTTPResponse {
+    /// The response as a streaming exchange hands it over: the head, with an empty body, and
+    /// its body in memory as a replayable ``HTTPBody``.
+    package var splitBody: (head: HTTPResponse, body: HTTPBody) {
+        var head = self
+        head.body = Data()
+        return (head, HTTPBody(body))
+    }
+}

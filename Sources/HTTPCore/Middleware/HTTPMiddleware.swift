@@ -101,34 +101,28 @@ extension HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPStreamingMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
-        let latest = Locked<(head: HTTPResponse, body: HTTPBody)?>(nil)
+        // The body of the last attempt, the one a response from `next` comes with.
+        let latest = Locked<HTTPBody?>(nil)
         let response: HTTPResponse
         do {
             response = try await intercept(request, context: context) { request in
                 let (head, responseBody) = try await next(request, body)
                 latest.withLock { previous in
-                    previous?.body.stopReading()
-                    previous = (head, responseBody)
+                    previous?.stopReading()
+                    previous = responseBody
                 }
                 return head
             }
         } catch {
-            latest.withLock { $0?.body.stopReading() }
+            latest.withLock { $0?.stopReading() }
             throw error
         }
-        guard let (_, streamed) = latest.withLock({ $0 }) else { return Self.buffered(response) }
+        guard let streamed = latest.withLock({ $0 }) else { return response.splitBody }
         guard response.body.isEmpty else {
             streamed.stopReading()
-            return Self.buffered(response)
+            return response.splitBody
         }
         return (response, streamed)
-    }
-
-    /// A response whose body is in memory, as a head and a replayable body.
-    private static func buffered(_ response: HTTPResponse) -> (HTTPResponse, HTTPBody) {
-        var head = response
-        head.body = Data()
-        return (head, HTTPBody(response.body))
     }
 }
 

@@ -7,7 +7,8 @@ extension HTTPEvent {
     /// `application/jsonl`, `application/json-seq`).
     ///
     /// Carried by ``HTTPEvent/Name/responseMessage`` events, redacted by the client's policy
-    /// when first read: data that is JSON gets the JSON body rules, other data the text rules.
+    /// when first read by ``Redactor/redactedStreamData(_:isTruncated:)``: data that is JSON
+    /// gets the JSON body rules, other data the text rules (a note of its size at `.strict`).
 /// Like `received`, they carry the attempt's start (``HTTPEvent/attemptStartedAt``), so a
 /// sink can place each message in time within the exchange.
     public struct StreamMessage: Sendable, Hashable {
@@ -60,14 +61,7 @@ final class StreamMessageRecord: Sendable {
         }
     }
 
-    /// JSON data by the JSON rules (also data cut short that starts like JSON), anything else,
-    /// such as OpenAI's `[DONE]`, by the text rules.
     private var redactedData: String {
-        let first = raw.data.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
-        let startsLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-        let isJSON = startsLikeJSON && (raw.isTruncated || (try? JSONSerialization.jsonObject(with: raw.data, options: .fragmentsAllowed)) != nil)
-        guard isJSON else { return redactor.redactedText(String(decoding: raw.data, as: UTF8.self)) }
-        let redacted = redactor.redactedBody(raw.data, contentType: "application/json", isTruncated: raw.isTruncated)
-        return String(decoding: redacted, as: UTF8.self)
+        String(decoding: redactor.redactedStreamData(raw.data, isTruncated: raw.isTruncated), as: UTF8.self)
     }
 }
