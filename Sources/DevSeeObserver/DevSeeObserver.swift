@@ -73,12 +73,13 @@ public struct DevSeeObserver: HTTPObserver {
         logger.accept(event)
     }
 
-    /// Counts the logs of the terminal and retried events among `missed` and reports them in
-    /// one diagnostic line; a disabled logger, being inert, ignores them.
+    /// Counts the logs of the terminal, retried and message events among `missed` (each
+    /// streamed message has a log of its own) and reports them in one diagnostic line; a
+    /// disabled logger, being inert, ignores them.
     public func handleMissedEvents(_ missed: HTTPMissedEvents) {
         let logger = logger
         guard logger.isEnabled else { return }
-        let logs = missed.terminalCount + missed.retriedCount
+        let logs = missed.terminalCount + missed.retriedCount + missed.messageCount
         missedLogCount.withLock { $0 += logs }
         logger.configuration.diagnostics(
             "the event dispatcher dropped \(missed) while DevSeeObserver was behind: "

@@ -122,18 +122,20 @@ public struct LokiObserver: HTTPObserver {
     }
 
     /// Lines never made because the dispatcher dropped the terminal events of their
-    /// exchanges while this observer was behind. The logger's
+    /// exchanges, or streamed message events, while this observer was behind. The logger's
     /// ``LokiLogger/statistics`` count only the lines it accepted.
     public var missedLineCount: Int { missedLines.withLock { $0 } }
 
-    /// Counts the exchanges whose terminal event is among `missed` and reports them in one
-    /// diagnostic line.
+    /// Counts the exchange and message lines whose events are among `missed` and reports
+    /// them in one diagnostic line.
     public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        missedLines.withLock { $0 += missed.terminalCount }
-        let lines = missed.terminalCount
+        let messageLines = logger.configuration.maxMessageLinesPerExchange > 0 ? missed.messageCount : 0
+        let lines = missed.terminalCount + messageLines
+        missedLines.withLock { $0 += lines }
+        let kind = messageLines == 0 ? "exchange line" : "exchange and message line"
         logger.configuration.diagnostics(
             "the event dispatcher dropped \(missed) while LokiObserver was behind: "
-                + "\(lines) exchange line\(lines == 1 ? " was" : "s were") never made"
+                + "\(lines) \(kind)\(lines == 1 ? " was" : "s were") never made"
         )
     }
 

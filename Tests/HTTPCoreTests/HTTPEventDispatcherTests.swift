@@ -61,7 +61,7 @@ final class HTTPEventDispatcherTests: XCTestCase {
         let subscription = dispatcher.subscribe(gate)
         let names: [HTTPEvent.Name] = [
             .requestCreated,
-            .requestStarted, .requestRetried, .requestStarted, .requestSucceeded, .requestFailed,   // dropped
+            .requestStarted, .requestRetried, .responseMessage, .requestSucceeded, .requestFailed,   // dropped
             .requestCreated, .requestStarted, .responseReceived, .requestCancelled,
         ]
         let events = names.map { event($0) }
@@ -78,7 +78,7 @@ final class HTTPEventDispatcherTests: XCTestCase {
 
         XCTAssertEqual(recorder.events.map(\.requestID), [events[0], events[6], events[7], events[8], events[9]].map(\.requestID))
         XCTAssertEqual(recorder.gaps, [
-            RecordingObserver.Gap(position: 1, missed: HTTPMissedEvents(count: 5, terminalCount: 2, retriedCount: 1)),
+            RecordingObserver.Gap(position: 1, missed: HTTPMissedEvents(count: 5, terminalCount: 2, retriedCount: 1, messageCount: 1)),
         ])
         var settled = HTTPObserverStatistics()
         (settled.emitted, settled.delivered, settled.dropped) = (10, 5, 5)

@@ -16,12 +16,17 @@ public struct HTTPMissedEvents: Sendable, Hashable, CustomStringConvertible {
     /// How many of them were ``HTTPEvent/Name/requestRetried``: attempts whose end the
     /// observer will never see.
     public var retriedCount: Int
+    /// How many of them were ``HTTPEvent/Name/responseMessage``: streamed messages (a
+    /// server-sent event, a JSON line) the observer will never see.
+    public var messageCount: Int
 
-    /// Creates a count of missed events; `terminalCount` and `retriedCount` are among `count`.
-    public init(count: Int = 0, terminalCount: Int = 0, retriedCount: Int = 0) {
+    /// Creates a count of missed events; `terminalCount`, `retriedCount` and `messageCount`
+    /// are among `count`.
+    public init(count: Int = 0, terminalCount: Int = 0, retriedCount: Int = 0, messageCount: Int = 0) {
         self.count = count
         self.terminalCount = terminalCount
         self.retriedCount = retriedCount
+        self.messageCount = messageCount
     }
 
     /// Counts one more dropped event. Runs under the observer queue's lock while an emit
@@ -32,12 +37,16 @@ public struct HTTPMissedEvents: Sendable, Hashable, CustomStringConvertible {
             terminalCount += 1
         } else if name == .requestRetried {
             retriedCount += 1
+        } else if name == .responseMessage {
+            messageCount += 1
         }
     }
 
-    /// `1725 events (431 exchange ends, 0 retried attempts)`.
+    /// `1725 events (431 exchange ends, 0 retried attempts)`, and `, 12 streamed messages`
+    /// when some were.
     public var description: String {
-        "\(count) event\(count == 1 ? "" : "s") (\(terminalCount) exchange end\(terminalCount == 1 ? "" : "s"), "
-            + "\(retriedCount) retried attempt\(retriedCount == 1 ? "" : "s"))"
+        let messages = messageCount == 0 ? "" : ", \(messageCount) streamed message\(messageCount == 1 ? "" : "s")"
+        return "\(count) event\(count == 1 ? "" : "s") (\(terminalCount) exchange end\(terminalCount == 1 ? "" : "s"), "
+            + "\(retriedCount) retried attempt\(retriedCount == 1 ? "" : "s")\(messages))"
     }
 }
