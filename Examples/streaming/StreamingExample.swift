@@ -162,7 +162,9 @@ struct StreamingExample {
         #else
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kibibytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+            // `VmHWM:\t  123456 kB`: the number is right-aligned in 8 columns, so a large one
+            // follows the tab without a space.
+            let kibibytes = Double(String(line.filter(\.isNumber)))
         else { return nil }
         return kibibytes / 1_024
         #endif

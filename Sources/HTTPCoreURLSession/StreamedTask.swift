@@ -26,6 +26,8 @@ final class StreamedTask: Sendable {
     private let machine: Locked<StreamedTaskStateMachine<Head>>
     /// Set once before the task is resumed; read by the callbacks.
     private let task = Locked<URLSessionDataTask?>(nil)
+    /// Set when URLSession reported the task complete.
+    private let isCompleted = Locked(false)
     /// The streamed request body, when there is one (Linux).
     let upload: RequestBodyPipe?
 
@@ -68,6 +70,26 @@ final class StreamedTask: Sendable {
         task.withLock { $0 }?.cancel()
     }
 
+    /// Cancels the task, and on FoundationNetworking cancels it again, at growing intervals up
+    /// to 2 s, until URLSession reports it complete (for about a minute at most): a cancel there is sometimes lost, and the
+    /// transfer then goes on without a data callback to cancel again from (seen under the
+    /// thread sanitizer: the server was still writing a minute later).
+    private func cancelUntilCompleted() {
+        cancelTask()
+        #if canImport(FoundationNetworking)
+        Task { [self] in
+            var wait: UInt64 = 50_000_000
+            // At most about a minute, so a task URLSession never completes is not watched forever.
+            for _ in 0..<36 where !isCompleted.withLock({ $0 }) {
+                try? await Task.sleep(nanoseconds: wait)
+                guard !isCompleted.withLock({ $0 }) else { return }
+                cancelTask()
+                wait = min(wait * 2, 2_000_000_000)
+            }
+        }
+        #endif
+    }
+
     // MARK: From the delegate
 
     func receive(_ response: URLResponse) {
@@ -83,7 +105,7 @@ final class StreamedTask: Sendable {
         switch machine.withLock({ $0.receiveHead(writer: writer) }) {
         case .deliver(let head):
             writer.onTermination { [self] in
-                if machine.withLock({ $0.readerStopped() }) { cancelTask() }
+                if machine.withLock({ $0.readerStopped() }) { cancelUntilCompleted() }
             }
             head.resume(returning: (http, body))
         case .cancelTask:
@@ -134,6 +156,7 @@ final class StreamedTask: Sendable {
     }
 
     func complete(error: (any Error)?) {
+        isCompleted.withLock { $0 = true }
         switch machine.withLock({ $0.complete() }) {
         case .failHead(let head):
             head.resume(throwing: failure(for: error) ?? HTTPError.invalidResponse)
