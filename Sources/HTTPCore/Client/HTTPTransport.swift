@@ -23,6 +23,24 @@ import Foundation
 /// - Honour Swift task cancellation promptly: deadlines and `cancel()` work through it.
 /// - Do not emit events, assign ids or apply the policy: the client does.
 ///
+/// ## Deadlines
+///
+/// By default ``HTTPTransportClient`` races a timer against every attempt that has a
+/// ``HTTPRequest/timeout``, so a transport that ignores it still cannot hold the caller past
+/// it. That race costs a task group and a sleeping child task per request. A transport whose
+/// underlying client already ends an exchange at a deadline (AsyncHTTPClient does, in NIO)
+/// declares ``enforcesTimeout`` and the client trusts it instead:
+///
+/// ```swift
+/// struct NIOTransport: HTTPTransport {
+///     var enforcesTimeout: Bool { true }
+///     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+///         // Ends the whole exchange, head and body, `request.timeout` seconds from now
+///         // with HTTPError.timeout; honours task cancellation with HTTPError.cancelled.
+///     }
+/// }
+/// ```
+///
 /// ## Streaming
 ///
 /// The second requirement, ``perform(_:body:)``, serves ``HTTPClient/send(_:body:receive:)``:
@@ -35,6 +53,20 @@ import Foundation
 public protocol HTTPTransport: Sendable {
     /// Performs one exchange for `request` and returns the complete response.
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Whether ``perform(_:)`` ends every exchange by itself once its request's
+    /// ``HTTPRequest/timeout`` has passed since the call (the response head and the whole
+    /// body), throwing ``HTTPError/timeout``, so that ``HTTPTransportClient`` races no timer
+    /// against it. `false` by default.
+    ///
+    /// The client then hands each attempt the time it may take as the request's `timeout`:
+    /// the caller's timeout, or what remains of the exchange's deadline after middlewares and
+    /// earlier attempts, whichever is shorter. It reports a cancellation after the deadline as
+    /// a timeout and any other as ``HTTPError/cancelled``, as it does for every transport.
+    /// Declare it only when a transport that is never answered still returns at the deadline:
+    /// otherwise a caller's timeout no longer bounds its wait. It does not cover
+    /// ``perform(_:body:)``, which the client always bounds itself.
+    var enforcesTimeout: Bool { get }
 
     /// Performs one exchange, uploading `body` as it is read and returning when the response
     /// head arrives, with the response body still streaming.
@@ -58,6 +90,9 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    /// `false`: the client bounds every attempt with a timer of its own.
+    public var enforcesTimeout: Bool { false }
+
     /// The buffering default: collects `body` (up to ``HTTPBody/maximumBufferedBytes``, else
     /// ``HTTPError/Code/invalidRequest`` before anything is sent), calls ``perform(_:)`` and
     /// returns the response head with its body as a replayable ``HTTPBody``.

@@ -36,6 +36,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public let dispatcher: HTTPEventDispatcher
     /// What events expose, and whether requests carry a correlation header.
     public let policy: HTTPCorePolicy
+    /// Whether a timer bounds the middleware chain: unless the transport enforces timeouts
+    /// and every middleware stays within the deadline.
+    private let timesTheChain: Bool
 
     /// Creates a client around a transport.
     ///
@@ -54,6 +57,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
+        timesTheChain = !transport.enforcesTimeout || middlewares.contains { !$0.staysWithinDeadline }
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
@@ -113,7 +117,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         )
         let result: Result<HTTPResponse, HTTPError>
         do {
-            if let callerTimeout {
+            if let callerTimeout, timesTheChain {
                 result = .success(try await withDeadline(seconds: callerTimeout) {
                     try await runMiddleware(at: 0, request, exchange)
                 })
@@ -229,10 +233,17 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
     }
 
-    /// The transport called once, bounded by `timeout` when given.
+    /// The transport called once, bounded by `timeout` and `deadline` when given: by a timer
+    /// of the client's, or by the transport itself when it enforces timeouts.
     private func perform(_ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?) async -> Result<HTTPResponse, HTTPError> {
-        if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
+        let context = HTTPMiddlewareContext(deadline: deadline)
+        if let interruption = context.interruption { return .failure(interruption) }
         do {
+            if transport.enforcesTimeout {
+                var request = request
+                request.timeout = [timeout, context.remainingTime].compactMap { $0 }.min()
+                return .success(try await transport.perform(request))
+            }
             guard let timeout else {
                 return .success(try await transport.perform(request))
             }

@@ -17,6 +17,9 @@ public struct DefaultHeadersMiddleware: HTTPMiddleware {
         self.headers = headers
     }
 
+    /// `true`: it waits for nothing.
+    public var staysWithinDeadline: Bool { true }
+
     /// Adds the missing default fields, then sends the request.
     public func intercept(
         _ request: HTTPRequest,

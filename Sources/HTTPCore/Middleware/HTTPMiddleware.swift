@@ -53,6 +53,11 @@ import HTTPCoreConcurrency
 ///
 /// Rules for implementers: honour task cancellation in every wait, never call `next` after
 /// returning, and do not emit events: the client does.
+///
+/// A middleware that never waits past ``HTTPMiddlewareContext/deadline`` of its own accord
+/// (it waits for nothing, or bounds its waits by the deadline, as ``RetryMiddleware`` does)
+/// declares ``staysWithinDeadline``: over a transport that enforces timeouts itself
+/// (``HTTPTransport/enforcesTimeout``), a chain of such middlewares runs without a timer.
 public protocol HTTPMiddleware: Sendable {
     /// Handles one request on its way to the transport and returns the response for it.
     ///
@@ -90,9 +95,23 @@ public protocol HTTPMiddleware: Sendable {
         context: HTTPMiddlewareContext,
         next: HTTPStreamingMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody)
+
+    /// Whether this middleware's own work never outlasts the exchange's deadline: it waits
+    /// for nothing, or stops waiting by ``HTTPMiddlewareContext/deadline``. `false` by default.
+    ///
+    /// When every middleware of a client says so and its transport enforces timeouts itself
+    /// (``HTTPTransport/enforcesTimeout``), ``HTTPTransportClient`` races no timer against the
+    /// chain: each attempt gets what remains of the deadline as its timeout, and an attempt
+    /// that would start after the deadline fails with ``HTTPError/timeout`` at once. Leave it
+    /// `false` for a middleware that awaits something it does not bound (a token refresh, a
+    /// rate limiter): the client then keeps bounding the whole chain with its timer.
+    var staysWithinDeadline: Bool { get }
 }
 
 extension HTTPMiddleware {
+    /// `false`: the client bounds the chain with a timer of its own.
+    public var staysWithinDeadline: Bool { false }
+
     /// The default: runs ``intercept(_:context:next:)`` with the streamed bodies passing
     /// around it (see the requirement).
     public func intercept(

@@ -82,6 +82,9 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.retriesUnsentRequests = retriesUnsentRequests
     }
 
+    /// `true`: a backoff that would end past the exchange's deadline is not waited for.
+    public var staysWithinDeadline: Bool { true }
+
     /// Sends the request, and again after each retryable outcome, until one is final.
     public func intercept(
         _ request: HTTPRequest,

@@ -33,6 +33,9 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         self.samplesNewTraces = samplesNewTraces
     }
 
+    /// `true`: it waits for nothing.
+    public var staysWithinDeadline: Bool { true }
+
     /// Adds the trace headers and metadata, then sends the request.
     public func intercept(
         _ request: HTTPRequest,
