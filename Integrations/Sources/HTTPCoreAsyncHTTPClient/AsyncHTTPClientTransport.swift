@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPCore
 import NIOCore
+import NIOHTTP1
 
 /// An ``HTTPTransport`` over AsyncHTTPClient: server-side Swift's HTTP client under HTTPCore's
 /// contract, observed like any other client.
@@ -18,9 +19,12 @@ import NIOCore
 /// ```
 ///
 /// - Method, headers (repeated ones too, both ways) and body are passed as they are.
-/// - The request's `timeout` becomes AHC's deadline, which covers the wait for the response
-///   head; ``perform(_:body:)`` holds it for the body too, and `HTTPTransportClient` holds it
-///   for the whole exchange either way.
+/// - The request's `timeout` becomes AHC's deadline, enforced in NIO by a task scheduled on
+///   the request's event loop. ``perform(_:)`` holds it for the whole exchange, head and body,
+///   so the transport declares ``enforcesTimeout``: `HTTPTransportClient` races no timer of
+///   its own against a buffered exchange (a task group and a sleeping task per request
+///   saved). ``perform(_:body:)`` holds it for the body too, and the client bounds streaming
+///   exchanges itself as well.
 /// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
 ///   final one. With a streamed request body, a redirect that would send the body again (307,
 ///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
@@ -87,33 +91,68 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
+    /// `true`: ``perform(_:)`` ends the exchange, head and body, at the request's `timeout`
+    /// with ``HTTPCore/HTTPError/timeout``.
+    public var enforcesTimeout: Bool { true }
+
     /// Performs one exchange with AHC, the response body read whole (up to
-    /// ``maximumResponseBytes``).
+    /// ``maximumResponseBytes``), within the request's `timeout`.
+    ///
+    /// It uses AHC's delegate API, whose deadline covers the whole exchange (the async API's
+    /// covers only the head) and which needs no task of its own: the body is accumulated on
+    /// the event loop, and task cancellation cancels the AHC task.
     public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
-        var outgoing = Self.outgoing(request)
-        if let body = request.body, !body.isEmpty || request.method != .get {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        let task: AsyncHTTPClient.HTTPClient.Task<AsyncHTTPClient.HTTPClient.Response>
+        do {
+            let outgoing = try Self.bufferedRequest(request)
+            let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: Self.accumulatorLimit(maximumResponseBytes))
+            task = client.execute(request: outgoing, delegate: accumulator, eventLoop: .indifferent, deadline: Self.deadline(of: request))
+        } catch {
+            throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
         do {
-            let response = try await client.execute(outgoing, deadline: Self.deadline(of: request))
-            let body = try await response.body.collect(upTo: maximumResponseBytes)
-            var head = Self.head(of: response, for: request)
-            head.body = Data(body.readableBytesView)
-            return head
-        } catch is NIOTooManyBytesError {
+            let response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            return HTTPCore.HTTPResponse(
+                requestID: request.id,
+                statusCode: Int(response.status.code),
+                headers: Self.coreHeaders(response.headers),
+                body: response.body.map { Data($0.readableBytesView) } ?? Data(),
+                url: response.url ?? request.url
+            )
+        } catch is ResponseAccumulator.ResponseTooBigError {
             throw responseTooLarge(request.url)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
     }
 
+    /// The AHC delegate-API request for `request`: method, URL, headers and body (none for a
+    /// `GET` with an empty one).
+    static func bufferedRequest(_ request: HTTPCore.HTTPRequest) throws -> AsyncHTTPClient.HTTPClient.Request {
+        var body: AsyncHTTPClient.HTTPClient.Body?
+        if let bytes = request.body, !bytes.isEmpty || request.method != .get {
+            body = .bytes(bytes)
+        }
+        return try AsyncHTTPClient.HTTPClient.Request(
+            url: request.url, method: .init(rawValue: request.method.rawValue), headers: nioHeaders(request.headers), body: body
+        )
+    }
+
+    /// The accumulator's cap for `maximumResponseBytes`: AHC's `ResponseAccumulator` holds at
+    /// most `UInt32.max` bytes and refuses a negative cap.
+    static func accumulatorLimit(_ maximumResponseBytes: Int) -> Int {
+        min(max(0, maximumResponseBytes), Int(exactly: UInt32.max) ?? Int(Int32.max))
+    }
+
     /// The AHC request for `request`: method, URL and headers, without a body.
     static func outgoing(_ request: HTTPCore.HTTPRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .init(rawValue: request.method.rawValue)
-        for field in request.headers {
-            outgoing.headers.add(name: field.name, value: field.value)
-        }
+        outgoing.headers = nioHeaders(request.headers)
         return outgoing
     }
 
@@ -124,17 +163,32 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// The HTTPCore response head of an AHC response, with an empty body.
     static func head(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest) -> HTTPCore.HTTPResponse {
-        var headers = HTTPCore.HTTPHeaders()
-        for (name, value) in response.headers {
-            headers.add(name: name, value: value)
-        }
-        return HTTPCore.HTTPResponse(
+        HTTPCore.HTTPResponse(
             requestID: request.id,
             statusCode: Int(response.status.code),
-            headers: headers,
+            headers: coreHeaders(response.headers),
             body: Data(),
             url: response.url ?? request.url
         )
+    }
+
+    /// HTTPCore's headers as NIO's, in order, repeated fields kept.
+    static func nioHeaders(_ headers: HTTPCore.HTTPHeaders) -> NIOHTTP1.HTTPHeaders {
+        var converted = NIOHTTP1.HTTPHeaders()
+        converted.reserveCapacity(headers.fields.count)
+        for field in headers {
+            converted.add(name: field.name, value: field.value)
+        }
+        return converted
+    }
+
+    /// NIO's headers as HTTPCore's, in order, repeated fields kept.
+    static func coreHeaders(_ headers: NIOHTTP1.HTTPHeaders) -> HTTPCore.HTTPHeaders {
+        var converted = HTTPCore.HTTPHeaders()
+        for (name, value) in headers {
+            converted.add(name: name, value: value)
+        }
+        return converted
     }
 
     /// The error for a response body over ``maximumResponseBytes``.

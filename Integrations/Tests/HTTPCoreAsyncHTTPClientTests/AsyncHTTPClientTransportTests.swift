@@ -82,6 +82,43 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
     }
 
+    func testTheTransportAloneEndsABufferedExchangeAtTheDeadlineBodyIncluded() async throws {
+        let gate = server.makeGate()
+        let closed = ServerReport<Bool>()
+        // The rest is more than a loopback connection's kernel buffers hold, so writing it fails
+        // once the client closed the connection.
+        let rest: Int64 = 16 << 20
+        server.route("GET", "/stalled", streaming: { _, writer in
+            try writer.writeHead(framing: .contentLength(10 + rest))
+            try writer.writePattern(byteCount: 10)
+            try writer.wait(for: gate)
+            do {
+                try writer.writePattern(byteCount: rest)
+                closed.report(false)
+            } catch {
+                closed.report(true)
+                throw error
+            }
+        })
+        let transport = AsyncHTTPClientTransport(client: ahc)
+        XCTAssertTrue(transport.enforcesTimeout, "the client must not race a timer against it")
+        // Bounds a hang only: without the transport's own deadline, the body ends a minute later.
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            gate.open()
+        }
+        defer { watchdog.cancel() }
+        do {
+            _ = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 0.5))
+            XCTFail("expected a timeout")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .timeout, "the head arrived; the body must not outlast the deadline")
+        }
+        gate.open()
+        let serverSawTheClose = try await closed.value("the route's writes after the deadline")
+        XCTAssertTrue(serverSawTheClose)
+    }
+
     func testARefusedConnectionCannotConnect() async throws {
         let closed = try LoopbackHTTPServer()
         let url = closed.url("/x?token=S3CR3T")
