@@ -45,7 +45,7 @@ public struct LokiObserver: HTTPObserver {
         let (_, statusClass) = Self.outcome(of: event)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
-            ("url", event.request.url),
+            ("url", event.requestURL),
             ("status", String(event.statusCode ?? 0)),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
@@ -82,11 +82,10 @@ public struct LokiObserver: HTTPObserver {
             return
         }
         guard event.name.isTerminal else { return }
-        let request = event.request
         let (level, statusClass) = Self.outcome(of: event)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
-            ("url", request.url),
+            ("url", event.requestURL),
             ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),

@@ -25,6 +25,37 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertTrue(events.allSatisfy { $0.requestRecord === events[0].requestRecord })
     }
 
+    func testEachFieldIsRedactedWhenFirstReadAndOnlyThat() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let kept = Locked<[HTTPEvent]>([])
+        dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
+        let body = Data(#"{"password":"hunter2"}"#.utf8)
+        let transport = MockTransport(default: .status(200, body: body, headers: ["Set-Cookie": "id=s3cret", "Content-Type": "application/json"]))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://a.example/?token=t")!, headers: ["Authorization": "Bearer s3cret"], body: body,
+            metadata: ["route": "/", "session": "s3cret"]
+        )
+        _ = try await client.send(request)
+        await dispatcher.flush()
+        let events = kept.withLock { $0 }
+        let terminal = try XCTUnwrap(events.last)
+        let record = terminal.requestRecord
+
+        XCTAssertEqual(terminal.requestURL, "https://a.example/?token=[REDACTED]")
+        XCTAssertEqual(record.exposedFields, ["url"])
+        XCTAssertEqual(terminal.metadata, ["route": "/", "session": "[REDACTED]"])
+        XCTAssertEqual(record.exposedFields, ["url", "metadata"])
+        XCTAssertEqual(terminal.requestHeaders["Authorization"], "[REDACTED]")
+        XCTAssertEqual(record.exposedFields, ["url", "headers", "metadata"])
+        XCTAssertEqual(terminal.responseHeaders?["Set-Cookie"], "[REDACTED]")
+        XCTAssertEqual(terminal.responseRecord?.exposedFields, ["headers"])
+        // The whole view reuses what was redacted and adds the rest, for every event.
+        XCTAssertEqual(events[0].request.url, terminal.requestURL)
+        XCTAssertEqual(record.exposedFields, ["url", "headers", "body", "metadata"])
+        XCTAssertEqual(terminal.request.body.map { String(decoding: $0, as: UTF8.self) }, #"{"password":"[REDACTED]"}"#)
+    }
+
     func testTheStatusCodeIsReadWithoutRedactingTheResponse() async throws {
         let dispatcher = HTTPEventDispatcher()
         let kept = Locked<[HTTPEvent]>([])

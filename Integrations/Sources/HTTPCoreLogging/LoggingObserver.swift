@@ -45,10 +45,14 @@ public struct LoggingObserver: HTTPObserver {
     }
 
     /// Logs a terminal or retried event; ignores the others.
+    ///
+    /// Nothing is read, redacted or built for an event whose level the logger does not log.
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal || event.name == .requestRetried else { return }
-        // The URL is the only redacted part read: the response's headers and body never are.
-        let url = event.request.url
+        let level = level(of: event)
+        guard logger.logLevel <= level else { return }
+        // The URL and metadata are the only redacted parts read: headers and bodies never are.
+        let url = event.requestURL
         var metadata: Logger.Metadata = [
             "http.request.id": "\(event.requestID)",
             "http.request.method": "\(event.method.rawValue)",
@@ -62,7 +66,7 @@ public struct LoggingObserver: HTTPObserver {
         for (key, value) in event.metadata where metadata[key] == nil {
             metadata[key] = "\(value)"
         }
-        logger.log(level: level(of: event), "\(Self.line(event, url: url))", metadata: metadata)
+        logger.log(level: level, "\(Self.line(event, url: url))", metadata: metadata)
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> cancelled (…)`.

@@ -28,37 +28,58 @@ public struct MetricsObserver: HTTPObserver {
     /// The active-request meter's label.
     public static let activeRequestsLabel = "http.client.active_requests"
 
+    /// The default number of dimension sets whose handles are kept.
+    public static let defaultMaximumCachedDimensionSets = 1_000
+
     private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
+    /// The handles made so far, shared by copies of this observer.
+    let handles: MetricsHandleCache
+
     /// Creates an observer that records through the bootstrapped `MetricsSystem`.
-    public init() {}
+    ///
+    /// Handles are made once per set of dimensions and reused. Bootstrap the metrics system
+    /// before the first event: handles already made keep the factory they were made with.
+    ///
+    /// - Parameter maximumCachedDimensionSets: How many sets of dimensions keep their handles
+    ///   (each kind of metric counts separately); sets beyond it are recorded with handles
+    ///   made per event. 1,000 by default, far above what low-cardinality dimensions reach.
+    public init(maximumCachedDimensionSets: Int = MetricsObserver.defaultMaximumCachedDimensionSets) {
+        handles = MetricsHandleCache(limit: maximumCachedDimensionSets)
+    }
+
+    /// How many sets of dimensions have their handles kept (meters and outcomes together).
+    public var cachedDimensionSetCount: Int { handles.count }
 
     /// Records a created (active +1) or terminal event (active -1, duration, count).
     ///
     /// Reads only the event's unredacted summary (method, host, status, error type, duration),
-    /// so recording metrics never redacts a URL, headers or a body.
+    /// so recording metrics never redacts a URL, headers or a body; ignores other events
+    /// before reading anything.
     public func handle(_ event: HTTPEvent) {
-        let method = Self.standardMethods.contains(event.method.rawValue) ? event.method.rawValue : "_OTHER"
+        let isTerminal = event.name.isTerminal
+        guard isTerminal || event.name == .requestCreated else { return }
+        let rawMethod = event.method.rawValue
+        let method = Self.standardMethods.contains(rawMethod) ? rawMethod : "_OTHER"
         let server = event.host ?? ""
-        let active = Meter(label: Self.activeRequestsLabel, dimensions: [("http.request.method", method), ("server.address", server)])
-        if event.name == .requestCreated {
+        let active = handles.meter(for: .init(method: method, server: server))
+        guard isTerminal else {
             active.increment()
             return
         }
-        guard event.name.isTerminal else { return }
         active.decrement()
         let statusCode = event.statusCode
         let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
-        let dimensions = [
-            ("http.request.method", method),
-            ("http.response.status_class", statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "none"),
-            ("server.address", server),
-            ("error.type", errorType),
-        ]
+        let outcome = MetricsHandleCache.Outcome(
+            method: method,
+            statusClass: statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "none",
+            server: server,
+            errorType: errorType
+        )
+        let recorded = handles.handles(for: outcome)
         if let milliseconds = event.durationMilliseconds {
-            Timer(label: Self.durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds)
-                .recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
+            recorded.duration.recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
         }
-        Counter(label: Self.requestsLabel, dimensions: dimensions).increment()
+        recorded.requests.increment()
     }
 }

@@ -15,6 +15,9 @@ import Tracing
 /// span (`ServiceContext.current`) and is named after the method (`GET`), as the conventions
 /// ask for when the route is unknown.
 ///
+/// With no tracer bootstrapped (swift-distributed-tracing's `NoOpTracer`), it passes the request
+/// on untouched and costs nothing more than the call.
+///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
 /// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
 /// ``Redactor/standard``), `server.address`, `server.port`, `http.request.body.size`,
@@ -27,6 +30,9 @@ public struct TracingMiddleware: HTTPMiddleware {
     public let tracer: any Tracer
     /// What `url.full` is redacted with.
     public let redactor: Redactor
+    /// Whether `tracer` is swift-distributed-tracing's `NoOpTracer` (nothing bootstrapped):
+    /// then no span is made, no URL redacted and no header written.
+    private let isNoOp: Bool
 
     private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
@@ -34,7 +40,11 @@ public struct TracingMiddleware: HTTPMiddleware {
     public init(tracer: any Tracer = InstrumentationSystem.tracer, redactor: Redactor = .standard) {
         self.tracer = tracer
         self.redactor = redactor
+        isNoOp = tracer is NoOpTracer
     }
+
+    /// `true`: it waits for nothing.
+    public var staysWithinDeadline: Bool { true }
 
     /// Runs the rest of the chain inside a client span, with its context in the headers.
     public func intercept(
@@ -42,6 +52,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> HTTPResponse {
+        guard !isNoOp else { return try await next(request) }
         let method = request.method.rawValue
         let isStandard = Self.standardMethods.contains(method)
         let span = tracer.startSpan(isStandard ? method : "HTTP", context: ServiceContext.current ?? .topLevel, ofKind: .client)

@@ -37,4 +37,79 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertEqual(active.values.max(), 1)
         XCTAssertFalse(metrics.counters.contains { "\($0.dimensions)".contains("users") }, "no path in any dimension")
     }
+
+    func testHandlesAreMadeOncePerDimensionSetUpToTheLimit() async throws {
+        let factory = CountingMetricsFactory()
+        MetricsSystem.bootstrapInternal(factory)
+        let dispatcher = HTTPEventDispatcher()
+        let observer = MetricsObserver(maximumCachedDimensionSets: 2)
+        dispatcher.subscribe(observer)
+        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
+        for host in ["a.example", "b.example", "c.example"] {
+            for _ in 0..<5 {
+                _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://\(host)/x")!))
+            }
+        }
+        await dispatcher.flush()
+
+        // Two hosts fit the cache: one meter, one timer and one counter each, made once.
+        // The third host's handles are made for each of its events, and still record.
+        for host in ["a.example", "b.example"] {
+            XCTAssertEqual(factory.made(host), ["meter": 1, "timer": 1, "counter": 1], host)
+        }
+        XCTAssertEqual(factory.made("c.example"), ["meter": 10, "timer": 5, "counter": 5])
+        let ok = [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("server.address", "c.example"), ("error.type", "")]
+        XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 5)
+        XCTAssertEqual(observer.cachedDimensionSetCount, 4)
+    }
+}
+
+/// Swift-metrics' test backend, counting the handles made per `server.address`.
+private final class CountingMetricsFactory: MetricsFactory, @unchecked Sendable {   // safe: `counts` is touched only under `lock`
+    let metrics = TestMetrics()
+    private let lock = NSLock()
+    private var counts: [String: [String: Int]] = [:]
+
+    /// How many handles of each kind were made for `server`.
+    func made(_ server: String) -> [String: Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[server] ?? [:]
+    }
+
+    private func count(_ kind: String, _ dimensions: [(String, String)]) {
+        let server = dimensions.first { $0.0 == "server.address" }?.1 ?? ""
+        lock.lock()
+        counts[server, default: [:]][kind, default: 0] += 1
+        lock.unlock()
+    }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> CounterHandler {
+        count("counter", dimensions)
+        return metrics.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> FloatingPointCounterHandler {
+        metrics.makeFloatingPointCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> MeterHandler {
+        count("meter", dimensions)
+        return metrics.makeMeter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> RecorderHandler {
+        metrics.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> TimerHandler {
+        count("timer", dimensions)
+        return metrics.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: CounterHandler) { metrics.destroyCounter(handler) }
+    func destroyFloatingPointCounter(_ handler: FloatingPointCounterHandler) { metrics.destroyFloatingPointCounter(handler) }
+    func destroyMeter(_ handler: MeterHandler) { metrics.destroyMeter(handler) }
+    func destroyRecorder(_ handler: RecorderHandler) { metrics.destroyRecorder(handler) }
+    func destroyTimer(_ handler: TimerHandler) { metrics.destroyTimer(handler) }
 }

@@ -21,7 +21,9 @@ import Foundation
 /// attempt 0.
 ///
 /// The request and response are redacted by the client's ``HTTPCorePolicy`` the first time
-/// they are read, off the request path, and the result is shared by every observer. What
+/// they are read, off the request path, field by field (``requestURL``, ``requestHeaders``,
+/// ``metadata`` and ``responseHeaders`` redact only what they return), and each result is
+/// shared by every observer and every event of the exchange. What
 /// metrics and traces need (``method``, ``scheme``, ``host``, ``port``, ``statusCode``, the
 /// byte counts, ``durationMilliseconds``, ``errorTypeName``) is read from the raw exchange
 /// without redacting anything.
@@ -170,7 +172,17 @@ public struct HTTPEvent: Sendable {
     /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
     public var request: Request { requestRecord.exposed }
     /// The request's ``HTTPRequest/metadata`` as the policy exposes it (redacted like headers).
-    public var metadata: [String: String] { requestRecord.request.metadata.isEmpty ? [:] : request.metadata }
+    /// Reading it redacts the metadata alone.
+    public var metadata: [String: String] { requestRecord.exposedMetadata }
+    /// The request URL as the policy exposes it (``request``'s `url`). Reading it redacts the
+    /// URL alone, not the headers or the body.
+    public var requestURL: String { requestRecord.exposedURL }
+    /// The request headers as the policy exposes them (``request``'s `headers`). Reading them
+    /// redacts the headers alone.
+    public var requestHeaders: HTTPHeaders { requestRecord.exposedHeaders }
+    /// The response headers as the policy exposes them (``response``'s `headers`), once a
+    /// response arrived. Reading them redacts the headers alone.
+    public var responseHeaders: HTTPHeaders? { responseRecord?.exposedHeaders }
     /// The response, as the policy exposes it, once one arrived.
     public var response: Response? { responseRecord?.exposed }
     /// The response's status code, once one arrived. Unlike ``response``, reading it redacts

@@ -2,10 +2,12 @@ import Foundation
 import HTTPCoreConcurrency
 
 /// One request as it went out (or, for `created`, as the caller built it) and its
-/// policy-exposed form, computed once, on first read.
+/// policy-exposed form, each field computed once, on first read.
 ///
-/// Shared by every event that describes this request. `exposed` runs the redactor on the
-/// thread that reads it first (an observer's delivery), never on the request path.
+/// Shared by every event that describes this request, so every observer of every event gets
+/// one redaction. Each field is redacted on its own, on the thread that reads it first (an
+/// observer's delivery), never on the request path: an observer that reads only the URL
+/// pays for the URL alone.
 final class RequestRecord: Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
@@ -15,7 +17,15 @@ final class RequestRecord: Sendable {
     let streamedBodyByteCount: Int?
     /// Whether the exchange was made with the streaming `send`.
     let isStreamed: Bool
-    private let cache = Locked<HTTPEvent.Request?>(nil)
+    private let cache = Locked(Exposed())
+
+    /// The fields redacted so far.
+    private struct Exposed {
+        var url: String?
+        var headers: HTTPHeaders?
+        var body: HTTPCorePolicy.ExposedBody?
+        var metadata: [String: String]?
+    }
 
     /// A request's correlation id and where it came from.
     struct Correlation: Sendable {
@@ -39,8 +49,16 @@ final class RequestRecord: Sendable {
 
     var correlationID: String? { correlation?.value }
 
-    /// Whether the redacted form was computed yet.
-    var isExposed: Bool { cache.withLock { $0 != nil } }
+    /// Whether any field's redacted form was computed yet.
+    var isExposed: Bool { !exposedFields.isEmpty }
+
+    /// The fields whose redacted form was computed yet, in declaration order.
+    var exposedFields: [String] {
+        cache.withLock { cache in
+            [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil), ("metadata", cache.metadata != nil)]
+                .filter(\.1).map(\.0)
+        }
+    }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
     /// caller set as ``Redactor/mask`` when the redactor masks its header (a sensitive name at
@@ -51,18 +69,40 @@ final class RequestRecord: Sendable {
         return Redactor.mask
     }
 
-    var exposed: HTTPEvent.Request {
-        cache.value {
-            let body = policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
-            return HTTPEvent.Request(
-                id: request.id,
-                method: request.method,
-                url: policy.redactor.redactedURL(request.url),
-                headers: policy.redactor.redactedHeaders(request.headers),
-                body: body.body,
-                isBodyTruncated: body.isTruncated,
-                metadata: policy.redactor.redactedMetadata(request.metadata)
-            )
+    /// The URL, redacted.
+    var exposedURL: String {
+        cache.field(\.url) { policy.redactor.redactedURL(request.url) }
+    }
+
+    /// The headers, redacted.
+    var exposedHeaders: HTTPHeaders {
+        cache.field(\.headers) { policy.redactor.redactedHeaders(request.headers) }
+    }
+
+    /// The metadata, redacted like headers.
+    var exposedMetadata: [String: String] {
+        guard !request.metadata.isEmpty else { return [:] }
+        return cache.field(\.metadata) { policy.redactor.redactedMetadata(request.metadata) }
+    }
+
+    /// The captured body, redacted and capped.
+    var exposedBody: HTTPCorePolicy.ExposedBody {
+        cache.field(\.body) {
+            policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
+    }
+
+    /// Every field, redacted.
+    var exposed: HTTPEvent.Request {
+        let body = exposedBody
+        return HTTPEvent.Request(
+            id: request.id,
+            method: request.method,
+            url: exposedURL,
+            headers: exposedHeaders,
+            body: body.body,
+            isBodyTruncated: body.isTruncated,
+            metadata: exposedMetadata
+        )
     }
 }

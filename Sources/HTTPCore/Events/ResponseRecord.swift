@@ -1,14 +1,22 @@
 import Foundation
 import HTTPCoreConcurrency
 
-/// A raw response and its policy-exposed form, computed once, on first read.
+/// A raw response and its policy-exposed form, each field computed once, on first read (see
+/// ``RequestRecord``).
 final class ResponseRecord: Sendable {
     let response: HTTPResponse
     let policy: HTTPCorePolicy
     /// For a streamed body: the bytes received so far (`response.body` then holds their first
     /// bytes, as captured); `nil` for a response received whole.
     let streamedBodyByteCount: Int?
-    private let cache = Locked<HTTPEvent.Response?>(nil)
+    private let cache = Locked(Exposed())
+
+    /// The fields redacted so far.
+    private struct Exposed {
+        var url: String?
+        var headers: HTTPHeaders?
+        var body: HTTPCorePolicy.ExposedBody?
+    }
 
     init(response: HTTPResponse, policy: HTTPCorePolicy, streamedBodyByteCount: Int? = nil) {
         self.response = response
@@ -19,20 +27,43 @@ final class ResponseRecord: Sendable {
     /// The bytes of the body received.
     var bodyByteCount: Int { streamedBodyByteCount ?? response.body.count }
 
-    /// Whether the redacted form was computed yet.
-    var isExposed: Bool { cache.withLock { $0 != nil } }
+    /// Whether any field's redacted form was computed yet.
+    var isExposed: Bool { !exposedFields.isEmpty }
 
-    var exposed: HTTPEvent.Response {
-        cache.value {
-            let body = policy.exposedBody(response.body, contentType: response.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
-            return HTTPEvent.Response(
-                statusCode: response.statusCode,
-                headers: policy.redactor.redactedHeaders(response.headers),
-                body: body.body,
-                isBodyTruncated: body.isTruncated,
-                url: policy.redactor.redactedURL(response.url)
-            )
+    /// The fields whose redacted form was computed yet, in declaration order.
+    var exposedFields: [String] {
+        cache.withLock { cache in
+            [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil)].filter(\.1).map(\.0)
         }
+    }
+
+    /// The final URL, redacted.
+    var exposedURL: String {
+        cache.field(\.url) { policy.redactor.redactedURL(response.url) }
+    }
+
+    /// The headers, redacted.
+    var exposedHeaders: HTTPHeaders {
+        cache.field(\.headers) { policy.redactor.redactedHeaders(response.headers) }
+    }
+
+    /// The captured body, redacted and capped.
+    var exposedBody: HTTPCorePolicy.ExposedBody {
+        cache.field(\.body) {
+            policy.exposedBody(response.body, contentType: response.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
+        }
+    }
+
+    /// Every field, redacted.
+    var exposed: HTTPEvent.Response {
+        let body = exposedBody
+        return HTTPEvent.Response(
+            statusCode: response.statusCode,
+            headers: exposedHeaders,
+            body: body.body,
+            isBodyTruncated: body.isTruncated,
+            url: exposedURL
+        )
     }
 
     /// Whether this record holds `response` itself (the same status, headers and body

@@ -112,9 +112,12 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         return max(0, cap)
     }
 
+    /// What events show of a body, and whether it was cut at the cap.
+    typealias ExposedBody = (body: Data?, isTruncated: Bool)
+
     /// What events show of a body: `nil` when omitted or empty, else the redacted capture.
     /// `totalByteCount` is the size of a streamed body of which `body` is the first bytes.
-    func exposedBody(_ body: Data?, contentType: String?, totalByteCount: Int? = nil) -> (body: Data?, isTruncated: Bool) {
+    func exposedBody(_ body: Data?, contentType: String?, totalByteCount: Int? = nil) -> ExposedBody {
         guard case .captured(let cap) = bodyCapture, let body, !body.isEmpty else { return (nil, false) }
         let maxBytes = max(0, cap)
         let isTruncated = max(body.count, totalByteCount ?? 0) > maxBytes
