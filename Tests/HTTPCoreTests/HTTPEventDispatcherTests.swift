@@ -24,6 +24,28 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertEqual(second.events.map(\.requestID), events.map(\.requestID))
     }
 
+    func testUnderLoadAnObserverWakesAtMostOncePerDeliveryInterval() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        let subscription = dispatcher.subscribe(recorder)
+        let started = DispatchTime.now().uptimeNanoseconds
+        // Ten bursts of exchanges ending, each after the previous burst was delivered: without
+        // spacing, every burst would wake the observer at least once, most several times.
+        for burst in 1...10 {
+            for _ in 0..<200 {
+                dispatcher.emit(event(.requestSucceeded))
+            }
+            try await recorder.waitForEvents(count: burst * 200)
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - started
+        await dispatcher.flush()   // the counters of the last run; nothing is left to start one
+        XCTAssertEqual(subscription.statistics.delivered, 2_000)
+        // Runs begin at least 5 ms apart: one at once, then at most one per 5 ms.
+        let runs = subscription.deliveryRunCount
+        XCTAssertLessThanOrEqual(runs, Int(elapsed / 5_000_000) + 1, "\(elapsed) ns")
+        XCTAssertGreaterThanOrEqual(runs, 1)
+    }
+
     func testSlowObserverDelaysNeitherEmitNorOtherObservers() async throws {
         let dispatcher = HTTPEventDispatcher()
         let gate = GatedObserver()

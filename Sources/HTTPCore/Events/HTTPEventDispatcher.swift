@@ -29,9 +29,11 @@ import HTTPCoreConcurrency
 ///   exchange or an attempt) just before the first event it receives after them. Each such
 ///   overflow is reported to `diagnostics` twice, in order: when its first event is dropped
 ///   and when it ends, with the same count the observer was told; never once per event.
-/// - A terminal event is handed over at once; the events before it may wait up to 5 ms, so
-///   that one exchange costs the delivery thread about one wake-up rather than four.
-///   ``flush()`` does not wait for that delay.
+/// - Events wait at most 5 ms before their delivery starts. A terminal event starts it at
+///   once when the observer's previous delivery began at least 5 ms earlier, so a lone
+///   exchange costs its observer one wake-up rather than four, and under load an observer
+///   wakes at most once per 5 ms for a batch, not once per exchange. ``flush()`` does not
+///   wait for that delay.
 public final class HTTPEventDispatcher: Sendable {
     /// The default number of events buffered per observer.
     public static let defaultBufferLimit = 10_000

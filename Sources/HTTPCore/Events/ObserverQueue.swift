@@ -9,15 +9,21 @@ import HTTPCoreConcurrency
 /// taken form one gap, told to the observer (and reported as the end of the overflow)
 /// before the first event of the next batch, which is the first event emitted after them.
 ///
-/// A terminal event starts a drain at once. Other events wait at most
-/// ``nonTerminalDelay`` for one, so an exchange wakes the delivery thread about once instead
-/// of four times: on a small machine those wake-ups cost the app more than the delivery.
+/// A terminal event starts a drain at once when the last drain began at least
+/// ``deliveryInterval`` ago; other events, and terminal events under load, wait at most that
+/// long for one. An observer's delivery thread thus wakes at most once per interval however
+/// many exchanges end: on a small machine those wake-ups cost the app more than the
+/// delivery, and under load they would otherwise come once per exchange and observer.
 final class ObserverQueue: Sendable {
     private struct State {
         var pending: BoundedQueue<HTTPEvent>
         var isDraining = false
         var isDrainScheduled = false
         var isCancelled = false
+        /// When the last drain began, on the monotonic clock; 0 before the first.
+        var lastDrainStart: UInt64 = 0
+        /// How many drains began.
+        var drainCount = 0
         var statistics = HTTPObserverStatistics()
         /// Events taken by the drain and not yet handed over.
         var inFlight = 0
@@ -33,6 +39,13 @@ final class ObserverQueue: Sendable {
         /// Events delivered, dropped or discarded; a flush waits for it to reach the number
         /// emitted before it.
         var settled: Int { statistics.delivered + statistics.dropped + statistics.discarded }
+
+        /// Marks a drain as started `now` (uptime nanoseconds).
+        mutating func beginDrain(at now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+            isDraining = true
+            lastDrainStart = now
+            drainCount += 1
+        }
 
         mutating func takePending() -> BoundedQueue<HTTPEvent> {
             let batch = pending
@@ -75,6 +88,9 @@ final class ObserverQueue: Sendable {
 
     var isCancelled: Bool { state.read { $0.isCancelled } }
 
+    /// How many drains began: each is one wake-up of a delivery thread.
+    var drainCount: Int { state.read { $0.drainCount } }
+
     func enqueue(_ event: HTTPEvent) {
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
@@ -84,34 +100,38 @@ final class ObserverQueue: Sendable {
                 if state.gap.count == 1 { report?(.overflowStarted(observer: observerName, bufferLimit: limit)) }
                 state.statistics.dropped += 1
             }
-            guard !state.isDraining else { return .none }
-            if event.name.isTerminal {
-                state.isDraining = true
+            guard !state.isDraining, !state.isDrainScheduled else { return .none }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let nextStart = state.lastDrainStart &+ Self.deliveryIntervalNanoseconds
+            if event.name.isTerminal, now >= nextStart {
+                state.beginDrain(at: now)
                 return .now
             }
-            guard !state.isDrainScheduled else { return .none }
             state.isDrainScheduled = true
-            return .later
+            let start = event.name.isTerminal ? nextStart : now &+ Self.deliveryIntervalNanoseconds
+            return .at(DispatchTime(uptimeNanoseconds: start))
         }
         switch startDrain {
         case .now: deliveryQueue.async { self.drain() }
-        case .later: deliveryQueue.asyncAfter(deadline: .now() + Self.nonTerminalDelay) { self.scheduledDrain() }
+        case .at(let time): deliveryQueue.asyncAfter(deadline: time) { self.scheduledDrain() }
         case .none: break
         }
     }
 
-    /// The longest a non-terminal event waits before its delivery starts.
-    static let nonTerminalDelay = DispatchTimeInterval.milliseconds(5)
+    /// The longest an event waits before its delivery starts, and the shortest time between
+    /// two drains that a terminal event starts at once.
+    static let deliveryInterval = DispatchTimeInterval.milliseconds(5)
+    private static let deliveryIntervalNanoseconds: UInt64 = 5_000_000
 
     private enum DrainStart {
-        case now, later, none
+        case now, at(DispatchTime), none
     }
 
     private func scheduledDrain() {
         let start = state.update { state -> Bool in
             state.isDrainScheduled = false
             guard !state.isDraining, state.pendingCount > 0 else { return false }
-            state.isDraining = true
+            state.beginDrain()
             return true
         }
         if start { drain() }
@@ -122,7 +142,7 @@ final class ObserverQueue: Sendable {
     func waitUntilSettled() async {
         let (target, startDrain) = state.update { state -> (Int, Bool) in
             guard !state.isDraining, state.pendingCount > 0 else { return (state.statistics.emitted, false) }
-            state.isDraining = true
+            state.beginDrain()
             return (state.statistics.emitted, true)
         }
         if startDrain { deliveryQueue.async { self.drain() } }
