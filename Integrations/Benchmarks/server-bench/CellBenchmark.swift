@@ -90,10 +90,12 @@ struct CellBenchmark {
         return (sample, outcome.firstFailure)
     }
 
+    /// Makes `requests` requests through `client` from the cell's callers.
     private func load(_ client: VariantClient, requests: Int) async -> ClosedLoopLoad.Outcome {
         await ClosedLoopLoad.run(requests: requests, callers: concurrency, expectedBytes: responseBytes, perform: client.perform)
     }
 
+    /// Shuts every client down, ignoring failures: the cell is over either way.
     private func shutdown(_ clients: [VariantClient]) async {
         for client in clients {
             try? await client.shutdown()

@@ -7,10 +7,14 @@ import NIOHTTP1
 /// It sits after NIO's HTTP server pipeline, which orders pipelined requests; it reads the
 /// path from the head and answers at the request's end.
 final class FixedBodyHandler: ChannelInboundHandler, RemovableChannelHandler {
+    /// The request parts from NIO's HTTP server pipeline.
     typealias InboundIn = HTTPServerRequestPart
+    /// The response parts written back.
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// The answers by path.
     private let responses: FixedResponses
+    /// The request being received and its answer, from its head to its end.
     private var pending: (head: HTTPRequestHead, response: FixedResponses.Response?)?
 
     /// A handler answering from `responses`.
@@ -32,6 +36,7 @@ final class FixedBodyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// Writes the head, the body and the end; closes after them when the request asked to.
     private func respond(to request: HTTPRequestHead, with response: FixedResponses.Response?, context: ChannelHandlerContext) {
         let head: HTTPResponseHead
         if let response {

@@ -12,6 +12,7 @@ struct FixedResponses: Sendable {
         let body: ByteBuffer
     }
 
+    /// The responses by body size.
     private let bySize: [Int: Response]
 
     /// Builds the responses for `sizes`.

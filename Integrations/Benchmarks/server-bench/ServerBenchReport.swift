@@ -67,6 +67,7 @@ struct ServerBenchReport: Encodable, Sendable {
         return notes
     }
 
+    /// A load average with two decimals, `n/a` when unknown.
     private static func format(_ load: Double?) -> String {
         load.map { String(format: "%.2f", $0) } ?? "n/a"
     }

@@ -9,17 +9,17 @@ struct ServerBenchRun {
     let options: ServerBenchOptions
 
     /// Requests per variant and round of a cell, unless `--requests` says otherwise: 20,000
-    /// at 16 callers and 64 bytes, as in the issue, and fewer where a request takes longer,
-    /// so a full run of every cell takes about 6 to 8 minutes on a shared 2-core machine.
-    /// `--quick` makes a tenth of them.
+    /// at 16 callers and 64 bytes, as in the issue, and about as many seconds' worth in the
+    /// other cells, so a full run of every cell (5 rounds) takes about 4 to 5 minutes on a
+    /// 2-core machine, more while it is busy with something else. `--quick` makes a fifth of
+    /// them.
     static func requestsPerRound(concurrency: Int, responseBytes: Int, quick: Bool) -> Int {
         let small = responseBytes <= ResponseSize.small
         let requests: Int = switch concurrency {
-        case ..<4: small ? 5_000 : 2_000
-        case ..<32: small ? 20_000 : 5_000
-        default: small ? 20_000 : 5_000
+        case ..<4: small ? 10_000 : 5_000
+        default: small ? 20_000 : 10_000
         }
-        return quick ? requests / 10 : requests
+        return quick ? requests / 5 : requests
     }
 
     /// Requests each client makes before the first round: enough to open a connection per

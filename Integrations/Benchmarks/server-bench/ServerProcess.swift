@@ -10,7 +10,9 @@ import HTTPCoreTestPeers
 final class ServerProcess {
     /// The loopback port the server listens on.
     let port: Int
+    /// The running child.
     private let process: Process
+    /// The child's standard input; closing it stops the server.
     private let input: Pipe
 
     /// Launches the server and waits for the line that gives its port; throws when the

@@ -38,6 +38,7 @@ struct TargetCheck: Encodable, Sendable {
 }
 
 extension TargetCheck {
+    /// The JSON keys: the stored figures and the verdict.
     private enum CodingKeys: String, CodingKey {
         case variant, concurrency, responseBytes, minimumRatio, measuredRatio, verdict
     }

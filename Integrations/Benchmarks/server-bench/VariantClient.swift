@@ -17,9 +17,13 @@ struct VariantClient: Sendable {
     /// Performs one GET of the cell's URL and returns the body's byte count; throws on a
     /// failure or a status other than 200.
     let perform: @Sendable () async throws -> Int
+    /// AHC's client, shut down with this one.
     private let httpClient: AsyncHTTPClient.HTTPClient
+    /// The HTTPCore variants' own dispatcher, `nil` for bare.
     private let dispatcher: HTTPEventDispatcher?
+    /// The observers' subscriptions, for their drop counts.
     private let subscriptions: [HTTPEventSubscription]
+    /// The `full` variant's dev-see logger, shut down with the client.
     private let devSeeLogger: DevSeeLogger?
 
     /// The most connections AHC opens to the server: enough for every caller of the largest
