@@ -43,7 +43,7 @@ struct CellBenchmark {
         var firstFailures = [String?](repeating: nil, count: clients.count)
         for round in 1...rounds {
             for (index, client) in clients.enumerated() {
-                let (sample, failure) = await measureRound(client)
+                let (sample, failure) = await measureRound(client, server: server)
                 samples[index].append(sample)
                 firstFailures[index] = firstFailures[index] ?? failure
                 progress(String(
@@ -66,9 +66,12 @@ struct CellBenchmark {
         )
     }
 
-    /// One round of `client`: the requests, then the observers' drain, with the process's
-    /// CPU time and allocations around both.
-    private func measureRound(_ client: VariantClient) async -> (RoundSample, String?) {
+    /// One round of `client`: the requests, then the observers' drain, with the CPU time of
+    /// this process, of the server and of the rest of the machine, and this process's
+    /// allocations, around both.
+    private func measureRound(_ client: VariantClient, server: ServerProcess) async -> (RoundSample, String?) {
+        let machineBefore = ProcStat.machineBusyMicroseconds()
+        let serverBefore = server.cpuMicroseconds()
         let cpuBefore = ProcessCPUTime.now()
         AllocationCounter.start()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -78,6 +81,9 @@ struct CellBenchmark {
         let drained = DispatchTime.now().uptimeNanoseconds
         let allocations = AllocationCounter.stop()
         let cpu = ProcessCPUTime.now().since(cpuBefore)
+        let serverCPU = server.cpuMicroseconds().flatMap { after in serverBefore.map { after - $0 } }
+        let machineBusy = ProcStat.machineBusyMicroseconds().flatMap { after in machineBefore.map { after - $0 } }
+        let otherCPU = machineBusy.flatMap { busy in serverCPU.map { max(0, busy - cpu.totalMicroseconds - $0) } }
         let sample = RoundSample(
             requests: requestsPerRound,
             failures: outcome.failures,
@@ -85,7 +91,10 @@ struct CellBenchmark {
             drainSeconds: Double(drained - loaded) / 1e9,
             cpuUserMicroseconds: cpu.userMicroseconds,
             cpuSystemMicroseconds: cpu.systemMicroseconds,
-            allocations: allocations
+            allocations: allocations,
+            serverCPUMicroseconds: serverCPU,
+            otherCPUMicroseconds: otherCPU,
+            cores: ProcessInfo.processInfo.activeProcessorCount
         )
         return (sample, outcome.firstFailure)
     }

@@ -15,6 +15,9 @@ struct RunInfo: Encodable, Sendable {
     let loadAverageAtStart: Double?
     /// The 1-minute load average when it ended.
     var loadAverageAtEnd: Double?
+    /// The share of the machine's CPU capacity that processes other than the client and the
+    /// server used over the run; `nil` where `/proc` cannot tell.
+    var otherCPUShare: Double?
     /// How allocations were counted (``AllocationCounter/method``).
     let allocationCounting: String
     /// The whole run's wall time, in seconds.

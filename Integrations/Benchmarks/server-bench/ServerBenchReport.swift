@@ -15,8 +15,8 @@ struct ServerBenchReport: Encodable, Sendable {
         var lines = [
             "# server-bench (\(run.mode) run, \(run.configuration) build): HTTPCore over AsyncHTTPClient against bare AHC",
             "",
-            "| Callers | Body | Variant | req/s | vs bare | CPU µs/req | CPU vs bare | Allocs/req | Drain ms | Dropped | Failed |",
-            "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+            "| Callers | Body | Variant | req/s | vs bare | CPU µs/req | CPU vs bare | Allocs/req | Server µs/req | Others % | Drain ms | Dropped | Failed |",
+            "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
         ]
         for cell in cells {
             for summary in cell.variants {
@@ -27,6 +27,8 @@ struct ServerBenchReport: Encodable, Sendable {
                     String(format: "%.1f", summary.cpuMicrosecondsPerRequest),
                     String(format: "%.2f", summary.cpuRatioToBare),
                     summary.allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
+                    summary.serverCPUMicrosecondsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
+                    summary.maximumOtherCPUShare.map { String(format: "%.0f", $0 * 100) } ?? "n/a",
                     String(format: "%.1f", summary.drainMilliseconds),
                     "\(summary.droppedEvents)", "\(summary.failures)",
                 ]
@@ -60,9 +62,16 @@ struct ServerBenchReport: Encodable, Sendable {
                 + "(observers catching up). Dropped: events dropped for observers in the cell."
         )
         notes.append(
+            "Server µs/req: the server child's CPU time per request (/proc, 10 ms ticks). Others %: the largest share "
+                + "of the machine's CPU that other processes used in one of the variant's rounds (/proc/stat); "
+                + "above a few percent something else ran alongside. Over the whole run: "
+                + (run.otherCPUShare.map { String(format: "%.0f%%", $0 * 100) } ?? "n/a") + "."
+        )
+        notes.append(
             "Server: a SwiftNIO HTTP/1.1 keep-alive server with one event loop thread in a child process, on loopback. "
-                + "\(run.cores) cores; 1-minute load average \(Self.format(run.loadAverageAtStart)) at start, "
-                + "\(Self.format(run.loadAverageAtEnd)) at end; \(String(format: "%.0f", run.durationSeconds)) s in all."
+                + "\(run.cores) cores; 1-minute load average (the benchmark's own threads included) "
+                + "\(Self.format(run.loadAverageAtStart)) at start, \(Self.format(run.loadAverageAtEnd)) at end; "
+                + "\(String(format: "%.0f", run.durationSeconds)) s in all."
         )
         return notes
     }

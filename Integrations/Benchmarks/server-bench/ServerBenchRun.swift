@@ -44,6 +44,9 @@ struct ServerBenchRun {
             return 1
         }
         defer { server.stop() }
+        let machineBefore = ProcStat.machineBusyMicroseconds()
+        let serverBefore = server.cpuMicroseconds()
+        let clientBefore = ProcessCPUTime.now()
         var cells: [CellResult] = []
         var failed = false
         for concurrency in options.concurrencies {
@@ -67,6 +70,12 @@ struct ServerBenchRun {
         }
         info.loadAverageAtEnd = RunInfo.loadAverage()
         info.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let machineBefore, let machineAfter = ProcStat.machineBusyMicroseconds(),
+           let serverBefore, let serverAfter = server.cpuMicroseconds() {
+            let ours = ProcessCPUTime.now().since(clientBefore).totalMicroseconds + serverAfter - serverBefore
+            let capacity = info.durationSeconds * 1e6 * Double(max(info.cores, 1))
+            info.otherCPUShare = max(0, machineAfter - machineBefore - ours) / capacity
+        }
         let report = ServerBenchReport(run: info, cells: cells, targets: TargetCheck.checks(in: cells))
         output(report.markdown)
         do {

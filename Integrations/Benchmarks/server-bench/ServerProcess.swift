@@ -48,6 +48,12 @@ final class ServerProcess {
         URL(string: "http://127.0.0.1:\(port)/\(size)")!
     }
 
+    /// The CPU time the server used so far (user plus system), in microseconds; `nil`
+    /// where `/proc` cannot tell.
+    func cpuMicroseconds() -> Double? {
+        ProcStat.processMicroseconds(pid: process.processIdentifier)
+    }
+
     /// Stops the server and waits for it to exit.
     func stop() {
         try? input.fileHandleForWriting.close()

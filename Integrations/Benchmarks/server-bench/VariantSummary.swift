@@ -16,6 +16,12 @@ struct VariantSummary: Encodable, Sendable {
     let cpuRatioToBare: Double
     /// Median allocations per request, `nil` when not counted.
     let allocationsPerRequest: Double?
+    /// Median CPU time per request of the server child, in microseconds; `nil` where
+    /// `/proc` cannot tell.
+    let serverCPUMicrosecondsPerRequest: Double?
+    /// The largest share of the machine's CPU that other processes used in a round: above a
+    /// few percent, something else disturbed the measurement.
+    let maximumOtherCPUShare: Double?
     /// Median time the observers took to catch up after the round, in milliseconds.
     let drainMilliseconds: Double
     /// Events dropped for the observers over the cell, warm-up included.
@@ -34,13 +40,25 @@ struct VariantSummary: Encodable, Sendable {
         throughputRatioToBare = Self.median(zip(samples, bare).map { $0.requestsPerSecond / $1.requestsPerSecond })
         cpuMicrosecondsPerRequest = Self.median(samples.map(\.cpuMicrosecondsPerRequest))
         cpuRatioToBare = Self.median(zip(samples, bare).map { $0.cpuMicrosecondsPerRequest / max($1.cpuMicrosecondsPerRequest, 1e-9) })
-        let allocations = samples.compactMap(\.allocationsPerRequest)
-        allocationsPerRequest = allocations.count == samples.count && !samples.isEmpty ? Self.median(allocations) : nil
+        allocationsPerRequest = Self.medianOfAll(samples.map(\.allocationsPerRequest))
+        serverCPUMicrosecondsPerRequest = Self.medianOfAll(samples.map(\.serverCPUMicrosecondsPerRequest))
+        maximumOtherCPUShare = Self.allOrNone(samples.map(\.otherCPUShare))?.max()
         drainMilliseconds = Self.median(samples.map { $0.drainSeconds * 1000 })
         self.droppedEvents = droppedEvents
         failures = samples.reduce(0) { $0 + $1.failures }
         self.firstFailure = firstFailure
         rounds = samples
+    }
+
+    /// The median of `values` when every one is known, else `nil`.
+    static func medianOfAll(_ values: [Double?]) -> Double? {
+        allOrNone(values).map(median)
+    }
+
+    /// `values` unwrapped when every one is known and there is one at least, else `nil`.
+    static func allOrNone(_ values: [Double?]) -> [Double]? {
+        let known = values.compactMap { $0 }
+        return known.count == values.count && !known.isEmpty ? known : nil
     }
 
     /// The middle value (the mean of the two middle ones for an even count), 0 when empty.
