@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // server-bench only: counts the client's allocations (package-benchmark's own counter).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // Tests only: metrics scraped by a real Prometheus server.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // Tests only: spans exported with OTLP/HTTP (not gRPC, which would build much more).
@@ -72,6 +74,29 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/integrations-bench"
+        ),
+        // `swift run -c release --package-path Integrations server-bench`: the server path's
+        // cost over AHC (throughput, CPU time and allocations per request).
+        .executableTarget(
+            name: "server-bench",
+            dependencies: [
+                "HTTPCoreAsyncHTTPClient",
+                "HTTPCoreLogging",
+                "HTTPCoreMetrics",
+                "HTTPCoreTracing",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "DevSeeObserver", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Benchmarks/server-bench"
         ),
         .testTarget(
             name: "HTTPCoreTracingTests",

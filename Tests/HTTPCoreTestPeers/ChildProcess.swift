@@ -9,19 +9,25 @@ public enum ChildProcess {
         public let description: String
     }
 
+    /// This executable's file, which a child runs again (a benchmark that keeps a child running,
+    /// as server-bench does its server, launches it with this).
+    public static var executableURL: URL {
+        #if os(Linux)
+        let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        let fallback = URL(fileURLWithPath: CommandLine.arguments[0])
+        #endif
+        return Bundle.main.executableURL ?? fallback
+    }
+
     /// Runs the child and returns the last line it printed; throws ``Failure`` when it failed.
     public static func run(section: String) throws -> String {
         #if !os(macOS) && !os(Linux)
         // iOS, tvOS and watchOS have no `Process`.
         throw Failure(description: "the \(section) section runs only on macOS and Linux")
         #else
-        #if os(Linux)
-        let fallback = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        #else
-        let fallback = URL(fileURLWithPath: CommandLine.arguments[0])
-        #endif
         let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? fallback
+        process.executableURL = executableURL
         process.arguments = ["--section", section]
         let output = Pipe()
         process.standardOutput = output

@@ -1,0 +1,34 @@
+/// The ways the benchmark's GET is made, in the order each round runs them.
+///
+/// Each is a fresh AHC `HTTPClient` per cell, configured the same way
+/// (``VariantClient/make(_:url:devSeeURL:)``); the HTTPCore ones wrap it in
+/// `HTTPTransportClient(asyncHTTPClient:)` with a dispatcher of their own.
+enum ClientVariant: String, CaseIterable, Codable, Sendable {
+    /// `execute(_:deadline:)` with a 30 s deadline and `body.collect(upTo:)`: what a server
+    /// developer writes with AHC alone. The reference of every ratio.
+    case bare
+    /// HTTPCore over AHC, no observer, no middleware, `timeout: 30`.
+    case httpcore
+    /// The same with no timeout.
+    case httpcoreNoTimeout = "httpcore-no-timeout"
+    /// `httpcore` with `MetricsObserver` subscribed (swift-metrics not bootstrapped).
+    case metrics
+    /// `httpcore` with `LoggingObserver` subscribed (a no-op log handler).
+    case logging
+    /// Metrics, logging and `DevSeeObserver` (its server down) subscribed, and
+    /// `TracingMiddleware` (no tracer bootstrapped), `TraceContextMiddleware` and
+    /// `RetryMiddleware`, `timeout: 30`.
+    case full
+
+    /// One line saying what the variant is, for the report's notes.
+    var summary: String {
+        switch self {
+        case .bare: "AHC execute(_:deadline: now + 30 s) + body.collect(upTo:)"
+        case .httpcore: "HTTPTransportClient(asyncHTTPClient:), own dispatcher, no observer, no middleware, timeout 30"
+        case .httpcoreNoTimeout: "as httpcore, no timeout"
+        case .metrics: "httpcore + MetricsObserver (swift-metrics not bootstrapped)"
+        case .logging: "httpcore + LoggingObserver (SwiftLogNoOpLogHandler)"
+        case .full: "metrics + logging + DevSeeObserver (server down) + Tracing, TraceContext, Retry middlewares, timeout 30"
+        }
+    }
+}

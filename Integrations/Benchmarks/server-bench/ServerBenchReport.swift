@@ -1,0 +1,90 @@
+import Foundation
+
+/// Every figure of a run: printed as a Markdown table with notes and the targets' PASS/MISS
+/// lines, and written as JSON with each round's raw figures.
+struct ServerBenchReport: Encodable, Sendable {
+    /// When and how the run was made.
+    let run: RunInfo
+    /// The cells, in the order they ran.
+    let cells: [CellResult]
+    /// The issue's targets.
+    let targets: [TargetCheck]
+
+    /// The table, its notes and the target lines.
+    var markdown: String {
+        var lines = [
+            "# server-bench (\(run.mode) run, \(run.configuration) build): HTTPCore over AsyncHTTPClient against bare AHC",
+            "",
+            "| Callers | Body | Variant | req/s | vs bare | CPU µs/req | CPU vs bare | Allocs/req | Server µs/req | Others % | Drain ms | Dropped | Failed |",
+            "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        ]
+        for cell in cells {
+            for summary in cell.variants {
+                let cells = [
+                    "\(cell.concurrency)", ResponseSize.label(cell.responseBytes), summary.variant.rawValue,
+                    String(format: "%.0f", summary.requestsPerSecond),
+                    String(format: "%.3f", summary.throughputRatioToBare),
+                    String(format: "%.1f", summary.cpuMicrosecondsPerRequest),
+                    String(format: "%.2f", summary.cpuRatioToBare),
+                    summary.allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
+                    summary.serverCPUMicrosecondsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
+                    summary.maximumOtherCPUShare.map { String(format: "%.0f", $0 * 100) } ?? "n/a",
+                    String(format: "%.1f", summary.drainMilliseconds),
+                    "\(summary.droppedEvents)", "\(summary.failures)",
+                ]
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+            }
+        }
+        lines.append("")
+        lines += notes.map { "- " + $0 }
+        lines.append("")
+        lines += targets.map(\.line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// What the columns mean and how the figures were made.
+    private var notes: [String] {
+        var notes = ClientVariant.allCases.map { "\($0.rawValue): \($0.summary)." }
+        let sizes = cells.map { "c\($0.concurrency) \(ResponseSize.label($0.responseBytes)): \($0.requestsPerRound)" }
+        notes.append(
+            "Each cell: a fresh AHC client per variant (connection pool soft limit \(VariantClient.connectionsPerHost)), warmed up, then "
+                + "\(cells.first?.rounds ?? 0) round(s) alternating the variants; requests per variant and round: "
+                + sizes.joined(separator: ", ") + "."
+        )
+        notes.append(
+            "req/s: median over rounds, wall time to the last response. vs bare: median over rounds of the round's "
+                + "throughput / bare's in the same round (1.000 = as fast). CPU µs/req: the client process's getrusage "
+                + "user+sys over the round and its drain / requests; CPU vs bare likewise per round."
+        )
+        notes.append(
+            "Allocs/req: malloc calls over the round and its drain / requests, every thread of the client process, "
+                + "counted by \(run.allocationCounting). Drain ms: HTTPEventDispatcher.flush() after the last response "
+                + "(observers catching up). Dropped: events dropped for observers in the cell."
+        )
+        notes.append(
+            "Server µs/req: the server child's CPU time per request (/proc, 10 ms ticks). Others %: the largest share "
+                + "of the machine's CPU that other processes used in one of the variant's rounds (/proc/stat); "
+                + "above a few percent something else ran alongside. Over the whole run: "
+                + (run.otherCPUShare.map { String(format: "%.0f%%", $0 * 100) } ?? "n/a") + "."
+        )
+        notes.append(
+            "Server: a SwiftNIO HTTP/1.1 keep-alive server with one event loop thread in a child process, on loopback. "
+                + "\(run.cores) cores; 1-minute load average (the benchmark's own threads included) "
+                + "\(Self.format(run.loadAverageAtStart)) at start, \(Self.format(run.loadAverageAtEnd)) at end; "
+                + "\(String(format: "%.0f", run.durationSeconds)) s in all."
+        )
+        return notes
+    }
+
+    /// A load average with two decimals, `n/a` when unknown.
+    private static func format(_ load: Double?) -> String {
+        load.map { String(format: "%.2f", $0) } ?? "n/a"
+    }
+
+    /// Writes the report as pretty-printed JSON to `url`.
+    func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: url)
+    }
+}

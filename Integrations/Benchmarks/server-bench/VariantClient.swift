@@ -1,0 +1,123 @@
+import AsyncHTTPClient
+import DevSeeObserver
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPCoreLogging
+import HTTPCoreMetrics
+import HTTPCoreTracing
+import Logging
+import NIOCore
+
+/// One variant's client for one cell: the call the callers make, and what has to be settled
+/// after a round and shut down after the cell.
+struct VariantClient: Sendable {
+    /// The variant this client is.
+    let variant: ClientVariant
+    /// Performs one GET of the cell's URL and returns the body's byte count; throws on a
+    /// failure or a status other than 200.
+    let perform: @Sendable () async throws -> Int
+    /// AHC's client, shut down with this one.
+    private let httpClient: AsyncHTTPClient.HTTPClient
+    /// The HTTPCore variants' own dispatcher, `nil` for bare.
+    private let dispatcher: HTTPEventDispatcher?
+    /// The observers' subscriptions, for their drop counts.
+    private let subscriptions: [HTTPEventSubscription]
+    /// The `full` variant's dev-see logger, shut down with the client.
+    private let devSeeLogger: DevSeeLogger?
+
+    /// The most connections AHC opens to the server: enough for every caller of the largest
+    /// cell, so no caller waits for a connection (AHC's default soft limit is 8).
+    static let connectionsPerHost = 64
+    /// The request timeout of the variants that have one, and bare's deadline.
+    static let timeoutSeconds: TimeInterval = 30
+    /// The largest body read: the largest response with room to spare.
+    static let maximumResponseBytes = 1 << 20
+
+    /// A fresh client for `variant` calling `url`; the `full` variant's dev-see logger sends to
+    /// `devSeeURL`, where nothing listens.
+    static func make(_ variant: ClientVariant, url: URL, devSeeURL: URL) -> VariantClient {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
+        let http = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
+        if variant == .bare {
+            return VariantClient(variant: variant, perform: bareGET(url, with: http), httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
+        }
+        let dispatcher = HTTPEventDispatcher()
+        var subscriptions: [HTTPEventSubscription] = []
+        var middlewares: [any HTTPMiddleware] = []
+        var devSeeLogger: DevSeeLogger?
+        if variant == .metrics || variant == .full {
+            subscriptions.append(dispatcher.subscribe(MetricsObserver()))
+        }
+        if variant == .logging || variant == .full {
+            let logger = Logger(label: "server-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+            subscriptions.append(dispatcher.subscribe(LoggingObserver(logger: logger)))
+        }
+        if variant == .full {
+            let logger = makeDevSeeLogger(serverURL: devSeeURL)
+            subscriptions.append(dispatcher.subscribe(DevSeeObserver(logger: logger)))
+            devSeeLogger = logger
+            middlewares = [TracingMiddleware(), TraceContextMiddleware(), RetryMiddleware()]
+        }
+        let client = HTTPTransportClient(
+            asyncHTTPClient: http,
+            maximumResponseBytes: maximumResponseBytes,
+            middlewares: middlewares,
+            dispatcher: dispatcher
+        )
+        let timeout = variant == .httpcoreNoTimeout ? nil : timeoutSeconds
+        let perform: @Sendable () async throws -> Int = {
+            let response = try await client.send(HTTPCore.HTTPRequest(url: url, timeout: timeout))
+            guard response.statusCode == 200 else { throw ServerBenchError("status \(response.statusCode)") }
+            return response.body.count
+        }
+        return VariantClient(
+            variant: variant, perform: perform, httpClient: http, dispatcher: dispatcher,
+            subscriptions: subscriptions, devSeeLogger: devSeeLogger
+        )
+    }
+
+    /// Bare AHC's GET, as a server developer writes it: a request from the URL string, a
+    /// deadline, the body collected with a limit.
+    private static func bareGET(_ url: URL, with http: AsyncHTTPClient.HTTPClient) -> @Sendable () async throws -> Int {
+        let address = url.absoluteString
+        return {
+            let request = HTTPClientRequest(url: address)
+            let response = try await http.execute(request, deadline: .now() + .seconds(Int64(timeoutSeconds)))
+            guard response.status == .ok else { throw ServerBenchError("status \(response.status.code)") }
+            return try await response.body.collect(upTo: maximumResponseBytes).readableBytes
+        }
+    }
+
+    /// An enabled dev-see logger sending to `serverURL`, persisting and printing nothing, set
+    /// up as the root benchmark's (`BenchmarkEnvironment.makeLogger`).
+    private static func makeDevSeeLogger(serverURL: URL) -> DevSeeLogger {
+        var configuration = DevSeeLoggerConfiguration(appId: "com.example.server-bench", serverURL: serverURL)
+        configuration.isEnabled = true
+        configuration.endpointStore = nil
+        configuration.diagnostics = { _ in }
+        return DevSeeLogger(configuration: configuration)
+    }
+
+    /// Waits until the observers handled every event of the requests made so far (nothing
+    /// for bare), so their work counts in the round that caused it.
+    func settle() async {
+        await dispatcher?.flush()
+    }
+
+    /// Events dropped for this client's observers since it was made, because a buffer was
+    /// full; 0 when they kept up.
+    var droppedEvents: Int {
+        subscriptions.reduce(0) { $0 + $1.droppedEventCount }
+    }
+
+    /// Cancels the subscriptions, shuts the dev-see logger down and AHC's client.
+    func shutdown() async throws {
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        await devSeeLogger?.shutdown()
+        try await httpClient.shutdown()
+    }
+}
