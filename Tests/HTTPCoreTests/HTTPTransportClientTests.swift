@@ -142,6 +142,21 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(observed?.error, .transport(.other, message: "Secretive: rejected " + String(repeating: "x", count: 100) + " password=[REDACTED]"))
     }
 
+    func testAnExchangeThatStartsUnobservedIsNotObservedInPart() async throws {
+        let quiet = HTTPEventDispatcher()
+        let late = RecordingObserver()
+        let transport = SubscribingTransport(dispatcher: quiet, observer: late)
+        let client = HTTPTransportClient(transport: transport, dispatcher: quiet, policy: .debug)
+        let first = try await client.send(HTTPRequest(url: url))
+        XCTAssertEqual(first.statusCode, 200)
+        _ = try await client.send(HTTPRequest(url: url))
+        await quiet.flush()
+        // The first exchange started before anyone listened: none of its events, not its end
+        // alone. The second is seen whole.
+        XCTAssertEqual(late.events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        XCTAssertEqual(Set(late.events.map(\.requestID)).count, 1)
+    }
+
     func testDeadlineCancelsTheTransportAndFailsWithTimeout() async throws {
         let transport = MockTransport(default: .status(200, after: 30))
         let started = Date()
@@ -290,4 +305,26 @@ private final class Throwing: HTTPTransport {
     let error: any Error
     init(_ error: any Error) { self.error = error }
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
+}
+
+/// Subscribes `observer` to `dispatcher` during its first exchange, as an app that starts
+/// observing while a request is in flight does; answers 200.
+private final class SubscribingTransport: HTTPTransport {
+    let dispatcher: HTTPEventDispatcher
+    let observer: RecordingObserver
+    private let subscribed = Locked(false)
+
+    init(dispatcher: HTTPEventDispatcher, observer: RecordingObserver) {
+        self.dispatcher = dispatcher
+        self.observer = observer
+    }
+
+    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let first = subscribed.withLock { subscribed in
+            defer { subscribed = true }
+            return !subscribed
+        }
+        if first { dispatcher.subscribe(observer) }
+        return HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
+    }
 }
