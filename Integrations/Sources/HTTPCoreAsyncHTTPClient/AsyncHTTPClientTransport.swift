@@ -102,11 +102,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// covers only the head) and which needs no task of its own: the body is accumulated on
     /// the event loop, and task cancellation cancels the AHC task.
     public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
-        let task: AsyncHTTPClient.HTTPClient.Task<AsyncHTTPClient.HTTPClient.Response>
+        let task: AsyncHTTPClient.HTTPClient.Task<ResponseCollector.Collected>
         do {
             let outgoing = try Self.bufferedRequest(request)
-            let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: Self.accumulatorLimit(maximumResponseBytes))
-            task = client.execute(request: outgoing, delegate: accumulator, eventLoop: .indifferent, deadline: Self.deadline(of: request))
+            let collector = ResponseCollector(request: outgoing, maximumBytes: maximumResponseBytes)
+            task = client.execute(request: outgoing, delegate: collector, eventLoop: .indifferent, deadline: Self.deadline(of: request))
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
@@ -118,12 +118,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             }
             return HTTPCore.HTTPResponse(
                 requestID: request.id,
-                statusCode: Int(response.status.code),
-                headers: Self.coreHeaders(response.headers),
+                statusCode: Int(response.head.status.code),
+                headers: Self.coreHeaders(response.head.headers),
                 body: response.body.map { Data($0.readableBytesView) } ?? Data(),
                 url: response.url ?? request.url
             )
-        } catch is ResponseAccumulator.ResponseTooBigError {
+        } catch is ResponseCollector.TooLarge {
             throw responseTooLarge(request.url)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
@@ -142,11 +142,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         )
     }
 
-    /// The accumulator's cap for `maximumResponseBytes`: AHC's `ResponseAccumulator` holds at
-    /// most `UInt32.max` bytes and refuses a negative cap.
-    static func accumulatorLimit(_ maximumResponseBytes: Int) -> Int {
-        min(max(0, maximumResponseBytes), Int(exactly: UInt32.max) ?? Int(Int32.max))
-    }
 
     /// The AHC request for `request`: method, URL and headers, without a body.
     static func outgoing(_ request: HTTPCore.HTTPRequest) -> HTTPClientRequest {

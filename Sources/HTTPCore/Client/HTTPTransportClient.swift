@@ -250,7 +250,11 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         do {
             if transport.enforcesTimeout {
                 var request = request
-                request.timeout = [timeout, context.remainingTime].compactMap { $0 }.min()
+                if let remaining = context.remainingTime {
+                    request.timeout = timeout.map { min($0, remaining) } ?? remaining
+                } else {
+                    request.timeout = timeout
+                }
                 return .success(try await transport.perform(request))
             }
             guard let timeout else {
