@@ -110,14 +110,28 @@ public struct TraceContext: Sendable, Hashable {
         return value
     }
 
-    /// `words` random 64-bit words as hex, never all zeros.
+    /// `words` (1 or 2) random 64-bit words as lowercase hex, never all zeros: one string,
+    /// written in place.
     private static func randomID(words: Int) -> String {
         var random = SystemRandomNumberGenerator()
         while true {
-            let values = (0..<words).map { _ in random.next() as UInt64 }
-            if values.contains(where: { $0 != 0 }) {
-                return values.map { hex($0, digits: 16) }.joined()
+            let high: UInt64 = random.next()
+            let low: UInt64 = words > 1 ? random.next() : 0
+            guard high != 0 || low != 0 else { continue }
+            return String(unsafeUninitializedCapacity: 16 * words) { buffer in
+                writeHex(high, into: buffer, at: 0)
+                if words > 1 { writeHex(low, into: buffer, at: 16) }
+                return 16 * words
             }
+        }
+    }
+
+    /// Writes `value` as 16 lowercase hex digits at `offset`.
+    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let digits: StaticString = "0123456789abcdef"
+        for index in 0..<16 {
+            let nibble = Int((value >> UInt64(60 - 4 * index)) & 0xf)
+            buffer[offset + index] = digits.utf8Start[nibble]
         }
     }
 
