@@ -17,9 +17,6 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     private static let succeeded: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded]
     private static let failed: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestFailed]
     private static let cancelled: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestCancelled]
-    /// More than the kernel buffers of a loopback connection hold, so a route writing it blocks
-    /// until the client reads or closes.
-    private static let moreThanSocketBuffers: Int64 = 32 << 20
 
     override func setUpWithError() throws {
         server = try LoopbackHTTPServer()
@@ -41,25 +38,6 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
 
     private func request(_ path: String, method: HTTPMethod = .get, timeout: TimeInterval = 60) -> HTTPCore.HTTPRequest {
         HTTPCore.HTTPRequest(method: method, url: server.url(path), timeout: timeout)
-    }
-
-    /// A route that sends `head` bytes of the pattern, waits at `gate`, then tries to send more
-    /// than the socket buffers hold, and reports whether the client closed the connection (a
-    /// client that neither reads nor closes keeps the route blocked, and the test times out).
-    private func routeHeldAtGate(_ path: String, head: Int64, gate: LoopbackGate, closed: ServerReport<Bool>) {
-        let rest = Self.moreThanSocketBuffers
-        server.route("GET", path, streaming: { _, writer in
-            try writer.writeHead(framing: .contentLength(head + rest))
-            try writer.writePattern(byteCount: head)
-            try writer.wait(for: gate)
-            do {
-                try writer.writePattern(byteCount: rest)
-                closed.report(false)
-            } catch {
-                closed.report(true)
-                throw error
-            }
-        })
     }
 
     /// Reads `body` until at least `count` bytes arrived (or it ended).
@@ -146,7 +124,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     func testAReaderThatStopsEarlyCancelsTheRequestAndThePoolGoesOn() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
-        routeHeldAtGate("/long", head: 10, gate: gate, closed: closed)
+        server.routeHeldAtGate("/long", head: 10, gate: gate, closed: closed)
         let first = try await client().send(request("/long")) { _, body in
             var iterator = body.makeAsyncIterator()
             return try await Self.read(10, from: &iterator).count
@@ -168,7 +146,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let single = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
         let client = HTTPTransportClient(asyncHTTPClient: single, dispatcher: dispatcher, policy: .debug)
         let gate = server.makeGate()
-        routeHeldAtGate("/long", head: 10, gate: gate, closed: ServerReport<Bool>())
+        server.routeHeldAtGate("/long", head: 10, gate: gate, closed: ServerReport<Bool>())
         let first = try await client.send(request("/long")) { _, body in
             var iterator = body.makeAsyncIterator()
             return try await Self.read(10, from: &iterator).count
@@ -190,7 +168,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     func testAReaderThatNeverReadsCancelsTheRequest() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
-        routeHeldAtGate("/unread", head: 10, gate: gate, closed: closed)
+        server.routeHeldAtGate("/unread", head: 10, gate: gate, closed: closed)
         try await client().send(request("/unread")) { response, _ in
             XCTAssertEqual(response.statusCode, 200)
         }
@@ -206,7 +184,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
         let readFirst = ServerReport<Int>()
-        routeHeldAtGate("/long", head: 10, gate: gate, closed: closed)
+        server.routeHeldAtGate("/long", head: 10, gate: gate, closed: closed)
         let client = client()
         let url = server.url("/long")
         let reading = Task { try await AsyncHTTPClientTransportStreamingTests.readPastTheGate(client, url: url, reportingFirstBytes: readFirst) }
@@ -328,7 +306,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     func testTheDeadlineMidBodyIsATimeoutAndClosesTheConnection() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
-        routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
+        server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let received = try await client().send(request("/stalled", timeout: 0.5)) { _, body -> Int in
             var count = 0
             do {
@@ -352,7 +330,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     func testTheTransportAloneHoldsTheDeadlineForTheBody() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
-        routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
+        server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let transport = AsyncHTTPClientTransport(client: ahc)
         let (head, body) = try await transport.perform(request("/stalled", timeout: 0.5), body: nil)
         XCTAssertEqual(head.statusCode, 200)

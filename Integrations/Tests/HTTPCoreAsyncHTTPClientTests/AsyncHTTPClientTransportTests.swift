@@ -85,21 +85,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     func testTheTransportAloneEndsABufferedExchangeAtTheDeadlineBodyIncluded() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
-        // The rest is more than a loopback connection's kernel buffers hold, so writing it fails
-        // once the client closed the connection.
-        let rest: Int64 = 16 << 20
-        server.route("GET", "/stalled", streaming: { _, writer in
-            try writer.writeHead(framing: .contentLength(10 + rest))
-            try writer.writePattern(byteCount: 10)
-            try writer.wait(for: gate)
-            do {
-                try writer.writePattern(byteCount: rest)
-                closed.report(false)
-            } catch {
-                closed.report(true)
-                throw error
-            }
-        })
+        server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let transport = AsyncHTTPClientTransport(client: ahc)
         XCTAssertTrue(transport.enforcesTimeout, "the client must not race a timer against it")
         // Bounds a hang only: without the transport's own deadline, the body ends a minute later.
