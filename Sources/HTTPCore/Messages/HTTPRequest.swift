@@ -55,8 +55,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: Data?
     /// A deadline for the whole exchange, in seconds, or `nil` for the transport's default.
     ///
-    /// Clients built on ``HTTPTransportClient`` enforce it precisely, whatever the transport
-    /// does: when it passes, the exchange is cancelled and fails with ``HTTPError/timeout``.
+    /// Clients built on ``HTTPTransportClient`` enforce it precisely: when it passes, the
+    /// exchange is cancelled and fails with ``HTTPError/timeout``. They race a timer of their
+    /// own against the transport, unless the transport enforces it itself
+    /// (``HTTPTransport/enforcesTimeout``) and every middleware stays within it.
     public var timeout: TimeInterval?
     /// Small facts about the request for observers, never sent: a route template, a trace
     /// id, a feature name.
