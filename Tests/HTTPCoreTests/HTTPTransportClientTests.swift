@@ -157,6 +157,19 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(Set(late.events.map(\.requestID)).count, 1)
     }
 
+    func testAnUnobservedExchangeStillCarriesThePolicysCorrelationHeader() async throws {
+        var policy = HTTPCorePolicy.debug
+        policy.correlationHeaderName = "X-Correlation-ID"
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher(), policy: policy)
+        _ = try await client.send(HTTPRequest(url: url))
+        _ = try await client.send(HTTPRequest(url: url, headers: ["X-Correlation-ID": "mine"]))
+        let sent = transport.requests.map { $0.headers["X-Correlation-ID"] }
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertEqual(sent[0].flatMap(UUID.init(uuidString:)) != nil, true, "a fresh UUID: \(sent)")
+        XCTAssertEqual(sent[1], "mine")
+    }
+
     func testDeadlineCancelsTheTransportAndFailsWithTimeout() async throws {
         let transport = MockTransport(default: .status(200, after: 30))
         let started = Date()

@@ -48,14 +48,53 @@ extension AsyncHTTPClientTransport {
 
     /// The length of a response body as the head tells it: none for `HEAD` and for the
     /// statuses that carry no body, the `Content-Length` when it is the only framing and the
-    /// body arrives as sent (no `Content-Encoding` AHC may decode), else unknown.
+    /// body arrives as sent (no `Content-Encoding` AHC may decode), else unknown. Repeated or
+    /// comma-separated lengths count only when they agree.
+    ///
+    /// One pass over the fields that allocates nothing: every buffered exchange asks it.
     static func responseLength(method: HTTPCore.HTTPMethod, status: Int, headers: NIOHTTP1.HTTPHeaders) -> HTTPBody.Length {
         if method == .head || (100..<200).contains(status) || status == 204 || status == 304 { return .known(0) }
-        guard !headers.contains(name: "Transfer-Encoding") else { return .unknown }
-        let encodings = headers["Content-Encoding"].filter { $0.lowercased() != "identity" }
-        guard encodings.isEmpty else { return .unknown }
-        let lengths = Set(headers["Content-Length"].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) })
-        guard lengths.count == 1, let length = lengths.first.flatMap({ Int64($0) }), length >= 0 else { return .unknown }
-        return .known(length)
+        var declared: Int64?
+        for (name, value) in headers {
+            if isField(name, "transfer-encoding") { return .unknown }
+            if isField(name, "content-encoding"), !isField(value, "identity") { return .unknown }
+            if isField(name, "content-length") {
+                guard let length = agreedLength(value), declared == nil || declared == length else { return .unknown }
+                declared = length
+            }
+        }
+        return declared.map { .known($0) } ?? .unknown
+    }
+
+    /// Whether `name` is `lowercased`, ignoring ASCII case.
+    private static func isField(_ name: String, _ lowercased: StaticString) -> Bool {
+        let target = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
+        return name.utf8.count == target.count && zip(name.utf8, target).allSatisfy { $0 == $1 || $0 | 0x20 == $1 }
+    }
+
+    /// The length a `Content-Length` value gives: one non-negative decimal, or several
+    /// comma-separated equal ones, each between optional spaces and tabs; `nil` otherwise.
+    private static func agreedLength(_ value: String) -> Int64? {
+        var agreed: Int64?
+        var part: Int64 = 0
+        var digits = 0
+        var spaceAfterDigits = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard !spaceAfterDigits, digits < 18 else { return nil }
+                part = part * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                spaceAfterDigits = digits > 0
+            case UInt8(ascii: ","):
+                guard digits > 0, agreed == nil || agreed == part else { return nil }
+                (agreed, part, digits, spaceAfterDigits) = (part, 0, 0, false)
+            default:
+                return nil
+            }
+        }
+        guard digits > 0, agreed == nil || agreed == part else { return nil }
+        return part
     }
 }

@@ -105,8 +105,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let task: AsyncHTTPClient.HTTPClient.Task<ResponseCollector.Collected>
         do {
             let outgoing = try Self.bufferedRequest(request)
-            let collector = ResponseCollector(request: outgoing, maximumBytes: maximumResponseBytes)
-            task = client.execute(request: outgoing, delegate: collector, eventLoop: .indifferent, deadline: Self.deadline(of: request))
+            let collector = ResponseCollector(method: request.method, maximumBytes: maximumResponseBytes)
+            // No timeout, no deadline: AHC would schedule a task for `.distantFuture` otherwise.
+            let deadline = request.timeout == nil ? nil : Self.deadline(of: request)
+            task = client.execute(request: outgoing, delegate: collector, eventLoop: .indifferent, deadline: deadline)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }

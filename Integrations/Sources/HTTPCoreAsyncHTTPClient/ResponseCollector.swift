@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -27,14 +28,14 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var url: URL?
     }
 
+    private let method: HTTPCore.HTTPMethod
     private let maximumBytes: Int
-    private let isHead: Bool
     private let state = NIOLockedValueBox(State())
 
-    /// A collector for `request` whose body may be at most `maximumBytes` long.
-    init(request: AsyncHTTPClient.HTTPClient.Request, maximumBytes: Int) {
+    /// A collector for a request with `method` whose body may be at most `maximumBytes` long.
+    init(method: HTTPCore.HTTPMethod, maximumBytes: Int) {
+        self.method = method
         self.maximumBytes = maximumBytes
-        isHead = request.method == .HEAD
     }
 
     func didVisitURL(task: AsyncHTTPClient.HTTPClient.Task<Collected>, _ request: AsyncHTTPClient.HTTPClient.Request, _ head: HTTPResponseHead) {
@@ -42,7 +43,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        if !isHead, let length = head.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > maximumBytes {
+        let length = AsyncHTTPClientTransport.responseLength(method: method, status: Int(head.status.code), headers: head.headers)
+        if case .known(let declared) = length, declared > Int64(maximumBytes) {
             return task.eventLoop.makeFailedFuture(TooLarge())
         }
         state.withLockedValue { $0.head = head }

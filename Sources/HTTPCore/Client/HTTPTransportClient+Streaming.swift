@@ -17,7 +17,7 @@ extension HTTPTransportClient {
     ) async throws -> Result {
         var outgoing = request
         if body != nil { outgoing.body = nil }
-        let correlation = addCorrelationHeader(to: &outgoing)
+        let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))

@@ -68,11 +68,12 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        let correlation = addCorrelationHeader(to: &request)
+        let added = addCorrelationHeader(to: &request)
         if middlewares.isEmpty, !dispatcher.hasObservers {
             // Nobody observes: no records, no events, only the transport and the deadline.
             return try await perform(request, timeout: request.timeout, deadline: nil).get()
         }
+        let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
         dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
         if middlewares.isEmpty {
@@ -81,16 +82,18 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try await sendThroughMiddlewares(created)
     }
 
-    /// The request's correlation id: the policy's correlation header, added with a new UUID
-    /// when missing; without one, the first reported header the caller set.
+    /// The policy's correlation header, added with a new UUID when missing, as the request's
+    /// correlation id; `nil` when the policy names none (``reportedCorrelation(in:)`` then
+    /// finds one the caller set).
     func addCorrelationHeader(to request: inout HTTPRequest) -> RequestRecord.Correlation? {
-        guard let name = policy.correlationHeaderName else { return reportedCorrelation(in: request) }
+        guard let name = policy.correlationHeaderName else { return nil }
         if let existing = request.headers[name] { return .init(headerName: name, value: existing, isGenerated: false) }
         let value = UUID().uuidString
         request.headers.add(name: name, value: value)
         return .init(headerName: name, value: value, isGenerated: true)
     }
 
+    /// The first of the policy's reported headers that the request carries, as its correlation id.
     func reportedCorrelation(in request: HTTPRequest) -> RequestRecord.Correlation? {
         policy.reportedCorrelation(in: request.headers).map { .init(headerName: $0.headerName, value: $0.value, isGenerated: false) }
     }

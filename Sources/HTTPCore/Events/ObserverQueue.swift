@@ -10,7 +10,7 @@ import HTTPCoreConcurrency
 /// before the first event of the next batch, which is the first event emitted after them.
 ///
 /// A terminal event starts a drain at once when the last drain began at least
-/// ``deliveryInterval`` ago; other events, and terminal events under load, wait at most that
+/// ``deliveryIntervalNanoseconds`` ago; other events, and terminal events under load, wait at most that
 /// long for one. An observer's delivery thread thus wakes at most once per interval however
 /// many exchanges end: on a small machine those wake-ups cost the app more than the
 /// delivery, and under load they would otherwise come once per exchange and observer.
@@ -119,9 +119,8 @@ final class ObserverQueue: Sendable {
     }
 
     /// The longest an event waits before its delivery starts, and the shortest time between
-    /// two drains that a terminal event starts at once.
-    static let deliveryInterval = DispatchTimeInterval.milliseconds(5)
-    private static let deliveryIntervalNanoseconds: UInt64 = 5_000_000
+    /// two drains that a terminal event starts at once: 5 ms.
+    static let deliveryIntervalNanoseconds: UInt64 = 5_000_000
 
     private enum DrainStart {
         case now, at(DispatchTime), none
