@@ -122,6 +122,8 @@ let package = Package(
                 .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
                 .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(

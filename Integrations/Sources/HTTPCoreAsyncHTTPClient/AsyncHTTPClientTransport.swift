@@ -19,12 +19,12 @@ import NIOHTTP1
 /// ```
 ///
 /// - Method, headers (repeated ones too, both ways) and body are passed as they are.
-/// - The request's `timeout` becomes AHC's deadline, enforced in NIO by a task scheduled on
-///   the request's event loop. ``perform(_:)`` holds it for the whole exchange, head and body,
-///   so the transport declares ``enforcesTimeout``: `HTTPTransportClient` races no timer of
-///   its own against a buffered exchange (a task group and a sleeping task per request
-///   saved). ``perform(_:body:)`` holds it for the body too, and the client bounds streaming
-///   exchanges itself as well.
+/// - The request's `timeout` becomes AHC's deadline, enforced in NIO, which holds until the
+///   response head. ``perform(_:)`` then bounds the body with one timer per transport for all
+///   bodies, so the transport declares ``enforcesTimeout``: `HTTPTransportClient` races no
+///   timer of its own against a buffered exchange (a task group and a sleeping task per
+///   request saved). ``perform(_:body:)`` holds the deadline for the body too, and the client
+///   bounds streaming exchanges itself as well.
 /// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
 ///   final one. With a streamed request body, a redirect that would send the body again (307,
 ///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
@@ -70,11 +70,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let client: AsyncHTTPClient.HTTPClient
     /// The most bytes of a response body read; 64 MiB by default.
     public let maximumResponseBytes: Int
+    /// The one timer that ends the bodies read past their deadline.
+    let bodyDeadlines: BodyDeadlines
 
     /// Creates a transport over `client`.
     public init(client: AsyncHTTPClient.HTTPClient, maximumResponseBytes: Int = 64 * 1024 * 1024) {
         self.client = client
         self.maximumResponseBytes = maximumResponseBytes
+        self.bodyDeadlines = BodyDeadlines(on: client.eventLoopGroup.next())
     }
 
     /// An `HTTPClient` with AHC's own tracing off (`HTTPCoreTracing` traces instead), failed
@@ -98,52 +101,54 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Performs one exchange with AHC, the response body read whole (up to
     /// ``maximumResponseBytes``), within the request's `timeout`.
     ///
-    /// It uses AHC's delegate API, whose deadline covers the whole exchange (the async API's
-    /// covers only the head) and which needs no task of its own: the body is accumulated on
-    /// the event loop, and task cancellation cancels the AHC task.
+    /// AHC's async API holds the deadline until the head arrives. The body is then read by a
+    /// task that the transport's one timer for all bodies cancels at the deadline (see
+    /// `BodyDeadlines`), so the whole exchange is bounded without a timer per request. Task
+    /// cancellation cancels the request.
     public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
-        let task: AsyncHTTPClient.HTTPClient.Task<ResponseCollector.Collected>
-        do {
-            let outgoing = try Self.bufferedRequest(request)
-            let collector = ResponseCollector(method: request.method, maximumBytes: maximumResponseBytes)
-            // No timeout, no deadline: AHC would schedule a task for `.distantFuture` otherwise.
-            let deadline = request.timeout == nil ? nil : Self.deadline(of: request)
-            task = client.execute(request: outgoing, delegate: collector, eventLoop: .indifferent, deadline: deadline)
-        } catch {
-            throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
+        var outgoing = Self.outgoing(request)
+        if let data = request.body, !data.isEmpty || request.method != .get {
+            outgoing.body = .bytes(ByteBuffer(bytes: data))
         }
+        let deadline = Self.deadline(of: request)
+        let response: HTTPClientResponse
+        let body: ByteBuffer
         do {
-            let response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-            return HTTPCore.HTTPResponse(
-                requestID: request.id,
-                statusCode: Int(response.head.status.code),
-                headers: Self.coreHeaders(response.head.headers),
-                body: response.body.map { Data($0.readableBytesView) } ?? Data(),
-                url: response.url ?? request.url
-            )
-        } catch is ResponseCollector.TooLarge {
+            response = try await client.execute(outgoing, deadline: deadline)
+            body = try await collect(response.body, until: request.timeout == nil ? nil : deadline)
+        } catch let error as HTTPCore.HTTPError {
+            throw error
+        } catch is NIOTooManyBytesError {
             throw responseTooLarge(request.url)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
-    }
-
-    /// The AHC delegate-API request for `request`: method, URL, headers and body (none for a
-    /// `GET` with an empty one).
-    static func bufferedRequest(_ request: HTTPCore.HTTPRequest) throws -> AsyncHTTPClient.HTTPClient.Request {
-        var body: AsyncHTTPClient.HTTPClient.Body?
-        if let bytes = request.body, !bytes.isEmpty || request.method != .get {
-            body = .bytes(bytes)
-        }
-        return try AsyncHTTPClient.HTTPClient.Request(
-            url: request.url, method: .init(rawValue: request.method.rawValue), headers: nioHeaders(request.headers), body: body
+        return HTTPCore.HTTPResponse(
+            requestID: request.id,
+            statusCode: Int(response.status.code),
+            headers: Self.coreHeaders(response.headers),
+            body: Data(body.readableBytesView),
+            url: Self.finalURL(of: response, for: request)
         )
     }
 
+    /// `body` read whole, up to ``maximumResponseBytes``; by the time `deadline` passes, or
+    /// ``HTTPCore/HTTPError/timeout``.
+    private func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline?) async throws -> ByteBuffer {
+        let maximumBytes = maximumResponseBytes
+        guard let deadline else { return try await body.collect(upTo: maximumBytes) }
+        let reading = Task { try await body.collect(upTo: maximumBytes) }
+        let ticket = bodyDeadlines.watch(reading, until: deadline)
+        let result = await withTaskCancellationHandler {
+            await reading.result
+        } onCancel: {
+            reading.cancel()
+        }
+        let cancelledAtDeadline = !bodyDeadlines.unwatch(ticket)
+        if case .success(let bytes) = result { return bytes }
+        if cancelledAtDeadline { throw HTTPCore.HTTPError.timeout }
+        return try result.get()
+    }
 
     /// The AHC request for `request`: method, URL and headers, without a body.
     static func outgoing(_ request: HTTPCore.HTTPRequest) -> HTTPClientRequest {
@@ -165,8 +170,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             statusCode: Int(response.status.code),
             headers: coreHeaders(response.headers),
             body: Data(),
-            url: response.url ?? request.url
+            url: finalURL(of: response, for: request)
         )
+    }
+
+    /// The URL of the last request AHC sent: `request`'s own unless a redirect was followed,
+    /// so an exchange without one parses no URL.
+    static func finalURL(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest) -> URL {
+        guard let last = response.history.last?.request.url, last != request.url.absoluteString else { return request.url }
+        return URL(string: last) ?? request.url
     }
 
     /// HTTPCore's headers as NIO's, in order, repeated fields kept.
@@ -182,6 +194,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// NIO's headers as HTTPCore's, in order, repeated fields kept.
     static func coreHeaders(_ headers: NIOHTTP1.HTTPHeaders) -> HTTPCore.HTTPHeaders {
         var converted = HTTPCore.HTTPHeaders()
+        converted.reserveCapacity(headers.count)
         for (name, value) in headers {
             converted.add(name: name, value: value)
         }
@@ -213,3 +226,4 @@ extension HTTPTransportClient where Transport == AsyncHTTPClientTransport {
         )
     }
 }
+

@@ -69,6 +69,11 @@ public struct HTTPHeaders: Sendable, Hashable {
         fields.contains { Self.matches($0.name, name) }
     }
 
+    /// Makes room for `count` fields in all, so that adding them allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Appends a field, keeping any existing fields of the same name.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))

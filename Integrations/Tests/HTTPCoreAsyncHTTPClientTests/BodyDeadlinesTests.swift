@@ -1,0 +1,96 @@
+import HTTPCore
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
+import XCTest
+
+@testable import HTTPCoreAsyncHTTPClient
+
+/// The one timer that ends every buffered body read past its deadline, on an event loop whose
+/// clock the test moves.
+final class BodyDeadlinesTests: XCTestCase {
+    /// A reader that records whether it was cancelled.
+    private final class RecordingReader: BodyDeadlines.Reader {
+        private let cancelled = NIOLockedValueBox(false)
+        var wasCancelled: Bool { cancelled.withLockedValue { $0 } }
+        func cancel() { cancelled.withLockedValue { $0 = true } }
+    }
+
+    func testEachReaderIsCancelledAtItsOwnDeadlineAndNotBefore() throws {
+        let loop = EmbeddedEventLoop()
+        let deadlines = BodyDeadlines(on: loop)
+        let start = loop.now
+        let (first, second) = (RecordingReader(), RecordingReader())
+        let firstTicket = deadlines.watch(first, until: start + .milliseconds(10))
+        let secondTicket = deadlines.watch(second, until: start + .milliseconds(20))
+
+        loop.advanceTime(to: start + .milliseconds(10) - .nanoseconds(1))
+        XCTAssertEqual([first.wasCancelled, second.wasCancelled], [false, false])
+        loop.advanceTime(to: start + .milliseconds(10))
+        XCTAssertEqual([first.wasCancelled, second.wasCancelled], [true, false])
+        XCTAssertEqual(deadlines.watchedCount, 1)
+        loop.advanceTime(to: start + .milliseconds(20))
+        XCTAssertEqual([first.wasCancelled, second.wasCancelled], [true, true])
+
+        XCTAssertFalse(deadlines.unwatch(firstTicket))
+        XCTAssertFalse(deadlines.unwatch(secondTicket))
+        XCTAssertEqual(deadlines.watchedCount, 0)
+    }
+
+    func testAReaderUnwatchedInTimeIsNeverCancelled() throws {
+        let loop = EmbeddedEventLoop()
+        let deadlines = BodyDeadlines(on: loop)
+        let reader = RecordingReader()
+        let ticket = deadlines.watch(reader, until: loop.now + .milliseconds(10))
+
+        XCTAssertTrue(deadlines.unwatch(ticket))
+        loop.advanceTime(by: .seconds(1))
+        XCTAssertFalse(reader.wasCancelled)
+        XCTAssertEqual(deadlines.watchedCount, 0)
+    }
+
+    func testAnEarlierDeadlineWatchedLaterStillFiresOnTime() throws {
+        let loop = EmbeddedEventLoop()
+        let deadlines = BodyDeadlines(on: loop)
+        let start = loop.now
+        let (patient, hurried) = (RecordingReader(), RecordingReader())
+        let patientTicket = deadlines.watch(patient, until: start + .hours(1))
+        _ = deadlines.watch(hurried, until: start + .milliseconds(10))
+
+        loop.advanceTime(to: start + .milliseconds(10))
+        XCTAssertEqual([patient.wasCancelled, hurried.wasCancelled], [false, true])
+        XCTAssertTrue(deadlines.unwatch(patientTicket))
+        loop.advanceTime(by: .hours(2))
+        XCTAssertFalse(patient.wasCancelled)
+    }
+
+    func testAReaderWatchedAfterASweepIsCancelledAtItsDeadline() throws {
+        let loop = EmbeddedEventLoop()
+        let deadlines = BodyDeadlines(on: loop)
+        let start = loop.now
+        let early = RecordingReader()
+        _ = deadlines.watch(early, until: start + .milliseconds(10))
+        loop.advanceTime(to: start + .milliseconds(10))
+        XCTAssertTrue(early.wasCancelled)
+
+        // The table was empty after the sweep, so no timer is armed until this one.
+        let late = RecordingReader()
+        _ = deadlines.watch(late, until: start + .milliseconds(50))
+        loop.advanceTime(to: start + .milliseconds(50))
+        XCTAssertTrue(late.wasCancelled)
+    }
+
+    func testATaskWatchedIsCancelledByTheTimer() async throws {
+        let loop = EmbeddedEventLoop()
+        let deadlines = BodyDeadlines(on: loop)
+        // A reader that waits until it is cancelled, as a body that never ends does.
+        let waiting = Task { () -> Bool in
+            (try? await Task.sleep(for: .seconds(3600))) == nil
+        }
+        let ticket = deadlines.watch(waiting, until: loop.now + .seconds(30))
+        loop.advanceTime(by: .seconds(30))
+        let cancelled = await waiting.value
+        XCTAssertTrue(cancelled)
+        XCTAssertFalse(deadlines.unwatch(ticket))
+    }
+}
