@@ -34,7 +34,24 @@ public struct TraceContext: Sendable, Hashable {
 
     /// The `traceparent` header value, version `00`.
     public var traceparent: String {
-        "00-\(traceID)-\(spanID)-\(Self.hex(UInt64(flags), digits: 2))"
+        // Written in place: built per request by TraceContextMiddleware.
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            var count = 0
+            func append(_ bytes: some Sequence<UInt8>) {
+                for byte in bytes {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            append("00-".utf8)
+            append(traceID.utf8)
+            append(CollectionOfOne(UInt8(ascii: "-")))
+            append(spanID.utf8)
+            append(CollectionOfOne(UInt8(ascii: "-")))
+            append(CollectionOfOne(Self.hexDigit(flags >> 4)))
+            append(CollectionOfOne(Self.hexDigit(flags & 0xf)))
+            return count
+        }
     }
 
     /// Parses a `traceparent` value (and the `tracestate` that came with it); `nil` when it
@@ -128,15 +145,13 @@ public struct TraceContext: Sendable, Hashable {
 
     /// Writes `value` as 16 lowercase hex digits at `offset`.
     private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        let digits: StaticString = "0123456789abcdef"
         for index in 0..<16 {
-            let nibble = Int((value >> UInt64(60 - 4 * index)) & 0xf)
-            buffer[offset + index] = digits.utf8Start[nibble]
+            buffer[offset + index] = hexDigit(UInt8((value >> UInt64(60 - 4 * index)) & 0xf))
         }
     }
 
-    private static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    /// The lowercase hex digit of `nibble` (0 to 15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

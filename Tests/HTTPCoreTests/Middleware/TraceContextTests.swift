@@ -13,6 +13,8 @@ final class TraceContextTests: XCTestCase {
         XCTAssertTrue(context.isSampled)
         XCTAssertEqual(context.traceState, "congo=t61rcWkgMzE")
         XCTAssertEqual(context.traceparent, valid)
+        let flagged = try XCTUnwrap(TraceContext(traceID: context.traceID, spanID: context.spanID, flags: 0xa3))
+        XCTAssertEqual(flagged.traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-a3")
     }
 
     func testValuesThatBreakARuleAreRefused() {
