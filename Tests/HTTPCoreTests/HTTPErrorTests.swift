@@ -161,3 +161,32 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertEqual(delivered.map(\.failure), [.transport(.other, message: "Boom")])
     }
 }
+
+/// Getting the `HTTPError` back out of a `Task` or a task group, where it arrives as `any Error`.
+final class HTTPErrorFromAnyErrorTests: XCTestCase {
+    private struct DecodingFailed: Error {}
+
+    func testAnHTTPErrorThrownInATaskComesBackAsItself() async {
+        let transport = MockTransport(default: .failure(.transport(.cannotConnect, message: "refused (localhost:1)")))
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        let exchange = Task { try await client.send(HTTPRequest(url: URL(string: "http://localhost:1/")!)) }
+        do {
+            _ = try await exchange.value
+            XCTFail("the exchange succeeded")
+        } catch {
+            XCTAssertEqual(HTTPError(error), .transport(.cannotConnect, message: "refused (localhost:1)"))
+        }
+    }
+
+    func testCancellationIsCancelledAndOtherErrorsAreNotHTTPErrors() async {
+        await withTaskGroup(of: (any Error).self) { group in
+            group.addTask { CancellationError() }
+            group.addTask { DecodingFailed() }
+            var mapped: [String] = []
+            for await error in group {
+                mapped.append(HTTPError(error).map(\.code.rawValue) ?? "not an HTTPError")
+            }
+            XCTAssertEqual(mapped.sorted(), ["cancelled", "not an HTTPError"])
+        }
+    }
+}
