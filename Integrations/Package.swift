@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HTTPCoreLogging", targets: ["HTTPCoreLogging"]),
         .library(name: "HTTPCoreMetrics", targets: ["HTTPCoreMetrics"]),
         .library(name: "HTTPCoreTracing", targets: ["HTTPCoreTracing"]),
+        .library(name: "HTTPCoreHTTPTypes", targets: ["HTTPCoreHTTPTypes"]),
     ],
     dependencies: [
         .package(name: "HTTPCore", path: ".."),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // server-bench only: counts the client's allocations (package-benchmark's own counter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // Tests only: metrics scraped by a real Prometheus server.
@@ -45,6 +47,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
+        ),
+        .target(
+            name: "HTTPCoreHTTPTypes",
+            dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .testTarget(
+            name: "HTTPCoreHTTPTypesTests",
+            dependencies: ["HTTPCoreHTTPTypes", .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .target(
             name: "HTTPCoreLogging",
