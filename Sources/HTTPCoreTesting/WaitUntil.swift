@@ -3,7 +3,7 @@ import Foundation
 /// Suspends until `condition` holds, checking it every millisecond, for state that has no
 /// notification of its own (a statistics counter reaching a value); throws
 /// ``ConditionTimeout`` after `timeout` seconds, which only bounds a hang.
-package func waitUntil(
+public func waitUntil(
     timeout: TimeInterval = 60,
     _ description: @autoclosure () -> String,
     _ condition: () -> Bool
@@ -16,7 +16,7 @@ package func waitUntil(
 }
 
 /// A condition awaited by ``waitUntil(timeout:_:_:)`` did not hold in time.
-package struct ConditionTimeout: Error, CustomStringConvertible {
+public struct ConditionTimeout: Error, CustomStringConvertible {
     /// What was awaited, with what was seen.
-    package let description: String
+    public let description: String
 }

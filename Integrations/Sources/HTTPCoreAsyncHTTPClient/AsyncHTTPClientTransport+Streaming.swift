@@ -35,7 +35,7 @@ extension AsyncHTTPClientTransport {
             maximumBytes: maximumResponseBytes,
             tooLarge: responseTooLarge(request.url),
             url: request.url
-        ).start(from: response.body, length: length, deadline: deadline, on: client.eventLoopGroup.any())
+        ).start(from: response.body, length: length, deadline: request.timeout == nil ? nil : deadline, watchedBy: bodyDeadlines)
         return (Self.head(of: response, for: request), responseBody)
     }
 
@@ -51,7 +51,7 @@ extension AsyncHTTPClientTransport {
     /// body arrives as sent (no `Content-Encoding` AHC may decode), else unknown. Repeated or
     /// comma-separated lengths count only when they agree.
     ///
-    /// One pass over the fields that allocates nothing: every buffered exchange asks it.
+    /// One pass over the fields that allocates nothing: every streamed exchange asks it.
     static func responseLength(method: HTTPCore.HTTPMethod, status: Int, headers: NIOHTTP1.HTTPHeaders) -> HTTPBody.Length {
         if method == .head || (100..<200).contains(status) || status == 204 || status == 304 { return .known(0) }
         var declared: Int64?

@@ -34,6 +34,7 @@ final class BodyDeadlines: Sendable {
         var nextKey = 0
         /// The timer scheduled, when it fires, and which one it is.
         var armed: (at: NIODeadline, generation: Int, timer: Scheduled<Void>)?
+        /// How many timers were scheduled; each one's generation.
         var generation = 0
     }
 
@@ -71,6 +72,11 @@ final class BodyDeadlines: Sendable {
         state.withLockedValue { $0.watched.count }
     }
 
+    /// How many timers were scheduled so far: for tests.
+    var timersScheduled: Int {
+        state.withLockedValue { $0.generation }
+    }
+
     private func arm(_ state: inout State, at deadline: NIODeadline) {
         state.generation &+= 1
         let generation = state.generation
@@ -81,20 +87,12 @@ final class BodyDeadlines: Sendable {
     private func sweep(firing generation: Int) {
         let now = eventLoop.now
         let (expired, previous) = state.withLockedValue { state -> ([any Reader], Scheduled<Void>?) in
-            var expired: [any Reader] = []
-            var earliest: NIODeadline?
-            for (key, watched) in state.watched {
-                if watched.deadline <= now {
-                    expired.append(watched.reader)
-                    state.watched[key] = nil
-                } else if earliest.map({ watched.deadline < $0 }) ?? true {
-                    earliest = watched.deadline
-                }
-            }
+            let expired = state.watched.values.filter { $0.deadline <= now }.map(\.reader)
+            state.watched = state.watched.filter { $0.value.deadline > now }
             // A `watch` may have armed another timer while this one fired.
             let previous = state.armed.flatMap { $0.generation == generation ? nil : $0.timer }
             state.armed = nil
-            if let earliest { arm(&state, at: earliest) }
+            if let earliest = state.watched.values.map(\.deadline).min() { arm(&state, at: earliest) }
             return (expired, previous)
         }
         previous?.cancel()

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPCore
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Moves an AHC response body into the ``HTTPBody`` a streaming exchange hands to its caller,
@@ -22,27 +23,25 @@ struct ResponseBodyRelay: Sendable {
     let url: URL
 
     /// Starts relaying `source`, of `length` as the head told it, until it ends, fails, passes
-    /// the cap, the caller stops, or `deadline` passes (then the body fails with
-    /// ``HTTPError/timeout``).
-    func start(from source: HTTPClientResponse.Body, length: HTTPBody.Length, deadline: NIODeadline, on eventLoop: any EventLoop) {
+    /// the cap, the caller stops, or `deadline` (when given) passes: then `deadlines` fails the
+    /// body with ``HTTPError/timeout`` and stops the relay.
+    func start(from source: HTTPClientResponse.Body, length: HTTPBody.Length, deadline: NIODeadline?, watchedBy deadlines: BodyDeadlines) {
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does; dropping `source`
             // unread makes AHC cancel the request.
             writer.finish(throwing: tooLarge)
             return
         }
-        let ended: EventLoopPromise<Void>? = deadline == .distantFuture ? nil : eventLoop.makePromise()
+        let timeout = deadline.map { deadline in
+            let stop = TimeoutStop(writer: writer)
+            return (stop: stop, ticket: deadlines.watch(stop, until: deadline))
+        }
         let task = Task {
             await relay(source)
-            ended?.succeed()
+            if let timeout { deadlines.unwatch(timeout.ticket) }
         }
+        timeout?.stop.attach(task)
         writer.onTermination { task.cancel() }
-        guard let ended else { return }
-        let timer = eventLoop.scheduleTask(deadline: deadline) { [writer] in
-            writer.finish(throwing: HTTPCore.HTTPError.timeout)
-            task.cancel()
-        }
-        ended.futureResult.whenComplete { _ in timer.cancel() }
     }
 
     private func relay(_ source: HTTPClientResponse.Body) async {
@@ -68,5 +67,42 @@ struct ResponseBodyRelay: Sendable {
 
     private static func chunk(of buffer: ByteBuffer, count: Int) -> HTTPBody.ByteChunk {
         buffer.getBytes(at: buffer.readerIndex, length: count)![...]
+    }
+}
+
+/// What the deadline does to a relayed body: fails it with ``HTTPError/timeout`` and cancels
+/// the relay's task, which may be attached after the deadline already passed.
+private final class TimeoutStop: BodyDeadlines.Reader {
+    private enum State {
+        case waiting
+        case relaying(Task<Void, Never>)
+        case stopped
+    }
+
+    private let writer: HTTPBody.Writer
+    private let state = NIOLockedValueBox(State.waiting)
+
+    init(writer: HTTPBody.Writer) {
+        self.writer = writer
+    }
+
+    /// Gives the relay's task; cancels it at once when the deadline came first.
+    func attach(_ task: Task<Void, Never>) {
+        let stopped = state.withLockedValue { state -> Bool in
+            if case .stopped = state { return true }
+            state = .relaying(task)
+            return false
+        }
+        if stopped { task.cancel() }
+    }
+
+    func cancel() {
+        writer.finish(throwing: HTTPCore.HTTPError.timeout)
+        let task = state.withLockedValue { state -> Task<Void, Never>? in
+            defer { state = .stopped }
+            if case .relaying(let task) = state { return task }
+            return nil
+        }
+        task?.cancel()
     }
 }

@@ -9,7 +9,7 @@ extension HTTPTypes.HTTPRequest {
     /// The body, timeout, id and metadata have no place in `HTTPTypes.HTTPRequest`; send the
     /// body next to it as swift-openapi-runtime and AsyncHTTPClient do.
     ///
-    /// - Throws: ``HTTPTypesConversionError`` for a method or field that HTTP does not allow.
+    /// - Throws: ``HTTPTypesConversionError`` for a field that HTTP does not allow.
     public init(_ request: HTTPCore.HTTPRequest) throws(HTTPTypesConversionError) {
         guard let method = Method(request.method.rawValue) else { throw .invalidMethod(request.method.rawValue) }
         self.init(method: method, url: request.url, headerFields: try HTTPFields(request.headers))

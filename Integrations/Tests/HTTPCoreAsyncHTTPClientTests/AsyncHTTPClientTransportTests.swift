@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPCore
-import HTTPCoreAsyncHTTPClient
 import HTTPCoreTesting
 import XCTest
 import HTTPCoreLoopback
+
+@testable import HTTPCoreAsyncHTTPClient
 
 /// AsyncHTTPClient under HTTPCore's contract, against the loopback server of HTTPCoreTesting.
 final class AsyncHTTPClientTransportTests: XCTestCase {
@@ -100,9 +101,42 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout, "the head arrived; the body must not outlast the deadline")
         }
+        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0, "the expired body left the table")
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
         XCTAssertTrue(serverSawTheClose)
+    }
+
+    func testCancellingWhileTheBodyIsReadIsCancelledAndClosesTheConnection() async throws {
+        let gate = server.makeGate()
+        let closed = ServerReport<Bool>()
+        server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
+        let transport = AsyncHTTPClientTransport(client: ahc)
+        let url = server.url("/stalled")
+        let exchange = Task { try await transport.perform(HTTPCore.HTTPRequest(url: url, timeout: 120)) }
+        // The head is in: the body's reader is watched until the deadline.
+        try await waitUntil("the body's reader watched") { transport.bodyDeadlines.watchedCount == 1 }
+        exchange.cancel()
+        do {
+            _ = try await exchange.value
+            XCTFail("expected cancellation")
+        } catch {
+            XCTAssertEqual(HTTPCore.HTTPError(error), .cancelled, "cancelled, not a timeout: the deadline is two minutes away")
+        }
+        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0)
+        gate.open()
+        let serverSawTheClose = try await closed.value("the route's writes after the cancellation")
+        XCTAssertTrue(serverSawTheClose)
+    }
+
+    func testBufferedExchangesWithATimeoutShareOneTimerAndLeaveNothingWatched() async throws {
+        let transport = AsyncHTTPClientTransport(client: ahc)
+        for _ in 0..<20 {
+            let response = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
+            XCTAssertEqual(response.body.count, 4096)
+        }
+        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0)
+        XCTAssertEqual(transport.bodyDeadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
     }
 
     func testARefusedConnectionCannotConnect() async throws {

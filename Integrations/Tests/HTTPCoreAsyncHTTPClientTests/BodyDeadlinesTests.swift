@@ -16,9 +16,30 @@ final class BodyDeadlinesTests: XCTestCase {
         func cancel() { cancelled.withLockedValue { $0 = true } }
     }
 
+    /// XCTest makes a new instance for each test, so each has its own loop and table.
+    private let loop = EmbeddedEventLoop()
+    private lazy var deadlines = BodyDeadlines(on: loop)
+
+    func testReadersWatchedWithLaterDeadlinesWaitBehindOneTimer() {
+        let start = loop.now
+        let readers = (0..<1000).map { _ in RecordingReader() }
+        let tickets = readers.enumerated().map { index, reader in
+            deadlines.watch(reader, until: start + .seconds(30) + .milliseconds(Int64(index)))
+        }
+        XCTAssertEqual(deadlines.timersScheduled, 1)
+        XCTAssertTrue(tickets.dropLast().allSatisfy { deadlines.unwatch($0) })
+
+        // The first timer fires at the first deadline, finds the last reader not yet due, and
+        // re-arms once for it.
+        loop.advanceTime(to: start + .seconds(30))
+        XCTAssertEqual(deadlines.timersScheduled, 2)
+        XCTAssertFalse(readers.last!.wasCancelled)
+        loop.advanceTime(to: start + .seconds(30) + .milliseconds(999))
+        XCTAssertTrue(readers.last!.wasCancelled)
+        XCTAssertEqual(readers.filter(\.wasCancelled).count, 1)
+    }
+
     func testEachReaderIsCancelledAtItsOwnDeadlineAndNotBefore() throws {
-        let loop = EmbeddedEventLoop()
-        let deadlines = BodyDeadlines(on: loop)
         let start = loop.now
         let (first, second) = (RecordingReader(), RecordingReader())
         let firstTicket = deadlines.watch(first, until: start + .milliseconds(10))
@@ -38,8 +59,6 @@ final class BodyDeadlinesTests: XCTestCase {
     }
 
     func testAReaderUnwatchedInTimeIsNeverCancelled() throws {
-        let loop = EmbeddedEventLoop()
-        let deadlines = BodyDeadlines(on: loop)
         let reader = RecordingReader()
         let ticket = deadlines.watch(reader, until: loop.now + .milliseconds(10))
 
@@ -50,8 +69,6 @@ final class BodyDeadlinesTests: XCTestCase {
     }
 
     func testAnEarlierDeadlineWatchedLaterStillFiresOnTime() throws {
-        let loop = EmbeddedEventLoop()
-        let deadlines = BodyDeadlines(on: loop)
         let start = loop.now
         let (patient, hurried) = (RecordingReader(), RecordingReader())
         let patientTicket = deadlines.watch(patient, until: start + .hours(1))
@@ -65,8 +82,6 @@ final class BodyDeadlinesTests: XCTestCase {
     }
 
     func testAReaderWatchedAfterASweepIsCancelledAtItsDeadline() throws {
-        let loop = EmbeddedEventLoop()
-        let deadlines = BodyDeadlines(on: loop)
         let start = loop.now
         let early = RecordingReader()
         _ = deadlines.watch(early, until: start + .milliseconds(10))
@@ -81,8 +96,6 @@ final class BodyDeadlinesTests: XCTestCase {
     }
 
     func testATaskWatchedIsCancelledByTheTimer() async throws {
-        let loop = EmbeddedEventLoop()
-        let deadlines = BodyDeadlines(on: loop)
         // A reader that waits until it is cancelled, as a body that never ends does.
         let waiting = Task { () -> Bool in
             (try? await Task.sleep(for: .seconds(3600))) == nil

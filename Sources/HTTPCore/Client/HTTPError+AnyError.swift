@@ -1,8 +1,8 @@
 extension HTTPError {
     /// The ``HTTPError`` that an `any Error` carries, or `nil` when it is some other error.
     ///
-    /// `send` throws `HTTPError` by type, but a `Task`'s `value` and a task group's `next()`
-    /// rethrow it as `any Error`; this is the way back, without a cast per call site. Swift's
+    /// `send` throws only `HTTPError`, but through `some HTTPClient`, a `Task`'s `value` or a
+    /// task group it arrives as `any Error`; this is the way back, without a cast per call site. Swift's
     /// `CancellationError` (a task cancelled before it called `send`) counts as ``cancelled``.
     ///
     /// ```swift
