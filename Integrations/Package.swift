@@ -113,6 +113,8 @@ let package = Package(
             name: "HTTPCoreTracingTests",
             dependencies: [
                 "HTTPCoreTracing",
+                "HTTPCoreLogging",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "HTTPCoreTesting", package: "HTTPCore"),
                 .product(name: "HTTPCoreLoopback", package: "HTTPCore"),

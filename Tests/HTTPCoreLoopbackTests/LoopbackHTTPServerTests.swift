@@ -520,7 +520,8 @@ final class LoopbackHTTPServerTests: XCTestCase {
         server.stop()
         let stopDuration = Date().timeIntervalSince(started)
 
-        XCTAssertLessThan(stopDuration, 0.5)
+        // Far below the response's 60 s delay, however busy the machine: stop did not wait for it.
+        XCTAssertLessThan(stopDuration, 30)
         do {
             _ = try await pending.value
             XCTFail("the delayed request must fail once the server stops")

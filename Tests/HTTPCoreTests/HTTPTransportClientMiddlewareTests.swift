@@ -89,6 +89,20 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.filter(\.name.isTerminal).count, 1)
     }
 
+    func testAMiddlewareAfterTheRetriesSeesEachAttemptsResendCountOneBeforeThemSeesZero() async throws {
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .status(503), .status(200))
+        let outer = AttemptsStartedMiddleware()
+        let inner = AttemptsStartedMiddleware()
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: Backoff(initial: 0, maximum: 0))
+        let response = try await client(transport, [outer, retry, inner]).send(HTTPRequest(url: url))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(outer.seen, [0])
+        XCTAssertEqual(inner.seen, [0, 1, 2])
+        XCTAssertEqual(HTTPMiddlewareContext(attemptsStarted: 4).attemptsStarted, 4, "a context made by hand answers what it was given")
+        XCTAssertEqual(HTTPMiddlewareContext().attemptsStarted, 0)
+    }
+
     func testMetadataOfTheCallerAndOfMiddlewaresReachesEventsRedacted() async throws {
         let tags = ClosureMiddleware { request, next in
             var request = request
@@ -281,6 +295,19 @@ struct ClosureMiddleware: HTTPMiddleware {
 
     func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
         try await body(request, next)
+    }
+}
+
+/// Passes requests on and keeps the context's `attemptsStarted` of each call.
+final class AttemptsStartedMiddleware: HTTPMiddleware {
+    private let counts = Locked<[Int]>([])
+
+    /// `attemptsStarted` of each call, in order.
+    var seen: [Int] { counts.withLock { $0 } }
+
+    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+        counts.withLock { $0.append(context.attemptsStarted) }
+        return try await next(request)
     }
 }
 

@@ -27,6 +27,8 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
     struct OutcomeHandles {
         let duration: CoreMetrics.Timer
         let requests: Counter
+        let requestBodySize: Recorder
+        let responseBodySize: Recorder
     }
 
     let limit: Int
@@ -46,7 +48,7 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         return outcomes.count + meters.count
     }
 
-    /// The timer and counter of `outcome`.
+    /// The timer, counter and body size recorders of `outcome`.
     func handles(for outcome: Outcome) -> OutcomeHandles {
         cached(outcome, in: \.outcomes) {
             let dimensions = [
@@ -57,7 +59,9 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
             ]
             return OutcomeHandles(
                 duration: CoreMetrics.Timer(label: MetricsObserver.durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds),
-                requests: Counter(label: MetricsObserver.requestsLabel, dimensions: dimensions)
+                requests: Counter(label: MetricsObserver.requestsLabel, dimensions: dimensions),
+                requestBodySize: Recorder(label: MetricsObserver.requestBodySizeLabel, dimensions: dimensions),
+                responseBodySize: Recorder(label: MetricsObserver.responseBodySizeLabel, dimensions: dimensions)
             )
         }
     }

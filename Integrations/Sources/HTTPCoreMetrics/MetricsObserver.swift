@@ -10,6 +10,18 @@ import HTTPCore
 ///   retries and waits included.
 /// - `http.client.requests`: a counter of completed exchanges.
 /// - `http.client.active_requests`: a meter of exchanges in flight (method and server only).
+/// - `http.client.request.body.size` and `http.client.response.body.size`: recorders
+///   (histograms in most backends) of the bytes sent and received per exchange; the response's
+///   only when there was one. Streamed bodies count what really went through.
+///
+/// The backend chooses histogram buckets. The conventions advise
+/// ``durationBucketBoundaries`` for the duration; swift-prometheus takes them per label:
+///
+/// ```swift
+/// factory.durationHistogramBuckets[MetricsObserver.durationLabel] =
+///     MetricsObserver.durationBucketBoundaries.map { .nanoseconds(Int64($0 * 1e9)) }
+/// factory.valueHistogramBuckets[MetricsObserver.responseBodySizeLabel] = MetricsObserver.bodySizeBucketBoundaries
+/// ```
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -27,6 +39,17 @@ public struct MetricsObserver: HTTPObserver {
     public static let requestsLabel = "http.client.requests"
     /// The active-request meter's label.
     public static let activeRequestsLabel = "http.client.active_requests"
+    /// The request body size recorder's label.
+    public static let requestBodySizeLabel = "http.client.request.body.size"
+    /// The response body size recorder's label.
+    public static let responseBodySizeLabel = "http.client.response.body.size"
+
+    /// The bucket boundaries, in seconds, that OpenTelemetry's HTTP client conventions advise
+    /// for `http.client.request.duration`: 5 ms to 10 s.
+    public static let durationBucketBoundaries: [Double] = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
+    /// Bucket boundaries, in bytes, for the body size recorders: powers of four from 64 B to
+    /// 16 MiB (the conventions advise none).
+    public static let bodySizeBucketBoundaries: [Double] = (0...9).map { 64 * pow(4, Double($0)) }
 
     /// The default number of dimension sets whose handles are kept.
     public static let defaultMaximumCachedDimensionSets = 1_000
@@ -51,9 +74,10 @@ public struct MetricsObserver: HTTPObserver {
     /// How many sets of dimensions have their handles kept (meters and outcomes together).
     public var cachedDimensionSetCount: Int { handles.count }
 
-    /// Records a created (active +1) or terminal event (active -1, duration, count).
+    /// Records a created (active +1) or terminal event (active -1, duration, count, body sizes).
     ///
-    /// Reads only the event's unredacted summary (method, host, status, error type, duration),
+    /// Reads only the event's unredacted summary (method, host, status, error type, duration,
+    /// byte counts),
     /// so recording metrics never redacts a URL, headers or a body; ignores other events
     /// before reading anything.
     public func handle(_ event: HTTPEvent) {
@@ -81,5 +105,7 @@ public struct MetricsObserver: HTTPObserver {
             recorded.duration.recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
         }
         recorded.requests.increment()
+        recorded.requestBodySize.record(event.requestBodyByteCount)
+        if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
     }
 }

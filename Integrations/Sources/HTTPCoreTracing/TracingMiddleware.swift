@@ -2,25 +2,39 @@ import Foundation
 import HTTPCore
 import Tracing
 
-/// An ``HTTPMiddleware`` that makes one client span per request on the swift-distributed-tracing
-/// API, with OpenTelemetry's HTTP client conventions, and propagates its context in the
-/// request's headers (`traceparent` with swift-otel's W3C propagator).
+/// An ``HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with
+/// OpenTelemetry's HTTP client conventions, propagates its context in the request's headers
+/// (`traceparent` with swift-otel's W3C propagator), and puts the span's ids in the request's
+/// metadata, so every log line and payload about the request can be joined to its trace.
+///
+/// Where it stands in the chain decides what a span covers:
 ///
 /// ```swift
+/// // One span per attempt, as the conventions ask: a retry is a new span with
+/// // `http.request.resend_count`.
+/// let client = URLSessionClient(middlewares: [RetryMiddleware(), TracingMiddleware()])
+/// // One span over every attempt (the events still show each attempt).
 /// let client = URLSessionClient(middlewares: [TracingMiddleware(), RetryMiddleware()])
 /// ```
 ///
-/// Put it first, before retries: one span covers every attempt of the request (each attempt
-/// is in the events, `http.request.retried`). The span is a child of the caller's
-/// span (`ServiceContext.current`) and is named after the method (`GET`), as the conventions
-/// ask for when the route is unknown.
+/// Use both places for a logical span over the whole request with a child span per attempt.
+/// A span is a child of the caller's span (`ServiceContext.current`) and is named after the
+/// method (`GET`), as the conventions ask for when the route is unknown.
+///
+/// **Ids in the metadata.** When the tracer injects a W3C `traceparent` (swift-otel does by
+/// default), the request's ``HTTPRequest/metadata`` gets `trace_id` and `span_id`
+/// (``TraceContextMiddleware/traceIDKey`` and ``TraceContextMiddleware/spanIDKey``): the ids of
+/// the span the request was sent in. Every event of the attempt carries them, so
+/// `LoggingObserver`'s metadata, Loki lines and dev-see payloads show them. A tracer with
+/// another propagation format leaves the metadata as it is.
 ///
 /// With no tracer bootstrapped (swift-distributed-tracing's `NoOpTracer`), it passes the request
 /// on untouched and costs nothing more than the call.
 ///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
 /// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
-/// ``Redactor/standard``), `server.address`, `server.port`, `http.request.body.size`,
+/// ``Redactor/standard``), `server.address`, `server.port`, `http.request.resend_count` on a
+/// retry (``HTTPMiddlewareContext/attemptsStarted``), `http.request.body.size`,
 /// `http.response.status_code`, `http.response.body.size`, and on failure `error.type`
 /// (``HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
 /// status to error; a 4xx does not, as the conventions say for clients. No header, query value
@@ -63,9 +77,15 @@ public struct TracingMiddleware: HTTPMiddleware {
         if let host = request.url.host { span.attributes["server.address"] = host }
         if let port = request.url.port ?? Self.defaultPort(of: request.url) { span.attributes["server.port"] = port }
         if let body = request.body { span.attributes["http.request.body.size"] = body.count }
+        let resendCount = context.attemptsStarted
+        if resendCount > 0 { span.attributes["http.request.resend_count"] = resendCount }
 
         var outgoing = request
         tracer.inject(span.context, into: &outgoing.headers, using: HTTPHeadersInjector())
+        if let traceparent = outgoing.headers["traceparent"], let sent = TraceContext(traceparent: traceparent) {
+            outgoing.metadata[TraceContextMiddleware.traceIDKey] = sent.traceID
+            outgoing.metadata[TraceContextMiddleware.spanIDKey] = sent.spanID
+        }
         do {
             let response = try await ServiceContext.withValue(span.context) {
                 try await next(outgoing)

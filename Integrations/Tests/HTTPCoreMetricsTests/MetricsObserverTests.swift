@@ -38,6 +38,32 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertFalse(metrics.counters.contains { "\($0.dimensions)".contains("users") }, "no path in any dimension")
     }
 
+    func testBodySizesAreRecordedPerExchangeTheResponsesOnlyWhenOneArrived() async throws {
+        let metrics = TestMetrics()
+        MetricsSystem.bootstrapInternal(metrics)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(MetricsObserver())
+        let transport = MockTransport()
+        transport.enqueue(.status(201, body: Data(#"{"id":42}"#.utf8)), .failure(.transport(.cannotConnect, message: "refused")))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        let url = URL(string: "https://api.example.com/users")!
+        _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: url, body: Data(#"{"name":"Ada"}"#.utf8)))
+        _ = try? await client.send(HTTPCore.HTTPRequest(method: .post, url: url, body: Data("abc".utf8)))
+        await dispatcher.flush()
+
+        let created = [("http.request.method", "POST"), ("http.response.status_class", "2xx"), ("server.address", "api.example.com"), ("error.type", "")]
+        XCTAssertEqual(try metrics.expectRecorder(MetricsObserver.requestBodySizeLabel, created).values, [14])
+        XCTAssertEqual(try metrics.expectRecorder(MetricsObserver.responseBodySizeLabel, created).values, [9])
+        let failed = [("http.request.method", "POST"), ("http.response.status_class", "none"), ("server.address", "api.example.com"), ("error.type", "cannot_connect")]
+        XCTAssertEqual(try metrics.expectRecorder(MetricsObserver.requestBodySizeLabel, failed).values, [3])
+        XCTAssertEqual(try metrics.expectRecorder(MetricsObserver.responseBodySizeLabel, failed).values, [], "no response, no size")
+    }
+
+    func testTheBucketBoundariesAreTheConventionsAndPowersOfFour() {
+        XCTAssertEqual(MetricsObserver.durationBucketBoundaries, [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10])
+        XCTAssertEqual(MetricsObserver.bodySizeBucketBoundaries, [64, 256, 1024, 4096, 16384, 65536, 262_144, 1_048_576, 4_194_304, 16_777_216])
+    }
+
     func testHandlesAreMadeOncePerDimensionSetUpToTheLimit() async throws {
         let factory = CountingMetricsFactory()
         MetricsSystem.bootstrapInternal(factory)
@@ -52,12 +78,12 @@ final class MetricsObserverTests: XCTestCase {
         }
         await dispatcher.flush()
 
-        // Two hosts fit the cache: one meter, one timer and one counter each, made once.
-        // The third host's handles are made for each of its events, and still record.
+        // Two hosts fit the cache: one meter, one timer, one counter and two recorders each,
+        // made once. The third host's handles are made for each of its events, and still record.
         for host in ["a.example", "b.example"] {
-            XCTAssertEqual(factory.made(host), ["meter": 1, "timer": 1, "counter": 1], host)
+            XCTAssertEqual(factory.made(host), ["meter": 1, "timer": 1, "counter": 1, "recorder": 2], host)
         }
-        XCTAssertEqual(factory.made("c.example"), ["meter": 10, "timer": 5, "counter": 5])
+        XCTAssertEqual(factory.made("c.example"), ["meter": 10, "timer": 5, "counter": 5, "recorder": 10])
         let ok = [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("server.address", "c.example"), ("error.type", "")]
         XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 5)
         XCTAssertEqual(observer.cachedDimensionSetCount, 4)
@@ -99,7 +125,8 @@ private final class CountingMetricsFactory: MetricsFactory, @unchecked Sendable 
     }
 
     func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> RecorderHandler {
-        metrics.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+        count("recorder", dimensions)
+        return metrics.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> TimerHandler {

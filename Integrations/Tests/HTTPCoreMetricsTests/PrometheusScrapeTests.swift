@@ -27,12 +27,17 @@ final class PrometheusScrapeTests: XCTestCase {
         factory.nameAndLabelSanitizer = { name, labels in
             (name.replacingOccurrences(of: ".", with: "_"), labels.map { ($0.0.replacingOccurrences(of: ".", with: "_"), $0.1) })
         }
+        // The conventions' duration buckets, keyed by the name as the sanitizer makes it.
+        factory.durationHistogramBuckets["http_client_request_duration"] = MetricsObserver.durationBucketBoundaries.map {
+            .nanoseconds(Int64($0 * 1e9))
+        }
+        factory.valueHistogramBuckets["http_client_response_body_size"] = MetricsObserver.bodySizeBucketBoundaries
         MetricsSystem.bootstrapInternal(factory)
 
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(MetricsObserver())
         let transport = MockTransport()
-        transport.enqueue(.status(200), .status(200), .status(200), .status(503))
+        transport.enqueue(.status(200, body: Data("12345".utf8)), .status(200), .status(200, body: Data(count: 100)), .status(503))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
         for index in 0..<4 {
             _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/orders/\(index)?token=S3CR3T")!))
@@ -62,6 +67,15 @@ final class PrometheusScrapeTests: XCTestCase {
         XCTAssertEqual(failed, "1")
         let durations = try await prometheus.value(of: "sum(http_client_request_duration_count)")
         XCTAssertEqual(durations, "4")
+        // 14 boundaries and +Inf for each of the two outcomes seen (2xx, 5xx).
+        let durationBuckets = try await prometheus.value(of: "count(http_client_request_duration_bucket)")
+        XCTAssertEqual(durationBuckets, "30")
+        let withinTenSeconds = try await prometheus.value(of: #"sum(http_client_request_duration_bucket{le=~"10(\\.0)?"})"#)
+        XCTAssertEqual(withinTenSeconds, "4", "the last boundary, 10 s")
+        let received = try await prometheus.value(of: "sum(http_client_response_body_size_sum)")
+        XCTAssertEqual(received, "105")
+        let bodyBuckets = try await prometheus.value(of: "count(http_client_response_body_size_bucket)")
+        XCTAssertEqual(bodyBuckets, "22", "10 boundaries and +Inf, two outcomes")
         let series = try await prometheus.get("/api/v1/series?match[]=http_client_requests")
         XCTAssertFalse(series.contains("orders") || series.contains("S3CR3T"), "no path or query in any label: \(series)")
     }

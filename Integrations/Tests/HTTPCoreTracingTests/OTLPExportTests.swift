@@ -1,7 +1,9 @@
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
+import HTTPCoreLogging
 import HTTPCoreTracing
+import Logging
 import OTel
 import Tracing
 import XCTest
@@ -11,8 +13,9 @@ import HTTPCoreTestPeers
 import FoundationNetworking
 #endif
 
-/// Spans through swift-otel's OTLP/HTTP exporter to a receiver that decodes them with the
-/// official protobuf definitions (PyPI's `opentelemetry-proto`), read back and checked.
+/// Spans and log records through swift-otel's OTLP/HTTP exporters to a receiver that decodes
+/// them with the official protobuf definitions (PyPI's `opentelemetry-proto`), read back and
+/// checked.
 final class OTLPExportTests: XCTestCase {
     func testSpansReachAnOTLPReceiverRedactedWithTheRightParentsAndATraceparentOnTheWire() async throws {
         let receiver = try OTLPReceiver()
@@ -47,7 +50,7 @@ final class OTLPExportTests: XCTestCase {
         parent.end()
         // The batch processor exports every 50 ms; the receiver holds the answer until all three arrive.
 
-        let spans = try await receiver.waitForSpans(count: 3)
+        let spans = try await receiver.waitFor("/spans", count: 3)
         let job = try XCTUnwrap(spans.first { $0["name"] as? String == "nightly-job" })
         let get = try XCTUnwrap(spans.first { $0["name"] as? String == "GET" })
         let post = try XCTUnwrap(spans.first { $0["name"] as? String == "POST" })
@@ -69,6 +72,82 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(traceparent, "00-\(get["trace_id"] as? String ?? "")-\(get["span_id"] as? String ?? "")-01")
         let everything = String(decoding: try JSONSerialization.data(withJSONObject: spans), as: UTF8.self)
         XCTAssertFalse(everything.contains("S3CR3T"), "no secret from the query or the headers in any span")
+    }
+
+    func testEachAttemptIsASpanAndTheLogLinesOfEachAttemptCarryItsTraceAndSpanIDs() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "httpcore-tests"
+        configuration.metrics.enabled = false
+        configuration.propagators = [.traceContext]
+        configuration.traces.exporter = .otlp
+        configuration.traces.otlpExporter.protocol = .httpProtobuf
+        configuration.traces.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/traces"
+        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
+        configuration.logs.exporter = .otlp
+        configuration.logs.otlpExporter.protocol = .httpProtobuf
+        configuration.logs.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/logs"
+        configuration.logs.batchLogRecordProcessor.scheduleDelay = .milliseconds(50)
+        let (tracer, tracing) = try OTel.makeTracingBackend(configuration: configuration)
+        let (makeLogHandler, logging) = try OTel.makeLoggingBackend(configuration: configuration)
+        let exporting = Task {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await tracing.run() }
+                group.addTask { try await logging.run() }
+            }
+        }
+        defer { exporting.cancel() }
+
+        let api = try LoopbackHTTPServer()
+        defer { api.stop() }
+        api.route("/orders/7", answering: [.text("busy", status: 503), .json(#"{"id":7}"#)])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: Logger(label: "http.client", factory: makeLogHandler)))
+        // Retries first, tracing after them: a span per attempt.
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 0, maximum: 0))
+        let client = HTTPTransportClient(
+            transport: URLSessionLikeTransport(),
+            middlewares: [retry, TracingMiddleware(tracer: tracer)],
+            dispatcher: dispatcher
+        )
+        let parent = tracer.startSpan("nightly-job", ofKind: .internal)
+        let response = try await ServiceContext.withValue(parent.context) {
+            try await client.send(HTTPRequest(url: api.url("/orders/7")))
+        }
+        parent.end()
+        XCTAssertEqual(response.statusCode, 200)
+        await dispatcher.flush()
+
+        let spans = try await receiver.waitFor("/spans", count: 3)
+        let job = try XCTUnwrap(spans.first { $0["name"] as? String == "nightly-job" })
+        let attempts = spans.filter { $0["name"] as? String == "GET" }
+        XCTAssertEqual(attempts.count, 2, "one span per attempt")
+        let first = try XCTUnwrap(attempts.first { ($0["attributes"] as? [String: Any])?["http.request.resend_count"] == nil })
+        let second = try XCTUnwrap(attempts.first { ($0["attributes"] as? [String: Any])?["http.request.resend_count"] != nil })
+        XCTAssertEqual(((second["attributes"] as? [String: Any])?["http.request.resend_count"] as? NSNumber)?.intValue, 1)
+        XCTAssertEqual(first["status_code"] as? Int, 2, "the 503 attempt is an error")
+        XCTAssertEqual(second["status_code"] as? Int, 0)
+        for attempt in attempts {
+            XCTAssertEqual(attempt["parent_span_id"] as? String, job["span_id"] as? String, "both attempts are children of the caller's span")
+        }
+        // Each attempt went out with its own span's traceparent.
+        let sent = api.requests.filter { $0.path.hasPrefix("/orders") }.map { $0.headers["traceparent"] }
+        XCTAssertEqual(sent, [first, second].map { "00-\($0["trace_id"] as? String ?? "")-\($0["span_id"] as? String ?? "")-01" })
+
+        // LoggingObserver logged the retried attempt and the outcome; through swift-otel's OTLP
+        // log exporter each record carries the ids of the span its attempt was sent in.
+        let logs = try await receiver.waitFor("/logs", count: 2)
+        XCTAssertEqual(logs.count, 2)
+        let ids = logs.map { record -> [String?] in
+            let attributes = record["attributes"] as? [String: Any]
+            return [attributes?["trace_id"] as? String, attributes?["span_id"] as? String]
+        }
+        XCTAssertEqual(Set(ids), [
+            [first["trace_id"] as? String, first["span_id"] as? String],
+            [second["trace_id"] as? String, second["span_id"] as? String],
+        ])
+        XCTAssertEqual(logs.compactMap { ($0["attributes"] as? [String: Any])?["http.response.status_code"] as? String }.sorted(), ["200", "503"])
     }
 }
 
@@ -106,17 +185,18 @@ private final class OTLPReceiver: Sendable {
         self.port = port
     }
 
-    /// The spans received, once there are at least `count`; fails if they do not all arrive
-    /// within `timeout` seconds. The receiver holds the request until then: no polling.
-    func waitForSpans(count: Int, timeout: TimeInterval = 30) async throws -> [[String: Any]] {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/spans?count=\(count)&timeout=\(timeout)")!)
+    /// What arrived at `path` (`/spans` or `/logs`), once there are at least `count`; fails if
+    /// they do not all arrive within `timeout` seconds. The receiver holds the request until
+    /// then: no polling.
+    func waitFor(_ path: String, count: Int, timeout: TimeInterval = 60) async throws -> [[String: Any]] {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)?count=\(count)&timeout=\(timeout)")!)
         request.timeoutInterval = timeout + 10
         let (data, _) = try await URLSession.shared.data(for: request)
-        let spans = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-        guard spans.count >= count else {
-            throw PeerError(description: "\(spans.count) of \(count) spans arrived within \(timeout) s")
+        let items = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        guard items.count >= count else {
+            throw PeerError(description: "\(items.count) of \(count) at \(path) arrived within \(timeout) s")
         }
-        return spans
+        return items
     }
 
     struct PeerError: Error, CustomStringConvertible {

@@ -47,6 +47,27 @@ final class TracingMiddlewareTests: XCTestCase {
         XCTAssertEqual(sent, [span.spanID, span.spanID])
     }
 
+    func testAfterTheRetriesEachAttemptIsASpanWithItsResendCount() async throws {
+        let tracer = InMemoryTracer()
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .failure(.transport(.connectionLost, message: "reset")), .status(200))
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: Backoff(initial: 0, maximum: 0))
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry, TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher())
+        _ = try await client.send(HTTPRequest(method: .put, url: URL(string: "https://api.example.com/users/42")!))
+
+        let spans = tracer.finishedSpans
+        XCTAssertEqual(spans.map(\.operationName), ["PUT", "PUT", "PUT"])
+        XCTAssertNil(spans[0].attributes["http.request.resend_count"], "the first attempt is no resend")
+        XCTAssertEqual(spans[1].attributes["http.request.resend_count"]?.toSpanAttribute(), 1)
+        XCTAssertEqual(spans[2].attributes["http.request.resend_count"]?.toSpanAttribute(), 2)
+        XCTAssertEqual(spans[1].attributes["error.type"]?.toSpanAttribute(), "connection_lost")
+        XCTAssertEqual(Set(spans.map(\.spanID)).count, 3)
+        // Each attempt carried its own span's context.
+        XCTAssertEqual(transport.requests.map { $0.headers[InMemoryTracer.spanIDKey] }, spans.map(\.spanID))
+        // The in-memory tracer propagates no W3C traceparent, so no ids are put in the metadata.
+        XCTAssertEqual(transport.requests.map(\.metadata), [[:], [:], [:]])
+    }
+
     func testFailuresAndServerErrorsMarkTheSpan() async throws {
         let tracer = InMemoryTracer()
         let transport = MockTransport()

@@ -30,7 +30,10 @@ final class AttemptLog: Sendable {
     private let state = Locked(State())
 
     /// Whether an attempt has begun.
-    var hasBegun: Bool { state.withLock { $0.started > 0 } }
+    var hasBegun: Bool { startedCount > 0 }
+
+    /// How many attempts have begun.
+    var startedCount: Int { state.withLock { $0.started } }
 
     /// Numbers a new attempt and hands over the ended attempts not yet reported: each is
     /// followed by this one, so each was retried.

@@ -22,11 +22,7 @@ extension HTTPTransportClient {
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
         let start = Moment.now()
-        let exchange = Exchange(
-            created: created,
-            context: HTTPMiddlewareContext(deadline: request.timeout.map { start.deadline(after: $0) }),
-            attempts: AttemptLog()
-        )
+        let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) })
         let head: (HTTPResponse, HTTPBody)
         do {
             if let timeout = request.timeout {

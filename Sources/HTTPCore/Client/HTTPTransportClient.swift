@@ -116,17 +116,20 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let created: RequestRecord
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
+
+        /// An exchange of `created` that must be over by `deadline`, with no attempt yet.
+        init(created: RequestRecord, deadline: DispatchTime?) {
+            self.created = created
+            attempts = AttemptLog()
+            context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
+        }
     }
 
     private func sendThroughMiddlewares(_ created: RequestRecord) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
         let request = created.request
         let callerTimeout = request.timeout
-        let exchange = Exchange(
-            created: created,
-            context: HTTPMiddlewareContext(deadline: callerTimeout.map { start.deadline(after: $0) }),
-            attempts: AttemptLog()
-        )
+        let exchange = Exchange(created: created, deadline: callerTimeout.map { start.deadline(after: $0) })
         let result: Result<HTTPResponse, HTTPError>
         do {
             if let callerTimeout, timesTheChain {

@@ -8,9 +8,37 @@ public struct HTTPMiddlewareContext: Sendable {
     /// A middleware that waits (a retry backoff) must not wait past it.
     public let deadline: DispatchTime?
 
+    /// The exchange's attempts, when a client runs the chain; `nil` in a context made by hand.
+    private let attempts: AttemptLog?
+    /// What ``attemptsStarted`` answers in a context made by hand.
+    private let givenAttemptsStarted: Int
+
     /// Creates a context; clients create it, tests of a middleware may too.
-    public init(deadline: DispatchTime? = nil) {
+    ///
+    /// - Parameters:
+    ///   - deadline: When the whole exchange must be over.
+    ///   - attemptsStarted: What ``attemptsStarted`` answers: the attempts this call follows.
+    public init(deadline: DispatchTime? = nil, attemptsStarted: Int = 0) {
         self.deadline = deadline
+        attempts = nil
+        givenAttemptsStarted = max(0, attemptsStarted)
+    }
+
+    /// A client's context, whose ``attemptsStarted`` follows `attempts`.
+    init(deadline: DispatchTime?, attempts: AttemptLog) {
+        self.deadline = deadline
+        self.attempts = attempts
+        givenAttemptsStarted = 0
+    }
+
+    /// How many attempts of this exchange reached the transport before this call of the
+    /// middleware: 0 on the first.
+    ///
+    /// A middleware placed after ``RetryMiddleware`` is called once per attempt, so for it this
+    /// is the attempt's resend count (OpenTelemetry's `http.request.resend_count`): 0, then 1
+    /// on the first retry. A middleware before it is called once and always sees 0.
+    public var attemptsStarted: Int {
+        attempts?.startedCount ?? givenAttemptsStarted
     }
 
     /// Seconds left before ``deadline`` (0 once it passed), or `nil` when there is none.

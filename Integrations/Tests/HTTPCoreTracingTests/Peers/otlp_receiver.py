@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""An OTLP/HTTP trace receiver for the tests: decodes each export with the official protobuf
-definitions (PyPI's opentelemetry-proto) and serves what it got as JSON.
+"""An OTLP/HTTP trace and log receiver for the tests: decodes each export with the official
+protobuf definitions (PyPI's opentelemetry-proto) and serves what it got as JSON.
 
 POST /v1/traces   application/x-protobuf ExportTraceServiceRequest -> 200 ExportTraceServiceResponse
+POST /v1/logs     application/x-protobuf ExportLogsServiceRequest -> 200 ExportLogsServiceResponse
 GET  /spans       every span received so far, as a JSON list
-GET  /spans?count=N&timeout=S
-                  blocks until at least N spans arrived (or S seconds passed), then answers
-                  like /spans: the test waits on the receiver instead of polling it
+GET  /logs        every log record received so far, as a JSON list
+GET  /spans?count=N&timeout=S (or /logs?...)
+                  blocks until at least N arrived (or S seconds passed), then answers like
+                  /spans: the test waits on the receiver instead of polling it
 
 Prints "listening on PORT" once it listens on 127.0.0.1 (port 0 picks a free one).
 """
@@ -18,9 +20,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from urllib.parse import parse_qs, urlparse
 
+from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
-SPANS = []
+RECEIVED = {"/spans": [], "/logs": []}
 ARRIVED = threading.Condition()
 
 
@@ -29,34 +32,63 @@ def value_of(any_value):
     return getattr(any_value, kind) if kind else None
 
 
+def spans_in(body):
+    request = trace_service_pb2.ExportTraceServiceRequest()
+    request.ParseFromString(body)
+    received = []
+    for resource_spans in request.resource_spans:
+        resource = {a.key: value_of(a.value) for a in resource_spans.resource.attributes}
+        for scope_spans in resource_spans.scope_spans:
+            for span in scope_spans.spans:
+                received.append({
+                    "name": span.name,
+                    "kind": span.kind,
+                    "trace_id": span.trace_id.hex(),
+                    "span_id": span.span_id.hex(),
+                    "parent_span_id": span.parent_span_id.hex(),
+                    "status_code": span.status.code,
+                    "attributes": {a.key: value_of(a.value) for a in span.attributes},
+                    "resource": resource,
+                })
+    return received
+
+
+def logs_in(body):
+    request = logs_service_pb2.ExportLogsServiceRequest()
+    request.ParseFromString(body)
+    received = []
+    for resource_logs in request.resource_logs:
+        for scope_logs in resource_logs.scope_logs:
+            for record in scope_logs.log_records:
+                received.append({
+                    "body": value_of(record.body),
+                    "severity_text": record.severity_text,
+                    "trace_id": record.trace_id.hex(),
+                    "span_id": record.span_id.hex(),
+                    "attributes": {a.key: value_of(a.value) for a in record.attributes},
+                })
+    return received
+
+
 class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if self.path != "/v1/traces" or self.headers.get("Content-Type") != "application/x-protobuf":
-            self.send_response(415 if self.path == "/v1/traces" else 404)
+        if self.path not in ("/v1/traces", "/v1/logs"):
+            self.send_response(404)
             self.end_headers()
             return
-        request = trace_service_pb2.ExportTraceServiceRequest()
-        request.ParseFromString(body)
-        received = []
-        for resource_spans in request.resource_spans:
-            resource = {a.key: value_of(a.value) for a in resource_spans.resource.attributes}
-            for scope_spans in resource_spans.scope_spans:
-                for span in scope_spans.spans:
-                    received.append({
-                        "name": span.name,
-                        "kind": span.kind,
-                        "trace_id": span.trace_id.hex(),
-                        "span_id": span.span_id.hex(),
-                        "parent_span_id": span.parent_span_id.hex(),
-                        "status_code": span.status.code,
-                        "attributes": {a.key: value_of(a.value) for a in span.attributes},
-                        "resource": resource,
-                    })
+        if self.headers.get("Content-Type") != "application/x-protobuf":
+            self.send_response(415)
+            self.end_headers()
+            return
+        if self.path == "/v1/traces":
+            kind, received, answer = "/spans", spans_in(body), trace_service_pb2.ExportTraceServiceResponse()
+        else:
+            kind, received, answer = "/logs", logs_in(body), logs_service_pb2.ExportLogsServiceResponse()
         with ARRIVED:
-            SPANS.extend(received)
+            RECEIVED[kind].extend(received)
             ARRIVED.notify_all()
-        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+        answer = answer.SerializeToString()
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")
         self.send_header("Content-Length", str(len(answer)))
@@ -68,11 +100,12 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         wanted = int(query.get("count", ["0"])[0])
         deadline = time.monotonic() + float(query.get("timeout", ["0"])[0])
+        items = RECEIVED.get(url.path, [])
         with ARRIVED:
-            while len(SPANS) < wanted and time.monotonic() < deadline:
+            while len(items) < wanted and time.monotonic() < deadline:
                 ARRIVED.wait(deadline - time.monotonic())
-            answer = json.dumps(SPANS).encode()
-        self.send_response(200 if url.path == "/spans" else 404)
+            answer = json.dumps(items).encode()
+        self.send_response(200 if url.path in RECEIVED else 404)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(answer)))
         self.end_headers()
