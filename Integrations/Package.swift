@@ -1,9 +1,23 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Integrations of HTTPCore with ecosystem libraries, one product each, so an app takes only
 /// what it needs. They live in this nested package because the root package has no
-/// dependencies, ever; this one depends on it by path.
+/// dependencies, ever.
+///
+/// Users add this package by URL: it is released as a repository of its own, split out of
+/// HTTPCore's with `git subtree split` (CONTRIBUTING.md, "Releasing"). Split out, it depends on
+/// HTTPCore by URL and version; inside HTTPCore's repository, on the folder above, so the two
+/// are always built and tested together here.
+let core: Package.Dependency = {
+    let above = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().appendingPathComponent("Package.swift")
+    if let manifest = try? String(contentsOf: above, encoding: .utf8), manifest.contains(#"name: "HTTPCore","#) {
+        return .package(name: "HTTPCore", path: "..")
+    }
+    return .package(url: "https://github.com/devsee/HTTPCore.git", from: "1.0.0")
+}()
+
 let package = Package(
     name: "HTTPCoreIntegrations",
     platforms: [
@@ -20,7 +34,7 @@ let package = Package(
         .library(name: "HTTPCoreHTTPTypes", targets: ["HTTPCoreHTTPTypes"]),
     ],
     dependencies: [
-        .package(name: "HTTPCore", path: ".."),
+        core,
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
