@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "HTTPCoreMetrics", targets: ["HTTPCoreMetrics"]),
         .library(name: "HTTPCoreTracing", targets: ["HTTPCoreTracing"]),
         .library(name: "HTTPCoreHTTPTypes", targets: ["HTTPCoreHTTPTypes"]),
+        .library(name: "HTTPCoreServiceLifecycle", targets: ["HTTPCoreServiceLifecycle"]),
     ],
     dependencies: [
         core,
@@ -42,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // server-bench only: counts the client's allocations (package-benchmark's own counter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // Tests only: metrics scraped by a real Prometheus server.
@@ -69,6 +71,29 @@ let package = Package(
         .testTarget(
             name: "HTTPCoreHTTPTypesTests",
             dependencies: ["HTTPCoreHTTPTypes", .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(
+            name: "HTTPCoreServiceLifecycle",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "DevSeeObserver", package: "HTTPCore"),
+                .product(name: "LokiObserver", package: "HTTPCore"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "HTTPCoreServiceLifecycleTests",
+            dependencies: [
+                "HTTPCoreServiceLifecycle",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "DevSeeObserver", package: "HTTPCore"),
+                .product(name: "DevSeeServer", package: "HTTPCore"),
+                .product(name: "LokiObserver", package: "HTTPCore"),
+                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "HTTPCoreLogging",

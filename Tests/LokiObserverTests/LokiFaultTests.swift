@@ -5,6 +5,7 @@ import HTTPCoreTesting
 import LokiObserver
 import XCTest
 import HTTPCoreConcurrency
+import HTTPCoreTestPeers
 
 /// The fault matrix of the dev-see delivery tests, against the Loki receiver: every line ends
 /// delivered, rejected, failed, dropped or expired, counted, and reported once.

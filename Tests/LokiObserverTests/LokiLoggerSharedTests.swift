@@ -1,6 +1,7 @@
 import Foundation
 import LokiObserver
 import XCTest
+import HTTPCoreTestPeers
 
 /// The static API of the LokiLogger library (`configure`, `info`, `warn`, `flush`, `stop`)
 /// works as its users expect, on the push URL they already use.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import LokiObserver
 import XCTest
+import HTTPCoreTestPeers
 
 /// Plain log lines reach Loki's push API in the shape, labels and order Loki accepts.
 final class LokiLoggerTests: XCTestCase {

@@ -5,6 +5,7 @@ import HTTPCoreURLSession
 import LokiObserver
 import XCTest
 import HTTPCoreLoopback
+import HTTPCoreTestPeers
 
 /// Real exchanges through URLSessionClient become one Loki line each, with low-cardinality
 /// labels and the redacted exchange in the line.

@@ -3,6 +3,7 @@ import HTTPCore
 import HTTPCoreTesting
 import LokiObserver
 import XCTest
+import HTTPCoreTestPeers
 
 /// A streamed exchange is one line with its real sizes, and each of its server-sent events or
 /// JSON lines a line of its own in the `http_message` stream; redacted and bounded.

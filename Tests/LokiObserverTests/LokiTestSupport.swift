@@ -4,6 +4,7 @@ import HTTPCoreDelivery
 import HTTPCoreTesting
 import LokiObserver
 import HTTPCoreConcurrency
+import HTTPCoreTestPeers
 
 /// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
 struct LokiHarness {

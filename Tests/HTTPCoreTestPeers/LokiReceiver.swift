@@ -1,33 +1,40 @@
 import Foundation
-import XCTest
-import HTTPCoreTestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// `Peers/loki_receiver.py` in a child process: a receiver enforcing Loki's push contract.
-final class LokiReceiver: Sendable {
+/// `Tests/LokiObserverTests/Peers/loki_receiver.py` in a child process: a receiver enforcing
+/// Loki's push contract, for the Loki tests and the integrations' tests.
+public final class LokiReceiver: Sendable {
     /// What the receiver stored and saw.
-    struct Received {
+    public struct Received: Sendable {
         /// Stream labels (JSON, keys sorted) to their `[timestamp, line]` values.
-        let streams: [String: [[String]]]
-        let pushes: Int
+        public let streams: [String: [[String]]]
+        /// The pushes accepted.
+        public let pushes: Int
         /// The answer to every push attempt: a status, or "reset".
-        let answers: [String]
-        let attemptTimes: [Double]
-        let rejections: [String]
-        let headers: [[String: String]]
-        let gzipPushes: Int
+        public let answers: [String]
+        /// When each push attempt arrived (seconds since 1970).
+        public let attemptTimes: [Double]
+        /// Why each refused push was refused.
+        public let rejections: [String]
+        /// The headers of each push.
+        public let headers: [[String: String]]
+        /// The pushes whose body was gzip.
+        public let gzipPushes: Int
 
-        var lines: [String] { streams.values.flatMap { $0.map { $0[1] } } }
+        /// Every stored line.
+        public var lines: [String] { streams.values.flatMap { $0.map { $0[1] } } }
 
         /// The labels of each stream, decoded.
-        var labelSets: [[String: String]] {
+        public var labelSets: [[String: String]] {
             streams.keys.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
         }
 
         init(_ data: Data) throws {
-            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw TestFailure("the Loki receiver's report is not a JSON object")
+            }
             streams = object["streams"] as? [String: [[String]]] ?? [:]
             pushes = object["pushes"] as? Int ?? 0
             let attempts = object["attempts"] as? [[String: Any]] ?? []
@@ -39,12 +46,14 @@ final class LokiReceiver: Sendable {
         }
     }
 
-    let port: Int
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     private let peer: PythonPeer
 
     /// Starts the receiver on `port` (0 for any free port).
-    init(port: Int = 0) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/loki_receiver.py")
+    public init(port: Int = 0) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("LokiObserverTests/Peers/loki_receiver.py")
         peer = try PythonPeer(arguments: [script.path, String(port)])
         guard let port = peer.lastInteger else {
             peer.stop()
@@ -53,32 +62,35 @@ final class LokiReceiver: Sendable {
         self.port = port
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// Its base URL; Loki's push path is `/loki/api/v1/push`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Answers for the next pushes, in order: `["status": 429, "retry_after": "1"]`,
     /// `["reset": true]`, `["delay": 5]`...
-    func script(_ answers: [[String: Any]]) async throws {
+    public func script(_ answers: [[String: Any]]) async throws {
         try await post("/_script", answers)
     }
 
     /// Requires a tenant and an `Authorization` value from now on.
-    func require(tenant: String? = nil, authorization: String? = nil) async throws {
+    public func require(tenant: String? = nil, authorization: String? = nil) async throws {
         try await post("/_config", ["tenant": tenant as Any? ?? NSNull(), "authorization": authorization as Any? ?? NSNull()])
     }
 
-    func received() async throws -> Received {
+    /// What it received so far.
+    public func received() async throws -> Received {
         try Received(try await get("/_received"))
     }
 
     /// What was received once `entries` entries are stored; fails after `timeout` seconds.
-    func waitForEntries(_ entries: Int, timeout: TimeInterval = 60) async throws -> Received {
+    public func waitForEntries(_ entries: Int, timeout: TimeInterval = 60) async throws -> Received {
         let received = try Received(try await get("/_wait?entries=\(entries)&timeout=\(timeout)", timeout: timeout + 5))
         let count = received.streams.values.reduce(0) { $0 + $1.count }
         guard count >= entries else { throw TestFailure("expected \(entries) entries within \(timeout) s, got \(count)") }
         return received
     }
 
-    func stop() {
+    /// Stops the child process.
+    public func stop() {
         peer.stop()
     }
 
@@ -96,7 +108,10 @@ final class LokiReceiver: Sendable {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A peer that did not answer as a test expects.
+public struct TestFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// A failure saying `description`.
+    public init(_ description: String) { self.description = description }
 }
