@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "HTTPCoreTracing", targets: ["HTTPCoreTracing"]),
         .library(name: "HTTPCoreHTTPTypes", targets: ["HTTPCoreHTTPTypes"]),
         .library(name: "HTTPCoreServiceLifecycle", targets: ["HTTPCoreServiceLifecycle"]),
+        .library(name: "HTTPCoreOpenAPI", targets: ["HTTPCoreOpenAPI"]),
     ],
     dependencies: [
         core,
@@ -44,6 +45,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        // Tests only: the OpenAPI test's client is generated at build time by its plugin.
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         // server-bench only: counts the client's allocations (package-benchmark's own counter).
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // Tests only: metrics scraped by a real Prometheus server.
@@ -71,6 +75,28 @@ let package = Package(
         .testTarget(
             name: "HTTPCoreHTTPTypesTests",
             dependencies: ["HTTPCoreHTTPTypes", .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(
+            name: "HTTPCoreOpenAPI",
+            dependencies: [
+                "HTTPCoreHTTPTypes",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ]
+        ),
+        .testTarget(
+            name: "HTTPCoreOpenAPITests",
+            dependencies: [
+                "HTTPCoreOpenAPI",
+                "HTTPCoreAsyncHTTPClient",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         .target(
             name: "HTTPCoreServiceLifecycle",
