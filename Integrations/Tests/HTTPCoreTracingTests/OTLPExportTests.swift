@@ -20,15 +20,8 @@ final class OTLPExportTests: XCTestCase {
     func testSpansReachAnOTLPReceiverRedactedWithTheRightParentsAndATraceparentOnTheWire() async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "httpcore-tests"
-        configuration.metrics.enabled = false
+        var configuration = Self.configuration(exportingTo: receiver)
         configuration.logs.enabled = false
-        configuration.propagators = [.traceContext]
-        configuration.traces.exporter = .otlp
-        configuration.traces.otlpExporter.protocol = .httpProtobuf
-        configuration.traces.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/traces"
-        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
         let (tracer, service) = try OTel.makeTracingBackend(configuration: configuration)
         let exporting = Task { try await service.run() }
         defer { exporting.cancel() }
@@ -77,18 +70,7 @@ final class OTLPExportTests: XCTestCase {
     func testEachAttemptIsASpanAndTheLogLinesOfEachAttemptCarryItsTraceAndSpanIDs() async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "httpcore-tests"
-        configuration.metrics.enabled = false
-        configuration.propagators = [.traceContext]
-        configuration.traces.exporter = .otlp
-        configuration.traces.otlpExporter.protocol = .httpProtobuf
-        configuration.traces.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/traces"
-        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
-        configuration.logs.exporter = .otlp
-        configuration.logs.otlpExporter.protocol = .httpProtobuf
-        configuration.logs.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/logs"
-        configuration.logs.batchLogRecordProcessor.scheduleDelay = .milliseconds(50)
+        let configuration = Self.configuration(exportingTo: receiver)
         let (tracer, tracing) = try OTel.makeTracingBackend(configuration: configuration)
         let (makeLogHandler, logging) = try OTel.makeLoggingBackend(configuration: configuration)
         let exporting = Task {
@@ -151,6 +133,26 @@ final class OTLPExportTests: XCTestCase {
     }
 }
 
+extension OTLPExportTests {
+    /// swift-otel exporting spans and logs with OTLP/HTTP to `receiver` every 50 ms, with the
+    /// W3C propagator and no metrics.
+    static func configuration(exportingTo receiver: OTLPReceiver) -> OTel.Configuration {
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "httpcore-tests"
+        configuration.metrics.enabled = false
+        configuration.propagators = [.traceContext]
+        configuration.traces.exporter = .otlp
+        configuration.traces.otlpExporter.protocol = .httpProtobuf
+        configuration.traces.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/traces"
+        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(50)
+        configuration.logs.exporter = .otlp
+        configuration.logs.otlpExporter.protocol = .httpProtobuf
+        configuration.logs.otlpExporter.endpoint = "http://127.0.0.1:\(receiver.port)/v1/logs"
+        configuration.logs.batchLogRecordProcessor.scheduleDelay = .milliseconds(50)
+        return configuration
+    }
+}
+
 /// Sends requests with URLSession, as a plain transport for this test.
 private struct URLSessionLikeTransport: HTTPTransport {
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -165,7 +167,7 @@ private struct URLSessionLikeTransport: HTTPTransport {
 }
 
 /// `Peers/otlp_receiver.py` in a child process.
-private final class OTLPReceiver: Sendable {
+final class OTLPReceiver: Sendable {
     let port: Int
     private let peer: PythonPeer
 
