@@ -1,9 +1,9 @@
 import HTTPCoreDelivery
 
 /// Counters of a ``DevSeeLogger``'s deliveries since it was created: the delivery engine's
-/// ``DeliveryStatistics`` of its logs, with the logs an observer never made.
+/// ``/HTTPCoreDelivery/DeliveryStatistics`` of its logs, with the logs an observer never made.
 ///
-/// Every counter of ``DeliveryStatistics`` reads and writes as a property of its own
+/// Every counter of ``/HTTPCoreDelivery/DeliveryStatistics`` reads and writes as a property of its own
 /// (`statistics.accepted`, `statistics.probes`, `statistics.isBalanced`), counting logs:
 /// every accepted log ends in exactly one of `delivered`, `dropped`, `expired`, `rejected` or
 /// `failed`, or is still `pending`. Logs that were never made, because the event dispatcher

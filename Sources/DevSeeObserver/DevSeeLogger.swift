@@ -42,7 +42,7 @@ public final class DevSeeLogger: Sendable {
     /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
     /// configured `serverURL`, then `http://127.0.0.1:9090`. Invalid stored data is cleared.
     ///
-    /// Any ``HTTPTransport`` ships the logs, the AsyncHTTPClient one for instance. Uploads go
+    /// Any ``/HTTPCore/HTTPTransport`` ships the logs, the AsyncHTTPClient one for instance. Uploads go
     /// through it directly, never through an observed client, so they are not themselves
     /// logged. No connection is made until the first upload, and none at all when disabled.
     public init(configuration: DevSeeLoggerConfiguration, transport: (any HTTPTransport)? = nil) {
@@ -187,7 +187,7 @@ public final class DevSeeLogger: Sendable {
     // MARK: Internals
 
     /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
-    /// exchange's (or attempt's) log; a ``HTTPEvent/Name/responseMessage`` event the log of
+    /// exchange's (or attempt's) log; a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event the log of
     /// one message.
     ///
     /// Redaction and encoding of an exchange's log happen when it is uploaded, unless its

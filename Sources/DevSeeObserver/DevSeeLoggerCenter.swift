@@ -29,7 +29,7 @@ public enum DevSeeLoggerCenter {
     }
 
     /// The shared logger; created on first use with the default configuration for this app
-    /// (its bundle identifier, or the process name) when ``configure(_:)`` was not called.
+    /// (its bundle identifier, or the process name) when ``configure(_:transport:)`` was not called.
     public static var shared: DevSeeLogger {
         current.withLock { current in
             if let current { return current }

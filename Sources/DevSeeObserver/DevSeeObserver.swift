@@ -1,16 +1,16 @@
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// An ``HTTPObserver`` that logs every HTTP exchange to dev-see.
+/// An ``/HTTPCore/HTTPObserver`` that logs every HTTP exchange to dev-see.
 ///
 /// Subscribing it to a dispatcher is the whole integration: every request of every client
 /// on that dispatcher is logged exactly once, at its terminal event, with request and
 /// response joined. A request that middlewares sent more than once also logs each attempt
-/// that was retried (``HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
+/// that was retried (``/HTTPCore/HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
 /// two logs of one request id, each with its `attempt` number. The request's metadata (a
 /// trace id, a route template) travels as the payload's `metadata` object.
 ///
-/// A response read with ``HTTPClient/send(_:body:receive:isolation:)`` is logged at its end
+/// A response read with ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)`` is logged at its end
 /// like any other, with what really went through: `streamed: true`, `requestBodyBytes` and
 /// `responseBodyBytes` (the body shown is the first bytes the policy captured, marked
 /// `…[truncated: N bytes in all]` when there was more). When it carries server-sent events

@@ -31,7 +31,7 @@ public final class DevSeeReceiver: Sendable {
     /// Starts listening on 127.0.0.1:`port` (`0` picks a free port) at once.
     ///
     /// The port of a stopped receiver can be bound again right away. Throws
-    /// ``LoopbackHTTPServer/Error`` when the port cannot be bound.
+    /// ``/HTTPCoreLoopback/LoopbackHTTPServer/Error`` when the port cannot be bound.
     ///
     /// - Parameters:
     ///   - port: The port; `0` picks a free one.
@@ -122,7 +122,7 @@ public final class DevSeeReceiver: Sendable {
         try await store.waitForPosts(count: count, timeout: timeout)
     }
 
-    /// Stops the server as ``LoopbackHTTPServer/stop()`` does; idempotent. Stored logs stay readable.
+    /// Stops the server as ``/HTTPCoreLoopback/LoopbackHTTPServer/stop()`` does; idempotent. Stored logs stay readable.
     public func stop() {
         server.stop()
     }

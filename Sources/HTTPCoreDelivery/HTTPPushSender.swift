@@ -3,7 +3,7 @@ import HTTPCore
 import HTTPCoreConcurrency
 import HTTPCoreText
 
-/// Sends each batch as one HTTP `POST` through an ``HTTPTransport`` and classifies the
+/// Sends each batch as one HTTP `POST` through an ``/HTTPCore/HTTPTransport`` and classifies the
 /// answer: the sender of every sink that pushes to an HTTP endpoint.
 ///
 /// Use it with a ``DeliveryQueue``, describing only what is the sink's own: where batches go,
@@ -28,12 +28,12 @@ import HTTPCoreText
 /// | 429 | retryable, after its `Retry-After` when it has one |
 /// | 408, 5xx | retryable (a `Retry-After` is not read) |
 /// | any other status | rejected, with the first 200 bytes of the body as the reason |
-/// | an answer that is not HTTP (``HTTPError/invalidResponse``) | retryable with status 0 |
-/// | no answer: refused, reset, timed out, any other error | unreachable, with the error's ``HTTPError/typeName`` and the destination's host and port as the reason |
+/// | an answer that is not HTTP (``/HTTPCore/HTTPError/invalidResponse``) | retryable with status 0 |
+/// | no answer: refused, reset, timed out, any other error | unreachable, with the error's ``/HTTPCore/HTTPError/typeName`` and the destination's host and port as the reason |
 /// | no answer a second after `timeout`, from a transport that does not honour the request's timeout | unreachable (`timeout`) |
 ///
-/// The transport is called directly, never through an observed ``HTTPClient``, so shipping
-/// emits no ``HTTPEvent``s: an observer that ships through this sender never sees, nor logs,
+/// The transport is called directly, never through an observed ``/HTTPCore/HTTPClient``, so shipping
+/// emits no ``/HTTPCore/HTTPEvent``s: an observer that ships through this sender never sees, nor logs,
 /// its own pushes.
 public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     /// What performs the requests.
@@ -41,7 +41,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     /// The headers of every request (content type and encoding, tenant, authorization).
     public let headers: HTTPHeaders
     /// How long one request may take, in seconds; set as the request's
-    /// ``HTTPRequest/timeout``, and enforced a second later should the transport not honour it.
+    /// ``/HTTPCore/HTTPRequest/timeout``, and enforced a second later should the transport not honour it.
     public let timeout: TimeInterval
     private let url: @Sendable () -> URL
     private let body: @Sendable ([Item]) -> Data

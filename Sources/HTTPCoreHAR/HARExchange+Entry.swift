@@ -127,7 +127,7 @@ extension HARExchange {
     }
 
     /// No response: status 0, as browsers write a failed request, and the error, scrubbed by
-    /// the policy, in `_error` (its description) and `_errorType` (``HTTPError/typeName``).
+    /// the policy, in `_error` (its description) and `_errorType` (``/HTTPCore/HTTPError/typeName``).
     private var failedResponseJSON: HARJSON {
         [
             "status": 0,

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// An ``HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
+/// An ``/HTTPCore/HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
 /// browser dev tools, HAR viewers and bug reports.
 ///
 /// ```swift
@@ -13,21 +13,21 @@ import HTTPCoreConcurrency
 /// try recorder.write(to: URL(fileURLWithPath: "session.har"))
 /// ```
 ///
-/// What it records is what the client's ``HTTPCorePolicy`` exposes: URLs, headers, cookies,
+/// What it records is what the client's ``/HTTPCore/HTTPCorePolicy`` exposes: URLs, headers, cookies,
 /// bodies and error messages arrive redacted, and bodies only when the policy captures them
 /// (up to its cap; a cut body says so in a `comment` and `_truncated`). Each entry is one
 /// exchange, at its terminal event, plus one per attempt that was retried (a 503 followed by
 /// a 200 is two entries of one `_requestId`: the exchange, `_outcome` `succeeded`, listed
 /// first because it started first, and its first attempt, `_outcome` `retried`). A failed
 /// or cancelled exchange has `response.status` 0 and the scrubbed error in
-/// `response._error` (with ``HTTPError/typeName`` in `_errorType`), as browsers write them.
+/// `response._error` (with ``/HTTPCore/HTTPError/typeName`` in `_errorType`), as browsers write them.
 ///
 /// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
 /// the number of exchanges and retried attempts that ended while the recorder was subscribed.
 /// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped and
 /// counted in ``droppedCount``. When the dispatcher drops events because the recorder is
 /// behind, the entries whose terminal or retried event was among them are never made; they
-/// are counted in ``missedCount`` and in ``droppedCount`` too (``HTTPObserver/handleMissedEvents(_:)``
+/// are counted in ``missedCount`` and in ``droppedCount`` too (``/HTTPCore/HTTPObserver/handleMissedEvents(_:)``
 /// tells how many). The file says both in `log.comment`, `_droppedEntries` (all entries it
 /// lacks) and `_missedEntries` (those of them never recorded). Missed entries are counted,
 /// not missed events: a lost `created`, `started` or `received` event costs nothing, since the
@@ -46,11 +46,11 @@ import HTTPCoreConcurrency
 /// once per event, shared with the other observers) and stores them. The JSON is built only by ``harDocument()`` and
 /// ``write(to:)``.
 ///
-/// Streamed exchanges (``HTTPClient/send(_:body:receive:isolation:)``) are entries like the
+/// Streamed exchanges (``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``) are entries like the
 /// others, written at their end with what really went through: `content.size` and
 /// `bodySize` are the bytes received, `content.text` the first bytes the policy captured
 /// (with `comment` and `_truncated` when there was more), and `_streamed` is `true`. Their
-/// server-sent events and JSON lines, which arrive as ``HTTPEvent/Name/responseMessage``
+/// server-sent events and JSON lines, which arrive as ``/HTTPCore/HTTPEvent/Name/responseMessage``
 /// events, are kept until the exchange ends and written in its entry, the way Chrome DevTools
 /// keeps a stream's messages beside its response: `_eventSourceMessages` (`time`,
 /// `eventName`, `eventId`, `data`) or `_jsonLines` (`time`, `data`), with
@@ -151,7 +151,7 @@ public final class HARRecorder: HTTPObserver {
     }
 
     /// Counts the entries of the exchanges and attempts whose end was among the missed events:
-    /// ``HTTPEvent/Name/isTerminal`` and ``HTTPEvent/Name/requestRetried`` events are the ones
+    /// ``/HTTPCore/HTTPEvent/Name/isTerminal`` and ``/HTTPCore/HTTPEvent/Name/requestRetried`` events are the ones
     /// that make entries.
     public func handleMissedEvents(_ missed: HTTPMissedEvents) {
         state.withLock { $0.missedCount += missed.terminalCount + missed.retriedCount }
@@ -184,7 +184,7 @@ public final class HARRecorder: HTTPObserver {
     ///
     /// Built on each call, from a copy taken under the lock; costs about the size of the
     /// document. Events still in the dispatcher's queues are not in it: call
-    /// ``HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
+    /// ``/HTTPCore/HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
     public func harDocument() -> Data {
         let (exchanges, overflowCount, missedCount) = state.withLock { (Array($0.entries), $0.overflowCount, $0.missedCount) }
         let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

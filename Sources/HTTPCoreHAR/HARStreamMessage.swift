@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 
 /// One server-sent event or JSON line of a streamed response, as recorded from its
-/// ``HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.
+/// ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.
 struct HARStreamMessage: Sendable {
     let attempt: Int
     let receivedAt: Date

@@ -19,7 +19,7 @@ public final class LoopbackResponseWriter {
     public enum Framing: Sendable, Hashable {
         /// A `Content-Length` header of this many bytes.
         case contentLength(Int64)
-        /// `Transfer-Encoding: chunked`; each ``write(_:)`` is one chunk, of unknown total length.
+        /// `Transfer-Encoding: chunked`; each `write(_:)` is one chunk, of unknown total length.
         case chunked
     }
 

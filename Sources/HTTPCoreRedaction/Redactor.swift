@@ -1,6 +1,6 @@
 /// The one redaction engine: every place where data leaves the process applies it.
 ///
-/// ``HTTPCorePolicy`` applies it to what events expose; `DevSeeObserver` applies it to every
+/// `HTTPCorePolicy` applies it to what events expose; `DevSeeObserver` applies it to every
 /// payload it ships; the console observer to every line it prints. A masked header, query or
 /// body value becomes `[REDACTED]` (``mask``); only literals inside GraphQL query text become
 /// `***`, which keeps the query readable. Masking is one-way: nothing of the original value

@@ -3,7 +3,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// An ``HTTPObserver`` that holds its delivery at one event until opened, then passes every
+/// An ``/HTTPCore/HTTPObserver`` that holds its delivery at one event until opened, then passes every
 /// event on to another observer: a slow observer on demand, for testing what a dispatcher
 /// does while an observer is behind.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// A programmable ``HTTPTransport`` for tests: scripted responses, errors and delays.
+/// A programmable ``/HTTPCore/HTTPTransport`` for tests: scripted responses, errors and delays.
 ///
 /// Replies queued with ``enqueue(_:)`` are used in order; when none is left, the default
 /// reply answers. Every request the transport receives is recorded.
@@ -15,8 +15,8 @@ import HTTPCoreConcurrency
 ///
 /// Delays use `Task.sleep`, so they honour cancellation like a real transport. Made with
 /// `enforcesTimeout: true`, it also ends a reply slower than the request's `timeout` at the
-/// timeout, with ``HTTPError/timeout``, as a transport that declares
-/// ``HTTPTransport/enforcesTimeout`` must.
+/// timeout, with ``/HTTPCore/HTTPError/timeout``, as a transport that declares
+/// ``/HTTPCore/HTTPTransport/enforcesTimeout`` must.
 public final class MockTransport: HTTPTransport {
     /// One scripted answer.
     public struct Reply: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// An ``HTTPObserver`` that keeps every event it receives, and every gap of events it
+/// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, and every gap of events it
 /// missed, for assertions in tests.
 ///
 /// ```swift

@@ -6,7 +6,7 @@ import HTTPCoreConcurrency
 /// client and its observers do while a body is still arriving.
 ///
 /// Each exchange reads the request body it was given whole (recorded in ``uploads``), answers
-/// at once with the scripted head, and hands the test the body's ``HTTPBody/Writer``:
+/// at once with the scripted head, and hands the test the body's ``/HTTPCore/HTTPBody/Writer``:
 ///
 /// ```swift
 /// let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])

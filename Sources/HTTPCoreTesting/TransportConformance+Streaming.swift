@@ -34,11 +34,11 @@ extension TransportConformance {
         "the deadline mid-body is a timeout",
     ]
 
-    /// Checks of ``HTTPClient/send(_:body:receive:isolation:)``: a streamed download and upload,
+    /// Checks of ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``: a streamed download and upload,
     /// chunked framing, a body cut mid-way, a consumer that stops early, task cancellation and the
     /// deadline mid-body, and server-sent events that arrive while the server is still sending.
     ///
-    /// Each asserts bytes (by ``LoopbackBodyDigest``), errors and the exchange's exact events.
+    /// Each asserts bytes (by ``/HTTPCoreLoopback/LoopbackBodyDigest``), errors and the exchange's exact events.
     /// Memory is not asserted (the benchmark measures it), so a transport that buffers passes the
     /// ones in ``bufferingStreamingCheckNames``; a streaming transport passes them all. Run them
     /// with ``run(_:only:makeClient:)``.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreLoopback
 
-/// What every ``HTTPTransport`` adapter owes its callers, as checks run against a real
+/// What every ``/HTTPCore/HTTPTransport`` adapter owes its callers, as checks run against a real
 /// loopback server: one list that the URLSession adapter, the AsyncHTTPClient adapter and
 /// yours can all be held to.
 ///
@@ -15,7 +15,7 @@ import HTTPCoreLoopback
 /// }
 /// ```
 ///
-/// Each check gets a fresh ``LoopbackHTTPServer`` and a fresh dispatcher with a
+/// Each check gets a fresh ``/HTTPCoreLoopback/LoopbackHTTPServer`` and a fresh dispatcher with a
 /// ``RecordingObserver``; the client is made by the closure for that dispatcher. A check
 /// passes or throws a ``Failure`` that says what differed.
 public enum TransportConformance {

@@ -16,7 +16,7 @@ extension HTTPError {
     /// |---|---|
     /// | -1011 bad server response (curl's "Empty reply from server": closed before a complete status line) | `connection_lost` |
     /// | -1 unknown (curl failures without a code of their own, in an exchange "transfer closed with bytes remaining": closed in the headers or the body) | `connection_lost` |
-    /// | -1002 unsupported URL (curl's "Received HTTP/0.9", "Unsupported response code": not HTTP) | ``HTTPError/invalidResponse`` |
+    /// | -1002 unsupported URL (curl's "Received HTTP/0.9", "Unsupported response code": not HTTP) | ``/HTTPCore/HTTPError/invalidResponse`` |
     ///
     /// A connection that closes before the response is complete is `connection_lost` wherever
     /// it closes, as with every HTTPCore transport; only bytes that cannot be HTTP are an invalid

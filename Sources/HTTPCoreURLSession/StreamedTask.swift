@@ -16,7 +16,7 @@ import FoundationNetworking
 ///   suspended until the reader has taken half, so a slow reader slows the transfer.
 /// - On Linux the transfer runs at the network's pace and the body buffers up to
 ///   ``URLSessionTransport/Limits/maximumUnreadBytes``; a reader that falls that far behind
-///   gets ``HTTPError/Code/responseTooLarge``, never unbounded memory.
+///   gets ``/HTTPCore/HTTPError/Code/responseTooLarge``, never unbounded memory.
 final class StreamedTask: Sendable {
     /// Waits for the response head and the body that follows it.
     typealias Head = CheckedContinuation<(HTTPURLResponse, HTTPBody), any Error>

@@ -5,7 +5,7 @@ import HTTPCore
 import FoundationNetworking
 #endif
 
-/// The ``HTTPClient`` over `URLSession`: works out of the box on Apple platforms and Linux.
+/// The ``/HTTPCore/HTTPClient`` over `URLSession`: works out of the box on Apple platforms and Linux.
 ///
 /// ```swift
 /// let client = URLSessionClient()

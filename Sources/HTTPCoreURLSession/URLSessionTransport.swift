@@ -5,7 +5,7 @@ import HTTPCoreConcurrency
 import FoundationNetworking
 #endif
 
-/// The ``HTTPTransport`` that performs exchanges with a `URLSession`.
+/// The ``/HTTPCore/HTTPTransport`` that performs exchanges with a `URLSession`.
 ///
 /// Use it through ``URLSessionClient``; use it directly only to wrap it in another
 /// transport (a retrying or recording wrapper, say) before handing it to
@@ -17,7 +17,7 @@ import FoundationNetworking
 ///   FoundationNetworking ignores the initializer's and truncates fractions (a 0.5 s timeout
 ///   would fire at once); the client enforces the exact deadline itself.
 /// - A `GET` or `HEAD` with a body is refused before sending, as
-///   ``HTTPError/Code/invalidRequest``: URLSession fails it on every platform.
+///   ``/HTTPCore/HTTPError/Code/invalidRequest``: URLSession fails it on every platform.
 /// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
 ///   of a request with a body re-sends the body (FoundationNetworking would send it empty)
 ///   when the session is ``URLSessionClient/makeDefaultSession()``'s: the transport follows
@@ -29,12 +29,12 @@ import FoundationNetworking
 ///   describe the encoded body; the response's `Content-Encoding` is removed and its
 ///   `Content-Length` set to the decoded size, so headers describe the body you get.
 /// - A buffered response body over ``Limits/maximumBufferedBytes`` (64 MiB by default) fails
-///   with ``HTTPError/Code/responseTooLarge``; see ``Limits`` for streamed bodies.
-/// - `URLError.timedOut` is ``HTTPError/timeout``, any cancellation ``HTTPError/cancelled``
+///   with ``/HTTPCore/HTTPError/Code/responseTooLarge``; see ``Limits`` for streamed bodies.
+/// - `URLError.timedOut` is ``/HTTPCore/HTTPError/timeout``, any cancellation ``/HTTPCore/HTTPError/cancelled``
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
-///   ``HTTPError/invalidResponse``, a connection closed before the response was complete
+///   ``/HTTPCore/HTTPError/invalidResponse``, a connection closed before the response was complete
 ///   `connection_lost` (on Linux too, where libcurl reports it as -1011 or -1), other
-///   failures ``HTTPError/transport(_:message:)``
+///   failures ``/HTTPCore/HTTPError/transport(_:message:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
 ///
@@ -53,7 +53,7 @@ import FoundationNetworking
 ///   the task until it catches up. FoundationNetworking cannot pause a transfer (its
 ///   `resume()` after `suspend()` restarts the request), so on Linux the body buffers up to
 ///   ``Limits/maximumUnreadBytes`` (32 MiB) for a slow reader and then fails with
-///   ``HTTPError/Code/responseTooLarge``.
+///   ``/HTTPCore/HTTPError/Code/responseTooLarge``.
 /// - Uploads: on Linux a request body of unknown length or over 1 MiB is read as libcurl
 ///   sends it, through a 1 MiB buffer, and sent chunked (`Transfer-Encoding: chunked`, any
 ///   `Content-Length` removed: libcurl would send both). libcurl reads it on the session's

@@ -18,7 +18,7 @@ import HTTPCoreConcurrency
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
 /// for 4xx and `error` for 5xx and failures.
 ///
-/// A streamed exchange (``HTTPClient/send(_:body:receive:isolation:)``) is one line too, at
+/// A streamed exchange (``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``) is one line too, at
 /// its end, with the body sizes that really went through and `streamed=true`; when its
 /// response carried server-sent events or JSON lines, `stream_messages` (all that arrived)
 /// and `unlogged_stream_messages` (those without a line of their own) follow. Each message

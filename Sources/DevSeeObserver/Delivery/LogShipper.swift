@@ -9,8 +9,8 @@ import FoundationNetworking
 
 /// Buffers accepted logs and uploads them, one per request, on the delivery engine.
 ///
-/// ``DeliveryQueue`` does the work (bounded buffer, workers, retries with backoff, offline
-/// probing, flush, shutdown) and ``HTTPPushSender`` the uploads; this type fits them to a
+/// ``/HTTPCoreDelivery/DeliveryQueue`` does the work (bounded buffer, workers, retries with backoff, offline
+/// probing, flush, shutdown) and ``/HTTPCoreDelivery/HTTPPushSender`` the uploads; this type fits them to a
 /// ``DevSeeLoggerConfiguration``: its limits, its transport and its endpoint.
 final class LogShipper: Sendable {
     private let queue: DeliveryQueue<HTTPPushSender<PendingLog>>

@@ -191,7 +191,7 @@ extension LogEntry {
         }
     }
 
-    /// The entry of a ``HTTPEvent/Name/responseMessage`` event: the request, the response's
+    /// The entry of a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: the request, the response's
     /// status, and the message's data as the response body, cut at `maxBodyBytes`; timed from
     /// `startedAt` (its attempt's start, when known) to the message's arrival.
     init(messageEvent event: HTTPEvent, message: HTTPEvent.StreamMessage, startedAt: Date?, maxBodyBytes: Int) {

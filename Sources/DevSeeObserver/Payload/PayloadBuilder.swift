@@ -7,7 +7,7 @@ import HTTPCoreText
 /// The server's rules (see the contract): `method` and `url` non-empty strings, `statusCode`
 /// a number in 100...599, `duration` a number >= 0, headers objects of strings, `error` a
 /// string or absent, no `id` field, and the whole body at most 1 MiB. Every payload is
-/// redacted by the configured ``Redactor``; when its bodies would not fit once escaped, they
+/// redacted by the configured ``/HTTPCoreRedaction/Redactor``; when its bodies would not fit once escaped, they
 /// are cut further, so the limit holds for any `maxBodyBytes`.
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.

@@ -79,6 +79,7 @@ extension HTTPClient {
     ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
     ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
     ///     (``HTTPBody/IterationBehavior/multiple``).
+    ///   - isolation: Where `receive` runs; the caller's isolation by default.
     ///   - receive: Reads the response; runs on the caller's isolation.
     public func send<Result>(
         _ request: HTTPRequest,

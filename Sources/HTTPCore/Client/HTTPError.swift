@@ -6,7 +6,7 @@ import Foundation
 /// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Clients built on
 /// ``HTTPTransportClient`` throw transport messages without the query, userinfo or fragment
 /// of the request URL, cut to ``maximumMessageBytes``; events expose them with the policy's
-/// ``Redactor`` text rules applied as well.
+/// ``/HTTPCoreRedaction/Redactor`` text rules applied as well.
 ///
 /// Catch it by value, by code, or bind it; the patterns work wherever the error arrives
 /// (`send`, a `Task`, a task group, a closure API), because they match any `Error`:

@@ -152,7 +152,7 @@ public struct HTTPEvent: Sendable {
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
     /// attempt had no response. A transport message is scrubbed by the policy's redactor
-    /// (``Redactor/redactedText(_:)``) when first read, off the request path.
+    /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) when first read, off the request path.
     public var error: HTTPError? { errorRecord?.exposed }
 
     let errorRecord: ErrorRecord?
@@ -165,7 +165,7 @@ public struct HTTPEvent: Sendable {
     /// The correlation id sent with the request, when the policy names a correlation header.
     ///
     /// A value the client generated is shown as it is; a value the caller set is redacted
-    /// like the header's value would be (``Redactor/mask`` when the header name is sensitive,
+    /// like the header's value would be (``/HTTPCoreRedaction/Redactor/mask`` when the header name is sensitive,
     /// or at `.strict` unless allowlisted), so a sensitive header never leaks through it.
     public var correlationID: String? { requestRecord.exposedCorrelationID }
     /// The request, as the policy exposes it: as the caller built it on

@@ -61,7 +61,7 @@ final class RequestRecord: Sendable {
     }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
-    /// caller set as ``Redactor/mask`` when the redactor masks its header (a sensitive name at
+    /// caller set as ``/HTTPCoreRedaction/Redactor/mask`` when the redactor masks its header (a sensitive name at
     /// `.standard`, any name outside the allowlist at `.strict`).
     var exposedCorrelationID: String? {
         guard let correlation else { return nil }

@@ -1,6 +1,6 @@
 extension Redactor {
-    /// The headers with every masked value replaced by ``Redactor/mask``; names and order are
-    /// kept. Each value goes through ``Redactor/redactedHeaderValue(_:name:)``.
+    /// The headers with every masked value replaced by ``/HTTPCoreRedaction/Redactor/mask``; names and order are
+    /// kept. Each value goes through ``/HTTPCoreRedaction/Redactor/redactedHeaderValue(_:name:)``.
     public func redactedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         guard redactsHeaders else { return headers }
         var result = headers

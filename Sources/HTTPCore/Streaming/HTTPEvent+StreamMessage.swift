@@ -7,7 +7,7 @@ extension HTTPEvent {
     /// `application/jsonl`, `application/json-seq`).
     ///
     /// Carried by ``HTTPEvent/Name/responseMessage`` events, redacted by the client's policy
-    /// when first read by ``Redactor/redactedStreamData(_:isTruncated:)``: data that is JSON
+    /// when first read by ``/HTTPCoreRedaction/Redactor/redactedStreamData(_:isTruncated:)``: data that is JSON
     /// gets the JSON body rules, other data the text rules (a note of its size at `.strict`).
 /// Like `received`, they carry the attempt's start (``HTTPEvent/attemptStartedAt``), so a
 /// sink can place each message in time within the exchange.
