@@ -23,7 +23,7 @@ final class CustomTransportTests: XCTestCase {
         XCTAssertTrue(output[2].hasPrefix("GET https://replay.example.com/unrecorded -> failed: transport error [cannot_connect]"))
     }
 
-    /// The adapter shown in the README, event by event.
+    /// The adapter shown in the WritingATransport article, event by event.
     func testReplayTransportGetsEveryLifecycleEvent() async throws {
         let dispatcher = HTTPEventDispatcher()
         let recorder = RecordingObserver()

@@ -328,7 +328,7 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
     }
 }
 
-/// The middleware of the README's guide, as printed there.
+/// The middleware of the WritingAMiddleware article, as printed there.
 struct APIVersionMiddleware: HTTPMiddleware {
     let version: String
 

@@ -4,7 +4,7 @@ import HTTPCoreTesting
 import XCTest
 
 /// An observer that applies a stricter privacy level than the client's policy, next to one
-/// that shows what the policy exposes (the README's analytics observer, as written there).
+/// that shows what the policy exposes (the PrivacyLevels article's analytics observer, as written there).
 final class StricterObserverTests: XCTestCase {
     func testAnAnalyticsObserverMasksAtStrictWhatTheClientsPolicyShowsAtStandard() async throws {
         let dispatcher = HTTPEventDispatcher()
@@ -30,7 +30,7 @@ final class StricterObserverTests: XCTestCase {
     }
 }
 
-/// The README's analytics observer.
+/// The PrivacyLevels article's analytics observer.
 struct AnalyticsObserver: HTTPObserver {
     let strict = Redactor(level: .strict)
     let send: @Sendable ([String: String]) -> Void

@@ -250,7 +250,7 @@ final class RetryMiddlewareTests: XCTestCase {
         server.route("/items", answering: [closes, .text("ok")])
         let client = client(RetryMiddleware(backoff: quick))
         // The POST goes first, on a fresh connection: curl re-sends a request whose reused
-        // connection closed without an answer, and cannot re-send a body (see the README).
+        // connection closed without an answer, and cannot re-send a body (see the WritingAMiddleware article).
         do {
             _ = try await client.send(HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
             XCTFail("a POST the server may have processed must not be repeated")
