@@ -4,7 +4,7 @@ import HTTPCore
 import NIOCore
 import NIOHTTP1
 
-/// An ``HTTPTransport`` over AsyncHTTPClient: server-side Swift's HTTP client under HTTPCore's
+/// An ``/HTTPCore/HTTPTransport`` over AsyncHTTPClient: server-side Swift's HTTP client under HTTPCore's
 /// contract, observed like any other client.
 ///
 /// ```swift
@@ -30,10 +30,10 @@ import NIOHTTP1
 ///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
 ///   the stream twice, so the redirect response itself is returned.
 /// - The response body is read up to ``maximumResponseBytes``; beyond it the exchange fails
-///   with ``HTTPError/Code/responseTooLarge`` (`response_too_large`), so a huge answer cannot
+///   with ``/HTTPCore/HTTPError/Code/responseTooLarge`` (`response_too_large`), so a huge answer cannot
 ///   exhaust memory.
 /// - Task cancellation cancels the request.
-/// - AHC and NIO errors become ``HTTPError`` codes (see ``HTTPError/init(asyncHTTPClientError:url:)``),
+/// - AHC and NIO errors become ``/HTTPCore/HTTPError`` codes (see `HTTPError.init(asyncHTTPClientError:url:)`, in this module),
 ///   with messages that name the host and port, never the full URL.
 ///
 /// ## Streaming
@@ -42,23 +42,23 @@ import NIOHTTP1
 /// natively:
 ///
 /// - The request body is uploaded as AHC's connection takes it, chunk by chunk, never
-///   collected: with `Content-Length` when its ``HTTPBody/length`` is known, else chunked.
+///   collected: with `Content-Length` when its ``/HTTPCore/HTTPBody/length`` is known, else chunked.
 /// - The call returns as soon as the response head arrives. The body is read from AHC's
 ///   response body, which reads the socket only while asked for more: a slow reader slows the
 ///   transfer, and at most about 256 KiB wait unread on HTTPCore's side (plus AHC's own few
-///   buffers). Its ``HTTPBody/length`` is the `Content-Length` when the head has one (and no
+///   buffers). Its ``/HTTPCore/HTTPBody/length`` is the `Content-Length` when the head has one (and no
 ///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown.
 /// - The cap holds mid-stream: a body that declares more than ``maximumResponseBytes`` fails
-///   with ``HTTPError/Code/responseTooLarge`` before a byte is read; one that turns out longer
+///   with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one that turns out longer
 ///   delivers exactly ``maximumResponseBytes`` bytes, then fails with it. The request is
 ///   cancelled and its connection closed.
-/// - A connection that breaks mid-body fails the body with ``HTTPError/Code/connectionLost``
+/// - A connection that breaks mid-body fails the body with ``/HTTPCore/HTTPError/Code/connectionLost``
 ///   after the bytes that arrived; other failures map as above.
 /// - When the reader stops early (it is cancelled, or the exchange ends before the body did,
 ///   as when `receive` returns without reading to the end) AHC cancels the request and closes
 ///   its connection, so nothing is left half-read in the pool; the next request opens a new
 ///   connection.
-/// - At the deadline the body fails with ``HTTPError/timeout`` and the request is cancelled.
+/// - At the deadline the body fails with ``/HTTPCore/HTTPError/timeout`` and the request is cancelled.
 ///
 /// AHC creates a span per request with the unredacted URL when its configuration has a
 /// tracer. ``makeHTTPClient(configuration:)`` switches that off, so `HTTPCoreTracing` spans
@@ -95,7 +95,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// `true`: ``perform(_:)`` ends the exchange, head and body, at the request's `timeout`
-    /// with ``HTTPCore/HTTPError/timeout``.
+    /// with ``/HTTPCore/HTTPError/timeout``.
     public var enforcesTimeout: Bool { true }
 
     /// Performs one exchange with AHC, the response body read whole (up to
@@ -133,7 +133,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// `body` read whole, up to ``maximumResponseBytes``; by the time `deadline` passes, or
-    /// ``HTTPCore/HTTPError/timeout``.
+    /// ``/HTTPCore/HTTPError/timeout``.
     private func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline?) async throws -> ByteBuffer {
         let maximumBytes = maximumResponseBytes
         guard let deadline else { return try await body.collect(upTo: maximumBytes) }

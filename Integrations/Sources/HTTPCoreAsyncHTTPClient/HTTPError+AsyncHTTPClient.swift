@@ -18,19 +18,19 @@ extension HTTPCore.HTTPError {
     ///
     /// | AHC / NIO | HTTPCore |
     /// |---|---|
-    /// | `deadlineExceeded`, `readTimeout`, `writeTimeout` | ``HTTPError/timeout`` |
-    /// | `cancelled`, `CancellationError` | ``HTTPError/cancelled`` |
+    /// | `deadlineExceeded`, `readTimeout`, `writeTimeout` | ``/HTTPCore/HTTPError/timeout`` |
+    /// | `cancelled`, `CancellationError` | ``/HTTPCore/HTTPError/cancelled`` |
     /// | `connectTimeout`, connection refused (`ECONNREFUSED`), `NIOConnectionError` with attempts | `cannot_connect` |
     /// | DNS failure (`NIOConnectionError` without attempts) | `cannot_resolve_host` |
     /// | `remoteConnectionClosed` (closed without answering), `ECONNRESET`, `EPIPE`, closed channel | `connection_lost` |
     /// | `HTTPParserError.invalidEOFState`, `.closedConnection` (closed inside the status line, the headers or the body) | `connection_lost` |
-    /// | any other `HTTPParserError` (the answer is not HTTP: garbage, a bad status line or header) | ``HTTPError/invalidResponse`` |
+    /// | any other `HTTPParserError` (the answer is not HTTP: garbage, a bad status line or header) | ``/HTTPCore/HTTPError/invalidResponse`` |
     /// | TLS errors, `tlsHandshakeTimeout` | `secure_connection_failed` |
     /// | redirect limit or cycle | `too_many_redirects` |
     /// | bad URL, scheme or header | `invalid_request` |
     /// | anything else | `other`, named by its type |
     ///
-    /// A response body over the transport's limit is ``HTTPError/Code/responseTooLarge``; the
+    /// A response body over the transport's limit is ``/HTTPCore/HTTPError/Code/responseTooLarge``; the
     /// transport reports it itself.
     public init(asyncHTTPClientError error: any Error, url: URL) {
         let target = AsyncHTTPClientTransport.target(url)

@@ -4,7 +4,7 @@ import HTTPCore
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Moves an AHC response body into the ``HTTPBody`` a streaming exchange hands to its caller,
+/// Moves an AHC response body into the ``/HTTPCore/HTTPBody`` a streaming exchange hands to its caller,
 /// one buffer at a time, as the caller reads.
 ///
 /// A task reads AHC's body (pull-based: AHC reads the socket only while it is asked for more)
@@ -12,7 +12,7 @@ import NIOCore
 /// unread; so a slow caller slows the connection and neither side holds the body whole.
 ///
 /// The body cannot simply wrap AHC's sequence: AHC's deadline covers only the wait for the
-/// head, and a sequence of its own cannot hear ``HTTPBody/Writer/onTermination(_:)``. With the
+/// head, and a sequence of its own cannot hear ``/HTTPCore/HTTPBody/Writer/onTermination(_:)``. With the
 /// task, a caller that stops (or the exchange's deadline, which stops the body) cancels it,
 /// and a cancelled read makes AHC cancel the request and close its connection.
 struct ResponseBodyRelay: Sendable {
@@ -24,7 +24,7 @@ struct ResponseBodyRelay: Sendable {
 
     /// Starts relaying `source`, of `length` as the head told it, until it ends, fails, passes
     /// the cap, the caller stops, or `deadline` (when given) passes: then `deadlines` fails the
-    /// body with ``HTTPError/timeout`` and stops the relay.
+    /// body with ``/HTTPCore/HTTPError/timeout`` and stops the relay.
     func start(from source: HTTPClientResponse.Body, length: HTTPBody.Length, deadline: NIODeadline?, watchedBy deadlines: BodyDeadlines) {
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does; dropping `source`
@@ -70,7 +70,7 @@ struct ResponseBodyRelay: Sendable {
     }
 }
 
-/// What the deadline does to a relayed body: fails it with ``HTTPError/timeout`` and cancels
+/// What the deadline does to a relayed body: fails it with ``/HTTPCore/HTTPError/timeout`` and cancels
 /// the relay's task, which may be attached after the deadline already passed.
 private final class TimeoutStop: BodyDeadlines.Reader {
     private enum State {

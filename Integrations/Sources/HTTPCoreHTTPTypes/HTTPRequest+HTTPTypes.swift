@@ -18,7 +18,7 @@ extension HTTPTypes.HTTPRequest {
 
 extension HTTPCore.HTTPRequest {
     /// A swift-http-types request as an HTTPCore request, with the body and timeout HTTPCore
-    /// adds; it gets a new ``HTTPRequest/ID``.
+    /// adds; it gets a new ``/HTTPCore/HTTPRequest/ID``.
     ///
     /// - Throws: ``HTTPTypesConversionError`` when the request has no absolute URL (an
     ///   `OPTIONS *` or `CONNECT` request, or one without a scheme or authority).

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Logging
 
-/// An ``HTTPObserver`` that writes one swift-log line per completed exchange.
+/// An ``/HTTPCore/HTTPObserver`` that writes one swift-log line per completed exchange.
 ///
 /// ```swift
 /// HTTPEventDispatcher.shared.subscribe(LoggingObserver(logger: Logger(label: "http.client")))

@@ -2,7 +2,7 @@ import CoreMetrics
 import Foundation
 import HTTPCore
 
-/// An ``HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality
+/// An ``/HTTPCore/HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality
 /// dimensions only: method, status class, server address, error type. Never a path, a query
 /// or an id.
 ///
@@ -30,7 +30,7 @@ import HTTPCore
 ///
 /// Dimensions follow OpenTelemetry's HTTP client conventions: `http.request.method` (one of
 /// the standard methods, else `_OTHER`), `http.response.status_class` (`2xx` … `5xx`, or
-/// `none` without a response), `server.address`, and `error.type` (``HTTPError/typeName``, or
+/// `none` without a response), `server.address`, and `error.type` (``/HTTPCore/HTTPError/typeName``, or
 /// the status code for a 4xx or 5xx answer, else empty).
 public struct MetricsObserver: HTTPObserver {
     /// The duration timer's label.

@@ -4,7 +4,7 @@ import HTTPCoreHTTPTypes
 import HTTPTypes
 import OpenAPIRuntime
 
-/// A swift-openapi-runtime `ClientTransport` over any HTTPCore ``HTTPClient``: a client made by
+/// A swift-openapi-runtime `ClientTransport` over any HTTPCore ``/HTTPCore/HTTPClient``: a client made by
 /// swift-openapi-generator then sends through HTTPCore, with its ids, events, redaction,
 /// middlewares, and every observer (dev-see, Loki, HAR, metrics, tracing), without code.
 ///
@@ -23,11 +23,11 @@ import OpenAPIRuntime
 /// would have; a longer one, or one of unknown length (a stream), is cancelled, so a
 /// connection is never held by a body nobody reads.
 ///
-/// Each request's ``HTTPRequest/metadata`` carries the operation id under ``operationIDKey``,
+/// Each request's ``/HTTPCore/HTTPRequest/metadata`` carries the operation id under ``operationIDKey``,
 /// so log lines and dev-see payloads say which operation they were. HTTPCore middlewares run
 /// inside the client, so they need no adapting to swift-openapi-runtime's `ClientMiddleware`.
 ///
-/// Errors are ``HTTPError``s (a 4xx or 5xx is a response, as for generated code it must be);
+/// Errors are ``/HTTPCore/HTTPError``s (a 4xx or 5xx is a response, as for generated code it must be);
 /// swift-openapi-runtime wraps them in its `ClientError`, whose `underlyingError` is the
 /// `HTTPError`.
 public struct OpenAPITransport<Client: HTTPClient>: ClientTransport {
@@ -36,7 +36,7 @@ public struct OpenAPITransport<Client: HTTPClient>: ClientTransport {
 
     /// The client every request goes through.
     public let client: Client
-    /// The timeout given to each request (``HTTPRequest/timeout``): the whole exchange,
+    /// The timeout given to each request (``/HTTPCore/HTTPRequest/timeout``): the whole exchange,
     /// response body included. `nil` for none.
     public let timeout: TimeInterval?
 
@@ -49,7 +49,7 @@ public struct OpenAPITransport<Client: HTTPClient>: ClientTransport {
     /// Sends `request` to `baseURL` followed by the request's path and query, and returns
     /// the response once its head arrived, its body streaming.
     ///
-    /// - Throws: ``HTTPError`` (`invalidRequest` for a method, URL or header field HTTPCore
+    /// - Throws: ``/HTTPCore/HTTPError`` (`invalidRequest` for a method, URL or header field HTTPCore
     ///   cannot send; the client's errors otherwise).
     public func send(
         _ request: HTTPTypes.HTTPRequest,

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 import Tracing
 
-/// An ``HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with
+/// An ``/HTTPCore/HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with
 /// OpenTelemetry's HTTP client conventions, propagates its context in the request's headers
 /// (`traceparent` with swift-otel's W3C propagator), and puts the span's ids in the request's
 /// metadata, so every log line and payload about the request can be joined to its trace.
@@ -22,8 +22,8 @@ import Tracing
 /// method (`GET`), as the conventions ask for when the route is unknown.
 ///
 /// **Ids in the metadata.** When the tracer injects a W3C `traceparent` (swift-otel does by
-/// default), the request's ``HTTPRequest/metadata`` gets `trace_id` and `span_id`
-/// (``TraceContextMiddleware/traceIDKey`` and ``TraceContextMiddleware/spanIDKey``): the ids of
+/// default), the request's ``/HTTPCore/HTTPRequest/metadata`` gets `trace_id` and `span_id`
+/// (``/HTTPCore/TraceContextMiddleware/traceIDKey`` and ``/HTTPCore/TraceContextMiddleware/spanIDKey``): the ids of
 /// the span the request was sent in. Every event of the attempt carries them, so
 /// `LoggingObserver`'s metadata, Loki lines and dev-see payloads show them. A tracer with
 /// another propagation format leaves the metadata as it is.
@@ -33,10 +33,10 @@ import Tracing
 ///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
 /// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
-/// ``Redactor/standard``), `server.address`, `server.port`, `http.request.resend_count` on a
-/// retry (``HTTPMiddlewareContext/attemptsStarted``), `http.request.body.size`,
+/// ``/HTTPCoreRedaction/Redactor/standard``), `server.address`, `server.port`, `http.request.resend_count` on a
+/// retry (``/HTTPCore/HTTPMiddlewareContext/attemptsStarted``), `http.request.body.size`,
 /// `http.response.status_code`, `http.response.body.size`, and on failure `error.type`
-/// (``HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
+/// (``/HTTPCore/HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
 /// status to error; a 4xx does not, as the conventions say for clients. No header, query value
 /// or body ever becomes an attribute.
 public struct TracingMiddleware: HTTPMiddleware {
