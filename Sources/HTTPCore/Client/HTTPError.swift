@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Clients built on
 /// ``HTTPTransportClient`` throw transport messages without the query, userinfo or fragment
-/// of the request URL, cut to ``maximumMessageBytes``; events expose them with the policy's
+/// of the request URL (decoded or re-encoded spellings too), cut to ``maximumMessageBytes``; events expose them with the policy's
 /// ``/HTTPCoreRedaction/Redactor`` text rules applied as well.
 ///
 /// Catch it by value, by code, or bind it; the patterns work wherever the error arrives

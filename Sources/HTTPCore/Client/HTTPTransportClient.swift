@@ -294,18 +294,11 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    /// Removes the request URL's query, userinfo and fragment from a message, whatever the
-    /// level, and cuts it to ``HTTPError/maximumMessageBytes``. Cheap: the redactor's text rules
-    /// run later, when an observer reads the event's error.
+    /// Removes the request URL's query, userinfo and fragment from a message, in every
+    /// spelling, whatever the level, and cuts it to ``HTTPError/maximumMessageBytes``. Cheap:
+    /// the redactor's text rules run later, when an observer reads the event's error.
     private func scrubbed(_ message: String, for url: URL) -> String {
-        // Cut long messages before searching them; whatever lies past the first cut is cut again.
-        var message = UTF8Text.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let secrets = [url.query, components?.percentEncodedQuery, components?.user, components?.password, url.fragment]
-        for case let secret? in secrets where !secret.isEmpty {
-            message = message.replacingOccurrences(of: secret, with: Redactor.mask)
-        }
-        return UTF8Text.cut(message, toBytes: HTTPError.maximumMessageBytes)
+        TransportMessageScrubber(url: url).scrubbed(message)
     }
 }
 
