@@ -271,13 +271,15 @@ public final class DevSeeLogger: Sendable {
     }
 
     /// The error as the event path describes it: URLSession errors through the same mapping
-    /// as `URLSessionClient`, so a log reads the same whichever API produced it.
+    /// as `URLSessionClient`, so a log reads the same whichever API produced it, and without
+    /// the request URL's query, userinfo or fragment in any spelling, as a client's errors.
     private static func describe(_ error: any Error, url: URL?) -> String {
-        switch error {
+        let description = switch error {
         case let error as HTTPError: error.description
         case is URLError: HTTPError(urlSessionError: error, url: url ?? URL(fileURLWithPath: "/")).description
         default: HTTPError.safeDescription(of: error)
         }
+        return url.map { TransportMessageScrubber(url: $0).scrubbed(description) } ?? description
     }
 
     private static let tokenCounter = Locked<UInt64>(0)

@@ -171,7 +171,7 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["statusCode"] as? Int, 200)
         let error = try XCTUnwrap(log["error"] as? String)
         XCTAssertEqual(log["responseBody"] as? String, "[error] \(error) after 18 ms\n" + #"{"items":[],"token":"[REDACTED]"}"#)
-        XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?token=[REDACTED]")
+        XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?[REDACTED]", "the query goes, whole")
 
         receiver.stop()
         receiver = try DevSeeReceiver()
@@ -179,6 +179,16 @@ final class DevSeePayloadTests: XCTestCase {
             await logger.log(request: request("GET"), response: response(204), error: HTTPError.invalidResponse, startedAt: started, endedAt: started)
         }
         XCTAssertEqual(bodiless["responseBody"] as? String, "[error] \(bodiless["error"] as? String ?? "?") after 0 µs")
+    }
+
+    func testAManualErrorQuotingTheQueryDecodedLosesItAsAClientsErrorsDo() async throws {
+        struct Rejected: LocalizedError {
+            var errorDescription: String? { "the server rejected 'S3CR/3T x' for ada" }
+        }
+        let log = try await logOne { logger in
+            await logger.log(request: request("GET", "https://api.example.com/feed?token=S3CR%2F3T+x"), response: nil, error: Rejected())
+        }
+        XCTAssertEqual(log["error"] as? String, "Rejected: the server rejected '[REDACTED]' for ada")
     }
 
     func testAFastFailureSaysHowFastInAUnitThatShowsIt() async throws {

@@ -9,15 +9,15 @@ import HTTPCoreText
 /// (matching ignores case). Each query and fragment value of four characters or more is
 /// removed on its own too, in the same spellings, for a message that quotes one parameter:
 /// shorter values (`page=2`) would mask ordinary words and numbers of the text.
-struct TransportMessageScrubber {
+package struct TransportMessageScrubber {
     /// Shorter query and fragment values are only removed as part of the whole query.
-    static let minimumValueLength = 4
+    package static let minimumValueLength = 4
 
     /// What is removed, longest first, so a whole query goes before the values in it.
-    let secrets: [String]
+    package let secrets: [String]
 
     /// The secrets of `url`.
-    init(url: URL) {
+    package init(url: URL) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             secrets = []
             return
@@ -37,7 +37,7 @@ struct TransportMessageScrubber {
 
     /// `message` with every secret replaced by ``Redactor/mask``, cut to
     /// ``HTTPError/maximumMessageBytes``.
-    func scrubbed(_ message: String) -> String {
+    package func scrubbed(_ message: String) -> String {
         // Cut long messages before searching them; whatever lies past the first cut is cut again.
         var message = UTF8Text.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)
         for secret in secrets {
