@@ -19,7 +19,10 @@ struct NameRules: Sendable {
     func rule(for key: NameKey, as kind: NameKind) -> NameRule {
         if lists.sensitive(kind).matches(key) { return .mask }
         if lists.allowed(kind).matchesWhole(key) { return .keep }
-        if level != .none, NameLists.builtIn(kind).matchesWhole(key) || NameLists.builtInWords.matches(key, exemptingDescriptors: true) {
+        if level != .none, NameLists.builtIn(kind).matchesWhole(key) || NameLists.builtInWords.matches(key, exemptingDescriptors: true)
+            || kind == .header && NameLists.builtInHeaderWords.matches(key, exemptingDescriptors: true)
+                && !NameLists.builtInHeaderWordExemptions.matchesWhole(key)
+        {
             return .mask
         }
         return .levelDecides
@@ -96,6 +99,11 @@ final class NameLists: Sendable, Hashable {
     private static let builtInBodyKeys = NameMatcher(wholeNames: Redactor.defaultSensitiveBodyKeys)
     /// The built-in words, shared by every kind.
     static let builtInWords = NameMatcher(wordNames: Redactor.defaultSensitiveWords)
+    /// The built-in words of header names only.
+    static let builtInHeaderWords = NameMatcher(wordNames: Redactor.defaultSensitiveHeaderWords)
+    /// Standard headers whose names carry a header word but whose values are no secret: the
+    /// WebSocket handshake's nonce and its answer.
+    static let builtInHeaderWordExemptions = NameMatcher(wholeNames: ["sec-websocket-key", "sec-websocket-accept"])
 
     static func == (left: NameLists, right: NameLists) -> Bool {
         left === right || NameKind.allCases.allSatisfy { left.sensitive($0) == right.sensitive($0) && left.allowed($0) == right.allowed($0) }

@@ -57,10 +57,20 @@ public struct Redactor: Sendable, Hashable {
         "content-length", "content-type", "date", "host", "transfer-encoding", "user-agent",
     ]
 
+    /// Words masked at `.standard` wherever they stand as whole words of a header name (and
+    /// not of query names or body keys, where `key` or `session` name ordinary data): custom
+    /// credential headers such as `X-Custom-Auth`, `X-Signature`, `X-Hub-Signature-256`,
+    /// `X-Shopify-Hmac-Sha256`, `X-Session`, `X-Client-Key`. Descriptor endings are exempt as
+    /// for ``defaultSensitiveWords`` (`X-Session-Expires` is kept), and so are the WebSocket
+    /// handshake's `Sec-WebSocket-Key` and `Sec-WebSocket-Accept`, which carry a nonce.
+    public static let defaultSensitiveHeaderWords: Set<String> = [
+        "auth", "signature", "signatures", "hmac", "key", "keys", "session",
+    ]
+
     /// Query item names whose values are masked at `.standard`.
     public static let defaultSensitiveQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password",
-        "passwd", "secret", "client_secret", "signature", "sig", "code", "session", "auth",
+        "passwd", "secret", "client_secret", "signature", "sig", "hmac", "code", "session", "auth",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
     ]
 
@@ -143,18 +153,51 @@ public struct Redactor: Sendable, Hashable {
         masks(name, as: .header)
     }
 
-    /// A header's value as events and sinks show it: ``mask`` when the name is masked. Values
-    /// that are URLs (`Location`, `Content-Location`, `Referer`) get the URL rules, and the
-    /// URLs in a `Link` value too. At `.strict`, the values of allowed headers get the text
-    /// rules (``redactedText(_:)``), so a credential inside one is masked.
+    /// A header's value as events and sinks show it: ``mask`` when the name is masked.
+    /// Otherwise, unless the level is `.none`:
+    /// - A URL gets the URL rules: `Location`, `Content-Location` and `Referer`, the URL of a
+    ///   `Refresh` (`5; url=…`), and any value that is an absolute `http` or `https` URL.
+    /// - `baggage` and `tracestate` keep their keys and lose every value (W3C lists carry
+    ///   user data: `userId=…`).
+    /// - Every other value gets the text rules (``redactedText(_:)``): a credential under any
+    ///   name (`Bearer …`, `Basic …`, a JWT), the URLs of a `Link`, `token=…` pairs.
     public func redactedHeaderValue(_ value: String, name: String) -> String {
         if masksHeader(named: name) { return Self.mask }
+        guard level != .none else { return value }
         switch Self.normalizedName(name) {
         case "location", "content-location", "referer": return redactedURL(string: value)
-        case "link": return redactedText(value)
-        // At `.strict` an allowed header still loses what the text rules find in it.
-        default: return level == .strict ? redactedText(value) : value
+        case "refresh": return redactedRefresh(value)
+        case "baggage", "tracestate": return Self.maskingListValues(value)
+        default: return Self.isAbsoluteHTTPURL(value) ? redactedURL(string: value) : redactedText(value)
         }
+    }
+
+    /// A `Refresh` value (`5; url=https://…`) with its URL redacted by the URL rules.
+    private func redactedRefresh(_ value: String) -> String {
+        guard let range = value.range(of: "url=", options: .caseInsensitive) else { return redactedText(value) }
+        var url = value[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        let quote = url.first.flatMap { $0 == "\"" || $0 == "'" ? $0 : nil }
+        if let quote, url.last == quote, url.count >= 2 { url = String(url.dropFirst().dropLast()) }
+        let redacted = redactedURL(string: url)
+        return value[..<range.upperBound] + (quote.map { "\($0)\(redacted)\($0)" } ?? redacted)
+    }
+
+    /// A W3C list (`baggage`, `tracestate`) with each member's key and property names kept
+    /// and every value after `=` masked: `userId=[REDACTED];prop=[REDACTED],lang=[REDACTED]`.
+    static func maskingListValues(_ value: String) -> String {
+        value.split(separator: ",", omittingEmptySubsequences: false).map { member in
+            member.split(separator: ";", omittingEmptySubsequences: false).map { part in
+                guard let equals = part.firstIndex(of: "=") else { return String(part) }
+                return part[..<equals] + "=" + mask
+            }.joined(separator: ";")
+        }.joined(separator: ",")
+    }
+
+    /// Whether the whole value is an absolute `http` or `https` URL.
+    private static func isAbsoluteHTTPURL(_ value: String) -> Bool {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.range(of: "^https?://[^\\s]+$", options: [.regularExpression, .caseInsensitive]) != nil else { return false }
+        return true
     }
 
     /// Whether ``redactedHeaderValue(_:name:)`` can change any value: `false` at `.none` with no

@@ -51,6 +51,7 @@ final class NameKeyTests: XCTestCase {
         XCTAssertFalse(redactor.masksHeader(named: "X-Token-Type"))
         XCTAssertFalse(redactor.masksHeader(named: "Sec-WebSocket-Key"))
         XCTAssertFalse(redactor.masksHeader(named: "Access-Control-Allow-Credentials"))
+        XCTAssertTrue(redactor.masksHeader(named: "X-Custom-Auth"), "a header word")
         XCTAssertTrue(redactor.masksQueryItem(named: "authToken"))
         XCTAssertTrue(redactor.masksQueryItem(named: "X-Amz-Signature"))
         XCTAssertFalse(redactor.masksQueryItem(named: "country_code"), "`code` is a whole-name default only")

@@ -53,6 +53,60 @@ final class RedactorHeaderTests: XCTestCase {
             Redactor.strict.redactedHeaders(headers).map(\.value),
             ["MyApp/1.0 token=[REDACTED]", "application/json", "no-cache, Bearer [REDACTED]"]
         )
-        XCTAssertEqual(Redactor.standard.redactedHeaders(headers).map(\.value), headers.map(\.value), "kept at .standard")
+        XCTAssertEqual(
+            Redactor.standard.redactedHeaders(headers).map(\.value),
+            ["MyApp/1.0 token=[REDACTED]", "application/json", "no-cache, Bearer [REDACTED]"],
+            "every header value gets the text rules at .standard too"
+        )
+    }
+
+    func testCredentialsUnderCustomHeaderNamesAreMasked() {
+        let names = [
+            "X-Custom-Auth", "X-Signature", "X-Hub-Signature-256", "X-Shopify-Hmac-Sha256", "X-Session", "X-Client-Key",
+            "X-Webhook-Signatures", "Stripe-Signature", "X-Auth",
+        ]
+        for name in names {
+            XCTAssertTrue(Redactor.standard.masksHeader(named: name), name)
+            XCTAssertFalse(Redactor.none.masksHeader(named: name), "\(name) at .none")
+        }
+        for kept in ["X-Session-Expires", "Sec-WebSocket-Key", "Sec-WebSocket-Accept", "Keep-Alive", "X-Keyboard-Layout", "X-Request-ID"] {
+            XCTAssertFalse(Redactor.standard.masksHeader(named: kept), kept)
+        }
+        XCTAssertTrue(Redactor.standard.masksQueryItem(named: "hmac"))
+        XCTAssertFalse(Redactor.standard.masksBodyKey("sortKey"), "header words are for header names only")
+    }
+
+    func testCredentialShapedValuesAreMaskedUnderAnyHeaderName() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+        let headers: HTTPHeaders = [
+            "X-Forwarded-Credential": "Bearer \(secret)", "X-Upstream": "Basic dXNlcjpwYXNz", "X-Identity": jwt, "X-Plain": "hello world",
+        ]
+        XCTAssertEqual(
+            Redactor.standard.redactedHeaders(headers).map(\.value),
+            ["Bearer [REDACTED]", "Basic [REDACTED]", Redactor.mask, "hello world"]
+        )
+    }
+
+    func testBaggageAndTracestateKeepKeysAndLoseValues() {
+        let headers: HTTPHeaders = [
+            "baggage": "userId=alice@example.com,isProduction=false;ttl=30, tenant = acme",
+            "tracestate": "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE",
+        ]
+        XCTAssertEqual(
+            Redactor.standard.redactedHeaders(headers).map(\.value),
+            ["userId=[REDACTED],isProduction=[REDACTED];ttl=[REDACTED], tenant =[REDACTED]", "rojo=[REDACTED],congo=[REDACTED]"]
+        )
+        XCTAssertEqual(Redactor.none.redactedHeaders(headers).map(\.value), headers.map(\.value), "kept at .none")
+    }
+
+    func testURLValuedHeadersOfAnyNameAndRefreshGetTheURLRules() {
+        let headers: HTTPHeaders = [
+            "Refresh": "0; url=https://app.example.com/reset?token=\(secret)&step=2",
+            "X-Callback-URL": "https://u:\(secret)@hooks.example.com/in?sig=\(secret)&id=7",
+        ]
+        XCTAssertEqual(
+            Redactor.standard.redactedHeaders(headers).map(\.value),
+            ["0; url=https://app.example.com/reset?token=[REDACTED]&step=2", "https://hooks.example.com/in?sig=[REDACTED]&id=7"]
+        )
     }
 }
