@@ -7,7 +7,7 @@ import PackageDescription
 /// dependencies, ever.
 ///
 /// Users add this package by URL: it is released as a repository of its own, split out of
-/// HTTPCore's with `git subtree split` (CONTRIBUTING.md, "Releasing"). Split out, it depends on
+/// HTTPCore's with `git subtree split` (CONTRIBUTING.md, "Cutting a release"). Split out, it depends on
 /// HTTPCore by URL and version; inside HTTPCore's repository, on the folder above, so the two
 /// are always built and tested together here.
 let core: Package.Dependency = {
