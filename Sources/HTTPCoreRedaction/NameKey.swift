@@ -59,21 +59,56 @@ struct NameKey {
 
     /// The name with look-alike characters read as the ASCII letters they stand for, so they
     /// cannot hide a sensitive name: compatibility forms (full-width `ｐ`, ligatures) become
-    /// their plain letters, characters whose case folding is ASCII become it (`ſ` is `s`, the
-    /// Kelvin sign `k`), and invisible characters (zero-width spaces, soft hyphens) are dropped.
+    /// their plain letters, Cyrillic and Greek letters that look Latin become that letter (their
+    /// confusable skeletons in Unicode's UTS #39: `Аuthorization` with a Cyrillic `А`,
+    /// `pаssword`), characters whose case folding is ASCII become it (`ſ` is `s`, the Kelvin
+    /// sign `k`, the Turkish dotless `ı` `i`), a letter with marks becomes its base letter
+    /// (the Turkish dotted `İ` is `i`), and invisible characters (zero-width spaces, soft
+    /// hyphens) are dropped.
     static func folded(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name }
         var result = String.UnicodeScalarView()
         for scalar in name.precomposedStringWithCompatibilityMapping.unicodeScalars {
             if scalar.isASCII {
                 result.append(scalar)
+            } else if let latin = latinLookAlikes[scalar.value] {
+                result.append(Unicode.Scalar(latin))
             } else if !scalar.properties.isDefaultIgnorableCodePoint {
-                let caseFolded = String(scalar).uppercased().lowercased().unicodeScalars
-                result.append(contentsOf: caseFolded.allSatisfy(\.isASCII) ? caseFolded : String(scalar).unicodeScalars)
+                result.append(contentsOf: asciiFolding(scalar) ?? String(scalar).unicodeScalars)
             }
         }
         return String(result)
     }
+
+    /// The ASCII a character folds to by case, or by dropping its marks; `nil` when neither.
+    private static func asciiFolding(_ scalar: Unicode.Scalar) -> String.UnicodeScalarView? {
+        let caseFolded = String(scalar).uppercased().lowercased().unicodeScalars
+        if caseFolded.allSatisfy(\.isASCII) { return caseFolded }
+        var base = String.UnicodeScalarView()
+        for part in String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars
+        where part.properties.generalCategory != .nonspacingMark {
+            base.append(part)
+        }
+        return !base.isEmpty && base.allSatisfy(\.isASCII) ? base : nil
+    }
+
+    /// Cyrillic and Greek letters whose confusable skeleton (UTS #39) is a Latin letter, by
+    /// code point: the ones that can spell a sensitive name in a Latin-looking way.
+    private static let latinLookAlikes: [UInt32: UInt8] = {
+        let pairs: [(String, String)] = [
+            // Cyrillic
+            ("\u{0430}\u{0435}\u{043E}\u{0440}\u{0441}\u{0443}\u{0445}\u{0456}\u{0458}\u{0455}\u{04BB}\u{0501}\u{051B}\u{051D}\u{04CF}", "aeopcyxijshdqwl"),
+            ("\u{0410}\u{0412}\u{0415}\u{041A}\u{041C}\u{041D}\u{041E}\u{0420}\u{0421}\u{0422}\u{0425}\u{0405}\u{0406}\u{0408}\u{04AE}", "abekmhopctxsijy"),
+            // Greek
+            ("\u{03B1}\u{03BF}\u{03C1}\u{03BD}\u{03B9}\u{03BA}\u{03C5}\u{03C7}", "aopvikux"),
+            ("\u{0391}\u{0392}\u{0395}\u{0396}\u{0397}\u{0399}\u{039A}\u{039C}\u{039D}\u{039F}\u{03A1}\u{03A4}\u{03A5}\u{03A7}", "abezhikmnoptyx"),
+        ]
+        var table: [UInt32: UInt8] = [:]
+        for (letters, latin) in pairs {
+            for (scalar, ascii) in zip(letters.unicodeScalars, latin.utf8) { table[scalar.value] = ascii }
+        }
+        return table
+    }()
 
     /// The position of the last word's start; `nil` for an empty name.
     var lastWordStart: Int? {

@@ -43,6 +43,35 @@ final class NameKeyTests: XCTestCase {
         XCTAssertFalse(Redactor.standard.masksBodyKey("\u{65E5}\u{672C}"))
     }
 
+    func testCyrillicGreekAndTurkishLookAlikesMatchAsTheirLatinSkeleton() {
+        let headers = [
+            "\u{0410}uthorization",           // Cyrillic capital A
+            "X-\u{0410}pi-K\u{0435}y",        // Cyrillic A and e
+            "\u{0421}ookie",                  // Cyrillic capital Es
+            "X-\u{0391}uth-\u{03A4}oken",     // Greek capital Alpha and Tau
+            "X-Se\u{0455}\u{0455}ion",        // Cyrillic dze
+        ]
+        for name in headers {
+            XCTAssertTrue(Redactor.standard.masksHeader(named: name), name)
+        }
+        let keys = [
+            "p\u{0430}ssword",                // Cyrillic a
+            "t\u{03BF}ken",                   // Greek omicron
+            "s\u{0435}cr\u{0435}t",           // Cyrillic ie
+            "P\u{0130}N",                     // Turkish dotted capital I
+            "p\u{0131}n",                     // Turkish dotless i
+            "\u{0440}\u{0430}ssw\u{043E}rd",  // Cyrillic er, a, o
+            "api_k\u{0435}y",
+        ]
+        for key in keys {
+            XCTAssertTrue(Redactor.standard.masksBodyKey(key), key)
+            XCTAssertTrue(Redactor.standard.masksQueryItem(named: key), "query \(key)")
+        }
+        let json = Redactor.standard.redactedBody(Data(#"{"p\#u{0430}ssword":"S3CR3T","name":"Ada"}"#.utf8), contentType: "application/json")
+        XCTAssertEqual(String(decoding: json, as: UTF8.self), #"{"p\#u{0430}ssword":"[REDACTED]","name":"Ada"}"#)
+        XCTAssertFalse(Redactor.standard.masksBodyKey("\u{043A}\u{043E}\u{0434}"), "a Cyrillic word that spells nothing sensitive")
+    }
+
     func testWordRulesApplyToHeaderAndQueryNamesToo() {
         let redactor = Redactor.standard
         XCTAssertTrue(redactor.masksHeader(named: "X-Shopify-Access-Token"))
