@@ -62,10 +62,17 @@ final class HTTPEventCurlTests: XCTestCase {
         XCTAssertEqual(server.requests.last?.body, bytes)
 
         let get = try await exposedRequest(HTTPRequest(url: server.url("/blob")))
-        XCTAssertEqual(get.curlCommand, "curl -g \(server.url("/blob").absoluteString)")
+        XCTAssertEqual(get.curlCommand, "curl -g '\(server.url("/blob").absoluteString)'", "the URL is always single-quoted")
         let head = try await exposedRequest(HTTPRequest(method: .head, url: server.url("/blob")))
-        XCTAssertEqual(head.curlCommand, "curl -g --head \(server.url("/blob").absoluteString)")
+        XCTAssertEqual(head.curlCommand, "curl -g --head '\(server.url("/blob").absoluteString)'")
         XCTAssertEqual(try run(head.curlCommand), 0)
         XCTAssertEqual(server.requests.last?.method, "HEAD")
+
+        // UTF-8 text that holds a NUL byte goes through base64 too: a shell argument cannot hold it.
+        let nul = Data("a\u{0}b'c".utf8)
+        let post = try await exposedRequest(HTTPRequest(method: .post, url: server.url("/blob"), headers: ["Content-Type": "text/plain"], body: nul))
+        XCTAssertEqual(post.curlCommand, "printf '%s' '\(nul.base64EncodedString())' | base64 -d | curl -g -X POST '\(server.url("/blob").absoluteString)' -H 'Content-Type: text/plain' --data-binary @-")
+        XCTAssertEqual(try run(post.curlCommand), 0, post.curlCommand)
+        XCTAssertEqual(server.requests.last?.body, nul)
     }
 }

@@ -2,6 +2,11 @@ import Foundation
 import HTTPCoreText
 
 extension HTTPEvent.Request {
+    /// A request as given, for this package's benchmarks; events make theirs from records.
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: Data? = nil, isBodyTruncated: Bool = false) {
+        self.init(id: HTTPRequest.ID(rawValue: 0), method: method, url: url, headers: headers, body: body, isBodyTruncated: isBodyTruncated)
+    }
+
     /// A `curl` command line that sends this request as the event shows it: redacted, so a
     /// masked value stays `[REDACTED]`, and safe to paste into a POSIX shell.
     ///
@@ -11,39 +16,69 @@ extension HTTPEvent.Request {
     /// //   -H 'Content-Type: application/json' --data-binary '{"user":"roy","password":"[REDACTED]"}'
     /// ```
     ///
-    /// Every argument is single-quoted (a `'` inside becomes `'\''`); `-g` keeps curl from
-    /// reading `[REDACTED]` as a URL range. `Content-Length` and `Host` are left to curl. A body
-    /// that is not UTF-8 text is passed through `base64 -d`; a body that the policy cut short
-    /// is sent as captured, with a comment saying so.
+    /// The URL, each header and the body are single-quoted (a `'` inside becomes `'\''`);
+    /// `-g` keeps curl from reading `[REDACTED]` as a URL range. `Content-Length` and `Host` are
+    /// left to curl. A body that is not UTF-8 text, or holds a NUL byte, is passed through
+    /// `base64 -d`; a body that the policy cut short is sent as captured, with a comment saying
+    /// so. Rendering reads each byte a bounded number of times: tens of megabytes take tens of
+    /// milliseconds, whatever the body holds.
     public var curlCommand: String {
-        var arguments = ["curl", "-g"]
+        var words = ["curl", "-g"]
         switch method {
         case .get where body == nil: break
-        case .head: arguments.append("--head")
-        default: arguments += ["-X", method.rawValue]
+        case .head: words.append("--head")
+        default: words += ["-X", Self.quoted(method.rawValue)]
         }
-        arguments.append(url)
+        words.append(Self.singleQuoted(url))
         for field in headers where !["content-length", "host"].contains(field.name.lowercased()) {
-            arguments += ["-H", "\(field.name): \(field.value)"]
+            words += ["-H", Self.singleQuoted("\(field.name): \(field.value)")]
         }
         var prefix = ""
         if let body {
-            if let text = UTF8Text.decode(body, isCut: isBodyTruncated), !text.contains("\0") {
-                arguments += ["--data-binary", text]
+            if !body.contains(0), let text = UTF8Text.decode(body, isCut: isBodyTruncated) {
+                words += ["--data-binary", Self.singleQuoted(text)]
             } else {
-                prefix = "printf '%s' \(Self.quoted(body.base64EncodedString())) | base64 -d | "
-                arguments += ["--data-binary", "@-"]
+                // Base64 holds no quote: quoted as it is, without scanning it.
+                prefix = "printf '%s' '" + body.base64EncodedString() + "' | base64 -d | "
+                words += ["--data-binary", "@-"]
             }
         }
-        let command = prefix + arguments.map(Self.quoted).joined(separator: " ")
+        let command = prefix + words.joined(separator: " ")
         return isBodyTruncated ? command + " # the body was cut to what the policy captured" : command
     }
 
-    /// `text` in single quotes for a POSIX shell; a plain word stays as it is.
+    /// `text` in single quotes for a POSIX shell; a plain word (letters, digits, `-_./:@%+=,`)
+    /// stays as it is.
     static func quoted(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_./:@%+=,".unicodeScalars.contains(scalar))
+        let isPlain = !text.isEmpty && text.utf8.allSatisfy { plainBytes[Int($0)] }
+        return isPlain ? text : singleQuoted(text)
+    }
+
+    /// `text` in single quotes, each `'` inside written `'\''`; one pass over its bytes.
+    static func singleQuoted(_ text: String) -> String {
+        let quote = UInt8(ascii: "'")
+        let utf8 = text.utf8
+        let quotes = utf8.withContiguousStorageIfAvailable { $0.reduce(0) { $1 == quote ? $0 + 1 : $0 } }
+            ?? utf8.reduce(0) { $1 == quote ? $0 + 1 : $0 }
+        guard quotes > 0 else { return "'" + text + "'" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count + 3 * quotes + 2)
+        bytes.append(quote)
+        for byte in utf8 {
+            if byte == quote {
+                bytes += [quote, UInt8(ascii: "\\"), quote, quote]
+            } else {
+                bytes.append(byte)
+            }
         }
-        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        bytes.append(quote)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Which ASCII bytes a plain word may hold.
+    private static let plainBytes: [Bool] = (0..<256).map { byte in
+        guard byte < 0x80, let scalar = Unicode.Scalar(byte) else { return false }
+        return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "-_./:@%+=,".unicodeScalars.contains(scalar)
     }
 }
