@@ -18,7 +18,13 @@ extension Redactor {
     ///   credential scheme after the name (`Bearer`, `Basic`, `Token`, …) is kept and the
     ///   credential after it masked.
     /// - The word after `Bearer`, `Basic`, `Digest` or `Negotiate` is masked.
+    /// - After `jwt`, `token`, `apikey`, `key`, `secret`, `password`, `passwd`, `hmac` or
+    ///   `signature` written as a word, the next word is masked when it is shaped like a
+    ///   credential (8 bytes or more with a digit or a symbol, or a JWT): `jwt 9f8a7c6b5e`,
+    ///   but not `token expired`.
     /// - A JSON Web Token (`eyJ…` with two dots) is masked wherever it stands.
+    /// - At `.strict`, stricter: any word that looks randomly generated (16 bytes or more of
+    ///   letters and digits, both present) is masked wherever it stands.
     /// - A password before `@` without a scheme (`admin:secret@db.internal:5432`) is masked.
     ///
     /// One pass over the bytes, at most ``maximumScrubbedTextBytes`` of them; a word cut by
@@ -27,6 +33,13 @@ extension Redactor {
         guard level != .none else { return text }
         var scrubber = TextScrubber(text, redactor: self)
         return scrubber.scrub()
+    }
+
+    /// Whether a whole string is shaped like a secret: a JWT, or a random-looking word (see
+    /// the `.strict` text rule).
+    static func isSecretShaped(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)[...]
+        return TextScrubber.isJWT(bytes) || TextScrubber.looksRandom(bytes)
     }
 
     /// Whether a name is sensitive as a header, a query item or a body key.
@@ -38,7 +51,7 @@ extension Redactor {
 }
 
 /// One pass of ``Redactor/redactedText(_:)`` over UTF-8 bytes.
-private struct TextScrubber {
+struct TextScrubber {
     private let input: [UInt8]
     private let omittedByteCount: Int
     private let redactor: Redactor
@@ -52,8 +65,16 @@ private struct TextScrubber {
     private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
     /// Schemes after a sensitive name (`Authorization: Token abc`).
     private static let schemesAfterName = credentialSchemes + ["token"]
+    /// Words after which a credential-shaped word (``looksLikeCredential(_:)``) is masked:
+    /// `jwt eyJ…`, `token 9f8a7c6b5e`, `api key sk_live_51H…`, `password hunter22`, while
+    /// `token expired` keeps its ordinary word.
+    private static let credentialWords = ["jwt", "token", "apikey", "key", "secret", "password", "passwd", "hmac", "signature"]
+
+    /// Whether a random-looking word is masked wherever it stands (`.strict`).
+    private let masksRandomWords: Bool
 
     init(_ text: String, redactor: Redactor) {
+        masksRandomWords = redactor.level == .strict
         var bytes = Array(text.utf8)
         var kept = bytes.count
         if kept > Redactor.maximumScrubbedTextBytes {
@@ -114,7 +135,7 @@ private struct TextScrubber {
             url(from: start)
             return
         }
-        if Self.isJWT(run) {
+        if Self.isJWT(run) || masksRandomWords && Self.looksRandom(run) {
             output.append(contentsOf: Self.mask)
             index = end
             return
@@ -124,6 +145,10 @@ private struct TextScrubber {
         if Self.endsWithWord(run, in: Self.credentialSchemes) {
             maskNextToken()
             return
+        }
+        if Self.isWord(run, in: Self.credentialWords) {
+            maskNextToken(onlyIf: Self.looksLikeCredential)
+            if index != end { return }
         }
         let isFlag = start >= 2 && input[start - 1] == UInt8(ascii: "-") && input[start - 2] == UInt8(ascii: "-")
             && (start == 2 || !Self.isNameByte(input[start - 3]))
@@ -192,10 +217,19 @@ private struct TextScrubber {
     }
 
     /// Masks the token after the whitespace at `index`, when one follows.
-    private mutating func maskNextToken() {
+    private mutating func maskNextToken(onlyIf isCredential: ((ArraySlice<UInt8>) -> Bool)? = nil) {
         var start = index
         while start < input.count, Self.isSpace(input[start]) { start += 1 }
         guard start > index, start < input.count else { return }
+        if let isCredential {
+            // Only a bare word shaped like a credential; anything else is read as usual.
+            let end = tokenEnd(from: start)
+            guard end > start, !Self.isQuote(input[start]), isCredential(input[start..<end]) else { return }
+            copy(to: start)
+            output.append(contentsOf: Self.mask)
+            index = end
+            return
+        }
         copy(to: start)
         if Self.isQuote(input[start]) {
             maskQuoted(opening: [input[start]])
@@ -205,6 +239,33 @@ private struct TextScrubber {
         guard end > start else { return }
         output.append(contentsOf: Self.mask)
         index = end
+    }
+
+    /// A word a credential could be: at least 8 bytes, with a digit or a symbol among letters
+    /// (`9f8a7c6b5e`, `sk_live_51H…`, `hunter22`), or a JWT; `expired`, `invalid` are not.
+    private static func looksLikeCredential(_ word: ArraySlice<UInt8>) -> Bool {
+        if isJWT(word) { return true }
+        guard word.count >= 8 else { return false }
+        return word.contains { !(($0 | 0x20) >= 97 && ($0 | 0x20) <= 122) }
+    }
+
+    /// A word that looks randomly generated, masked wherever it stands at `.strict`: at least
+    /// 16 bytes of letters, digits and `-_.+/=~`, with both letters and digits
+    /// (`3f9a1c0e8b7d6a5f4e3d`, `AKIAIOSFODNN7EXAMPLE`). Words and ids under 16 bytes are kept.
+    static func looksRandom(_ word: ArraySlice<UInt8>) -> Bool {
+        guard word.count >= 16 else { return false }
+        var letters = 0, digits = 0
+        for byte in word {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letters += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="),
+                UInt8(ascii: "~"):
+                continue
+            default: return false
+            }
+        }
+        return letters > 0 && digits > 0
     }
 
     /// `opening` at `index`, then everything up to the same quote (not escaped) masked; an
@@ -318,7 +379,7 @@ private struct TextScrubber {
     }
 
     /// `eyJ` (a JSON header in base64url) and two dots.
-    private static func isJWT(_ run: ArraySlice<UInt8>) -> Bool {
+    static func isJWT(_ run: ArraySlice<UInt8>) -> Bool {
         run.count > 10 && run.starts(with: "eyJ".utf8) && run.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
     }
 

@@ -210,13 +210,25 @@ public struct Redactor: Sendable, Hashable {
 
     /// Request metadata with each value masked when its key is a sensitive name (as a header,
     /// a query item or a body key), and otherwise scrubbed like free text
-    /// (``redactedText(_:)``). Keys are kept.
+    /// (``redactedText(_:)``). Keys are kept, unless a key is itself shaped like a secret (a
+    /// JWT, or a random-looking word of 16 bytes or more, as a careless `[token: "1"]` makes):
+    /// such a key becomes `redacted_key` (then `redacted_key_2`, …, in the keys' order), a name
+    /// every log format accepts, and its value ``mask``. (At `.strict` every value is masked.)
     public func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
         guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveQueryNames.isEmpty || !sensitiveBodyKeys.isEmpty
         else { return metadata }
-        var result = metadata
-        for (key, value) in metadata {
-            result[key] = isSensitiveName(key) ? Self.mask : redactedText(value)
+        var result: [String: String] = [:]
+        result.reserveCapacity(metadata.count)
+        var maskedKeys = 0
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            if level != .none, Self.isSecretShaped(key) {
+                maskedKeys += 1
+                result[maskedKeys == 1 ? "redacted_key" : "redacted_key_\(maskedKeys)"] = Self.mask
+            } else if isSensitiveName(key) {
+                result[key] = Self.mask
+            } else {
+                result[key] = redactedText(value)
+            }
         }
         return result
     }

@@ -91,6 +91,45 @@ final class RedactorTextTests: XCTestCase {
         ])
     }
 
+    func testSchemeThenTokenPhrasesMaskCredentialShapedWordsOnly() {
+        let cases: [(String, String)] = [
+            ("jwt 9f8a7c6b5e4d", "jwt [REDACTED]"),
+            ("JWT eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", "JWT [REDACTED]"),
+            ("invalid token 3f9a1c0e8b7d for ada", "invalid token [REDACTED] for ada"),
+            ("api key sk_live_51Habc", "api key [REDACTED]"),
+            ("wrong password hunter22!", "wrong password [REDACTED]"),
+            ("hmac d41d8cd98f00b204 mismatch", "hmac [REDACTED] mismatch"),
+            ("token expired for ada", "token expired for ada"),
+            ("the secret sauce", "the secret sauce"),
+            ("password 123", "password 123"),
+        ]
+        for (input, expected) in cases {
+            XCTAssertEqual(scrubbed(input), expected, input)
+        }
+    }
+
+    func testStrictTextMasksRandomLookingWordsAnywhere() {
+        let text = "upload 3f9a1c0e8b7d6a5f4e3d failed for AKIAIOSFODNN7EXAMPLE on build 1234 of api.example.com"
+        XCTAssertEqual(scrubbed(text, .strict), "upload [REDACTED] failed for [REDACTED] on build 1234 of api.example.com")
+        XCTAssertEqual(scrubbed(text, .standard), text, "standard keeps words it has no rule for")
+    }
+
+    func testMetadataKeysShapedLikeSecretsAreMasked() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"
+        let metadata = [
+            "sk9f8a7c6b5e4d3c2b1a": "1", jwt: "x", "route": "/users",
+            "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "note": "key 3f9a1c0e8b7d6a5f4e3d",
+        ]
+        XCTAssertEqual(Redactor.standard.redactedMetadata(metadata), [
+            "redacted_key": "[REDACTED]", "redacted_key_2": "[REDACTED]", "route": "/users",
+            "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "note": "key [REDACTED]",
+        ])
+        XCTAssertEqual(Redactor.strict.redactedMetadata(["sk9f8a7c6b5e4d3c2b1a": "1", "route": "/users"]), [
+            "redacted_key": "[REDACTED]", "route": "[REDACTED]",
+        ], "at .strict every value is masked, and a secret-shaped key too")
+        XCTAssertEqual(Redactor.none.redactedMetadata(metadata), metadata)
+    }
+
     func testCredentialSchemesAndURLs() {
         check([
             ("Authorization: Bearer abc", "Authorization: Bearer [REDACTED]"),

@@ -55,6 +55,14 @@ final class LokiLoggerTests: XCTestCase {
         XCTAssertFalse(line.contains("abc.def.ghi"), line)
         XCTAssertTrue(line.contains("password=[REDACTED]"), line)
         XCTAssertTrue(line.contains("user=ada"), line)
+
+        // A secret used as a metadata key leaves as neither key nor value.
+        harness.logger.info("cached", metadata: ["sk_live_4eC39HqLyjWDarjtT1zdp7dc": "1"])
+        await harness.logger.flush()
+        let lines2 = try await receiver.received().lines
+        let cached = try XCTUnwrap(lines2.first { $0.contains("cached") })
+        XCTAssertFalse(cached.contains("sk_live"), cached)
+        XCTAssertTrue(cached.contains("redacted_key=[REDACTED]"), cached)
     }
 
     func testTenantAndBasicAuthorizationAreSentAndRequired() async throws {
