@@ -31,7 +31,10 @@ extension Redactor {
     ///   (`?=...`), since nothing says what it is. A masked value runs to the next `&`, even
     ///   one masked in a nested URL: most servers read `token=ab;cd` as `ab;cd`. At `.strict`
     ///   a query item without `=` is masked too unless its name is allowed; a path item
-    ///   without `=` is kept.
+    ///   without `=` is kept, unless it is a JWT (masked at every level but `.none`) or, at
+    ///   `.strict`, looks randomly generated: 16 bytes or more of letters, digits and
+    ///   `-_.+=~`, both letters and digits present (`/reset/3f9a1c0e8b7d6a5f4e3d`). Shorter
+    ///   segments and words (`/users/42`, `/v2/orders`) are kept.
     /// - **Names** are matched after `+` and percent escapes are decoded, again and again up to
     ///   four rounds (`%2574oken` is `token`), with control characters, invisible format
     ///   characters and invalid UTF-8 dropped (`tok%00en` is `token`); then by each part
@@ -316,6 +319,12 @@ extension PairMasker {
                 endsMasked = maskPairs(view, start..<end, masks: Self.masksURLName(redactor), masksBareItems: false, nesting: nesting)
             } else if hasPercent, Self.hasEscape(bytes, start..<end) {
                 endsMasked = maskDecoded(view, start..<end, nesting: nesting)
+            } else if redactor.level != .none, TextScrubber.isJWT(bytes[start..<end])
+                || redactor.level == .strict && TextScrubber.looksRandom(bytes[start..<end])
+            {
+                // `/verify/eyJ…` at any level; `/reset/3f9a1c0e8b7d6a5f4e3d` at `.strict`.
+                mask(start..<end, in: view)
+                endsMasked = false
             } else {
                 endsMasked = false
             }

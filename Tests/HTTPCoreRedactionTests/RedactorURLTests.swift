@@ -324,4 +324,17 @@ final class RedactorURLTests: XCTestCase {
         }
         return output
     }
+
+    func testRandomLookingPathSegmentsAtStrictAndJWTsAtEveryLevel() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"
+        XCTAssertEqual(
+            Redactor.strict.redactedURL(string: "https://api.example.com/reset/3f9a1c0e8b7d6a5f4e3d/keys/AKIAIOSFODNN7EXAMPLE/users/42"),
+            "https://api.example.com/reset/[REDACTED]/keys/[REDACTED]/users/42"
+        )
+        XCTAssertEqual(
+            Redactor.standard.redactedURL(string: "https://api.example.com/reset/3f9a1c0e8b7d6a5f4e3d/verify/\(jwt)"),
+            "https://api.example.com/reset/3f9a1c0e8b7d6a5f4e3d/verify/[REDACTED]", "standard keeps ids it has no rule for, never a JWT"
+        )
+        XCTAssertEqual(Redactor.strict.redactedURL(string: "https://api.example.com/v2/orders/summary"), "https://api.example.com/v2/orders/summary")
+    }
 }
