@@ -42,6 +42,7 @@ extension Redactor {
     ///   `?`, `amp;token` after `&amp;`). A name still encoded after four rounds is masked.
     /// - **Fragment.** Everything after the first `#` (and a hash-bang `!`) is read as a value,
     ///   so `#access_token=...`, `#!access_token=...` and `#!/cb?access_token=...` are masked.
+    ///   At `.strict` a fragment without `=` is masked whole.
     /// - **Values** that are kept are read again: one with URL structure (`?`, `#`, `&`, `;`,
     ///   `=`, `@`) gets all these rules one level deeper (`?next=https://a/b?token=...`,
     ///   `?x=1?token=...`); one whose escapes encode such structure is decoded once and read
@@ -187,6 +188,12 @@ extension PairMasker {
         guard queryEnd < end else { return endsMasked }
         var fragmentStart = queryEnd + 1
         if fragmentStart < end, bytes[fragmentStart] == ASCII.exclamationMark { fragmentStart += 1 }
+        // At `.strict` a fragment with no pairs in it (`#3f9a…`, `#otp`) says nothing of what it
+        // holds: masked whole.
+        if redactor.level == .strict, fragmentStart < end, !bytes[fragmentStart..<end].contains(ASCII.equals) {
+            mask(fragmentStart..<end, in: view)
+            return true
+        }
         return maskValue(view, fragmentStart..<end, nesting: nesting)
     }
 

@@ -337,4 +337,11 @@ final class RedactorURLTests: XCTestCase {
         )
         XCTAssertEqual(Redactor.strict.redactedURL(string: "https://api.example.com/v2/orders/summary"), "https://api.example.com/v2/orders/summary")
     }
+
+    func testAFragmentWithoutPairsIsMaskedWholeAtStrict() {
+        XCTAssertEqual(Redactor.strict.redactedURL(string: "https://a.example/cb#S3CR3Tvalue"), "https://a.example/cb#[REDACTED]")
+        XCTAssertEqual(Redactor.strict.redactedURL(string: "https://a.example/cb#!S3CR3Tvalue"), "https://a.example/cb#![REDACTED]")
+        XCTAssertEqual(Redactor.standard.redactedURL(string: "https://a.example/docs#section-2"), "https://a.example/docs#section-2")
+        XCTAssertEqual(Redactor.strict.redactedURL(string: "https://a.example/cb#state=ok"), "https://a.example/cb#state=[REDACTED]")
+    }
 }
