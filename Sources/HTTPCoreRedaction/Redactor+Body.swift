@@ -13,15 +13,18 @@ extension Redactor {
     ///   (``redactedText(_:)``); at `.strict`, a note of its size and type.
     /// - `application/graphql`: literals become `***`.
     /// - `application/x-www-form-urlencoded`, or a body of another type shaped like one
-    ///   (`name=value&...`): values of sensitive keys become ``mask``.
+    ///   (`name=value&...`): values of sensitive keys become ``mask``; a value that is JSON is
+    ///   masked by the JSON rules and written back form-encoded.
     /// - XML (`xml` or `+xml` media types, or a body of another type that starts with a tag):
     ///   the values of attributes and the content of elements with sensitive names become
     ///   ``mask``, matched by local name (`wsse:Password`).
     /// - `multipart/form-data`: the content of parts with a sensitive name becomes ``mask``;
     ///   other parts are redacted by their own content type. Without a usable boundary the
     ///   body is replaced by a note.
-    /// - Anything else is kept at `.standard` and replaced by a note of its size and type at
-    ///   `.strict`.
+    /// - Anything else, at `.standard`: text gets the text rules (YAML, JSONP, GraphQL or
+    ///   forms as `text/plain`, HTML), compressed data and UTF-16 text become
+    ///   `[unparsed body: N bytes, gzip]`, other binary data is kept; at `.strict`, a note of
+    ///   its size and type.
     ///
     /// Bodies that cannot be read as their type are never returned raw: the output ends at
     /// the last complete token with a marker. Bodies that no rule needs are not parsed.
@@ -60,7 +63,7 @@ extension Redactor {
         case .form:
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
-            let masked = maskedPairs(Substring(text), masks: masksBodyKey)
+            let masked = maskingJSONValues(in: maskedPairs(Substring(text), masks: masksBodyKey))
             return Data((isTruncated ? Self.maskingCutCredential(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
@@ -74,8 +77,67 @@ extension Redactor {
             guard level != .strict else { return Self.note(for: body, media: media) }
             return Data(XMLMasker.mask([UInt8](body), redactor: self))
         case .other:
-            return level == .strict ? Self.note(for: body, media: media) : body
+            guard level != .strict else { return Self.note(for: body, media: media) }
+            return redactedOtherBody(body, media: media)
         }
+    }
+
+    /// A form whose values that are JSON (`data={"password":…}`, encoded or not) are masked
+    /// by the JSON rules, and written back form-encoded; every other pair as it was.
+    private func maskingJSONValues(in form: String) -> String {
+        guard form.contains("%7B") || form.contains("%7b") || form.contains("%5B") || form.contains("%5b") || form.contains("{") || form.contains("[")
+        else { return form }
+        return form.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let raw = pair[pair.index(after: equals)...]
+            guard !raw.hasPrefix(Self.mask), let value = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
+                !value.hasPrefix(Self.mask), BodyKind.startsLikeJSON(Data(value.utf8))
+            else { return String(pair) }
+            let masked = String(decoding: redactedBody(Data(value.utf8), contentType: "application/json"), as: UTF8.self)
+            guard masked != value else { return String(pair) }
+            let encoded = masked.addingPercentEncoding(withAllowedCharacters: Self.formValueAllowed) ?? Self.mask
+            return pair[...equals] + encoded
+        }.joined(separator: "&")
+    }
+
+    /// What a form value may hold unescaped.
+    private static let formValueAllowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~[]"))
+
+    /// A body of no known shape at `.standard`, decided by what it holds:
+    /// - UTF-8 text without control characters but tabs and line breaks (YAML, JSONP
+    ///   `callback({…})`, GraphQL or a form sent as
+    ///   `text/plain`, HTML, an `application/http` part) gets the text rules
+    ///   (``redactedText(_:)``), so `password: …`, `"token":"…"`, `name=value` pairs,
+    ///   credentials and URLs are masked; past the text rules' 64 KiB a marker says how much
+    ///   was left out.
+    /// - Compressed data (gzip, zlib, zstd, zip) and UTF-16 text, which may hide any of that,
+    ///   are replaced by `[unparsed body: N bytes, …]`.
+    /// - Other binary data (an image, protobuf) is kept.
+    private func redactedOtherBody(_ body: Data, media: (type: String, boundary: String?)?) -> Data {
+        if let kind = Self.unparsedKind(of: body) {
+            return Data("[unparsed body: \(body.count) bytes, \(kind)]".utf8)
+        }
+        let isText = !body.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
+        guard isText, let text = String(data: body, encoding: .utf8) else { return body }
+        return Data(redactedText(text).utf8)
+    }
+
+    /// What a body that hides text in a form no masker reads is: compressed, or UTF-16.
+    fileprivate static func unparsedKind(of body: Data) -> String? {
+        let head = [UInt8](body.prefix(4))
+        if head.starts(with: [0x1F, 0x8B]) { return "gzip" }
+        if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "zip" }
+        if head.count >= 2, head[0] == 0x78, [0x01, 0x5E, 0x9C, 0xDA].contains(head[1]) { return "zlib" }
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return "UTF-16 text" }
+        // UTF-16 without a byte order mark: ASCII text with a zero byte beside every character.
+        let sample = [UInt8](body.prefix(64))
+        if sample.count >= 8 {
+            let evenZeros = stride(from: 0, to: sample.count, by: 2).allSatisfy { sample[$0] == 0 }
+            let oddZeros = stride(from: 1, to: sample.count, by: 2).allSatisfy { sample[$0] == 0 }
+            if evenZeros || oddZeros { return "UTF-16 text" }
+        }
+        return nil
     }
 
     /// The data of one streamed message (a server-sent event's `data:` value, a JSON line):
@@ -139,8 +201,11 @@ extension Redactor {
             } else if subtype == "xml" || subtype.hasSuffix("+xml") {
                 self = .xml
             } else {
-                // Whatever the label says, a body shaped like JSON or a form is masked as one.
-                if Self.startsLikeJSON(body) || body.starts(with: Redactor.jsonHijackingPrefix) {
+                // Whatever the label says, a body shaped like JSON or a form is masked as one,
+                // unless it is compressed or UTF-16 (noted as unparsed).
+                if Redactor.unparsedKind(of: body) != nil {
+                    self = .other
+                } else if Self.startsLikeJSON(body) || body.starts(with: Redactor.jsonHijackingPrefix) {
                     self = .json
                 } else if Self.looksLikeForm(body) {
                     self = .form
@@ -184,6 +249,12 @@ extension Redactor {
             var content = body[...]
             while let last = content.last, last == 0x0A || last == 0x0D { content = content.dropLast() }
             guard let first = content.first, first != UInt8(ascii: "="), first != UInt8(ascii: "&") else { return false }
+            // One word ending in `=` padding (`eyJ…fQ==`) is base64, not a form.
+            if !content.contains(UInt8(ascii: "&")), let equals = content.firstIndex(of: UInt8(ascii: "=")),
+                content[equals...].allSatisfy({ $0 == UInt8(ascii: "=") })
+            {
+                return false
+            }
             var sawEquals = false
             var segmentHasEquals = false
             for byte in content {

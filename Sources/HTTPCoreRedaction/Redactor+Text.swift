@@ -135,7 +135,7 @@ struct TextScrubber {
             url(from: start)
             return
         }
-        if Self.isJWT(run) || masksRandomWords && Self.looksRandom(run) {
+        if Self.isJWT(run) || Self.isBase64JSON(run) || masksRandomWords && Self.looksRandom(run) {
             output.append(contentsOf: Self.mask)
             index = end
             return
@@ -383,6 +383,13 @@ struct TextScrubber {
         run.count > 10 && run.starts(with: "eyJ".utf8) && run.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
     }
 
+    /// `eyJ` or `W3s` (`{"` or `[{` in base64) and 16 bytes or more of base64: JSON encoded
+    /// whole, which the JSON rules cannot read (`eyJwYXNzd29yZCI6…`).
+    static func isBase64JSON(_ run: ArraySlice<UInt8>) -> Bool {
+        run.count >= 16 && (run.starts(with: "eyJ".utf8) || run.starts(with: "W3s".utf8))
+            && run.allSatisfy { $0.isBase64Byte }
+    }
+
     /// Letters, digits, `_`, `%` and bytes of non-ASCII characters start a name.
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -422,5 +429,14 @@ struct TextScrubber {
             true
         default: isSpace(byte) || isQuote(byte)
         }
+    }
+}
+
+extension UInt8 {
+    /// A byte of base64 or base64url text, padding included.
+    fileprivate var isBase64Byte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+            || self == UInt8(ascii: "+") || self == UInt8(ascii: "/") || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
+            || self == UInt8(ascii: "=")
     }
 }

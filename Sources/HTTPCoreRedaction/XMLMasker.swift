@@ -37,7 +37,7 @@ enum XMLMasker {
                     continue
                 }
                 if starts(with: "<!--") {
-                    copy(through: "-->")
+                    comment()
                 } else if starts(with: "<![CDATA[") {
                     copy(through: "]]>")
                 } else if starts(with: "<!") || starts(with: "<?") || starts(with: "</") {
@@ -140,6 +140,24 @@ enum XMLMasker {
             output.append(contentsOf: Redactor.mask.utf8)
             index = input.count
             return false
+        }
+
+        /// A comment at `index`, its text by the text rules (a commented-out
+        /// `<password>…</password>` or `password=…` is masked like free text); an unclosed
+        /// comment runs to the end.
+        mutating func comment() {
+            let open = 4
+            var position = index + open
+            while position + 3 <= input.count, !(input[position] == 0x2D && input[position + 1] == 0x2D && input[position + 2] == 0x3E) {
+                position += 1
+            }
+            let textEnd = min(position, input.count)
+            output.append(contentsOf: input[index..<(index + open)])
+            let text = String(decoding: input[(index + open)..<textEnd], as: UTF8.self)
+            output.append(contentsOf: redactor.redactedText(text).utf8)
+            let end = min(textEnd + 3, input.count)
+            output.append(contentsOf: input[textEnd..<end])
+            index = end
         }
 
         mutating func copy(through terminator: StaticString) {
