@@ -30,8 +30,11 @@ final class RedactorFuzzTests: XCTestCase {
 
     /// A body holding the secret where `.standard` masks it.
     private static func leaf(_ secret: String, _ random: inout SeededRandomNumberGenerator) -> Body {
-        let key = ["password", "newPassword", "auth_token", "client_secret", "api_key", "refreshToken", "session_id"].randomElement(using: &random)!
-        switch random.next() % 9 {
+        let key = [
+            "password", "newPassword", "auth_token", "client_secret", "api_key", "refreshToken", "session_id",
+            "p\u{0430}ssword", "t\u{03BF}ken",  // Cyrillic a, Greek omicron
+        ].randomElement(using: &random)!
+        switch random.next() % 14 {
         case 0: return Body(text: #"{"id":1,"\#(key)":"\#(secret)","name":"a"}"#, contentType: "application/json")
         case 1: return Body(text: #"[{"user":{"\#(key)":["\#(secret)"]}}]"#, contentType: nil)
         case 2: return Body(text: "a=1&\(key)=\(secret)&b=2", contentType: ["application/x-www-form-urlencoded", nil, "text/plain"].randomElement(using: &random)!)
@@ -40,6 +43,11 @@ final class RedactorFuzzTests: XCTestCase {
         case 5: return Body(text: #"{"query":"query($v: String) { a(v: $v) }","variables":{"v":"\#(secret)"}}"#, contentType: "application/json")
         case 6: return Body(text: #"{"next":"https://a.example/cb?\#(key)=\#(secret)&x=1"}"#, contentType: "application/json")
         case 7: return Body(text: #"{"header":"Bearer \#(secret)"}"#, contentType: "application/json")
+        case 8: return Body(text: "user: ada\n\(key): \(secret)\n", contentType: ["application/yaml", "text/plain"].randomElement(using: &random)!)
+        case 9: return Body(text: #"cb({"\#(key)":"\#(secret)"})"#, contentType: "application/javascript")
+        case 10: return Body(text: "<r><!-- \(key)=\(secret) --><n>1</n></r>", contentType: "application/xml")
+        case 11: return Body(text: "a=1\r\n\(key)=\(secret)\r\n", contentType: "text/plain")
+        case 12: return Body(text: "POST /x HTTP/1.1\r\nAuthorization: Bearer \(secret)\r\n\r\n", contentType: "application/http")
         default: return Body(text: #"{"query":"mutation { login(password: \"\#(secret)\") }"}"#, contentType: "application/json")
         }
     }
@@ -56,6 +64,10 @@ final class RedactorFuzzTests: XCTestCase {
             // A form carried as a JSON string value gets the text rules.
             let encoded = String(decoding: JSONString.encode(inner.text), as: UTF8.self)
             return Body(text: #"{"body":\#(encoded)}"#, contentType: "application/json")
+        case 1 where isJSON && Bool.random(using: &random):
+            // JSON as a form value, percent-encoded.
+            let encoded = inner.text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return Body(text: "n=1&data=\(encoded)", contentType: "application/x-www-form-urlencoded")
         case 1 where isJSON && !inner.text.contains("\n"):
             return Body(text: "{\"a\":1}\n" + inner.text + "\n", contentType: "application/x-ndjson")
         default:
@@ -65,6 +77,37 @@ final class RedactorFuzzTests: XCTestCase {
             let text = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\(label)\r\n\(inner.text)\r\n--\(boundary)--\r\n"
             let type = Bool.random(using: &random) ? "multipart/form-data" : "multipart/mixed"
             return Body(text: text, contentType: "\(type); boundary=\(boundary)")
+        }
+    }
+
+    func testPlantedSecretsInHeadersNeverComeOut() {
+        var random = SeededRandomNumberGenerator(seed: 0x4EAD)
+        let names = [
+            "X-Custom-Auth", "X-Hub-Signature-256", "X-Shopify-Hmac-Sha256", "X-Session", "X-Client-Key", "Authorization",
+            "\u{0410}uthorization", "X-\u{0410}pi-Key",
+        ]
+        for round in 0..<500 {
+            let secret = "S3cr3t\(random.next() % 1_000_000)"
+            let value: String
+            switch random.next() % 4 {
+            case 0: value = secret
+            case 1: value = "Bearer \(secret)"
+            case 2: value = "https://hooks.example.com/in?sig=\(secret)"
+            default: value = "userId=\(secret),lang=en"
+            }
+            // Under a name of its own, a value is masked for its shape: a credential, a URL's
+            // sensitive query value, a baggage member's value.
+            let name: String
+            if value.hasPrefix("userId") {
+                name = "baggage"
+            } else if value != secret, random.next() % 2 == 0 {
+                name = "X-Anything"
+            } else {
+                name = names.randomElement(using: &random)!
+            }
+            let shown = Redactor.standard.redactedHeaderValue(value, name: name)
+            XCTAssertFalse(shown.contains("S3cr3t"), "round \(round): \(name): \(value) -> \(shown)")
+            if shown.contains("S3cr3t") { return }
         }
     }
 }
