@@ -38,8 +38,46 @@ extension Redactor {
     /// Whether a whole string is shaped like a secret: a JWT, or a random-looking word (see
     /// the `.strict` text rule).
     static func isSecretShaped(_ text: String) -> Bool {
+        // Both shapes are longer than 10 bytes: most names are answered without a copy.
+        guard text.utf8.count > 10 else { return false }
         let bytes = Array(text.utf8)[...]
         return TextScrubber.isJWT(bytes) || TextScrubber.looksRandom(bytes)
+    }
+
+    /// Whether the text rules could change `text`: it holds a separator a pair or a URL needs
+    /// (`=`, `:`, `@`, `//`), a byte outside ASCII, a credential scheme or word, a JWT or base64
+    /// JSON start, or, at `.strict`, a word of 16 bytes or more. Header values are asked first,
+    /// so the common ones (`application/json`, `gzip, br`, `no-cache`) cost one scan.
+    func textRulesMayChange(_ text: String) -> Bool {
+        var wordStart: String.UTF8View.Index?
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        func endsWord(at end: String.UTF8View.Index) -> Bool {
+            guard let start = wordStart else { return false }
+            let word = utf8[start..<end]
+            let count = utf8.distance(from: start, to: end)
+            if level == .strict, count >= 16 { return true }
+            if word.starts(with: "eyJ".utf8) || word.starts(with: "W3s".utf8) { return true }
+            let lowered = String(decoding: word.drop { $0 == UInt8(ascii: "-") }, as: UTF8.self).lowercased()   // `--password`
+            return TextScrubber.isTriggerWord(lowered)
+        }
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            switch byte {
+            case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), 0x80...:
+                return true
+            case UInt8(ascii: "/") where utf8.index(after: index) < utf8.endIndex && utf8[utf8.index(after: index)] == UInt8(ascii: "/"):
+                return true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "_"), UInt8(ascii: "-"):
+                if wordStart == nil { wordStart = index }
+            default:
+                if endsWord(at: index) { return true }
+                wordStart = nil
+            }
+            index = utf8.index(after: index)
+        }
+        return endsWord(at: utf8.endIndex)
     }
 
     /// Whether a name is sensitive as a header, a query item or a body key.
@@ -65,6 +103,12 @@ struct TextScrubber {
     private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
     /// Schemes after a sensitive name (`Authorization: Token abc`).
     private static let schemesAfterName = credentialSchemes + ["token"]
+    /// Whether a lowercased word makes the text rules look at what follows it.
+    static func isTriggerWord(_ word: String) -> Bool {
+        credentialSchemes.contains(word) || credentialWords.contains(word) || schemesAfterName.contains(word)
+            || word.hasSuffix("bearer") || word.hasSuffix("basic")
+    }
+
     /// Words after which a credential-shaped word (``looksLikeCredential(_:)``) is masked:
     /// `jwt eyJ…`, `token 9f8a7c6b5e`, `api key sk_live_51H…`, `password hunter22`, while
     /// `token expired` keeps its ordinary word.

@@ -168,7 +168,9 @@ public struct Redactor: Sendable, Hashable {
         case "location", "content-location", "referer": return redactedURL(string: value)
         case "refresh": return redactedRefresh(value)
         case "baggage", "tracestate": return Self.maskingListValues(value)
-        default: return Self.isAbsoluteHTTPURL(value) ? redactedURL(string: value) : redactedText(value)
+        default:
+            if Self.isAbsoluteHTTPURL(value) { return redactedURL(string: value) }
+            return textRulesMayChange(value) ? redactedText(value) : value
         }
     }
 
@@ -220,7 +222,10 @@ public struct Redactor: Sendable, Hashable {
         var result: [String: String] = [:]
         result.reserveCapacity(metadata.count)
         var maskedKeys = 0
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        // In the keys' order only when some key must be renamed, so the names are stable.
+        let hasSecretKey = level != .none && metadata.keys.contains(where: Self.isSecretShaped)
+        let entries = hasSecretKey ? metadata.sorted { $0.key < $1.key } : Array(metadata)
+        for (key, value) in entries {
             if level != .none, Self.isSecretShaped(key) {
                 maskedKeys += 1
                 result[maskedKeys == 1 ? "redacted_key" : "redacted_key_\(maskedKeys)"] = Self.mask

@@ -87,6 +87,21 @@ final class RedactorHeaderTests: XCTestCase {
         )
     }
 
+    func testOrdinaryValuesAreKeptAndAnythingTheTextRulesWouldTouchIsScrubbed() {
+        let kept: HTTPHeaders = [
+            "Accept": "application/json", "Accept-Encoding": "gzip, deflate, br", "Cache-Control": "no-cache",
+            "X-Request-ID": "7f3c2a1b-9d8e-4f6a-b5c4-3e2d1f0a9b8c", "X-Note": "token expired",
+        ]
+        XCTAssertEqual(Redactor.standard.redactedHeaders(kept).map(\.value), kept.map(\.value))
+        let scrubbed: HTTPHeaders = [
+            "X-Args": "--password hunter22", "X-Note": "jwt 9f8a7c6b5e4d", "X-Debug": "dsn postgres://app:hunter22@db/x",
+            "X-Blob": "eyJwYXNzd29yZCI6Imh1bnRlcjIifQ",
+        ]
+        for field in Redactor.standard.redactedHeaders(scrubbed) {
+            XCTAssertFalse(field.value.contains("hunter2") || field.value.contains("9f8a7c6b5e4d") || field.value.contains("eyJw"), "\(field.name): \(field.value)")
+        }
+    }
+
     func testBaggageAndTracestateKeepKeysAndLoseValues() {
         let headers: HTTPHeaders = [
             "baggage": "userId=alice@example.com,isProduction=false;ttl=30, tenant = acme",
