@@ -83,21 +83,57 @@ extension Redactor {
     }
 
     /// A form whose values that are JSON (`data={"password":…}`, encoded or not) are masked
-    /// by the JSON rules, and written back form-encoded; every other pair as it was.
+    /// by the JSON rules, and written back form-encoded; every other pair as it was. One scan
+    /// finds the values that start like JSON (`{`, `[` other than a mask, `%7B`, `%5B`); a form
+    /// without one is returned as it is.
     private func maskingJSONValues(in form: String) -> String {
-        guard form.contains("%7B") || form.contains("%7b") || form.contains("%5B") || form.contains("%5b") || form.contains("{") || form.contains("[")
-        else { return form }
-        return form.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-            let raw = pair[pair.index(after: equals)...]
-            guard !raw.hasPrefix(Self.mask), let value = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                !value.hasPrefix(Self.mask), BodyKind.startsLikeJSON(Data(value.utf8))
-            else { return String(pair) }
-            let masked = String(decoding: redactedBody(Data(value.utf8), contentType: "application/json"), as: UTF8.self)
-            guard masked != value else { return String(pair) }
-            let encoded = masked.addingPercentEncoding(withAllowedCharacters: Self.formValueAllowed) ?? Self.mask
-            return pair[...equals] + encoded
-        }.joined(separator: "&")
+        let bytes = Array(form.utf8)
+        var valueStarts: [Int] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "="), (index == 0 || bytes[index - 1] != UInt8(ascii: "=")),
+                Self.valueStartsLikeJSON(bytes, at: index + 1)
+            {
+                valueStarts.append(index + 1)
+            }
+            index += 1
+        }
+        guard !valueStarts.isEmpty else { return form }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for start in valueStarts where start >= copied {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+            output += bytes[copied..<start]
+            output += maskedJSONFormValue(bytes[start..<end])
+            copied = end
+        }
+        output += bytes[copied...]
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether the value at `start` starts like JSON, raw or percent-encoded, and is not a mask.
+    private static func valueStartsLikeJSON(_ bytes: [UInt8], at start: Int) -> Bool {
+        guard start < bytes.count else { return false }
+        switch bytes[start] {
+        case UInt8(ascii: "{"): return true
+        case UInt8(ascii: "["): return !bytes[start...].starts(with: mask.utf8)
+        case UInt8(ascii: "%"):
+            guard start + 2 < bytes.count else { return false }
+            let high = bytes[start + 1], low = bytes[start + 2] | 0x20
+            return (high == UInt8(ascii: "7") && low == UInt8(ascii: "b")) || (high == UInt8(ascii: "5") && low == UInt8(ascii: "b"))
+        default: return false
+        }
+    }
+
+    /// A form value that starts like JSON, masked by the JSON rules and form-encoded again;
+    /// as it was when it is not JSON or holds nothing to mask.
+    private func maskedJSONFormValue(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        let text = String(decoding: raw, as: UTF8.self)
+        guard let value = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else { return Array(raw) }
+        let masked = String(decoding: redactedBody(Data(value.utf8), contentType: "application/json"), as: UTF8.self)
+        guard masked != value else { return Array(raw) }
+        return Array((masked.addingPercentEncoding(withAllowedCharacters: Self.formValueAllowed) ?? Self.mask).utf8)
     }
 
     /// What a form value may hold unescaped.
@@ -118,12 +154,19 @@ extension Redactor {
             return Data("[unparsed body: \(body.count) bytes, \(kind)]".utf8)
         }
         let isText = !body.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
-        guard isText, let text = String(data: body, encoding: .utf8) else { return body }
+        // Text that no rule could touch anywhere (a multipart part's `value`) is returned whole,
+        // read in place; it is ASCII, since any other byte makes a rule possible.
+        guard isText, body.withUnsafeBytes({ textRulesMayChange(utf8: $0.bindMemory(to: UInt8.self)) }),
+            let text = String(data: body, encoding: .utf8)
+        else { return body }
         return Data(redactedText(text).utf8)
     }
 
     /// What a body that hides text in a form no masker reads is: compressed, or UTF-16.
     fileprivate static func unparsedKind(of body: Data) -> String? {
+        guard let first = body.first, first == 0x1F || first == 0x28 || first == 0x50 || first == 0x78 || first == 0xFF || first == 0xFE
+            || first == 0 || body.count > 1 && body[body.startIndex + 1] == 0
+        else { return nil }
         let head = [UInt8](body.prefix(4))
         if head.starts(with: [0x1F, 0x8B]) { return "gzip" }
         if head.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return "zstd" }

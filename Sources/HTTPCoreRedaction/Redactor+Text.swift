@@ -49,24 +49,26 @@ extension Redactor {
     /// JSON start, or, at `.strict`, a word of 16 bytes or more. Header values are asked first,
     /// so the common ones (`application/json`, `gzip, br`, `no-cache`) cost one scan.
     func textRulesMayChange(_ text: String) -> Bool {
-        var wordStart: String.UTF8View.Index?
-        let utf8 = text.utf8
-        var index = utf8.startIndex
-        func endsWord(at end: String.UTF8View.Index) -> Bool {
+        var text = text
+        return text.withUTF8 { textRulesMayChange(utf8: $0) }
+    }
+
+    /// ``textRulesMayChange(_:)`` over UTF-8 bytes, for bodies read in place.
+    func textRulesMayChange(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var wordStart: Int?
+        func endsWord(at end: Int) -> Bool {
             guard let start = wordStart else { return false }
             let word = utf8[start..<end]
-            let count = utf8.distance(from: start, to: end)
-            if level == .strict, count >= 16 { return true }
+            if level == .strict, word.count >= 16 { return true }
             if word.starts(with: "eyJ".utf8) || word.starts(with: "W3s".utf8) { return true }
-            let lowered = String(decoding: word.drop { $0 == UInt8(ascii: "-") }, as: UTF8.self).lowercased()   // `--password`
-            return TextScrubber.isTriggerWord(lowered)
+            return TextScrubber.isTriggerWord(word.drop { $0 == UInt8(ascii: "-") })   // `--password`
         }
-        while index < utf8.endIndex {
+        for index in utf8.indices {
             let byte = utf8[index]
             switch byte {
             case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), 0x80...:
                 return true
-            case UInt8(ascii: "/") where utf8.index(after: index) < utf8.endIndex && utf8[utf8.index(after: index)] == UInt8(ascii: "/"):
+            case UInt8(ascii: "/") where index + 1 < utf8.count && utf8[index + 1] == UInt8(ascii: "/"):
                 return true
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "_"), UInt8(ascii: "-"):
@@ -75,9 +77,8 @@ extension Redactor {
                 if endsWord(at: index) { return true }
                 wordStart = nil
             }
-            index = utf8.index(after: index)
         }
-        return endsWord(at: utf8.endIndex)
+        return endsWord(at: utf8.count)
     }
 
     /// Whether a name is sensitive as a header, a query item or a body key.
@@ -103,11 +104,15 @@ struct TextScrubber {
     private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
     /// Schemes after a sensitive name (`Authorization: Token abc`).
     private static let schemesAfterName = credentialSchemes + ["token"]
-    /// Whether a lowercased word makes the text rules look at what follows it.
-    static func isTriggerWord(_ word: String) -> Bool {
-        credentialSchemes.contains(word) || credentialWords.contains(word) || schemesAfterName.contains(word)
-            || word.hasSuffix("bearer") || word.hasSuffix("basic")
+    /// Whether a word (ASCII, any case) makes the text rules look at what follows it; no copy.
+    static func isTriggerWord(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        triggerWords.contains { trigger in
+            trigger.utf8.count == word.count && equalIgnoringCase(word, trigger)
+        } || ["bearer", "basic"].contains { word.count > $0.utf8.count && equalIgnoringCase(word.suffix($0.utf8.count), $0) }
     }
+
+    /// The words ``isTriggerWord(_:)`` looks for.
+    private static let triggerWords: [String] = Array(Set(credentialSchemes + credentialWords + schemesAfterName))
 
     /// Words after which a credential-shaped word (``looksLikeCredential(_:)``) is masked:
     /// `jwt eyJ…`, `token 9f8a7c6b5e`, `api key sk_live_51H…`, `password hunter22`, while
