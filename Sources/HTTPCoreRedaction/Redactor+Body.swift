@@ -76,9 +76,12 @@ extension Redactor {
         case .xml:
             guard level != .strict else { return Self.note(for: body, media: media) }
             return Data(XMLMasker.mask([UInt8](body), redactor: self))
+        case .unparsed(let kind):
+            guard level != .strict else { return Self.note(for: body, media: media) }
+            return Data("[unparsed body: \(body.count) bytes, \(kind)]".utf8)
         case .other:
             guard level != .strict else { return Self.note(for: body, media: media) }
-            return redactedOtherBody(body, media: media)
+            return redactedOtherBody(body)
         }
     }
 
@@ -91,9 +94,7 @@ extension Redactor {
         var valueStarts: [Int] = []
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "="), (index == 0 || bytes[index - 1] != UInt8(ascii: "=")),
-                Self.valueStartsLikeJSON(bytes, at: index + 1)
-            {
+            if bytes[index] == UInt8(ascii: "="), Self.valueStartsLikeJSON(bytes, at: index + 1) {
                 valueStarts.append(index + 1)
             }
             index += 1
@@ -146,13 +147,9 @@ extension Redactor {
     ///   (``redactedText(_:)``), so `password: …`, `"token":"…"`, `name=value` pairs,
     ///   credentials and URLs are masked; past the text rules' 64 KiB a marker says how much
     ///   was left out.
-    /// - Compressed data (gzip, zlib, zstd, zip) and UTF-16 text, which may hide any of that,
-    ///   are replaced by `[unparsed body: N bytes, …]`.
-    /// - Other binary data (an image, protobuf) is kept.
-    private func redactedOtherBody(_ body: Data, media: (type: String, boundary: String?)?) -> Data {
-        if let kind = Self.unparsedKind(of: body) {
-            return Data("[unparsed body: \(body.count) bytes, \(kind)]".utf8)
-        }
+    /// - Other binary data (an image, protobuf) is kept. (Compressed data and UTF-16 text,
+    ///   which may hide any of that, are classified apart and noted as unparsed.)
+    private func redactedOtherBody(_ body: Data) -> Data {
         let isText = !body.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
         // Text that no rule could touch anywhere (a multipart part's `value`) is returned whole,
         // read in place; it is ASCII, since any other byte makes a rule possible.
@@ -224,6 +221,8 @@ extension Redactor {
 
     private enum BodyKind {
         case json, jsonLines, eventStream, graphQL, form, multipart(boundary: String?), xml, other
+        /// Compressed data or UTF-16 text, which no masker reads: what it is.
+        case unparsed(String)
 
         init(media: (type: String, boundary: String?)?, body: Data) {
             let type = media?.type ?? ""
@@ -246,8 +245,8 @@ extension Redactor {
             } else {
                 // Whatever the label says, a body shaped like JSON or a form is masked as one,
                 // unless it is compressed or UTF-16 (noted as unparsed).
-                if Redactor.unparsedKind(of: body) != nil {
-                    self = .other
+                if let kind = Redactor.unparsedKind(of: body) {
+                    self = .unparsed(kind)
                 } else if Self.startsLikeJSON(body) || body.starts(with: Redactor.jsonHijackingPrefix) {
                     self = .json
                 } else if Self.looksLikeForm(body) {

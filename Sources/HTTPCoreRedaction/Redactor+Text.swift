@@ -44,9 +44,10 @@ extension Redactor {
         return TextScrubber.isJWT(bytes) || TextScrubber.looksRandom(bytes)
     }
 
-    /// Whether the text rules could change `text`: it holds a separator a pair or a URL needs
-    /// (`=`, `:`, `@`, `//`), a byte outside ASCII, a credential scheme or word, a JWT or base64
-    /// JSON start, or, at `.strict`, a word of 16 bytes or more. Header values are asked first,
+    /// Whether the text rules could change `text`: it holds a separator a pair, a flag or a URL
+    /// needs (`=`, `:`, `@`, `--`, `//`), a byte outside ASCII, a credential scheme or word, a
+    /// JWT or base64 JSON start, or, at `.strict`, a word of 16 bytes or more. It must answer
+    /// `true` for every text ``redactedText(_:)`` changes (a test holds it to that). Header values are asked first,
     /// so the common ones (`application/json`, `gzip, br`, `no-cache`) cost one scan.
     func textRulesMayChange(_ text: String) -> Bool {
         var text = text
@@ -55,30 +56,32 @@ extension Redactor {
 
     /// ``textRulesMayChange(_:)`` over UTF-8 bytes, for bodies read in place.
     func textRulesMayChange(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var wordStart: Int?
-        func endsWord(at end: Int) -> Bool {
-            guard let start = wordStart else { return false }
-            let word = utf8[start..<end]
-            if level == .strict, word.count >= 16 { return true }
-            if word.starts(with: "eyJ".utf8) || word.starts(with: "W3s".utf8) { return true }
-            return TextScrubber.isTriggerWord(word.drop { $0 == UInt8(ascii: "-") })   // `--password`
-        }
-        for index in utf8.indices {
+        var index = 0
+        while index < utf8.count {
             let byte = utf8[index]
+            let next = index + 1 < utf8.count ? utf8[index + 1] : 0
             switch byte {
             case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), 0x80...:
                 return true
-            case UInt8(ascii: "/") where index + 1 < utf8.count && utf8[index + 1] == UInt8(ascii: "/"):
-                return true
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "_"), UInt8(ascii: "-"):
-                if wordStart == nil { wordStart = index }
+            case UInt8(ascii: "/") where next == UInt8(ascii: "/"), UInt8(ascii: "-") where next == UInt8(ascii: "-"):
+                return true   // a URL without a scheme, a command-line flag (`--api-key x`)
             default:
-                if endsWord(at: index) { return true }
-                wordStart = nil
+                break
             }
+            guard TextScrubber.isNameByte(byte) else {
+                index += 1
+                continue
+            }
+            // A word as the text rules read one: name bytes, then `-`, `.`, `+` inside it.
+            var end = index + 1
+            while end < utf8.count, TextScrubber.isNameByte(utf8[end]) || TextScrubber.isNameInnerByte(utf8[end]) {
+                if utf8[end] >= 0x80 { return true }
+                end += 1
+            }
+            if TextScrubber.mayStartARule(utf8[index..<end], strict: level == .strict) { return true }
+            index = end
         }
-        return endsWord(at: utf8.count)
+        return false
     }
 
     /// Whether a name is sensitive as a header, a query item or a body key.
@@ -104,15 +107,15 @@ struct TextScrubber {
     private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
     /// Schemes after a sensitive name (`Authorization: Token abc`).
     private static let schemesAfterName = credentialSchemes + ["token"]
-    /// Whether a word (ASCII, any case) makes the text rules look at what follows it; no copy.
-    static func isTriggerWord(_ word: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        triggerWords.contains { trigger in
-            trigger.utf8.count == word.count && equalIgnoringCase(word, trigger)
-        } || ["bearer", "basic"].contains { word.count > $0.utf8.count && equalIgnoringCase(word.suffix($0.utf8.count), $0) }
+    /// Whether a word, as ``word()`` reads one, could make a rule mask something without a
+    /// separator: a JWT or base64 JSON, a credential scheme (`…Bearer`), a credential word, or
+    /// at `.strict` a long word. ``Redactor/textRulesMayChange(utf8:)`` asks it; no copy.
+    static func mayStartARule(_ word: Slice<UnsafeBufferPointer<UInt8>>, strict: Bool) -> Bool {
+        if strict, word.count >= 16 { return true }
+        if word.starts(with: "eyJ".utf8) || word.starts(with: "W3s".utf8) { return true }
+        return credentialSchemes.contains { word.count >= $0.utf8.count && equalIgnoringCase(word.suffix($0.utf8.count), $0) }
+            || credentialWords.contains { word.count == $0.utf8.count && equalIgnoringCase(word, $0) }
     }
-
-    /// The words ``isTriggerWord(_:)`` looks for.
-    private static let triggerWords: [String] = Array(Set(credentialSchemes + credentialWords + schemesAfterName))
 
     /// Words after which a credential-shaped word (``looksLikeCredential(_:)``) is masked:
     /// `jwt eyJ…`, `token 9f8a7c6b5e`, `api key sk_live_51H…`, `password hunter22`, while
@@ -440,7 +443,7 @@ struct TextScrubber {
     }
 
     /// Letters, digits, `_`, `%` and bytes of non-ASCII characters start a name.
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "_"), UInt8(ascii: "%"), 0x80...:
@@ -450,7 +453,7 @@ struct TextScrubber {
     }
 
     /// Bytes a name may hold after its first: `-`, `.` and `+`.
-    private static func isNameInnerByte(_ byte: UInt8) -> Bool {
+    static func isNameInnerByte(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+")
     }
 

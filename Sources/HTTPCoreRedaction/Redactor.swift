@@ -197,9 +197,10 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the whole value is an absolute `http` or `https` URL.
     private static func isAbsoluteHTTPURL(_ value: String) -> Bool {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard trimmed.range(of: "^https?://[^\\s]+$", options: [.regularExpression, .caseInsensitive]) != nil else { return false }
-        return true
+        let utf8 = value.utf8.drop { $0 == 0x20 }
+        let scheme = utf8.prefix(8).map { $0 | 0x20 }
+        guard scheme.starts(with: "http://".utf8) || scheme.starts(with: "https://".utf8) else { return false }
+        return !utf8.reversed().drop { $0 == 0x20 }.contains { $0 <= 0x20 }
     }
 
     /// Whether ``redactedHeaderValue(_:name:)`` can change any value: `false` at `.none` with no
@@ -221,15 +222,13 @@ public struct Redactor: Sendable, Hashable {
         else { return metadata }
         var result: [String: String] = [:]
         result.reserveCapacity(metadata.count)
-        var maskedKeys = 0
-        // In the keys' order only when some key must be renamed, so the names are stable.
-        let hasSecretKey = level != .none && metadata.keys.contains(where: Self.isSecretShaped)
-        let entries = hasSecretKey ? metadata.sorted { $0.key < $1.key } : Array(metadata)
-        for (key, value) in entries {
-            if level != .none, Self.isSecretShaped(key) {
-                maskedKeys += 1
-                result[maskedKeys == 1 ? "redacted_key" : "redacted_key_\(maskedKeys)"] = Self.mask
-            } else if isSensitiveName(key) {
+        // Renamed in the keys' order, so the names are stable.
+        let secretKeys = level == .none ? [] : metadata.keys.filter(Self.isSecretShaped).sorted()
+        for (number, _) in secretKeys.enumerated() {
+            result[number == 0 ? "redacted_key" : "redacted_key_\(number + 1)"] = Self.mask
+        }
+        for (key, value) in metadata where !secretKeys.contains(key) {
+            if isSensitiveName(key) {
                 result[key] = Self.mask
             } else {
                 result[key] = redactedText(value)

@@ -104,6 +104,24 @@ final class OpenAPITransportTests: XCTestCase {
         _ = chunks
     }
 
+    func testAShortBodyTheGeneratedCodeDropsIsReadToItsEndAndTheExchangeSucceeds() async throws {
+        // The 404 is documented without content: the generated code returns without reading
+        // its body, which the server sends only after that.
+        let gate = server.makeGate()
+        server.route("GET", "/api/orders/8", streaming: { _, writer in
+            try writer.writeHead(status: 404, headers: ["Content-Type": "text/plain"], framing: .contentLength(13))
+            try writer.wait(for: gate)
+            try writer.write("no such order")
+        })
+        let missing = try await api(timeout: nil).getOrder(path: .init(id: 8))
+        XCTAssertEqual(missing, .notFound(.init()))
+        gate.open()
+
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.name, .requestSucceeded, "a dropped body of known, short length is drained, not cancelled")
+        XCTAssertEqual(events.last?.responseBodyByteCount, 13)
+    }
+
     func testTransportFailuresReachTheCallerAsHTTPErrorsInsideClientError() async throws {
         let closed = try LoopbackHTTPServer()
         let url = closed.url("/api")
