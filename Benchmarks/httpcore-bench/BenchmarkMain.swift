@@ -34,7 +34,7 @@ struct BenchmarkMain {
         for section in options.sections {
             FileHandle.standardError.write(Data("running \(section.rawValue)...\n".utf8))
             do {
-                let report = try await section.run(quick: options.quick)
+                let report = try await section.run(quick: options.quick, rowFilter: options.rowFilter)
                 output(report.rendered + "\n")
                 sections[report.key] = report
                 targets += report.targets

@@ -4,14 +4,14 @@ import Foundation
 enum BenchmarkSection: String, CaseIterable {
     case overhead, dispatch, shipping, memory, redaction, loki, streaming
 
-    /// Runs the section.
-    func run(quick: Bool) async throws -> SectionReport {
+    /// Runs the section; `rowFilter` keeps only the redaction rows whose label contains it.
+    func run(quick: Bool, rowFilter: String? = nil) async throws -> SectionReport {
         switch self {
         case .overhead: try await OverheadBenchmark(quick: quick).run()
         case .dispatch: try await DispatchCostBenchmark(quick: quick).run()
         case .shipping: try await ShippingBenchmark(quick: quick).run()
         case .memory: try MemoryBenchmark().run()
-        case .redaction: RedactionBenchmark(quick: quick).run()
+        case .redaction: RedactionBenchmark(quick: quick, rowFilter: rowFilter).run()
         case .loki: try await LokiBenchmark(quick: quick).run()
         case .streaming: try StreamingBenchmark(quick: quick).run()
         }

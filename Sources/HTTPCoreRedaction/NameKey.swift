@@ -13,6 +13,8 @@ struct NameKey {
     let letters: UnsafeBufferPointer<UInt8>
     /// Whether a word starts at each position of ``letters``.
     let wordStarts: UnsafeBufferPointer<Bool>
+    /// ``FlatNames/hash(_:)`` of ``letters``, computed once for every list the key is looked up in.
+    let hash: UInt64
 
     /// Calls `body` with the key of `name`, folded first when it holds characters outside
     /// ASCII (see ``folded(_:)``).
@@ -24,9 +26,20 @@ struct NameKey {
     /// Calls `body` with the key of a name given as UTF-8 bytes, without allocating on the heap
     /// for names of ordinary length.
     static func with<Result>(utf8 name: UnsafeBufferPointer<UInt8>, _ body: (NameKey) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(name.count, 1)) { letters in
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(name.count, 1)) { wordStarts in
+        // A constant capacity is always on the stack; a computed one may not be.
+        guard name.count <= shortNameCapacity else { return with(utf8: name, capacity: name.count, body) }
+        return with(utf8: name, capacity: shortNameCapacity, body)
+    }
+
+    /// The longest name whose key is built in a fixed stack buffer.
+    private static var shortNameCapacity: Int { 64 }
+
+    @inline(__always)
+    private static func with<Result>(utf8 name: UnsafeBufferPointer<UInt8>, capacity: Int, _ body: (NameKey) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 1)) { letters in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: max(capacity, 1)) { wordStarts in
                 var count = 0
+                var hash = FlatNames.hashSeed
                 var previous = CharacterClass.separator
                 for index in name.indices {
                     let byte = name[index]
@@ -44,14 +57,17 @@ struct NameKey {
                     case (.digit, .lower), (.upper, .digit), (.lower, .digit): startsWord = true
                     default: startsWord = false
                     }
-                    letters[count] = current == .upper ? byte | 0x20 : byte
+                    let letter = current == .upper ? byte | 0x20 : byte
+                    letters[count] = letter
+                    hash = FlatNames.hash(hash, letter)
                     wordStarts[count] = startsWord
                     count += 1
                     previous = current
                 }
                 return body(NameKey(
                     letters: UnsafeBufferPointer(rebasing: letters[..<count]),
-                    wordStarts: UnsafeBufferPointer(rebasing: wordStarts[..<count])
+                    wordStarts: UnsafeBufferPointer(rebasing: wordStarts[..<count]),
+                    hash: hash
                 ))
             }
         }
@@ -160,7 +176,7 @@ final class NameMatcher: Sendable, Hashable {
 
     /// Whether the whole name is one of the names (word names included).
     func matchesWhole(_ key: NameKey) -> Bool {
-        wholeNames.contains(key.letters) || wordNames.contains(key.letters)
+        wholeNames.contains(key.letters, hash: key.hash) || wordNames.contains(key.letters, hash: key.hash)
     }
 
     /// Whether the name is listed whole, or a run of its words is a word name. With
@@ -170,7 +186,7 @@ final class NameMatcher: Sendable, Hashable {
         let letters = key.letters
         let count = letters.count
         guard count > 0 else { return false }
-        if wholeNames.contains(letters) { return true }
+        if wholeNames.contains(letters, hash: key.hash) { return true }
         guard !wordNames.ranges.isEmpty else { return false }
         var matchEnd = -1
         wordInitials.withUnsafeBufferPointer { initials in
@@ -201,34 +217,48 @@ final class NameMatcher: Sendable, Hashable {
     }
 }
 
-/// Names as one byte buffer and the range of each, with a hash index for whole-name lookups.
+/// Names as one byte buffer and the range of each, with an open-addressing hash table for
+/// whole-name lookups (no `Hasher`, no reference counting per lookup).
 struct FlatNames: Sendable, Hashable {
     let bytes: [UInt8]
     let ranges: [Range<Int>]
-    /// The ranges of the names by their hash (``hash(_:)``).
-    private let index: [UInt64: [Range<Int>]]
+    /// Indices into ``ranges`` by ``hash(_:)``, linearly probed; `-1` marks an empty slot. Its
+    /// size is a power of two at least twice the number of names, so a probe ends quickly.
+    private let slots: [Int32]
 
     init(_ names: [[UInt8]]) {
         let names = names.filter { !$0.isEmpty }
         bytes = names.flatMap { $0 }
         var ranges: [Range<Int>] = []
-        var index: [UInt64: [Range<Int>]] = [:]
         var start = 0
         for name in names {
-            let range = start..<(start + name.count)
-            ranges.append(range)
-            index[name.withUnsafeBufferPointer(Self.hash), default: []].append(range)
+            ranges.append(start..<(start + name.count))
             start += name.count
         }
+        var size = 1
+        while size < names.count * 2 { size *= 2 }
+        var slots = [Int32](repeating: -1, count: names.isEmpty ? 0 : size)
+        for (position, name) in names.enumerated() {
+            var slot = Int(truncatingIfNeeded: name.withUnsafeBufferPointer(Self.hash)) & (size - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = Int32(position)
+        }
         self.ranges = ranges
-        self.index = index
+        self.slots = slots
     }
 
     /// FNV-1a of the bytes.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
+        bytes.reduce(hashSeed, hash)
+    }
+
+    /// FNV-1a's offset basis: the hash of no bytes.
+    static var hashSeed: UInt64 { 0xCBF2_9CE4_8422_2325 }
+
+    /// One step of FNV-1a: `hash` with `byte` added.
+    @inline(__always)
+    static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x100_0000_01B3
     }
 
     /// Calls `body` with each name's bytes.
@@ -241,9 +271,20 @@ struct FlatNames: Sendable, Hashable {
     }
 
     func contains(_ letters: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !ranges.isEmpty, let candidates = index[Self.hash(letters)] else { return false }
+        !slots.isEmpty && contains(letters, hash: Self.hash(letters))
+    }
+
+    /// Whether the names hold `letters`, whose ``hash(_:)`` is `hash`.
+    func contains(_ letters: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
+        guard !slots.isEmpty else { return false }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
         return bytes.withUnsafeBufferPointer { bytes in
-            candidates.contains { Self.equal(UnsafeBufferPointer(rebasing: bytes[$0]), letters) }
+            while case let position = Int(slots[slot]), position >= 0 {
+                if Self.equal(UnsafeBufferPointer(rebasing: bytes[ranges[position]]), letters) { return true }
+                slot = (slot + 1) & mask
+            }
+            return false
         }
     }
 

@@ -17,11 +17,12 @@ struct NameRules: Sendable {
     let level: Redactor.Level
 
     func rule(for key: NameKey, as kind: NameKind) -> NameRule {
+        let lists = lists
         if lists.sensitive(kind).matches(key) { return .mask }
         if lists.allowed(kind).matchesWhole(key) { return .keep }
-        if level != .none, NameLists.builtIn(kind).matchesWhole(key) || NameLists.builtInWords.matches(key, exemptingDescriptors: true)
-            || kind == .header && NameLists.builtInHeaderWords.matches(key, exemptingDescriptors: true)
-                && !NameLists.builtInHeaderWordExemptions.matchesWhole(key)
+        if level != .none, lists.builtIn(kind).matchesWhole(key) || lists.builtInWords.matches(key, exemptingDescriptors: true)
+            || kind == .header && lists.builtInHeaderWords.matches(key, exemptingDescriptors: true)
+                && !lists.builtInHeaderWordExemptions.matchesWhole(key)
         {
             return .mask
         }
@@ -32,14 +33,16 @@ struct NameRules: Sendable {
     /// the same for every kind, are matched once.
     func masksAsAnyKind(_ key: NameKey) -> Bool {
         var matchesWords: Bool?
-        for kind in NameKind.allCases {
+        func masks(as kind: NameKind) -> Bool {
+            let lists = lists
             if lists.sensitive(kind).matches(key) { return true }
-            if lists.allowed(kind).matchesWhole(key) || level == .none { continue }
-            if level == .strict || NameLists.builtIn(kind).matchesWhole(key) { return true }
-            if matchesWords == nil { matchesWords = NameLists.builtInWords.matches(key, exemptingDescriptors: true) }
-            if matchesWords == true { return true }
+            if lists.allowed(kind).matchesWhole(key) || level == .none { return false }
+            if level == .strict || lists.builtIn(kind).matchesWhole(key) { return true }
+            if matchesWords == nil { matchesWords = lists.builtInWords.matches(key, exemptingDescriptors: true) }
+            return matchesWords == true
         }
-        return false
+        // Written out rather than over `allCases`, which would build an array per name.
+        return masks(as: .header) || masks(as: .query) || masks(as: .body)
     }
 
     func masks(_ key: NameKey, as kind: NameKind) -> Bool {
@@ -69,6 +72,19 @@ final class NameLists: Sendable, Hashable {
         self.allowedBodyKeys = NameMatcher(wholeNames: allowedBodyKeys)
     }
 
+    /// The built-in matchers, held by every instance so that a lookup reads a field, not a
+    /// global behind a once-check.
+    private let builtInHeaderNames = NameLists.sharedBuiltInHeaderNames
+    private let builtInQueryNames = NameLists.sharedBuiltInQueryNames
+    private let builtInBodyKeys = NameLists.sharedBuiltInBodyKeys
+    /// The built-in words, shared by every kind.
+    let builtInWords = NameLists.sharedBuiltInWords
+    /// The built-in words of header names only.
+    let builtInHeaderWords = NameLists.sharedBuiltInHeaderWords
+    /// Standard headers whose names carry a header word but whose values are no secret: the
+    /// WebSocket handshake's nonce and its answer.
+    let builtInHeaderWordExemptions = NameLists.sharedBuiltInHeaderWordExemptions
+
     func sensitive(_ kind: NameKind) -> NameMatcher {
         switch kind {
         case .header: sensitiveHeaderNames
@@ -85,7 +101,8 @@ final class NameLists: Sendable, Hashable {
         }
     }
 
-    static func builtIn(_ kind: NameKind) -> NameMatcher {
+    /// The built-in whole names of a kind.
+    func builtIn(_ kind: NameKind) -> NameMatcher {
         switch kind {
         case .header: builtInHeaderNames
         case .query: builtInQueryNames
@@ -93,17 +110,12 @@ final class NameLists: Sendable, Hashable {
         }
     }
 
-    /// The built-in whole names of each kind.
-    private static let builtInHeaderNames = NameMatcher(wholeNames: Redactor.defaultSensitiveHeaderNames)
-    private static let builtInQueryNames = NameMatcher(wholeNames: Redactor.defaultSensitiveQueryNames)
-    private static let builtInBodyKeys = NameMatcher(wholeNames: Redactor.defaultSensitiveBodyKeys)
-    /// The built-in words, shared by every kind.
-    static let builtInWords = NameMatcher(wordNames: Redactor.defaultSensitiveWords)
-    /// The built-in words of header names only.
-    static let builtInHeaderWords = NameMatcher(wordNames: Redactor.defaultSensitiveHeaderWords)
-    /// Standard headers whose names carry a header word but whose values are no secret: the
-    /// WebSocket handshake's nonce and its answer.
-    static let builtInHeaderWordExemptions = NameMatcher(wholeNames: ["sec-websocket-key", "sec-websocket-accept"])
+    private static let sharedBuiltInHeaderNames = NameMatcher(wholeNames: Redactor.defaultSensitiveHeaderNames)
+    private static let sharedBuiltInQueryNames = NameMatcher(wholeNames: Redactor.defaultSensitiveQueryNames)
+    private static let sharedBuiltInBodyKeys = NameMatcher(wholeNames: Redactor.defaultSensitiveBodyKeys)
+    private static let sharedBuiltInWords = NameMatcher(wordNames: Redactor.defaultSensitiveWords)
+    private static let sharedBuiltInHeaderWords = NameMatcher(wordNames: Redactor.defaultSensitiveHeaderWords)
+    private static let sharedBuiltInHeaderWordExemptions = NameMatcher(wholeNames: ["sec-websocket-key", "sec-websocket-accept"])
 
     static func == (left: NameLists, right: NameLists) -> Bool {
         left === right || NameKind.allCases.allSatisfy { left.sensitive($0) == right.sensitive($0) && left.allowed($0) == right.allowed($0) }

@@ -4,8 +4,8 @@ extension PairMasker {
     /// value that is a JSON object (every value masked, keys kept, as in a JSON operation).
     /// Returns `false`, changing nothing, for any other pair.
     mutating func maskGraphQLPair(_ view: View, name: ArraySlice<UInt8>, value: Range<Int>) -> Bool {
-        let isQuery = name.elementsEqual("query".utf8)
-        guard isQuery || name.elementsEqual("variables".utf8), redactor.level != .none else { return false }
+        let isQuery = name.elementsEqual(Self.queryName)
+        guard isQuery || name.elementsEqual(Self.variablesName), redactor.level != .none else { return false }
         let decoded = String(decoding: PairMasker.formDecodedOnce(Array(view.bytes[value])) ?? Array(view.bytes[value]), as: UTF8.self)
         let masked: String
         if isQuery {
@@ -22,6 +22,9 @@ extension PairMasker {
         replace(value, in: view, with: Self.queryEncoded(masked))
         return true
     }
+
+    private static let queryName = Array("query".utf8)
+    private static let variablesName = Array("variables".utf8)
 
     /// An operation: a selection set, or `query`, `mutation`, `subscription` or `fragment`
     /// followed by a name, a selection set or variable definitions.

@@ -52,7 +52,8 @@ struct PairMasker {
 
     /// Reads at most `limit` bytes of `text`, cut at a character boundary.
     init(_ text: Substring, limit: Int, redactor: Redactor) {
-        var bytes = Array(text.utf8)
+        var text = text
+        var bytes = text.withUTF8 { Array($0) }
         let kept = UTF8Text.boundary(in: bytes, atMost: limit)
         omittedByteCount = bytes.count - kept
         if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
@@ -101,7 +102,7 @@ struct PairMasker {
     /// whether the text ends inside a masked value.
     @discardableResult
     mutating func maskPairs(
-        _ view: View, _ range: Range<Int>, masks: (String) -> Bool, masksBareItems: Bool, nesting: Nesting
+        _ view: View, _ range: Range<Int>, names: NameTest, masksBareItems: Bool, nesting: Nesting
     ) -> Bool {
         let bytes = view.bytes
         var start = range.lowerBound
@@ -116,11 +117,11 @@ struct PairMasker {
                 end += 1
             }
             endsMasked = false
-            if equals >= 0, Self.masksName(bytes[start..<equals], masks: masks) {
+            if equals >= 0, names.masks(raw: bytes[start..<equals]) {
                 end = Self.nextAmpersand(bytes, from: end, before: range.upperBound)
                 mask(equals + 1..<end, in: view)
                 endsMasked = true
-            } else if equals < 0, start < end, masksBareItems, Self.masksName(bytes[start..<end], masks: masks) {
+            } else if equals < 0, start < end, masksBareItems, names.masks(raw: bytes[start..<end]) {
                 mask(start..<end, in: view)
                 endsMasked = true
             } else if equals >= 0, maskGraphQLPair(view, name: bytes[start..<equals], value: equals + 1..<end) {
@@ -142,15 +143,6 @@ struct PairMasker {
         var index = start
         while index < end, bytes[index] != ASCII.ampersand { index += 1 }
         return index
-    }
-
-    /// Whether a raw name is masked. A name of letters, digits, `_`, `-` and spaces is matched
-    /// as it is, without decoding or copying; any other is decoded and matched by its parts too.
-    static func masksName(_ name: ArraySlice<UInt8>, masks: (String) -> Bool) -> Bool {
-        if name.allSatisfy(isPlainNameByte) { return masks(String(decoding: name, as: UTF8.self)) }
-        let (decoded, isFullyDecoded) = Redactor.decodedName(name)
-        guard isFullyDecoded else { return true }
-        return masks(decoded) || Redactor.forEachNamePart(of: decoded, masks)
     }
 
     // MARK: Nested text

@@ -63,7 +63,7 @@ extension Redactor {
         case .form:
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
-            let masked = maskingJSONValues(in: maskedPairs(Substring(text), masks: masksBodyKey))
+            let masked = maskingJSONValues(in: maskedPairs(Substring(text), names: .bodyKeys(self)))
             return Data((isTruncated ? Self.maskingCutCredential(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
@@ -288,7 +288,11 @@ extension Redactor {
         /// by a line break (as a token response or a multipart part ends). Values may hold
         /// raw spaces and UTF-8; the first name holds neither spaces nor `=`.
         private static func looksLikeForm(_ body: Data) -> Bool {
-            var content = body[...]
+            body.withUnsafeBytes { looksLikeForm($0[...]) }
+        }
+
+        private static func looksLikeForm(_ body: Slice<UnsafeRawBufferPointer>) -> Bool {
+            var content = body
             while let last = content.last, last == 0x0A || last == 0x0D { content = content.dropLast() }
             guard let first = content.first, first != UInt8(ascii: "="), first != UInt8(ascii: "&") else { return false }
             // One word ending in `=` padding (`eyJ…fQ==`) is base64, not a form.
@@ -365,7 +369,7 @@ extension Redactor {
                 let contentStart = separator + headerEnd.count
                 output += bytes[cursor..<contentStart]
                 let headers = MultipartPartHeaders(bytes[cursor..<separator])
-                let isSensitive = headers.name.map { Self.formKeyCandidates($0).contains(where: masksBodyKey) } ?? false
+                let isSensitive = headers.name.map { NameTest.bodyKeys(self).masks(formKey: Array($0.utf8)[...]) } ?? false
                 if isSensitive {
                     output += Array("\(Self.mask)\r\n".utf8)
                 } else {

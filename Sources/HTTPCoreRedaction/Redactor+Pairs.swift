@@ -17,10 +17,10 @@ extension Redactor {
     /// encoding it was sent in.
     ///
     /// One pass over the UTF-8 bytes; at most ``maximumFormBytes`` are read.
-    func maskedPairs(_ text: Substring, masks: (String) -> Bool) -> String {
+    func maskedPairs(_ text: Substring, names: NameTest) -> String {
         var masker = PairMasker(text, limit: Self.maximumFormBytes, redactor: self)
         let source = masker.sourceView
-        masker.maskPairs(source, 0..<source.count, masks: masks, masksBareItems: false, nesting: PairMasker.Nesting())
+        masker.maskPairs(source, 0..<source.count, names: names, masksBareItems: false, nesting: PairMasker.Nesting())
         return masker.finish()
     }
 
@@ -50,13 +50,19 @@ extension Redactor {
     /// The name as ``formDecoded(_:)`` reads it, and whether it is fully decoded: a name still
     /// percent-encoded after the last round may hide anything and is treated as sensitive.
     static func decodedName(_ bytes: some Collection<UInt8>) -> (name: String, isFullyDecoded: Bool) {
+        let (decoded, isFullyDecoded) = decodedNameBytes(bytes)
+        return (String(decoding: decoded, as: UTF8.self), isFullyDecoded)
+    }
+
+    /// ``decodedName(_:)`` as UTF-8 bytes.
+    static func decodedNameBytes(_ bytes: some Collection<UInt8>) -> (name: [UInt8], isFullyDecoded: Bool) {
         // Dropped in every round, so that `%25%0074` cannot hide `%74` behind a control character.
         var decoded = visible(Array(bytes))
         for _ in 0..<PairMasker.maximumDecodes {
             guard let next = PairMasker.formDecodedOnce(decoded) else { break }
             decoded = visible(next)
         }
-        return (String(decoding: decoded, as: UTF8.self), !PairMasker.hasEscape(decoded, 0..<decoded.count))
+        return (decoded, !PairMasker.hasEscape(decoded, 0..<decoded.count))
     }
 
     /// The bytes without control characters, invisible format characters (zero-width spaces,
@@ -75,14 +81,19 @@ extension Redactor {
     /// Calls `body` with each further name a decoded name is matched by (see
     /// ``formKeyCandidates(_:)``) until it returns `true`; returns whether it did.
     static func forEachNamePart(of name: String, _ body: (String) -> Bool) -> Bool {
-        let bytes = Array(name.utf8)
-        var end = bytes.count
-        while end >= 2, bytes[end - 2] == PairMasker.ASCII.openBracket, bytes[end - 1] == PairMasker.ASCII.closeBracket { end -= 2 }
-        if end > 0, end < bytes.count, body(String(decoding: bytes[..<end], as: UTF8.self)) { return true }
+        forEachNamePart(of: Array(name.utf8)[...]) { body(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// ``forEachNamePart(of:_:)-(String,_)`` over UTF-8 bytes, each part a slice, no copy.
+    static func forEachNamePart(of bytes: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool {
+        let first = bytes.startIndex
+        var end = bytes.endIndex
+        while end - first >= 2, bytes[end - 2] == PairMasker.ASCII.openBracket, bytes[end - 1] == PairMasker.ASCII.closeBracket { end -= 2 }
+        if end > first, end < bytes.endIndex, body(bytes[..<end]) { return true }
         guard bytes.contains(where: PairMasker.isNamePunctuation) else { return false }
-        var start = 0
-        for index in 0...bytes.count where index == bytes.count || PairMasker.isNamePunctuation(bytes[index]) {
-            if start < index, body(String(decoding: bytes[start..<index], as: UTF8.self)) { return true }
+        var start = first
+        for index in first...bytes.endIndex where index == bytes.endIndex || PairMasker.isNamePunctuation(bytes[index]) {
+            if start < index, body(bytes[start..<index]) { return true }
             start = index + 1
         }
         return false

@@ -97,30 +97,35 @@ struct TextScrubber {
     private let input: [UInt8]
     private let omittedByteCount: Int
     private let redactor: Redactor
-    /// Whether a name is sensitive as any kind; made once, capturing the rules only.
-    private let isSensitiveName: (String) -> Bool
+    /// Names masked as any kind.
+    private let names: NameTest
+    /// The last few names judged, as ranges of ``input``, and their verdicts: text that repeats
+    /// its names (a JSON log, `key=value` pairs) judges each once. No copy, at most four.
+    private var judgedNames: [(range: Range<Int>, masks: Bool)] = []
+    private var nextJudged = 0
     private var output: [UInt8] = []
     private var index = 0
 
     private static let mask = Array(Redactor.mask.utf8)
     /// Words that announce a credential wherever they stand.
-    private static let credentialSchemes = ["bearer", "basic", "digest", "negotiate"]
+    private static let credentialSchemes = WordList(["bearer", "basic", "digest", "negotiate"])
     /// Schemes after a sensitive name (`Authorization: Token abc`).
-    private static let schemesAfterName = credentialSchemes + ["token"]
+    private static let schemesAfterName = credentialSchemes + WordList(["token"])
     /// Whether a word, as ``word()`` reads one, could make a rule mask something without a
     /// separator: a JWT or base64 JSON, a credential scheme (`…Bearer`), a credential word, or
     /// at `.strict` a long word. ``Redactor/textRulesMayChange(utf8:)`` asks it; no copy.
     static func mayStartARule(_ word: Slice<UnsafeBufferPointer<UInt8>>, strict: Bool) -> Bool {
         if strict, word.count >= 16 { return true }
-        if word.starts(with: "eyJ".utf8) || word.starts(with: "W3s".utf8) { return true }
-        return credentialSchemes.contains { word.count >= $0.utf8.count && equalIgnoringCase(word.suffix($0.utf8.count), $0) }
-            || credentialWords.contains { word.count == $0.utf8.count && equalIgnoringCase(word, $0) }
+        if startsLikeBase64JSON(word) { return true }
+        return credentialSchemes.isSuffix(of: word) || credentialWords.contains(word)
     }
 
     /// Words after which a credential-shaped word (``looksLikeCredential(_:)``) is masked:
     /// `jwt eyJ…`, `token 9f8a7c6b5e`, `api key sk_live_51H…`, `password hunter22`, while
     /// `token expired` keeps its ordinary word.
-    private static let credentialWords = ["jwt", "token", "apikey", "key", "secret", "password", "passwd", "hmac", "signature"]
+    private static let credentialWords = WordList(["jwt", "token", "apikey", "key", "secret", "password", "passwd", "hmac", "signature"])
+    /// Names whose value is a list to the end of the line.
+    private static let cookieNames = WordList(["cookie", "set-cookie"])
 
     /// Whether a random-looking word is masked wherever it stands (`.strict`).
     private let masksRandomWords: Bool
@@ -138,8 +143,7 @@ struct TextScrubber {
         if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
         input = bytes
         self.redactor = redactor
-        let rules = redactor.nameRules
-        isSensitiveName = { name in !name.isEmpty && NameKey.with(name) { rules.masksAsAnyKind($0) } }
+        names = .anyKind(redactor)
         output.reserveCapacity(bytes.count + 16)
     }
 
@@ -194,25 +198,42 @@ struct TextScrubber {
         }
         output.append(contentsOf: run)
         index = end
-        if Self.endsWithWord(run, in: Self.credentialSchemes) {
+        if Self.credentialSchemes.isSuffix(of: run) {
             maskNextToken()
             return
         }
-        if Self.isWord(run, in: Self.credentialWords) {
+        if Self.credentialWords.contains(run) {
             maskNextToken(onlyIf: Self.looksLikeCredential)
             if index != end { return }
         }
         let isFlag = start >= 2 && input[start - 1] == UInt8(ascii: "-") && input[start - 2] == UInt8(ascii: "-")
             && (start == 2 || !Self.isNameByte(input[start - 3]))
         guard let separatorEnd = separator(isFlag: isFlag) else { return }
-        let isSensitive = PairMasker.masksName(run, masks: isSensitiveName)
+        let isSensitive = masksName(start..<end)
         if isSensitive {
             copy(to: separatorEnd)
-            value(isCookie: Self.isWord(run, in: ["cookie", "set-cookie"]))
+            value(isCookie: Self.cookieNames.contains(run))
         } else if input[separatorEnd - 1] == UInt8(ascii: ":"), !run.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             copy(to: separatorEnd)
             maskUserinfoPassword()
         }
+    }
+
+    /// Whether the name at `range` of ``input`` is masked, judged once per distinct name among
+    /// the last four.
+    private mutating func masksName(_ range: Range<Int>) -> Bool {
+        let name = input[range]
+        for judged in judgedNames where judged.range.count == range.count && input[judged.range].elementsEqual(name) {
+            return judged.masks
+        }
+        let masks = names.masks(raw: name)
+        if judgedNames.count < 4 {
+            judgedNames.append((range, masks))
+        } else {
+            judgedNames[nextJudged] = (range, masks)
+            nextJudged = (nextJudged + 1) % 4
+        }
+        return masks
     }
 
     /// After a name: the end of `"`, `'` or `\"` closing it, spaces, and `=`, `=>` or `:` (not
@@ -251,14 +272,14 @@ struct TextScrubber {
             output.append(contentsOf: Self.mask)
             index = end
         } else if byte == UInt8(ascii: "\\"), index + 1 < input.count, Self.isQuote(input[index + 1]) {
-            maskQuoted(opening: [byte, input[index + 1]])
+            maskQuoted(quote: input[index + 1], escaped: true)
         } else if Self.isQuote(byte) {
-            maskQuoted(opening: [byte])
+            maskQuoted(quote: byte, escaped: false)
         } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
             maskBalanced()
         } else {
             let end = tokenEnd(from: index)
-            if Self.isWord(input[index..<end], in: Self.schemesAfterName), end < input.count, Self.isSpace(input[end]) {
+            if Self.schemesAfterName.contains(input[index..<end]), end < input.count, Self.isSpace(input[end]) {
                 copy(to: end)
                 maskNextToken()
             } else {
@@ -284,7 +305,7 @@ struct TextScrubber {
         }
         copy(to: start)
         if Self.isQuote(input[start]) {
-            maskQuoted(opening: [input[start]])
+            maskQuoted(quote: input[start], escaped: false)
             return
         }
         let end = tokenEnd(from: start)
@@ -320,15 +341,15 @@ struct TextScrubber {
         return letters > 0 && digits > 0
     }
 
-    /// `opening` at `index`, then everything up to the same quote (not escaped) masked; an
-    /// unclosed quote masks to the end.
-    private mutating func maskQuoted(opening: [UInt8]) {
-        output.append(contentsOf: opening)
-        var position = index + opening.count
-        let quote = opening.last!
+    /// The opening `quote` at `index` (after a backslash when `escaped`), then everything up to
+    /// the same quote (not escaped) masked; an unclosed quote masks to the end.
+    private mutating func maskQuoted(quote: UInt8, escaped: Bool) {
+        let openingCount = escaped ? 2 : 1
+        copy(to: index + openingCount)
+        var position = index
         while position < input.count {
             let byte = input[position]
-            if opening.count == 2 {
+            if escaped {
                 // `\"`: the value ends at the next `\"`.
                 if byte == UInt8(ascii: "\\"), position + 1 < input.count, input[position + 1] == quote { break }
                 position += 1
@@ -342,10 +363,7 @@ struct TextScrubber {
         }
         output.append(contentsOf: Self.mask)
         index = min(position, input.count)
-        if index < input.count {
-            output.append(contentsOf: opening)
-            index += opening.count
-        }
+        if index < input.count { copy(to: index + openingCount) }
     }
 
     /// An object or array at `index`, masked as a whole up to its matching bracket (quotes
@@ -415,31 +433,29 @@ struct TextScrubber {
         return end
     }
 
-    private static func isWord(_ bytes: ArraySlice<UInt8>, in words: [String]) -> Bool {
-        words.contains { word in bytes.count == word.utf8.count && equalIgnoringCase(bytes, word) }
-    }
-
-    /// Whether ASCII bytes spell the lowercase `word`, in any case; allocates nothing.
-    private static func equalIgnoringCase(_ bytes: some Collection<UInt8>, _ word: String) -> Bool {
-        zip(bytes, word.utf8).allSatisfy { byte, letter in (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letter }
-    }
-
-    /// Whether the word, or its end (`failedBearer`, glued by a careless message), is one of
-    /// `words` (lowercase ASCII).
-    private static func endsWithWord(_ bytes: ArraySlice<UInt8>, in words: [String]) -> Bool {
-        words.contains { word in bytes.count >= word.utf8.count && equalIgnoringCase(bytes.suffix(word.utf8.count), word) }
-    }
-
     /// `eyJ` (a JSON header in base64url) and two dots.
     static func isJWT(_ run: ArraySlice<UInt8>) -> Bool {
-        run.count > 10 && run.starts(with: "eyJ".utf8) && run.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
+        run.count > 10 && run[run.startIndex] == UInt8(ascii: "e") && startsLikeBase64JSON(run)
+            && run.lazy.filter { $0 == UInt8(ascii: ".") }.count >= 2
     }
 
     /// `eyJ` or `W3s` (`{"` or `[{` in base64) and 16 bytes or more of base64: JSON encoded
     /// whole, which the JSON rules cannot read (`eyJwYXNzd29yZCI6…`).
     static func isBase64JSON(_ run: ArraySlice<UInt8>) -> Bool {
-        run.count >= 16 && (run.starts(with: "eyJ".utf8) || run.starts(with: "W3s".utf8))
-            && run.allSatisfy { $0.isBase64Byte }
+        run.count >= 16 && startsLikeBase64JSON(run) && run.allSatisfy { $0.isBase64Byte }
+    }
+
+    /// `eyJ` or `W3s`: `{"` or `[{` in base64.
+    private static func startsLikeBase64JSON<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        var index = bytes.startIndex
+        let first = bytes[index]
+        bytes.formIndex(after: &index)
+        let second = bytes[index]
+        bytes.formIndex(after: &index)
+        let third = bytes[index]
+        return first == UInt8(ascii: "e") && second == UInt8(ascii: "y") && third == UInt8(ascii: "J")
+            || first == UInt8(ascii: "W") && second == UInt8(ascii: "3") && third == UInt8(ascii: "s")
     }
 
     /// Letters, digits, `_`, `%` and bytes of non-ASCII characters start a name.

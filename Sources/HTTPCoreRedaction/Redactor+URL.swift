@@ -201,15 +201,7 @@ extension PairMasker {
     /// whether the last value was masked up to the end of `range`.
     @discardableResult
     mutating func maskQuery(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
-        maskPairs(view, range, masks: Self.masksURLName(redactor), masksBareItems: redactor.level == .strict, nesting: nesting)
-    }
-
-    /// The names the URL rules mask: those ``Redactor/masksQueryItem(named:)`` masks and, unless
-    /// the level is `.none`, a blank one (`?=...`, `?%00=...`): nothing says what its value is.
-    static func masksURLName(_ redactor: Redactor) -> (String) -> Bool {
-        { name in
-            (redactor.level != .none && name.allSatisfy { $0 == " " }) || redactor.masksQueryItem(named: name)
-        }
+        maskPairs(view, range, names: .urlNames(redactor), masksBareItems: redactor.level == .strict, nesting: nesting)
     }
 
     private enum Start {
@@ -323,7 +315,7 @@ extension PairMasker {
                 end += 1
             }
             if hasEquals {
-                endsMasked = maskPairs(view, start..<end, masks: Self.masksURLName(redactor), masksBareItems: false, nesting: nesting)
+                endsMasked = maskPairs(view, start..<end, names: .urlNames(redactor), masksBareItems: false, nesting: nesting)
             } else if hasPercent, Self.hasEscape(bytes, start..<end) {
                 endsMasked = maskDecoded(view, start..<end, nesting: nesting)
             } else if redactor.level != .none, TextScrubber.isJWT(bytes[start..<end])
