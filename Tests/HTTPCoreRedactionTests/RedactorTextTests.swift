@@ -53,6 +53,19 @@ final class RedactorTextTests: XCTestCase {
         ])
     }
 
+    /// Each name's verdict is remembered for the text's last four names: names of the same
+    /// length, and more names than are remembered, keep their own verdicts.
+    func testRepeatedNamesKeepTheirOwnVerdicts() {
+        check([
+            ("secret=1 sector=2 secret=3 sector=4", "secret=[REDACTED] sector=2 secret=[REDACTED] sector=4"),
+            (
+                "a=1 token=2 b=3 c=4 d=5 e=6 token=7 a=8",
+                "a=1 token=[REDACTED] b=3 c=4 d=5 e=6 token=[REDACTED] a=8"
+            ),
+            (#"{"user":"ann","passwd":"x"} {"user":"bo","passwd":"y"}"#, #"{"user":"ann","passwd":"[REDACTED]"} {"user":"bo","passwd":"[REDACTED]"}"#),
+        ])
+    }
+
     func testEscapedJSONInsideQuotes() {
         check([
             (#""{\"password\":\"hunter2\"}""#, #""{\"password\":\"[REDACTED]\"}""#),
