@@ -116,6 +116,13 @@ struct RedactionBenchmark {
             text("error text 64 KiB, quotes", repeated(#""password":" "#, toBytes: textBytes)),
             url("URL 64 KiB query", "https://api.example.com/search?" + repeated("q=swift&token=S3CR3T&page=2&", toBytes: urlBytes - 40)),
             url("URL 64 KiB, nested encoded URLs", "https://a.example/?next=" + repeated("https%3A%2F%2Fb.example%2F%3Fq%3D1%26", toBytes: urlBytes - 40)),
+            // Every name different, so no verdict is remembered: the worst case of each masker.
+            text("error text 64 KiB, JSON, every key different", distinct(toBytes: textBytes) { #"{"error\#($0)":"invalid","token\#($0)":"S3CR3T"} "# }),
+            url("URL 64 KiB query, every name different", "https://api.example.com/search?" + distinct(toBytes: urlBytes - 40) { "q\($0)=swift&token\($0)=S3CR3T&" }),
+            url(
+                "URL 64 KiB, nested encoded URLs, every name different",
+                "https://a.example/?next=" + distinct(toBytes: urlBytes - 40) { "https%3A%2F%2Fb\($0).example%2F%3Fq\($0)%3D1%26" }
+            ),
         ]
     }
 
@@ -124,6 +131,17 @@ struct RedactionBenchmark {
         var binary = Data(count: count)
         binary.withUnsafeMutableBytes { bytes in for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) } }
         return binary
+    }
+
+    /// Units numbered from 0 joined up to `bytes`, each naming its own fields.
+    private static func distinct(toBytes bytes: Int, _ unit: (Int) -> String) -> String {
+        var text = ""
+        var index = 0
+        while case let next = unit(index), text.utf8.count + next.utf8.count <= bytes {
+            text += next
+            index += 1
+        }
+        return text
     }
 
     private static func repeated(_ unit: String, toBytes bytes: Int) -> String {

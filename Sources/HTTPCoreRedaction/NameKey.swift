@@ -48,12 +48,11 @@ struct NameKey {
                         previous = .separator
                         continue
                     }
-                    let next = index + 1 < name.count ? CharacterClass(name[index + 1]) : .separator
                     let startsWord: Bool
                     switch (previous, current) {
                     case (.separator, _): startsWord = true
                     case (.lower, .upper), (.digit, .upper): startsWord = true
-                    case (.upper, .upper): startsWord = next == .lower
+                    case (.upper, .upper): startsWord = index + 1 < name.count && CharacterClass(name[index + 1]) == .lower
                     case (.digit, .lower), (.upper, .digit), (.lower, .digit): startsWord = true
                     default: startsWord = false
                     }
@@ -142,153 +141,5 @@ struct NameKey {
             default: self = .separator
             }
         }
-    }
-}
-
-/// A list of sensitive names, matched against a ``NameKey``.
-///
-/// The names are kept in one flat buffer so a match reads memory without reference counting:
-/// the JSON masker asks once per key.
-final class NameMatcher: Sendable, Hashable {
-    /// Names that match a whole name only (`key` masks `key`, not `sortKey`), normalized.
-    private let wholeNames: FlatNames
-    /// Names that match the whole name or any run of whole words in it (`password` masks
-    /// `newPassword` and `password_confirmation`, not `passwordless`), normalized.
-    private let wordNames: FlatNames
-    /// Which bytes start a word name, so most word starts are passed over at once.
-    private let wordInitials: [Bool]
-
-    /// Creates a matcher; each name is normalized as a ``NameKey``'s letters.
-    init(wholeNames: some Sequence<String> = [], wordNames: some Sequence<String> = []) {
-        self.wholeNames = FlatNames(wholeNames.map(Self.normalized))
-        self.wordNames = FlatNames(wordNames.map(Self.normalized))
-        var initials = [Bool](repeating: false, count: 256)
-        for range in self.wordNames.ranges { initials[Int(self.wordNames.bytes[range.lowerBound])] = true }
-        wordInitials = initials
-    }
-
-    /// Words that, ending a name after its sensitive words, say the name describes a secret
-    /// rather than holds it: `token_type`, `password_expires_at`, `secret_name`.
-    static let descriptorWords = FlatNames([
-        "type", "types", "expires", "expiry", "expiration", "ttl", "in", "at", "count", "length", "url", "uri",
-        "endpoint", "name", "method", "algorithm", "enabled", "required", "format", "policy",
-    ].map { Array($0.utf8) })
-
-    /// Whether the whole name is one of the names (word names included).
-    func matchesWhole(_ key: NameKey) -> Bool {
-        wholeNames.contains(key.letters, hash: key.hash) || wordNames.contains(key.letters, hash: key.hash)
-    }
-
-    /// Whether the name is listed whole, or a run of its words is a word name. With
-    /// `exemptingDescriptors`, a name whose last word is a descriptor after every matched run
-    /// (`token_type`) does not match unless it is listed whole.
-    func matches(_ key: NameKey, exemptingDescriptors: Bool = false) -> Bool {
-        let letters = key.letters
-        let count = letters.count
-        guard count > 0 else { return false }
-        if wholeNames.contains(letters, hash: key.hash) { return true }
-        guard !wordNames.ranges.isEmpty else { return false }
-        var matchEnd = -1
-        wordInitials.withUnsafeBufferPointer { initials in
-            for start in 0..<count where key.wordStarts[start] && initials[Int(letters[start])] {
-                wordNames.forEach { word in
-                    let end = start + word.count
-                    guard end <= count, end == count || key.wordStarts[end], word[0] == letters[start] else { return }
-                    if FlatNames.equal(word, UnsafeBufferPointer(rebasing: letters[start..<end])) { matchEnd = max(matchEnd, end) }
-                }
-            }
-        }
-        guard matchEnd >= 0 else { return false }
-        guard exemptingDescriptors, matchEnd < count, let lastStart = key.lastWordStart, lastStart >= matchEnd else { return true }
-        return !Self.descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[lastStart...]))
-    }
-
-    static func == (left: NameMatcher, right: NameMatcher) -> Bool {
-        left === right || (left.wholeNames == right.wholeNames && left.wordNames == right.wordNames)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(wholeNames)
-        hasher.combine(wordNames)
-    }
-
-    private static func normalized(_ name: String) -> [UInt8] {
-        NameKey.with(name) { Array($0.letters) }
-    }
-}
-
-/// Names as one byte buffer and the range of each, with an open-addressing hash table for
-/// whole-name lookups (no `Hasher`, no reference counting per lookup).
-struct FlatNames: Sendable, Hashable {
-    let bytes: [UInt8]
-    let ranges: [Range<Int>]
-    /// Indices into ``ranges`` by ``hash(_:)``, linearly probed; `-1` marks an empty slot. Its
-    /// size is a power of two at least twice the number of names, so a probe ends quickly.
-    private let slots: [Int32]
-
-    init(_ names: [[UInt8]]) {
-        let names = names.filter { !$0.isEmpty }
-        bytes = names.flatMap { $0 }
-        var ranges: [Range<Int>] = []
-        var start = 0
-        for name in names {
-            ranges.append(start..<(start + name.count))
-            start += name.count
-        }
-        var size = 1
-        while size < names.count * 2 { size *= 2 }
-        var slots = [Int32](repeating: -1, count: names.isEmpty ? 0 : size)
-        for (position, name) in names.enumerated() {
-            var slot = Int(truncatingIfNeeded: name.withUnsafeBufferPointer(Self.hash)) & (size - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(position)
-        }
-        self.ranges = ranges
-        self.slots = slots
-    }
-
-    /// FNV-1a of the bytes.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        bytes.reduce(hashSeed, hash)
-    }
-
-    /// FNV-1a's offset basis: the hash of no bytes.
-    static var hashSeed: UInt64 { 0xCBF2_9CE4_8422_2325 }
-
-    /// One step of FNV-1a: `hash` with `byte` added.
-    @inline(__always)
-    static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
-        (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-    }
-
-    /// Calls `body` with each name's bytes.
-    func forEach(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        bytes.withUnsafeBufferPointer { bytes in
-            ranges.withUnsafeBufferPointer { ranges in
-                for range in ranges { body(UnsafeBufferPointer(rebasing: bytes[range])) }
-            }
-        }
-    }
-
-    func contains(_ letters: UnsafeBufferPointer<UInt8>) -> Bool {
-        !slots.isEmpty && contains(letters, hash: Self.hash(letters))
-    }
-
-    /// Whether the names hold `letters`, whose ``hash(_:)`` is `hash`.
-    func contains(_ letters: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
-        guard !slots.isEmpty else { return false }
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        return bytes.withUnsafeBufferPointer { bytes in
-            while case let position = Int(slots[slot]), position >= 0 {
-                if Self.equal(UnsafeBufferPointer(rebasing: bytes[ranges[position]]), letters) { return true }
-                slot = (slot + 1) & mask
-            }
-            return false
-        }
-    }
-
-    static func equal(_ name: UnsafeBufferPointer<UInt8>, _ letters: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.count == letters.count && (name.isEmpty || memcmp(name.baseAddress!, letters.baseAddress!, name.count) == 0)
     }
 }

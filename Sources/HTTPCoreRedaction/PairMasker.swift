@@ -107,6 +107,7 @@ struct PairMasker {
         let bytes = view.bytes
         var start = range.lowerBound
         var endsMasked = false
+        var recentVerdicts = RecentVerdicts()
         while start <= range.upperBound {
             var end = start
             var equals = -1
@@ -117,11 +118,11 @@ struct PairMasker {
                 end += 1
             }
             endsMasked = false
-            if equals >= 0, names.masks(raw: bytes[start..<equals]) {
+            if equals >= 0, recentVerdicts.verdict(on: start..<equals, in: bytes, judge: names.masks(raw:)) {
                 end = Self.nextAmpersand(bytes, from: end, before: range.upperBound)
                 mask(equals + 1..<end, in: view)
                 endsMasked = true
-            } else if equals < 0, start < end, masksBareItems, names.masks(raw: bytes[start..<end]) {
+            } else if equals < 0, start < end, masksBareItems, recentVerdicts.verdict(on: start..<end, in: bytes, judge: names.masks(raw:)) {
                 mask(start..<end, in: view)
                 endsMasked = true
             } else if equals >= 0, maskGraphQLPair(view, name: bytes[start..<equals], value: equals + 1..<end) {

@@ -99,10 +99,8 @@ struct TextScrubber {
     private let redactor: Redactor
     /// Names masked as any kind.
     private let names: NameTest
-    /// The last few names judged, as ranges of ``input``, and their verdicts: text that repeats
-    /// its names (a JSON log, `key=value` pairs) judges each once. No copy, at most four.
-    private var judgedNames: [(range: Range<Int>, masks: Bool)] = []
-    private var nextJudged = 0
+    /// The verdicts on the last names read.
+    private var recentVerdicts = RecentVerdicts()
     private var output: [UInt8] = []
     private var index = 0
 
@@ -209,7 +207,7 @@ struct TextScrubber {
         let isFlag = start >= 2 && input[start - 1] == UInt8(ascii: "-") && input[start - 2] == UInt8(ascii: "-")
             && (start == 2 || !Self.isNameByte(input[start - 3]))
         guard let separatorEnd = separator(isFlag: isFlag) else { return }
-        let isSensitive = masksName(start..<end)
+        let isSensitive = recentVerdicts.verdict(on: start..<end, in: input, judge: names.masks(raw:))
         if isSensitive {
             copy(to: separatorEnd)
             value(isCookie: Self.cookieNames.contains(run))
@@ -217,23 +215,6 @@ struct TextScrubber {
             copy(to: separatorEnd)
             maskUserinfoPassword()
         }
-    }
-
-    /// Whether the name at `range` of ``input`` is masked, judged once per distinct name among
-    /// the last four.
-    private mutating func masksName(_ range: Range<Int>) -> Bool {
-        let name = input[range]
-        for judged in judgedNames where judged.range.count == range.count && input[judged.range].elementsEqual(name) {
-            return judged.masks
-        }
-        let masks = names.masks(raw: name)
-        if judgedNames.count < 4 {
-            judgedNames.append((range, masks))
-        } else {
-            judgedNames[nextJudged] = (range, masks)
-            nextJudged = (nextJudged + 1) % 4
-        }
-        return masks
     }
 
     /// After a name: the end of `"`, `'` or `\"` closing it, spaces, and `=`, `=>` or `:` (not
