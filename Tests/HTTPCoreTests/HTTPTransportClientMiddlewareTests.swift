@@ -278,6 +278,49 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.last?.attempt, 1)
     }
 
+    /// With nobody subscribed when it starts, an exchange emits no event, even when an observer
+    /// subscribes between its attempts; its middlewares still see every attempt, and its
+    /// deadline still ends it with a timeout.
+    func testAnUnobservedExchangeRunsItsMiddlewaresAndDeadlineWithoutEvents() async throws {
+        let quiet = HTTPEventDispatcher()
+        let late = RecordingObserver()
+        let subscribed = Locked(false)
+        let subscribeAfterTheFirstAttempt = ClosureMiddleware { request, next in
+            let response = try await next(request)
+            let isFirst = subscribed.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if isFirst { quiet.subscribe(late) }
+            return response
+        }
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .status(503), .status(200))
+        let inner = AttemptsStartedMiddleware()
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: Backoff(initial: 0, maximum: 0))
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry, inner, subscribeAfterTheFirstAttempt], dispatcher: quiet)
+        let response = try await client.send(HTTPRequest(url: url))
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(inner.seen, [0, 1, 2])
+        XCTAssertEqual(transport.requests.count, 3)
+        await quiet.flush()
+        XCTAssertEqual(late.events.map(\.name), [], "the exchange started unobserved")
+
+        _ = try await client.send(HTTPRequest(url: url))
+        let seen = try await late.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(seen.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded], "the next one is seen whole")
+
+        let watcher = ErrorWatchingMiddleware()
+        let slow = HTTPTransportClient(transport: MockTransport(default: .status(200, after: 30)), middlewares: [watcher], dispatcher: HTTPEventDispatcher())
+        do {
+            _ = try await slow.send(HTTPRequest(url: url, timeout: 0.1))
+            XCTFail("expected a timeout")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertEqual(watcher.seen, .timeout)
+    }
+
     func testWithoutMiddlewaresTheOneAttemptIsNumberOne() async throws {
         _ = try await client(MockTransport(), []).send(HTTPRequest(url: url))
         let events = try await recorder.waitForTerminalEvents(count: 1)

@@ -27,9 +27,9 @@ import HTTPCoreText
 /// Cost on the request path: a few clock reads, two allocations for the request's record and
 /// two for the response's, and one enqueue per event and observer, plus one allocation per
 /// attempt when there are middlewares. Redaction and observers run on the dispatcher's
-/// delivery queue. With no middleware and no observer subscribed when the exchange starts,
-/// it makes no record and no event: an observer subscribing during that exchange sees none of
-/// it rather than part. Over a transport that enforces its timeout
+/// delivery queue. With no observer subscribed when the exchange starts, it emits no event
+/// (and, with no middleware either, makes no record): an observer subscribing during that
+/// exchange sees none of it rather than part. Over a transport that enforces its timeout
 /// (``HTTPTransport/enforcesTimeout``) no timer is added either, so the client costs the
 /// transport call alone.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
@@ -69,9 +69,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         let added = addCorrelationHeader(to: &request)
-        if middlewares.isEmpty, !dispatcher.hasObservers {
-            // Nobody observes: no records, no events, only the transport and the deadline.
-            return try await perform(request, timeout: request.timeout, deadline: nil).get()
+        if !dispatcher.hasObservers {
+            // Nobody observes: no events, only the middlewares, the transport and the deadline.
+            guard !middlewares.isEmpty else { return try await perform(request, timeout: request.timeout, deadline: nil).get() }
+            return try await sendThroughMiddlewares(RequestRecord(request: request, policy: policy, correlation: nil), isObserved: false)
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
@@ -116,20 +117,24 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let created: RequestRecord
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
+        /// Whether its events are emitted: `false` when nobody observed as it began, and then
+        /// its attempts are only counted.
+        let isObserved: Bool
 
         /// An exchange of `created` that must be over by `deadline`, with no attempt yet.
-        init(created: RequestRecord, deadline: DispatchTime?) {
+        init(created: RequestRecord, deadline: DispatchTime?, isObserved: Bool = true) {
             self.created = created
+            self.isObserved = isObserved
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
     }
 
-    private func sendThroughMiddlewares(_ created: RequestRecord) async throws(HTTPError) -> HTTPResponse {
+    private func sendThroughMiddlewares(_ created: RequestRecord, isObserved: Bool = true) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
         let request = created.request
         let callerTimeout = request.timeout
-        let exchange = Exchange(created: created, deadline: callerTimeout.map { start.deadline(after: $0) })
+        let exchange = Exchange(created: created, deadline: callerTimeout.map { start.deadline(after: $0) }, isObserved: isObserved)
         let result: Result<HTTPResponse, HTTPError>
         do {
             if let callerTimeout, timesTheChain {
@@ -142,6 +147,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
+        guard isObserved else { return try result.get() }
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
         unreported.forEach(emitRetried)
@@ -179,11 +185,15 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         var request = request
         request.id = created.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
+        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        guard exchange.isObserved else {
+            _ = exchange.attempts.begin()
+            return try await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline).get()
+        }
         let (number, retried) = exchange.attempts.begin()
         retried.forEach(emitRetried)
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
         let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
-        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
         let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline)
         exchange.attempts.end(attempt)
         return try attempt.result.get()
