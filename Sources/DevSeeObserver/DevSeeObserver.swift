@@ -67,6 +67,11 @@ public struct DevSeeObserver: HTTPObserver {
         return statistics
     }
 
+    /// Terminal, retried and message events: the only ones that make a log.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage])
+    }
+
     /// Logs terminal, retried and message events; ignores the others.
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }

@@ -104,6 +104,11 @@ public final class HARRecorder: HTTPObserver {
         state = Locked(State(entries: entries))
     }
 
+    /// Terminal, retried and message events: the only ones an archive holds.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage])
+    }
+
     /// Stores terminal and retried events as entries, and keeps the messages of streamed
     /// responses for their entry; ignores the others.
     public func handle(_ event: HTTPEvent) {

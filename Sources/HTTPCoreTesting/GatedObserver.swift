@@ -49,6 +49,9 @@ public final class GatedObserver: HTTPObserver {
         self.holdsAt = holdsAt
     }
 
+    /// The wrapped observer's: the gate holds only events it would be handed.
+    public var handledEventNames: Set<HTTPEvent.Name>? { wrapped.handledEventNames }
+
     /// How many events were passed on to the wrapped observer.
     public var passedCount: Int { state.read { $0.passedCount } }
 

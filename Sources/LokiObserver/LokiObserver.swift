@@ -75,6 +75,11 @@ public struct LokiObserver: HTTPObserver {
         self.logger = logger
     }
 
+    /// Terminal and message events: the only ones that make a line.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        HTTPEvent.Name.terminal.union([.responseMessage])
+    }
+
     /// Queues the line of a terminal event or of a streamed message; other events are ignored.
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {

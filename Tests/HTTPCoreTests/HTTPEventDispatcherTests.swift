@@ -61,6 +61,42 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertEqual(gate.passedCount, 100)
     }
 
+    /// An observer handed terminal events only, into a recorder.
+    private struct TerminalOnly: HTTPObserver {
+        let recorder: RecordingObserver
+        var handledEventNames: Set<HTTPEvent.Name>? { HTTPEvent.Name.terminal }
+        func handle(_ event: HTTPEvent) { recorder.handle(event) }
+        func handleMissedEvents(_ missed: HTTPMissedEvents) { recorder.handleMissedEvents(missed) }
+    }
+
+    func testAnObserverIsHandedOnlyTheEventsItNamesAndCountsOnlyThose() async throws {
+        let dispatcher = HTTPEventDispatcher(bufferLimit: 1)
+        let everything = dispatcher.subscribe(ClosureObserver { _ in })
+        let recorder = RecordingObserver()
+        let gate = GatedObserver(TerminalOnly(recorder: recorder))
+        let subscription = dispatcher.subscribe(gate)
+        let names: [HTTPEvent.Name] = [
+            .requestCreated, .requestStarted, .responseReceived, .requestSucceeded,   // held by the gate
+            .requestCreated, .requestStarted, .requestRetried, .requestFailed,        // failed: dropped for cancelled
+            .requestCreated, .requestCancelled,
+        ]
+        let events = names.map { event($0) }
+        events[...3].forEach(dispatcher.emit)
+        try await gate.waitUntilHolding()
+        events[4...].forEach(dispatcher.emit)
+        gate.open()
+        await dispatcher.flush()
+
+        XCTAssertEqual(recorder.events.map(\.name), [.requestSucceeded, .requestCancelled])
+        XCTAssertEqual(recorder.gaps, [
+            RecordingObserver.Gap(position: 1, missed: HTTPMissedEvents(count: 1, terminalCount: 1, retriedCount: 0, messageCount: 0)),
+        ], "the one event dropped is the failed one: the others were never queued for it")
+        var settled = HTTPObserverStatistics()
+        (settled.emitted, settled.delivered, settled.dropped) = (3, 2, 1)
+        XCTAssertEqual(subscription.statistics, settled)
+        XCTAssertEqual(everything.statistics.emitted, 10, "an observer that names none is handed every event")
+    }
+
     func testFullBufferDropsOldestPendingEventsAndCountsThem() async throws {
         let dispatcher = HTTPEventDispatcher(bufferLimit: 4)
         let recorder = RecordingObserver()

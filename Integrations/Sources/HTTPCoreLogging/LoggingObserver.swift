@@ -44,6 +44,11 @@ public struct LoggingObserver: HTTPObserver {
         self.levels = levels
     }
 
+    /// Terminal and retried events: the only ones logged.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        HTTPEvent.Name.terminal.union([.requestRetried])
+    }
+
     /// Logs a terminal or retried event; ignores the others.
     ///
     /// Nothing is read, redacted or built for an event whose level the logger does not log.

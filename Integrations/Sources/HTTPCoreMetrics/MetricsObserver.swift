@@ -74,6 +74,11 @@ public struct MetricsObserver: HTTPObserver {
     /// How many sets of dimensions have their handles kept (meters and outcomes together).
     public var cachedDimensionSetCount: Int { handles.count }
 
+    /// Created and terminal events: the only ones that change a metric.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        HTTPEvent.Name.terminal.union([.requestCreated])
+    }
+
     /// Records a created (active +1) or terminal event (active -1, duration, count, body sizes).
     ///
     /// Reads only the event's unredacted summary (method, host, status, error type, duration,

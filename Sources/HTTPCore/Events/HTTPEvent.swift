@@ -62,6 +62,9 @@ public struct HTTPEvent: Sendable {
         /// `http.request.cancelled`: terminal; the exchange was cancelled.
         public static let requestCancelled = Name("http.request.cancelled")
 
+        /// The three terminal names.
+        public static let terminal: Set<Name> = [.requestSucceeded, .requestFailed, .requestCancelled]
+
         /// Whether this is one of the three terminal names.
         public var isTerminal: Bool {
             self == .requestSucceeded || self == .requestFailed || self == .requestCancelled

@@ -39,11 +39,26 @@ public protocol HTTPObserver: Sendable {
     /// first event delivered after the dropped ones, so the observer knows where the gap is.
     /// The default implementation does nothing.
     func handleMissedEvents(_ missed: HTTPMissedEvents)
+
+    /// The names of the events this observer handles, read once when it subscribes; `nil`
+    /// (the default) for every event.
+    ///
+    /// The dispatcher queues no other event for it: an observer that reads only terminal
+    /// events costs the request path nothing on the other steps. Events not handled are not
+    /// counted in its ``HTTPObserverStatistics`` and never reported as missed.
+    ///
+    /// ```swift
+    /// var handledEventNames: Set<HTTPEvent.Name>? { [.requestSucceeded, .requestFailed, .requestCancelled] }
+    /// ```
+    var handledEventNames: Set<HTTPEvent.Name>? { get }
 }
 
 extension HTTPObserver {
     /// Does nothing: an observer that does not implement it ignores gaps.
     public func handleMissedEvents(_ missed: HTTPMissedEvents) {}
+
+    /// `nil`: every event.
+    public var handledEventNames: Set<HTTPEvent.Name>? { nil }
 }
 
 /// An ``HTTPObserver`` that forwards every event to a closure.

@@ -55,6 +55,9 @@ final class ObserverQueue: Sendable {
     }
 
     private let observer: any HTTPObserver
+    /// The names of the events the observer handles; `nil` for all. A short array: a few
+    /// comparisons of names that share their storage cost less than hashing one.
+    private let handledNames: [HTTPEvent.Name]?
     /// The observer's type, as diagnostics name it.
     private let observerName: String
     private let limit: Int
@@ -71,6 +74,7 @@ final class ObserverQueue: Sendable {
         report: (@Sendable (HTTPObserverDiagnostic) -> Void)?
     ) {
         self.observer = observer
+        handledNames = observer.handledEventNames.map(Array.init)
         observerName = String(describing: type(of: observer))
         self.limit = max(1, limit)
         state = AsyncCondition(State(limit: self.limit))
@@ -91,7 +95,9 @@ final class ObserverQueue: Sendable {
     /// How many drains began: each is one wake-up of a delivery thread.
     var drainCount: Int { state.read { $0.drainCount } }
 
+    /// Queues `event` when the observer handles events of its name.
     func enqueue(_ event: HTTPEvent) {
+        if let handledNames, !handledNames.contains(event.name) { return }
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
             state.statistics.emitted += 1

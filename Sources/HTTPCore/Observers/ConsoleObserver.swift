@@ -71,6 +71,11 @@ public struct ConsoleObserver: HTTPObserver {
         self.write = write ?? Self.platformOutput
     }
 
+    /// Every event at `.debug`; otherwise terminal and retried events, the only ones printed.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        minimumLevel == .debug ? nil : HTTPEvent.Name.terminal.union([.requestRetried])
+    }
+
     /// Prints the event when its level is at least ``minimumLevel``: terminal and retried
     /// events by their outcome, the others only at `.debug`.
     public func handle(_ event: HTTPEvent) {
