@@ -130,7 +130,7 @@ public struct TraceContext: Sendable, Hashable {
     /// `words` (1 or 2) random 64-bit words as lowercase hex, never all zeros: one string,
     /// written in place.
     private static func randomID(words: Int) -> String {
-        var random = SystemRandomNumberGenerator()
+        var random = TraceIDGenerator()
         while true {
             let high: UInt64 = random.next()
             let low: UInt64 = words > 1 ? random.next() : 0
