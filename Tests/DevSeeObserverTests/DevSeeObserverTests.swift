@@ -134,11 +134,12 @@ final class DevSeeObserverTests: XCTestCase {
     func testObserverIgnoresNonTerminalEvents() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let subscription = dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
         let transport = MockTransport(default: .status(200))
         _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher).send(HTTPRequest(url: api.url("/x")))
         await dispatcher.flush()
         XCTAssertEqual(harness.logger.statistics.accepted, 1)
+        XCTAssertEqual(subscription.statistics.emitted, 1, "created, started and received are never queued for it")
     }
 
     func testLogsWhoseEventsTheDispatcherDroppedAreCountedAsMissedAndReportedOnce() async throws {

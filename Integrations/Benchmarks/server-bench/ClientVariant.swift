@@ -15,6 +15,11 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     case metrics
     /// `httpcore` with `LoggingObserver` subscribed (a no-op log handler).
     case logging
+    /// `httpcore` with `DevSeeObserver` subscribed, its server down.
+    case devsee
+    /// `httpcore` through `TracingMiddleware` (no tracer bootstrapped),
+    /// `TraceContextMiddleware` and `RetryMiddleware`, no observer.
+    case middlewares
     /// Metrics, logging and `DevSeeObserver` (its server down) subscribed, and
     /// `TracingMiddleware` (no tracer bootstrapped), `TraceContextMiddleware` and
     /// `RetryMiddleware`, `timeout: 30`.
@@ -28,6 +33,8 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
         case .httpcoreNoTimeout: "as httpcore, no timeout"
         case .metrics: "httpcore + MetricsObserver (swift-metrics not bootstrapped)"
         case .logging: "httpcore + LoggingObserver (SwiftLogNoOpLogHandler)"
+        case .devsee: "httpcore + DevSeeObserver (server down)"
+        case .middlewares: "httpcore + Tracing, TraceContext, Retry middlewares, no observer"
         case .full: "metrics + logging + DevSeeObserver (server down) + Tracing, TraceContext, Retry middlewares, timeout 30"
         }
     }

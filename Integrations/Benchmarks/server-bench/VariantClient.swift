@@ -23,7 +23,7 @@ struct VariantClient: Sendable {
     private let dispatcher: HTTPEventDispatcher?
     /// The observers' subscriptions, for their drop counts.
     private let subscriptions: [HTTPEventSubscription]
-    /// The `full` variant's dev-see logger, shut down with the client.
+    /// The dev-see logger of the variants that have one, shut down with the client.
     private let devSeeLogger: DevSeeLogger?
 
     /// The most connections AHC opens to the server: enough for every caller of the largest
@@ -54,10 +54,12 @@ struct VariantClient: Sendable {
             let logger = Logger(label: "server-bench", factory: { _ in SwiftLogNoOpLogHandler() })
             subscriptions.append(dispatcher.subscribe(LoggingObserver(logger: logger)))
         }
-        if variant == .full {
+        if variant == .devsee || variant == .full {
             let logger = makeDevSeeLogger(serverURL: devSeeURL)
             subscriptions.append(dispatcher.subscribe(DevSeeObserver(logger: logger)))
             devSeeLogger = logger
+        }
+        if variant == .middlewares || variant == .full {
             middlewares = [TracingMiddleware(), TraceContextMiddleware(), RetryMiddleware()]
         }
         let client = HTTPTransportClient(
