@@ -80,9 +80,12 @@ final class ConsoleObserverTests: XCTestCase {
         )
         XCTAssertEqual(lines.withLock { $0.map { $0.components(separatedBy: " -> ")[0] } }, [
             "GET https://api.example.com/n/0",
-            "... 106 events (26 exchange ends, 0 retried attempts) missed here: the event dispatcher dropped them while this "
+            "... 19 events (19 exchange ends, 0 retried attempts) missed here: the event dispatcher dropped them while this "
                 + "observer was behind",
-            "GET https://api.example.com/n/27", "GET https://api.example.com/n/28", "GET https://api.example.com/n/29",
+            "GET https://api.example.com/n/20", "GET https://api.example.com/n/21", "GET https://api.example.com/n/22",
+            "GET https://api.example.com/n/23", "GET https://api.example.com/n/24", "GET https://api.example.com/n/25",
+            "GET https://api.example.com/n/26", "GET https://api.example.com/n/27", "GET https://api.example.com/n/28",
+            "GET https://api.example.com/n/29",
         ])
     }
 

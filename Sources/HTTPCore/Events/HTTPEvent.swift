@@ -32,42 +32,69 @@ public struct HTTPEvent: Sendable {
     public struct Name: Sendable, Hashable, CustomStringConvertible {
         /// The dotted name.
         public let rawValue: String
+        /// Which built-in step the name is, so that names compare as one byte: every event is
+        /// matched against a few names per observer on its way to it.
+        private let step: Step
 
         /// Creates a name.
         public init(_ rawValue: String) {
             self.rawValue = rawValue
+            step = Step.allCases.first { $0.rawValue == rawValue } ?? .other
+        }
+
+        private init(_ step: Step) {
+            rawValue = step.rawValue
+            self.step = step
+        }
+
+        /// The built-in steps, by their dotted names.
+        private enum Step: String, CaseIterable {
+            case other = ""
+            case created = "http.request.created", started = "http.request.started", retried = "http.request.retried"
+            case received = "http.response.received", message = "http.response.message"
+            case succeeded = "http.request.succeeded", failed = "http.request.failed", cancelled = "http.request.cancelled"
+        }
+
+        /// Names are equal when their dotted names are; built-in ones compare by step alone.
+        public static func == (lhs: Name, rhs: Name) -> Bool {
+            lhs.step == .other && rhs.step == .other ? lhs.rawValue == rhs.rawValue : lhs.step == rhs.step
+        }
+
+        /// Hashes the dotted name.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(rawValue)
         }
 
         /// `http.request.created`: the client accepted the request.
-        public static let requestCreated = Name("http.request.created")
+        public static let requestCreated = Name(.created)
         /// `http.request.started`: an attempt was handed to the transport (also emitted, once,
         /// for a request cancelled before its first attempt, so that every request that got
         /// that far has the same sequence).
-        public static let requestStarted = Name("http.request.started")
+        public static let requestStarted = Name(.started)
         /// `http.request.retried`: an attempt ended and another follows (a middleware sent
         /// the request again). Carries the ended attempt's number, request, response or
         /// error, start and duration; emitted before the next attempt's `started`.
-        public static let requestRetried = Name("http.request.retried")
+        public static let requestRetried = Name(.retried)
         /// `http.response.received`: a complete response arrived, or, for a streaming exchange,
         /// its head (the body follows; the terminal event comes after it).
-        public static let responseReceived = Name("http.response.received")
+        public static let responseReceived = Name(.received)
         /// `http.response.message`: one server-sent event or JSON line of a streamed response
         /// arrived (see ``HTTPEvent/message``); between `received` and the terminal event, at
         /// most ``HTTPCorePolicy/StreamMessageCapture/maxCount`` per exchange.
-        public static let responseMessage = Name("http.response.message")
+        public static let responseMessage = Name(.message)
         /// `http.request.succeeded`: terminal; a complete response, whatever its status.
-        public static let requestSucceeded = Name("http.request.succeeded")
+        public static let requestSucceeded = Name(.succeeded)
         /// `http.request.failed`: terminal; no complete response (see ``HTTPEvent/error``).
-        public static let requestFailed = Name("http.request.failed")
+        public static let requestFailed = Name(.failed)
         /// `http.request.cancelled`: terminal; the exchange was cancelled.
-        public static let requestCancelled = Name("http.request.cancelled")
+        public static let requestCancelled = Name(.cancelled)
 
         /// The three terminal names.
         public static let terminal: Set<Name> = [.requestSucceeded, .requestFailed, .requestCancelled]
 
         /// Whether this is one of the three terminal names.
         public var isTerminal: Bool {
-            self == .requestSucceeded || self == .requestFailed || self == .requestCancelled
+            step == .succeeded || step == .failed || step == .cancelled
         }
 
         /// The dotted name.
@@ -110,26 +137,26 @@ public struct HTTPEvent: Sendable {
     }
 
     /// The lifecycle step.
-    public let name: Name
+    public var name: Name { storage.name }
     /// The wall-clock time at which the event was emitted.
-    public let timestamp: Date
+    public var timestamp: Date { storage.timestamp }
     /// The attempt this event describes: 1 for the first time the request is handed to the
     /// transport, 2 for the first retry, and so on; 0 on ``Name/requestCreated``, before any.
     ///
     /// A terminal event carries the number of the last attempt (0 when a middleware answered
     /// without one).
-    public let attempt: Int
+    public var attempt: Int { storage.attempt }
     /// When the attempt was handed to the transport (on `started`, `received` and `retried`),
     /// or when the exchange started (on terminal events; with middlewares, before the first
     /// of them ran); `nil` on `created`.
-    public let startedAt: Date?
+    public var startedAt: Date? { storage.startedAt }
     /// The wall-clock time at which the exchange (terminal events) or the attempt
     /// (``Name/requestRetried``) ended; `nil` on the others.
-    public let endedAt: Date?
+    public var endedAt: Date? { storage.endedAt }
     /// Milliseconds from ``startedAt`` to ``endedAt`` on a monotonic clock: the whole
     /// exchange on terminal events, retries and waits included; the attempt on
     /// ``Name/requestRetried``; `nil` on the others.
-    public let durationMilliseconds: Double?
+    public var durationMilliseconds: Double? { storage.durationMilliseconds }
 
     /// When the attempt this event describes (``attempt``) was handed to the transport: set
     /// on `started`, `received` and `retried`, and on terminal events when the exchange made
@@ -150,7 +177,7 @@ public struct HTTPEvent: Sendable {
         let ended: (date: Date, durationMilliseconds: Double)?
     }
 
-    let attemptTiming: AttemptTiming?
+    var attemptTiming: AttemptTiming? { storage.attemptTiming }
 
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
@@ -158,10 +185,10 @@ public struct HTTPEvent: Sendable {
     /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) when first read, off the request path.
     public var error: HTTPError? { errorRecord?.exposed }
 
-    let errorRecord: ErrorRecord?
+    var errorRecord: ErrorRecord? { storage.errorRecord }
 
-    let requestRecord: RequestRecord
-    let responseRecord: ResponseRecord?
+    var requestRecord: RequestRecord { storage.requestRecord }
+    var responseRecord: ResponseRecord? { storage.responseRecord }
 
     /// The identifier of the request this event belongs to.
     public var requestID: HTTPRequest.ID { requestRecord.request.id }
@@ -221,8 +248,8 @@ public struct HTTPEvent: Sendable {
         let droppedMessageCount: Int
     }
 
-    let messageRecord: StreamMessageRecord?
-    let streamSummary: StreamSummary?
+    var messageRecord: StreamMessageRecord? { storage.messageRecord }
+    var streamSummary: StreamSummary? { storage.streamSummary }
 
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
@@ -261,6 +288,44 @@ public struct HTTPEvent: Sendable {
             + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
     }
 
+    /// Everything the event holds, behind one reference: an event is copied into each
+    /// observer's queue, its batch and its handler, and a copy is then one retain.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let name: Name
+        let timestamp: Date
+        let attempt: Int
+        let startedAt: Date?
+        let endedAt: Date?
+        let durationMilliseconds: Double?
+        let attemptTiming: AttemptTiming?
+        let errorRecord: ErrorRecord?
+        let requestRecord: RequestRecord
+        let responseRecord: ResponseRecord?
+        let messageRecord: StreamMessageRecord?
+        let streamSummary: StreamSummary?
+
+        init(
+            name: Name, timestamp: Date, attempt: Int, startedAt: Date?, endedAt: Date?, durationMilliseconds: Double?,
+            attemptTiming: AttemptTiming?, errorRecord: ErrorRecord?, requestRecord: RequestRecord, responseRecord: ResponseRecord?,
+            messageRecord: StreamMessageRecord?, streamSummary: StreamSummary?
+        ) {
+            self.name = name
+            self.timestamp = timestamp
+            self.attempt = attempt
+            self.startedAt = startedAt
+            self.endedAt = endedAt
+            self.durationMilliseconds = durationMilliseconds
+            self.attemptTiming = attemptTiming
+            self.errorRecord = errorRecord
+            self.requestRecord = requestRecord
+            self.responseRecord = responseRecord
+            self.messageRecord = messageRecord
+            self.streamSummary = streamSummary
+        }
+    }
+
     init(
         name: Name,
         request: RequestRecord,
@@ -273,17 +338,19 @@ public struct HTTPEvent: Sendable {
         message: StreamMessageRecord? = nil,
         streamSummary: StreamSummary? = nil
     ) {
-        self.name = name
-        self.timestamp = ended?.date ?? Date()
-        self.requestRecord = request
-        self.attempt = attempt
-        self.responseRecord = response
-        self.errorRecord = error.map { ErrorRecord(error: $0, redactor: request.policy.redactor) }
-        self.startedAt = startedAt
-        self.endedAt = ended?.date
-        self.durationMilliseconds = ended?.durationMilliseconds
-        self.attemptTiming = attemptTiming
-        self.messageRecord = message
-        self.streamSummary = streamSummary
+        storage = Storage(
+            name: name,
+            timestamp: ended?.date ?? Date(),
+            attempt: attempt,
+            startedAt: startedAt,
+            endedAt: ended?.date,
+            durationMilliseconds: ended?.durationMilliseconds,
+            attemptTiming: attemptTiming,
+            errorRecord: error.map { ErrorRecord(error: $0, redactor: request.policy.redactor) },
+            requestRecord: request,
+            responseRecord: response,
+            messageRecord: message,
+            streamSummary: streamSummary
+        )
     }
 }
