@@ -20,7 +20,7 @@ extension HTTPTransportClient {
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
-        dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
+        dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) })
         let head: (HTTPResponse, HTTPBody)
@@ -87,10 +87,10 @@ extension HTTPTransportClient {
         let sentBody = body.map { requestTap!.watching($0) }
         let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
         let start = Moment.now()
-        dispatcher.emit(HTTPEvent(
-            name: .requestStarted, request: record, attempt: number, startedAt: start.date,
+        dispatcher.emit(.requestStarted) { HTTPEvent(
+            name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
-        ))
+        ) }
         let result: Swift.Result<(HTTPResponse, HTTPBody), HTTPError>
         do {
             if let interruption = exchange.context.interruption { throw interruption }
@@ -114,10 +114,10 @@ extension HTTPTransportClient {
         case .success(let (head, responseBody)):
             let headRecord = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: 0)
             let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
-            dispatcher.emit(HTTPEvent(
-                name: .responseReceived, request: record, attempt: number, response: headRecord, startedAt: start.date,
+            dispatcher.emit(.responseReceived) { HTTPEvent(
+                name: $0, request: record, attempt: number, response: headRecord, startedAt: start.date,
                 attemptTiming: timing
-            ))
+            ) }
             let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number, timing: timing)
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
@@ -137,10 +137,10 @@ extension HTTPTransportClient {
             emit = nil
         } else {
             emit = { [dispatcher, policy] message, index in
-                dispatcher.emit(HTTPEvent(
-                    name: .responseMessage, request: request, attempt: attempt, response: headRecord, startedAt: timing.startedAt,
+                dispatcher.emit(.responseMessage) { HTTPEvent(
+                    name: $0, request: request, attempt: attempt, response: headRecord, startedAt: timing.startedAt,
                     attemptTiming: timing, message: StreamMessageRecord(raw: message, index: index, redactor: policy.redactor)
-                ))
+                ) }
             }
         }
         return BodyTap(
@@ -185,9 +185,9 @@ extension HTTPTransportClient {
             }
         }
         let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed
-        dispatcher.emit(HTTPEvent(
-            name: name, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
+        dispatcher.emit(name) { HTTPEvent(
+            name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary
-        ))
+        ) }
     }
 }

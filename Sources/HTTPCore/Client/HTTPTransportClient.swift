@@ -76,7 +76,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
-        dispatcher.emit(HTTPEvent(name: .requestCreated, request: created, attempt: 0))
+        dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         if middlewares.isEmpty {
             return try await sendDirectly(created)
         }
@@ -200,10 +200,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     }
 
     func emitRetried(_ attempt: AttemptLog.Attempt) {
-        dispatcher.emit(HTTPEvent(
-            name: .requestRetried, request: attempt.request, attempt: attempt.number, response: attempt.response,
+        dispatcher.emit(.requestRetried) { HTTPEvent(
+            name: $0, request: attempt.request, attempt: attempt.number, response: attempt.response,
             error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
-        ))
+        ) }
     }
 
     // MARK: Shared steps
@@ -220,16 +220,16 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     ) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let value):
-            dispatcher.emit(HTTPEvent(
-                name: .requestSucceeded, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
+            dispatcher.emit(.requestSucceeded) { HTTPEvent(
+                name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
                 attemptTiming: attemptTiming
-            ))
+            ) }
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
-            dispatcher.emit(HTTPEvent(
-                name: name, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming
-            ))
+            dispatcher.emit(name) { HTTPEvent(
+                name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming
+            ) }
             throw error
         }
     }
@@ -241,19 +241,19 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?
     ) async -> AttemptLog.Attempt {
         let start = Moment.now()
-        dispatcher.emit(HTTPEvent(
-            name: .requestStarted, request: record, attempt: number, startedAt: start.date,
+        dispatcher.emit(.requestStarted) { HTTPEvent(
+            name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
-        ))
+        ) }
         let result = await perform(record.request, timeout: timeout, deadline: deadline)
         let ended = start.ended()
         var response: ResponseRecord?
         if case .success(let value) = result {
             response = ResponseRecord(response: value, policy: policy)
-            dispatcher.emit(HTTPEvent(
-                name: .responseReceived, request: record, attempt: number, response: response, startedAt: start.date,
+            dispatcher.emit(.responseReceived) { HTTPEvent(
+                name: $0, request: record, attempt: number, response: response, startedAt: start.date,
                 attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
-            ))
+            ) }
         }
         return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
     }

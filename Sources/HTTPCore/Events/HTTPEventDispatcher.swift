@@ -101,6 +101,18 @@ public final class HTTPEventDispatcher: Sendable {
         }
     }
 
+    /// Emits the event `make` builds, named `name`, when a subscribed observer handles events
+    /// of that name; otherwise builds nothing. The client's way to emit: an event no observer
+    /// asked for costs no allocation.
+    func emit(_ name: HTTPEvent.Name, _ make: (HTTPEvent.Name) -> HTTPEvent) {
+        let queues = queues.withLock { $0 }
+        guard queues.contains(where: { $0.handles(name) }) else { return }
+        let event = make(name)
+        for queue in queues {
+            queue.enqueue(event)
+        }
+    }
+
     /// Suspends until every event emitted before the call was delivered to (or dropped for)
     /// every observer subscribed at the time of the call, and the diagnostics reported about
     /// them ran; or until the calling task is cancelled.

@@ -95,9 +95,14 @@ final class ObserverQueue: Sendable {
     /// How many drains began: each is one wake-up of a delivery thread.
     var drainCount: Int { state.read { $0.drainCount } }
 
+    /// Whether the observer handles events named `name`.
+    func handles(_ name: HTTPEvent.Name) -> Bool {
+        handledNames?.contains(name) ?? true
+    }
+
     /// Queues `event` when the observer handles events of its name.
     func enqueue(_ event: HTTPEvent) {
-        if let handledNames, !handledNames.contains(event.name) { return }
+        guard handles(event.name) else { return }
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
             state.statistics.emitted += 1
