@@ -31,7 +31,8 @@ extension Redactor {
     /// `password`; `user.api_key` as `user.api_key`, `user` and `api_key`.
     static func formKeyCandidates(_ name: String) -> [String] {
         var candidates = [name]
-        _ = forEachNamePart(of: name) { part in
+        _ = forEachNamePart(of: Array(name.utf8)[...]) { bytes in
+            let part = String(decoding: bytes, as: UTF8.self)
             if !candidates.contains(part) { candidates.append(part) }
             return false
         }
@@ -79,12 +80,8 @@ extension Redactor {
     }
 
     /// Calls `body` with each further name a decoded name is matched by (see
-    /// ``formKeyCandidates(_:)``) until it returns `true`; returns whether it did.
-    static func forEachNamePart(of name: String, _ body: (String) -> Bool) -> Bool {
-        forEachNamePart(of: Array(name.utf8)[...]) { body(String(decoding: $0, as: UTF8.self)) }
-    }
-
-    /// ``forEachNamePart(of:_:)-(String,_)`` over UTF-8 bytes, each part a slice, no copy.
+    /// ``formKeyCandidates(_:)``) until it returns `true`; returns whether it did. Each part
+    /// is a slice of `bytes`, never a copy.
     static func forEachNamePart(of bytes: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool) -> Bool {
         let first = bytes.startIndex
         var end = bytes.endIndex

@@ -10,7 +10,11 @@ struct WordList: Sendable {
     private let lastBytes: ASCIISet
 
     init(_ words: [String]) {
-        self.words = words.map { Array($0.utf8) }
+        self.init(bytes: words.map { Array($0.utf8) })
+    }
+
+    private init(bytes words: [[UInt8]]) {
+        self.words = words
         shortest = self.words.map(\.count).min() ?? 0
         longest = self.words.map(\.count).max() ?? 0
         firstBytes = ASCIISet(self.words.compactMap(\.first))
@@ -19,7 +23,7 @@ struct WordList: Sendable {
 
     /// The words of both lists.
     static func + (lhs: WordList, rhs: WordList) -> WordList {
-        WordList((lhs.words + rhs.words).map { String(decoding: $0, as: UTF8.self) })
+        WordList(bytes: lhs.words + rhs.words)
     }
 
     /// Whether `bytes` spell one of the words, in any case.

@@ -210,4 +210,17 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertNil(events[1].attemptDurationMilliseconds)
         XCTAssertNotNil(events[1].durationMilliseconds)
     }
+
+    /// Built-in names compare by step; a name made from the same dotted text is the same name,
+    /// in sets too, and any other text is another name.
+    func testNamesMadeFromTheirTextAreTheBuiltInOnes() {
+        XCTAssertEqual(HTTPEvent.Name("http.request.failed"), .requestFailed)
+        XCTAssertTrue(HTTPEvent.Name("http.request.cancelled").isTerminal)
+        XCTAssertTrue(HTTPEvent.Name.terminal.contains(HTTPEvent.Name("http.request.succeeded")))
+        XCTAssertNotEqual(HTTPEvent.Name("http.request.created"), .requestStarted)
+        XCTAssertEqual(HTTPEvent.Name("app.cache.hit"), HTTPEvent.Name("app.cache.hit"))
+        XCTAssertNotEqual(HTTPEvent.Name("app.cache.hit"), HTTPEvent.Name("app.cache.miss"))
+        XCTAssertFalse(HTTPEvent.Name("app.cache.hit").isTerminal)
+        XCTAssertEqual(Set([HTTPEvent.Name("http.response.received"), .responseReceived]).count, 1)
+    }
 }

@@ -52,7 +52,7 @@ final class LoggingObserverTests: XCTestCase {
         let records = Records()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let subscription = dispatcher.subscribe(LoggingObserver(logger: logger))
         let transport = MockTransport()
         transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
@@ -64,6 +64,7 @@ final class LoggingObserverTests: XCTestCase {
         // After the flush every event was handled, and the observer logs as it handles.
         let logged = records.all
         XCTAssertEqual(logged.map(\.level), [Logger.Level.info, .notice, .warning, .error])
+        XCTAssertEqual(subscription.statistics.emitted, 4, "terminal events only are queued for it")
         XCTAssertTrue(logged[0].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> 200 ("), logged[0].message)
         XCTAssertTrue(logged[3].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> failed: timed out ("), logged[3].message)
         let metadata = logged[1].metadata

@@ -93,12 +93,10 @@ public final class HTTPEventDispatcher: Sendable {
 
     /// Hands an event to every subscribed observer without waiting for any of them.
     ///
-    /// ``HTTPTransportClient`` calls this; call it yourself only from a client that does not
-    /// use ``HTTPTransportClient``.
+    /// Call it only from a client that does not use ``HTTPTransportClient``, which emits its
+    /// own events.
     public func emit(_ event: HTTPEvent) {
-        for queue in queues.withLock({ $0 }) {
-            queue.enqueue(event)
-        }
+        emit(event.name) { _ in event }
     }
 
     /// Emits the event `make` builds, named `name`, when a subscribed observer handles events

@@ -102,7 +102,7 @@ final class ObserverQueue: Sendable {
 
     /// Queues `event` when the observer handles events of its name.
     func enqueue(_ event: HTTPEvent) {
-        guard handles(event.name) else { return }
+        guard handles(event.name) else { return }   // the dispatcher asks too, before it builds one
         let startDrain = state.update { state -> DrainStart in
             guard !state.isCancelled else { return .none }
             state.statistics.emitted += 1
