@@ -30,17 +30,21 @@ final class StreamedTask: Sendable {
     private let isCompleted = Locked(false)
     /// The streamed request body, when there is one (Linux).
     let upload: RequestBodyPipe?
+    /// Where the task is cancelled: the transport's, off the cooperative pool on Linux.
+    private let calls: SessionCalls
 
-    init(request: HTTPRequest, limits: URLSessionTransport.Limits, upload: RequestBodyPipe?) {
+    init(request: HTTPRequest, limits: URLSessionTransport.Limits, upload: RequestBodyPipe?, calls: SessionCalls) {
         self.request = request
         self.limits = limits
         self.upload = upload
+        self.calls = calls
         machine = Locked(StreamedTaskStateMachine(maximumBytes: limits.maximumStreamedBytes))
     }
 
     // MARK: From the caller
 
     /// Resumes `task` unless the caller was cancelled already; `head` gets the response head.
+    /// Call on the transport's ``SessionCalls``.
     func start(_ task: URLSessionDataTask, head: Head) {
         self.task.withLock { $0 = task }
         switch machine.withLock({ $0.start(head) }) {
@@ -64,10 +68,11 @@ final class StreamedTask: Sendable {
     }
 
     /// Cancels the task; the upload first, since FoundationNetworking's `cancel()` waits
-    /// for its work queue, which may be blocked reading the upload.
+    /// for its work queue, which may be blocked reading the upload. The task is read on the
+    /// transport's queue, after the call that started it.
     private func cancelTask() {
         upload?.abort()
-        task.withLock { $0 }?.cancel()
+        calls.run { [task] in task.withLock { $0 }?.cancel() }
     }
 
     /// Cancels the task, and on FoundationNetworking cancels it again, at growing intervals up

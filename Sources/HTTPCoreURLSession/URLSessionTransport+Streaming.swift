@@ -53,12 +53,14 @@ extension URLSessionTransport {
     ) async throws -> (HTTPResponse, HTTPBody) {
         var urlRequest = try Self.urlRequest(for: request)
         let upload = try await Self.attach(body, to: &urlRequest)
-        let streamed = StreamedTask(request: request, limits: limits, upload: upload)
+        let streamed = StreamedTask(request: request, limits: limits, upload: upload, calls: calls)
         let (http, responseBody) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
-                let task = session.dataTask(with: urlRequest)
-                delegate.register(task, streamed: streamed)
-                streamed.start(task, head: continuation)
+                calls.run { [session, urlRequest] in
+                    let task = session.dataTask(with: urlRequest)
+                    delegate.register(task, streamed: streamed)
+                    streamed.start(task, head: continuation)
+                }
             }
         } onCancel: {
             streamed.cancel()

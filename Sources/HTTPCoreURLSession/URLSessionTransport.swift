@@ -65,6 +65,8 @@ public struct URLSessionTransport: HTTPTransport {
     public let session: URLSession
     /// How many response bytes an exchange accepts.
     public let limits: Limits
+    /// Where tasks are created, resumed and cancelled: off the cooperative pool on Linux.
+    let calls = SessionCalls()
 
     /// Creates a transport over a session.
     public init(session: URLSession, limits: Limits = Limits()) {
@@ -109,32 +111,35 @@ public struct URLSessionTransport: HTTPTransport {
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                let maximumBytes = limits.maximumBufferedBytes
-                let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-                    continuation.resume(with: Result {
-                        try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
-                    })
+                calls.run { [session, limits] in
+                    let maximumBytes = limits.maximumBufferedBytes
+                    let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                        continuation.resume(with: Result {
+                            try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                        })
+                    }
+                    let task: URLSessionDataTask
+                    if let delegate = session.delegate as? SessionDelegate, Self.needsDelegateDrivenTask(request) {
+                        task = session.dataTask(with: urlRequest)
+                        delegate.register(task, maximumBytes: maximumBytes, completion: complete)
+                    } else {
+                        task = session.dataTask(with: urlRequest, completionHandler: complete)
+                    }
+                    let wasCancelled = state.withLock { state -> Bool in
+                        state.task = task
+                        return state.isCancelled
+                    }
+                    // A cancel that arrived before this point still ends the task with -999.
+                    if wasCancelled { task.cancel() }
+                    task.resume()
                 }
-                let task: URLSessionDataTask
-                if let delegate = session.delegate as? SessionDelegate, Self.needsDelegateDrivenTask(request) {
-                    task = session.dataTask(with: urlRequest)
-                    delegate.register(task, maximumBytes: maximumBytes, completion: complete)
-                } else {
-                    task = session.dataTask(with: urlRequest, completionHandler: complete)
-                }
-                let wasCancelled = state.withLock { state -> Bool in
-                    state.task = task
-                    return state.isCancelled
-                }
-                // A cancel that arrived before this point still ends the task with -999.
-                if wasCancelled { task.cancel() }
-                task.resume()
             }
         } onCancel: {
-            state.withLock { state -> URLSessionDataTask? in
+            let task = state.withLock { state -> URLSessionDataTask? in
                 state.isCancelled = true
                 return state.task
-            }?.cancel()
+            }
+            if let task { calls.run { task.cancel() } }
         }
     }
 
