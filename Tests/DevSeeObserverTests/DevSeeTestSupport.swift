@@ -26,6 +26,7 @@ struct LoggerHarness {
         self.receiver = receiver
         self.logger = DevSeeLogger(configuration: configuration)
         self.diagnostics = diagnostics
+        HarnessLoggerShutdown.shared.track(logger)
     }
 
     /// Waits for a diagnostic line containing `text`.
@@ -33,6 +34,40 @@ struct LoggerHarness {
         _ = try await diagnostics.wait(timeout: 60, until: { $0.contains { $0.contains(text) } }) { lines in
             TestTimeout(description: "no diagnostic containing '\(text)' in \(lines)")
         }
+    }
+}
+
+/// Shuts down, when each test ends, every logger a ``LoggerHarness`` made during it. A logger
+/// left running keeps retrying its receiver's port, and a later test's receiver may be given
+/// that port: it would then store the old test's logs.
+final class HarnessLoggerShutdown: NSObject, XCTestObservation, Sendable {
+    /// The one instance, observing the test run from its first use.
+    static let shared: HarnessLoggerShutdown = {
+        let shutdown = HarnessLoggerShutdown()
+        XCTestObservationCenter.shared.addTestObserver(shutdown)
+        return shutdown
+    }()
+
+    private let loggers = Locked<[DevSeeLogger]>([])
+
+    /// Shuts `logger` down when the current test ends.
+    func track(_ logger: DevSeeLogger) {
+        loggers.withLock { $0.append(logger) }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        let loggers = loggers.withLock { loggers in
+            defer { loggers = [] }
+            return loggers
+        }
+        guard !loggers.isEmpty else { return }
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for logger in loggers { await logger.shutdown() }
+            done.signal()
+        }
+        // A minute at most: the test run goes on even if a shutdown hangs.
+        _ = done.wait(timeout: .now() + 60)
     }
 }
 
