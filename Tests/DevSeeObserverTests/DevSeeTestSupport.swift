@@ -4,6 +4,7 @@ import HTTPCore
 import XCTest
 import DevSeeServer
 import HTTPCoreConcurrency
+import HTTPCoreTestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,7 +27,8 @@ struct LoggerHarness {
         self.receiver = receiver
         self.logger = DevSeeLogger(configuration: configuration)
         self.diagnostics = diagnostics
-        HarnessLoggerShutdown.shared.track(logger)
+        TestEndObserver.registration
+        TestEndShutdowns.shared.add { [logger] in await logger.shutdown() }
     }
 
     /// Waits for a diagnostic line containing `text`.
@@ -37,37 +39,13 @@ struct LoggerHarness {
     }
 }
 
-/// Shuts down, when each test ends, every logger a ``LoggerHarness`` made during it. A logger
-/// left running keeps retrying its receiver's port, and a later test's receiver may be given
-/// that port: it would then store the old test's logs.
-final class HarnessLoggerShutdown: NSObject, XCTestObservation, Sendable {
-    /// The one instance, observing the test run from its first use.
-    static let shared: HarnessLoggerShutdown = {
-        let shutdown = HarnessLoggerShutdown()
-        XCTestObservationCenter.shared.addTestObserver(shutdown)
-        return shutdown
-    }()
-
-    private let loggers = Locked<[DevSeeLogger]>([])
-
-    /// Shuts `logger` down when the current test ends.
-    func track(_ logger: DevSeeLogger) {
-        loggers.withLock { $0.append(logger) }
-    }
+/// Runs ``TestEndShutdowns`` when each test ends (registered by the first harness).
+final class TestEndObserver: NSObject, XCTestObservation, Sendable {
+    /// Registers the observer, once.
+    static let registration: Void = XCTestObservationCenter.shared.addTestObserver(TestEndObserver())
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
-        let loggers = loggers.withLock { loggers in
-            defer { loggers = [] }
-            return loggers
-        }
-        guard !loggers.isEmpty else { return }
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            for logger in loggers { await logger.shutdown() }
-            done.signal()
-        }
-        // A minute at most: the test run goes on even if a shutdown hangs.
-        _ = done.wait(timeout: .now() + 60)
+        TestEndShutdowns.shared.runAll()
     }
 }
 
