@@ -103,8 +103,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// AHC's async API holds the deadline until the head arrives. The body is then read by a
     /// task that the transport's one timer for all bodies cancels at the deadline (see
-    /// `BodyDeadlines`), so the whole exchange is bounded without a timer per request. Task
-    /// cancellation cancels the request.
+    /// `BodyDeadlines`), so the whole exchange is bounded without a timer per request. Where
+    /// the runtime has `Task.immediate` (Swift 6.2 on Linux, the 26 releases of Apple's
+    /// platforms), that task starts on the caller's thread: a body that already arrived with
+    /// the head is read with no hop to another thread and back. Task cancellation cancels the
+    /// request.
     public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
         var outgoing = Self.outgoing(request)
         if let data = request.body, !data.isEmpty || request.method != .get {
@@ -137,7 +140,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline?) async throws -> ByteBuffer {
         let maximumBytes = maximumResponseBytes
         guard let deadline else { return try await body.collect(upTo: maximumBytes) }
-        let reading = Task { try await body.collect(upTo: maximumBytes) }
+        let reading: Task<ByteBuffer, any Error>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            reading = Task.immediate { try await body.collect(upTo: maximumBytes) }
+        } else {
+            reading = Task { try await body.collect(upTo: maximumBytes) }
+        }
         let ticket = bodyDeadlines.watch(reading, until: deadline)
         let result = await withTaskCancellationHandler {
             await reading.result

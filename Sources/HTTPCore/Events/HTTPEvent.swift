@@ -281,8 +281,10 @@ public struct HTTPEvent: Sendable {
     package var retainedByteCount: Int {
         let allocation = 64
         let request = requestRecord.request
-        let fields = request.headers.fields + (responseRecord?.response.headers.fields ?? [])
-        let headerBytes = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
+        func bytes(of headers: HTTPHeaders) -> Int {
+            headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
+        }
+        let headerBytes = bytes(of: request.headers) + (responseRecord.map { bytes(of: $0.response.headers) } ?? 0)
         let metadataBytes = request.metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         return 2048 + request.url.absoluteString.utf8.count + headerBytes + metadataBytes
             + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
