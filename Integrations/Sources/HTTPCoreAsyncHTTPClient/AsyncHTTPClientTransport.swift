@@ -141,11 +141,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let maximumBytes = maximumResponseBytes
         guard let deadline else { return try await body.collect(upTo: maximumBytes) }
         let reading: Task<ByteBuffer, any Error>
+        #if compiler(>=6.2)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             reading = Task.immediate { try await body.collect(upTo: maximumBytes) }
         } else {
             reading = Task { try await body.collect(upTo: maximumBytes) }
         }
+        #else
+        reading = Task { try await body.collect(upTo: maximumBytes) }
+        #endif
         let ticket = bodyDeadlines.watch(reading, until: deadline)
         let result = await withTaskCancellationHandler {
             await reading.result
