@@ -57,7 +57,10 @@ import FoundationNetworking
 /// - Uploads: on Linux a request body of unknown length or over 1 MiB is read as libcurl
 ///   sends it, through a 1 MiB buffer, and sent chunked (`Transfer-Encoding: chunked`, any
 ///   `Content-Length` removed: libcurl would send both). libcurl reads it on the session's
-///   work queue, so a body that is slow to produce slows the session's other transfers. On
+///   work queue, so a body that is slow to produce slows the session's other transfers, and
+///   the start of its new ones. The transport creates, resumes and cancels its tasks on a
+///   dispatch queue of its own, never on a Swift concurrency thread, so that waiting never
+///   holds the threads the body's producer needs. On
 ///   Apple platforms the body is still collected before sending (up to
 ///   `HTTPBody.maximumBufferedBytes`).
 public struct URLSessionTransport: HTTPTransport {
