@@ -3,7 +3,7 @@ import HTTPCore
 /// A log accepted into the buffer: either captured already, or a terminal event whose
 /// (possibly costly) redacted view is read only when the log is uploaded.
 enum PendingLog: Sendable {
-    case entry(LogEntry)
+    indirect case entry(LogEntry)
     case event(HTTPEvent)
 
     func entry(maxBodyBytes: Int, maxMessageLogs: Int) -> LogEntry {
