@@ -54,6 +54,8 @@ public struct TraceContextMiddleware: HTTPMiddleware {
                 request.headers.set(name: "tracestate", value: state)
             }
         }
+        // Room for both keys at once: one allocation for a request without metadata, not two.
+        request.metadata.reserveCapacity(request.metadata.count + 2)
         request.metadata[Self.traceIDKey] = trace.traceID
         request.metadata[Self.spanIDKey] = trace.spanID
         return try await next(request)
