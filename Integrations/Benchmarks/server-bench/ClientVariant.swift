@@ -7,6 +7,9 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     /// `execute(_:deadline:)` with a 30 s deadline and `body.collect(upTo:)`: what a server
     /// developer writes with AHC alone. The reference of every ratio.
     case bare
+    /// Bare AHC again, measured as a variant: its ratio to bare is what the machine's noise
+    /// alone makes of a ratio (an A/A comparison).
+    case bareAgain = "bare-again"
     /// HTTPCore over AHC, no observer, no middleware, `timeout: 30`.
     case httpcore
     /// The same with no timeout.
@@ -29,6 +32,7 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     var summary: String {
         switch self {
         case .bare: "AHC execute(_:deadline: now + 30 s) + body.collect(upTo:)"
+        case .bareAgain: "bare again, a client of its own: the noise floor of a ratio"
         case .httpcore: "HTTPTransportClient(asyncHTTPClient:), own dispatcher, no observer, no middleware, timeout 30"
         case .httpcoreNoTimeout: "as httpcore, no timeout"
         case .metrics: "httpcore + MetricsObserver (swift-metrics not bootstrapped)"

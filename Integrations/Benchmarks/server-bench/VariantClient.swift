@@ -40,7 +40,7 @@ struct VariantClient: Sendable {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         let http = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
-        if variant == .bare {
+        if variant == .bare || variant == .bareAgain {
             return VariantClient(variant: variant, perform: bareGET(url, with: http), httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
         }
         let dispatcher = HTTPEventDispatcher()
