@@ -97,6 +97,26 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertEqual(everything.statistics.emitted, 10, "an observer that names none is handed every event")
     }
 
+    func testAnEventIsBuiltOnlyWhenASubscribedObserverHandlesItsName() async {
+        let dispatcher = HTTPEventDispatcher()
+        let names: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestRetried, .requestSucceeded]
+        var built: [HTTPEvent.Name] = []
+        for name in names {
+            dispatcher.emit(name) { name in built.append(name); return event(name) }
+        }
+        XCTAssertEqual(built, [], "nobody subscribed: nothing built")
+
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(TerminalOnly(recorder: recorder))
+        for name in names {
+            dispatcher.emit(name) { name in built.append(name); return event(name) }
+        }
+        await dispatcher.flush()
+
+        XCTAssertEqual(built, [.requestSucceeded], "only the terminal event has an observer")
+        XCTAssertEqual(recorder.events.map(\.name), [.requestSucceeded])
+    }
+
     func testFullBufferDropsOldestPendingEventsAndCountsThem() async throws {
         let dispatcher = HTTPEventDispatcher(bufferLimit: 4)
         let recorder = RecordingObserver()
