@@ -46,24 +46,26 @@ public final class DevSeeReceiver: Sendable {
         keepsHistory: Bool = true,
         onLog: (@Sendable (Data) -> Void)? = nil
     ) throws(LoopbackHTTPServer.Error) {
-        server = try LoopbackHTTPServer(port: port)
-        store = DevSeeLogStore(keepsHistory: keepsHistory, onLog: onLog)
-        let store = store
-        let lifecycle = server.lifecycle
-        server.route("POST", "/api/logs") { store.post($0, lifecycle: lifecycle) }
-        server.route("GET", "/api/logs") { store.list($0) }
-        server.route("DELETE", "/api/logs") { _ in store.clear() }
-        server.setFallback { request in
-            let prefix = "/api/logs/"
-            if request.method == "GET" || request.method == "HEAD", request.path.hasPrefix(prefix) {
-                return store.entry(id: String(request.path.dropFirst(prefix.count)))
+        let store = DevSeeLogStore(keepsHistory: keepsHistory, onLog: onLog)
+        self.store = store
+        // Routes first, then accepting: a client retrying this port must not meet a 404.
+        server = try LoopbackHTTPServer(port: port) { server in
+            let lifecycle = server.lifecycle
+            server.route("POST", "/api/logs") { store.post($0, lifecycle: lifecycle) }
+            server.route("GET", "/api/logs") { store.list($0) }
+            server.route("DELETE", "/api/logs") { _ in store.clear() }
+            server.setFallback { request in
+                let prefix = "/api/logs/"
+                if request.method == "GET" || request.method == "HEAD", request.path.hasPrefix(prefix) {
+                    return store.entry(id: String(request.path.dropFirst(prefix.count)))
+                }
+                let body = JSONValue.object([
+                    ("message", .string("Route \(request.method):\(request.path) not found")),
+                    ("error", .string("Not Found")),
+                    ("statusCode", .number(404, text: "404")),
+                ])
+                return .json(body.serialized, status: 404)
             }
-            let body = JSONValue.object([
-                ("message", .string("Route \(request.method):\(request.path) not found")),
-                ("error", .string("Not Found")),
-                ("statusCode", .number(404, text: "404")),
-            ])
-            return .json(body.serialized, status: 404)
         }
     }
 

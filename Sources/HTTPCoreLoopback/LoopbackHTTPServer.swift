@@ -34,6 +34,22 @@ public final class LoopbackHTTPServer: Sendable {
         core.start()
     }
 
+    /// Binds like ``init(port:)``, runs `configure` (routes, a fallback) and only then starts
+    /// accepting: a client that connects the moment the port is bound, as one retrying a
+    /// stopped server's port does, waits in the backlog instead of meeting a server without
+    /// its routes. For servers built on this one.
+    package init(port: UInt16 = 0, configure: (LoopbackHTTPServer) -> Void) throws(Error) {
+        core = try LoopbackServerCore(port: port)
+        self.port = core.port
+        configure(self)
+        core.start()
+    }
+
+    /// Whether the server has started accepting connections.
+    package var isAccepting: Bool {
+        core.isAccepting
+    }
+
     deinit {
         core.stop()
     }

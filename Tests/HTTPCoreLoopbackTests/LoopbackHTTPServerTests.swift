@@ -52,6 +52,24 @@ final class LoopbackHTTPServerTests: XCTestCase {
         XCTAssertEqual(recorded.connectionID, 1)
     }
 
+    func test_configuredInit_acceptsOnlyOnceItsRoutesAreSet() throws {
+        var early: RawHTTPConnection?
+        let server = try LoopbackHTTPServer { server in
+            // A client that connects and asks before any route exists waits in the backlog.
+            early = try? RawHTTPConnection(port: server.port)
+            try? early?.send("GET /ready HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertFalse(server.isAccepting, "nothing is accepted before the routes are set")
+            server.route("GET", "/ready") { _ in .text("ready") }
+        }
+        XCTAssertTrue(server.isAccepting)
+        defer { server.stop() }
+
+        let response = try XCTUnwrap(early).readResponse()
+
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.text, "ready")
+    }
+
     func test_route_withoutMethod_matchesAnyMethod_andExactMethodWins() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
