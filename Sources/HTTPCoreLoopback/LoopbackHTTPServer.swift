@@ -28,26 +28,34 @@ public final class LoopbackHTTPServer: Sendable {
     ///
     /// `SO_REUSEADDR` is set, so a stopped server's port can be bound again right away.
     /// Throws ``Error`` when the socket cannot be created, bound or listened on.
-    public init(port: UInt16 = 0) throws(Error) {
-        core = try LoopbackServerCore(port: port)
-        self.port = core.port
-        core.start()
+    ///
+    /// A client that connects before a route is added gets the 404. When one may (a client
+    /// that keeps retrying a stopped server's port), add the routes in
+    /// ``init(port:configure:)`` instead.
+    public convenience init(port: UInt16 = 0) throws(Error) {
+        try self.init(port: port) { _ in }
     }
 
     /// Binds like ``init(port:)``, runs `configure` (routes, a fallback) and only then starts
     /// accepting: a client that connects the moment the port is bound, as one retrying a
-    /// stopped server's port does, waits in the backlog instead of meeting a server without
-    /// its routes. For servers built on this one.
-    package init(port: UInt16 = 0, configure: (LoopbackHTTPServer) -> Void) throws(Error) {
+    /// stopped server's port does, waits in the backlog until the routes are in place instead
+    /// of getting the 404.
+    ///
+    /// ```swift
+    /// let server = try LoopbackHTTPServer(port: stoppedPort) { server in
+    ///     server.route("POST", "/logs") { _ in LoopbackResponse(status: 204) }
+    /// }
+    /// ```
+    public init(port: UInt16 = 0, configure: (LoopbackHTTPServer) -> Void) throws(Error) {
         core = try LoopbackServerCore(port: port)
         self.port = core.port
         configure(self)
         core.start()
     }
 
-    /// Whether the server has started accepting connections.
+    /// Whether the server accepts connections: it started and was not stopped.
     package var isAccepting: Bool {
-        core.isAccepting
+        core.lifecycle.isAccepting
     }
 
     deinit {

@@ -75,14 +75,9 @@ final class LoopbackServerCore: Sendable {
         _ = close(wakeWrite)
     }
 
-    /// Whether ``start()`` was called.
-    var isAccepting: Bool { hasStarted.withLock { $0 } }
-    private let hasStarted = Locked(false)
-
     /// Starts the accept loop on its own thread.
     func start() {
-        hasStarted.withLock { $0 = true }
-        guard lifecycle.threadWillStart() else {
+        guard lifecycle.acceptThreadWillStart() else {
             listener.close()
             return
         }

@@ -9,6 +9,7 @@ package final class LoopbackServerLifecycle: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopped = false
     private var runningThreads = 0
+    private var accepting = false
     private var openConnections: [Int: Socket] = [:]
 
     /// Whether `stop()` has begun.
@@ -16,6 +17,24 @@ package final class LoopbackServerLifecycle: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return stopped
+    }
+
+    /// Whether the accept thread started and the server was not stopped since.
+    var isAccepting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return accepting && !stopped
+    }
+
+    /// Counts the accept thread about to start, after which the server is accepting; `false`
+    /// (and nothing counted) once stopped.
+    func acceptThreadWillStart() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped else { return false }
+        runningThreads += 1
+        accepting = true
+        return true
     }
 
     /// Counts a thread about to start; `false` (and nothing counted) once stopped.

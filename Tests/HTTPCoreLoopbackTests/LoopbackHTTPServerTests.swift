@@ -68,6 +68,8 @@ final class LoopbackHTTPServerTests: XCTestCase {
 
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.text, "ready")
+        server.stop()
+        XCTAssertFalse(server.isAccepting, "a stopped server accepts nothing")
     }
 
     func test_route_withoutMethod_matchesAnyMethod_andExactMethodWins() throws {
