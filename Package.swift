@@ -54,6 +54,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
             path: "Tests/HTTPCoreTestPeers"
         ),
+        .target(name: "HTTPCoreTestEnd", dependencies: ["HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestEnd"),
         .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
@@ -103,12 +104,13 @@ let package = Package(
         .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]),
         .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCore", "HTTPCoreTestPeers"]),
         .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreTestPeers"]),
-        .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers", "HTTPCoreConcurrency"]),
+        .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers"]),
+        .testTarget(name: "HTTPCoreTestEndTests", dependencies: ["HTTPCoreTestEnd", "HTTPCoreConcurrency"]),
         .testTarget(
             name: "DevSeeObserverTests",
             dependencies: [
                 "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ]
         ),
         .testTarget(
@@ -119,7 +121,7 @@ let package = Package(
             name: "LokiObserverTests",
             dependencies: [
                 "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
-                "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+                "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ],
             exclude: ["Peers"]
         ),

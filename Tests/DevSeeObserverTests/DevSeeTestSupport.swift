@@ -4,6 +4,7 @@ import HTTPCore
 import XCTest
 import DevSeeServer
 import HTTPCoreConcurrency
+import HTTPCoreTestEnd
 import HTTPCoreTestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -27,7 +28,6 @@ struct LoggerHarness {
         self.receiver = receiver
         self.logger = DevSeeLogger(configuration: configuration)
         self.diagnostics = diagnostics
-        TestEndObserver.registration
         TestEndShutdowns.shared.add { [logger] in await logger.shutdown() }
     }
 
@@ -36,16 +36,6 @@ struct LoggerHarness {
         _ = try await diagnostics.wait(timeout: 60, until: { $0.contains { $0.contains(text) } }) { lines in
             TestTimeout(description: "no diagnostic containing '\(text)' in \(lines)")
         }
-    }
-}
-
-/// Runs ``TestEndShutdowns`` when each test ends (registered by the first harness).
-final class TestEndObserver: NSObject, XCTestObservation, Sendable {
-    /// Registers the observer, once.
-    static let registration: Void = XCTestObservationCenter.shared.addTestObserver(TestEndObserver())
-
-    func testCaseDidFinish(_ testCase: XCTestCase) {
-        TestEndShutdowns.shared.runAll()
     }
 }
 

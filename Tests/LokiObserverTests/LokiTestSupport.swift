@@ -4,18 +4,9 @@ import HTTPCoreDelivery
 import HTTPCoreTesting
 import LokiObserver
 import HTTPCoreConcurrency
+import HTTPCoreTestEnd
 import HTTPCoreTestPeers
 import XCTest
-
-/// Runs ``TestEndShutdowns`` when each test ends (registered by the first harness).
-final class TestEndObserver: NSObject, XCTestObservation, Sendable {
-    /// Registers the observer, once.
-    static let registration: Void = XCTestObservationCenter.shared.addTestObserver(TestEndObserver())
-
-    func testCaseDidFinish(_ testCase: XCTestCase) {
-        TestEndShutdowns.shared.runAll()
-    }
-}
 
 /// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
 struct LokiHarness {
@@ -30,7 +21,6 @@ struct LokiHarness {
         let diagnostics = diagnostics
         configuration.diagnostics = { line in diagnostics.withLock { $0.append(line) } }
         logger = LokiLogger(configuration: configuration)
-        TestEndObserver.registration
         TestEndShutdowns.shared.add { [logger] in await logger.shutdown() }
     }
 

@@ -1,18 +1,32 @@
 import Foundation
 import HTTPCoreConcurrency
+import XCTest
 
 /// Shutdowns to run when the current test ends: of loggers that would otherwise go on
 /// retrying the port of a receiver the test stopped, a port the system may give a later
 /// test's receiver, which would then store the old test's logs.
 ///
-/// A test target calls ``runAll()`` from its `XCTestObservation.testCaseDidFinish(_:)`.
+/// The ``shared`` list runs itself when each test ends: its first use registers an
+/// `XCTestObservation` whose `testCaseDidFinish(_:)` calls ``runAll(timeout:)``. A test
+/// support helper adds its logger's shutdown and is done:
+///
+/// ```swift
+/// TestEndShutdowns.shared.add { [logger] in await logger.shutdown() }
+/// ```
+///
+/// Its own target, apart from the test peers, because it imports XCTest and the benchmarks
+/// link the peers.
 public final class TestEndShutdowns: Sendable {
-    /// The list every test support helper adds to.
-    public static let shared = TestEndShutdowns()
+    /// The list every test support helper adds to, run at the end of every test.
+    public static let shared: TestEndShutdowns = {
+        let shutdowns = TestEndShutdowns()
+        XCTestObservationCenter.shared.addTestObserver(RunAtTestEnd(shutdowns))
+        return shutdowns
+    }()
 
     private let shutdowns = Locked<[@Sendable () async -> Void]>([])
 
-    /// Creates an empty list.
+    /// Creates an empty list, which runs only when ``runAll(timeout:)`` is called.
     public init() {}
 
     /// Runs `shutdown` when the current test ends.
@@ -35,5 +49,18 @@ public final class TestEndShutdowns: Sendable {
             done.signal()
         }
         _ = done.wait(timeout: .now() + timeout)
+    }
+}
+
+/// Runs a ``TestEndShutdowns`` list when each test ends.
+final class RunAtTestEnd: NSObject, XCTestObservation, Sendable {
+    private let shutdowns: TestEndShutdowns
+
+    init(_ shutdowns: TestEndShutdowns) {
+        self.shutdowns = shutdowns
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        shutdowns.runAll()
     }
 }

@@ -1,5 +1,5 @@
 import HTTPCoreConcurrency
-import HTTPCoreTestPeers
+@testable import HTTPCoreTestEnd
 import XCTest
 
 final class TestEndShutdownsTests: XCTestCase {
@@ -13,5 +13,15 @@ final class TestEndShutdownsTests: XCTestCase {
         shutdowns.runAll()
 
         XCTAssertEqual(ran.withLock { $0 }, [1, 2])
+    }
+
+    func testItsObserverRunsTheListWhenATestEnds() {
+        let shutdowns = TestEndShutdowns()
+        let ran = Locked(0)
+        shutdowns.add { ran.withLock { $0 += 1 } }
+
+        RunAtTestEnd(shutdowns).testCaseDidFinish(self)   // what XCTest calls after each test
+
+        XCTAssertEqual(ran.withLock { $0 }, 1)
     }
 }
