@@ -47,8 +47,9 @@ struct CellBenchmark {
                 samples[index].append(sample)
                 firstFailures[index] = firstFailures[index] ?? failure
                 progress(String(
-                    format: "%@ round %d/%d %@: %.0f req/s, %.1f µs CPU/req%@",
+                    format: "%@ round %d/%d %@: %.0f req/s, %.1f µs CPU/req, %.2f switches/req%@",
                     label, round, rounds, client.variant.rawValue, sample.requestsPerSecond, sample.cpuMicrosecondsPerRequest,
+                    sample.contextSwitchesPerRequest,
                     sample.failures > 0 ? ", \(sample.failures) failed" : ""
                 ))
             }
@@ -91,6 +92,7 @@ struct CellBenchmark {
             drainSeconds: Double(drained - loaded) / 1e9,
             cpuUserMicroseconds: cpu.userMicroseconds,
             cpuSystemMicroseconds: cpu.systemMicroseconds,
+            contextSwitches: cpu.contextSwitches,
             allocations: allocations,
             serverCPUMicroseconds: serverCPU,
             otherCPUMicroseconds: otherCPU,

@@ -10,6 +10,13 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     /// Bare AHC again, measured as a variant: its ratio to bare is what the machine's noise
     /// alone makes of a ratio (an A/A comparison).
     case bareAgain = "bare-again"
+    /// Bare AHC with 2 µs of CPU work on the caller's thread per request
+    /// (``AddedCPU/spin(microseconds:)``): a calibration of what 2 µs per request costs in
+    /// throughput on this machine, against which an HTTPCore variant's ratio can be read.
+    case barePlus2 = "bare+2us"
+    /// Bare AHC with 5 µs of CPU work on the caller's thread per request: the same
+    /// calibration, for 5 µs.
+    case barePlus5 = "bare+5us"
     /// HTTPCore over AHC, no observer, no middleware, `timeout: 30`.
     case httpcore
     /// The same with no timeout.
@@ -28,11 +35,26 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     /// `RetryMiddleware`, `timeout: 30`.
     case full
 
+    /// The CPU work the variant adds to each of bare's requests, in microseconds: 0 but for
+    /// the calibration variants.
+    var addedCPUMicroseconds: Int {
+        switch self {
+        case .barePlus2: 2
+        case .barePlus5: 5
+        default: 0
+        }
+    }
+
+    /// Whether the variant is bare AHC, with or without added work.
+    var isBare: Bool { self == .bare || self == .bareAgain || addedCPUMicroseconds > 0 }
+
     /// One line saying what the variant is, for the report's notes.
     var summary: String {
         switch self {
         case .bare: "AHC execute(_:deadline: now + 30 s) + body.collect(upTo:)"
         case .bareAgain: "bare again, a client of its own: the noise floor of a ratio"
+        case .barePlus2: "bare + 2 µs of CPU on the caller's thread per request: what 2 µs costs here"
+        case .barePlus5: "bare + 5 µs of CPU on the caller's thread per request: what 5 µs costs here"
         case .httpcore: "HTTPTransportClient(asyncHTTPClient:), own dispatcher, no observer, no middleware, timeout 30"
         case .httpcoreNoTimeout: "as httpcore, no timeout"
         case .metrics: "httpcore + MetricsObserver (swift-metrics not bootstrapped)"

@@ -5,12 +5,16 @@ import Darwin
 #endif
 
 /// The CPU time this whole process has used (every thread: the callers, AHC's event loops,
-/// the dispatcher's delivery), from `getrusage(RUSAGE_SELF)`.
+/// the dispatcher's delivery), and how often its threads were switched out, from
+/// `getrusage(RUSAGE_SELF)`.
 struct ProcessCPUTime: Sendable {
     /// User time, in microseconds.
     let userMicroseconds: Double
     /// System time, in microseconds.
     let systemMicroseconds: Double
+    /// Context switches of every thread, voluntary (a thread waited) and involuntary (the
+    /// scheduler preempted it): each is a wake-up or a preemption the work cost.
+    let contextSwitches: Int
 
     /// User plus system time, in microseconds.
     var totalMicroseconds: Double { userMicroseconds + systemMicroseconds }
@@ -26,7 +30,8 @@ struct ProcessCPUTime: Sendable {
         #endif
         return ProcessCPUTime(
             userMicroseconds: Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec),
-            systemMicroseconds: Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec)
+            systemMicroseconds: Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec),
+            contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw
         )
     }
 
@@ -34,7 +39,8 @@ struct ProcessCPUTime: Sendable {
     func since(_ earlier: ProcessCPUTime) -> ProcessCPUTime {
         ProcessCPUTime(
             userMicroseconds: userMicroseconds - earlier.userMicroseconds,
-            systemMicroseconds: systemMicroseconds - earlier.systemMicroseconds
+            systemMicroseconds: systemMicroseconds - earlier.systemMicroseconds,
+            contextSwitches: contextSwitches - earlier.contextSwitches
         )
     }
 }

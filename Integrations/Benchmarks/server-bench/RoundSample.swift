@@ -14,6 +14,8 @@ struct RoundSample: Codable, Sendable {
     let cpuUserMicroseconds: Double
     /// The process's system CPU time over the round and its drain, in microseconds.
     let cpuSystemMicroseconds: Double
+    /// The client process's context switches over the round and its drain.
+    let contextSwitches: Int
     /// Allocations over the round and its drain, `nil` when they could not be counted.
     let allocations: Int?
     /// The server child's CPU time over the round and its drain, in microseconds (10 ms
@@ -34,6 +36,8 @@ struct RoundSample: Codable, Sendable {
     /// The share of the machine's CPU capacity that other processes used over the round
     /// (0.5 = one of two cores busy with something else).
     var otherCPUShare: Double? { otherCPUMicroseconds.map { $0 / ((seconds + drainSeconds) * 1e6 * Double(max(cores, 1))) } }
+    /// Context switches of the client process per request.
+    var contextSwitchesPerRequest: Double { Double(contextSwitches) / Double(max(requests, 1)) }
     /// Allocations per request, `nil` when not counted.
     var allocationsPerRequest: Double? { allocations.map { Double($0) / Double(max(requests, 1)) } }
 }

@@ -15,8 +15,8 @@ struct ServerBenchReport: Encodable, Sendable {
         var lines = [
             "# server-bench (\(run.mode) run, \(run.configuration) build): HTTPCore over AsyncHTTPClient against bare AHC",
             "",
-            "| Callers | Body | Variant | req/s | vs bare | CPU µs/req | CPU vs bare | Allocs/req | Server µs/req | Others % | Drain ms | Dropped | Failed |",
-            "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+            "| Callers | Body | Variant | req/s | vs bare | CPU µs/req | CPU vs bare | Switches/req | Allocs/req | Server µs/req | Others % | Drain ms | Dropped | Failed |",
+            "|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
         ]
         for cell in cells {
             for summary in cell.variants {
@@ -26,6 +26,7 @@ struct ServerBenchReport: Encodable, Sendable {
                     String(format: "%.3f", summary.throughputRatioToBare),
                     String(format: "%.1f", summary.cpuMicrosecondsPerRequest),
                     String(format: "%.2f", summary.cpuRatioToBare),
+                    String(format: "%.2f", summary.contextSwitchesPerRequest),
                     summary.allocationsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
                     summary.serverCPUMicrosecondsPerRequest.map { String(format: "%.1f", $0) } ?? "n/a",
                     summary.maximumOtherCPUShare.map { String(format: "%.0f", $0 * 100) } ?? "n/a",
@@ -54,7 +55,8 @@ struct ServerBenchReport: Encodable, Sendable {
         notes.append(
             "req/s: median over rounds, wall time to the last response. vs bare: median over rounds of the round's "
                 + "throughput / bare's in the same round (1.000 = as fast). CPU µs/req: the client process's getrusage "
-                + "user+sys over the round and its drain / requests; CPU vs bare likewise per round."
+                + "user+sys over the round and its drain / requests; CPU vs bare likewise per round. "
+                + "Switches/req: the client process's context switches (getrusage, voluntary and involuntary) / requests."
         )
         notes.append(
             "Allocs/req: malloc calls over the round and its drain / requests, every thread of the client process, "

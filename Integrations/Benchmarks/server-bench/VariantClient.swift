@@ -40,8 +40,8 @@ struct VariantClient: Sendable {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         let http = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
-        if variant == .bare || variant == .bareAgain {
-            return VariantClient(variant: variant, perform: bareGET(url, with: http), httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
+        if variant.isBare {
+            return VariantClient(variant: variant, perform: bareGET(url, with: http, addingCPU: variant.addedCPUMicroseconds), httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
         }
         let dispatcher = HTTPEventDispatcher()
         var subscriptions: [HTTPEventSubscription] = []
@@ -81,10 +81,14 @@ struct VariantClient: Sendable {
     }
 
     /// Bare AHC's GET, as a server developer writes it: a request from the URL string, a
-    /// deadline, the body collected with a limit.
-    private static func bareGET(_ url: URL, with http: AsyncHTTPClient.HTTPClient) -> @Sendable () async throws -> Int {
+    /// deadline, the body collected with a limit; after `addedMicroseconds` of CPU work on the
+    /// caller's thread when not 0.
+    private static func bareGET(
+        _ url: URL, with http: AsyncHTTPClient.HTTPClient, addingCPU addedMicroseconds: Int
+    ) -> @Sendable () async throws -> Int {
         let address = url.absoluteString
         return {
+            if addedMicroseconds > 0 { AddedCPU.spin(microseconds: addedMicroseconds) }
             let request = HTTPClientRequest(url: address)
             let response = try await http.execute(request, deadline: .now() + .seconds(Int64(timeoutSeconds)))
             guard response.status == .ok else { throw ServerBenchError("status \(response.status.code)") }

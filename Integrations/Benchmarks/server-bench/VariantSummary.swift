@@ -14,6 +14,8 @@ struct VariantSummary: Encodable, Sendable {
     let cpuMicrosecondsPerRequest: Double
     /// Median of the rounds' CPU time per request / bare's (1 = as cheap as bare).
     let cpuRatioToBare: Double
+    /// Median context switches of the client process per request.
+    let contextSwitchesPerRequest: Double
     /// Median allocations per request, `nil` when not counted.
     let allocationsPerRequest: Double?
     /// Median CPU time per request of the server child, in microseconds; `nil` where
@@ -40,6 +42,7 @@ struct VariantSummary: Encodable, Sendable {
         throughputRatioToBare = Self.median(zip(samples, bare).map { $0.requestsPerSecond / $1.requestsPerSecond })
         cpuMicrosecondsPerRequest = Self.median(samples.map(\.cpuMicrosecondsPerRequest))
         cpuRatioToBare = Self.median(zip(samples, bare).map { $0.cpuMicrosecondsPerRequest / max($1.cpuMicrosecondsPerRequest, 1e-9) })
+        contextSwitchesPerRequest = Self.median(samples.map(\.contextSwitchesPerRequest))
         allocationsPerRequest = Self.medianOfAll(samples.map(\.allocationsPerRequest))
         serverCPUMicrosecondsPerRequest = Self.medianOfAll(samples.map(\.serverCPUMicrosecondsPerRequest))
         maximumOtherCPUShare = Self.allOrNone(samples.map(\.otherCPUShare))?.max()
