@@ -41,29 +41,6 @@ package struct Locked<Value>: @unchecked Sendable {
     }
 }
 
-extension Locked {
-    /// The cached value, computed by `compute` outside the lock on first use. Two first
-    /// readers may both compute; the values are equal, and one is kept.
-    @inlinable
-    package func value<Wrapped>(orCompute compute: () -> Wrapped) -> Wrapped where Value == Wrapped? {
-        field(\.self, orCompute: compute)
-    }
-
-    /// The cached field at `keyPath` of the value, computed by `compute` outside the lock on
-    /// first use, so that one lock serves a record's several lazily computed fields. Two
-    /// first readers may both compute; the values are equal, and one is kept.
-    @inlinable
-    package func field<Field>(_ keyPath: WritableKeyPath<Value, Field?>, orCompute compute: () -> Field) -> Field {
-        if let cached = withLock({ $0[keyPath: keyPath] }) { return cached }
-        let computed = compute()
-        return withLock { value in
-            if let cached = value[keyPath: keyPath] { return cached }
-            value[keyPath: keyPath] = computed
-            return computed
-        }
-    }
-}
-
 /// The value (the header) and the lock (the one element) of a ``Locked``, in one allocation.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive.Lock> {

@@ -4,7 +4,10 @@ import HTTPCoreConcurrency
 /// The attempts of one exchange that runs through middlewares: numbers them, and keeps each
 /// ended attempt until it is reported, as retried when another attempt starts or as the
 /// outcome of the terminal event.
-final class AttemptLog: Sendable {
+///
+/// A struct around its one lock: its copies (the exchange's, each middleware context's) share
+/// that lock's state, and an exchange allocates it once.
+struct AttemptLog: Sendable {
     /// One ended attempt and what it gave.
     struct Attempt: Sendable {
         let number: Int

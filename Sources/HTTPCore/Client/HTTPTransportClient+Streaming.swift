@@ -78,7 +78,7 @@ extension HTTPTransportClient {
             )
         }
         let (number, retried) = exchange.attempts.begin()
-        retried.forEach(emitRetried)
+        for attempt in retried { emitRetried(attempt) }
         let record = RequestRecord(
             request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), isStreamed: true,
             streamedBodyByteCount: body == nil ? nil : 0
@@ -165,7 +165,7 @@ extension HTTPTransportClient {
     private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
-        unreported.forEach(emitRetried)
+        for attempt in unreported { emitRetried(attempt) }
         let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) } ?? exchange.created
         var response: ResponseRecord?
         var summary: HTTPEvent.StreamSummary?

@@ -150,7 +150,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         guard isObserved else { return try result.get() }
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
-        unreported.forEach(emitRetried)
+        for attempt in unreported { emitRetried(attempt) }
         var response: ResponseRecord?
         if case .success(let value) = result {
             response = last?.response.flatMap { $0.holds(value) ? $0 : nil } ?? ResponseRecord(response: value, policy: policy)
@@ -191,7 +191,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             return try await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline).get()
         }
         let (number, retried) = exchange.attempts.begin()
-        retried.forEach(emitRetried)
+        for attempt in retried { emitRetried(attempt) }
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
         let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
         let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline)
@@ -199,6 +199,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try attempt.result.get()
     }
 
+    /// Emits a retried attempt's event. Call it in a loop: passed as `forEach(emitRetried)`, a
+    /// method becomes a closure that copies the client into a new allocation on every call.
     func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(.requestRetried) { HTTPEvent(
             name: $0, request: attempt.request, attempt: attempt.number, response: attempt.response,

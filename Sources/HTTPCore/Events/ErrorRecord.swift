@@ -1,10 +1,12 @@
 import HTTPCoreConcurrency
 /// The error of an exchange or attempt and its policy-exposed form: a transport message with
 /// the redactor's text rules applied, computed once, on first read, off the request path.
-final class ErrorRecord: Sendable {
+final class ErrorRecord: @unchecked Sendable {
     let error: HTTPError
     let redactor: Redactor
-    private let cache = Locked<HTTPError?>(nil)
+    /// The scrubbed error once computed: read and written only under ``LockStripes``' lock for
+    /// this record (which makes it `@unchecked Sendable`), so a record is one allocation.
+    private var cache: HTTPError?
 
     init(error: HTTPError, redactor: Redactor) {
         self.error = error
@@ -12,10 +14,10 @@ final class ErrorRecord: Sendable {
     }
 
     /// Whether the scrubbed form was computed yet.
-    var isExposed: Bool { cache.withLock { $0 != nil } }
+    var isExposed: Bool { LockStripes.withLock(for: self) { cache != nil } }
 
     var exposed: HTTPError {
         guard let message = error.message else { return error }
-        return cache.value { .transport(error.code, message: redactor.redactedText(message)) }
+        return LockStripes.field(\.cache, of: self) { .transport(error.code, message: redactor.redactedText(message)) }
     }
 }

@@ -8,7 +8,7 @@ import HTTPCoreConcurrency
 /// one redaction. Each field is redacted on its own, on the thread that reads it first (an
 /// observer's delivery), never on the request path: an observer that reads only the URL
 /// pays for the URL alone.
-final class RequestRecord: Sendable {
+final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
     let correlation: Correlation?
@@ -17,7 +17,9 @@ final class RequestRecord: Sendable {
     let streamedBodyByteCount: Int?
     /// Whether the exchange was made with the streaming `send`.
     let isStreamed: Bool
-    private let cache = Locked(Exposed())
+    /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
+    /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
+    private var cache = Exposed()
 
     /// The fields redacted so far.
     private struct Exposed {
@@ -54,7 +56,7 @@ final class RequestRecord: Sendable {
 
     /// The fields whose redacted form was computed yet, in declaration order.
     var exposedFields: [String] {
-        cache.withLock { cache in
+        LockStripes.withLock(for: self) {
             [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil), ("metadata", cache.metadata != nil)]
                 .filter(\.1).map(\.0)
         }
@@ -71,23 +73,23 @@ final class RequestRecord: Sendable {
 
     /// The URL, redacted.
     var exposedURL: String {
-        cache.field(\.url) { policy.redactor.redactedURL(request.url) }
+        LockStripes.field(\.cache.url, of: self) { policy.redactor.redactedURL(request.url) }
     }
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        cache.field(\.headers) { policy.redactor.redactedHeaders(request.headers) }
+        LockStripes.field(\.cache.headers, of: self) { policy.redactor.redactedHeaders(request.headers) }
     }
 
     /// The metadata, redacted like headers.
     var exposedMetadata: [String: String] {
         guard !request.metadata.isEmpty else { return [:] }
-        return cache.field(\.metadata) { policy.redactor.redactedMetadata(request.metadata) }
+        return LockStripes.field(\.cache.metadata, of: self) { policy.redactor.redactedMetadata(request.metadata) }
     }
 
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
-        cache.field(\.body) {
+        LockStripes.field(\.cache.body, of: self) {
             policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
     }

@@ -3,13 +3,15 @@ import HTTPCoreConcurrency
 
 /// A raw response and its policy-exposed form, each field computed once, on first read (see
 /// ``RequestRecord``).
-final class ResponseRecord: Sendable {
+final class ResponseRecord: @unchecked Sendable {
     let response: HTTPResponse
     let policy: HTTPCorePolicy
     /// For a streamed body: the bytes received so far (`response.body` then holds their first
     /// bytes, as captured); `nil` for a response received whole.
     let streamedBodyByteCount: Int?
-    private let cache = Locked(Exposed())
+    /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
+    /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
+    private var cache = Exposed()
 
     /// The fields redacted so far.
     private struct Exposed {
@@ -32,24 +34,24 @@ final class ResponseRecord: Sendable {
 
     /// The fields whose redacted form was computed yet, in declaration order.
     var exposedFields: [String] {
-        cache.withLock { cache in
+        LockStripes.withLock(for: self) {
             [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil)].filter(\.1).map(\.0)
         }
     }
 
     /// The final URL, redacted.
     var exposedURL: String {
-        cache.field(\.url) { policy.redactor.redactedURL(response.url) }
+        LockStripes.field(\.cache.url, of: self) { policy.redactor.redactedURL(response.url) }
     }
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        cache.field(\.headers) { policy.redactor.redactedHeaders(response.headers) }
+        LockStripes.field(\.cache.headers, of: self) { policy.redactor.redactedHeaders(response.headers) }
     }
 
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
-        cache.field(\.body) {
+        LockStripes.field(\.cache.body, of: self) {
             policy.exposedBody(response.body, contentType: response.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
     }

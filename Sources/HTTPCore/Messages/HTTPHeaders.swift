@@ -46,9 +46,11 @@ public struct HTTPHeaders: Sendable, Hashable {
     /// every field of this name; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
-            let values = values(for: name)
-            if values.isEmpty { return nil }
-            return values.joined(separator: Self.isCookie(name) ? "; " : ", ")
+            // One field of that name, the usual case, is returned as it is: no array, no join.
+            guard let first = fields.firstIndex(where: { Self.matches($0.name, name) }) else { return nil }
+            let rest = fields[(first + 1)...]
+            guard rest.contains(where: { Self.matches($0.name, name) }) else { return fields[first].value }
+            return values(for: name).joined(separator: Self.isCookie(name) ? "; " : ", ")
         }
         set {
             if let newValue {
@@ -100,6 +102,9 @@ public struct HTTPHeaders: Sendable, Hashable {
 
     /// Removes every field of this name (case-insensitive).
     public mutating func remove(name: String) {
+        // Absent, the fields stay as they are: removeAll would copy an array shared with
+        // another request to remove nothing.
+        guard contains(name) else { return }
         fields.removeAll { Self.matches($0.name, name) }
     }
 

@@ -39,11 +39,13 @@ extension HTTPEvent {
 }
 
 /// A message as it was read, and its policy-exposed form, computed once, on first read.
-final class StreamMessageRecord: Sendable {
+final class StreamMessageRecord: @unchecked Sendable {
     let raw: StreamMessageParser.Message
     let index: Int
     let redactor: Redactor
-    private let cache = Locked<HTTPEvent.StreamMessage?>(nil)
+    /// The exposed form once computed: read and written only under ``LockStripes``' lock for
+    /// this record (which makes it `@unchecked Sendable`), so a record is one allocation.
+    private var cache: HTTPEvent.StreamMessage?
 
     init(raw: StreamMessageParser.Message, index: Int, redactor: Redactor) {
         self.raw = raw
@@ -52,7 +54,7 @@ final class StreamMessageRecord: Sendable {
     }
 
     var exposed: HTTPEvent.StreamMessage {
-        cache.value {
+        LockStripes.field(\.cache, of: self) {
             HTTPEvent.StreamMessage(
                 kind: raw.kind, index: index,
                 eventType: raw.eventType.map(redactor.redactedText), eventID: raw.eventID.map(redactor.redactedText),

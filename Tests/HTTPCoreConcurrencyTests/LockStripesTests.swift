@@ -1,0 +1,54 @@
+import Dispatch
+import HTTPCoreConcurrency
+import XCTest
+
+final class LockStripesTests: XCTestCase {
+    /// A counter and a cached value guarded only by the stripes, as a record's cache is.
+    private final class Guarded: @unchecked Sendable {
+        var count = 0
+        var cached: Box?
+        var computations = 0
+    }
+
+    private final class Box: Sendable {}
+
+    func testWithLockExcludesEveryOtherHolderOfTheSameObject() {
+        let guarded = Guarded()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<5_000 {
+                LockStripes.withLock(for: guarded) { guarded.count += 1 }
+            }
+        }
+        XCTAssertEqual(LockStripes.withLock(for: guarded) { guarded.count }, 40_000)
+    }
+
+    func testFieldGivesEveryConcurrentReaderTheOneStoredValue() {
+        let guarded = Guarded()
+        let readers = 16
+        let seen = Locked<[ObjectIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: readers) { _ in
+            let value = LockStripes.field(\.cached, of: guarded) {
+                LockStripes.withLock(for: guarded) { guarded.computations += 1 }
+                return Box()
+            }
+            seen.withLock { $0.append(ObjectIdentifier(value)) }
+        }
+        let identities = seen.withLock { $0 }
+        XCTAssertEqual(identities.count, readers)
+        XCTAssertEqual(Set(identities).count, 1, "a value computed by a reader that lost the race is dropped, not returned")
+        let stored = LockStripes.withLock(for: guarded) { guarded.cached }
+        XCTAssertEqual(stored.map(ObjectIdentifier.init), identities.first)
+        let computations = LockStripes.withLock(for: guarded) { guarded.computations }
+        XCTAssertTrue((1...readers).contains(computations))
+    }
+
+    func testFieldComputesNothingOnceAValueIsStored() {
+        let guarded = Guarded()
+        let first = LockStripes.field(\.cached, of: guarded) { Box() }
+        let second = LockStripes.field(\.cached, of: guarded) {
+            XCTFail("computed again")
+            return Box()
+        }
+        XCTAssertTrue(first === second)
+    }
+}
