@@ -23,7 +23,7 @@ package enum LockStripes {
     @inlinable
     package static func withLock<Result>(for object: AnyObject, _ body: () throws -> Result) rethrows -> Result {
         // Objects are at least 16-byte aligned: the bits above those pick the stripe.
-        let stripe = Int((UInt(bitPattern: ObjectIdentifier(object).hashValue) >> 4) & UInt(count - 1))
+        let stripe = Int((UInt(bitPattern: ObjectIdentifier(object)) >> 4) & UInt(count - 1))
         return try table.withUnsafeMutablePointerToElements { locks in
             LockPrimitive.lock(locks + stripe)
             defer { LockPrimitive.unlock(locks + stripe) }
