@@ -16,7 +16,9 @@ struct LokiHarness {
     init(receiver: LokiReceiver, configure: (inout LokiConfiguration) -> Void = { _ in }) {
         var configuration = LokiConfiguration(url: receiver.url, app: "checkout")
         configuration.delivery.backoff = Backoff(initial: 0.02, maximum: 0.2, jitter: .none)
-        configuration.timeout = 2
+        // A timeout only bounds a hang (tests of a hanging server set their own): a push on a
+        // machine loaded by the thread sanitizer and other work may take seconds.
+        configuration.timeout = 60
         configure(&configuration)
         let diagnostics = diagnostics
         configuration.diagnostics = { line in diagnostics.withLock { $0.append(line) } }
