@@ -24,11 +24,17 @@ final class LockStripesTests: XCTestCase {
 
     func testFieldGivesEveryConcurrentReaderTheOneStoredValue() {
         let guarded = Guarded()
-        let readers = 16
+        let readers = 2
+        // Each compute waits until both readers are computing, so both miss the cache and
+        // both try to store: the one that stores second must return the first one's value.
+        let computing = DispatchGroup()
+        for _ in 0..<readers { computing.enter() }
         let seen = Locked<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: readers) { _ in
             let value = LockStripes.field(\.cached, of: guarded) {
                 LockStripes.withLock(for: guarded) { guarded.computations += 1 }
+                computing.leave()
+                _ = computing.wait(timeout: .now() + 60)
                 return Box()
             }
             seen.withLock { $0.append(ObjectIdentifier(value)) }
@@ -39,7 +45,7 @@ final class LockStripesTests: XCTestCase {
         let stored = LockStripes.withLock(for: guarded) { guarded.cached }
         XCTAssertEqual(stored.map(ObjectIdentifier.init), identities.first)
         let computations = LockStripes.withLock(for: guarded) { guarded.computations }
-        XCTAssertTrue((1...readers).contains(computations))
+        XCTAssertEqual(computations, readers, "both readers computed: the race was really run")
     }
 
     func testFieldComputesNothingOnceAValueIsStored() {

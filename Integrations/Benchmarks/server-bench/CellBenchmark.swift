@@ -73,7 +73,7 @@ struct CellBenchmark {
     private func measureRound(_ client: VariantClient, server: ServerProcess) async -> (RoundSample, String?) {
         let machineBefore = ProcStat.machineBusyMicroseconds()
         let serverBefore = server.cpuMicroseconds()
-        let cpuBefore = ProcessCPUTime.now()
+        let cpuBefore = ProcessUsage.now()
         AllocationCounter.start()
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome = await load(client, requests: requestsPerRound)
@@ -81,7 +81,7 @@ struct CellBenchmark {
         await client.settle()
         let drained = DispatchTime.now().uptimeNanoseconds
         let allocations = AllocationCounter.stop()
-        let cpu = ProcessCPUTime.now().since(cpuBefore)
+        let cpu = ProcessUsage.now().since(cpuBefore)
         let serverCPU = server.cpuMicroseconds().flatMap { after in serverBefore.map { after - $0 } }
         let machineBusy = ProcStat.machineBusyMicroseconds().flatMap { after in machineBefore.map { after - $0 } }
         let otherCPU = machineBusy.flatMap { busy in serverCPU.map { max(0, busy - cpu.totalMicroseconds - $0) } }

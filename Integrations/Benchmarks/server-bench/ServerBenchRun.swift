@@ -46,7 +46,7 @@ struct ServerBenchRun {
         defer { server.stop() }
         let machineBefore = ProcStat.machineBusyMicroseconds()
         let serverBefore = server.cpuMicroseconds()
-        let clientBefore = ProcessCPUTime.now()
+        let clientBefore = ProcessUsage.now()
         var cells: [CellResult] = []
         var failed = false
         for concurrency in options.concurrencies {
@@ -72,7 +72,7 @@ struct ServerBenchRun {
         info.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let machineBefore, let machineAfter = ProcStat.machineBusyMicroseconds(),
            let serverBefore, let serverAfter = server.cpuMicroseconds() {
-            let ours = ProcessCPUTime.now().since(clientBefore).totalMicroseconds + serverAfter - serverBefore
+            let ours = ProcessUsage.now().since(clientBefore).totalMicroseconds + serverAfter - serverBefore
             let capacity = info.durationSeconds * 1e6 * Double(max(info.cores, 1))
             info.otherCPUShare = max(0, machineAfter - machineBefore - ours) / capacity
         }

@@ -7,7 +7,7 @@ import Darwin
 /// The CPU time this whole process has used (every thread: the callers, AHC's event loops,
 /// the dispatcher's delivery), and how often its threads were switched out, from
 /// `getrusage(RUSAGE_SELF)`.
-struct ProcessCPUTime: Sendable {
+struct ProcessUsage: Sendable {
     /// User time, in microseconds.
     let userMicroseconds: Double
     /// System time, in microseconds.
@@ -20,7 +20,7 @@ struct ProcessCPUTime: Sendable {
     var totalMicroseconds: Double { userMicroseconds + systemMicroseconds }
 
     /// The time used so far.
-    static func now() -> ProcessCPUTime {
+    static func now() -> ProcessUsage {
         var usage = rusage()
         #if os(Linux)
         // Glibc imports RUSAGE_SELF as an enum case; getrusage takes its raw value.
@@ -28,7 +28,7 @@ struct ProcessCPUTime: Sendable {
         #else
         getrusage(RUSAGE_SELF, &usage)
         #endif
-        return ProcessCPUTime(
+        return ProcessUsage(
             userMicroseconds: Double(usage.ru_utime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec),
             systemMicroseconds: Double(usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_stime.tv_usec),
             contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw
@@ -36,8 +36,8 @@ struct ProcessCPUTime: Sendable {
     }
 
     /// The time used between `earlier` and this one.
-    func since(_ earlier: ProcessCPUTime) -> ProcessCPUTime {
-        ProcessCPUTime(
+    func since(_ earlier: ProcessUsage) -> ProcessUsage {
+        ProcessUsage(
             userMicroseconds: userMicroseconds - earlier.userMicroseconds,
             systemMicroseconds: systemMicroseconds - earlier.systemMicroseconds,
             contextSwitches: contextSwitches - earlier.contextSwitches
