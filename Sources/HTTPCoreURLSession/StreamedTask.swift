@@ -129,8 +129,9 @@ final class StreamedTask: Sendable {
             if let writer = machine.withLock({ $0.yielded(result) ? $0.fail() : nil }) {
                 writer.finish(throwing: HTTPError.transport(
                     .responseTooLarge,
-                    message: "the reader fell \(limits.maximumUnreadBytes) bytes behind a streamed response "
-                        + "(\(URLSessionTransport.target(request.url))); FoundationNetworking cannot pause a transfer"
+                    message: "the reader fell \(limits.maximumUnreadBytes) bytes behind a streamed response, "
+                        + "URLSessionTransport.Limits.maximumUnreadBytes (\(URLSessionTransport.target(request.url))); "
+                        + "FoundationNetworking cannot pause a transfer"
                 ))
                 cancelTask()
             }
@@ -144,7 +145,8 @@ final class StreamedTask: Sendable {
         case .failBodyAndCancelTask(let writer, _):
             writer.finish(throwing: HTTPError.transport(
                 .responseTooLarge,
-                message: "the response body is over \(limits.maximumStreamedBytes ?? 0) bytes (\(URLSessionTransport.target(request.url)))"
+                message: "the response body is over \(limits.maximumStreamedBytes ?? 0) bytes, "
+                    + "URLSessionTransport.Limits.maximumStreamedBytes (\(URLSessionTransport.target(request.url)))"
             ))
             cancelTask()
         case .cancelTask:

@@ -102,7 +102,7 @@ extension URLSessionTransport {
         guard case .known(let length) = body.length, length <= collectedUploadBytes else { return nil }
         do {
             return try await body.collect(upTo: Int(length))
-        } catch is HTTPBody.TooManyBytesError {
+        } catch HTTPError.Code.responseTooLarge {
             throw HTTPError.transport(.invalidRequest, message: "the request body is longer than its declared \(length) bytes")
         }
     }

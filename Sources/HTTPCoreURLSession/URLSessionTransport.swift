@@ -170,8 +170,13 @@ extension URLSessionTransport {
         [url?.host, url?.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
     }
 
+    /// The error for a buffered response body over `maximumBytes`, naming the setting.
     static func tooLarge(_ maximumBytes: Int, url: URL?) -> HTTPError {
-        .transport(.responseTooLarge, message: "the response body is over \(maximumBytes) bytes (\(target(url)))")
+        .transport(
+            .responseTooLarge,
+            message: "the response body is over \(maximumBytes) bytes, URLSessionTransport.Limits.maximumBufferedBytes (\(target(url))); "
+                + "raise it, or read the body with the streaming send(_:body:receive:)"
+        )
     }
 
     static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

@@ -53,7 +53,8 @@ final class HTTPBodyTests: XCTestCase {
             _ = try await chunks(body)
             XCTFail("a second pass of a single-pass body must throw")
         } catch {
-            XCTAssertEqual(error as? HTTPBody.TooManyIterationsError, HTTPBody.TooManyIterationsError())
+            XCTAssertEqual(HTTPError(error)?.code, .bodyAlreadyRead)
+            XCTAssertEqual(HTTPError(error)?.message, "this body can be read once and was read already; make it replayable to read it again")
         }
     }
 
@@ -91,8 +92,10 @@ final class HTTPBodyTests: XCTestCase {
             _ = try await body.collect(upTo: 1_000)
             XCTFail("over the cap")
         } catch {
-            XCTAssertEqual(error as? HTTPBody.TooManyBytesError, HTTPBody.TooManyBytesError(maxBytes: 1_000))
-            XCTAssertEqual("\(error)", "body is longer than 1000 bytes")
+            XCTAssertEqual(
+                HTTPError(error),
+                .transport(.responseTooLarge, message: "the body is longer than 1000 bytes, the limit given to collect(upTo:)")
+            )
         }
         XCTAssertEqual(passes.withLock { $0 }, 0, "nothing was read")
     }
@@ -113,14 +116,14 @@ final class HTTPBodyTests: XCTestCase {
             _ = try await counted.collect(upTo: 250)
             XCTFail("over the cap")
         } catch {
-            XCTAssertEqual(error as? HTTPBody.TooManyBytesError, HTTPBody.TooManyBytesError(maxBytes: 250))
+            XCTAssertEqual(HTTPError(error)?.message, "the body is longer than 250 bytes, the limit given to collect(upTo:)")
         }
         XCTAssertEqual(read.withLock { $0 }, 3, "reading stopped at the third chunk, the one past 250 bytes")
         do {
             _ = try await HTTPBody(Data(count: 1)).collect(upTo: -1)
             XCTFail("a negative cap holds nothing")
         } catch {
-            XCTAssertEqual(error as? HTTPBody.TooManyBytesError, HTTPBody.TooManyBytesError(maxBytes: 0))
+            XCTAssertEqual(HTTPError(error)?.message, "the body is longer than 0 bytes, the limit given to collect(upTo:)")
         }
     }
 

@@ -181,14 +181,19 @@ final class URLSessionStreamingTests: XCTestCase {
 
         XCTAssertLessThanOrEqual(bytes.count, 100_000)
         XCTAssertEqual(error as? HTTPError, .transport(
-            .responseTooLarge, message: "the response body is over 100000 bytes (127.0.0.1:\(server.port))"
+            .responseTooLarge,
+            message: "the response body is over 100000 bytes, URLSessionTransport.Limits.maximumStreamedBytes (127.0.0.1:\(server.port))"
         ))
     }
 
     func testABufferedBodyOverTheCapFailsWithResponseTooLarge() async throws {
         server.route("/large") { _ in LoopbackResponse(status: 200, body: Data(repeating: 7, count: 2000)) }
         let client = client(limits: URLSessionTransport.Limits(maximumBufferedBytes: 1000))
-        let expected = HTTPError.transport(.responseTooLarge, message: "the response body is over 1000 bytes (127.0.0.1:\(server.port))")
+        let expected = HTTPError.transport(
+            .responseTooLarge,
+            message: "the response body is over 1000 bytes, URLSessionTransport.Limits.maximumBufferedBytes (127.0.0.1:\(server.port)); "
+                + "raise it, or read the body with the streaming send(_:body:receive:)"
+        )
 
         // A completion-handler task, and (on Linux) a delegate-driven one for a request with a body.
         for request in [

@@ -98,8 +98,12 @@ public struct HTTPError: Error, Sendable, Hashable {
         public static let invalidRequest = Code("invalid_request")
         /// Redirects looped or exceeded the transport's limit.
         public static let tooManyRedirects = Code("too_many_redirects")
-        /// The response body exceeded the limit the transport was given.
+        /// A body exceeded a limit: the one a transport was given for a response body, or the
+        /// one given to ``HTTPBody/collect(upTo:)``. The message names the limit and the
+        /// setting that raises it.
         public static let responseTooLarge = Code("response_too_large")
+        /// A body that can be read once was read a second time (``HTTPBody/IterationBehavior/single``).
+        public static let bodyAlreadyRead = Code("body_already_read")
         /// Any other failure; the message says more.
         public static let other = Code("other")
 

@@ -17,12 +17,17 @@ extension HTTPTransportClient {
     ) async throws -> Result {
         var outgoing = request
         if body != nil { outgoing.body = nil }
+        let invalid = Self.prepareForSending(&outgoing)
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) })
+        if let invalid {
+            endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
+            throw invalid
+        }
         let head: (HTTPResponse, HTTPBody)
         do {
             if let timeout = request.timeout {
@@ -69,6 +74,8 @@ extension HTTPTransportClient {
         let created = exchange.created
         var outgoing = request
         outgoing.id = created.request.id
+        // A request a middleware passed on is checked again; the caller's was when the exchange began.
+        if !middlewares.isEmpty, let invalid = Self.prepareForSending(&outgoing) { throw invalid }
         let request = outgoing
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         if let body, body.iterationBehavior == .single, body.hasBeenIterated {

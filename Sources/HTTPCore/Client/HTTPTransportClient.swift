@@ -68,19 +68,39 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
+        let invalid = Self.prepareForSending(&request)
         let added = addCorrelationHeader(to: &request)
         if !dispatcher.hasObservers {
+            if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
-            guard !middlewares.isEmpty else { return try await perform(request, timeout: request.timeout, deadline: nil).get() }
+            guard !middlewares.isEmpty else {
+                return try await perform(request, timeout: request.timeout, deadline: nil, checks: false).get()
+            }
             return try await sendThroughMiddlewares(RequestRecord(request: request, policy: policy, correlation: nil), isObserved: false)
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
+        if let invalid {
+            let now = Moment.now()
+            return try finish(.failure(invalid), request: created, attempt: 0, response: nil, startedAt: now.date, ended: now.ended(), attemptTiming: nil)
+        }
         if middlewares.isEmpty {
             return try await sendDirectly(created)
         }
         return try await sendThroughMiddlewares(created)
+    }
+
+    /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
+    /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
+    /// request can be sent.
+    static func prepareForSending(_ request: inout HTTPRequest) -> HTTPError? {
+        do throws(HTTPError) {
+            try request.prepareForSending()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The policy's correlation header, added with a new UUID when missing, as the request's
@@ -102,7 +122,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await perform(record, number: 1, timeout: record.request.timeout, deadline: nil)
+        let attempt = await perform(record, number: 1, timeout: record.request.timeout, deadline: nil, checks: false)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
@@ -188,13 +208,13 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
         guard exchange.isObserved else {
             _ = exchange.attempts.begin()
-            return try await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline).get()
+            return try await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true).get()
         }
         let (number, retried) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
         let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
-        let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline)
+        let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true)
         exchange.attempts.end(attempt)
         return try attempt.result.get()
     }
@@ -238,16 +258,17 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// One attempt with its `started` and `received` events: the transport called once for
     /// `record`'s request, bounded by `timeout` when given. `deadline` is the exchange's, to
-    /// report a cancellation it caused as a timeout.
+    /// report a cancellation it caused as a timeout. `checks`: whether the request is checked
+    /// first, as one a middleware passed on.
     private func perform(
-        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?
+        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
     ) async -> AttemptLog.Attempt {
         let start = Moment.now()
         dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
         ) }
-        let result = await perform(record.request, timeout: timeout, deadline: deadline)
+        let result = await perform(record.request, timeout: timeout, deadline: deadline, checks: checks)
         let ended = start.ended()
         var response: ResponseRecord?
         if case .success(let value) = result {
@@ -261,8 +282,19 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     }
 
     /// The transport called once, bounded by `timeout` and `deadline` when given: by a timer
-    /// of the client's, or by the transport itself when it enforces timeouts.
-    private func perform(_ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?) async -> Result<HTTPResponse, HTTPError> {
+    /// of the client's, or by the transport itself when it enforces timeouts. `checks`: whether
+    /// the request is checked first (``HTTPRequest/validate()``), as one a middleware passed on;
+    /// the caller's was checked when the exchange began.
+    private func perform(
+        _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
+    ) async -> Result<HTTPResponse, HTTPError> {
+        var checked = request
+        var timeout = timeout
+        if checks {
+            if let invalid = Self.prepareForSending(&checked) { return .failure(invalid) }
+            if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
+        }
+        let request = checked
         let context = HTTPMiddlewareContext(deadline: deadline)
         if let interruption = context.interruption { return .failure(interruption) }
         do {

@@ -16,9 +16,9 @@ import HTTPCoreConcurrency
 /// ```
 ///
 /// Collecting a body always names a cap (``collect(upTo:)``): a body larger than the cap
-/// throws ``TooManyBytesError`` instead of filling memory. A body that can be iterated only
-/// once throws ``TooManyIterationsError`` from a second iterator rather than replaying
-/// nothing.
+/// throws ``HTTPError`` ``HTTPError/Code/responseTooLarge`` instead of filling memory. A body
+/// that can be iterated only once throws ``HTTPError/Code/bodyAlreadyRead`` from a second
+/// iterator rather than replaying nothing. Every error of the body API is an ``HTTPError``.
 ///
 /// The shape follows swift-openapi-runtime's `HTTPBody`: chunks are `ArraySlice<UInt8>`,
 /// with the same ``Length`` and ``IterationBehavior``.
@@ -36,7 +36,7 @@ public struct HTTPBody: Sendable {
 
     /// Whether a body can be iterated more than once.
     public enum IterationBehavior: Sendable, Hashable {
-        /// One pass: a second iterator throws ``TooManyIterationsError``.
+        /// One pass: a second iterator throws ``HTTPError/Code/bodyAlreadyRead``.
         case single
         /// Any number of passes, each from the start (bytes in memory, or a sequence made
         /// again for each pass).
@@ -139,8 +139,8 @@ extension HTTPBody: AsyncSequence {
         }
 
         /// The next chunk, or `nil` once the body has ended. Throws what the underlying
-        /// sequence throws, or ``TooManyIterationsError`` for a second pass of a `.single`
-        /// body.
+        /// sequence throws, or ``HTTPError/Code/bodyAlreadyRead`` for a second pass of a
+        /// `.single` body.
         public mutating func next() async throws -> ByteChunk? {
             try await chunks.next()
         }
@@ -149,7 +149,7 @@ extension HTTPBody: AsyncSequence {
     /// Starts a pass over the body. For a `.single` body, only the first call reads it.
     public func makeAsyncIterator() -> Iterator {
         if let isIterated, isIterated.withLock({ iterated in defer { iterated = true }; return iterated }) {
-            return Iterator(AnyChunks(failing: TooManyIterationsError()))
+            return Iterator(AnyChunks(failing: Self.alreadyRead))
         }
         return Iterator(makeChunks())
     }
@@ -161,17 +161,19 @@ extension HTTPBody {
     /// A body whose known ``length`` is over the cap throws before reading a byte; any other
     /// throws as soon as its chunks pass the cap, having kept no more than `maxBytes`.
     ///
-    /// - Throws: ``TooManyBytesError``, ``TooManyIterationsError`` for a second pass of a
-    ///   `.single` body, or what the underlying sequence throws.
+    /// - Throws: ``HTTPError`` ``HTTPError/Code/responseTooLarge`` naming the cap, ``HTTPError``
+    ///   ``HTTPError/Code/bodyAlreadyRead`` for a second pass of a `.single` body, or what the
+    ///   underlying sequence throws (an ``HTTPError`` when the body came from an HTTPCore
+    ///   client).
     public func collect(upTo maxBytes: Int) async throws -> Data {
         let maxBytes = Swift.max(0, maxBytes)
         var collected = Data()
         if case .known(let count) = length {
-            guard count <= Int64(maxBytes) else { throw TooManyBytesError(maxBytes: maxBytes) }
+            guard count <= Int64(maxBytes) else { throw Self.tooManyBytes(maxBytes) }
             collected.reserveCapacity(Int(count))
         }
         for try await chunk in self {
-            guard chunk.count <= maxBytes - collected.count else { throw TooManyBytesError(maxBytes: maxBytes) }
+            guard chunk.count <= maxBytes - collected.count else { throw Self.tooManyBytes(maxBytes) }
             collected.append(contentsOf: chunk)
         }
         return collected
@@ -186,33 +188,23 @@ extension HTTPBody {
     package static func collectForBuffering(_ body: HTTPBody) async throws -> Data {
         do {
             return try await body.collect(upTo: maximumBufferedBytes)
-        } catch let error as TooManyBytesError {
-            throw HTTPError.transport(.invalidRequest, message: "a buffered request body is at most 1 GiB: \(error)")
+        } catch HTTPError.Code.responseTooLarge {
+            throw HTTPError.transport(
+                .invalidRequest,
+                message: "a request body sent through a transport that buffers is at most 1 GiB (HTTPBody.maximumBufferedBytes)"
+            )
         }
     }
 
-    /// A body longer than the cap given to ``HTTPBody/collect(upTo:)``.
-    public struct TooManyBytesError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The cap that was passed.
-        public let maxBytes: Int
-
-        /// Creates the error for a cap.
-        public init(maxBytes: Int) {
-            self.maxBytes = maxBytes
-        }
-
-        /// `body is longer than N bytes`.
-        public var description: String { "body is longer than \(maxBytes) bytes" }
+    /// What ``collect(upTo:)`` throws for a body over `maxBytes`.
+    static func tooManyBytes(_ maxBytes: Int) -> HTTPError {
+        .transport(.responseTooLarge, message: "the body is longer than \(maxBytes) bytes, the limit given to collect(upTo:)")
     }
 
-    /// A second pass over a body that can be iterated only once.
-    public struct TooManyIterationsError: Error, Sendable, Hashable, CustomStringConvertible {
-        /// Creates the error.
-        public init() {}
-
-        /// `body can be iterated only once`.
-        public var description: String { "body can be iterated only once" }
-    }
+    /// What a second pass over a body that can be read once throws.
+    static let alreadyRead = HTTPError.transport(
+        .bodyAlreadyRead, message: "this body can be read once and was read already; make it replayable to read it again"
+    )
 }
 
 /// One pass over some sequence of chunks, its type erased.

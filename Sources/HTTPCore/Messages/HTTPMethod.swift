@@ -47,7 +47,8 @@ public struct HTTPMethod: Sendable, Hashable {
         }
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    /// Whether RFC 9110 allows `byte` in a token: a method, a header name.
+    package static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -1,0 +1,200 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+final class HTTPRequestValidationTests: XCTestCase {
+    private let url = URL(string: "https://api.example.com/users")!
+
+    /// The message `validate()` throws for `request`, or `nil` when it passes.
+    private func problem(_ request: HTTPRequest) -> String? {
+        do {
+            try request.validate()
+            return nil
+        } catch {
+            XCTAssertEqual(error.code, .invalidRequest)
+            return error.message
+        }
+    }
+
+    private func problem(url text: String) -> String? {
+        problem(HTTPRequest(url: URL(string: text)!))
+    }
+
+    func testAnOrdinaryRequestPasses() {
+        var request = HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/json", "X-Tab": "a\tb"], body: Data("{}".utf8), timeout: 5)
+        request.headers.add(name: "X-Unicode", value: "café")
+        XCTAssertNil(problem(request))
+        XCTAssertNil(problem(url: "HTTP://Example.com:8080/a?b=c#d"))
+        XCTAssertNil(problem(url: "http://[::1]:65535/"))
+        XCTAssertNil(problem(url: "http://user:pw@example.com:1/"))
+        XCTAssertNil(problem(url: "http://example.com:/empty-port-means-the-default"))
+        XCTAssertNil(problem(url: "http://example.com:00080/"))
+    }
+
+    func testThePortIsNamedWithItsRange() {
+        XCTAssertEqual(problem(url: "http://127.0.0.1:99999/"), "port 99999 is out of range 1…65535")
+        XCTAssertEqual(problem(url: "http://127.0.0.1:0/"), "port 0 is out of range 1…65535")
+        XCTAssertEqual(problem(url: "http://127.0.0.1:65536/"), "port 65536 is out of range 1…65535")
+        // Foundation's URL.port is nil for this one: a transport would connect to port 80.
+        XCTAssertEqual(problem(url: "http://h:999999999999999999999999/"), "port 999999999999999999999999 is out of range 1…65535")
+        XCTAssertEqual(problem(url: "http://user:p:w@[::1]:70000/"), "port 70000 is out of range 1…65535")
+    }
+
+    func testTheURLNeedsAnHTTPSchemeAndAHost() {
+        let noScheme = "url has no scheme: use an absolute http or https URL"
+        XCTAssertEqual(problem(url: "users/1"), noScheme)
+        XCTAssertEqual(problem(url: "//example.com/users/1"), noScheme)
+        XCTAssertEqual(problem(url: "http://"), "url has no host")
+        XCTAssertEqual(problem(url: "http:"), "url has no host")
+        XCTAssertEqual(problem(url: "http://:8080/"), "url has no host")
+        XCTAssertEqual(problem(url: "ftp://example.com/"), #"url scheme "ftp" is not supported: use http or https"#)
+        XCTAssertEqual(problem(url: "ws://example.com/"), #"url scheme "ws" is not supported: use http or https"#)
+        XCTAssertEqual(problem(HTTPRequest(url: URL(fileURLWithPath: "/tmp"))), #"url scheme "file" is not supported: use http or https"#)
+        XCTAssertEqual(problem(url: "http://exa%20mple.com/"), "url host has a space or a control character")
+        XCTAssertEqual(problem(url: "http://%00/"), "url host has a space or a control character")
+    }
+
+    func testTheURLLengthHasALimit() {
+        let path = String(repeating: "a", count: HTTPRequest.maximumURLBytes)
+        XCTAssertEqual(
+            problem(url: "http://h/" + path),
+            "url is \(HTTPRequest.maximumURLBytes + 9) bytes long, over the limit of 65536 (HTTPRequest.maximumURLBytes)"
+        )
+        XCTAssertNil(problem(url: "http://h/" + path.dropFirst(9)))
+    }
+
+    func testTimeoutsMustBePositive() {
+        let rule = ": give seconds above 0, or nil for no deadline"
+        XCTAssertEqual(problem(HTTPRequest(url: url, timeout: -1)), "timeout -1.0 s is not above 0" + rule)
+        XCTAssertEqual(problem(HTTPRequest(url: url, timeout: 0)), "timeout 0.0 s is not above 0" + rule)
+        XCTAssertEqual(problem(HTTPRequest(url: url, timeout: -.infinity)), "timeout -inf s is not above 0" + rule)
+        XCTAssertEqual(problem(HTTPRequest(url: url, timeout: .nan)), "timeout is not a number (NaN)" + rule)
+        XCTAssertNil(problem(HTTPRequest(url: url, timeout: .infinity)))
+        XCTAssertNil(problem(HTTPRequest(url: url, timeout: 0.001)))
+        XCTAssertNil(problem(HTTPRequest(url: url, timeout: nil)))
+    }
+
+    func testHeaderNamesMustBeTokensAndValuesFreeOfControlCharacters() {
+        XCTAssertEqual(
+            problem(HTTPRequest(url: url, headers: ["X Foo": "1"])),
+            #"header name "X Foo" is not a token: letters, digits and !#$%&'*+-.^_`|~ only"#
+        )
+        XCTAssertEqual(
+            problem(HTTPRequest(url: url, headers: ["X-Foo\r\nHost": "1"])),
+            #"header name "X-Foo\r\nHost" is not a token: letters, digits and !#$%&'*+-.^_`|~ only"#
+        )
+        XCTAssertEqual(problem(HTTPRequest(url: url, headers: ["": "1"])), "header name is empty")
+        let rule = ": values may not hold CR, LF, NUL or other control characters but tab"
+        XCTAssertEqual(
+            problem(HTTPRequest(url: url, headers: ["Authorization": "Bearer s3cr3t\r\nX-Injected: 1"])),
+            #"header "Authorization" value has CR at byte 13"# + rule
+        )
+        XCTAssertEqual(problem(HTTPRequest(url: url, headers: ["A": "x\ny"])), #"header "A" value has LF at byte 1"# + rule)
+        XCTAssertEqual(problem(HTTPRequest(url: url, headers: ["A": "\u{0}"])), #"header "A" value has NUL at byte 0"# + rule)
+        XCTAssertEqual(
+            problem(HTTPRequest(url: url, headers: ["A": "b\u{7F}"])), #"header "A" value has the control character 0x7F at byte 1"# + rule
+        )
+    }
+
+    func testMessagesNeverQuoteAHeaderValueOrTheURLBeyondSchemeAndPort() {
+        let messages = [
+            problem(HTTPRequest(url: URL(string: "https://user:s3cr3t@h:99999/p?token=s3cr3t")!)),
+            problem(HTTPRequest(url: URL(string: "https://exa%20mple/s3cr3t?token=s3cr3t")!)),
+            problem(HTTPRequest(url: url, headers: ["Authorization": "s3cr3t\n"])),
+        ]
+        XCTAssertEqual(messages.compactMap { $0 }.count, 3)
+        for message in messages { XCTAssertFalse(message?.contains("s3cr3t") ?? true, message ?? "") }
+    }
+
+    func testATraceRequestHasNoBody() {
+        XCTAssertEqual(
+            problem(HTTPRequest(method: .trace, url: url, body: Data("x".utf8))),
+            "body: a TRACE request has no body (RFC 9110, section 9.3.8)"
+        )
+        XCTAssertNil(problem(HTTPRequest(method: .trace, url: url, body: Data())))
+    }
+
+    func testTheClientRefusesAnInvalidRequestBeforeTheTransportWithEvents() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:99999/")!)
+        do {
+            _ = try await client.send(request)
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .transport(.invalidRequest, message: "port 99999 is out of range 1…65535"))
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
+        XCTAssertEqual(events.last?.error?.message, "port 99999 is out of range 1…65535")
+        XCTAssertEqual(events.last?.attempt, 0)
+    }
+
+    func testTheClientRefusesAnInvalidRequestWithoutObserversToo() async throws {
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        do {
+            _ = try await client.send(HTTPRequest(url: url, timeout: .nan))
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.code, .invalidRequest)
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+    }
+
+    func testARequestAMiddlewareBrokeIsRefusedBeforeTheTransport() async throws {
+        struct InjectingMiddleware: HTTPMiddleware {
+            func intercept(
+                _ request: HTTPRequest, context: HTTPMiddlewareContext, next: (HTTPRequest) async throws -> HTTPResponse
+            ) async throws -> HTTPResponse {
+                var request = request
+                request.headers.add(name: "X-Trace", value: "a\r\nb")
+                return try await next(request)
+            }
+        }
+        let transport = MockTransport()
+        for observed in [true, false] {
+            let dispatcher = HTTPEventDispatcher()
+            if observed { dispatcher.subscribe(RecordingObserver()) }
+            let client = HTTPTransportClient(transport: transport, middlewares: [InjectingMiddleware()], dispatcher: dispatcher)
+            do {
+                _ = try await client.send(HTTPRequest(url: url))
+                XCTFail("expected an error")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, #"header "X-Trace" value has CR at byte 1: values may not hold CR, LF, NUL or other control characters but tab"#)
+            }
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+    }
+
+    func testAnInfiniteTimeoutReachesTheTransportAsNoDeadline() async throws {
+        let transport = MockTransport(enforcesTimeout: true)
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        _ = try await client.send(HTTPRequest(url: url, timeout: .infinity))
+        _ = try await client.send(HTTPRequest(url: url, timeout: 1e300))
+        _ = try await client.send(HTTPRequest(url: url, timeout: 30))
+        XCTAssertEqual(transport.requests.map(\.timeout), [nil, nil, 30])
+    }
+
+    func testTheStreamingSendRefusesAnInvalidRequestWithEvents() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        do {
+            try await client.send(HTTPRequest(url: URL(string: "ftp://example.com/")!)) { _, _ in XCTFail("no response expected") }
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.message, #"url scheme "ftp" is not supported: use http or https"#)
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
+    }
+}
