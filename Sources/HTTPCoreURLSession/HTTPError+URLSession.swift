@@ -51,8 +51,10 @@ extension HTTPError {
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
             .clientCertificateRequired:
             self = transport(.secureConnectionFailed, "the secure connection failed")
-        case .badURL, .unsupportedURL, .dataLengthExceedsMaximum, .requestBodyStreamExhausted:
-            self = transport(.invalidRequest, "the request cannot be sent")
+        case .badURL: self = transport(.invalidRequest, "url: URLSession cannot use it")
+        case .unsupportedURL: self = transport(.invalidRequest, "url: URLSession does not support it")
+        case .dataLengthExceedsMaximum: self = transport(.invalidRequest, "body: longer than URLSession can send")
+        case .requestBodyStreamExhausted: self = transport(.invalidRequest, "body: the stream ended before its declared length")
         case .httpTooManyRedirects, .redirectToNonExistentLocation:
             self = transport(.tooManyRedirects, "too many redirects")
         case .zeroByteResource:

@@ -181,6 +181,14 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(transport.requests.map(\.timeout), [nil, nil, 30])
     }
 
+    func testTheTransportGetsTheSchemeInLowercase() async throws {
+        // FoundationNetworking takes `HTTP://` for an unsupported URL; RFC 3986 says it is `http://`.
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        _ = try await client.send(HTTPRequest(url: URL(string: "HTTPS://user:pw@Example.com:8443/a%20b?q=1#f")!))
+        XCTAssertEqual(transport.requests.map(\.url.absoluteString), ["https://user:pw@Example.com:8443/a%20b?q=1#f"])
+    }
+
     func testTheStreamingSendRefusesAnInvalidRequestWithEvents() async throws {
         let dispatcher = HTTPEventDispatcher()
         let recorder = RecordingObserver()

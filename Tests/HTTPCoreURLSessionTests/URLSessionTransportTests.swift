@@ -35,7 +35,7 @@ final class URLSessionTransportTests: XCTestCase {
         XCTAssertEqual(mapped(.timedOut), .timeout)
         XCTAssertEqual(mapped(.cancelled), .cancelled)
         XCTAssertEqual(mapped(.unsupportedURL, URL(string: "ftp://api.example.com/a")!),
-                       .transport(.invalidRequest, message: "the request cannot be sent (api.example.com, URLError -1002)"))
+                       .transport(.invalidRequest, message: "url: URLSession does not support it (api.example.com, URLError -1002)"))
         #if canImport(FoundationNetworking)
         XCTAssertEqual(mapped(.unsupportedURL), .invalidResponse, "curl could not read the answer as HTTP")
         XCTAssertEqual(mapped(.badServerResponse), .transport(
@@ -46,7 +46,7 @@ final class URLSessionTransportTests: XCTestCase {
         ))
         #else
         XCTAssertEqual(mapped(.unsupportedURL), .transport(
-            .invalidRequest, message: "the request cannot be sent (api.example.com:8080, URLError -1002)"
+            .invalidRequest, message: "url: URLSession does not support it (api.example.com:8080, URLError -1002)"
         ))
         XCTAssertEqual(mapped(.badServerResponse), .invalidResponse)
         XCTAssertEqual(mapped(.unknown), .transport(.other, message: "URLSession failed (api.example.com:8080, URLError -1)"))

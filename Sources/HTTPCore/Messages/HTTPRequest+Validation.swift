@@ -48,10 +48,18 @@ extension HTTPRequest {
     }
 
     /// The request as it is handed to a transport: checked by ``validate()``, with a
-    /// ``timeout`` past ``longestTimeout`` made `nil`, so no transport sees an infinite one.
+    /// ``timeout`` past ``longestTimeout`` made `nil`, so no transport sees an infinite one, and
+    /// the scheme in lowercase (`HTTP://` is `http://`, RFC 3986; FoundationNetworking on Linux
+    /// takes only the lowercase spelling).
     package mutating func prepareForSending() throws(HTTPError) {
         try validate()
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
+        if let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        {
+            components.scheme = scheme.lowercased()
+            if let lowercased = components.url { url = lowercased }
+        }
     }
 
     /// What is wrong with a timeout, or `nil` for `nil` or a positive number of seconds.
