@@ -32,8 +32,8 @@ extension AsyncHTTPClientTransport {
         let (responseBody, writer) = HTTPBody.makeStream(length: length)
         ResponseBodyRelay(
             writer: writer,
-            maximumBytes: maximumResponseBytes,
-            tooLarge: responseTooLarge(request.url),
+            maximumBytes: maximumStreamedResponseBytes ?? .max,
+            tooLarge: streamedResponseTooLarge(request.url),
             url: request.url
         ).start(from: response.body, length: length, deadline: request.timeout == nil ? nil : deadline, watchedBy: bodyDeadlines)
         return (Self.head(of: response, for: request), responseBody)

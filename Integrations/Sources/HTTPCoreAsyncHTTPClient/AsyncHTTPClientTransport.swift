@@ -29,9 +29,10 @@ import NIOHTTP1
 ///   final one. With a streamed request body, a redirect that would send the body again (307,
 ///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
 ///   the stream twice, so the redirect response itself is returned.
-/// - The response body is read up to ``maximumResponseBytes``; beyond it the exchange fails
-///   with ``/HTTPCore/HTTPError/Code/responseTooLarge`` (`response_too_large`), so a huge answer cannot
-///   exhaust memory.
+/// - The buffered response body is read up to ``maximumResponseBytes``; beyond it the exchange
+///   fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` (`response_too_large`, its message naming
+///   the setting), so a huge answer cannot exhaust memory. A streamed body has no cap unless
+///   ``maximumStreamedResponseBytes`` sets one: it is never held whole.
 /// - Task cancellation cancels the request.
 /// - AHC and NIO errors become ``/HTTPCore/HTTPError`` codes (see `HTTPError.init(asyncHTTPClientError:url:)`, in this module),
 ///   with messages that name the host and port, never the full URL.
@@ -48,9 +49,9 @@ import NIOHTTP1
 ///   transfer, and at most about 256 KiB wait unread on HTTPCore's side (plus AHC's own few
 ///   buffers). Its ``/HTTPCore/HTTPBody/length`` is the `Content-Length` when the head has one (and no
 ///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown.
-/// - The cap holds mid-stream: a body that declares more than ``maximumResponseBytes`` fails
-///   with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one that turns out longer
-///   delivers exactly ``maximumResponseBytes`` bytes, then fails with it. The request is
+/// - A cap set with ``maximumStreamedResponseBytes`` holds mid-stream: a body that declares
+///   more fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one that turns
+///   out longer delivers exactly that many bytes, then fails with it. The request is
 ///   cancelled and its connection closed.
 /// - A connection that breaks mid-body fails the body with ``/HTTPCore/HTTPError/Code/connectionLost``
 ///   after the bytes that arrived; other failures map as above.
@@ -68,15 +69,29 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The AHC client that performs the exchanges; its owner shuts it down.
     public let client: AsyncHTTPClient.HTTPClient
-    /// The most bytes of a response body read; 64 MiB by default.
+    /// The most bytes of a response body the buffered ``perform(_:)`` reads whole; 64 MiB by
+    /// default. Read a larger body with the streaming `send(_:body:receive:)`.
     public let maximumResponseBytes: Int
+    /// The most bytes of a streamed response body (``perform(_:body:)``); `nil`, the default,
+    /// for no limit: a streamed body is never held whole, so a proxy or a download is not cut
+    /// at a size it was never told about.
+    public let maximumStreamedResponseBytes: Int?
     /// The one timer that ends the bodies read past their deadline.
     let bodyDeadlines: BodyDeadlines
 
     /// Creates a transport over `client`.
-    public init(client: AsyncHTTPClient.HTTPClient, maximumResponseBytes: Int = 64 * 1024 * 1024) {
+    ///
+    /// - Parameters:
+    ///   - client: Performs the exchanges; its owner shuts it down.
+    ///   - maximumResponseBytes: The most bytes of a buffered response body; 64 MiB by default.
+    ///   - maximumStreamedResponseBytes: The most bytes of a streamed response body; no limit
+    ///     by default.
+    public init(
+        client: AsyncHTTPClient.HTTPClient, maximumResponseBytes: Int = 64 * 1024 * 1024, maximumStreamedResponseBytes: Int? = nil
+    ) {
         self.client = client
         self.maximumResponseBytes = maximumResponseBytes
+        self.maximumStreamedResponseBytes = maximumStreamedResponseBytes
         self.bodyDeadlines = BodyDeadlines(on: client.eventLoopGroup.next())
     }
 
@@ -122,7 +137,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch let error as HTTPCore.HTTPError {
             throw error
         } catch is NIOTooManyBytesError {
-            throw responseTooLarge(request.url)
+            throw bufferedResponseTooLarge(request.url)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
@@ -171,8 +186,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// The request's `timeout` from now, as AHC's deadline.
+    ///
+    /// `HTTPTransportClient` hands over only positive timeouts of at most a century; a caller
+    /// of ``perform(_:)`` itself may hand any, so the conversion clamps instead of trapping:
+    /// one of 0 or less is due now, and NaN, infinite or over a century never comes.
     static func deadline(of request: HTTPCore.HTTPRequest) -> NIODeadline {
-        request.timeout.map { NIODeadline.now() + .nanoseconds(Int64(($0 * 1e9).rounded())) } ?? .distantFuture
+        guard let timeout = request.timeout, !timeout.isNaN, timeout <= HTTPCore.HTTPRequest.longestTimeout else { return .distantFuture }
+        return NIODeadline.now() + .nanoseconds(Int64((max(0, timeout) * 1e9).rounded()))
     }
 
     /// The HTTPCore response head of an AHC response, with an empty body.
@@ -213,9 +233,22 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return converted
     }
 
-    /// The error for a response body over ``maximumResponseBytes``.
-    func responseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
-        .transport(.responseTooLarge, message: "the response body is over \(maximumResponseBytes) bytes (\(Self.target(url)))")
+    /// The error for a buffered response body over ``maximumResponseBytes``, naming the setting.
+    func bufferedResponseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
+        .transport(
+            .responseTooLarge,
+            message: "the response body is over \(maximumResponseBytes) bytes, AsyncHTTPClientTransport.maximumResponseBytes "
+                + "(\(Self.target(url))); raise it, or read the body with the streaming send(_:body:receive:)"
+        )
+    }
+
+    /// The error for a streamed response body over ``maximumStreamedResponseBytes``, naming the setting.
+    func streamedResponseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
+        .transport(
+            .responseTooLarge,
+            message: "the response body is over \(maximumStreamedResponseBytes ?? 0) bytes, "
+                + "AsyncHTTPClientTransport.maximumStreamedResponseBytes (\(Self.target(url)))"
+        )
     }
 
     static func target(_ url: URL) -> String {
@@ -228,12 +261,15 @@ extension HTTPTransportClient where Transport == AsyncHTTPClientTransport {
     public init(
         asyncHTTPClient client: AsyncHTTPClient.HTTPClient,
         maximumResponseBytes: Int = 64 * 1024 * 1024,
+        maximumStreamedResponseBytes: Int? = nil,
         middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
         policy: HTTPCorePolicy = .default
     ) {
         self.init(
-            transport: AsyncHTTPClientTransport(client: client, maximumResponseBytes: maximumResponseBytes),
+            transport: AsyncHTTPClientTransport(
+                client: client, maximumResponseBytes: maximumResponseBytes, maximumStreamedResponseBytes: maximumStreamedResponseBytes
+            ),
             middlewares: middlewares, dispatcher: dispatcher, policy: policy
         )
     }

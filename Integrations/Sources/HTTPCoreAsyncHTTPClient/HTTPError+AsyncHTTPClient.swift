@@ -27,8 +27,12 @@ extension HTTPCore.HTTPError {
     /// | any other `HTTPParserError` (the answer is not HTTP: garbage, a bad status line or header) | ``/HTTPCore/HTTPError/invalidResponse`` |
     /// | TLS errors, `tlsHandshakeTimeout` | `secure_connection_failed` |
     /// | redirect limit or cycle | `too_many_redirects` |
-    /// | bad URL, scheme or header | `invalid_request` |
-    /// | anything else | `other`, named by its type |
+    /// | what the caller caused: a bad URL, scheme, header or body length, a TRACE body, a client already shut down, an invalid AHC configuration | `invalid_request`, saying what to fix |
+    /// | anything else | `other`, with AHC's short description and case, or the error's type |
+    ///
+    /// `HTTPTransportClient` refuses most of the caller's mistakes before AHC sees the request
+    /// (`HTTPRequest.validate()`); these rows cover a transport called directly, and what only
+    /// AHC can know.
     ///
     /// A response body over the transport's limit is ``/HTTPCore/HTTPError/Code/responseTooLarge``; the
     /// transport reports it itself.
@@ -50,10 +54,13 @@ extension HTTPCore.HTTPError {
             case .remoteConnectionClosed: self = transport(.connectionLost, "the server closed the connection")
             case .tlsHandshakeTimeout: self = transport(.secureConnectionFailed, "the TLS handshake timed out")
             case .redirectLimitReached, .redirectCycleDetected: self = transport(.tooManyRedirects, "too many redirects")
-            case .invalidURL, .emptyHost, .emptyScheme, .traceRequestWithBody, .bodyLengthMismatch:
-                self = transport(.invalidRequest, "the request cannot be sent")
             default:
-                self = transport(.other, "AsyncHTTPClient failed (\(error.description.prefix { $0 != ":" && $0 != "(" }))")
+                if let mistake = Self.callersMistake(error) {
+                    self = transport(.invalidRequest, mistake)
+                } else {
+                    let name = error.description.prefix { $0 != "(" }
+                    self = transport(.other, "AsyncHTTPClient failed: \(error.shortDescription) (\(name))")
+                }
             }
         case let error as HTTPParserError:
             switch error {
@@ -83,6 +90,36 @@ extension HTTPCore.HTTPError {
             self = transport(.secureConnectionFailed, "the secure connection failed")
         default:
             self = transport(.other, "\(type(of: error))")
+        }
+    }
+
+    /// What the caller must fix, for an AHC error the caller caused; `nil` for any other.
+    ///
+    /// Never quotes what the error carries: a refused header value may be a secret.
+    private static func callersMistake(_ error: HTTPClientError) -> String? {
+        switch error {
+        case .invalidURL: return "url: AsyncHTTPClient cannot parse it"
+        case .emptyHost: return "url has no host"
+        case .emptyScheme: return "url has no scheme: use an absolute http or https URL"
+        case .missingSocketPath: return "url names a Unix socket without its path"
+        case .alreadyShutdown:
+            return "the AsyncHTTPClient HTTPClient was shut down before this request: send only while its owner keeps it running"
+        case .traceRequestWithBody: return "body: a TRACE request has no body (RFC 9110, section 9.3.8)"
+        case .bodyLengthMismatch: return "body: its length differs from the length it declared"
+        case .writeAfterRequestSent: return "body: it was still written after the request ended"
+        case .identityCodingIncorrectlyPresent: return "header Transfer-Encoding: identity is not allowed"
+        case .invalidRedirectConfiguration, .invalidHTTPVersionConfiguration, .invalidDNSOverridesConfiguration, .invalidLocalAddress,
+            .invalidProxyConfiguration:
+            return "the AsyncHTTPClient configuration is invalid: \(error.shortDescription)"
+        default:
+            // The cases that carry a value compare by their name alone.
+            switch error.description.prefix(while: { $0 != "(" }) {
+            case "HTTPClientError.unsupportedScheme": return "url scheme is not supported by AsyncHTTPClient: use http or https"
+            case "HTTPClientError.invalidHeaderFieldNames": return "header name: AsyncHTTPClient refused one that is not a token"
+            case "HTTPClientError.invalidHeaderFieldValues":
+                return "header value: AsyncHTTPClient refused one with a control character"
+            default: return nil
+            }
         }
     }
 }

@@ -33,8 +33,13 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         try await ahc.shutdown()
     }
 
-    private func client(maximumResponseBytes: Int = 64 * 1024 * 1024) -> HTTPTransportClient<AsyncHTTPClientTransport> {
-        HTTPTransportClient(asyncHTTPClient: ahc, maximumResponseBytes: maximumResponseBytes, dispatcher: dispatcher, policy: .debug)
+    private func client(
+        maximumResponseBytes: Int = 64 * 1024 * 1024, maximumStreamedResponseBytes: Int? = nil
+    ) -> HTTPTransportClient<AsyncHTTPClientTransport> {
+        HTTPTransportClient(
+            asyncHTTPClient: ahc, maximumResponseBytes: maximumResponseBytes, maximumStreamedResponseBytes: maximumStreamedResponseBytes,
+            dispatcher: dispatcher, policy: .debug
+        )
     }
 
     private func request(_ path: String, method: HTTPMethod = .get, timeout: TimeInterval = 60) -> HTTPCore.HTTPRequest {
@@ -276,12 +281,15 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
             try writer.writeHead(framing: .chunked)
             for _ in 0..<3 { try writer.writePattern(byteCount: 600) }
         })
-        let (received, error) = try await client(maximumResponseBytes: 1000).send(request("/growing")) { _, body in
+        let (received, error) = try await client(maximumStreamedResponseBytes: 1000).send(request("/growing")) { _, body in
             await Self.readToTheEnd(body)
         }
         XCTAssertEqual(received[...], LoopbackBodyPattern.chunk(at: 0, count: 1000))
         XCTAssertEqual(error?.code, .responseTooLarge)
-        XCTAssertEqual(error?.message, "the response body is over 1000 bytes (127.0.0.1:\(server.port))")
+        XCTAssertEqual(
+            error?.message,
+            "the response body is over 1000 bytes, AsyncHTTPClientTransport.maximumStreamedResponseBytes (127.0.0.1:\(server.port))"
+        )
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
         XCTAssertEqual(events.last?.error?.code, .responseTooLarge)
@@ -290,7 +298,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
 
     func testADeclaredLengthOverTheCapFailsBeforeAByteIsRead() async throws {
         server.route("/big") { _ in LoopbackResponse(body: Data(repeating: 65, count: 4096)) }
-        let (length, read) = try await client(maximumResponseBytes: 1024).send(request("/big")) { _, body in
+        let (length, read) = try await client(maximumStreamedResponseBytes: 1024).send(request("/big")) { _, body in
             (body.length, await Self.readToTheEnd(body))
         }
         let (received, error) = (read.bytes.count, read.error)
@@ -300,6 +308,18 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
         XCTAssertEqual(events.last?.responseBodyByteCount, 0)
+    }
+
+    func testAStreamedBodyIsNotCappedByTheBufferedLimit() async throws {
+        server.route("GET", "/growing", streaming: { _, writer in
+            try writer.writeHead(framing: .chunked)
+            for _ in 0..<3 { try writer.writePattern(byteCount: 600) }
+        })
+        let (received, error) = try await client(maximumResponseBytes: 1000).send(request("/growing")) { _, body in
+            await Self.readToTheEnd(body)
+        }
+        XCTAssertNil(error)
+        XCTAssertEqual(received[...], LoopbackBodyPattern.chunk(at: 0, count: 1800))
     }
 
     // MARK: Deadlines

@@ -196,7 +196,11 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error.code, .responseTooLarge)
             let message = error.message ?? ""
-            XCTAssertEqual(message, "the response body is over 1024 bytes (127.0.0.1:\(server.port))")
+            XCTAssertEqual(
+                message,
+                "the response body is over 1024 bytes, AsyncHTTPClientTransport.maximumResponseBytes (127.0.0.1:\(server.port)); "
+                    + "raise it, or read the body with the streaming send(_:body:receive:)"
+            )
         }
         let fits = try await client(maximumResponseBytes: 4096).send(HTTPCore.HTTPRequest(url: server.url("/big")))
         XCTAssertEqual(fits.body.count, 4096)

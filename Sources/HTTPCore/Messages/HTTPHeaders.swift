@@ -11,6 +11,11 @@
 /// headers["COOKIE"]            // "a=1; b=2"
 /// headers.values(for: "Cookie") // ["a=1", "b=2"]
 /// ```
+///
+/// Any name and value can be set, so that setting a header never traps or drops it silently:
+/// what HTTP forbids (a name that is not a token, CR, LF, NUL or another control character in
+/// a value) is refused when the request is sent, with an ``HTTPError/Code/invalidRequest`` that
+/// names the header (``HTTPRequest/validate()``). Response headers keep what the server sent.
 public struct HTTPHeaders: Sendable, Hashable {
     /// One header field: a name as it was spelled and its value.
     public struct Field: Sendable, Hashable {

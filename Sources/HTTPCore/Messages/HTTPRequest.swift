@@ -55,6 +55,11 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: Data?
     /// A deadline for the whole exchange, in seconds, or `nil` for the transport's default.
     ///
+    /// It must be above 0: 0, negative and NaN are refused before anything is sent, with
+    /// ``HTTPError/Code/invalidRequest`` (see ``validate()``), since none of them is a deadline
+    /// a caller means. Infinity, and any value over ``longestTimeout`` (a century), means no
+    /// deadline, as `nil` does: the transport is handed `nil`.
+    ///
     /// Clients built on ``HTTPTransportClient`` enforce it precisely: when it passes, the
     /// exchange is cancelled and fails with ``HTTPError/timeout``. They race a timer of their
     /// own against the transport, unless the transport enforces it itself
