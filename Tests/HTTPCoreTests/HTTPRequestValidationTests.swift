@@ -204,5 +204,12 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
+        do {
+            try await client.send(HTTPRequest(method: .trace, url: url), body: HTTPBody(Data("x".utf8))) { _, _ in XCTFail("no response expected") }
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.message, "body: a TRACE request has no body (RFC 9110, section 9.3.8)")
+        }
+        XCTAssertEqual(transport.requests.count, 0)
     }
 }

@@ -25,7 +25,7 @@ final class HTTPErrorAsyncHTTPClientTests: XCTestCase {
             (.bodyLengthMismatch, "body: its length differs from the length it declared"),
             (.invalidHeaderFieldNames(["X Foo"]), "header name: AsyncHTTPClient refused one that is not a token"),
             (.invalidHeaderFieldValues(["s3cr3t\r\n"]), "header value: AsyncHTTPClient refused one with a control character"),
-            (.invalidProxyConfiguration, "the AsyncHTTPClient configuration is invalid: Invalid proxy configuration"),
+            (.invalidProxyConfiguration, "the AsyncHTTPClient configuration is invalid: The proxy configuration is not valid"),
         ]
         for (error, message) in cases {
             XCTAssertEqual(mapped(error), .transport(.invalidRequest, message: "\(message) (127.0.0.1:8080)"), "\(error)")

@@ -17,7 +17,8 @@ extension HTTPTransportClient {
     ) async throws -> Result {
         var outgoing = request
         if body != nil { outgoing.body = nil }
-        let invalid = Self.prepareForSending(&outgoing)
+        var invalid = Self.prepareForSending(&outgoing)
+        if invalid == nil, outgoing.method == .trace, let body, body.length != .known(0) { invalid = HTTPRequest.traceBody }
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)

@@ -41,11 +41,12 @@ extension HTTPRequest {
         if let problem = Self.timeoutProblem(timeout) { return problem }
         if let problem = urlProblem { return problem }
         if let problem = headerProblem { return problem }
-        if method == .trace, let body, !body.isEmpty {
-            return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
-        }
+        if method == .trace, let body, !body.isEmpty { return Self.traceBody }
         return nil
     }
+
+    /// What a `TRACE` request with a body, buffered or streamed, fails with.
+    package static let traceBody = invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
 
     /// The request as it is handed to a transport: checked by ``validate()``, with a
     /// ``timeout`` past ``longestTimeout`` made `nil`, so no transport sees an infinite one, and
