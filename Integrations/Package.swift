@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -10,6 +10,18 @@ import PackageDescription
 /// HTTPCore's with `git subtree split` (CONTRIBUTING.md, "Cutting a release"). Split out, it depends on
 /// HTTPCore by URL and version; inside HTTPCore's repository, on the folder above, so the two
 /// are always built and tested together here.
+///
+/// Every package named here is one the libraries import, and none is asked for a trait: a
+/// service resolves all of them, next to its own dependencies, so a test-only dependency here
+/// (a swift-otel with `OTLPHTTP`, say) could fail a service's resolution. The tests and the
+/// benchmarks are the package in `IntegrationTests/`, which the release carries but no
+/// service resolves.
+///
+/// Tools version 6.2, the oldest Swift these packages resolve with: the manifest itself needs
+/// only 6.0, but the releases it names as minimums (AsyncHTTPClient 1.37.0, swift-log 1.16.2,
+/// swift-metrics 2.13.0, swift-distributed-tracing 1.7.3, swift-service-lifecycle 2.13.0,
+/// swift-openapi-runtime 1.13.4) declare 6.2, so saying 6.2 here makes an older toolchain
+/// fail on this package, by name, instead of on one of theirs. The README says the same.
 let core: Package.Dependency = {
     let above = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().appendingPathComponent("Package.swift")
     if let manifest = try? String(contentsOf: above, encoding: .utf8), manifest.contains(#"name: "HTTPCore","#) {
@@ -46,14 +58,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
-        // Tests only: the OpenAPI test's client is generated at build time by its plugin.
-        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
-        // server-bench only: counts the client's allocations (package-benchmark's own counter).
-        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
-        // Tests only: metrics scraped by a real Prometheus server.
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // Tests only: spans exported with OTLP/HTTP (not gRPC, which would build much more).
-        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .target(
@@ -72,10 +76,6 @@ let package = Package(
             name: "HTTPCoreHTTPTypes",
             dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        .testTarget(
-            name: "HTTPCoreHTTPTypesTests",
-            dependencies: ["HTTPCoreHTTPTypes", .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPTypes", package: "swift-http-types")]
-        ),
         .target(
             name: "HTTPCoreOpenAPI",
             dependencies: [
@@ -85,19 +85,6 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
-        .testTarget(
-            name: "HTTPCoreOpenAPITests",
-            dependencies: [
-                "HTTPCoreOpenAPI",
-                "HTTPCoreAsyncHTTPClient",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            ],
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
-        ),
         .target(
             name: "HTTPCoreServiceLifecycle",
             dependencies: [
@@ -105,20 +92,6 @@ let package = Package(
                 .product(name: "DevSeeObserver", package: "HTTPCore"),
                 .product(name: "LokiObserver", package: "HTTPCore"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        .testTarget(
-            name: "HTTPCoreServiceLifecycleTests",
-            dependencies: [
-                "HTTPCoreServiceLifecycle",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "DevSeeObserver", package: "HTTPCore"),
-                .product(name: "DevSeeServer", package: "HTTPCore"),
-                .product(name: "LokiObserver", package: "HTTPCore"),
-                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -134,93 +107,6 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ]
-        ),
-        // `swift run -c release --package-path Integrations integrations-bench`: streaming over AHC.
-        .executableTarget(
-            name: "integrations-bench",
-            dependencies: [
-                "HTTPCoreAsyncHTTPClient",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreHAR", package: "HTTPCore"),
-                .product(name: "DevSeeObserver", package: "HTTPCore"),
-                .product(name: "DevSeeServer", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            path: "Benchmarks/integrations-bench"
-        ),
-        // `swift run -c release --package-path Integrations server-bench`: the server path's
-        // cost over AHC (throughput, CPU time and allocations per request).
-        .executableTarget(
-            name: "server-bench",
-            dependencies: [
-                "HTTPCoreAsyncHTTPClient",
-                "HTTPCoreLogging",
-                "HTTPCoreMetrics",
-                "HTTPCoreTracing",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "DevSeeObserver", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
-            ],
-            path: "Benchmarks/server-bench"
-        ),
-        .testTarget(
-            name: "HTTPCoreTracingTests",
-            dependencies: [
-                "HTTPCoreTracing",
-                "HTTPCoreLogging",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "OTel", package: "swift-otel"),
-            ],
-            exclude: ["Peers"]
-        ),
-        .testTarget(
-            name: "HTTPCoreAsyncHTTPClientTests",
-            dependencies: [
-                "HTTPCoreAsyncHTTPClient",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "_HTTPCoreTestPeers", package: "HTTPCore"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
-        ),
-        .testTarget(
-            name: "HTTPCoreLoggingTests",
-            dependencies: [
-                "HTTPCoreLogging",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        .testTarget(
-            name: "HTTPCoreMetricsTests",
-            dependencies: [
-                "HTTPCoreMetrics",
-                .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ],

@@ -1,7 +1,8 @@
 import Foundation
 
-/// `swift run -c release --package-path Integrations server-bench [--quick] [options]`: the
-/// cost of HTTPCore on the server path, over AsyncHTTPClient, against bare AsyncHTTPClient.
+/// `swift run -c release --package-path Integrations/IntegrationTests server-bench [--quick]
+/// [options]`: the cost of HTTPCore on the server path, over AsyncHTTPClient, against bare
+/// AsyncHTTPClient.
 ///
 /// Every ``ClientVariant`` (bare AHC, HTTPCore with no observer, with observers, the full
 /// stack) calls the same SwiftNIO HTTP/1.1 server on loopback at 1, 16 and 64 concurrent

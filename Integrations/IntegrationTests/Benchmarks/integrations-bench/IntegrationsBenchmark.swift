@@ -8,9 +8,10 @@ import HTTPCoreHAR
 import HTTPCoreLoopback
 import HTTPCoreTestPeers
 
-/// `swift run -c release --package-path Integrations integrations-bench [--quick]`: a large
-/// streamed download over loopback, read by bare AsyncHTTPClient and by HTTPCore over it with
-/// `DevSeeObserver` and `HARRecorder` subscribed; throughput and peak resident memory.
+/// `swift run -c release --package-path Integrations/IntegrationTests integrations-bench
+/// [--quick]`: a large streamed download over loopback, read by bare AsyncHTTPClient and by
+/// HTTPCore over it with `DevSeeObserver` and `HARRecorder` subscribed; throughput and peak
+/// resident memory.
 ///
 /// Each download runs in a child process of its own (`--section VARIANT:MIB`) that serves the
 /// body itself from a loopback server generating it; rounds alternate the two readers.
