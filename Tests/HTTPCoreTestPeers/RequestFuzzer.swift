@@ -12,7 +12,9 @@ import HTTPCoreTesting
 ///   the transport sees it;
 /// - a valid request that nothing cancels, with a generous timeout and a body that does not
 ///   throw, never ends in `other`: every failure is classified;
-/// - the exchange emits exactly one terminal event.
+/// - the exchange emits exactly one terminal event;
+/// - a URL the validation passes has, as Foundation reads it, an http(s) scheme, a host and
+///   a port in range.
 ///
 /// A crash or a hang is for the process around it to catch: see ``RequestFuzzProcess``.
 public struct RequestFuzzer: Sendable {
@@ -56,6 +58,12 @@ public struct RequestFuzzer: Sendable {
     /// Runs one case and returns how it ended, or throws ``Violation``.
     public func run(_ fuzzCase: RequestFuzzCase) async throws -> String {
         guard let request = fuzzCase.request else { return "url not parsed by Foundation" }
+        // The validation reads the URL's text itself; Foundation must see what it sees.
+        if request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) == nil {
+            let url = request.url
+            guard ["http", "https"].contains(url.scheme?.lowercased()), !(url.host ?? "").isEmpty, (1...65_535).contains(url.port ?? 80)
+            else { throw violation(fuzzCase, "valid, yet Foundation reads scheme \(url.scheme ?? "nil"), host \(url.host ?? "nil"), port \(url.port.map(String.init) ?? "nil")") }
+        }
         let dispatcher = HTTPEventDispatcher()
         let observer = FuzzObserver(cancellingAt: fuzzCase.cancellation)
         dispatcher.subscribe(observer)
@@ -74,7 +82,7 @@ public struct RequestFuzzer: Sendable {
         guard terminal.count == 1 else { throw violation(fuzzCase, "\(terminal.count) terminal events") }
         switch outcome {
         case .success(let summary):
-            if let problem = request.validationProblem { throw violation(fuzzCase, "sent although invalid: \(problem)") }
+            if let problem = request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) { throw violation(fuzzCase, "sent although invalid: \(problem)") }
             return summary
         case .failure(let error):
             return try judge(error, of: request, fuzzCase)
@@ -99,6 +107,11 @@ public struct RequestFuzzer: Sendable {
         }
     }
 
+    /// The length of the body the case sends.
+    private static func bodyLength(_ fuzzCase: RequestFuzzCase, _ request: HTTPRequest) -> HTTPBody.Length {
+        fuzzCase.api == .streamed ? makeBody(fuzzCase.body)?.length ?? .known(0) : .known(Int64(request.body?.count ?? 0))
+    }
+
     private static func makeBody(_ body: RequestFuzzCase.Body) -> HTTPBody? {
         switch body {
         case .none: return nil
@@ -121,7 +134,7 @@ public struct RequestFuzzer: Sendable {
         guard !error.description.isEmpty else { throw violation(fuzzCase, "an error without a description") }
         let quiet: Set<HTTPError.Code> = [.cancelled, .timeout, .invalidResponse]
         if !quiet.contains(error.code), error.message?.isEmpty ?? true { throw violation(fuzzCase, "\(error.code) without a message") }
-        if let problem = request.validationProblem {
+        if let problem = request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) {
             guard error == problem else { throw violation(fuzzCase, "invalid as \(problem), but threw \(error)") }
             return "\(error)"
         }

@@ -107,6 +107,38 @@ final class HTTPRequestValidationTests: XCTestCase {
         for message in messages { XCTAssertFalse(message?.contains("s3cr3t") ?? true, message ?? "") }
     }
 
+    func testAContentLengthTheCallerSetsMustBeTheBodysLength() async throws {
+        let rule = ": leave it out, the transport sets it"
+        XCTAssertNil(problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "3"], body: Data("abc".utf8))))
+        XCTAssertNil(problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "3, 3"], body: Data("abc".utf8))))
+        XCTAssertNil(problem(HTTPRequest(url: url, headers: ["Content-Length": "0"])))
+        // Sent with a body that never comes, a server waits for it: the exchange would hang.
+        XCTAssertEqual(problem(HTTPRequest(url: url, headers: ["Content-Length": "1"])), #"header Content-Length "1" is not the body's length, 0 bytes"# + rule)
+        XCTAssertEqual(
+            problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "-5"], body: Data("abc".utf8))),
+            #"header Content-Length "-5" is not the body's length, 3 bytes"# + rule
+        )
+        XCTAssertEqual(
+            problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "3, 4"], body: Data("abc".utf8))),
+            #"header Content-Length " 4" is not the body's length, 3 bytes"# + rule
+        )
+
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        let streamed = HTTPBody(AsyncThrowingStream { $0.finish() }, length: .unknown)
+        do {
+            try await client.send(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "5"]), body: streamed) { _, _ in }
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(
+                error.message,
+                "header Content-Length is set for a streamed body of unknown length: give the body its length (HTTPBody(length:)) instead"
+            )
+        }
+        try await client.send(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "2"]), body: HTTPBody(Data("ab".utf8))) { _, _ in }
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+
     func testATraceRequestHasNoBody() {
         XCTAssertEqual(
             problem(HTTPRequest(method: .trace, url: url, body: Data("x".utf8))),

@@ -17,8 +17,7 @@ extension HTTPTransportClient {
     ) async throws -> Result {
         var outgoing = request
         if body != nil { outgoing.body = nil }
-        var invalid = Self.prepareForSending(&outgoing)
-        if invalid == nil, outgoing.method == .trace, let body, body.length != .known(0) { invalid = HTTPRequest.traceBody }
+        let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
@@ -76,7 +75,11 @@ extension HTTPTransportClient {
         var outgoing = request
         outgoing.id = created.request.id
         // A request a middleware passed on is checked again; the caller's was when the exchange began.
-        if !middlewares.isEmpty, let invalid = Self.prepareForSending(&outgoing) { throw invalid }
+        if !middlewares.isEmpty,
+            let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
+        {
+            throw invalid
+        }
         let request = outgoing
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         if let body, body.iterationBehavior == .single, body.hasBeenIterated {

@@ -68,7 +68,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        let invalid = Self.prepareForSending(&request)
+        let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0)))
         let added = addCorrelationHeader(to: &request)
         if !dispatcher.hasObservers {
             if let invalid { throw invalid }
@@ -94,9 +94,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
     /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
     /// request can be sent.
-    static func prepareForSending(_ request: inout HTTPRequest) -> HTTPError? {
+    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length) -> HTTPError? {
         do throws(HTTPError) {
-            try request.prepareForSending()
+            try request.prepareForSending(bodyLength: bodyLength)
             return nil
         } catch {
             return error
@@ -291,7 +291,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         var checked = request
         var timeout = timeout
         if checks {
-            if let invalid = Self.prepareForSending(&checked) { return .failure(invalid) }
+            if let invalid = Self.prepareForSending(&checked, bodyLength: .known(Int64(checked.body?.count ?? 0))) { return .failure(invalid) }
             if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
         }
         let request = checked

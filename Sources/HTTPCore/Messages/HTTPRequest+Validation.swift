@@ -25,6 +25,9 @@ extension HTTPRequest {
     ///   and very long ones mean); 0, negative and NaN are refused;
     /// - header names: RFC 9110 tokens (letters, digits and ``!#$%&'*+-.^_`|~``);
     /// - header values: no control characters but tab: CR, LF and NUL never reach the wire;
+    /// - `Content-Length`, when set: a number that is the body's length (a transport frames
+    ///   the body itself; a wrong length would leave the server waiting for bytes that never
+    ///   come, or cut the body); with a streamed body of unknown length, not at all;
     /// - body: none with `TRACE`, which RFC 9110 forbids.
     ///
     /// The method needs no check here: ``HTTPMethod`` is a token by construction.
@@ -32,28 +35,33 @@ extension HTTPRequest {
     /// never traps or drops it silently; this check refuses them at send, with the name.
     /// Messages never quote a header value or the URL's path, query or userinfo: they may hold
     /// secrets.
+    ///
+    /// The streaming `send(_:body:receive:)` runs the same check with the length of the body it
+    /// streams.
     public func validate() throws(HTTPError) {
-        if let problem = validationProblem { throw problem }
+        if let problem = validationProblem(bodyLength: .known(Int64(body?.count ?? 0))) { throw problem }
     }
 
-    /// What ``validate()`` throws, or `nil` for a request every transport can send.
-    package var validationProblem: HTTPError? {
+    /// What ``validate()`` throws for the request sent with a body of `bodyLength`, or `nil`
+    /// for a request every transport can send.
+    package func validationProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
         if let problem = Self.timeoutProblem(timeout) { return problem }
         if let problem = urlProblem { return problem }
         if let problem = headerProblem { return problem }
-        if method == .trace, let body, !body.isEmpty { return Self.traceBody }
+        if let problem = contentLengthProblem(bodyLength: bodyLength) { return problem }
+        if method == .trace, bodyLength != .known(0) {
+            return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
+        }
         return nil
     }
 
-    /// What a `TRACE` request with a body, buffered or streamed, fails with.
-    package static let traceBody = invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
-
-    /// The request as it is handed to a transport: checked by ``validate()``, with a
+    /// The request as it is handed to a transport, with a body of `bodyLength`: checked as by
+    /// ``validate()``, with a
     /// ``timeout`` past ``longestTimeout`` made `nil`, so no transport sees an infinite one, and
     /// the scheme in lowercase (`HTTP://` is `http://`, RFC 3986; FoundationNetworking on Linux
     /// takes only the lowercase spelling).
-    package mutating func prepareForSending() throws(HTTPError) {
-        try validate()
+    package mutating func prepareForSending(bodyLength: HTTPBody.Length) throws(HTTPError) {
+        if let problem = validationProblem(bodyLength: bodyLength) { throw problem }
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
         if let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -70,50 +78,113 @@ extension HTTPRequest {
         return invalid("timeout \(timeout) s is not above 0: give seconds above 0, or nil for no deadline")
     }
 
+    /// What is wrong with the URL, read from its absolute string in one pass: Foundation's
+    /// `scheme`, `host` and `port` cost about as much each, and `port` is `nil` for one too
+    /// long for an `Int` (a transport would then connect to the default port instead).
     private var urlProblem: HTTPError? {
-        guard let scheme = url.scheme, !scheme.isEmpty else {
-            return Self.invalid("url has no scheme: use an absolute http or https URL")
-        }
-        guard HTTPHeaders.matches(scheme, "http") || HTTPHeaders.matches(scheme, "https") else {
-            return Self.invalid("url scheme \(Self.quoted(scheme)) is not supported: use http or https")
-        }
-        let text = url.absoluteString
-        let length = text.utf8.count
-        guard length <= Self.maximumURLBytes else {
-            return Self.invalid("url is \(length) bytes long, over the limit of \(Self.maximumURLBytes) (HTTPRequest.maximumURLBytes)")
-        }
-        guard let host = url.host, !host.isEmpty else { return Self.invalid("url has no host") }
-        guard host.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
-            return Self.invalid("url host has a space or a control character")
-        }
-        return Self.portProblem(inAuthorityOf: text)
+        var text = url.absoluteString
+        return text.withUTF8(Self.urlProblem(in:))
     }
 
-    /// What is wrong with the port written in a URL's authority, or `nil` when it has none, an
-    /// empty one (the scheme's default) or one in 1…65535.
-    ///
-    /// Read from the text, not from `URL.port`: Foundation gives `nil` for a port too long for
-    /// an `Int`, and a transport would then connect to the default port instead.
-    private static func portProblem(inAuthorityOf text: String) -> HTTPError? {
-        let bytes = text.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-            bytes[colon...].starts(with: "://".utf8)
-        else { return nil }
-        let authorityStart = bytes.index(colon, offsetBy: 3)
-        let authority = bytes[authorityStart...].prefix { !"/?#".utf8.contains($0) }
-        let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[authority.index(after: $0)...] } ?? authority[...]
-        let afterHost = hostAndPort.lastIndex(of: UInt8(ascii: "]")).map { hostAndPort[hostAndPort.index(after: $0)...] } ?? hostAndPort
-        guard let portColon = afterHost.lastIndex(of: UInt8(ascii: ":")) else { return nil }
-        let digits = afterHost[afterHost.index(after: portColon)...]
+    private static func urlProblem(in bytes: UnsafeBufferPointer<UInt8>) -> HTTPError? {
+        // RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), before the first ":".
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
+            bytes[..<colon].allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return invalid("url has no scheme: use an absolute http or https URL") }
+        let scheme = bytes[..<colon]
+        guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
+            return invalid("url scheme \(quoted(String(decoding: scheme, as: UTF8.self))) is not supported: use http or https")
+        }
+        guard bytes.count <= maximumURLBytes else {
+            return invalid("url is \(bytes.count) bytes long, over the limit of \(maximumURLBytes) (HTTPRequest.maximumURLBytes)")
+        }
+        let afterScheme = bytes[(colon + 1)...]
+        guard afterScheme.starts(with: "//".utf8) else { return invalid("url has no host") }
+        let authority = afterScheme.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
+        let hostEnd: Int
+        if hostAndPort.first == UInt8(ascii: "[") {
+            hostEnd = hostAndPort.firstIndex(of: UInt8(ascii: "]")).map { $0 + 1 } ?? hostAndPort.endIndex
+        } else {
+            hostEnd = hostAndPort.firstIndex(of: UInt8(ascii: ":")) ?? hostAndPort.endIndex
+        }
+        let host = hostAndPort[..<hostEnd]
+        guard !host.isEmpty, !host.elementsEqual("[]".utf8) else { return invalid("url has no host") }
+        guard !hasSpaceOrControl(host) else { return invalid("url host has a space or a control character") }
+        let afterHost = hostAndPort[hostEnd...]
+        guard afterHost.first == UInt8(ascii: ":") else { return nil }
+        return portProblem(afterHost.dropFirst())
+    }
+
+    /// What is wrong with the port written after a URL's host, or `nil` when it is empty (the
+    /// scheme's default) or in 1…65535.
+    private static func portProblem(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPError? {
         guard !digits.isEmpty else { return nil }
         let port = String(decoding: digits, as: UTF8.self)
-        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return invalid("port \(quoted(port)) is not a number in 1…65535")
-        }
+        guard digits.allSatisfy(isDigit) else { return invalid("port \(quoted(port)) is not a number in 1…65535") }
         let significant = digits.drop { $0 == UInt8(ascii: "0") }
         let number = significant.count > 5 ? Int.max : significant.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        guard (1...65_535).contains(number) else {
-            return invalid("port \(UTF8Text.cut(port, toBytes: 32)) is out of range 1…65535")
+        guard (1...65_535).contains(number) else { return invalid("port \(UTF8Text.cut(port, toBytes: 32)) is out of range 1…65535") }
+        return nil
+    }
+
+    /// Whether a host, percent-decoded, holds a space or a control character.
+    private static func hasSpaceOrControl(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var index = host.startIndex
+        while index < host.endIndex {
+            var byte = host[index]
+            if byte == UInt8(ascii: "%"), index + 2 < host.endIndex, let high = hexValue(host[index + 1]), let low = hexValue(host[index + 2]) {
+                byte = high << 4 | low
+                index += 2
+            }
+            if byte <= 0x20 || byte == 0x7F { return true }
+            index += 1
+        }
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
+        bytes.count == lowercase.utf8CodeUnitCount
+            && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    /// What is wrong with the caller's `Content-Length` fields for a body of `bodyLength`, or
+    /// `nil` when there are none or they all give that length.
+    private func contentLengthProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
+        guard headers.contains("Content-Length") else { return nil }
+        guard case .known(let length) = bodyLength else {
+            return Self.invalid(
+                "header Content-Length is set for a streamed body of unknown length: give the body its length (HTTPBody(length:)) instead"
+            )
+        }
+        for value in headers.values(for: "Content-Length") {
+            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = item.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+                let text = String(decoding: digits.reversed(), as: UTF8.self)
+                guard !text.isEmpty, text.utf8.allSatisfy(Self.isDigit), Int64(text) == length else {
+                    return Self.invalid(
+                        "header Content-Length \(Self.quoted(String(item))) is not the body's length, \(length) bytes: "
+                            + "leave it out, the transport sets it"
+                    )
+                }
+            }
         }
         return nil
     }
@@ -121,19 +192,31 @@ extension HTTPRequest {
     private var headerProblem: HTTPError? {
         for field in headers {
             if field.name.isEmpty { return Self.invalid("header name is empty") }
-            if !field.name.utf8.allSatisfy(HTTPMethod.isTokenCharacter) {
+            if !Self.allBytes(of: field.name, satisfy: HTTPMethod.isTokenCharacter) {
                 return Self.invalid("header name \(Self.quoted(field.name)) is not a token: letters, digits and !#$%&'*+-.^_`|~ only")
             }
-            if let offset = field.value.utf8.firstIndex(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-                let byte = field.value.utf8[offset]
+            if !Self.allBytes(of: field.value, satisfy: Self.isFieldValueByte) {
+                let offset = field.value.utf8.firstIndex { !Self.isFieldValueByte($0) }!
                 let position = field.value.utf8.distance(from: field.value.utf8.startIndex, to: offset)
                 return Self.invalid(
-                    "header \(Self.quoted(field.name)) value has \(Self.controlName(byte)) at byte \(position): "
+                    "header \(Self.quoted(field.name)) value has \(Self.controlName(field.value.utf8[offset])) at byte \(position): "
                         + "values may not hold CR, LF, NUL or other control characters but tab"
                 )
             }
         }
         return nil
+    }
+
+    /// Whether RFC 9110 allows `byte` in a field value as sent: anything but a control
+    /// character, tab excepted (CR, LF and NUL among them).
+    private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 ? byte != 0x7F : byte == 0x09
+    }
+
+    /// Whether every UTF-8 byte of `text` satisfies `predicate`, scanned in place when the
+    /// string's storage allows.
+    private static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? text.utf8.allSatisfy(predicate)
     }
 
     private static func controlName(_ byte: UInt8) -> String {
