@@ -112,6 +112,10 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertNil(problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "3"], body: Data("abc".utf8))))
         XCTAssertNil(problem(HTTPRequest(method: .post, url: url, headers: ["Content-Length": "3, 3"], body: Data("abc".utf8))))
         XCTAssertNil(problem(HTTPRequest(url: url, headers: ["Content-Length": "0"])))
+        XCTAssertEqual(
+            problem(HTTPRequest(method: .post, url: url, headers: ["Transfer-Encoding": "chunked"], body: Data("abc".utf8))),
+            "header Transfer-Encoding is the transport's to set: leave it out (a streamed body of unknown length is sent chunked)"
+        )
         // Sent with a body that never comes, a server waits for it: the exchange would hang.
         XCTAssertEqual(problem(HTTPRequest(url: url, headers: ["Content-Length": "1"])), #"header Content-Length "1" is not the body's length, 0 bytes"# + rule)
         XCTAssertEqual(

@@ -25,9 +25,9 @@ extension HTTPRequest {
     ///   and very long ones mean); 0, negative and NaN are refused;
     /// - header names: RFC 9110 tokens (letters, digits and ``!#$%&'*+-.^_`|~``);
     /// - header values: no control characters but tab: CR, LF and NUL never reach the wire;
-    /// - `Content-Length`, when set: a number that is the body's length (a transport frames
-    ///   the body itself; a wrong length would leave the server waiting for bytes that never
-    ///   come, or cut the body); with a streamed body of unknown length, not at all;
+    /// - framing, which is the transport's: no `Transfer-Encoding`, and a `Content-Length`, when
+    ///   set, that is the body's length (a wrong one would leave the server waiting for bytes
+    ///   that never come, or cut the body); with a streamed body of unknown length, none;
     /// - body: none with `TRACE`, which RFC 9110 forbids.
     ///
     /// The method needs no check here: ``HTTPMethod`` is a token by construction.
@@ -48,7 +48,7 @@ extension HTTPRequest {
         if let problem = Self.timeoutProblem(timeout) { return problem }
         if let problem = urlProblem { return problem }
         if let problem = headerProblem { return problem }
-        if let problem = contentLengthProblem(bodyLength: bodyLength) { return problem }
+        if let problem = framingProblem(bodyLength: bodyLength) { return problem }
         if method == .trace, bodyLength != .known(0) {
             return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
         }
@@ -165,9 +165,14 @@ extension HTTPRequest {
             && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
     }
 
-    /// What is wrong with the caller's `Content-Length` fields for a body of `bodyLength`, or
-    /// `nil` when there are none or they all give that length.
-    private func contentLengthProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
+    /// What is wrong with the caller's framing fields for a body of `bodyLength`: any
+    /// `Transfer-Encoding`, or a `Content-Length` that is not that length; `nil` for none.
+    private func framingProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
+        if headers.contains("Transfer-Encoding") {
+            return Self.invalid(
+                "header Transfer-Encoding is the transport's to set: leave it out (a streamed body of unknown length is sent chunked)"
+            )
+        }
         guard headers.contains("Content-Length") else { return nil }
         guard case .known(let length) = bodyLength else {
             return Self.invalid(
