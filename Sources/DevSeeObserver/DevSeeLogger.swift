@@ -179,7 +179,10 @@ public final class DevSeeLogger: Sendable {
     }
 
     /// Flushes, then stops the workers and the logger's own upload session. Later logs are
-    /// counted as dropped.
+    /// dropped, counted (``/HTTPCoreDelivery/DeliveryStatistics/droppedAfterShutdown``) and
+    /// reported to ``DevSeeLoggerConfiguration/diagnostics``: the first at once, a flood of
+    /// them in a few reports (see ``/HTTPCoreDelivery/DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    /// Shut the logger down after the code that logs: last.
     public func shutdown() async {
         await shipper?.shutdown()
     }

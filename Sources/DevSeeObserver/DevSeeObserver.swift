@@ -86,9 +86,12 @@ public struct DevSeeObserver: HTTPObserver {
         guard logger.isEnabled else { return }
         let logs = missed.terminalCount + missed.retriedCount + missed.messageCount
         missedLogCount.withLock { $0 += logs }
-        logger.configuration.diagnostics(
-            "the event dispatcher dropped \(missed) while DevSeeObserver was behind: "
-                + "\(logs) log\(logs == 1 ? " was" : "s were") never made"
-        )
+        logger.configuration.diagnostics(HTTPDiagnostic(
+            source: "DevSeeObserver",
+            level: .error,
+            message: "the event dispatcher dropped \(missed) while DevSeeObserver was behind: "
+                + "\(logs) log\(logs == 1 ? " was" : "s were") never made",
+            metadata: ["lost": String(logs), "missed_events": String(missed.count)]
+        ))
     }
 }

@@ -47,10 +47,14 @@ public struct DeliveryConfiguration: Sendable {
     /// and again before each retry, are dropped and counted as expired (a retried batch is
     /// rebuilt from the items left); `nil` keeps them however long they wait.
     public var maximumAge: TimeInterval?
-    /// Receives the queue's reports (overflow, outage, refusals), each once per occurrence.
-    /// Called one report at a time, in order, from a send task or the enqueuing thread; keep
-    /// it cheap. It may log through the same queue.
-    public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { _ in }
+    /// Receives the queue's reports (overflow, outage, refusals, items given up or arriving
+    /// after shutdown), each once per occurrence. Called one report at a time, in order, from
+    /// a send task or the enqueuing thread; keep it cheap. It may log through the same queue.
+    ///
+    /// By default each goes to ``/HTTPCore/HTTPDiagnostics/handler`` as a report of
+    /// `DeliveryQueue` (see ``DeliveryDiagnostic/diagnostic(source:items:)``); a sink built on
+    /// the queue names itself instead.
+    public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { HTTPDiagnostics.report($0.diagnostic(source: "DeliveryQueue")) }
 
     /// The clock of ``maximumAge`` and batching delays, in nanoseconds of system uptime: tests
     /// move it to make items old without waiting.

@@ -14,7 +14,8 @@ import HTTPCoreConcurrency
 ///   count against ``DeliveryConfiguration/maximumRetries``, so an outage of any length
 ///   loses items only to the buffer's limits and ``DeliveryConfiguration/maximumAge``, both
 ///   counted and reported.
-/// - ``Lifecycle``: running, stopping (nothing waits, what fails is given up), shut down.
+/// - ``Lifecycle``: running, stopping (nothing waits, what fails is given up), shut down
+///   (items enqueued are dropped, counted and reported, a flood of them in few reports).
 struct DeliveryStateMachine {
     typealias Item = DeliveryBuffer.Item
 
@@ -42,9 +43,23 @@ struct DeliveryStateMachine {
         /// Shutdown started: batches leave at once, nothing waits for a backoff, and a batch
         /// that fails is given up.
         case stopping
-        /// Nothing is sent any more; items enqueued are counted as dropped.
-        case shutDown
+        /// Nothing is sent any more; items enqueued are counted as dropped and reported as
+        /// `late` says.
+        case shutDown(late: LateItems)
     }
+
+    /// The reports of items enqueued after shutdown: the first at once, those that follow
+    /// together at the end of windows of 1 s, 2 s, 4 s ... up to a minute (``lateItemWindows``).
+    enum LateItems: Equatable {
+        /// No window is open: the next late item is reported at once and opens the first.
+        case quiet
+        /// Window `number` (from 1) ends when `timer` fires; `unreported` late items arrived
+        /// since the last report.
+        case window(number: Int, timer: UInt64, unreported: Int)
+    }
+
+    /// The length of each window of late items: its ceiling before "retry" `number`.
+    static let lateItemWindows = Backoff(initial: 1, maximum: 60, jitter: .none)
 
     /// A batch taken from the buffer, until it is counted or put back.
     struct Flight {
@@ -113,9 +128,11 @@ struct DeliveryStateMachine {
     mutating func enqueue(_ element: any Sendable, byteCost: Int, now: UInt64) -> Actions {
         var actions = Actions()
         counters.accepted += 1
-        guard lifecycle != .shutDown else {
-            // Too late to send: counted, not silently lost.
+        if case .shutDown(let late) = lifecycle {
+            // Too late to send: counted and reported, never silently lost.
             counters.dropped += 1
+            counters.droppedAfterShutdown += 1
+            lifecycle = .shutDown(late: arrivedLate(late, &actions))
             return actions
         }
         nextSequence += 1
@@ -133,6 +150,7 @@ struct DeliveryStateMachine {
         let waiter = nextID
         flushWaiters.append((waiter, nextSequence))
         var actions = Actions()
+        reportLateItems(&actions)
         startSends(now: now, &actions)
         return (waiter, finish(actions))
     }
@@ -210,6 +228,8 @@ struct DeliveryStateMachine {
         var actions = Actions()
         if batchTimer == timer {
             batchTimer = nil
+        } else if case .shutDown(.window(let number, timer, _)) = lifecycle {
+            lateItemWindowEnded(number, &actions)
         } else if case .unreachable(let failures, .scheduled(timer)) = connectivity {
             startProbe(failures: failures, now: now, &actions)
         } else if let id = flights.first(where: { $0.value.phase == .waitingToRetry(timer: timer) })?.key {
@@ -250,7 +270,7 @@ struct DeliveryStateMachine {
     /// still buffered is given up, and later items are dropped.
     mutating func finishShutdown() -> Actions {
         var actions = Actions()
-        lifecycle = .shutDown
+        if case .shutDown = lifecycle {} else { lifecycle = .shutDown(late: .quiet) }
         let abandoned = buffer.removeAll(through: .max)
         counters.failed += abandoned
         if abandoned > 0 {
@@ -259,6 +279,42 @@ struct DeliveryStateMachine {
         if let timer = batchTimer { actions.cancelledTimers.append(timer) }
         batchTimer = nil
         return finish(actions)
+    }
+
+    // MARK: Items after shutdown
+
+    /// Counts a late item as `late` says: reported at once when no window is open, else
+    /// with the others of its window.
+    private mutating func arrivedLate(_ late: LateItems, _ actions: inout Actions) -> LateItems {
+        switch late {
+        case .quiet:
+            actions.diagnostics.append(.droppedAfterShutdown(count: 1, total: counters.droppedAfterShutdown))
+            return openLateItemWindow(1, &actions)
+        case .window(let number, let timer, let unreported):
+            return .window(number: number, timer: timer, unreported: unreported + 1)
+        }
+    }
+
+    /// Window `number` ended: its late items are reported and the next, longer window opens;
+    /// a window without any ends the series.
+    private mutating func lateItemWindowEnded(_ number: Int, _ actions: inout Actions) {
+        guard case .shutDown(.window(_, _, let unreported)) = lifecycle, unreported > 0 else {
+            lifecycle = .shutDown(late: .quiet)
+            return
+        }
+        reportLateItems(&actions)
+        lifecycle = .shutDown(late: openLateItemWindow(number + 1, &actions))
+    }
+
+    /// Reports the late items not reported yet, at once; the window stays open.
+    private mutating func reportLateItems(_ actions: inout Actions) {
+        guard case .shutDown(.window(let number, let timer, let unreported)) = lifecycle, unreported > 0 else { return }
+        actions.diagnostics.append(.droppedAfterShutdown(count: unreported, total: counters.droppedAfterShutdown))
+        lifecycle = .shutDown(late: .window(number: number, timer: timer, unreported: 0))
+    }
+
+    private mutating func openLateItemWindow(_ number: Int, _ actions: inout Actions) -> LateItems {
+        .window(number: number, timer: startTimer(after: Self.lateItemWindows.ceiling(beforeRetry: number), &actions), unreported: 0)
     }
 
     // MARK: Sending

@@ -11,6 +11,9 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Items dropped because the buffer was full (the oldest go first), or because they
     /// arrived after shutdown.
     public var dropped = 0
+    /// Of ``dropped``, the items that arrived after ``DeliveryQueue/shutdown()``, each reported
+    /// (see ``DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    public var droppedAfterShutdown = 0
     /// Items dropped because they waited longer than ``DeliveryConfiguration/maximumAge``.
     public var expired = 0
     /// Items in batches the destination refused for good; never retried.
@@ -36,9 +39,10 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
         accepted == delivered + dropped + expired + rejected + failed + pending
     }
 
-    /// A one-line summary.
+    /// A one-line summary; `dropped 3 (2 after shutdown)` when items arrived after shutdown.
     public var description: String {
-        "accepted \(accepted), delivered \(delivered), dropped \(dropped), expired \(expired), rejected \(rejected), "
+        let late = droppedAfterShutdown > 0 ? " (\(droppedAfterShutdown) after shutdown)" : ""
+        return "accepted \(accepted), delivered \(delivered), dropped \(dropped)\(late), expired \(expired), rejected \(rejected), "
             + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
     }
 }

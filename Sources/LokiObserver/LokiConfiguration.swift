@@ -48,8 +48,11 @@ public struct LokiConfiguration: Sendable {
     /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by
     /// ``diagnostics``.
     public var delivery: DeliveryConfiguration
-    /// Receives one line per delivery report (overflow, outage, refusal, expiry).
-    public var diagnostics: @Sendable (String) -> Void = { print("LokiLogger: \($0)") }
+    /// Receives the logger's reports, each once per occurrence: the delivery engine's
+    /// (overflow, outage, refusal, expiry, lines given up or arriving after shutdown) as
+    /// reports of `LokiLogger` about lines, and ``LokiObserver``'s lines never made. By
+    /// default ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
+    public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
     /// Creates a configuration for the Loki at `url` and the app named `app`.
     public init(url: URL, app: String) {

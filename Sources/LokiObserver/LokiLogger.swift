@@ -65,7 +65,7 @@ public final class LokiLogger: Sendable {
         let sender = HTTPPushSender.loki(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
         var delivery = configuration.delivery
         let diagnostics = configuration.diagnostics
-        delivery.diagnostics = { diagnostics($0.description) }
+        delivery.diagnostics = { diagnostics($0.diagnostic(source: "LokiLogger", items: "line")) }
         queue = DeliveryQueue(sender: sender, configuration: delivery)
     }
 
@@ -105,7 +105,10 @@ public final class LokiLogger: Sendable {
     }
 
     /// Flushes, then stops the workers (and the logger's own session). Later lines are
-    /// counted as dropped.
+    /// dropped, counted (``/HTTPCoreDelivery/DeliveryStatistics/droppedAfterShutdown``) and
+    /// reported to ``LokiConfiguration/diagnostics``: the first at once, a flood of them in a
+    /// few reports (see ``/HTTPCoreDelivery/DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    /// Shut the logger down after the code that logs: last.
     public func shutdown() async {
         await queue.shutdown()
         ownedSession?.finishTasksAndInvalidate()

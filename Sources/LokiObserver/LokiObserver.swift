@@ -137,10 +137,13 @@ public struct LokiObserver: HTTPObserver {
         let lines = missed.terminalCount + messageLines
         missedLines.withLock { $0 += lines }
         let kind = messageLines == 0 ? "exchange line" : "exchange and message line"
-        logger.configuration.diagnostics(
-            "the event dispatcher dropped \(missed) while LokiObserver was behind: "
-                + "\(lines) \(kind)\(lines == 1 ? " was" : "s were") never made"
-        )
+        logger.configuration.diagnostics(HTTPDiagnostic(
+            source: "LokiObserver",
+            level: .error,
+            message: "the event dispatcher dropped \(missed) while LokiObserver was behind: "
+                + "\(lines) \(kind)\(lines == 1 ? " was" : "s were") never made",
+            metadata: ["lost": String(lines), "missed_events": String(missed.count)]
+        ))
     }
 
     static func outcome(of event: HTTPEvent) -> (level: LokiLevel, statusClass: String) {

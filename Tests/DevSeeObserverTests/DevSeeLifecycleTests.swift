@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPCoreTesting
 import XCTest
 import DevSeeServer
+import HTTPCoreConcurrency
 import HTTPCoreLoopback
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -28,6 +29,26 @@ final class DevSeeLifecycleTests: XCTestCase {
         XCTAssertEqual(statistics.failed + statistics.dropped, 2)
         XCTAssertEqual(statistics.pending, 0)
         XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testALogAfterShutdownIsDroppedCountedAndReportedAsALostLog() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver)
+        await harness.logger.log(request: request("GET", "https://a.example/before"), response: response(200))
+        await harness.logger.shutdown()
+        await harness.logger.log(request: request("GET", "https://a.example/after"), response: response(200))
+        await harness.logger.flush()   // returns after the reports made before it
+
+        XCTAssertEqual(harness.reports.withLock { $0 }, [
+            HTTPDiagnostic(
+                source: "DevSeeLogger", level: .error, message: "1 log arrived after shutdown and was dropped",
+                metadata: ["lost": "1", "lost_after_shutdown": "1"]
+            ),
+        ])
+        let statistics = harness.logger.statistics
+        XCTAssertEqual([statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [1, 1, 1])
+        XCTAssertEqual(receiver.storedObjects().compactMap { $0["url"] as? String }, ["https://a.example/before"])
     }
 
     func testPairingSwitchesAnEnabledLoggerToTheNewServerAtOnce() async throws {

@@ -10,11 +10,13 @@ import HTTPCoreTestPeers
 import FoundationNetworking
 #endif
 
-/// A logger pointed at a loopback receiver, with fast retries and captured diagnostics.
+/// A logger pointed at a loopback receiver, with fast retries and captured diagnostics: their
+/// messages, and whole.
 struct LoggerHarness {
     let receiver: DevSeeReceiver
     let logger: DevSeeLogger
     let diagnostics: AsyncCondition<[String]>
+    let reports = Locked<[HTTPDiagnostic]>([])
 
     init(receiver: DevSeeReceiver, _ configure: (inout DevSeeLoggerConfiguration) -> Void = { _ in }) {
         let diagnostics = AsyncCondition<[String]>([])
@@ -26,7 +28,11 @@ struct LoggerHarness {
         // A timeout only bounds a hang: a 1 MiB log built and sent under the thread sanitizer
         // on a loaded machine took more than the default 10 s, which counts as an outage.
         configuration.uploadTimeout = 60
-        configuration.diagnostics = { line in diagnostics.update { $0.append(line) } }
+        let reports = reports
+        configuration.diagnostics = { report in
+            reports.withLock { $0.append(report) }
+            diagnostics.update { $0.append(report.message) }
+        }
         configure(&configuration)
         self.receiver = receiver
         self.logger = DevSeeLogger(configuration: configuration)

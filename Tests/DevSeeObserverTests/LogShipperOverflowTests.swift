@@ -25,8 +25,8 @@ final class LogShipperOverflowTests: XCTestCase {
         let dropped = 26
         XCTAssertEqual(harness.logger.statistics.delivered, 32 - dropped)
         XCTAssertEqual(harness.diagnostics.state, [
-            "buffer full (4 items or 16384 KiB): dropping the oldest items until there is room",
-            "buffer has room again: \(dropped) items were dropped",
+            "buffer full (4 logs or 16384 KiB): dropping the oldest logs until there is room",
+            "buffer has room again: \(dropped) logs were dropped",
         ])
         XCTAssertTrue(harness.logger.statistics.isBalanced)
     }

@@ -76,6 +76,31 @@ final class DeliveryQueueLifecycleTests: XCTestCase {
         XCTAssertTrue(statistics.isBalanced)
     }
 
+    func testItemsAfterShutdownAreDroppedCountedAndReportedTheFirstAloneTheOthersTogether() async throws {
+        let harness = QueueHarness()
+        harness.enqueue(0..<1)
+        await harness.queue.shutdown()
+        harness.enqueue(1..<2)
+        await harness.queue.flush()   // returns after the reports made before it
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [.droppedAfterShutdown(count: 1, total: 1)])
+        harness.enqueue(2..<5)
+        await harness.queue.flush()
+        // The other three are reported when their one-second window ends or by the flush,
+        // whichever comes first: in one report, or two if the window ended among them.
+        let late = harness.diagnostics.withLock { $0 }.compactMap { diagnostic -> (count: Int, total: Int)? in
+            guard case .droppedAfterShutdown(let count, let total) = diagnostic else { return nil }
+            return (count, total)
+        }
+        XCTAssertEqual(late.map(\.count).reduce(0, +), 4)
+        XCTAssertEqual(late.last?.total, 4)
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }.count, late.count, "nothing else was reported")
+        XCTAssertEqual(harness.sender.record.state.sent, [[0]])
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [1, 4, 4])
+        XCTAssertTrue(statistics.isBalanced)
+        XCTAssertTrue(statistics.description.contains("dropped 4 (4 after shutdown)"), statistics.description)
+    }
+
     func testShutdownReturnsOnceEverySendItAllowedEnded() async throws {
         let harness = QueueHarness { $0.maximumConcurrentSends = 2 }
         harness.sender.record.update { $0.isHolding = true }

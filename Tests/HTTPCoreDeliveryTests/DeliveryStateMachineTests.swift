@@ -354,6 +354,80 @@ final class DeliveryStateMachineTests: XCTestCase {
         XCTAssertEqual(stopping.sentItems, [[1]])
     }
 
+    // MARK: Items after shutdown
+
+    func testAnItemAfterShutdownIsReportedAtOnceAndThoseThatFollowTogetherWhenTheirSecondEnds() {
+        var machine = makeMachine()
+        _ = machine.beginShutdown(now: 0)
+        _ = machine.finishShutdown()
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        XCTAssertEqual(first.diagnostics, [.droppedAfterShutdown(count: 1, total: 1)])
+        XCTAssertEqual(first.timers.map(\.delay), [seconds(1)])
+        XCTAssertEqual(first.sentItems, [])
+        for item in 2...4 {
+            XCTAssertTrue(machine.enqueue(item, byteCost: 10, now: 0).isEmpty, "counted, reported when the window ends")
+        }
+        let windowEnd = machine.timerFired(first.timers[0].id, now: seconds(1))
+        XCTAssertEqual(windowEnd.diagnostics, [.droppedAfterShutdown(count: 3, total: 4)])
+        XCTAssertEqual(windowEnd.timers.map(\.delay), [seconds(2)], "the next window is twice as long")
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.accepted, statistics.dropped, statistics.droppedAfterShutdown, statistics.pending], [4, 4, 4, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testAWindowWithoutLateItemsEndsTheSeriesAndTheNextLateItemIsReportedAtOnce() {
+        var machine = makeMachine()
+        _ = machine.finishShutdown()
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        let quiet = machine.timerFired(first.timers[0].id, now: seconds(1))
+        XCTAssertTrue(quiet.isEmpty, "nothing to report, no further window")
+        let again = machine.enqueue(2, byteCost: 10, now: seconds(5))
+        XCTAssertEqual(again.diagnostics, [.droppedAfterShutdown(count: 1, total: 2)])
+        XCTAssertEqual(again.timers.map(\.delay), [seconds(1)])
+    }
+
+    func testAFloodOfLateItemsIsReportedOncePerWindowAndTheWindowsGrowToAMinute() {
+        var machine = makeMachine()
+        _ = machine.finishShutdown()
+        var actions = machine.enqueue(0, byteCost: 10, now: 0)
+        var reports = actions.diagnostics
+        var windows: [UInt64] = []
+        for _ in 1...9 {
+            let window = actions.timers[0]
+            windows.append(window.delay)
+            for item in 1...100 {
+                XCTAssertTrue(machine.enqueue(item, byteCost: 10, now: 0).isEmpty)
+            }
+            actions = machine.timerFired(window.id, now: 0)
+            reports += actions.diagnostics
+        }
+        XCTAssertEqual(windows, [1, 2, 4, 8, 16, 32, 60, 60, 60].map(seconds))
+        let perWindow = (1...9).map { DeliveryDiagnostic.droppedAfterShutdown(count: 100, total: 1 + 100 * $0) }
+        XCTAssertEqual(reports, [.droppedAfterShutdown(count: 1, total: 1)] + perWindow, "901 items in 10 reports")
+        XCTAssertEqual(machine.statistics.droppedAfterShutdown, 901)
+    }
+
+    func testAFlushAfterShutdownReportsTheLateItemsNotYetReportedAtOnce() {
+        var machine = makeMachine()
+        _ = machine.finishShutdown()
+        let first = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.enqueue(3, byteCost: 10, now: 0)
+        let (waiter, flush) = machine.flush(now: 0)
+        XCTAssertEqual(flush.diagnostics, [.droppedAfterShutdown(count: 2, total: 3)])
+        XCTAssertEqual(flush.resumedFlushes, [waiter])
+        let windowEnd = machine.timerFired(first.timers[0].id, now: seconds(1))
+        XCTAssertTrue(windowEnd.isEmpty, "already reported: the window ends the series")
+    }
+
+    func testItemsEnqueuedWhileStoppingAreSentNotReportedAsLate() {
+        var machine = makeMachine()
+        _ = machine.beginShutdown(now: 0)
+        let stopping = machine.enqueue(1, byteCost: 10, now: 0)
+        XCTAssertEqual(stopping.sentItems, [[1]])
+        XCTAssertEqual(stopping.diagnostics, [])
+    }
+
     // MARK: Helpers
 
     private func makeMachine(_ configure: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryStateMachine {

@@ -192,7 +192,7 @@ final class LokiFaultTests: XCTestCase {
         XCTAssertLessThanOrEqual(statistics.bufferedBytes, limit)
         XCTAssertGreaterThan(statistics.dropped, 90_000)
         XCTAssertTrue(statistics.isBalanced)
-        XCTAssertTrue(harness.diagnostics.withLock { $0 }.contains { $0.hasPrefix("buffer full (10000 items or 1024 KiB)") })
+        XCTAssertTrue(harness.diagnostics.withLock { $0 }.contains { $0.hasPrefix("buffer full (10000 lines or 1024 KiB)") })
         await harness.logger.shutdown()
     }
 }

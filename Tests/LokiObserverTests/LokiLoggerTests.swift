@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 import LokiObserver
 import XCTest
 import HTTPCoreTestPeers
@@ -156,6 +157,25 @@ final class LokiLoggerTests: XCTestCase {
         XCTAssertEqual(pushes, 0)
         XCTAssertEqual(harness.logger.statistics.expired, 1)
         XCTAssertTrue(harness.logger.statistics.isBalanced)
+    }
+
+    func testALineAfterShutdownIsDroppedCountedAndReportedAsALostLine() async throws {
+        let harness = LokiHarness(receiver: receiver)
+        harness.logger.info("before")
+        await harness.logger.shutdown()
+        harness.logger.info("after")
+        await harness.logger.flush()   // returns after the reports made before it
+
+        XCTAssertEqual(harness.reports.withLock { $0 }, [
+            HTTPDiagnostic(
+                source: "LokiLogger", level: .error, message: "1 line arrived after shutdown and was dropped",
+                metadata: ["lost": "1", "lost_after_shutdown": "1"]
+            ),
+        ])
+        let statistics = harness.logger.statistics
+        XCTAssertEqual([statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [1, 1, 1])
+        let lines = try await receiver.received().lines
+        XCTAssertEqual(lines, ["msg=before"])
     }
 
     func testLongLinesAreCutAtACharacterBoundaryAndMarked() async throws {

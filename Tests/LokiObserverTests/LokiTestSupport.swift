@@ -8,10 +8,12 @@ import HTTPCoreTestEnd
 import HTTPCoreTestPeers
 import XCTest
 
-/// A logger pushing to a test receiver with short backoffs, its diagnostics recorded.
+/// A logger pushing to a test receiver with short backoffs, its diagnostics recorded: their
+/// messages, and whole.
 struct LokiHarness {
     let logger: LokiLogger
     let diagnostics = Locked<[String]>([])
+    let reports = Locked<[HTTPDiagnostic]>([])
 
     init(receiver: LokiReceiver, configure: (inout LokiConfiguration) -> Void = { _ in }) {
         var configuration = LokiConfiguration(url: receiver.url, app: "checkout")
@@ -20,8 +22,11 @@ struct LokiHarness {
         // machine loaded by the thread sanitizer and other work may take seconds.
         configuration.timeout = 60
         configure(&configuration)
-        let diagnostics = diagnostics
-        configuration.diagnostics = { line in diagnostics.withLock { $0.append(line) } }
+        let (diagnostics, reports) = (diagnostics, reports)
+        configuration.diagnostics = { report in
+            reports.withLock { $0.append(report) }
+            diagnostics.withLock { $0.append(report.message) }
+        }
         logger = LokiLogger(configuration: configuration)
         TestEndShutdowns.shared.add { [logger] in await logger.shutdown() }
     }

@@ -17,14 +17,21 @@ import ServiceLifecycle
 /// try await group.run()
 /// ```
 ///
-/// List it before the services that send requests: a `ServiceGroup` shuts its services down
-/// in reverse order, so the exchanges they finish while shutting down are delivered too.
+/// List it before the services that send requests. A `ServiceGroup` shuts its services down
+/// one at a time in reverse order, each once the one after it has returned: listed first, this
+/// service stops last, after the server has finished the requests it was handling, so the
+/// logs of their exchanges are delivered too. Listed after the server, it would stop first,
+/// while the server still runs, and every log of an exchange that ends after that would be
+/// dropped.
 ///
 /// On graceful shutdown (or when its task is cancelled) it flushes the dispatcher, so every
 /// event emitted until then reaches its observers, then shuts both loggers down at once:
 /// each uploads what it holds and stops. What a logger could not deliver (its server down)
-/// is counted in its statistics as dropped, and reported through its diagnostics, not lost
-/// silently. Logs accepted after that are counted as dropped too.
+/// is counted in its statistics as failed and reported through its diagnostics, not lost
+/// silently. Logs given to a logger after that are dropped, counted
+/// (`droppedAfterShutdown`) and reported by the logger; and the first exchange that ends
+/// after the loggers stopped makes the service itself report, to `diagnostics`, that it was
+/// stopped while exchanges still ran, and where it belongs in the group.
 public struct HTTPObservabilityService: Service {
     /// The dispatcher flushed first.
     public let dispatcher: HTTPEventDispatcher
@@ -32,13 +39,23 @@ public struct HTTPObservabilityService: Service {
     public let devSeeLogger: DevSeeLogger?
     /// The Loki logger shut down after the dispatcher's flush, if any.
     public let lokiLogger: LokiLogger?
+    /// Receives the service's own report: an exchange that ended after it had shut the
+    /// loggers down.
+    public let diagnostics: @Sendable (HTTPDiagnostic) -> Void
 
     /// Creates the service for `dispatcher` (by default the shared one) and the loggers its
-    /// observers write to.
-    public init(dispatcher: HTTPEventDispatcher = .shared, devSeeLogger: DevSeeLogger? = nil, lokiLogger: LokiLogger? = nil) {
+    /// observers write to; its report goes to `diagnostics`, by default
+    /// `HTTPDiagnostics.handler`.
+    public init(
+        dispatcher: HTTPEventDispatcher = .shared,
+        devSeeLogger: DevSeeLogger? = nil,
+        lokiLogger: LokiLogger? = nil,
+        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
+    ) {
         self.dispatcher = dispatcher
         self.devSeeLogger = devSeeLogger
         self.lokiLogger = lokiLogger
+        self.diagnostics = diagnostics
     }
 
     /// Waits for the group's graceful shutdown (or cancellation), then flushes the dispatcher
@@ -51,5 +68,9 @@ public struct HTTPObservabilityService: Service {
         async let devSee: Void? = devSeeLogger?.shutdown()
         async let loki: Void? = lokiLogger?.shutdown()
         _ = await (devSee, loki)
+        let loggers = [devSeeLogger.map { _ in "DevSeeLogger" }, lokiLogger.map { _ in "LokiLogger" }].compactMap { $0 }
+        if !loggers.isEmpty {
+            LateExchangeWatcher.watch(dispatcher, loggers: loggers, diagnostics: diagnostics)
+        }
     }
 }

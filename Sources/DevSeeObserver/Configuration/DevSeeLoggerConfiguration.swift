@@ -69,8 +69,11 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// Where a paired endpoint is persisted; `nil` to persist nothing. By default
     /// `UserDefaultsEndpointStore` on Apple platforms and `FileEndpointStore` elsewhere.
     public var endpointStore: (any DevSeeEndpointStore)?
-    /// Receives the logger's rare diagnostic lines (server unreachable, back, log rejected).
-    public var diagnostics: @Sendable (String) -> Void
+    /// Receives the logger's rare reports, each once per occurrence: the delivery engine's
+    /// (server unreachable, back, a log rejected, logs given up or arriving after shutdown) as
+    /// reports of `DevSeeLogger` about logs, and ``DevSeeObserver``'s logs never made. By
+    /// default ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
+    public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
     /// The endpoint used when neither a stored endpoint nor ``serverURL`` is available.
     public static let defaultServerURL = URL(string: "http://127.0.0.1:9090")!
@@ -106,11 +109,5 @@ public struct DevSeeLoggerConfiguration: Sendable {
         #else
         endpointStore = FileEndpointStore(appId: appId)
         #endif
-        diagnostics = DevSeeLoggerConfiguration.printToStandardError
-    }
-
-    /// Writes a diagnostic line to standard error, prefixed with `[dev-see]`.
-    public static let printToStandardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data("[dev-see] \(line)\n".utf8))
     }
 }

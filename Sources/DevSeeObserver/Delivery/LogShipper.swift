@@ -38,7 +38,7 @@ final class LogShipper: Sendable {
         delivery.maximumAge = configuration.maximumLogAge
         delivery.uptimeNanoseconds = configuration.uptimeNanoseconds
         let diagnostics = configuration.diagnostics
-        delivery.diagnostics = { diagnostics($0.description) }
+        delivery.diagnostics = { diagnostics($0.diagnostic(source: "DevSeeLogger", items: "log")) }
         queue = DeliveryQueue(sender: sender, configuration: delivery)
     }
 
@@ -78,8 +78,8 @@ final class LogShipper: Sendable {
     }
 
     /// Delivers what the server takes without further waiting, stops every worker and, once
-    /// they have ended, the shipper's own session. Logs that arrive later are counted as
-    /// dropped.
+    /// they have ended, the shipper's own session. Logs that arrive later are dropped,
+    /// counted and reported.
     func shutdown() async {
         await queue.shutdown()
         ownedSession?.finishTasksAndInvalidate()

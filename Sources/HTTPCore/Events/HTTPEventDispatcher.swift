@@ -54,16 +54,17 @@ public final class HTTPEventDispatcher: Sendable {
     private let queues = Locked<[ObserverQueue]>([])
 
     /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events (a value
-    /// below 1 buffers one), and which reports their overflows to `diagnostics`.
+    /// below 1 buffers one), and which reports their overflows to `diagnostics`: by default
+    /// to ``HTTPDiagnostics/handler``, as ``HTTPObserverDiagnostic/diagnostic``.
     ///
-    /// Without `diagnostics` overflows are only counted: HTTPCore's observers that keep or
-    /// ship records (``HTTPObserver/handleMissedEvents(_:)``) say what they missed through
-    /// their own diagnostics. `diagnostics` runs on a serial queue of the dispatcher's own,
-    /// never on the emitting thread, one report at a time and in order; ``flush()`` returns
-    /// after the reports of the events it waited for.
+    /// With `nil` overflows are only counted (HTTPCore's observers that keep or ship records
+    /// still say what they missed, through ``HTTPObserver/handleMissedEvents(_:)`` and their
+    /// own diagnostics). `diagnostics` runs on a serial queue of the dispatcher's own, never
+    /// on the emitting thread, one report at a time and in order; ``flush()`` returns after
+    /// the reports of the events it waited for.
     public init(
         bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit,
-        diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)? = nil
+        diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)? = { HTTPDiagnostics.report($0.diagnostic) }
     ) {
         self.bufferLimit = bufferLimit
         self.diagnostics = diagnostics

@@ -17,9 +17,29 @@ public enum HTTPObserverDiagnostic: Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .overflowStarted(let observer, let bufferLimit):
-            "\(observer) is behind: its buffer of \(bufferLimit) events is full, dropping the oldest until it catches up"
+            "\(observer) is behind: its buffer of \(bufferLimit) event\(bufferLimit == 1 ? "" : "s") is full, dropping the oldest until it catches up"
         case .overflowEnded(let observer, let missed):
             "\(observer) caught up: it never saw \(missed)"
+        }
+    }
+}
+
+extension HTTPObserverDiagnostic {
+    /// This report as the `HTTPEventDispatcher`'s ``HTTPDiagnostic``: a warning when an
+    /// overflow starts, an error with the events lost (`lost`) when it ends; `observer` in
+    /// the metadata.
+    public var diagnostic: HTTPDiagnostic {
+        switch self {
+        case .overflowStarted(let observer, let bufferLimit):
+            HTTPDiagnostic(
+                source: "HTTPEventDispatcher", level: .warning, message: description,
+                metadata: ["observer": observer, "buffer_limit": String(bufferLimit)]
+            )
+        case .overflowEnded(let observer, let missed):
+            HTTPDiagnostic(
+                source: "HTTPEventDispatcher", level: .error, message: description,
+                metadata: ["observer": observer, "lost": String(missed.count)]
+            )
         }
     }
 }
