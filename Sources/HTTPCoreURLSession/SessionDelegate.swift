@@ -90,7 +90,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         case .none: break
         case .stream(let streamed): streamed.receive(data)
         case .refuse(let exchange):
-            dataTask.cancel()
+            TaskCancellation.cancel(dataTask)
             exchange.completion(nil, nil, URLSessionTransport.tooLarge(exchange.maximumBytes, url: dataTask.originalRequest?.url))
         }
     }
@@ -113,6 +113,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let keepsBody = response.statusCode == 307 || response.statusCode == 308
         let original = task.originalRequest
         let hasBody = !(original?.httpBody?.isEmpty ?? true) || original?.httpBodyStream != nil
-        completionHandler(keepsBody && hasBody ? nil : request)
+        TaskCancellation.decideRedirect(of: task) { completionHandler(keepsBody && hasBody ? nil : request) }
     }
 }

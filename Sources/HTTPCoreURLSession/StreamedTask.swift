@@ -52,7 +52,7 @@ final class StreamedTask: Sendable {
             task.resume()
         case .failHead(let head, let error):
             upload?.abort()
-            task.cancel()
+            TaskCancellation.cancel(task)
             head.resume(throwing: error)
         }
     }
@@ -72,7 +72,9 @@ final class StreamedTask: Sendable {
     /// transport's queue, after the call that started it.
     private func cancelTask() {
         upload?.abort()
-        calls.run { [task] in task.withLock { $0 }?.cancel() }
+        calls.run { [task] in
+            if let task = task.withLock({ $0 }) { TaskCancellation.cancel(task) }
+        }
     }
 
     /// Cancels the task, and on FoundationNetworking cancels it again, at growing intervals up

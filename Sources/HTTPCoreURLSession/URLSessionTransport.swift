@@ -133,7 +133,7 @@ public struct URLSessionTransport: HTTPTransport {
                         return state.isCancelled
                     }
                     // A cancel that arrived before this point still ends the task with -999.
-                    if wasCancelled { task.cancel() }
+                    if wasCancelled { TaskCancellation.cancel(task) }
                     task.resume()
                 }
             }
@@ -142,7 +142,7 @@ public struct URLSessionTransport: HTTPTransport {
                 state.isCancelled = true
                 return state.task
             }
-            if let task { calls.run { task.cancel() } }
+            if let task { calls.run { TaskCancellation.cancel(task) } }
         }
     }
 
