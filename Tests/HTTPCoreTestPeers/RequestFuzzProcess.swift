@@ -43,9 +43,13 @@ public enum RequestFuzzProcess {
         ProcessInfo.processInfo.environment["HTTPCORE_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_F022
     }
 
-    #if os(macOS) || os(Linux)  // `Process` exists only there
+    #if os(Linux)
     /// Runs `cases` cases in children of this test binary, each limited to `entryPoint`
     /// (`Target.Class/testMethod`), which calls ``runCases(fuzzer:)``.
+    ///
+    /// Linux only: children are started with `posix_spawn` and reaped with `waitpid`, since
+    /// Foundation's `Process` once left a crashed child a zombie with `waitUntilExit()` never
+    /// returning (under the thread sanitizer).
     public static func run(cases defaultCount: Int, entryPoint: String, hangLimit: TimeInterval = defaultHangLimit) throws -> Report {
         let count = ProcessInfo.processInfo.environment["HTTPCORE_FUZZ_CASES"].flatMap(Int.init) ?? defaultCount
         var report = Report()
@@ -86,15 +90,14 @@ public enum RequestFuzzProcess {
     }
 
     private static func launch(entryPoint: String, start: Int, count: Int) throws -> Child {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [entryPoint]
         var environment = ProcessInfo.processInfo.environment
         environment["HTTPCORE_FUZZ_CHILD_START"] = String(start)
         environment["HTTPCORE_FUZZ_CHILD_COUNT"] = String(count)
         environment["HTTPCORE_FUZZ_SEED"] = String(seed)
-        process.environment = environment
-        return try Child(process)
+        // A trap's message is enough to name it; the runtime's backtracer, which stops every
+        // thread, can hang a child under the thread sanitizer instead of letting it die.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        return try Child(executable: CommandLine.arguments[0], arguments: [entryPoint], environment: environment)
     }
     #endif
 
@@ -133,10 +136,10 @@ public enum RequestFuzzProcess {
     }
 }
 
-#if os(macOS) || os(Linux)
+#if os(Linux)
 /// A running child: its standard output read line by line on a thread of its own, its
 /// standard error kept in a file.
-private final class Child: @unchecked Sendable {
+private final class Child: @unchecked Sendable {  // `hung` is used on the parent's thread alone.
     /// How the child ended.
     struct Ending: CustomStringConvertible {
         var status: Int32
@@ -146,22 +149,36 @@ private final class Child: @unchecked Sendable {
         var description: String { hung ? "killed after a silence" : signalled ? "signal \(status)" : "status \(status)" }
     }
 
-    private let process: Process
+    private let pid: pid_t
     private let errorFile: URL
     // Guarded by `lines`' lock; `arrived` counts what it holds, and the end.
     private let lines = Locked<(pending: [String], ended: Bool)>(([], false))
     private let arrived = DispatchSemaphore(value: 0)
     private var hung = false
 
-    init(_ process: Process) throws {
-        self.process = process
+    init(executable: String, arguments: [String], environment: [String: String]) throws {
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("httpcore-fuzz-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-        let reader = output.fileHandleForReading
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw ChildProcess.Failure(description: "no pipe for a fuzz child: errno \(errno)") }
+        // Closed on exec, so that no other child holds this one's output open.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw ChildProcess.Failure(description: "could not start a fuzz child: error \(spawned)")
+        }
+        self.pid = pid
+        let reader = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         Thread.detachNewThread { [self] in
             var buffer = Data()
             while true {
@@ -191,8 +208,7 @@ private final class Child: @unchecked Sendable {
             if ended { return nil }
             if arrived.wait(timeout: .now() + limit) == .timedOut {
                 hung = true
-                process.terminate()
-                kill(process.processIdentifier, SIGKILL)
+                kill(pid, SIGKILL)
                 return nil
             }
         }
@@ -200,16 +216,17 @@ private final class Child: @unchecked Sendable {
 
     /// Waits for the child to end and tells how it did.
     func finish() -> Ending {
-        process.waitUntilExit()
-        return Ending(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, hung: hung
-        )
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let signal = status & 0x7F
+        return Ending(status: signal == 0 ? (status >> 8) & 0xFF : signal, signalled: signal != 0, hung: hung)
     }
 
-    /// The end of what the child wrote to standard error.
+    /// The start of what the child wrote to standard error: a trap's message and the top of
+    /// its backtrace.
     var errorOutput: String {
         let text = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return String(text.suffix(2_000))
+        return String(text.prefix(2_000))
     }
 
     deinit {

@@ -10,7 +10,7 @@ import XCTest
 /// what happened. Each case runs in a child process, so a crash is caught and named
 /// (`RequestFuzzProcess`).
 final class AsyncHTTPClientRequestFuzzTests: XCTestCase {
-    #if os(macOS) || os(Linux)
+    #if os(Linux)  // the children are started with posix_spawn (RequestFuzzProcess)
     func testRandomRequestsNeverCrashHangOrThrowAnythingButAnHTTPError() throws {
         let report = try RequestFuzzProcess.run(
             cases: 150, entryPoint: "HTTPCoreAsyncHTTPClientTests.AsyncHTTPClientRequestFuzzTests/testChildProcessEntryPoint"
