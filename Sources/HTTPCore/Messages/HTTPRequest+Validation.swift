@@ -23,7 +23,7 @@ extension HTTPRequest {
     ///   ``maximumURLBytes`` long;
     /// - `timeout`: `nil`, or a number of seconds above 0 (see ``timeout`` for what infinite
     ///   and very long ones mean); 0, negative and NaN are refused;
-    /// - header names: RFC 9110 tokens (letters, digits and ``!#$%&'*+-.^_`|~``);
+    /// - header names: RFC 9110 tokens (letters, digits, the backtick and `!#$%&'*+-.^_|~`);
     /// - header values: no control characters but tab: CR, LF and NUL never reach the wire;
     /// - framing, which is the transport's: no `Transfer-Encoding`, and a `Content-Length`, when
     ///   set, that is the body's length (a wrong one would leave the server waiting for bytes
