@@ -62,7 +62,10 @@ public struct RequestFuzzer: Sendable {
         if request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) == nil {
             let url = request.url
             guard ["http", "https"].contains(url.scheme?.lowercased()), !(url.host ?? "").isEmpty, (1...65_535).contains(url.port ?? 80)
-            else { throw violation(fuzzCase, "valid, yet Foundation reads scheme \(url.scheme ?? "nil"), host \(url.host ?? "nil"), port \(url.port.map(String.init) ?? "nil")") }
+            else {
+                let port = url.port.map(String.init) ?? "nil"
+                throw violation(fuzzCase, "valid, yet Foundation reads scheme \(url.scheme ?? "nil"), host \(url.host ?? "nil"), port \(port)")
+            }
         }
         let dispatcher = HTTPEventDispatcher()
         let observer = FuzzObserver(cancellingAt: fuzzCase.cancellation)
@@ -82,7 +85,9 @@ public struct RequestFuzzer: Sendable {
         guard terminal.count == 1 else { throw violation(fuzzCase, "\(terminal.count) terminal events") }
         switch outcome {
         case .success(let summary):
-            if let problem = request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) { throw violation(fuzzCase, "sent although invalid: \(problem)") }
+            if let problem = request.validationProblem(bodyLength: Self.bodyLength(fuzzCase, request)) {
+                throw violation(fuzzCase, "sent although invalid: \(problem)")
+            }
             return summary
         case .failure(let error):
             return try judge(error, of: request, fuzzCase)

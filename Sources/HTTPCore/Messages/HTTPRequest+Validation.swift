@@ -89,7 +89,7 @@ extension HTTPRequest {
     private static func urlProblem(in bytes: UnsafeBufferPointer<UInt8>) -> HTTPError? {
         // RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), before the first ":".
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
-            bytes[..<colon].allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            bytes[..<colon].allSatisfy({ isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) })
         else { return invalid("url has no scheme: use an absolute http or https URL") }
         let scheme = bytes[..<colon]
         guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
