@@ -204,6 +204,13 @@ final class HTTPRequestValidationTests: XCTestCase {
             } catch let error as HTTPError {
                 XCTAssertEqual(error.message, #"header "X-Trace" value has CR at byte 1: values may not hold CR, LF, NUL or other control characters but tab"#)
             }
+            // The streaming send checks what the middleware passes on too.
+            do {
+                try await client.send(HTTPRequest(url: url)) { _, _ in XCTFail("no response expected") }
+                XCTFail("expected an error")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, #"header "X-Trace" value has CR at byte 1: values may not hold CR, LF, NUL or other control characters but tab"#)
+            }
         }
         XCTAssertEqual(transport.requests.count, 0)
     }

@@ -47,8 +47,7 @@ extension HTTPRequest {
     package func validationProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
         if let problem = Self.timeoutProblem(timeout) { return problem }
         if let problem = urlProblem { return problem }
-        if let problem = headerProblem { return problem }
-        if let problem = framingProblem(bodyLength: bodyLength) { return problem }
+        if let problem = headerProblem(bodyLength: bodyLength) { return problem }
         if method == .trace, bodyLength != .known(0) {
             return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
         }
@@ -72,7 +71,7 @@ extension HTTPRequest {
     }
 
     /// What is wrong with a timeout, or `nil` for `nil` or a positive number of seconds.
-    package static func timeoutProblem(_ timeout: TimeInterval?) -> HTTPError? {
+    private static func timeoutProblem(_ timeout: TimeInterval?) -> HTTPError? {
         guard let timeout, !(timeout > 0) else { return nil }
         if timeout.isNaN { return invalid("timeout is not a number (NaN): give seconds above 0, or nil for no deadline") }
         return invalid("timeout \(timeout) s is not above 0: give seconds above 0, or nil for no deadline")
@@ -165,36 +164,37 @@ extension HTTPRequest {
             && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
     }
 
-    /// What is wrong with the caller's framing fields for a body of `bodyLength`: any
-    /// `Transfer-Encoding`, or a `Content-Length` that is not that length; `nil` for none.
-    private func framingProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
-        if headers.contains("Transfer-Encoding") {
-            return Self.invalid(
+    /// What is wrong with one of the caller's framing fields for a body of `bodyLength`: a
+    /// `Transfer-Encoding`, or a `Content-Length` that is not that length; `nil` for any other
+    /// field, or one that gives that length.
+    private static func framingProblem(_ field: HTTPHeaders.Field, bodyLength: HTTPBody.Length) -> HTTPError? {
+        if HTTPHeaders.matches(field.name, "Transfer-Encoding") {
+            return invalid(
                 "header Transfer-Encoding is the transport's to set: leave it out (a streamed body of unknown length is sent chunked)"
             )
         }
-        guard headers.contains("Content-Length") else { return nil }
+        guard HTTPHeaders.matches(field.name, "Content-Length") else { return nil }
         guard case .known(let length) = bodyLength else {
-            return Self.invalid(
+            return invalid(
                 "header Content-Length is set for a streamed body of unknown length: give the body its length (HTTPBody(length:)) instead"
             )
         }
-        for value in headers.values(for: "Content-Length") {
-            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = item.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
-                let text = String(decoding: digits.reversed(), as: UTF8.self)
-                guard !text.isEmpty, text.utf8.allSatisfy(Self.isDigit), Int64(text) == length else {
-                    return Self.invalid(
-                        "header Content-Length \(Self.quoted(String(item))) is not the body's length, \(length) bytes: "
-                            + "leave it out, the transport sets it"
-                    )
-                }
+        for item in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+            let digits = item.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
+            let text = String(decoding: digits.reversed(), as: UTF8.self)
+            guard !text.isEmpty, text.utf8.allSatisfy(isDigit), Int64(text) == length else {
+                return invalid(
+                    "header Content-Length \(quoted(String(item))) is not the body's length, \(length) bytes: "
+                        + "leave it out, the transport sets it"
+                )
             }
         }
         return nil
     }
 
-    private var headerProblem: HTTPError? {
+    /// What is wrong with a header, checked in one pass over the fields: its name, its value,
+    /// then framing.
+    private func headerProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
         for field in headers {
             if field.name.isEmpty { return Self.invalid("header name is empty") }
             if !Self.allBytes(of: field.name, satisfy: HTTPMethod.isTokenCharacter) {
@@ -208,6 +208,7 @@ extension HTTPRequest {
                         + "values may not hold CR, LF, NUL or other control characters but tab"
                 )
             }
+            if let problem = Self.framingProblem(field, bodyLength: bodyLength) { return problem }
         }
         return nil
     }
