@@ -21,9 +21,34 @@ struct JSONMasker {
         case everyValue
     }
 
-    enum KeyRule {
-        case mask, keepSensitiveOnly, inherit
+    enum KeyRule: Equatable {
+        /// The values under the key are judged by the rule (``ValueRule``): strings masked,
+        /// numbers and booleans too under ``ValueRule/maskEvery``; objects are read on, their
+        /// keys judged by themselves.
+        case judged(ValueRule)
+        /// Only sensitive keys below are masked (an allowed key).
+        case keepSensitiveOnly
+        /// The mode decides.
+        case inherit
     }
+
+    /// What the keys above a value say about the keys below it.
+    struct Context {
+        /// The rule of the secret-named key an object sits under: its value-holding members
+        /// (``JSONMasker/valueHolderKeys``: `{"password": {"value": …}}`) take it.
+        var holderRule: ValueRule?
+        /// Whether the value sits under a `logprobs` key, where `token` names a piece of
+        /// generated text (OpenAI's `logprobs.content[].token`), not a credential.
+        var isLogprobs = false
+
+        static let none = Context()
+    }
+
+    /// Keys of an object under a secret-named key that hold the secret itself.
+    static let valueHolderKeys = FlatNames([
+        "value", "values", "data", "raw", "plain", "plaintext", "pass", "pwd", "string", "encoded", "base64", "b64", "hex",
+        "ciphertext", "secret",
+    ].map { Array($0.utf8) })
 
     struct Failure: Error {}
 
@@ -49,8 +74,16 @@ struct JSONMasker {
     /// How deep JSON inside JSON strings is read.
     static let maximumStringNesting = 8
 
-    init(redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0) {
+    /// The rule the document itself is judged by, as the value of a named thing (a
+    /// server-sent event's `event:` name); `nil` for a document of its own.
+    let documentRule: ValueRule?
+
+    init(
+        redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0,
+        documentRule: ValueRule? = nil
+    ) {
         self.redactor = redactor
+        self.documentRule = documentRule
         self.stringNesting = stringNesting
         nameRules = redactor.nameRules
         self.mode = mode
@@ -66,7 +99,11 @@ struct JSONMasker {
         var scanner = Scanner(input: input, masker: self)
         do {
             scanner.skipWhitespace()
-            try scanner.value(depth: 0, mode: mode, key: nil, isOperation: true)
+            if let documentRule, documentRule != .keep {
+                try scanner.judgedValue(depth: 0, rule: documentRule, mode: mode, context: .none)
+            } else {
+                try scanner.value(depth: 0, mode: mode, key: nil, isOperation: true)
+            }
             scanner.skipWhitespace()
             if scanner.index != input.count { throw Failure() }
             return (scanner.output, nil)
@@ -96,7 +133,8 @@ struct JSONMasker {
 
     private static func rule(for key: NameKey, _ rules: NameRules) -> KeyRule {
         switch rules.rule(for: key, as: .body) {
-        case .mask: .mask
+        case .mask: .judged(.maskEvery)
+        case .maskText: .judged(.maskText)
         case .keep: .keepSensitiveOnly
         case .levelDecides: .inherit
         }
@@ -158,11 +196,11 @@ struct JSONMasker {
         /// Scans one value. `key` is the key it belongs to when that key may name GraphQL text;
         /// `isOperation` says an object here may be a GraphQL operation (the document itself,
         /// or an element of a top-level array, as batched operations are sent).
-        mutating func value(depth: Int, mode: Mode, key: String?, isOperation: Bool = false) throws {
+        mutating func value(depth: Int, mode: Mode, key: String?, isOperation: Bool = false, context: Context = .none) throws {
             guard depth < JSONMasker.maximumDepth else { throw Failure() }
             switch try peek() {
-            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation)
-            case UInt8(ascii: "["): try array(depth: depth, mode: mode)
+            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation, context: Context(isLogprobs: context.isLogprobs))
+            case UInt8(ascii: "["): try array(depth: depth, mode: mode, elementRule: nil, context: context)
             case UInt8(ascii: "\""):
                 let start = index
                 let isWhole = try skipToken(string: true)
@@ -178,6 +216,43 @@ struct JSONMasker {
                 let start = index
                 let isWhole = try skipToken(string: false)
                 if mode == .everyValue {
+                    writeMask()
+                } else {
+                    copy(start..<index)
+                }
+                if !isWhole { throw EndOfInput() }
+            }
+        }
+
+        /// Scans one value under a key with a rule: a string is masked, a number or boolean
+        /// when the rule masks every value, `null` never; an object is read on with its keys
+        /// judged by themselves (value-holding ones take the rule), an array's elements by
+        /// the same rule.
+        mutating func judgedValue(depth: Int, rule: ValueRule, mode: Mode, context: Context) throws {
+            guard depth < JSONMasker.maximumDepth else { throw Failure() }
+            guard index < input.count else {
+                // A sensitive value that the cut left out is masked all the same.
+                if masker.isPrefix { writeMask() }
+                throw EndOfInput()
+            }
+            let first = input[index]
+            switch first {
+            case UInt8(ascii: "{"):
+                try object(depth: depth, mode: mode, isOperation: false, context: Context(holderRule: rule, isLogprobs: context.isLogprobs))
+            case UInt8(ascii: "["):
+                try array(depth: depth, mode: mode, elementRule: rule, context: context)
+            default:
+                let start = index
+                let isString = first == UInt8(ascii: "\"")
+                let isWhole = try skipToken(string: isString)
+                let kind: JSONScalarKind =
+                    switch first {
+                    case UInt8(ascii: "\""): .string
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"): .boolean
+                    case UInt8(ascii: "n"): .null
+                    default: .number
+                    }
+                if mode == .everyValue || rule.masks(kind) {
                     writeMask()
                 } else {
                     copy(start..<index)
@@ -202,7 +277,7 @@ struct JSONMasker {
             }
         }
 
-        mutating func object(depth: Int, mode: Mode, isOperation: Bool) throws {
+        mutating func object(depth: Int, mode: Mode, isOperation: Bool, context: Context) throws {
             output.append(UInt8(ascii: "{"))
             index += 1
             skipWhitespace()
@@ -218,7 +293,13 @@ struct JSONMasker {
                 try skipString()
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
-                let keyRule = rule(forRawKey: rawKey)
+                var keyRule = rule(forRawKey: rawKey)
+                if let holderRule = context.holderRule, keyRule == .inherit, Self.isValueHolder(rawKey) {
+                    keyRule = .judged(holderRule)
+                } else if context.isLogprobs, case .judged = keyRule, Self.isTokenKey(rawKey) {
+                    keyRule = .inherit
+                }
+                let memberContext = Context(isLogprobs: context.isLogprobs || Self.isLogprobsKey(rawKey))
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
                 } else {
@@ -236,19 +317,15 @@ struct JSONMasker {
                 let isVariables = operationKey == "variables"
                 let isNestedOperation = operationKey == "payload"
                 switch keyRule {
-                case .mask:
-                    do {
-                        try skipValue(depth: depth + 1)
-                    } catch let cut as EndOfInput {
-                        // A sensitive value cut short is masked all the same.
-                        if masker.isPrefix { writeMask() }
-                        throw cut
-                    }
-                    writeMask()
+                case .judged(let rule):
+                    try judgedValue(depth: depth + 1, rule: rule, mode: mode, context: memberContext)
                 case .keepSensitiveOnly:
-                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation)
+                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation, context: memberContext)
                 case .inherit:
-                    try value(depth: depth + 1, mode: isVariables ? .everyValue : mode, key: operationKey, isOperation: isNestedOperation)
+                    try value(
+                        depth: depth + 1, mode: isVariables ? .everyValue : mode, key: operationKey, isOperation: isNestedOperation,
+                        context: memberContext
+                    )
                 }
                 skipWhitespace()
                 switch try peek() {
@@ -265,7 +342,7 @@ struct JSONMasker {
             }
         }
 
-        mutating func array(depth: Int, mode: Mode) throws {
+        mutating func array(depth: Int, mode: Mode, elementRule: ValueRule?, context: Context) throws {
             output.append(UInt8(ascii: "["))
             index += 1
             skipWhitespace()
@@ -276,7 +353,11 @@ struct JSONMasker {
             }
             while true {
                 skipWhitespace()
-                try value(depth: depth + 1, mode: mode, key: nil, isOperation: depth == 0)
+                if let elementRule {
+                    try judgedValue(depth: depth + 1, rule: elementRule, mode: mode, context: context)
+                } else {
+                    try value(depth: depth + 1, mode: mode, key: nil, isOperation: depth == 0, context: context)
+                }
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
@@ -409,12 +490,14 @@ struct JSONMasker {
         /// never copied raw. A string the end of input cut short (`isClosed` false) is written
         /// without its closing quote, and JSON in it is read as a prefix.
         mutating func rewriteStringIfNeeded(content: Range<Int>, key: String?, isClosed: Bool) {
-            let isGraphQLQuery = masker.masksGraphQLQuery && key == "query"
+            // A `query` is GraphQL text only when it reads as an operation: `{"query":"n=2"}` is not.
+            let graphQLText = masker.masksGraphQLQuery && key == "query" ? JSONString.decode(input[content]) : nil
+            let isGraphQLQuery = graphQLText.map(PairMasker.looksLikeGraphQL) ?? false
             guard isGraphQLQuery || startsLikeJSON(content) else {
                 maskTextSecrets(content: content, isClosed: isClosed)
                 return
             }
-            guard let decoded = JSONString.decode(input[content]),
+            guard let decoded = graphQLText ?? JSONString.decode(input[content]),
                 isGraphQLQuery || masker.stringNesting < JSONMasker.maximumStringNesting
             else {
                 // Text that should be masked but cannot be read, or JSON nested too deep in
@@ -485,6 +568,26 @@ struct JSONMasker {
             return start + UTF8Text.lengthWithoutCutCharacter(bytes)
         }
 
+        /// Whether a raw key is one of ``JSONMasker/valueHolderKeys``, in any case.
+        static func isValueHolder(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.count <= 10, key.allSatisfy({ $0 < 0x80 }) else { return false }
+            return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { valueHolderKeys.contains($0.letters, hash: $0.hash) }
+        }
+
+        /// Whether a raw key is `token`.
+        static func isTokenKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            key.elementsEqual("token".utf8)
+        }
+
+        /// Whether a raw key names log probabilities: `logprobs`, `top_logprobs`, `logprob`.
+        static func isLogprobsKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.count >= 7, key.count <= 16 else { return false }
+            let pattern = Array("logprob".utf8)
+            return (0...(key.count - pattern.count)).contains { offset in
+                key.dropFirst(offset).starts(with: pattern)
+            }
+        }
+
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a
         /// key is masked): over 64 bytes, characters that field names do not use, or a part of
         /// more than 8 characters with digits in it (`sk_live_51H8x...`, a UUID, a JWT).
@@ -516,7 +619,13 @@ struct JSONMasker {
         func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
             var position = content.lowerBound
             while position < content.upperBound {
-                switch input[position] {
+                let byte = input[position]
+                if KnownSecretFormat.mayStart(with: byte), position == content.lowerBound || !Self.isWordByte(input[position - 1]),
+                    KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil
+                {
+                    return true
+                }
+                switch byte {
                 case UInt8(ascii: "="), UInt8(ascii: "@"): return true
                 case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
                     return true
@@ -534,6 +643,11 @@ struct JSONMasker {
                 position += 1
             }
             return false
+        }
+
+        /// A letter or a digit.
+        static func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
         }
 
         /// Whether the input at `position` starts with the lowercase ASCII `word`, in any case.

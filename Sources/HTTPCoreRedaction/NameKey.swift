@@ -76,7 +76,8 @@ struct NameKey {
     /// cannot hide a sensitive name: compatibility forms (full-width `ｐ`, ligatures) become
     /// their plain letters, Cyrillic and Greek letters that look Latin become that letter (their
     /// confusable skeletons in Unicode's UTS #39: `Аuthorization` with a Cyrillic `А`,
-    /// `pаssword`), characters whose case folding is ASCII become it (`ſ` is `s`, the Kelvin
+    /// `pаssword`), and so do Armenian letters (`pօssword` with an Armenian `օ`) and small
+    /// capitals (`ᴘᴀssᴡᴏʀᴅ`), characters whose case folding is ASCII become it (`ſ` is `s`, the Kelvin
     /// sign `k`, the Turkish dotless `ı` `i`), a letter with marks becomes its base letter
     /// (the Turkish dotted `İ` is `i`), and invisible characters (zero-width spaces, soft
     /// hyphens) are dropped.
@@ -107,8 +108,9 @@ struct NameKey {
         return !base.isEmpty && base.allSatisfy(\.isASCII) ? base : nil
     }
 
-    /// Cyrillic and Greek letters whose confusable skeleton (UTS #39) is a Latin letter, by
-    /// code point: the ones that can spell a sensitive name in a Latin-looking way.
+    /// Cyrillic, Greek and Armenian letters whose confusable skeleton (UTS #39) is a Latin
+    /// letter, and small capitals, by code point: the ones that can spell a sensitive name in a
+    /// Latin-looking way.
     private static let latinLookAlikes: [UInt32: UInt8] = {
         let pairs: [(String, String)] = [
             // Cyrillic
@@ -117,6 +119,13 @@ struct NameKey {
             // Greek
             ("\u{03B1}\u{03BF}\u{03C1}\u{03BD}\u{03B9}\u{03BA}\u{03C5}\u{03C7}", "aopvikux"),
             ("\u{0391}\u{0392}\u{0395}\u{0396}\u{0397}\u{0399}\u{039A}\u{039C}\u{039D}\u{039F}\u{03A1}\u{03A4}\u{03A5}\u{03A7}", "abezhikmnoptyx"),
+            // Armenian
+            ("\u{0561}\u{0563}\u{0566}\u{0570}\u{0578}\u{057C}\u{057D}\u{0581}\u{0585}\u{0575}", "wqqhnnugoj"),
+            ("\u{0555}\u{054D}\u{054F}", "ous"),
+            // Small capitals and other Latin letters that look like plain ones (IPA, phonetic extensions)
+            ("\u{1D00}\u{0299}\u{1D04}\u{1D05}\u{1D07}\u{A730}\u{0262}\u{029C}\u{026A}\u{1D0A}\u{1D0B}\u{029F}\u{1D0D}", "abcdefghijklm"),
+            ("\u{0274}\u{1D0F}\u{1D18}\u{A7AF}\u{0280}\u{A731}\u{1D1B}\u{1D1C}\u{1D20}\u{1D21}\u{028F}\u{1D22}", "nopqrstuvwyz"),
+            ("\u{0251}\u{0261}\u{0269}", "agi"),
         ]
         var table: [UInt32: UInt8] = [:]
         for (letters, latin) in pairs {

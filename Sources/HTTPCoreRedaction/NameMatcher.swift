@@ -26,43 +26,92 @@ final class NameMatcher: Sendable, Hashable {
         wordsByInitial = spans
     }
 
-    /// Words that, ending a name after its sensitive words, say the name describes a secret
-    /// rather than holds it: `token_type`, `password_expires_at`, `secret_name`.
+    /// Words that, following a name's sensitive words, say the name describes a secret rather
+    /// than holds it: `token_type`, `password_expires_at`, `secret_name`,
+    /// `token_endpoint_auth_methods_supported`.
     static let descriptorWords = FlatNames([
         "type", "types", "expires", "expiry", "expiration", "ttl", "in", "at", "count", "length", "url", "uri",
-        "endpoint", "name", "method", "algorithm", "enabled", "required", "format", "policy",
+        "endpoint", "name", "method", "methods", "algorithm", "algorithms", "alg", "algs", "enabled", "required", "format",
+        "policy", "supported", "scope", "scopes", "id", "ids", "hint", "prefix", "location", "header", "param",
+        "parameter", "field", "status", "provider", "source", "kind",
     ].map { Array($0.utf8) })
+
+    /// First words that make a name a question about a secret, whose number or boolean answer
+    /// is no secret: `hadAuthorization`, `has_password`, `max_token`.
+    static let predicateWords = FlatNames([
+        "has", "had", "have", "is", "was", "are", "were", "does", "did", "can", "should", "must", "will", "requires",
+        "require", "needs", "need", "uses", "use", "using", "with", "without", "no", "allow", "allows", "enable",
+        "disable", "supports", "support", "include", "includes", "show", "hide", "skip", "missing", "valid", "invalid",
+        "expired", "revoked", "max", "min", "maximum", "minimum", "num", "number", "total", "remaining", "used", "limit",
+    ].map { Array($0.utf8) })
+
+    /// How a name holds a listed word.
+    enum WordMatch {
+        /// No listed word.
+        case none
+        /// Listed whole, or a listed word ends it: `password`, `access_token`, `newPassword`.
+        case holds
+        /// Other words follow the listed one (`password_confirmation`, `tokens_used`), or it is a
+        /// question about one (`hadAuthorization`), or the word is a plural (`max_tokens`).
+        case mentions
+        /// A descriptor follows the listed word: `token_type`, `password_expires_at`.
+        case describes
+    }
 
     /// Whether the whole name is one of the names (word names included).
     func matchesWhole(_ key: NameKey) -> Bool {
         wholeNames.contains(key.letters, hash: key.hash) || wordNames.contains(key.letters, hash: key.hash)
     }
 
-    /// Whether the name is listed whole, or a run of its words is a word name. With
-    /// `exemptingDescriptors`, a name whose last word is a descriptor after every matched run
-    /// (`token_type`) does not match unless it is listed whole.
-    func matches(_ key: NameKey, exemptingDescriptors: Bool = false) -> Bool {
+    /// Whether the name is listed whole, or a run of its words is a word name, in any position.
+    func matches(_ key: NameKey) -> Bool {
+        wordMatch(key) != .none
+    }
+
+    /// How the name holds a listed name: whole, or as its last run of words; see ``WordMatch``.
+    /// `pluralWords` are the listed words that only ever mention (`tokens`).
+    func wordMatch(_ key: NameKey, pluralWords: FlatNames? = nil) -> WordMatch {
         let letters = key.letters
         let count = letters.count
-        guard count > 0 else { return false }
-        if wholeNames.contains(letters, hash: key.hash) { return true }
-        guard !wordsByInitial.isEmpty else { return false }
-        var matchEnd = -1
+        guard count > 0 else { return .none }
+        if wholeNames.contains(letters, hash: key.hash) { return .holds }
+        guard !wordsByInitial.isEmpty else { return .none }
+        // The run that ends last, and of those the longest.
+        var matchStart = -1, matchEnd = -1
         wordNames.bytes.withUnsafeBufferPointer { words in
             for start in 0..<count where key.wordStarts[start] {
                 for position in wordsByInitial[Int(letters[start])] {
                     let word = wordNames.ranges[position]
                     let end = start + word.count
-                    guard end <= count, end == count || key.wordStarts[end] else { continue }
+                    guard end <= count, end == count || key.wordStarts[end], end > matchEnd || end == matchEnd && start < matchStart
+                    else { continue }
                     if FlatNames.equal(UnsafeBufferPointer(rebasing: words[word]), UnsafeBufferPointer(rebasing: letters[start..<end])) {
-                        matchEnd = max(matchEnd, end)
+                        matchStart = start
+                        matchEnd = end
                     }
                 }
             }
         }
-        guard matchEnd >= 0 else { return false }
-        guard exemptingDescriptors, matchEnd < count, let lastStart = key.lastWordStart, lastStart >= matchEnd else { return true }
-        return !Self.descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[lastStart...]))
+        guard matchEnd >= 0 else { return .none }
+        if matchEnd < count {
+            var wordStart = matchEnd
+            while wordStart < count {
+                var wordEnd = wordStart + 1
+                while wordEnd < count, !key.wordStarts[wordEnd] { wordEnd += 1 }
+                if Self.descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[wordStart..<wordEnd])) { return .describes }
+                wordStart = wordEnd
+            }
+            return .mentions
+        }
+        if let pluralWords, pluralWords.contains(UnsafeBufferPointer(rebasing: letters[matchStart..<matchEnd])) { return .mentions }
+        if matchStart > 0 {
+            var firstEnd = 1
+            while firstEnd < count, !key.wordStarts[firstEnd] { firstEnd += 1 }
+            if firstEnd <= matchStart, Self.predicateWords.contains(UnsafeBufferPointer(rebasing: letters[0..<firstEnd])) {
+                return .mentions
+            }
+        }
+        return .holds
     }
 
     static func == (left: NameMatcher, right: NameMatcher) -> Bool {

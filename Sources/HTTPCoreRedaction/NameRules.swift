@@ -5,7 +5,106 @@ enum NameKind: Sendable, Hashable, CaseIterable {
 
 /// What the lists say about one name.
 enum NameRule {
-    case mask, keep, levelDecides
+    /// Every value is masked, whatever its type.
+    case mask
+    /// Text is masked; a number or a boolean is kept.
+    case maskText
+    /// Kept, whatever the level.
+    case keep
+    /// The level decides: kept at `.standard`, masked at `.strict`.
+    case levelDecides
+}
+
+/// What a name says of the values under it, the level applied: the engine's one decision on
+/// a value by its name.
+///
+/// | Name | Example | Values masked |
+/// |---|---|---|
+/// | configured sensitive, as a word | `email`, `billingEmail` | every value |
+/// | configured allowed, whole | `code` | none |
+/// | a built-in whole name | `password`, `token`, `pin`, `api_key` | every value |
+/// | a built-in word ends it | `access_token`, `idToken`, `newPassword`, `card_pin` | every value |
+/// | a descriptor follows the word | `token_type`, `token_count`, `password_expires_at` | none |
+/// | a question or a quantity of one | `hadAuthorization`, `has_password`, `max_token` | text only |
+/// | other words follow, or a plural | `tokens_used`, `max_tokens`, `api_keys` | text only |
+/// | … of a word whose secrets are numbers | `password_confirmation`, `pin_code`, `otp_value` | every value |
+/// | anything else | `id`, `name`, `tokenizer` | none (every value at `.strict`) |
+///
+/// `null` is kept under every name at `.standard`: it is no value. Text is a JSON string, and
+/// any header, query, form, XML or free-text value that is not a number (`256`, `-1.5e3`)
+/// or a boolean (`true`, `false`).
+enum ValueRule: Sendable, Hashable {
+    /// Every value is masked, whatever its type.
+    case maskEvery
+    /// Text is masked; numbers and booleans keep their value and type.
+    case maskText
+    /// Nothing is masked by name.
+    case keep
+
+    /// Whether a JSON scalar of this kind is masked.
+    func masks(_ kind: JSONScalarKind) -> Bool {
+        switch self {
+        case .maskEvery: kind != .null
+        case .maskText: kind == .string
+        case .keep: false
+        }
+    }
+
+    /// Whether a value given as text (a header, query, form, XML or free-text value) is masked:
+    /// under ``maskText``, a number or a boolean is kept.
+    func masks<Bytes: Collection<UInt8>>(text value: Bytes) -> Bool {
+        switch self {
+        case .maskEvery: true
+        case .maskText: !Self.isNumberOrBoolean(value)
+        case .keep: false
+        }
+    }
+
+    /// Whether the rule masks anything.
+    var masksAnything: Bool { self != .keep }
+
+    /// The stronger of two rules.
+    func union(_ other: ValueRule) -> ValueRule {
+        switch (self, other) {
+        case (.maskEvery, _), (_, .maskEvery): .maskEvery
+        case (.maskText, _), (_, .maskText): .maskText
+        default: .keep
+        }
+    }
+
+    /// A JSON number (`256`, `-1.5e3`) or `true` / `false` in any case.
+    static func isNumberOrBoolean<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
+        guard let first = value.first else { return false }
+        if first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") {
+            let lowered = value.lazy.map { $0 | 0x20 }
+            return lowered.elementsEqual("true".utf8) || lowered.elementsEqual("false".utf8)
+        }
+        var sawDigit = false
+        var index = value.startIndex
+        if value[index] == UInt8(ascii: "-") { value.formIndex(after: &index) }
+        var sawDot = false, sawExponent = false
+        while index != value.endIndex {
+            let byte = value[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): sawDigit = true
+            case UInt8(ascii: ".") where !sawDot && !sawExponent && sawDigit: sawDot = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard sawDigit, !sawExponent else { return false }
+                sawExponent = true
+                sawDigit = false
+                let next = value.index(after: index)
+                if next != value.endIndex, value[next] == UInt8(ascii: "-") || value[next] == UInt8(ascii: "+") { index = next }
+            default: return false
+            }
+            value.formIndex(after: &index)
+        }
+        return sawDigit
+    }
+}
+
+/// The kind of a JSON scalar value.
+enum JSONScalarKind: Sendable, Hashable {
+    case string, number, boolean, null
 }
 
 /// What a redactor's lists and level say about names. Cheap to copy: one reference.
@@ -17,40 +116,73 @@ struct NameRules: Sendable {
     let level: Redactor.Level
 
     func rule(for key: NameKey, as kind: NameKind) -> NameRule {
+        rule(for: key, as: kind, headerWords: kind == .header)
+    }
+
+    /// The rule, with the header-only words (`key`, `session`, …) or without them.
+    private func rule(for key: NameKey, as kind: NameKind, headerWords: Bool) -> NameRule {
         let lists = lists
         if lists.sensitive(kind).matches(key) { return .mask }
         if lists.allowed(kind).matchesWhole(key) { return .keep }
-        if level != .none, lists.builtIn(kind).matchesWhole(key) || lists.builtInWords.matches(key, exemptingDescriptors: true)
-            || kind == .header && lists.builtInHeaderWords.matches(key, exemptingDescriptors: true)
-                && !lists.builtInHeaderWordExemptions.matchesWhole(key)
-        {
-            return .mask
+        guard level != .none else { return .levelDecides }
+        if lists.builtIn(kind).matchesWhole(key) { return .mask }
+        var rule = Self.rule(for: lists.builtInWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
+        if headerWords, rule != .mask, !lists.builtInHeaderWordExemptions.matchesWhole(key) {
+            let headerRule = Self.rule(for: lists.builtInHeaderWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
+            if headerRule != .levelDecides { rule = headerRule }
         }
-        return .levelDecides
+        return rule
     }
 
-    /// Whether the name is masked as a header, a query item or a body key; the built-in words,
-    /// the same for every kind, are matched once.
-    func masksAsAnyKind(_ key: NameKey) -> Bool {
-        var matchesWords: Bool?
-        func masks(as kind: NameKind) -> Bool {
-            let lists = lists
-            if lists.sensitive(kind).matches(key) { return true }
-            if lists.allowed(kind).matchesWhole(key) || level == .none { return false }
-            if level == .strict || lists.builtIn(kind).matchesWhole(key) { return true }
-            if matchesWords == nil { matchesWords = lists.builtInWords.matches(key, exemptingDescriptors: true) }
-            return matchesWords == true
+    /// The rule a built-in word match makes.
+    private static func rule(for match: NameMatcher.WordMatch, _ key: NameKey, _ lists: NameLists) -> NameRule {
+        switch match {
+        case .none, .describes: .levelDecides
+        case .holds: .mask
+        case .mentions: lists.numericSecretWords.matches(key) && !isQuestion(key) ? .mask : .maskText
         }
+    }
+
+    /// Whether the name's first word asks about, or counts, what follows (`hasPassword`).
+    private static func isQuestion(_ key: NameKey) -> Bool {
+        let letters = key.letters
+        var firstEnd = 1
+        while firstEnd < letters.count, !key.wordStarts[firstEnd] { firstEnd += 1 }
+        return firstEnd < letters.count && NameMatcher.predicateWords.contains(UnsafeBufferPointer(rebasing: letters[0..<firstEnd]))
+    }
+
+    /// The value rule of a name of one kind, the level applied.
+    func valueRule(for key: NameKey, as kind: NameKind) -> ValueRule {
+        valueRule(for: key, as: kind, headerWords: kind == .header)
+    }
+
+    private func valueRule(for key: NameKey, as kind: NameKind, headerWords: Bool) -> ValueRule {
+        switch rule(for: key, as: kind, headerWords: headerWords) {
+        case .mask: .maskEvery
+        case .maskText: .maskText
+        case .keep: .keep
+        case .levelDecides: level == .strict ? .maskEvery : .keep
+        }
+    }
+
+    /// The value rule of a name read as a header, a query item or a body key, whichever
+    /// masks most; the header-only words (`key`, `session`) are left out, since in free text
+    /// and metadata they name ordinary data (`NSErrorFailingURLKey`).
+    func valueRuleAsAnyKind(_ key: NameKey) -> ValueRule {
         // Written out rather than over `allCases`, which would build an array per name.
-        return masks(as: .header) || masks(as: .query) || masks(as: .body)
+        let body = valueRule(for: key, as: .body)
+        guard body != .maskEvery else { return body }
+        return body.union(valueRule(for: key, as: .query)).union(valueRule(for: key, as: .header, headerWords: false))
     }
 
+    /// Whether the name masks text as a header, a query item or a body key.
+    func masksAsAnyKind(_ key: NameKey) -> Bool {
+        valueRuleAsAnyKind(key).masksAnything
+    }
+
+    /// Whether a text value under this name is masked, as one kind.
     func masks(_ key: NameKey, as kind: NameKind) -> Bool {
-        switch rule(for: key, as: kind) {
-        case .mask: true
-        case .keep: false
-        case .levelDecides: level == .strict
-        }
+        valueRule(for: key, as: kind).masksAnything
     }
 }
 
@@ -115,6 +247,15 @@ final class NameLists: Sendable, Hashable {
     private static let sharedBuiltInBodyKeys = NameMatcher(wholeNames: Redactor.defaultSensitiveBodyKeys)
     private static let sharedBuiltInWords = NameMatcher(wordNames: Redactor.defaultSensitiveWords)
     private static let sharedBuiltInHeaderWords = NameMatcher(wordNames: Redactor.defaultSensitiveHeaderWords)
+    /// Built-in words whose secrets are often numbers (a PIN, a card number), so a name that
+    /// only mentions one still masks every value: `password_confirmation`, `pin_code`.
+    let numericSecretWords = NameLists.sharedNumericSecretWords
+    /// Plurals among the built-in words: a name they end counts or lists (`max_tokens`).
+    static let pluralWords = FlatNames(["tokens", "passwords", "secrets", "apikeys", "cookies"].map { Array($0.utf8) })
+
+    private static let sharedNumericSecretWords = NameMatcher(wordNames: [
+        "password", "passwords", "passwd", "passphrase", "passcode", "pin", "otp", "cvv", "cvc", "ssn", "card_number",
+    ])
     private static let sharedBuiltInHeaderWordExemptions = NameMatcher(wholeNames: ["sec-websocket-key", "sec-websocket-accept"])
 
     static func == (left: NameLists, right: NameLists) -> Bool {

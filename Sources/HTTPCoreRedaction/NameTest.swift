@@ -24,38 +24,58 @@ struct NameTest {
         NameTest(rules: redactor.nameRules, kind: nil, masksBlank: false)
     }
 
-    /// Whether a raw name is masked. A name of letters, digits, `_`, `-` and spaces is matched
-    /// as it is, without decoding or copying; any other is decoded and matched by its parts too.
+    /// Whether a raw name masks text values.
     func masks(raw name: ArraySlice<UInt8>) -> Bool {
+        rule(raw: name).masksAnything
+    }
+
+    /// What a raw name says of its values. A name of letters, digits, `_`, `-` and spaces is
+    /// matched as it is, without decoding or copying; any other is decoded (percent escapes,
+    /// `+`, JSON's `\u` escapes) and matched by its parts too.
+    func rule(raw name: ArraySlice<UInt8>) -> ValueRule {
         var isPlain = true, isDecoded = true
         for byte in name where !PairMasker.isPlainNameByte(byte) {
             isPlain = false
             // Nothing to decode or drop: no escape, no `+`, no control or non-ASCII byte.
-            if byte == PairMasker.ASCII.percent || byte == PairMasker.ASCII.plus || byte < 0x20 || byte >= 0x7F {
+            if byte == PairMasker.ASCII.percent || byte == PairMasker.ASCII.plus || byte == PairMasker.ASCII.backslash || byte < 0x20
+                || byte >= 0x7F
+            {
                 isDecoded = false
                 break
             }
         }
-        if isPlain { return masks(decoded: name) }
-        if isDecoded { return masks(formKey: name) }
+        if isPlain { return rule(decoded: name) }
+        if isDecoded { return rule(formKey: name) }
         let (decoded, isFullyDecoded) = Redactor.decodedNameBytes(name)
-        return !isFullyDecoded || masks(formKey: decoded[...])
+        return isFullyDecoded ? rule(formKey: decoded[...]) : .maskEvery
     }
 
-    /// Whether a form key, already decoded, is masked by one of ``Redactor/formKeyCandidates(_:)``.
+    /// Whether a form key, already decoded, masks text values.
     func masks(formKey name: ArraySlice<UInt8>) -> Bool {
-        masks(decoded: name) || Redactor.forEachNamePart(of: name) { masks(decoded: $0) }
+        rule(formKey: name).masksAnything
     }
 
-    /// Whether a decoded name, as UTF-8 bytes, is masked; ASCII is read in place.
-    private func masks(decoded name: ArraySlice<UInt8>) -> Bool {
-        if masksBlank, name.allSatisfy({ $0 == PairMasker.ASCII.space }) { return true }
-        guard name.allSatisfy({ $0 < 0x80 }) else { return NameKey.with(String(decoding: name, as: UTF8.self), masks) }
-        return name.withUnsafeBufferPointer { bytes in NameKey.with(utf8: bytes, masks) }
+    /// What a form key, already decoded, says of its values: the strongest rule of it and of
+    /// its parts (``Redactor/forEachNamePart(of:_:)``).
+    func rule(formKey name: ArraySlice<UInt8>) -> ValueRule {
+        var rule = rule(decoded: name)
+        guard rule != .maskEvery else { return rule }
+        _ = Redactor.forEachNamePart(of: name) { part in
+            rule = rule.union(self.rule(decoded: part))
+            return rule == .maskEvery
+        }
+        return rule
     }
 
-    private func masks(_ key: NameKey) -> Bool {
-        guard let kind else { return rules.masksAsAnyKind(key) }
-        return rules.masks(key, as: kind)
+    /// What a decoded name, as UTF-8 bytes, says of its values; ASCII is read in place.
+    private func rule(decoded name: ArraySlice<UInt8>) -> ValueRule {
+        if masksBlank, name.allSatisfy({ $0 == PairMasker.ASCII.space }) { return .maskEvery }
+        guard name.allSatisfy({ $0 < 0x80 }) else { return NameKey.with(String(decoding: name, as: UTF8.self), rule) }
+        return name.withUnsafeBufferPointer { bytes in NameKey.with(utf8: bytes, rule) }
+    }
+
+    private func rule(_ key: NameKey) -> ValueRule {
+        guard let kind else { return rules.valueRuleAsAnyKind(key) }
+        return rules.valueRule(for: key, as: kind)
     }
 }

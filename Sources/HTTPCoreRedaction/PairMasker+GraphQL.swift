@@ -27,9 +27,13 @@ extension PairMasker {
     private static let variablesName = Array("variables".utf8)
 
     /// An operation: a selection set, or `query`, `mutation`, `subscription` or `fragment`
-    /// followed by a name, a selection set or variable definitions.
+    /// followed by a name, a selection set or variable definitions, after whitespace, commas
+    /// and `#` comments.
     static func looksLikeGraphQL(_ text: String) -> Bool {
-        let trimmed = text.drop(while: \.isWhitespace)
+        var trimmed = text.drop { $0.isWhitespace || $0 == "," }
+        while trimmed.first == "#" {
+            trimmed = trimmed.drop { !$0.isNewline }.drop { $0.isWhitespace || $0 == "," }
+        }
         if trimmed.first == "{" { return true }
         for keyword in ["query", "mutation", "subscription", "fragment"] where trimmed.hasPrefix(keyword) {
             let next = trimmed.dropFirst(keyword.count).first

@@ -118,11 +118,13 @@ struct PairMasker {
                 end += 1
             }
             endsMasked = false
-            if equals >= 0, recentVerdicts.verdict(on: start..<equals, in: bytes, judge: names.masks(raw:)) {
+            if equals >= 0, recentVerdicts.verdict(on: start..<equals, in: bytes, judge: names.rule(raw:)).masks(text: bytes[(equals + 1)..<end]) {
                 end = Self.nextAmpersand(bytes, from: end, before: range.upperBound)
                 mask(equals + 1..<end, in: view)
                 endsMasked = true
-            } else if equals < 0, start < end, masksBareItems, recentVerdicts.verdict(on: start..<end, in: bytes, judge: names.masks(raw:)) {
+            } else if equals < 0, start < end, masksBareItems,
+                recentVerdicts.verdict(on: start..<end, in: bytes, judge: names.rule(raw:)).masksAnything
+            {
                 mask(start..<end, in: view)
                 endsMasked = true
             } else if equals >= 0, maskGraphQLPair(view, name: bytes[start..<equals], value: equals + 1..<end) {
@@ -153,6 +155,11 @@ struct PairMasker {
     /// once and read again. Too deep, it is masked. Returns whether it ends inside a mask.
     mutating func maskValue(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
         let bytes = view.bytes
+        if redactor.level != .none, KnownSecretFormat.secretLength(atStartOf: bytes[range]) != nil {
+            // A provider's key under any name: `?q=sk-proj-…`.
+            mask(range, in: view)
+            return true
+        }
         var hasEscape = false
         for index in range {
             switch bytes[index] {

@@ -49,9 +49,10 @@ extension Redactor {
         case .json:
             return maskedJSON(body, isTruncated: isTruncated)
         case .jsonLines:
+            // Each line is one message: JSON by the JSON rules, any other line by the text rules.
             let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let masked = lines.enumerated().map { index, line in
-                line.isEmpty ? Data() : maskedJSON(Data(line), isTruncated: isTruncated && index == lines.count - 1)
+                line.isEmpty ? Data() : redactedStreamData(Data(line), isTruncated: isTruncated && index == lines.count - 1)
             }
             return Data(masked.joined(separator: [UInt8(ascii: "\n")]))
         case .eventStream:
@@ -181,42 +182,119 @@ extension Redactor {
     }
 
     /// The data of one streamed message (a server-sent event's `data:` value, a JSON line):
-    /// by the JSON rules when it is JSON, or when it was cut short and starts like JSON;
-    /// otherwise (OpenAI's `[DONE]`, plain tokens) by the text rules at `.standard` and as a
-    /// note of its size at `.strict`, as a body that is not JSON would be.
+    /// by the JSON rules when it is JSON (an object, an array, or a string, which may carry
+    /// JSON), or when it was cut short and starts like JSON; otherwise (OpenAI's `[DONE]`,
+    /// plain tokens, a line that is not JSON) by the text rules at `.standard` and as a note of
+    /// its size at `.strict`, as a body that is not JSON would be.
     public func redactedStreamData(_ data: Data, isTruncated: Bool) -> Data {
+        redactedStreamData(data, isTruncated: isTruncated, eventName: nil)
+    }
+
+    /// ``redactedStreamData(_:isTruncated:)`` of an event's data under its `event:` name,
+    /// which judges the data as a body key judges its value (`event: session_token`).
+    func redactedStreamData(_ data: Data, isTruncated: Bool, eventName: Substring?) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
-        let isJSON = BodyKind.startsLikeJSON(data)
-            && (isTruncated || (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil)
-        if isJSON { return maskedJSON(data, isTruncated: isTruncated) }
+        let rules = nameRules
+        let eventRule = eventName.flatMap { name in name.isEmpty ? nil : NameKey.with(String(name)) { rules.valueRule(for: $0, as: .body) } }
+        if Self.startsLikeJSONMessage(data) {
+            let masker = JSONMasker(
+                redactor: self, mode: level == .strict ? .everyValue : .sensitiveKeys, masksGraphQLQuery: true,
+                isPrefix: isTruncated, documentRule: eventRule
+            )
+            let result = data.withUnsafeBytes { masker.mask($0.bindMemory(to: UInt8.self)) }
+            if result.failedAt == nil { return Data(result.output) }
+        }
+        if let eventRule, eventRule.masks(text: data) { return Data(Self.mask.utf8) }
         guard level != .strict else { return Data("[REDACTED: \(data.count) bytes of text]".utf8) }
         return Data(redactedText(String(decoding: data, as: UTF8.self)).utf8)
     }
 
-    /// A server-sent event stream, line by line: `data:` values by ``redactedStreamData(_:isTruncated:)``,
-    /// other lines by the text rules; line ends kept as they were.
+    /// Whether a message starts, after whitespace, like a JSON object, array or string.
+    private static func startsLikeJSONMessage(_ data: Data) -> Bool {
+        let first = data.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+    }
+
+    /// A server-sent event stream, event by event as WHATWG's parser reads it: the `data:`
+    /// lines of one event are joined with line feeds and masked as one message
+    /// (``redactedStreamData(_:isTruncated:)``, under the event's `event:` name), then written
+    /// back as data lines in their places; every other line (`event:`, `id:`, comments) gets
+    /// the text rules. Line ends are kept as they were.
     private func maskedEventStream(_ body: Data, isTruncated: Bool) -> Data {
         var output = Data()
         output.reserveCapacity(body.count)
+        var event: [SSELine] = []
         var rest = body[...]
         while !rest.isEmpty {
+            // A line ends at CRLF, LF or CR.
             let end = rest.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
-            let line = rest[..<end]
-            let breaks = rest[end...].prefix { $0 == 0x0A || $0 == 0x0D }
-            rest = rest[breaks.endIndex...]
-            let isLast = rest.isEmpty && breaks.isEmpty
-            let dataPrefix = Data("data:".utf8)
-            if line.starts(with: dataPrefix) {
-                var value = line.dropFirst(dataPrefix.count)
-                if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-                output.append(line[..<value.startIndex])
-                output.append(redactedStreamData(Data(value), isTruncated: isTruncated && isLast))
-            } else {
-                output.append(Data(redactedText(String(decoding: line, as: UTF8.self)).utf8))
+            var breakEnd = end
+            if breakEnd < rest.endIndex {
+                breakEnd = rest.index(after: breakEnd)
+                if rest[end] == 0x0D, breakEnd < rest.endIndex, rest[breakEnd] == 0x0A { breakEnd = rest.index(after: breakEnd) }
             }
-            output.append(breaks)
+            let line = SSELine(text: rest[..<end], lineBreak: rest[end..<breakEnd])
+            rest = rest[breakEnd...]
+            event.append(line)
+            if line.text.isEmpty {
+                appendMaskedEvent(event, isCut: false, to: &output)
+                event.removeAll(keepingCapacity: true)
+            }
         }
+        appendMaskedEvent(event, isCut: isTruncated, to: &output)
         return output
+    }
+
+    /// One line of an event stream and the break that ends it (empty for the last line).
+    private struct SSELine {
+        let text: Data.SubSequence
+        let lineBreak: Data.SubSequence
+
+        /// The field's name: the text before the first colon, or the whole line.
+        var field: Data.SubSequence { text[..<(text.firstIndex(of: UInt8(ascii: ":")) ?? text.endIndex)] }
+
+        /// The field's value: after the colon and one space.
+        var value: Data.SubSequence {
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return text[text.endIndex...] }
+            let start = text.index(after: colon)
+            return start < text.endIndex && text[start] == UInt8(ascii: " ") ? text[text.index(after: start)...] : text[start...]
+        }
+
+        var isData: Bool { field.elementsEqual("data".utf8) }
+    }
+
+    /// The lines of one event, masked: its data as one message, the other lines by the text rules.
+    private func appendMaskedEvent(_ lines: [SSELine], isCut: Bool, to output: inout Data) {
+        let dataLines = lines.filter(\.isData)
+        guard !dataLines.isEmpty else {
+            for line in lines { appendTextLine(line, to: &output) }
+            return
+        }
+        let joined = Data(dataLines.map { Data($0.value) }.joined(separator: [0x0A]))
+        let eventName = lines.last { $0.field.elementsEqual("event".utf8) }.map { Substring(decoding: $0.value, as: UTF8.self) }
+        let masked = redactedStreamData(joined, isTruncated: isCut, eventName: eventName)
+        var pieces = masked == joined ? dataLines.map { Data($0.value) }[...] : masked.split(separator: UInt8(0x0A), omittingEmptySubsequences: false).map { Data($0) }[...]
+        var dataLinesLeft = dataLines.count
+        for line in lines {
+            guard line.isData else {
+                appendTextLine(line, to: &output)
+                continue
+            }
+            dataLinesLeft -= 1
+            // The last data line takes every piece left.
+            let count = dataLinesLeft == 0 ? pieces.count : min(1, pieces.count)
+            for (offset, piece) in pieces.prefix(count).enumerated() {
+                output.append(line.text[..<line.value.startIndex])
+                output.append(piece)
+                output.append(offset == count - 1 ? line.lineBreak : (line.lineBreak.isEmpty ? Data([0x0A])[...] : line.lineBreak))
+            }
+            pieces = pieces.dropFirst(count)
+        }
+    }
+
+    private func appendTextLine(_ line: SSELine, to output: inout Data) {
+        output.append(Data(redactedText(String(decoding: line.text, as: UTF8.self)).utf8))
+        output.append(line.lineBreak)
     }
 
     private enum BodyKind {

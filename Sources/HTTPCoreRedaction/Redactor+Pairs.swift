@@ -1,3 +1,5 @@
+import HTTPCoreText
+
 /// `name=value` pairs as forms, queries and free text carry them.
 extension Redactor {
     /// The most bytes of `name=value` text (a form body, a word of free text) that are read.
@@ -58,12 +60,20 @@ extension Redactor {
     /// ``decodedName(_:)`` as UTF-8 bytes.
     static func decodedNameBytes(_ bytes: some Collection<UInt8>) -> (name: [UInt8], isFullyDecoded: Bool) {
         // Dropped in every round, so that `%25%0074` cannot hide `%74` behind a control character.
-        var decoded = visible(Array(bytes))
+        var decoded = visible(jsonUnescaped(Array(bytes)))
         for _ in 0..<PairMasker.maximumDecodes {
             guard let next = PairMasker.formDecodedOnce(decoded) else { break }
-            decoded = visible(next)
+            decoded = visible(jsonUnescaped(next))
         }
         return (decoded, !PairMasker.hasEscape(decoded, 0..<decoded.count))
+    }
+
+    /// The bytes with JSON's escapes resolved (`pass\u0077ord` in free text or a form),
+    /// when they hold a backslash and every escape is well formed; otherwise as they are.
+    private static func jsonUnescaped(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(PairMasker.ASCII.backslash) else { return bytes }
+        let decoded = bytes.withUnsafeBufferPointer { JSONString.decode($0[...]) }
+        return decoded.map { Array($0.utf8) } ?? bytes
     }
 
     /// The bytes without control characters, invisible format characters (zero-width spaces,

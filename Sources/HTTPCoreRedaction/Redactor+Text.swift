@@ -84,11 +84,12 @@ extension Redactor {
         return false
     }
 
-    /// Whether a name is sensitive as a header, a query item or a body key.
-    func isSensitiveName(_ name: String) -> Bool {
-        guard !name.isEmpty else { return false }
+    /// What a name says of its values as a header, a query item or a body key, whichever
+    /// masks most.
+    func valueRuleAsAnyKind(for name: String) -> ValueRule {
+        guard !name.isEmpty else { return .keep }
         let rules = nameRules
-        return NameKey.with(name) { rules.masksAsAnyKind($0) }
+        return NameKey.with(name) { rules.valueRuleAsAnyKind($0) }
     }
 }
 
@@ -114,7 +115,7 @@ struct TextScrubber {
     /// at `.strict` a long word. ``Redactor/textRulesMayChange(utf8:)`` asks it; no copy.
     static func mayStartARule(_ word: Slice<UnsafeBufferPointer<UInt8>>, strict: Bool) -> Bool {
         if strict, word.count >= 16 { return true }
-        if startsLikeBase64JSON(word) { return true }
+        if startsLikeBase64JSON(word) || KnownSecretFormat.secretLength(atStartOf: word) != nil { return true }
         return credentialSchemes.isSuffix(of: word) || credentialWords.contains(word)
     }
 
@@ -189,6 +190,12 @@ struct TextScrubber {
             url(from: start)
             return
         }
+        if let length = KnownSecretFormat.secretLength(atStartOf: run) {
+            // A provider's key (`sk-proj-…`, `ghp_…`, `AKIA…`), under any name or none.
+            output.append(contentsOf: Self.mask)
+            index = start + length
+            return
+        }
         if Self.isJWT(run) || Self.isBase64JSON(run) || masksRandomWords && Self.looksRandom(run) {
             output.append(contentsOf: Self.mask)
             index = end
@@ -207,8 +214,8 @@ struct TextScrubber {
         let isFlag = start >= 2 && input[start - 1] == UInt8(ascii: "-") && input[start - 2] == UInt8(ascii: "-")
             && (start == 2 || !Self.isNameByte(input[start - 3]))
         guard let separatorEnd = separator(isFlag: isFlag) else { return }
-        let isSensitive = recentVerdicts.verdict(on: start..<end, in: input, judge: names.masks(raw:))
-        if isSensitive {
+        let rule = recentVerdicts.verdict(on: start..<end, in: input, judge: names.rule(raw:))
+        if rule.masks(text: input[separatorEnd..<tokenEnd(from: separatorEnd)]) {
             copy(to: separatorEnd)
             value(isCookie: Self.cookieNames.contains(run))
         } else if input[separatorEnd - 1] == UInt8(ascii: ":"), !run.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {

@@ -77,7 +77,7 @@ public struct Redactor: Sendable, Hashable {
     /// Body keys whose values are masked at `.standard`, as whole keys.
     public static let defaultSensitiveBodyKeys: Set<String> = [
         "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
-        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth", "key",
+        "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth",
     ]
 
     /// Names masked at `.standard` wherever they appear as whole words of a header name, a
@@ -148,7 +148,8 @@ public struct Redactor: Sendable, Hashable {
 
     // MARK: Headers
 
-    /// Whether the value of the header with this name is masked.
+    /// Whether the value of the header with this name is masked, when it is text: a name that
+    /// only mentions a secret (`X-RateLimit-Remaining-Tokens`) keeps a number.
     public func masksHeader(named name: String) -> Bool {
         masks(name, as: .header)
     }
@@ -162,7 +163,7 @@ public struct Redactor: Sendable, Hashable {
     /// - Every other value gets the text rules (``redactedText(_:)``): a credential under any
     ///   name (`Bearer …`, `Basic …`, a JWT), the URLs of a `Link`, `token=…` pairs.
     public func redactedHeaderValue(_ value: String, name: String) -> String {
-        if masksHeader(named: name) { return Self.mask }
+        if valueRule(for: name, as: .header).masks(text: value.utf8) { return Self.mask }
         guard level != .none else { return value }
         switch Self.normalizedName(name) {
         case "location", "content-location", "referer": return redactedURL(string: value)
@@ -228,7 +229,7 @@ public struct Redactor: Sendable, Hashable {
             result[number == 0 ? "redacted_key" : "redacted_key_\(number + 1)"] = Self.mask
         }
         for (key, value) in metadata where !secretKeys.contains(key) {
-            if isSensitiveName(key) {
+            if valueRuleAsAnyKind(for: key).masks(text: value.utf8) {
                 result[key] = Self.mask
             } else {
                 result[key] = redactedText(value)
@@ -239,7 +240,8 @@ public struct Redactor: Sendable, Hashable {
 
     // MARK: Names
 
-    /// Whether the value of the query item with this (percent-decoded) name is masked.
+    /// Whether the value of the query item with this (percent-decoded) name is masked, when it
+    /// is text (`max_tokens=256` keeps its number).
     ///
     /// Query names are compared like body keys, by their letters and digits, so `accessToken`
     /// and `access_token` are one name.
@@ -247,14 +249,21 @@ public struct Redactor: Sendable, Hashable {
         masks(name, as: .query)
     }
 
-    /// Whether the value of the body field with this key is masked.
+    /// Whether a string value of the body field with this key is masked. Numbers and booleans
+    /// are kept under a key that only mentions a secret (`max_tokens`, `hadAuthorization`,
+    /// `tokens_used`), and masked under one that holds it (`password`, `pin`, `access_token`).
     public func masksBodyKey(_ key: String) -> Bool {
         masks(key, as: .body)
     }
 
     func masks(_ name: String, as kind: NameKind) -> Bool {
+        valueRule(for: name, as: kind).masksAnything
+    }
+
+    /// What a name of one kind says of its values (see ``ValueRule``).
+    func valueRule(for name: String, as kind: NameKind) -> ValueRule {
         let rules = nameRules
-        return NameKey.with(name) { rules.masks($0, as: kind) }
+        return NameKey.with(name) { rules.valueRule(for: $0, as: kind) }
     }
 
     /// A header name as names are compared: trimmed, lowercased, `_` read as `-`.

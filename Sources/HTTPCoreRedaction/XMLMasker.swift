@@ -64,7 +64,7 @@ enum XMLMasker {
                     let end = index + (isEmptyElement ? 2 : 1)
                     output.append(contentsOf: input[index..<end])
                     index = end
-                    if !isEmptyElement, !name.isEmpty, masks(name) { return maskContent(of: name) }
+                    if !isEmptyElement, !name.isEmpty, masksContent(of: name) { return maskContent(of: name) }
                     return true
                 }
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -102,7 +102,7 @@ enum XMLMasker {
                 index = input.count
                 return false
             }
-            if masks(name) {
+            if rule(name).masks(text: input[(index + 1)..<close]) {
                 output.append(quote)
                 output.append(contentsOf: Redactor.mask.utf8)
                 output.append(quote)
@@ -188,13 +188,28 @@ enum XMLMasker {
             isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "<")
         }
 
-        /// Whether the value of an element or attribute with this qualified name is masked,
-        /// judged by its local name; ASCII names are read in place.
-        func masks(_ name: ArraySlice<UInt8>) -> Bool {
+        /// Whether the content of the element that starts at `index` is masked: by its name's
+        /// rule, a number or boolean alone in it kept under a name that masks text only.
+        func masksContent(of name: ArraySlice<UInt8>) -> Bool {
+            switch rule(name) {
+            case .maskEvery: return true
+            case .keep: return false
+            case .maskText:
+                guard let close = input[index...].firstIndex(of: UInt8(ascii: "<")) else { return true }
+                let content = input[index..<close].drop { isSpace($0) }.reversed().drop { isSpace($0) }
+                return !(close + 1 < input.count && input[close + 1] == UInt8(ascii: "/") && ValueRule.isNumberOrBoolean(content.reversed()))
+            }
+        }
+
+        /// What the name of an element or attribute says of its value, judged by its local
+        /// name; ASCII names are read in place.
+        func rule(_ name: ArraySlice<UInt8>) -> ValueRule {
             let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
             let rules = rules
-            guard local.allSatisfy({ $0 < 0x80 }) else { return redactor.masksBodyKey(String(decoding: local, as: UTF8.self)) }
-            return local.withUnsafeBufferPointer { bytes in NameKey.with(utf8: bytes) { rules.masks($0, as: .body) } }
+            guard local.allSatisfy({ $0 < 0x80 }) else {
+                return NameKey.with(String(decoding: local, as: UTF8.self)) { rules.valueRule(for: $0, as: .body) }
+            }
+            return local.withUnsafeBufferPointer { bytes in NameKey.with(utf8: bytes) { rules.valueRule(for: $0, as: .body) } }
         }
     }
 }

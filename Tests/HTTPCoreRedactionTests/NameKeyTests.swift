@@ -10,13 +10,13 @@ final class NameKeyTests: XCTestCase {
             "REFRESH", "private_key", "privateKey", "PRIVATE_KEY", "client_secret", "clientSecret", "otp", "otpCode",
             "session_id", "sessionId", "SESSIONID", "stripeApiKey", "X-Api-Key", "APIKey", "apiKeys", "oauth2Token",
             "card_number", "cardNumber", "creditCardNumber", "pinCode", "user pin", "secrets", "tokens", "jwt",
-            "csrfToken", "xsrf", "key", "auth", "secret_key_base", "aws_secret_access_key", "passphrase",
+            "csrfToken", "xsrf", "auth", "secret_key_base", "aws_secret_access_key", "passphrase",
         ]
         let kept = [
             "keyboard", "keyboardLayout", "sortKey", "primary_key_name", "passwordless", "shipping", "spinner",
             "tokenizer", "secretary", "monkey", "token_type", "tokenType", "password_expires_at", "passwordExpiresAt",
             "secret_name", "token_url", "expires_in", "username", "email", "id", "cookies_accepted", "keys",
-            "otpauth", "pinned", "autopilot",
+            "otpauth", "pinned", "autopilot", "key",
         ]
         for key in masked {
             XCTAssertTrue(Redactor.standard.masksBodyKey(key), "\(key) should be masked")
@@ -32,7 +32,7 @@ final class NameKeyTests: XCTestCase {
             "\u{FF50}\u{FF41}\u{FF53}\u{FF53}\u{FF57}\u{FF4F}\u{FF52}\u{FF44}",  // full-width
             "pass\u{200B}word",  // zero-width space
             "pass\u{00AD}word",  // soft hyphen
-            "PA\u{017F}SWORD", "\u{212A}ey",  // Kelvin sign K
+            "PA\u{017F}SWORD", "to\u{212A}en",  // Kelvin sign K
             "to\u{FEFF}ken", "tok\u{0000}en", "api\u{2060}key",
         ]
         for key in disguised {
