@@ -7,10 +7,12 @@ extension Redactor {
     ///   starts with `{` or `[`): values of sensitive keys at any depth become ``mask``, in one
     ///   pass that keeps every other byte; an operation's `query` string is GraphQL text whose
     ///   literals become `***`; a string value that is itself JSON is masked the same way.
-    ///   NDJSON and JSON Lines are masked line by line.
-    /// - `text/event-stream` (server-sent events): each `data:` value by
-    ///   ``redactedStreamData(_:isTruncated:)``, every other line by the text rules
-    ///   (``redactedText(_:)``); at `.strict`, a note of its size and type.
+    ///   NDJSON and JSON Lines are masked line by line; a line that is not JSON gets the text
+    ///   rules.
+    /// - `text/event-stream` (server-sent events): event by event, the `data:` lines of each
+    ///   joined as one message and masked by ``redactedStreamData(_:isTruncated:eventType:)``
+    ///   (so a pretty-printed object spread over several lines is read whole), every other
+    ///   line by the text rules (``redactedText(_:)``); at `.strict`, a note of its size and type.
     /// - `application/graphql`: literals become `***`.
     /// - `application/x-www-form-urlencoded`, or a body of another type shaped like one
     ///   (`name=value&...`): values of sensitive keys become ``mask``; a value that is JSON is
@@ -186,16 +188,13 @@ extension Redactor {
     /// JSON), or when it was cut short and starts like JSON; otherwise (OpenAI's `[DONE]`,
     /// plain tokens, a line that is not JSON) by the text rules at `.standard` and as a note of
     /// its size at `.strict`, as a body that is not JSON would be.
-    public func redactedStreamData(_ data: Data, isTruncated: Bool) -> Data {
-        redactedStreamData(data, isTruncated: isTruncated, eventName: nil)
-    }
-
-    /// ``redactedStreamData(_:isTruncated:)`` of an event's data under its `event:` name,
-    /// which judges the data as a body key judges its value (`event: session_token`).
-    func redactedStreamData(_ data: Data, isTruncated: Bool, eventName: Substring?) -> Data {
+    ///
+    /// A server-sent event's `event:` name (`eventType`) judges its data as a body key judges
+    /// its value: the data of `event: session_token` is masked.
+    public func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
         let rules = nameRules
-        let eventRule = eventName.flatMap { name in name.isEmpty ? nil : NameKey.with(String(name)) { rules.valueRule(for: $0, as: .body) } }
+        let eventRule = eventType.flatMap { name in name.isEmpty ? nil : NameKey.with(name) { rules.valueRule(for: $0, as: .body) } }
         if Self.startsLikeJSONMessage(data) {
             let masker = JSONMasker(
                 redactor: self, mode: level == .strict ? .everyValue : .sensitiveKeys, masksGraphQLQuery: true,
@@ -217,7 +216,7 @@ extension Redactor {
 
     /// A server-sent event stream, event by event as WHATWG's parser reads it: the `data:`
     /// lines of one event are joined with line feeds and masked as one message
-    /// (``redactedStreamData(_:isTruncated:)``, under the event's `event:` name), then written
+    /// (``redactedStreamData(_:isTruncated:eventType:)``, under the event's `event:` name), then written
     /// back as data lines in their places; every other line (`event:`, `id:`, comments) gets
     /// the text rules. Line ends are kept as they were.
     private func maskedEventStream(_ body: Data, isTruncated: Bool) -> Data {
@@ -271,9 +270,11 @@ extension Redactor {
             return
         }
         let joined = Data(dataLines.map { Data($0.value) }.joined(separator: [0x0A]))
-        let eventName = lines.last { $0.field.elementsEqual("event".utf8) }.map { Substring(decoding: $0.value, as: UTF8.self) }
-        let masked = redactedStreamData(joined, isTruncated: isCut, eventName: eventName)
-        var pieces = masked == joined ? dataLines.map { Data($0.value) }[...] : masked.split(separator: UInt8(0x0A), omittingEmptySubsequences: false).map { Data($0) }[...]
+        let eventType = lines.last { $0.field.elementsEqual("event".utf8) }.map { String(decoding: $0.value, as: UTF8.self) }
+        let masked = redactedStreamData(joined, isTruncated: isCut, eventType: eventType)
+        var pieces =
+            masked == joined
+            ? dataLines.map { Data($0.value) }[...] : masked.split(separator: UInt8(0x0A), omittingEmptySubsequences: false).map { Data($0) }[...]
         var dataLinesLeft = dataLines.count
         for line in lines {
             guard line.isData else {

@@ -43,7 +43,7 @@ struct LogEntry: Sendable {
     var responseBody: CapturedBody?
     var error: String?
     var requestID: String
-    /// The correlation id and the header it came from (`nil` for an event's: already redacted).
+    /// The correlation id and the header it came from (`nil` for one the client generated).
     var correlation: (headerName: String?, value: String)?
     /// The attempt this log describes, when the request was sent more than once; `nil` for a
     /// request sent once.
@@ -175,7 +175,7 @@ extension LogEntry {
             ),
             error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
             requestID: event.requestID.description,
-            correlation: event.correlationID.map { (headerName: nil, value: $0) },
+            correlation: event.correlationID.map { (headerName: event.correlationHeaderName, value: $0) },
             attempt: event.name == .requestRetried || event.attempt > 1 ? event.attempt : nil,
             metadata: event.metadata,
             redactedBy: event.redactor
@@ -218,7 +218,7 @@ extension LogEntry {
             ),
             error: nil,
             requestID: event.requestID.description,
-            correlation: event.correlationID.map { (headerName: nil, value: $0) },
+            correlation: event.correlationID.map { (headerName: event.correlationHeaderName, value: $0) },
             attempt: event.attempt > 1 ? event.attempt : nil,
             redactedBy: event.redactor
         )

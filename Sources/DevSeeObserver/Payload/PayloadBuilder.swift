@@ -39,11 +39,23 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
-        if let correlation = captured.correlation, let name = correlation.headerName, redactor.masksHeader(named: name) {
+        if let correlation = captured.correlation, let name = correlation.headerName,
+            redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
+        {
             entry.correlation = (name, Redactor.mask)
         }
+        var eventType: String?
+        if var message = captured.message {
+            // A message's event name and id are the stream's fields, redacted as its other lines.
+            message.eventType = message.eventType.map(redactor.redactedText)
+            message.eventID = message.eventID.map(redactor.redactedText)
+            eventType = captured.message?.eventType
+            entry.streaming = .message(message)
+        }
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
-        let responseText = entry.responseBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
+        let responseText = entry.responseBody.map { body in
+            BodyRenderer.render(entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor))
+        }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
         let errorLine = Self.joined(errorText(entry), streamNote(entry))
@@ -71,6 +83,16 @@ struct PayloadBuilder: Sendable {
         guard let errorLine else { return body }
         guard let body else { return errorLine }
         return errorLine + "\n" + body
+    }
+
+    /// A stream message's data, redacted as a message under its event name.
+    private static func redacted(message body: CapturedBody, eventType: String?, by redactor: Redactor) -> CapturedBody {
+        CapturedBody(
+            alreadyCaptured: redactor.redactedStreamData(body.data, isTruncated: body.isTruncated, eventType: eventType),
+            totalByteCount: body.totalByteCount,
+            contentType: body.contentType,
+            isTruncated: body.isTruncated
+        )
     }
 
     private static func redacted(_ body: CapturedBody, by redactor: Redactor) -> CapturedBody {

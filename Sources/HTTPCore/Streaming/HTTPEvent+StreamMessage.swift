@@ -7,8 +7,9 @@ extension HTTPEvent {
     /// `application/jsonl`, `application/json-seq`).
     ///
     /// Carried by ``HTTPEvent/Name/responseMessage`` events, redacted by the client's policy
-    /// when first read by ``/HTTPCoreRedaction/Redactor/redactedStreamData(_:isTruncated:)``: data that is JSON
-    /// gets the JSON body rules, other data the text rules (a note of its size at `.strict`).
+    /// when first read by ``/HTTPCoreRedaction/Redactor/redactedStreamData(_:isTruncated:eventType:)``: data that is JSON
+    /// gets the JSON body rules, other data the text rules (a note of its size at `.strict`),
+    /// and an event whose `event:` name is a secret's has its data masked.
 /// Like `received`, they carry the attempt's start (``HTTPEvent/attemptStartedAt``), so a
 /// sink can place each message in time within the exchange.
     public struct StreamMessage: Sendable, Hashable {
@@ -64,6 +65,6 @@ final class StreamMessageRecord: @unchecked Sendable {
     }
 
     private var redactedData: String {
-        String(decoding: redactor.redactedStreamData(raw.data, isTruncated: raw.isTruncated), as: UTF8.self)
+        String(decoding: redactor.redactedStreamData(raw.data, isTruncated: raw.isTruncated, eventType: raw.eventType), as: UTF8.self)
     }
 }
