@@ -43,21 +43,22 @@ public struct LokiObserver: HTTPObserver {
     private func handleMessage(_ event: HTTPEvent) {
         guard let message = event.message, message.index < logger.configuration.maxMessageLinesPerExchange else { return }
         let (_, statusClass) = Self.outcome(of: event)
+        let own = OwnRedaction(event: event, redactor: logger.configuration.redactor)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
-            ("url", event.requestURL),
+            ("url", own.url),
             ("status", String(event.statusCode ?? 0)),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
-        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
+        if let correlation = own.correlationID { fields.append(("correlation_id", correlation)) }
         fields.append(("index", String(message.index)))
         fields.append(("message_kind", message.kind == .serverSentEvent ? "sse" : "jsonl"))
-        if let type = message.eventType { fields.append(("event", type)) }
-        if let id = message.eventID { fields.append(("event_id", id)) }
+        if let type = message.eventType { fields.append(("event", own.text(type))) }
+        if let id = message.eventID { fields.append(("event_id", own.text(id))) }
         fields.append(("message_bytes", String(message.byteCount)))
         if message.isTruncated { fields.append(("truncated", "true")) }
-        fields.append(("data", message.data))
+        fields.append(("data", own.messageData(message)))
         logger.enqueue(
             level: .info,
             kind: "http_message",
@@ -88,16 +89,17 @@ public struct LokiObserver: HTTPObserver {
         }
         guard event.name.isTerminal else { return }
         let (level, statusClass) = Self.outcome(of: event)
+        let own = OwnRedaction(event: event, redactor: logger.configuration.redactor)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
-            ("url", event.requestURL),
+            ("url", own.url),
             ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
-        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
+        if let correlation = own.correlationID { fields.append(("correlation_id", correlation)) }
         fields.append(("request_bytes", String(event.requestBodyByteCount)))
         if let bytes = event.responseBodyByteCount { fields.append(("response_bytes", String(bytes))) }
         if event.isStreamed {
@@ -110,10 +112,10 @@ public struct LokiObserver: HTTPObserver {
         }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
-            fields.append(("error", error.description))
+            fields.append(("error", own.text(error.description)))
         }
         let reserved = Set(fields.map(\.key))
-        for (key, value) in event.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
+        for (key, value) in own.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
             fields.append((key, value))
         }
         logger.enqueue(

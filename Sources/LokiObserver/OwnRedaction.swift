@@ -1,0 +1,44 @@
+import Foundation
+import HTTPCore
+
+/// An event's fields as a sink with a redactor of its own writes them: the policy's redaction,
+/// then the sink's on top when it differs (a stricter level, more sensitive names), so each
+/// output applies its own level to every field it writes.
+struct OwnRedaction {
+    let event: HTTPEvent
+    /// The sink's redactor, or `nil` when the event was redacted by the same one.
+    private let redactor: Redactor?
+
+    init(event: HTTPEvent, redactor: Redactor) {
+        self.event = event
+        self.redactor = redactor == event.redactor ? nil : redactor
+    }
+
+    /// The request's URL.
+    var url: String {
+        redactor.map { $0.redactedURL(string: event.requestURL) } ?? event.requestURL
+    }
+
+    /// The correlation id, masked as its header's value would be.
+    var correlationID: String? {
+        guard let id = event.correlationID, let redactor, let header = event.correlationHeaderName else { return event.correlationID }
+        return redactor.redactedHeaderValue(id, name: header) == Redactor.mask ? Redactor.mask : id
+    }
+
+    /// The request's metadata.
+    var metadata: [String: String] {
+        redactor.map { $0.redactedMetadata(event.metadata) } ?? event.metadata
+    }
+
+    /// Free text: an error's description, a message's event name or id.
+    func text(_ value: String) -> String {
+        redactor.map { $0.redactedText(value) } ?? value
+    }
+
+    /// A stream message's data, under its event name.
+    func messageData(_ message: HTTPEvent.StreamMessage) -> String {
+        guard let redactor else { return message.data }
+        let data = redactor.redactedStreamData(Data(message.data.utf8), isTruncated: message.isTruncated, eventType: message.eventType)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
