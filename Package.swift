@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(name: "HTTPCoreTextTests", dependencies: ["HTTPCoreText"]),
         .testTarget(name: "HTTPCoreConcurrencyTests", dependencies: ["HTTPCoreConcurrency"]),
-        .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting"]),
+        .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreTestPeers"]),
         .testTarget(
             name: "HTTPCoreTests",
             dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]

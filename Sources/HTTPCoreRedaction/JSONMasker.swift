@@ -145,6 +145,9 @@ struct JSONMasker {
         let masker: JSONMasker
         var index = 0
         var output: [UInt8] = []
+        /// What the variables of the GraphQL query last read are for (see
+        /// ``GraphQLMasker/Masked/variableRules``), until its operation's `variables` take them.
+        var graphQLVariableRules: [String: ValueRule]?
         /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
         private var recentKeys = [RecentKey?](repeating: nil, count: 32)
 
@@ -277,7 +280,13 @@ struct JSONMasker {
             }
         }
 
-        mutating func object(depth: Int, mode: Mode, isOperation: Bool, context: Context) throws {
+        /// Scans an object. `variableRules`, for an operation's `variables`, say what each
+        /// variable is for; one the query does not pass is masked.
+        mutating func object(
+            depth: Int, mode: Mode, isOperation: Bool, context: Context, variableRules: [String: ValueRule]? = nil
+        ) throws {
+            // What the operation's query passes its variables to, once its `query` is read.
+            var queryVariableRules: [String: ValueRule]?
             output.append(UInt8(ascii: "{"))
             index += 1
             skipWhitespace()
@@ -299,6 +308,15 @@ struct JSONMasker {
                 } else if context.isLogprobs, case .judged = keyRule, Self.isTokenKey(rawKey) {
                     keyRule = .inherit
                 }
+                // A variable the query passes nowhere is masked whole, keys kept.
+                var isUnboundVariable = false
+                if let variableRules, keyRule != .keepSensitiveOnly {
+                    if let bound = JSONString.decode(rawKey).flatMap({ variableRules[$0] }) {
+                        if case .judged(let own) = keyRule { keyRule = .judged(own.union(bound)) } else if bound != .keep { keyRule = .judged(bound) }
+                    } else {
+                        isUnboundVariable = true
+                    }
+                }
                 let memberContext = Context(isLogprobs: context.isLogprobs || Self.isLogprobsKey(rawKey))
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
@@ -312,20 +330,31 @@ struct JSONMasker {
                 skipWhitespace()
                 // Only an operation's key can name the GraphQL query; decode no other.
                 let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
-                // An operation's variables are masked like the query's literals, keys kept;
-                // an operation may carry another under `payload` (GraphQL over WebSocket).
-                let isVariables = operationKey == "variables"
+                // An operation's variables are judged by their names, as the query's literals
+                // are; an operation may carry another under `payload` (GraphQL over WebSocket).
                 let isNestedOperation = operationKey == "payload"
-                switch keyRule {
-                case .judged(let rule):
-                    try judgedValue(depth: depth + 1, rule: rule, mode: mode, context: memberContext)
-                case .keepSensitiveOnly:
-                    try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation, context: memberContext)
-                case .inherit:
-                    try value(
-                        depth: depth + 1, mode: isVariables ? .everyValue : mode, key: operationKey, isOperation: isNestedOperation,
-                        context: memberContext
-                    )
+                if isUnboundVariable {
+                    try value(depth: depth + 1, mode: .everyValue, key: nil, context: memberContext)
+                } else if operationKey == "variables", keyRule == .inherit, mode == .sensitiveKeys {
+                    // Judged by what the query passes them to; all masked when no query came first.
+                    if let queryVariableRules, try peek() == UInt8(ascii: "{") {
+                        try object(depth: depth + 1, mode: mode, isOperation: false, context: memberContext, variableRules: queryVariableRules)
+                    } else {
+                        try value(depth: depth + 1, mode: .everyValue, key: nil, context: memberContext)
+                    }
+                } else {
+                    switch keyRule {
+                    case .judged(let rule):
+                        try judgedValue(depth: depth + 1, rule: rule, mode: mode, context: memberContext)
+                    case .keepSensitiveOnly:
+                        try value(depth: depth + 1, mode: .sensitiveKeys, key: operationKey, isOperation: isNestedOperation, context: memberContext)
+                    case .inherit:
+                        try value(depth: depth + 1, mode: mode, key: operationKey, isOperation: isNestedOperation, context: memberContext)
+                    }
+                }
+                if operationKey == "query" {
+                    queryVariableRules = graphQLVariableRules
+                    graphQLVariableRules = nil
                 }
                 skipWhitespace()
                 switch try peek() {
@@ -506,7 +535,9 @@ struct JSONMasker {
                 return
             }
             if isGraphQLQuery {
-                writeString(GraphQLMasker.maskLiterals(in: decoded), isClosed: isClosed)
+                let masked = GraphQLMasker.mask(decoded, redactor: masker.redactor)
+                graphQLVariableRules = masked.variableRules
+                writeString(masked.text, isClosed: isClosed)
                 return
             }
             let nested = Array(decoded.utf8)

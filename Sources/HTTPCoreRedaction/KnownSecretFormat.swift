@@ -128,6 +128,8 @@ struct KnownSecretFormat: Sendable {
             let bodyStart = bytes.startIndex + format.prefix.count
             var end = bodyStart
             while end < bytes.endIndex, format.alphabet.contains(bytes[end]) { end += 1 }
+            // A sentence's full stop after the secret is not part of it.
+            while end > bodyStart, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
             // Generated secrets hold a digit or a capital; prose (`sk-learn-…`) does not.
             guard end - bodyStart >= format.minimumLength,
                 bytes[bodyStart..<end].contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })

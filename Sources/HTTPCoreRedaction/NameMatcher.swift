@@ -33,7 +33,8 @@ final class NameMatcher: Sendable, Hashable {
         "type", "types", "expires", "expiry", "expiration", "ttl", "in", "at", "count", "length", "url", "uri",
         "endpoint", "name", "method", "methods", "algorithm", "algorithms", "alg", "algs", "enabled", "required", "format",
         "policy", "supported", "scope", "scopes", "id", "ids", "hint", "prefix", "location", "header", "param",
-        "parameter", "field", "status", "provider", "source", "kind",
+        "parameter", "field", "status", "provider", "source", "kind", "check", "checks", "result", "verified",
+        "verification", "strength", "set", "changed", "updated", "present",
     ].map { Array($0.utf8) })
 
     /// First words that make a name a question about a secret, whose number or boolean answer

@@ -31,8 +31,8 @@ enum NameRule {
 /// | anything else | `id`, `name`, `tokenizer` | none (every value at `.strict`) |
 ///
 /// `null` is kept under every name at `.standard`: it is no value. Text is a JSON string, and
-/// any header, query, form, XML or free-text value that is not a number (`256`, `-1.5e3`)
-/// or a boolean (`true`, `false`).
+/// any header, query, form, XML or free-text value that is not a number (`256`, `-1.5e3`),
+/// a duration (`6m0s`) or a boolean (`true`, `false`).
 enum ValueRule: Sendable, Hashable {
     /// Every value is masked, whatever its type.
     case maskEvery
@@ -72,13 +72,51 @@ enum ValueRule: Sendable, Hashable {
         }
     }
 
-    /// A JSON number (`256`, `-1.5e3`) or `true` / `false` in any case.
+    /// A JSON number (`256`, `-1.5e3`), a duration (`6m0s`, `20ms`, `1.5h`, as rate-limit
+    /// headers write them), or `true` / `false` in any case.
     static func isNumberOrBoolean<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
-        guard let first = value.first else { return false }
-        if first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") {
-            let lowered = value.lazy.map { $0 | 0x20 }
-            return lowered.elementsEqual("true".utf8) || lowered.elementsEqual("false".utf8)
+        isNumber(value) || isDuration(value) || isBoolean(value)
+    }
+
+    /// Numbers each followed by a unit: `ns`, `us`, `ms`, `s`, `m`, `h`.
+    private static func isDuration<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
+        var sawUnit = false, sawDigit = false
+        var index = value.startIndex
+        while index != value.endIndex {
+            let byte = value[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."):
+                sawDigit = true
+                sawUnit = false
+            case UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "m"):
+                guard sawDigit else { return false }
+                let next = value.index(after: index)
+                if next != value.endIndex, value[next] == UInt8(ascii: "s") {
+                    index = next
+                } else if byte != UInt8(ascii: "m") {
+                    return false
+                }
+                sawUnit = true
+                sawDigit = false
+            case UInt8(ascii: "s"), UInt8(ascii: "h"):
+                guard sawDigit else { return false }
+                sawUnit = true
+                sawDigit = false
+            default: return false
+            }
+            value.formIndex(after: &index)
         }
+        return sawUnit && !sawDigit
+    }
+
+    private static func isBoolean<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
+        guard let first = value.first, first | 0x20 == UInt8(ascii: "t") || first | 0x20 == UInt8(ascii: "f") else { return false }
+        let lowered = value.lazy.map { $0 | 0x20 }
+        return lowered.elementsEqual("true".utf8) || lowered.elementsEqual("false".utf8)
+    }
+
+    private static func isNumber<Bytes: Collection<UInt8>>(_ value: Bytes) -> Bool {
+        guard !value.isEmpty else { return false }
         var sawDigit = false
         var index = value.startIndex
         if value[index] == UInt8(ascii: "-") { value.formIndex(after: &index) }

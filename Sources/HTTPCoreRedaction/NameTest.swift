@@ -14,9 +14,11 @@ struct NameTest {
         NameTest(rules: redactor.nameRules, kind: .query, masksBlank: redactor.level != .none)
     }
 
-    /// Body keys, as form bodies name them.
-    static func bodyKeys(_ redactor: Redactor) -> NameTest {
-        NameTest(rules: redactor.nameRules, kind: .body, masksBlank: false)
+    /// The names of a form body's fields (and of multipart parts): a form is a query sent as
+    /// a body, so a name is masked as a query item's or a body key's (`code`, `sig`, `key` of
+    /// an OAuth or a signed form, as well as `password`).
+    static func formKeys(_ redactor: Redactor) -> NameTest {
+        NameTest(rules: redactor.nameRules, kind: nil, masksBlank: false)
     }
 
     /// A name masked as any kind, as free text names them.

@@ -10,7 +10,7 @@ extension PairMasker {
         let masked: String
         if isQuery {
             guard Self.looksLikeGraphQL(decoded) else { return false }
-            masked = GraphQLMasker.maskLiterals(in: decoded)
+            masked = GraphQLMasker.maskLiterals(in: decoded, redactor: redactor)
         } else {
             guard decoded.drop(while: \.isWhitespace).first == "{" else { return false }
             let json = Array(decoded.utf8)

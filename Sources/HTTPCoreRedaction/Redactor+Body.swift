@@ -62,11 +62,11 @@ extension Redactor {
             return maskedEventStream(body, isTruncated: isTruncated)
         case .graphQL:
             guard level != .strict else { return Self.note(for: body, media: media) }
-            return Data(GraphQLMasker.maskLiterals(in: String(decoding: body, as: UTF8.self)).utf8)
+            return Data(GraphQLMasker.maskLiterals(in: String(decoding: body, as: UTF8.self), redactor: self).utf8)
         case .form:
             guard level != .strict else { return Self.note(for: body, media: media) }
             let text = String(decoding: body, as: UTF8.self)
-            let masked = maskingJSONValues(in: maskedPairs(Substring(text), names: .bodyKeys(self)))
+            let masked = maskingJSONValues(in: maskedPairs(Substring(text), names: .formKeys(self)))
             return Data((isTruncated ? Self.maskingCutCredential(masked) : masked).utf8)
         case .multipart(let boundary?):
             guard level != .strict else { return Self.note(for: body, media: media) }
@@ -448,8 +448,9 @@ extension Redactor {
                 let contentStart = separator + headerEnd.count
                 output += bytes[cursor..<contentStart]
                 let headers = MultipartPartHeaders(bytes[cursor..<separator])
-                let isSensitive = headers.name.map { NameTest.bodyKeys(self).masks(formKey: Array($0.utf8)[...]) } ?? false
-                if isSensitive {
+                let rule = headers.name.map { NameTest.formKeys(self).rule(formKey: Array($0.utf8)[...]) } ?? .keep
+                let value = bytes[contentStart..<part.endIndex].reversed().drop { $0 == 0x0D || $0 == 0x0A }.reversed()
+                if rule.masks(text: value) {
                     output += Array("\(Self.mask)\r\n".utf8)
                 } else {
                     let content = Data(bytes[contentStart..<part.endIndex])

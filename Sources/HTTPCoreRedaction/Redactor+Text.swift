@@ -1,3 +1,5 @@
+import Foundation
+
 extension Redactor {
     /// The most UTF-8 bytes of free text that ``redactedText(_:)`` reads; the rest is replaced
     /// by `…[truncated, N more bytes]`, never copied.
@@ -196,7 +198,7 @@ struct TextScrubber {
             index = start + length
             return
         }
-        if Self.isJWT(run) || Self.isBase64JSON(run) || masksRandomWords && Self.looksRandom(run) {
+        if Self.isJWT(run) || Self.isBase64JSON(run) && base64JSONHoldsSecret(run) || masksRandomWords && Self.looksRandom(run) {
             output.append(contentsOf: Self.mask)
             index = end
             return
@@ -283,8 +285,10 @@ struct TextScrubber {
         while start < input.count, Self.isSpace(input[start]) { start += 1 }
         guard start > index, start < input.count else { return }
         if let isCredential {
-            // Only a bare word shaped like a credential; anything else is read as usual.
-            let end = tokenEnd(from: start)
+            // Only a bare word shaped like a credential; anything else is read as usual. A
+            // sentence's full stop after it is not part of it (`the token refresh.`).
+            var end = tokenEnd(from: start)
+            while end > start, input[end - 1] == UInt8(ascii: ".") { end -= 1 }
             guard end > start, !Self.isQuote(input[start]), isCredential(input[start..<end]) else { return }
             copy(to: start)
             output.append(contentsOf: Self.mask)
@@ -431,6 +435,17 @@ struct TextScrubber {
     /// whole, which the JSON rules cannot read (`eyJwYXNzd29yZCI6…`).
     static func isBase64JSON(_ run: ArraySlice<UInt8>) -> Bool {
         run.count >= 16 && startsLikeBase64JSON(run) && run.allSatisfy { $0.isBase64Byte }
+    }
+
+    /// Whether base64 JSON (`eyJ…`: a pagination cursor, a state blob) hides a secret: it
+    /// does unless it decodes to JSON that the JSON rules leave as it is, so a cursor such as
+    /// `eyJpZCI6IjEwMiJ9` (`{"id":"102"}`) is kept and `eyJwYXNzd29yZCI6…` is masked.
+    private func base64JSONHoldsSecret(_ run: ArraySlice<UInt8>) -> Bool {
+        var base64 = String(decoding: run.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let json = Data(base64Encoded: base64) else { return true }
+        return redactor.redactedBody(json, contentType: "application/json") != json
     }
 
     /// `eyJ` or `W3s`: `{"` or `[{` in base64.

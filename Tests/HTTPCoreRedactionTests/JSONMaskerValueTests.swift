@@ -36,12 +36,16 @@ final class JSONMaskerValueTests: XCTestCase {
         }
     }
 
-    func testGraphQLVariablesAreMaskedWithKeysKept() {
-        let input = #"{"query":"mutation($p: String!) { login(password: $p, tries: 3) }","variables":{"p":"S3CR3T","n":5,"flags":[true,"x"],"input":{"email":"a@b.c"}},"operationName":"Login"}"#
+    func testGraphQLVariablesAreJudgedByTheArgumentsTheyArePassedTo() {
+        // `p` goes to `password`: masked whatever its name; `n` goes to `first`: kept; `flags`
+        // and `input` are passed nowhere: masked whole, keys kept.
+        let input = #"{"query":"mutation($p: String!, $n: Int) { login(password: $p, tries: 3) { items(first: $n) } }","variables":{"p":"S3CR3T","n":5,"flags":[true,"x"],"input":{"email":"a@b.c"}},"operationName":"Login"}"#
         XCTAssertEqual(
             masked(input),
-            #"{"query":"mutation($p: String!) { login(password: $p, tries: ***) }","variables":{"p":"[REDACTED]","n":"[REDACTED]","flags":["[REDACTED]","[REDACTED]"],"input":{"email":"[REDACTED]"}},"operationName":"Login"}"#
+            #"{"query":"mutation($p: String!, $n: Int) { login(password: $p, tries: 3) { items(first: $n) } }","variables":{"p":"[REDACTED]","n":5,"flags":["[REDACTED]","[REDACTED]"],"input":{"email":"[REDACTED]"}},"operationName":"Login"}"#
         )
+        let before = #"{"variables":{"n":5},"query":"query($n: Int) { a(first: $n) }"}"#
+        XCTAssertEqual(masked(before), #"{"variables":{"n":"[REDACTED]"},"query":"query($n: Int) { a(first: $n) }"}"#, "variables before the query: all masked")
     }
 
     func testAllowedBodyKeysShowVariables() {
@@ -60,7 +64,7 @@ final class JSONMaskerValueTests: XCTestCase {
             #"{"type":"subscribe","id":"1","payload":{"query":"subscription { s(token: ***) }","variables":{"t":"[REDACTED]"}}}"#
         )
         let batch = #"[{"query":"{ a }","variables":{"a":"S3CR3T"}},{"query":"{ b(x: 1) }","variables":null}]"#
-        XCTAssertEqual(masked(batch), #"[{"query":"{ a }","variables":{"a":"[REDACTED]"}},{"query":"{ b(x: ***) }","variables":"[REDACTED]"}]"#)
+        XCTAssertEqual(masked(batch), #"[{"query":"{ a }","variables":{"a":"[REDACTED]"}},{"query":"{ b(x: 1) }","variables":"[REDACTED]"}]"#)
         let notAnOperation = #"{"data":{"variables":{"a":"x"}}}"#
         XCTAssertEqual(masked(notAnOperation), notAnOperation)
     }

@@ -9,7 +9,7 @@ final class PairMaskerGraphQLTests: XCTestCase {
             + "&variables=%7B%22id%22%3A%22S3CR3T%22%2C%22n%22%3A5%7D&operationName=Q"
         XCTAssertEqual(
             Redactor.standard.redactedURL(string: url),
-            #"https://api.example.com/graphql?query=query%20Q($id:%20ID!)%20{%20user(id:%20***)%20{%20name%20}%20}&variables={"id":"[REDACTED]","n":"[REDACTED]"}&operationName=Q"#
+            #"https://api.example.com/graphql?query=query%20Q(%24id%3A%20ID!)%20%7B%20user(id%3A%20%2242%22)%20%7B%20name%20%7D%20%7D&variables={"id":"[REDACTED]","n":"[REDACTED]"}&operationName=Q"#
         )
     }
 

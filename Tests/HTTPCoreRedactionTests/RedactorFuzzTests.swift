@@ -40,7 +40,7 @@ final class RedactorFuzzTests: XCTestCase {
         case 2: return Body(text: "a=1&\(key)=\(secret)&b=2", contentType: ["application/x-www-form-urlencoded", nil, "text/plain"].randomElement(using: &random)!)
         case 3: return Body(text: "<r><n>1</n><\(key)>\(secret)</\(key)></r>", contentType: ["application/xml", nil].randomElement(using: &random)!)
         case 4: return Body(text: #"<r \#(key)="\#(secret)"/>"#, contentType: "text/xml")
-        case 5: return Body(text: #"{"query":"query($v: String) { a(v: $v) }","variables":{"v":"\#(secret)"}}"#, contentType: "application/json")
+        case 5: return Body(text: #"{"query":"query($v: String) { a(password: $v) }","variables":{"v":"\#(secret)"}}"#, contentType: "application/json")
         case 6: return Body(text: #"{"next":"https://a.example/cb?\#(key)=\#(secret)&x=1"}"#, contentType: "application/json")
         case 7: return Body(text: #"{"header":"Bearer \#(secret)"}"#, contentType: "application/json")
         case 8: return Body(text: "user: ada\n\(key): \(secret)\n", contentType: ["application/yaml", "text/plain"].randomElement(using: &random)!)

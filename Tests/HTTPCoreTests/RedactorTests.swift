@@ -142,16 +142,17 @@ final class RedactorTests: XCTestCase {
 
     func testGraphQLLiteralsAreMaskedAndStructureKept() {
         let query = #"mutation Login($pw: String!) { login(user: "roy", password: $pw, pin: 1234, tags: ["a", "b"], "#
-            + #"input: {age: 42, ratio: -1.5e3, kind: ADMIN, active: true, note: null, bio: """multi\nline"""}) { token field2 } }"#
-        let expected = #"mutation Login($pw: String!) { login(user: ***, password: $pw, pin: ***, tags: [***, ***], "#
-            + #"input: {age: ***, ratio: ***, kind: ADMIN, active: true, note: null, bio: ***}) { token field2 } }"#
+            + #"input: {age: 42, ratio: -1.5e3, kind: ADMIN, active: true, note: null, bio: """multi\nline""", secret: "s"}) { token field2 } }"#
+        // Literals are judged by the argument or input field they are given to, as JSON values by their keys.
+        let expected = #"mutation Login($pw: String!) { login(user: "roy", password: $pw, pin: ***, tags: ["a", "b"], "#
+            + #"input: {age: 42, ratio: -1.5e3, kind: ADMIN, active: true, note: null, bio: """multi\nline""", secret: ***}) { token field2 } }"#
         XCTAssertEqual(body(.standard, query, "application/graphql"), expected)
     }
 
     func testGraphQLOverJSONMasksQueryLiteralsAndVariables() {
         let input = #"{"operationName":"Login","query":"query Q { user(id: \"42\", limit: 10) { name } }","variables":{"password":"p","id":"42"}}"#
         XCTAssertEqual(body(.standard, input, "application/json"),
-                       #"{"operationName":"Login","query":"query Q { user(id: ***, limit: ***) { name } }","variables":{"password":"[REDACTED]","id":"[REDACTED]"}}"#)
+                       #"{"operationName":"Login","query":"query Q { user(id: \"42\", limit: 10) { name } }","variables":{"password":"[REDACTED]","id":"[REDACTED]"}}"#)
     }
 
     // MARK: Strict and other bodies
