@@ -149,7 +149,7 @@ struct JSONMasker {
         /// ``GraphQLMasker/Masked/variableRules``), until its operation's `variables` take them.
         var graphQLVariableRules: [String: ValueRule]?
         /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
-        private var recentKeys = [RecentKey?](repeating: nil, count: 32)
+        private var recentKeys = [RecentKey?](repeating: nil, count: 64)
 
         private struct RecentKey {
             let range: Range<Int>
@@ -166,7 +166,7 @@ struct JSONMasker {
         mutating func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
             var hash: UInt32 = 2_166_136_261
             for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let slot = Int(hash & 31)
+            let slot = Int(hash & 63)
             if let recent = recentKeys[slot], recent.range.count == raw.count,
                 memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
             {
@@ -613,10 +613,14 @@ struct JSONMasker {
         /// Whether a raw key names log probabilities: `logprobs`, `top_logprobs`, `logprob`.
         static func isLogprobsKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
             guard key.count >= 7, key.count <= 16 else { return false }
-            let pattern = Array("logprob".utf8)
-            return (0...(key.count - pattern.count)).contains { offset in
-                key.dropFirst(offset).starts(with: pattern)
+            let pattern: StaticString = "logprob"
+            let letters = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+            var start = key.startIndex
+            while start + letters.count <= key.endIndex {
+                if key[start] == letters[0], (1..<letters.count).allSatisfy({ key[start + $0] == letters[$0] }) { return true }
+                start += 1
             }
+            return false
         }
 
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a
@@ -649,13 +653,15 @@ struct JSONMasker {
         /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
         func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
             var position = content.lowerBound
+            var followsWordByte = false
             while position < content.upperBound {
                 let byte = input[position]
-                if KnownSecretFormat.mayStart(with: byte), position == content.lowerBound || !Self.isWordByte(input[position - 1]),
-                    KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil
-                {
+                // A provider key starts a word; only word starts are looked up.
+                let isWordByte = Self.isWordByte(byte)
+                if isWordByte, !followsWordByte, KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil {
                     return true
                 }
+                followsWordByte = isWordByte
                 switch byte {
                 case UInt8(ascii: "="), UInt8(ascii: "@"): return true
                 case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):

@@ -107,24 +107,19 @@ struct KnownSecretFormat: Sendable {
         KnownSecretFormat("Mapbox secret token", prefix: "sk.eyJ", atLeast: 60, of: .base64URLAndDot),
     ]
 
-    /// For each byte, whether a format's prefix starts with it: most words are answered by
-    /// their first byte.
-    private static let firstBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for format in all { table[Int(format.prefix[0])] = true }
+    /// For each byte, the formats whose prefix starts with it: a word is compared with those only.
+    private static let formatsByFirstByte: [[KnownSecretFormat]] = {
+        var table = [[KnownSecretFormat]](repeating: [], count: 256)
+        for format in all { table[Int(format.prefix[0])].append(format) }
         return table
     }()
-
-    /// Whether a format's prefix may start with this byte.
-    static func mayStart(with byte: UInt8) -> Bool {
-        firstBytes[Int(byte)]
-    }
 
     /// The length of the secret that starts `bytes`, when one of the formats does; the
     /// secret runs as far as its alphabet does.
     static func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
-        guard let first = bytes.first, firstBytes[Int(first)] else { return nil }
-        for format in all where bytes.count >= format.prefix.count + format.minimumLength && bytes.starts(with: format.prefix) {
+        guard let first = bytes.first else { return nil }
+        for format in formatsByFirstByte[Int(first)] where bytes.count >= format.prefix.count + format.minimumLength {
+            guard zip(format.prefix, bytes).allSatisfy({ $0 == $1 }) else { continue }
             let bodyStart = bytes.startIndex + format.prefix.count
             var end = bodyStart
             while end < bytes.endIndex, format.alphabet.contains(bytes[end]) { end += 1 }

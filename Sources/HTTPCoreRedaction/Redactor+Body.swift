@@ -52,11 +52,20 @@ extension Redactor {
             return maskedJSON(body, isTruncated: isTruncated)
         case .jsonLines:
             // Each line is one message: JSON by the JSON rules, any other line by the text rules.
-            let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            let masked = lines.enumerated().map { index, line in
-                line.isEmpty ? Data() : redactedStreamData(Data(line), isTruncated: isTruncated && index == lines.count - 1)
+            return body.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                var output: [UInt8] = []
+                output.reserveCapacity(bytes.count)
+                var start = 0
+                while start < bytes.count {
+                    let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                    let line = bytes[start..<end]
+                    output += maskedMessage(line, isTruncated: isTruncated && end == bytes.count, eventRule: nil) ?? Array(line)
+                    if end < bytes.count { output.append(UInt8(ascii: "\n")) }
+                    start = end + 1
+                }
+                return Data(output)
             }
-            return Data(masked.joined(separator: [UInt8(ascii: "\n")]))
         case .eventStream:
             guard level != .strict else { return Self.note(for: body, media: media) }
             return maskedEventStream(body, isTruncated: isTruncated)
@@ -193,109 +202,139 @@ extension Redactor {
     /// its value: the data of `event: session_token` is masked.
     public func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
+        let rule = eventRule(eventType)
+        let masked = data.withUnsafeBytes { maskedMessage($0.bindMemory(to: UInt8.self)[...], isTruncated: isTruncated, eventRule: rule) }
+        return masked.map { Data($0) } ?? data
+    }
+
+    /// What an event's `event:` name says of its data, as a body key of its value; `nil`
+    /// for no name.
+    private func eventRule(_ eventType: String?) -> ValueRule? {
+        guard let eventType, !eventType.isEmpty else { return nil }
         let rules = nameRules
-        let eventRule = eventType.flatMap { name in name.isEmpty ? nil : NameKey.with(name) { rules.valueRule(for: $0, as: .body) } }
-        if Self.startsLikeJSONMessage(data) {
+        return NameKey.with(eventType) { rules.valueRule(for: $0, as: .body) }
+    }
+
+    /// One message's data masked (see ``redactedStreamData(_:isTruncated:eventType:)``), or
+    /// `nil` when nothing in it changes.
+    private func maskedMessage(_ data: Slice<UnsafeBufferPointer<UInt8>>, isTruncated: Bool, eventRule: ValueRule?) -> [UInt8]? {
+        let first = data.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
             let masker = JSONMasker(
                 redactor: self, mode: level == .strict ? .everyValue : .sensitiveKeys, masksGraphQLQuery: true,
                 isPrefix: isTruncated, documentRule: eventRule
             )
-            let result = data.withUnsafeBytes { masker.mask($0.bindMemory(to: UInt8.self)) }
-            if result.failedAt == nil { return Data(result.output) }
+            let result = masker.mask(UnsafeBufferPointer(rebasing: data))
+            if result.failedAt == nil { return result.output.elementsEqual(data) ? nil : result.output }
         }
-        if let eventRule, eventRule.masks(text: data) { return Data(Self.mask.utf8) }
-        guard level != .strict else { return Data("[REDACTED: \(data.count) bytes of text]".utf8) }
-        return Data(redactedText(String(decoding: data, as: UTF8.self)).utf8)
-    }
-
-    /// Whether a message starts, after whitespace, like a JSON object, array or string.
-    private static func startsLikeJSONMessage(_ data: Data) -> Bool {
-        let first = data.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+        if let eventRule, eventRule.masks(text: data) { return Array(Self.mask.utf8) }
+        guard level != .strict else { return Array("[REDACTED: \(data.count) bytes of text]".utf8) }
+        guard textRulesMayChange(utf8: UnsafeBufferPointer(rebasing: data)) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        let scrubbed = redactedText(text)
+        return scrubbed == text ? nil : Array(scrubbed.utf8)
     }
 
     /// A server-sent event stream, event by event as WHATWG's parser reads it: the `data:`
     /// lines of one event are joined with line feeds and masked as one message
-    /// (``redactedStreamData(_:isTruncated:eventType:)``, under the event's `event:` name), then written
-    /// back as data lines in their places; every other line (`event:`, `id:`, comments) gets
-    /// the text rules. Line ends are kept as they were.
+    /// (``redactedStreamData(_:isTruncated:eventType:)``, under the event's `event:` name), then
+    /// written back as data lines in their places; every other line (`event:`, `id:`,
+    /// comments) gets the text rules. Line ends are kept as they were; an event that nothing
+    /// changes is copied as it came.
     private func maskedEventStream(_ body: Data, isTruncated: Bool) -> Data {
-        var output = Data()
-        output.reserveCapacity(body.count)
-        var event: [SSELine] = []
-        var rest = body[...]
-        while !rest.isEmpty {
-            // A line ends at CRLF, LF or CR.
-            let end = rest.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
-            var breakEnd = end
-            if breakEnd < rest.endIndex {
-                breakEnd = rest.index(after: breakEnd)
-                if rest[end] == 0x0D, breakEnd < rest.endIndex, rest[breakEnd] == 0x0A { breakEnd = rest.index(after: breakEnd) }
+        body.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            var event: [SSELine] = []
+            var index = 0
+            while index < bytes.count {
+                // A line ends at CRLF, LF or CR.
+                var end = index
+                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+                var next = end
+                if next < bytes.count {
+                    next += bytes[next] == 0x0D && next + 1 < bytes.count && bytes[next + 1] == 0x0A ? 2 : 1
+                }
+                let line = SSELine(bytes, text: index..<end, next: next)
+                event.append(line)
+                index = next
+                if line.text.isEmpty {
+                    appendMaskedEvent(event, in: bytes, isCut: false, to: &output)
+                    event.removeAll(keepingCapacity: true)
+                }
             }
-            let line = SSELine(text: rest[..<end], lineBreak: rest[end..<breakEnd])
-            rest = rest[breakEnd...]
-            event.append(line)
-            if line.text.isEmpty {
-                appendMaskedEvent(event, isCut: false, to: &output)
-                event.removeAll(keepingCapacity: true)
-            }
+            appendMaskedEvent(event, in: bytes, isCut: isTruncated, to: &output)
+            return Data(output)
         }
-        appendMaskedEvent(event, isCut: isTruncated, to: &output)
-        return output
     }
 
-    /// One line of an event stream and the break that ends it (empty for the last line).
+    /// One line of an event stream, as ranges of the stream's bytes.
     private struct SSELine {
-        let text: Data.SubSequence
-        let lineBreak: Data.SubSequence
+        /// The line without its break.
+        let text: Range<Int>
+        /// The line's field value: after the colon and one space (empty without a colon).
+        let value: Range<Int>
+        /// Where the next line starts: after the break.
+        let next: Int
+        let isData: Bool
+        let isEvent: Bool
 
-        /// The field's name: the text before the first colon, or the whole line.
-        var field: Data.SubSequence { text[..<(text.firstIndex(of: UInt8(ascii: ":")) ?? text.endIndex)] }
-
-        /// The field's value: after the colon and one space.
-        var value: Data.SubSequence {
-            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else { return text[text.endIndex...] }
-            let start = text.index(after: colon)
-            return start < text.endIndex && text[start] == UInt8(ascii: " ") ? text[text.index(after: start)...] : text[start...]
+        init(_ bytes: UnsafeBufferPointer<UInt8>, text: Range<Int>, next: Int) {
+            self.text = text
+            self.next = next
+            let colon = bytes[text].firstIndex(of: UInt8(ascii: ":")) ?? text.upperBound
+            var valueStart = min(colon + 1, text.upperBound)
+            if valueStart < text.upperBound, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            value = valueStart..<text.upperBound
+            let field = bytes[text.lowerBound..<colon]
+            isData = field.elementsEqual("data".utf8)
+            isEvent = field.elementsEqual("event".utf8)
         }
-
-        var isData: Bool { field.elementsEqual("data".utf8) }
     }
 
-    /// The lines of one event, masked: its data as one message, the other lines by the text rules.
-    private func appendMaskedEvent(_ lines: [SSELine], isCut: Bool, to output: inout Data) {
+    /// The lines of one event, masked: its data as one message, the other lines by the text
+    /// rules; copied as they came when nothing changes.
+    private func appendMaskedEvent(_ lines: [SSELine], in bytes: UnsafeBufferPointer<UInt8>, isCut: Bool, to output: inout [UInt8]) {
+        guard let first = lines.first, let last = lines.last else { return }
+        let eventRule = eventRule(lines.last { $0.isEvent }.map { String(decoding: bytes[$0.value], as: UTF8.self) })
         let dataLines = lines.filter(\.isData)
-        guard !dataLines.isEmpty else {
-            for line in lines { appendTextLine(line, to: &output) }
+        var masked: [UInt8]?
+        if dataLines.count == 1 {
+            masked = maskedMessage(bytes[dataLines[0].value], isTruncated: isCut, eventRule: eventRule)
+        } else if dataLines.count > 1 {
+            var joined: [UInt8] = []
+            for (position, line) in dataLines.enumerated() {
+                if position > 0 { joined.append(0x0A) }
+                joined += bytes[line.value]
+            }
+            masked = joined.withUnsafeBufferPointer { maskedMessage($0[...], isTruncated: isCut, eventRule: eventRule) }
+        }
+        let otherLinesChange = lines.contains { !$0.isData && !$0.text.isEmpty && textRulesMayChange(utf8: UnsafeBufferPointer(rebasing: bytes[$0.text])) }
+        guard masked != nil || otherLinesChange else {
+            output += bytes[first.text.lowerBound..<last.next]
             return
         }
-        let joined = Data(dataLines.map { Data($0.value) }.joined(separator: [0x0A]))
-        let eventType = lines.last { $0.field.elementsEqual("event".utf8) }.map { String(decoding: $0.value, as: UTF8.self) }
-        let masked = redactedStreamData(joined, isTruncated: isCut, eventType: eventType)
-        var pieces =
-            masked == joined
-            ? dataLines.map { Data($0.value) }[...] : masked.split(separator: UInt8(0x0A), omittingEmptySubsequences: false).map { Data($0) }[...]
+        // The masked data, split at its line feeds, one piece per data line; the last data line
+        // takes every piece left.
+        var pieces = masked.map { $0.split(separator: 0x0A, omittingEmptySubsequences: false) } ?? dataLines.map { bytes[$0.value].map { $0 }[...] }
         var dataLinesLeft = dataLines.count
         for line in lines {
             guard line.isData else {
-                appendTextLine(line, to: &output)
+                output += Array(redactedText(String(decoding: bytes[line.text], as: UTF8.self)).utf8)
+                output += bytes[line.text.upperBound..<line.next]
                 continue
             }
             dataLinesLeft -= 1
-            // The last data line takes every piece left.
             let count = dataLinesLeft == 0 ? pieces.count : min(1, pieces.count)
             for (offset, piece) in pieces.prefix(count).enumerated() {
-                output.append(line.text[..<line.value.startIndex])
-                output.append(piece)
-                output.append(offset == count - 1 ? line.lineBreak : (line.lineBreak.isEmpty ? Data([0x0A])[...] : line.lineBreak))
+                output += bytes[line.text.lowerBound..<line.value.lowerBound]
+                output += piece
+                let lineBreak = bytes[line.text.upperBound..<line.next]
+                output += offset == count - 1 || !lineBreak.isEmpty ? Array(lineBreak) : [0x0A]
             }
-            pieces = pieces.dropFirst(count)
+            pieces.removeFirst(count)
         }
-    }
-
-    private func appendTextLine(_ line: SSELine, to output: inout Data) {
-        output.append(Data(redactedText(String(decoding: line.text, as: UTF8.self)).utf8))
-        output.append(line.lineBreak)
     }
 
     private enum BodyKind {

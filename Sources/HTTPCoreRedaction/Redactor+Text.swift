@@ -286,10 +286,14 @@ struct TextScrubber {
         guard start > index, start < input.count else { return }
         if let isCredential {
             // Only a bare word shaped like a credential; anything else is read as usual. A
-            // sentence's full stop after it is not part of it (`the token refresh.`).
-            var end = tokenEnd(from: start)
-            while end > start, input[end - 1] == UInt8(ascii: ".") { end -= 1 }
-            guard end > start, !Self.isQuote(input[start]), isCredential(input[start..<end]) else { return }
+            // sentence's punctuation after it does not make it one (`the token refresh.`,
+            // `API key provided:`), but is masked with it when it is one (`hunter22!`).
+            let end = tokenEnd(from: start)
+            var wordEnd = end
+            while wordEnd > start, [UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?")].contains(input[wordEnd - 1]) {
+                wordEnd -= 1
+            }
+            guard wordEnd > start, !Self.isQuote(input[start]), isCredential(input[start..<wordEnd]) else { return }
             copy(to: start)
             output.append(contentsOf: Self.mask)
             index = end
