@@ -76,7 +76,7 @@ struct NameKey {
     /// cannot hide a sensitive name: compatibility forms (full-width `ｐ`, ligatures) become
     /// their plain letters, Cyrillic and Greek letters that look Latin become that letter (their
     /// confusable skeletons in Unicode's UTS #39: `Аuthorization` with a Cyrillic `А`,
-    /// `pаssword`), and so do Armenian letters (`pօssword` with an Armenian `օ`) and small
+    /// `pаssword`), and so do Armenian letters (`passwօrd` with an Armenian `օ`) and small
     /// capitals (`ᴘᴀssᴡᴏʀᴅ`), characters whose case folding is ASCII become it (`ſ` is `s`, the Kelvin
     /// sign `k`, the Turkish dotless `ı` `i`), a letter with marks becomes its base letter
     /// (the Turkish dotted `İ` is `i`), and invisible characters (zero-width spaces, soft

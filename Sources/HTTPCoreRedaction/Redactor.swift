@@ -7,16 +7,19 @@
 /// is kept, not even its length.
 ///
 /// Names (of headers, query items, body keys) are compared by their letters and digits,
-/// without case, after percent-decoding and folding look-alike characters, so `card_number`,
-/// `cardNumber` and `card-number` are one name. They are also split into words
-/// (`newPassword` is `new` `Password`): a sensitive word anywhere in a name masks it
-/// (``defaultSensitiveWords``), but never inside a longer word (`pin` does not mask
-/// `shipping`).
+/// without case, after percent-decoding, resolving `\u` escapes and folding look-alike
+/// characters, so `card_number`, `cardNumber` and `card-number` are one name. They are also
+/// split into words (`newPassword` is `new` `Password`) and judged by the sensitive words in
+/// them (``defaultSensitiveWords``), never inside a longer word (`pin` does not mask
+/// `shipping`): a name a sensitive word ends (`access_token`) masks every value under it, one
+/// that only mentions a secret (`max_tokens`, `hadAuthorization`) masks text and keeps
+/// numbers and booleans, one where a descriptor follows (`token_type`) keeps its value.
 ///
 /// Precedence for a name: a configured sensitive name (matched as a word) is always masked;
 /// otherwise an allowed name (matched whole) is always kept; otherwise the level decides
 /// (`.standard`: the built-in sensitive names and words are masked; `.strict`: everything
-/// is masked).
+/// is masked). Provider keys of a known format (`sk-proj-…`, `ghp_…`, `AKIA…`) are masked
+/// wherever they stand, under any name.
 ///
 /// ```swift
 /// let redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Session"])
@@ -74,7 +77,8 @@ public struct Redactor: Sendable, Hashable {
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
     ]
 
-    /// Body keys whose values are masked at `.standard`, as whole keys.
+    /// Body keys whose values are masked at `.standard`, as whole keys, whatever their type.
+    /// (`key` alone is not one: S3's `<Key>` and many APIs' `key` name ordinary data.)
     public static let defaultSensitiveBodyKeys: Set<String> = [
         "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
         "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth",
@@ -84,9 +88,11 @@ public struct Redactor: Sendable, Hashable {
     /// query item name or a body key: `password` masks `newPassword`, `password_confirmation`
     /// and `current-password`; `token` masks `auth_token` and `refreshToken`; `api_key` masks
     /// `X-Api-Key` and `stripeApiKey`. A word is never matched inside a longer one: `pin` does
-    /// not mask `shipping`, and `key` alone (a whole-name default) does not mask `keyboard` or
-    /// `sortKey`. A name whose last word describes the secret rather than holds it
-    /// (`token_type`, `password_expires_at`, `secret_name`) is kept.
+    /// not mask `shipping`. A name where a descriptor follows the word (`token_type`,
+    /// `password_expires_at`, `secret_name`, `cvc_check`) is kept; one that only mentions a
+    /// secret (a plural, more words after it, a question: `max_tokens`, `tokens_used`,
+    /// `hadAuthorization`) keeps numbers and booleans, unless the word's secrets are numbers
+    /// (`password_confirmation`, `pin_code`).
     public static let defaultSensitiveWords: Set<String> = [
         "password", "passwords", "passwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
         "ssn", "cvv", "cvc", "pin", "api_key", "api_keys", "private_key", "secret_key", "access_key", "signing_key",

@@ -135,4 +135,22 @@ final class DevSeeStreamingTests: XCTestCase {
         ])
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 2)
     }
+
+    func testALoggerStricterThanThePolicyAppliesItsLevelToEveryFieldOfAMessageLog() async throws {
+        let frames = [
+            "event: token\nid: 3f9a1c0e8b7d6a5f4e3d\ndata: {\"t\":\"Hel\",\"n\":1}\n\n",
+            "event: done\ndata: end\n\n",
+        ]
+        let (messages, exchange, _) = try await streamedLogs(frames, expectedLogs: 3) { configuration in
+            configuration.redactor = Redactor(level: .strict)
+        }
+        XCTAssertEqual(messages.map { ($0["streamMessage"] as? [String: Any])?["eventId"] as? String }, ["[REDACTED]", nil])
+        XCTAssertEqual(messages.map { ($0["streamMessage"] as? [String: Any])?["event"] as? String }, ["token", "done"])
+        XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"t":"[REDACTED]","n":"[REDACTED]"}"#, "[REDACTED: 3 bytes of text]"])
+        // The caller's X-Request-ID is a header the strict logger masks: so is the id it gave.
+        // (`event: token` names a generated piece of text, not a credential.)
+        for log in messages + [exchange] {
+            XCTAssertEqual(log["correlationId"] as? String, "[REDACTED]")
+        }
+    }
 }

@@ -60,7 +60,7 @@ final class PrivacyEndToEndTests: XCTestCase {
             ("application/json", #"{"query":"mutation { login(password: \"\#(secret)\", pin: 4242) { token } }","variables":{"token":"\#(secret)"}}"#),
             ("application/graphql", #"query { user(apiKey: "\#(secret)") { name } }"#),
             ("application/json", #"{"newPassword":"\#(secret)","auth_token":"\#(secret)","user":{"pa\u017f\u017fword":"\#(secret)"}}"#),
-            ("application/json", #"{"query":"query($v: String) { a(v: $v) }","variables":{"v":"\#(secret)"}}"#),
+            ("application/json", #"{"query":"query($v: String) { a(password: $v) }","variables":{"v":"\#(secret)"}}"#),
             ("application/json", #"{"next":"https://a.example/cb?code=\#(secret)&x=1","header":"Bearer \#(secret)"}"#),
             ("application/xml", "<login><user>roy</user><password>\(secret)</password><t token=\"\(secret)\"/></login>"),
             ("text/plain", "name=Zo\u{00EB}&password=\(secret) 2"),

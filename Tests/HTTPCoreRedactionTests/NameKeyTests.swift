@@ -72,6 +72,23 @@ final class NameKeyTests: XCTestCase {
         XCTAssertFalse(Redactor.standard.masksBodyKey("\u{043A}\u{043E}\u{0434}"), "a Cyrillic word that spells nothing sensitive")
     }
 
+    func testArmenianAndSmallCapitalLookAlikesMatchAsTheLettersTheyMimic() {
+        let disguised = [
+            "passw\u{0585}rd",                                  // Armenian oh
+            "\u{057D}ser_t\u{0585}ken",                         // Armenian seh for u, oh for o
+            "\u{1D18}\u{1D00}\u{A731}\u{A731}\u{1D21}\u{1D0F}\u{0280}\u{1D05}",  // small capitals: ᴘᴀꜱꜱᴡᴏʀᴅ
+            "\u{1D1B}\u{1D0F}\u{1D0B}\u{1D07}\u{0274}",            // ᴛᴏᴋᴇɴ
+            "api_\u{1D0B}ey",
+        ]
+        for key in disguised {
+            XCTAssertTrue(Redactor.standard.masksBodyKey(key), "\(key.unicodeScalars.map { String($0.value, radix: 16) }) should be masked")
+            XCTAssertTrue(Redactor.standard.masksHeader(named: "X-" + key), "header X-\(key)")
+        }
+        let json = Redactor.standard.redactedBody(Data(#"{"\#u{1D18}\#u{1D00}ssword":"S3CR3T","n":1}"#.utf8), contentType: "application/json")
+        XCTAssertEqual(String(decoding: json, as: UTF8.self), #"{"\#u{1D18}\#u{1D00}ssword":"[REDACTED]","n":1}"#)
+        XCTAssertFalse(Redactor.standard.masksBodyKey("\u{0570}\u{0561}\u{0575}"), "an Armenian word that spells nothing sensitive")
+    }
+
     func testWordRulesApplyToHeaderAndQueryNamesToo() {
         let redactor = Redactor.standard
         XCTAssertTrue(redactor.masksHeader(named: "X-Shopify-Access-Token"))

@@ -39,6 +39,7 @@ final class RedactorEventStreamTests: XCTestCase {
             "event: credentials\ndata: {\"user\":\"ann\",\"password\":\"[REDACTED]\"}\n\n"
         )
         XCTAssertEqual(masked("event: token_count\ndata: 12\n\n"), "event: token_count\ndata: 12\n\n")
+        XCTAssertEqual(masked("event: token\ndata: Hel\n\n"), "event: token\ndata: Hel\n\n", "an LLM server's generated token")
         let message = Redactor.standard.redactedStreamData(Data("abc123def".utf8), isTruncated: false, eventType: "auth_token")
         XCTAssertEqual(String(decoding: message, as: UTF8.self), Redactor.mask)
     }
