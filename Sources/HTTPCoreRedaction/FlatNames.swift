@@ -56,9 +56,14 @@ struct FlatNames: Sendable, Hashable {
         lengths & Self.lengthBit(letters.count) != 0 && contains(letters, hash: Self.hash(letters))
     }
 
-    /// Whether the names hold `letters`, whose ``hash(_:)`` is `hash`.
+    /// Whether the names hold `letters`, whose ``hash(_:)`` is `hash`. The length test is
+    /// inlined into callers, so most names not listed cost a load and a mask.
+    @inline(__always)
     func contains(_ letters: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
-        guard lengths & Self.lengthBit(letters.count) != 0 else { return false }
+        lengths & Self.lengthBit(letters.count) != 0 && probe(letters, hash: hash)
+    }
+
+    private func probe(_ letters: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Bool {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         return bytes.withUnsafeBufferPointer { bytes in

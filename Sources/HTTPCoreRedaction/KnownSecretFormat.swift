@@ -114,10 +114,23 @@ struct KnownSecretFormat: Sendable {
         return table
     }()
 
+    /// The first two bytes of every prefix, as bits of a 65,536-bit set: most words are
+    /// answered by their first two bytes, without touching the formats.
+    private static let prefixPairs: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 1024)
+        for format in all {
+            let pair = Int(format.prefix[0]) << 8 | Int(format.prefix[1])
+            bits[pair >> 6] |= 1 << UInt64(pair & 63)
+        }
+        return bits
+    }()
+
     /// The length of the secret that starts `bytes`, when one of the formats does; the
     /// secret runs as far as its alphabet does.
     static func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
-        guard let first = bytes.first else { return nil }
+        guard bytes.count >= 2 else { return nil }
+        let first = bytes[bytes.startIndex], pair = Int(first) << 8 | Int(bytes[bytes.startIndex + 1])
+        guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
         for format in formatsByFirstByte[Int(first)] where bytes.count >= format.prefix.count + format.minimumLength {
             guard zip(format.prefix, bytes).allSatisfy({ $0 == $1 }) else { continue }
             let bodyStart = bytes.startIndex + format.prefix.count

@@ -154,22 +154,28 @@ struct NameRules: Sendable {
     let level: Redactor.Level
 
     func rule(for key: NameKey, as kind: NameKind) -> NameRule {
-        rule(for: key, as: kind, headerWords: kind == .header)
+        rule(for: key, as: kind, headerWords: kind == .header, wordRule: nil)
     }
 
-    /// The rule, with the header-only words (`key`, `session`, …) or without them.
-    private func rule(for key: NameKey, as kind: NameKind, headerWords: Bool) -> NameRule {
+    /// The rule, with the header-only words (`key`, `session`, …) or without them; `wordRule`
+    /// is the built-in words' rule when already known (it is the same for every kind).
+    private func rule(for key: NameKey, as kind: NameKind, headerWords: Bool, wordRule: NameRule?) -> NameRule {
         let lists = lists
         if lists.sensitive(kind).matches(key) { return .mask }
         if lists.allowed(kind).matchesWhole(key) { return .keep }
         guard level != .none else { return .levelDecides }
         if lists.builtIn(kind).matchesWhole(key) { return .mask }
-        var rule = Self.rule(for: lists.builtInWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
+        var rule = wordRule ?? builtInWordRule(key)
         if headerWords, rule != .mask, !lists.builtInHeaderWordExemptions.matchesWhole(key) {
             let headerRule = Self.rule(for: lists.builtInHeaderWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
             if headerRule != .levelDecides { rule = headerRule }
         }
         return rule
+    }
+
+    /// The rule the built-in words make of a name, the same for every kind.
+    private func builtInWordRule(_ key: NameKey) -> NameRule {
+        Self.rule(for: lists.builtInWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
     }
 
     /// The rule a built-in word match makes.
@@ -191,11 +197,11 @@ struct NameRules: Sendable {
 
     /// The value rule of a name of one kind, the level applied.
     func valueRule(for key: NameKey, as kind: NameKind) -> ValueRule {
-        valueRule(for: key, as: kind, headerWords: kind == .header)
+        valueRule(for: key, as: kind, headerWords: kind == .header, wordRule: nil)
     }
 
-    private func valueRule(for key: NameKey, as kind: NameKind, headerWords: Bool) -> ValueRule {
-        switch rule(for: key, as: kind, headerWords: headerWords) {
+    private func valueRule(for key: NameKey, as kind: NameKind, headerWords: Bool, wordRule: NameRule?) -> ValueRule {
+        switch rule(for: key, as: kind, headerWords: headerWords, wordRule: wordRule) {
         case .mask: .maskEvery
         case .maskText: .maskText
         case .keep: .keep
@@ -207,10 +213,13 @@ struct NameRules: Sendable {
     /// masks most; the header-only words (`key`, `session`) are left out, since in free text
     /// and metadata they name ordinary data (`NSErrorFailingURLKey`).
     func valueRuleAsAnyKind(_ key: NameKey) -> ValueRule {
-        // Written out rather than over `allCases`, which would build an array per name.
-        let body = valueRule(for: key, as: .body)
+        // The built-in words are matched once; the kinds written out rather than over
+        // `allCases`, which would build an array per name.
+        let wordRule = level == .none ? NameRule.levelDecides : builtInWordRule(key)
+        let body = valueRule(for: key, as: .body, headerWords: false, wordRule: wordRule)
         guard body != .maskEvery else { return body }
-        return body.union(valueRule(for: key, as: .query)).union(valueRule(for: key, as: .header, headerWords: false))
+        return body.union(valueRule(for: key, as: .query, headerWords: false, wordRule: wordRule))
+            .union(valueRule(for: key, as: .header, headerWords: false, wordRule: wordRule))
     }
 
     /// Whether the name masks text as a header, a query item or a body key.

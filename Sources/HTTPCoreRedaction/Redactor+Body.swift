@@ -236,7 +236,11 @@ extension Redactor {
                 isPrefix: isTruncated, documentRule: eventRule
             )
             let result = masker.mask(UnsafeBufferPointer(rebasing: data))
-            if result.failedAt == nil { return result.output.elementsEqual(data) ? nil : result.output }
+            if result.failedAt == nil {
+                let isUnchanged = result.output.count == data.count
+                    && result.output.withUnsafeBufferPointer { memcmp($0.baseAddress!, data.base.baseAddress! + data.startIndex, data.count) == 0 }
+                return isUnchanged ? nil : result.output
+            }
         }
         if let eventRule, eventRule.masks(text: data) { return Array(Self.mask.utf8) }
         guard level != .strict else { return Array("[REDACTED: \(data.count) bytes of text]".utf8) }
