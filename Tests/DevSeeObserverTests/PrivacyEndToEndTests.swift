@@ -104,4 +104,56 @@ final class PrivacyEndToEndTests: XCTestCase {
             XCTAssertFalse(line.contains(secret), line)
         }
     }
+
+    /// The secrets a streamed answer can carry, each in the shape that once leaked: JSON spread
+    /// over the data lines of one event, JSON in a JSON string with an escaped key letter, an
+    /// event named like a secret, a provider key in a delta. None reaches an output; the
+    /// token counts next to them stay readable.
+    func testSecretsInAStreamedAnswerAppearNowhereOutsideTheProcess() async throws {
+        let api = try LoopbackHTTPServer()
+        let receiver = try DevSeeReceiver()
+        defer {
+            api.stop()
+            receiver.stop()
+        }
+        let key = "sk-proj-Qw3rT9" + String(repeating: "xY7", count: 14)
+        let stream = "event: message\ndata: {\ndata:   \"password\":\r\ndata:   \"\(secret)\"\ndata: }\n\n"
+            + #"data: "{\"pass\\u0077ord\":\"\#(secret)\"}""# + "\n\n"
+            + "event: session_token\ndata: \(secret)\n\n"
+            + #"data: {"choices":[{"delta":{"content":"use \#(key) here"}}]}"# + "\n\n"
+            + #"data: {"usage":{"prompt_tokens":9,"completion_tokens":12,"max_tokens":256}}"# + "\n\n"
+        api.route("/v1/chat") { _ in
+            LoopbackResponse(headers: ["Content-Type": "text/event-stream"], body: Data(stream.utf8))
+        }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        let printed = Locked<[String]>([])
+        dispatcher.subscribe(recorder)
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        dispatcher.subscribe(ConsoleObserver(minimumLevel: .debug, format: .blocks, body: .text) { line in printed.withLock { $0.append(line) } })
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug)
+        let request = HTTPRequest(method: .post, url: api.url("/v1/chat"), body: Data(#"{"stream":true}"#.utf8))
+        let read = try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20) }
+        XCTAssertEqual(String(decoding: read, as: UTF8.self), stream, "the app reads the stream as sent")
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: 6)
+
+        var outputs = receiver.storedLogs.map { String(decoding: $0, as: UTF8.self) }
+        for event in recorder.events {
+            outputs.append(event.response?.body.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            outputs.append(event.message?.data ?? "")
+        }
+        outputs += printed.withLock { $0 }
+        for output in outputs {
+            XCTAssertFalse(output.contains(secret), output)
+            XCTAssertFalse(output.contains("Qw3rT9"), output)
+        }
+        let captured = try XCTUnwrap(recorder.events.last { $0.name.isTerminal }?.response?.body)
+        let capturedText = String(decoding: captured, as: UTF8.self)
+        XCTAssertTrue(capturedText.contains(#"{"usage":{"prompt_tokens":9,"completion_tokens":12,"max_tokens":256}}"#), capturedText)
+        XCTAssertTrue(capturedText.contains("data:   \"password\":\r\ndata:   \"[REDACTED]\""), capturedText)
+        XCTAssertEqual(recorder.events.compactMap { $0.message?.data }.last, #"{"usage":{"prompt_tokens":9,"completion_tokens":12,"max_tokens":256}}"#)
+    }
 }
