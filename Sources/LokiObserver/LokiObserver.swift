@@ -152,7 +152,9 @@ public struct LokiObserver: HTTPObserver {
         switch event.name {
         case .requestCancelled:
             return (.info, "cancelled")
-        case .requestFailed where event.statusCode == nil:
+        case .requestFailed:
+            // A failure after a status (a body cut short) is a failure all the same: `{level="error"}`
+            // and `{status_class="failed"}` find it; the line keeps the status that came first.
             return (.error, "failed")
         default:
             let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)

@@ -40,6 +40,47 @@ final class DevSeeObserverTests: XCTestCase {
         return try receiver.onlyLog()
     }
 
+    /// What the viewer's list shows (method, URL, status) tells a clean response, a failure
+    /// after a status, a failure without one, and a server's own 599 apart.
+    func testTheListTellsACleanAnswerAFailureAfterAStatusAndAFailureWithoutOneApart() async throws {
+        api.route("/export") { _ in
+            var response = LoopbackResponse.text(String(repeating: "x", count: 1000))
+            response.fault = .closeAfterBodyBytes(10)
+            return response
+        }
+        api.route("/odd") { _ in .text("odd", status: 599) }
+        let down = try LoopbackHTTPServer()
+        let downURL = down.url("/gone")
+        down.stop()
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug)
+        func streamed(_ url: URL) async -> Int? {
+            try? await client.send(HTTPRequest(url: url), body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        }
+        let clean = await streamed(api.url("/users/42"))
+        let cut = await streamed(api.url("/export"))
+        let odd = await streamed(api.url("/odd"))
+        let refused = await streamed(downURL)
+        XCTAssertEqual([clean, cut, odd, refused], [36, nil, 3, nil])
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: 4)
+
+        func shown(_ suffix: String) throws -> [String] {
+            let log = try XCTUnwrap(receiver.storedObjects().first { ($0["url"] as? String)?.hasSuffix(suffix) ?? false })
+            return [log["method"] as? String ?? "", "\(log["statusCode"] as? Int ?? 0)"]
+        }
+        XCTAssertEqual(try shown("/users/42"), ["GET", "200"])
+        XCTAssertEqual(try shown("/export"), ["GET failed after 200", "599"])
+        XCTAssertEqual(try shown("/odd"), ["GET", "599"])
+        XCTAssertEqual(try shown("/gone"), ["GET failed", "599"])
+        let cutLog = try XCTUnwrap(receiver.storedObjects().first { ($0["url"] as? String)?.hasSuffix("/export") ?? false })
+        XCTAssertEqual(cutLog["reportedStatusCode"] as? Int, 200)
+        XCTAssertTrue((cutLog["responseBody"] as? String)?.hasPrefix("[error] ") ?? false, "the detail view says what went wrong first")
+    }
+
     func testEveryRequestIsLoggedOnceWithRequestAndResponseJoined() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()

@@ -75,8 +75,9 @@ final class DevSeePayloadTests: XCTestCase {
             request.httpMethod = ""
             await logger.log(request: request, response: nil, error: URLError(.cannotConnectToHost))
         }
-        XCTAssertEqual(log["method"] as? String, "GET")
+        XCTAssertEqual(log["method"] as? String, "GET failed", "the list's method chip says the call failed")
         XCTAssertEqual(log["statusCode"] as? Int, 599)
+        XCTAssertNil(log["reportedStatusCode"], "no status came")
         XCTAssertEqual(log["duration"] as? Double, 0)
         XCTAssertEqual(log["url"] as? String, "https://api.example.com/login?token=[REDACTED]&lang=en")
         XCTAssertEqual(log["requestBody"] as? String, "from httpBody")
@@ -168,7 +169,10 @@ final class DevSeePayloadTests: XCTestCase {
                 startedAt: started, endedAt: started.addingTimeInterval(0.018)
             )
         }
-        XCTAssertEqual(log["statusCode"] as? Int, 200)
+        // A failure after a 200 is red in the list, and says which status came first.
+        XCTAssertEqual(log["statusCode"] as? Int, 599)
+        XCTAssertEqual(log["method"] as? String, "GET failed after 200")
+        XCTAssertEqual(log["reportedStatusCode"] as? Int, 200)
         let error = try XCTUnwrap(log["error"] as? String)
         XCTAssertEqual(log["responseBody"] as? String, "[error] \(error) after 18 ms\n" + #"{"items":[],"token":"[REDACTED]"}"#)
         XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?[REDACTED]", "the query goes, whole")

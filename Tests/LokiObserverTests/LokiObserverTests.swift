@@ -56,6 +56,36 @@ final class LokiObserverTests: XCTestCase {
         XCTAssertTrue(failed.contains("error_type=cannot_connect error=\"transport error [cannot_connect]: could not connect to the host (127.0.0.1:\(down.port), URLError -1004)\""), failed)
     }
 
+    func testABodyCutAfterA200IsAnErrorLine() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/export") { _ in
+            var response = LoopbackResponse.text(String(repeating: "x", count: 1000))
+            response.fault = .closeAfterBodyBytes(10)
+            return response
+        }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher)
+        // Streamed, so the 200 head reaches the caller before the body breaks.
+        let result = try? await client.send(HTTPRequest(url: server.url("/export")), body: nil) { response, body in
+            XCTAssertEqual(response.status.code, 200)
+            return try await body.collect(upTo: 1 << 20).count
+        }
+        XCTAssertNil(result, "the body was cut: the call fails")
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let received = try await receiver.received()
+        XCTAssertEqual(received.labelSets, [["app": "checkout", "kind": "http", "host": "127.0.0.1", "method": "GET", "status_class": "failed", "level": "error"]])
+        let line = try XCTUnwrap(received.lines.first)
+        XCTAssertTrue(line.contains(" status=200 outcome=failed "), line)
+        XCTAssertTrue(line.contains(" error_type="), line)
+    }
+
     func testEventsBeforeTheEndAreNotLogged() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }

@@ -22,7 +22,8 @@ public struct LoggingObserver: HTTPObserver {
         public var clientError: Logger.Level = .notice
         /// A 5xx response.
         public var serverError: Logger.Level = .warning
-        /// No response: refused, timed out, invalid.
+        /// A failure: no response (refused, timed out, invalid), or a response that failed after
+        /// its status came (a body cut short, a stream that broke), whatever that status was.
         public var failure: Logger.Level = .error
         /// Cancelled by the caller.
         public var cancelled: Logger.Level = .notice
@@ -74,10 +75,13 @@ public struct LoggingObserver: HTTPObserver {
         logger.log(level: level, "\(Self.line(event, url: url))", metadata: metadata)
     }
 
-    /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> cancelled (…)`.
+    /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,
+    /// `-> cancelled (…)`.
     static func line(_ event: HTTPEvent, url: String) -> String {
         let outcome: String
-        if let statusCode = event.statusCode {
+        if let statusCode = event.statusCode, event.name == .requestFailed {
+            outcome = "\(statusCode), then failed: \(event.error?.description ?? "no error")"
+        } else if let statusCode = event.statusCode {
             outcome = "\(statusCode)"
         } else if event.name == .requestCancelled {
             outcome = "cancelled"
@@ -92,7 +96,7 @@ public struct LoggingObserver: HTTPObserver {
     private func level(of event: HTTPEvent) -> Logger.Level {
         if event.name == .requestRetried { return levels.retried }
         if event.name == .requestCancelled { return levels.cancelled }
-        guard let statusCode = event.statusCode else { return levels.failure }
+        guard let statusCode = event.statusCode, event.name != .requestFailed else { return levels.failure }
         switch HTTPResponse.Status.Kind(code: statusCode) {
         case .clientError: return levels.clientError
         case .serverError: return levels.serverError

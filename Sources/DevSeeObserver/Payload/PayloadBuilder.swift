@@ -108,11 +108,13 @@ struct PayloadBuilder: Sendable {
     private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
-        let status = entry.statusCode ?? 599
-        let validStatus = (100...599).contains(status) ? status : 599
+        let shown = Self.shownOutcome(entry)
+        let status = shown.reportedStatus ?? 599
+        let validStatus = shown.isFailure ? 599 : (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
         writer.string("appId", UTF8Text.cut(appId, toBytes: 256))
-        writer.string("method", nonEmpty(entry.method.map { UTF8Text.cut($0, toBytes: 64) }, else: "GET"))
+        let method = nonEmpty(entry.method.map { UTF8Text.cut($0, toBytes: 64 - shown.methodSuffix.utf8.count) }, else: "GET")
+        writer.string("method", method + shown.methodSuffix)
         let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
         var urlText = nonEmpty(url.map { UTF8Text.cut($0, toBytes: Self.maximumURLBytes) }, else: "(unknown)")
         if let message = entry.message {
@@ -151,6 +153,23 @@ struct PayloadBuilder: Sendable {
         }
         writer.endObject()
         return writer.bytes
+    }
+
+    /// How the viewer's list (method chip, status chip, URL) tells what happened:
+    ///
+    /// | What happened | `statusCode` (chip) | `method` |
+    /// |---|---|---|
+    /// | a response, read to its end | its status | `GET` |
+    /// | a failure after a status (a body cut short) | 599, red | `GET failed after 200` |
+    /// | a failure without a response | 599, red | `GET failed` |
+    /// | cancelled | 599, red | `GET cancelled`, `GET cancelled after 200` |
+    ///
+    /// A server's own 599 keeps the plain method. The status that came is also sent as
+    /// `reportedStatusCode`, and the error on the first line of the response body.
+    static func shownOutcome(_ entry: LogEntry) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
+        guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, "") }
+        let verb = error == "cancelled" ? " cancelled" : " failed"
+        return (true, entry.statusCode, verb + (entry.statusCode.map { " after \($0)" } ?? ""))
     }
 
     /// Milliseconds since 1970 for a date within ±100,000 years of it; `nil` for dates no

@@ -76,4 +76,27 @@ final class LoggingObserverTests: XCTestCase {
         XCTAssertNotNil(metadata["http.request.id"])
         XCTAssertFalse(logged.contains { "\($0.message) \($0.metadata)".contains("S3CR3T") })
     }
+
+    func testAFailureAfterAStatusIsLoggedAsAFailure() async throws {
+        let records = Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let transport = StreamingMockTransport(statusCodes: [200])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/export")!)
+        let read = Task { try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        let writer = try await transport.nextWriter()
+        try await writer.write(HTTPBody.ByteChunk("partial".utf8))
+        writer.finish(throwing: HTTPError.transport(.connectionLost, message: "the connection was lost"))
+        let result = await read.result
+        XCTAssertThrowsError(try result.get(), "the body broke: the call fails")
+        await dispatcher.flush()
+
+        let logged = records.all
+        XCTAssertEqual(logged.map(\.level), [.error], "a body cut after a 200 is a failure, not a success")
+        XCTAssertTrue(logged[0].message.hasPrefix("GET https://api.example.com/export -> 200, then failed: "), logged[0].message)
+        XCTAssertEqual(logged[0].metadata["http.response.status_code"], "200")
+        XCTAssertEqual(logged[0].metadata["error.type"], "connection_lost")
+    }
 }
