@@ -54,7 +54,9 @@ extension HARExchange {
 
     private var comment: String? {
         switch outcome {
-        case .requestFailed: "failed without a response: \(error?.description ?? "unknown error")"
+        case .requestFailed:
+            response.map { "failed after status \($0.statusCode): \(error?.description ?? "unknown error")" }
+                ?? "failed without a response: \(error?.description ?? "unknown error")"
         case .requestCancelled: "cancelled before a complete response"
         case .requestRetried: "attempt \(attempt), followed by another attempt"
         default: nil
@@ -102,7 +104,7 @@ extension HARExchange {
         let encoding = response.headers["Content-Encoding"]?.lowercased()
         // URLSession and most transports decode compressed bodies: the size on the wire is unknown.
         let bodySize = encoding == nil || encoding == "identity" ? size : -1
-        let members: [(String, HARJSON)] = [
+        var members: [(String, HARJSON)] = [
             ("status", .integer(response.statusCode)),
             ("statusText", ""),
             ("httpVersion", .string(Self.httpVersion)),
@@ -113,6 +115,11 @@ extension HARExchange {
             ("headersSize", -1),
             ("bodySize", .integer(bodySize)),
         ]
+        if outcome == .requestFailed {
+            // The status came, then the exchange failed (a body cut short): the entry says so
+            // where a failed one without a response does.
+            members += [("_error", .string(error?.description ?? "unknown error")), ("_errorType", .string(error?.typeName ?? "unknown"))]
+        }
         return .object(members)
     }
 

@@ -19,8 +19,10 @@ import HTTPCoreConcurrency
 /// exchange, at its terminal event, plus one per attempt that was retried (a 503 followed by
 /// a 200 is two entries of one `_requestId`: the exchange, `_outcome` `succeeded`, listed
 /// first because it started first, and its first attempt, `_outcome` `retried`). A failed
-/// or cancelled exchange has `response.status` 0 and the scrubbed error in
-/// `response._error` (with ``/HTTPCore/HTTPError/typeName`` in `_errorType`), as browsers write them.
+/// or cancelled exchange without a response has `response.status` 0 and the scrubbed error in
+/// `response._error` (with ``/HTTPCore/HTTPError/typeName`` in `_errorType`), as browsers write
+/// them; one that failed after its status (a body cut short) keeps the status, with
+/// `_outcome` `failed`, the same `_error` and `_errorType`, and a `comment` that says so.
 ///
 /// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
 /// the number of exchanges and retried attempts that ended while the recorder was subscribed.

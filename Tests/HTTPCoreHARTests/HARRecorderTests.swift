@@ -248,6 +248,26 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertFalse(String(decoding: file, as: UTF8.self).contains("S3CR3T"))
     }
 
+    func testABodyCutAfterA200IsMarkedFailedWithItsStatusAndError() async throws {
+        server.route("/export") { _ in
+            var response = LoopbackResponse.text(String(repeating: "x", count: 1000))
+            response.fault = .closeAfterBodyBytes(10)
+            return response
+        }
+        let recorder = subscribedRecorder()
+        let read = try? await client().send(HTTPRequest(url: server.url("/export")), body: nil) { _, body in
+            try await body.collect(upTo: 1 << 20).count
+        }
+        XCTAssertNil(read, "the body was cut")
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.status, 200, "the status that came")
+        XCTAssertEqual(entry.outcome, "failed")
+        XCTAssertEqual(entry.errorType, "connection_lost")
+        XCTAssertTrue(entry.comment?.hasPrefix("failed after status 200: transport error [connection_lost]") ?? false, entry.comment ?? "no comment")
+    }
+
     func testACancelledExchangeIsStatusZeroAndSaysSo() async throws {
         server.route("/slow") { _ in
             var response = LoopbackResponse.text("late")
