@@ -31,6 +31,24 @@ final class ConsoleObserverTests: XCTestCase {
         XCTAssertTrue(line.hasSuffix(" ms, 35 B up, 2.0 KB down)"), line)
     }
 
+    func testABodyThatBrokeAfterItsStatusIsAnErrorLineThatSaysWhichStatusCame() async throws {
+        let lines = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(ConsoleObserver { line in lines.withLock { $0.append(line) } })
+        let transport = StreamingMockTransport(statusCodes: [200])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let read = Task { try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/export")!), body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        let writer = try await transport.nextWriter()
+        try await writer.write(HTTPBody.ByteChunk("partial".utf8))
+        writer.finish(throwing: HTTPError.transport(.connectionLost, message: "reset"))
+        let result = await read.result
+        XCTAssertThrowsError(try result.get())
+        await dispatcher.flush()
+        let printed = lines.withLock { $0 }
+        XCTAssertEqual(printed.count, 1)
+        XCTAssertTrue(printed[0].hasPrefix("GET https://api.example.com/export -> 200, then failed: transport error [connection_lost]: reset ("), printed[0])
+    }
+
     func testFailuresAndCancellationsAreLines() async throws {
         let failed = try await printed({ ConsoleObserver(write: $0) }, reply: .failure(.timeout))
         XCTAssertTrue(failed.first?.contains("-> failed: timed out (") ?? false, "\(failed)")

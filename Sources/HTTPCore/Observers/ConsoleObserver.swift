@@ -102,7 +102,8 @@ public struct ConsoleObserver: HTTPObserver {
         }
     }
 
-    /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`; for a streamed
+    /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`, `-> failed: …`,
+    /// `-> 200, then failed: …` when the body broke after the status; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes).
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
@@ -110,7 +111,10 @@ public struct ConsoleObserver: HTTPObserver {
         let outcome: String
         switch event.name {
         case .requestSucceeded: outcome = String(event.statusCode ?? 0)
-        case .requestFailed: outcome = "failed: \(event.error?.description ?? "unknown error")"
+        case .requestFailed:
+            // A failure after a status (a body cut short) says which status came first.
+            let status = event.statusCode.map { "\($0), then " } ?? ""
+            outcome = "\(status)failed: \(event.error?.description ?? "unknown error")"
         case .requestCancelled: outcome = "cancelled"
         case .requestRetried:
             let result = event.statusCode.map { String($0) } ?? "failed: \(event.error?.description ?? "unknown error")"
