@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 extension Redactor {
     /// The body with masked values replaced, chosen by its content type.
@@ -37,9 +38,45 @@ extension Redactor {
     /// `"password":"…` cut in the middle becomes `"password":"[REDACTED]"`); a JSON key or
     /// a multipart part whose headers were cut is left out. Nothing marks the cut: the caller
     /// knows the whole size and says so once. Redacting a prefix reads only its bytes.
+    ///
+    /// A body in a declared charset other than UTF-8 (`text/plain; charset=iso-8859-1`,
+    /// `application/json; charset=utf-16`) is decoded and returned as UTF-8 text, masked by the
+    /// same rules, so every output shows it as text.
     public func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool = false) -> Data {
-        redactedBody(body, contentType: contentType, isTruncated: isTruncated, depth: 0)
+        redactedBody(Self.utf8Text(of: body, contentType: contentType) ?? body, contentType: contentType, isTruncated: isTruncated, depth: 0)
     }
+
+    /// A body in a declared charset other than UTF-8, as UTF-8; `nil` when none is declared,
+    /// it is UTF-8, unknown, or the bytes do not decode in it. A body already decoded (an
+    /// output that redacts what the policy exposed) is not decoded twice: an 8-bit charset is
+    /// decoded only when the bytes are not UTF-8, UTF-16 only when they hold a zero byte.
+    static func utf8Text(of body: Data, contentType: String?) -> Data? {
+        guard let contentType, let charset = charset(of: contentType), let encoding = declaredEncodings[charset] else { return nil }
+        let isSixteenBit = encoding == .utf16 || encoding == .utf16LittleEndian || encoding == .utf16BigEndian
+        guard isSixteenBit ? body.contains(0) : String(data: body, encoding: .utf8) == nil,
+            let text = String(data: body, encoding: encoding)
+        else { return nil }
+        return Data(text.utf8)
+    }
+
+    /// The lowercased `charset` parameter of a `Content-Type`.
+    private static func charset(of contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
+        }
+        return nil
+    }
+
+    /// The charsets other than UTF-8 that bodies declare, by IANA name and common alias.
+    private static let declaredEncodings: [String: String.Encoding] = [
+        "iso-8859-1": .isoLatin1, "iso_8859-1": .isoLatin1, "latin1": .isoLatin1, "l1": .isoLatin1,
+        "iso-8859-2": .isoLatin2, "latin2": .isoLatin2, "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252,
+        "windows-1250": .windowsCP1250, "windows-1251": .windowsCP1251, "us-ascii": .ascii, "ascii": .ascii,
+        "utf-16": .utf16, "utf-16le": .utf16LittleEndian, "utf-16be": .utf16BigEndian, "shift_jis": .shiftJIS,
+        "euc-jp": .japaneseEUC, "iso-2022-jp": .iso2022JP,
+    ]
 
     /// How deep multipart bodies may nest before the rest is masked as unreadable.
     static let maximumMultipartDepth = 8
@@ -93,7 +130,7 @@ extension Redactor {
             return Data("[unparsed body: \(body.count) bytes, \(kind)]".utf8)
         case .other:
             guard level != .strict else { return Self.note(for: body, media: media) }
-            return redactedOtherBody(body)
+            return redactedOtherBody(body, isTruncated: isTruncated)
         }
     }
 
@@ -161,14 +198,47 @@ extension Redactor {
     ///   was left out.
     /// - Other binary data (an image, protobuf) is kept. (Compressed data and UTF-16 text,
     ///   which may hide any of that, are classified apart and noted as unparsed.)
-    private func redactedOtherBody(_ body: Data) -> Data {
+    private func redactedOtherBody(_ body: Data, isTruncated: Bool) -> Data {
         let isText = !body.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
         // Text that no rule could touch anywhere (a multipart part's `value`) is returned whole,
         // read in place; it is ASCII, since any other byte makes a rule possible.
-        guard isText, body.withUnsafeBytes({ textRulesMayChange(utf8: $0.bindMemory(to: UInt8.self)) }),
-            let text = String(data: body, encoding: .utf8)
-        else { return body }
-        return Data(redactedText(text).utf8)
+        guard isText, body.withUnsafeBytes({ textRulesMayChange(utf8: $0.bindMemory(to: UInt8.self)) }) else { return body }
+        // A cut may end inside a character.
+        if let text = UTF8Text.decode(body, isCut: isTruncated) { return Data(redactedTextBody(text).utf8) }
+        // Text in an undeclared 8-bit charset: read as Latin-1, returned as it came unless a
+        // rule masked something in it.
+        guard let text = String(data: body, encoding: .isoLatin1) else { return body }
+        let scrubbed = redactedTextBody(text)
+        return scrubbed == text ? body : Data(scrubbed.utf8)
+    }
+
+    /// Text of any length by the text rules, read in pieces of at most
+    /// ``maximumScrubbedTextBytes`` cut at whitespace, so a body is masked whole up to its
+    /// capture cap and never cut by the text rules' own limit. A word longer than a piece
+    /// (no whitespace in 64 KiB) is masked whole: nothing can be said of its parts.
+    private func redactedTextBody(_ text: String) -> String {
+        guard text.utf8.count > Self.maximumScrubbedTextBytes else { return redactedText(text) }
+        let bytes = Array(text.utf8)
+        var output = ""
+        output.reserveCapacity(bytes.count)
+        var start = 0
+        while start < bytes.count {
+            var end = min(start + Self.maximumScrubbedTextBytes, bytes.count)
+            if end < bytes.count {
+                var cut = end
+                while cut > start, ![0x20, 0x0A, 0x0D, 0x09, 0x0C].contains(bytes[cut - 1]) { cut -= 1 }
+                guard cut > start else {
+                    while end < bytes.count, ![0x20, 0x0A, 0x0D, 0x09, 0x0C].contains(bytes[end]) { end += 1 }
+                    output += "[REDACTED: a word of \(end - start) bytes]"
+                    start = end
+                    continue
+                }
+                end = cut
+            }
+            output += redactedText(String(decoding: bytes[start..<end], as: UTF8.self))
+            start = end
+        }
+        return output
     }
 
     /// What a body that hides text in a form no masker reads is: compressed, or UTF-16.

@@ -81,6 +81,31 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertTrue((cutLog["responseBody"] as? String)?.hasPrefix("[error] ") ?? false, "the detail view says what went wrong first")
     }
 
+    /// A text body is shown whole up to `maxBodyBytes` (not cut by the text rules' 64 KiB),
+    /// with no marker; a declared charset is decoded.
+    func testTextBodiesAreShownWholeUpToTheCapAndInTheirCharset() async throws {
+        let line = "line with password=hunter2 and words\n"
+        let long = String(repeating: line, count: 5_000)
+        api.route("/log") { _ in LoopbackResponse(headers: ["Content-Type": "text/plain"], body: Data(long.utf8)) }
+        api.route("/latin") { _ in
+            LoopbackResponse(headers: ["Content-Type": "text/plain; charset=iso-8859-1"], body: "caf\u{E9} cr\u{E8}me".data(using: .isoLatin1)!)
+        }
+        let harness = LoggerHarness(receiver: receiver) { $0.maxBodyBytes = 4 * 1024 * 1024 }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher, policy: HTTPCorePolicy(bodyCapture: .captured(maxBytes: 4 * 1024 * 1024)))
+        _ = try await client.send(HTTPRequest(url: api.url("/log")))
+        _ = try await client.send(HTTPRequest(url: api.url("/latin")))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: 2)
+        let logs = receiver.storedObjects()
+        let text = try XCTUnwrap(logs.first { ($0["url"] as? String)?.hasSuffix("/log") ?? false }?["responseBody"] as? String)
+        XCTAssertEqual(text, String(repeating: "line with password=[REDACTED] and words\n", count: 5_000))
+        let latin = try XCTUnwrap(logs.first { ($0["url"] as? String)?.hasSuffix("/latin") ?? false }?["responseBody"] as? String)
+        XCTAssertEqual(latin, "caf\u{E9} cr\u{E8}me")
+    }
+
     func testEveryRequestIsLoggedOnceWithRequestAndResponseJoined() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
