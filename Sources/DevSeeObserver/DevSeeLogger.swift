@@ -203,7 +203,7 @@ public final class DevSeeLogger: Sendable {
         if event.name == .responseMessage { return acceptMessage(event, shipper: shipper) }
         let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
         let retained = event.retainedByteCount
-        let maxMessageLogs = configuration.maxMessageLogsPerExchange
+        let maxMessageLogs = configuration.messageLogsPerExchange
         if event.name.isTerminal, let attemptStart {
             var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             entry.startedAt = attemptStart
@@ -220,7 +220,7 @@ public final class DevSeeLogger: Sendable {
     /// Logs one server-sent event or JSON line now (it is small), timed from its attempt's
     /// start, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
     private func acceptMessage(_ event: HTTPEvent, shipper: LogShipper) {
-        guard let message = event.message, message.index < configuration.maxMessageLogsPerExchange else { return }
+        guard let message = event.message, message.index < configuration.messageLogsPerExchange else { return }
         let entry = LogEntry(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: configuration.maxBodyBytes)
         shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }

@@ -37,6 +37,12 @@ struct LogLineFormatter {
             if stream.messageCount > 0 { note += " \(stream.messageCount) message\(stream.messageCount == 1 ? "" : "s")," }
             if let bytes = stream.responseBodyBytes { note += " \(bytes) bytes" }
             parts.append(paint(note, .dim))
+            if let answer = stream.answer {
+                // The answer on the exchange's line, one line, cut unless verbose.
+                var text = answer.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+                if !isVerbose, text.utf8.count > Self.maximumMessageBytes { text = UTF8Text.prefix(text, maxBytes: Self.maximumMessageBytes) + "…" }
+                parts.append(paint("answer: ", .cyan) + text)
+            }
         }
         var lines = [parts.joined(separator: "  ")]
         if isVerbose {

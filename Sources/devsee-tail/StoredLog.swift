@@ -35,6 +35,8 @@ struct StoredLog {
     struct Stream {
         let responseBodyBytes: Int?
         let messageCount: Int
+        /// The answer the stream carried (its generated text, or its data), as the logger read it.
+        let answer: String?
     }
 
     /// No response arrived: dev-see's 599 with an error, or the body the observer writes then.
@@ -74,7 +76,8 @@ struct StoredLog {
         if object["streamed"] as? Bool == true {
             stream = Stream(
                 responseBodyBytes: (object["responseBodyBytes"] as? NSNumber)?.intValue,
-                messageCount: (object["streamMessageCount"] as? NSNumber)?.intValue ?? 0
+                messageCount: (object["streamMessageCount"] as? NSNumber)?.intValue ?? 0,
+                answer: object["streamAnswer"] as? String
             )
         } else {
             stream = nil

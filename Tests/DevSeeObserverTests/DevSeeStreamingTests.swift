@@ -37,7 +37,10 @@ final class DevSeeStreamingTests: XCTestCase {
     ) async throws -> (messages: [[String: Any]], exchange: [String: Any], requestID: String) {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
-        let harness = LoggerHarness(receiver: receiver, configure)
+        let harness = LoggerHarness(receiver: receiver) { configuration in
+            configuration.logsStreamMessages = true
+            configure(&configuration)
+        }
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
         let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
@@ -97,7 +100,10 @@ final class DevSeeStreamingTests: XCTestCase {
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
         XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 0)
         let body = try XCTUnwrap(exchange["responseBody"] as? String)
-        XCTAssertTrue(body.hasPrefix("[stream] 3 messages in 130 bytes\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"), body)
+        // The answer first (no known LLM shape: the messages' data), then the events.
+        XCTAssertTrue(body.hasPrefix(
+            "[stream] 3 messages in 130 bytes, their data:\n{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend\n\n[events]\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"
+        ), body)
         XCTAssertFalse(messages.description.contains("sk-live-123"))
         XCTAssertFalse(body.contains("sk-live-123"), body)
     }
@@ -107,7 +113,7 @@ final class DevSeeStreamingTests: XCTestCase {
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"t":"Hel"}"#])
         XCTAssertEqual(exchange["streamMessageCount"] as? Int, 3)
         XCTAssertEqual(exchange["unloggedStreamMessageCount"] as? Int, 2)
-        XCTAssertTrue((exchange["responseBody"] as? String)?.hasPrefix("[stream] 3 messages in 130 bytes, 2 without a log of their own\n") == true)
+        XCTAssertTrue((exchange["responseBody"] as? String)?.hasPrefix("[stream] 3 messages in 130 bytes, 2 without a log of their own, their data:\n") == true)
     }
 
     func testMessagesAreCutAtThePolicyAndTheLoggerCaps() async throws {

@@ -26,6 +26,7 @@ final class DevSeeTailStreamingTests: XCTestCase {
                 configuration.endpointStore = nil
                 // One upload at a time: the server stores the logs in the order they were made.
                 configuration.maxConcurrentUploads = 1
+                configuration.logsStreamMessages = true
                 let logger = DevSeeLogger(configuration: configuration)
                 let dispatcher = HTTPEventDispatcher()
                 dispatcher.subscribe(DevSeeObserver(logger: logger))
@@ -73,7 +74,8 @@ final class DevSeeTailStreamingTests: XCTestCase {
             first,
             "T  POST    #1      D  https://api.example.com/v1/chat  [token] {\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}  req \(requestID)  corr corr-7",
             "T  POST    #2      D  https://api.example.com/v1/chat  line one\\nline two  req \(requestID)  corr corr-7",
-            "T  POST    200     D  https://api.example.com/v1/chat  req \(requestID)  corr corr-7  streamed 3 messages, 118 bytes",
+            "T  POST    200     D  https://api.example.com/v1/chat  req \(requestID)  corr corr-7  streamed 3 messages, 118 bytes"
+                + #"  answer: {"t":"Hel"}\n{"t":"lo","api_key":"[REDACTED]"}\nline one\nline two"#,
         ])
     }
 

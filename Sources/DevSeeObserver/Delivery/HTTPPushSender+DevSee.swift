@@ -13,7 +13,7 @@ extension HTTPPushSender where Item == PendingLog {
     ) -> HTTPPushSender {
         let builder = PayloadBuilder(appId: configuration.appId, redactor: configuration.redactor)
         let maxBodyBytes = configuration.maxBodyBytes
-        let maxMessageLogs = configuration.maxMessageLogsPerExchange
+        let maxMessageLogs = configuration.messageLogsPerExchange
         return HTTPPushSender(
             transport: transport,
             url: { destination.uploadURL },

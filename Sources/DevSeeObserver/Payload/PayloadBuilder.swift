@@ -53,18 +53,23 @@ struct PayloadBuilder: Sendable {
             entry.streaming = .message(message)
         }
         let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
-        let responseText = entry.responseBody.map { body in
-            BodyRenderer.render(entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor))
+        let redactedResponse = entry.responseBody.map { body in
+            entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor)
+        }
+        let responseText = redactedResponse.map(BodyRenderer.render)
+        // A streamed exchange's answer, read from its masked body, comes first.
+        let answer = entry.stream == nil ? nil : redactedResponse.flatMap { body in
+            StreamAnswer(body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated)
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
-        let errorLine = Self.joined(errorText(entry), streamNote(entry))
-        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil).count
+        let errorLine = Self.joined(errorText(entry), streamNote(entry, answer: answer))
+        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
         let sizes = (requestText.map(JSONString.escapedLength) ?? 0, responseText.map(JSONString.escapedLength) ?? 0)
         guard sizes.0 + sizes.1 > room else {
-            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText))
+            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText), answer: answer)
         }
         let requestRoom = sizes.1 <= room / 2 ? room - sizes.1 : max(room / 2, room - sizes.1)
         let responseRoom = room - min(sizes.0, requestRoom)
@@ -74,7 +79,8 @@ struct PayloadBuilder: Sendable {
             responseBody: Self.joined(
                 errorLine,
                 responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
-            )
+            ),
+            answer: answer
         )
     }
 
@@ -105,7 +111,7 @@ struct PayloadBuilder: Sendable {
     }
 
     /// The payload of an entry whose fields are already redacted.
-    private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?) -> [UInt8] {
+    private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?, answer: StreamAnswer?) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         let shown = Self.shownOutcome(entry)
@@ -142,6 +148,11 @@ struct PayloadBuilder: Sendable {
             if stream.messageCount > 0 {
                 writer.integer("streamMessageCount", stream.messageCount)
                 writer.integer("unloggedStreamMessageCount", stream.unloggedMessageCount)
+            }
+            if let answer {
+                // Stored, not shown by the viewer (its body starts with it): for `devsee-tail` and tools.
+                writer.string("streamAnswer", answer.text)
+                writer.string("streamAnswerShape", answer.shape.rawValue)
             }
         }
         writer.headers("requestHeaders", entry.requestHeaders)
@@ -203,14 +214,20 @@ struct PayloadBuilder: Sendable {
         return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
     }
 
-    /// The first line of a streamed response's body in the viewer, which shows no other field:
-    /// how many messages it carried and how many have no log of their own.
-    private func streamNote(_ entry: LogEntry) -> String? {
+    /// The start of a streamed response's body in the viewer, which shows no other field: how
+    /// many messages it carried (and how many have no log of their own, when messages get
+    /// logs), then the answer they carried (``/HTTPCore/StreamAnswer``), then `[events]`
+    /// above the masked events themselves.
+    private func streamNote(_ entry: LogEntry, answer: StreamAnswer?) -> String? {
         guard let stream = entry.stream, stream.messageCount > 0 else { return nil }
         let count = stream.messageCount
         var note = "[stream] \(count) message\(count == 1 ? "" : "s") in \(stream.responseBodyByteCount ?? 0) bytes"
-        if stream.unloggedMessageCount > 0 { note += ", \(stream.unloggedMessageCount) without a log of their own" }
-        return note
+        if stream.unloggedMessageCount > 0, stream.unloggedMessageCount < count {
+            note += ", \(stream.unloggedMessageCount) without a log of their own"
+        }
+        guard let answer else { return note }
+        let label = answer.shape == .data ? "their data" : "the \(answer.shape.rawValue) answer"
+        return note + ", \(label)\(answer.isTruncated ? " (cut)" : ""):\n" + answer.text + "\n\n[events]"
     }
 
     private func nonEmpty(_ value: String?, else fallback: String) -> String {
