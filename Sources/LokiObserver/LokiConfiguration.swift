@@ -39,10 +39,11 @@ public struct LokiConfiguration: Sendable {
     /// through ``LokiObserver`` are already redacted by their dispatcher's policy).
     public var redactor = Redactor.standard
     /// The most server-sent events or JSON lines of one streamed response that ``LokiObserver``
-    /// ships as lines of their own; later ones are only counted in the exchange's line, and 0
-    /// ships none. The client's `HTTPCorePolicy.streamMessages` bounds them first (1,000 per
-    /// exchange, 4 KiB each, by default).
-    public var maxMessageLinesPerExchange = 1000
+    /// ships as lines of their own; later ones are only counted in the exchange's line. 0 by
+    /// default: a streamed exchange is one line, whose `answer` is what the stream carried
+    /// (``/HTTPCore/StreamAnswer``). The client's `HTTPCorePolicy.streamMessages` bounds them
+    /// first (1,000 per exchange, 4 KiB each, by default).
+    public var maxMessageLinesPerExchange = 0
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10
     /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by

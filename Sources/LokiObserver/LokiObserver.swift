@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 import HTTPCoreConcurrency
 
 /// Ships one Loki line per HTTP exchange: subscribe it to a dispatcher, and every request of
@@ -59,6 +60,11 @@ public struct LokiObserver: HTTPObserver {
         fields.append(("message_bytes", String(message.byteCount)))
         if message.isTruncated { fields.append(("truncated", "true")) }
         fields.append(("data", own.messageData(message)))
+        // The request's metadata (trace and span ids) on every line, as on the exchange's.
+        let reserved = Set(fields.map(\.key))
+        for (key, value) in own.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
+            fields.append((key, value))
+        }
         logger.enqueue(
             level: .info,
             kind: "http_message",
@@ -67,6 +73,9 @@ public struct LokiObserver: HTTPObserver {
             date: event.timestamp
         )
     }
+
+    /// The most bytes of a stream's answer on its exchange's line.
+    static let maximumAnswerBytes = 4 * 1024
 
     /// Lines never made because their events were dropped; shared by copies of the observer.
     private let missedLines = Locked(0)
@@ -108,6 +117,12 @@ public struct LokiObserver: HTTPObserver {
                 let shipped = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, logger.configuration.maxMessageLinesPerExchange))
                 fields.append(("stream_messages", String(event.streamMessageCount)))
                 fields.append(("unlogged_stream_messages", String(event.streamMessageCount - shipped)))
+            }
+            if let answer = own.streamAnswer {
+                // What the stream carried, on the exchange's line; its start when long.
+                let cut = answer.text.utf8.count > Self.maximumAnswerBytes
+                fields.append(("answer_shape", answer.shape.rawValue))
+                fields.append(("answer", cut ? UTF8Text.prefix(answer.text, maxBytes: Self.maximumAnswerBytes) + "…" : answer.text))
             }
         }
         if let error = event.error {

@@ -35,6 +35,15 @@ struct OwnRedaction {
         redactor.map { $0.redactedText(value) } ?? value
     }
 
+    /// The answer a streamed response carried, read from its captured body (masked by the
+    /// policy, and by the sink's redactor when it differs); `nil` without one.
+    var streamAnswer: StreamAnswer? {
+        guard event.isStreamed, let response = event.response, let body = response.body else { return nil }
+        let contentType = response.headers["Content-Type"]
+        let masked = redactor.map { $0.redactedBody(body, contentType: contentType, isTruncated: response.isBodyTruncated) } ?? body
+        return StreamAnswer(body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated)
+    }
+
     /// A stream message's data, under its event name.
     func messageData(_ message: HTTPEvent.StreamMessage) -> String {
         guard let redactor else { return message.data }

@@ -26,7 +26,11 @@ final class LokiStreamingTests: XCTestCase {
     ) async throws -> (received: LokiReceiver.Received, requestID: String) {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }
-        let harness = LokiHarness(receiver: receiver, configure: configure)
+        let harness = LokiHarness(receiver: receiver) { configuration in
+            // Message lines are opt-in; these tests look at them.
+            configuration.maxMessageLinesPerExchange = 10
+            configure(&configuration)
+        }
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(LokiObserver(logger: harness.logger))
         let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
@@ -71,6 +75,7 @@ final class LokiStreamingTests: XCTestCase {
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
         XCTAssertTrue(exchange.hasSuffix(
             " request_id=\(id) attempt=1 correlation_id=corr-7 request_bytes=15 response_bytes=130 streamed=true stream_messages=3 unlogged_stream_messages=0"
+                + #" answer_shape=data answer="{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend""#
         ), exchange)
         XCTAssertFalse(received.lines.joined().contains("sk-live-123"))
     }
@@ -85,7 +90,7 @@ final class LokiStreamingTests: XCTestCase {
             #"1 message_kind=sse event=token event_id=2 message_bytes=61 truncated=true data="{\"t\":\"""#,
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
-        XCTAssertTrue(exchange.hasSuffix(" streamed=true stream_messages=3 unlogged_stream_messages=1"), exchange)
+        XCTAssertTrue(exchange.contains(" streamed=true stream_messages=3 unlogged_stream_messages=1 answer_shape=data "), exchange)
     }
 
     func testJSONLinesAreLinesToo() async throws {
@@ -112,5 +117,33 @@ final class LokiStreamingTests: XCTestCase {
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
         XCTAssertTrue(exchange.contains(" correlation_id=[REDACTED] "), exchange)
+    }
+
+    func testAStreamedLLMCallIsOneLineWithItsAnswerAndItsTraceByDefault() async throws {
+        let frames = [
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"The sky \"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"is blue.\"}}]}\n\ndata: [DONE]\n\n",
+        ]
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!, metadata: ["trace_id": "4bf92f3577b34da6", "span_id": "00f067aa0ba902b7"]
+        )
+        let read = Task { try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        let writer = try await transport.nextWriter()
+        for frame in frames { try await writer.write(HTTPBody.ByteChunk(frame.utf8)) }
+        writer.finish()
+        _ = try await read.value
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(1)
+        XCTAssertEqual(received.lines.count, 1, "one line per exchange: message lines are opt-in")
+        let line = try XCTUnwrap(received.lines.first)
+        XCTAssertTrue(line.contains(#" streamed=true stream_messages=3 unlogged_stream_messages=3 answer_shape="OpenAI chat" answer="The sky is blue." span_id=00f067aa0ba902b7 trace_id=4bf92f3577b34da6"#), line)
     }
 }
