@@ -9,7 +9,8 @@ extension HARExchange {
 
     /// The HAR 1.2 `entry` object, members in the specification's order, then the custom
     /// `_` fields: `_requestId`, `_attempt`, `_outcome`, and `_correlationId` and
-    /// `_metadata` when there are some; for a streamed exchange `_streamed`, and when its
+    /// `_metadata` when there are some; for a streamed exchange `_streamed`, `_streamAnswer`
+    /// (`shape`, `text`: the answer its stream carried, see ``/HTTPCore/StreamAnswer``), and when its
     /// response carried messages `_streamMessageCount`, `_droppedStreamMessages` (those not
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
@@ -31,6 +32,14 @@ extension HARExchange {
             members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
         }
         if isStreamed { members.append(("_streamed", true)) }
+        if isStreamed, let response, let body = response.body,
+            let answer = StreamAnswer(body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated)
+        {
+            // The answer the stream carried, read from the captured (masked) body.
+            var fields: [(String, HARJSON)] = [("shape", .string(answer.shape.rawValue)), ("text", .string(answer.text))]
+            if answer.isTruncated { fields.append(("_truncated", true)) }
+            members.append(("_streamAnswer", .object(fields)))
+        }
         if streamMessageCount > 0 {
             members.append(("_streamMessageCount", .integer(streamMessageCount)))
             members.append(("_droppedStreamMessages", .integer(streamMessageCount - messages.count)))

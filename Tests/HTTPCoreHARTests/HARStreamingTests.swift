@@ -65,6 +65,7 @@ final class HARStreamingTests: XCTestCase {
         XCTAssertEqual(entry["_streamMessageCount"] as? Int, 3)
         XCTAssertEqual(entry["_droppedStreamMessages"] as? Int, 0)
         XCTAssertNil(entry["_jsonLines"])
+        XCTAssertEqual(entry["_streamAnswer"] as? NSDictionary, ["shape": "data", "text": "{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend"])
         XCTAssertEqual(try untimed(entry["_eventSourceMessages"]), [
             ["eventName": "token", "eventId": "", "data": #"{"t":"Hel"}"#],
             ["eventName": "token", "eventId": "2", "data": #"{"t":"lo","api_key":"[REDACTED]"}"#],
@@ -99,6 +100,16 @@ final class HARStreamingTests: XCTestCase {
         XCTAssertEqual(try untimed(entry["_jsonLines"]), [["data": #"{"n":1}"#], ["data": #"{"n":2,"password":"[REDACTED]"}"#]])
     }
 
+    func testAnLLMStreamHasItsGeneratedTextAsTheAnswer() async throws {
+        let frames = [
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello\"}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\", Ann.\"}}\n\n",
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+        ]
+        let (entry, _, _) = try await recordedEntry(frames)
+        XCTAssertEqual(entry["_streamAnswer"] as? NSDictionary, ["shape": "Anthropic", "text": "Hello, Ann."])
+    }
+
     func testAStreamedDownloadWithoutMessagesIsMarkedStreamedOnly() async throws {
         let (entry, consumer, _) = try await recordedEntry(["abc", "defg"], contentType: "application/octet-stream")
         XCTAssertEqual(consumer.contentSize, 7)
@@ -106,6 +117,7 @@ final class HARStreamingTests: XCTestCase {
         XCTAssertEqual(entry["_streamed"] as? Bool, true)
         XCTAssertNil(entry["_streamMessageCount"])
         XCTAssertNil(entry["_eventSourceMessages"])
+        XCTAssertNil(entry["_streamAnswer"])
     }
 
     func testMessagesAreKeptForAtMostCapacityOpenStreamsTheOldestForgotten() async throws {
