@@ -140,6 +140,14 @@ public struct ConsoleObserver: HTTPObserver {
             let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
             lines += response.headers.map { "  \($0.name): \($0.value)" }
+            if event.isStreamed, body != .sizeOnly, let data = response.body,
+                let answer = StreamAnswer(body: data, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated)
+            {
+                // The answer the stream carried, before the events it came in.
+                let label = answer.shape == .data ? "data" : answer.shape.rawValue
+                lines.append("  answer (\(label), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : ""):")
+                lines += answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+            }
             lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"])
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
