@@ -61,8 +61,11 @@ struct LogLineFormatter {
             data = UTF8Text.prefix(data, maxBytes: Self.maximumMessageBytes) + "…"
         }
         if let type = message.eventType { data = paint("[\(type)]", .cyan) + " " + data }
+        // The logger writes a message's method as `POST #3` for the viewer's list; the index has a column here.
+        let indexSuffix = " #\(message.index)"
+        let method = log.method.hasSuffix(indexSuffix) ? String(log.method.dropLast(indexSuffix.count)) : log.method
         var parts = [
-            timeText(log.date), paint(pad(log.method, 6), .bold), paint(pad("#\(message.index)", 6), .dim),
+            timeText(log.date), paint(pad(method, 6), .bold), paint(pad("#\(message.index)", 6), .dim),
             pad(DurationText.format(milliseconds: log.durationMilliseconds), 8, left: true), url, data,
         ]
         if let requestID = log.requestID { parts.append(paint("req \(requestID)", .dim)) }

@@ -78,7 +78,7 @@ final class DevSeeStreamingTests: XCTestCase {
         ])
         for message in messages {
             XCTAssertEqual(message["type"] as? String, "api_log")
-            XCTAssertEqual(message["method"] as? String, "POST")
+            XCTAssertEqual(message["method"] as? String, "POST #\((message["streamMessage"] as? [String: Any])?["index"] as? Int ?? -1)", "the list tells it from the exchange's row")
             XCTAssertEqual(message["statusCode"] as? Int, 200)
             XCTAssertEqual(message["requestId"] as? String, requestID)
             XCTAssertEqual(message["correlationId"] as? String, "corr-7")

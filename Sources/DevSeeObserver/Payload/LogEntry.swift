@@ -200,7 +200,9 @@ extension LogEntry {
         let limit = max(0, maxBodyBytes)
         let cut = data.count > limit
         self.init(
-            method: request.method.rawValue,
+            // The method chip tells a message's row from its exchange's in the viewer's list,
+            // where the URL's `#message-N` is cut off.
+            method: "\(request.method.rawValue) #\(message.index)",
             url: request.url,
             responseURL: nil,
             statusCode: event.statusCode,
