@@ -66,7 +66,11 @@ struct StreamingExample {
     }
 
     static func main() async {
-        let status = await run(arguments: Array(CommandLine.arguments.dropFirst())) { print($0) }
+        // Each line is written at once (unbuffered), also when standard output is a pipe
+        // (`swift run streaming --sse | tee log`): the events show as they arrive.
+        let status = await run(arguments: Array(CommandLine.arguments.dropFirst())) { line in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
         exit(status)
     }
 
