@@ -207,6 +207,7 @@ public final class DevSeeLogger: Sendable {
         if event.name.isTerminal, let attemptStart {
             var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
             entry.startedAt = attemptStart
+            entry.exchangeDurationMilliseconds = event.durationMilliseconds
             entry.durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {

@@ -252,6 +252,13 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertTrue(receiver.rejections.isEmpty, "\(receiver.rejections)")
         XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200], "the retried attempt, then the outcome")
         XCTAssertEqual(logs.map { $0["attempt"] as? Int }, [1, 2])
+        // The list tells the attempts apart, and the last says what the exchange took in all.
+        XCTAssertEqual(logs.map { $0["method"] as? String }, ["GET attempt 1", "GET attempt 2"])
+        XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200])
+        XCTAssertTrue((logs[0]["responseBody"] as? String)?.hasPrefix("[attempt 1, retried]\nbusy") ?? false, "\(logs[0]["responseBody"] ?? "")")
+        let lastBody = try XCTUnwrap(logs[1]["responseBody"] as? String)
+        XCTAssertTrue(lastBody.hasPrefix("[attempt 2, the last: the exchange took "), lastBody)
+        XCTAssertTrue(lastBody.contains(" in all]\n{\"ok\":true}"), lastBody)
         XCTAssertEqual(logs.map { $0["requestId"] as? String }, [request.id.description, request.id.description])
         for (log, sent) in zip(logs, api.requests) {
             let headers = try XCTUnwrap(log["requestHeaders"] as? [String: String])
@@ -299,6 +306,13 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(starts.count, 2)
         let logs = receiver.storedObjects().sorted { ($0["attempt"] as? Int ?? 0) < ($1["attempt"] as? Int ?? 0) }
         XCTAssertEqual(logs.map { $0["attempt"] as? Int }, [1, 2])
+        // The list tells the attempts apart, and the last says what the exchange took in all.
+        XCTAssertEqual(logs.map { $0["method"] as? String }, ["GET attempt 1", "GET attempt 2"])
+        XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200])
+        XCTAssertTrue((logs[0]["responseBody"] as? String)?.hasPrefix("[attempt 1, retried]\nbusy") ?? false, "\(logs[0]["responseBody"] ?? "")")
+        let lastBody = try XCTUnwrap(logs[1]["responseBody"] as? String)
+        XCTAssertTrue(lastBody.hasPrefix("[attempt 2, the last: the exchange took "), lastBody)
+        XCTAssertTrue(lastBody.contains(" in all]\n{\"ok\":true}"), lastBody)
         let timestamps = logs.compactMap { $0["timestamp"] as? Int }
         XCTAssertEqual(timestamps, starts.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }, "each attempt's own start")
         let durations = logs.compactMap { $0["duration"] as? Double }

@@ -48,6 +48,11 @@ struct LogEntry: Sendable {
     /// The attempt this log describes, when the request was sent more than once; `nil` for a
     /// request sent once.
     var attempt: Int? = nil
+    /// Whether this log is an attempt that another one followed.
+    var isRetriedAttempt = false
+    /// The whole exchange's duration, when this log is its last attempt of several (whose
+    /// own duration is ``durationMilliseconds``).
+    var exchangeDurationMilliseconds: Double? = nil
     /// The request's metadata (trace id, route template, ...).
     var metadata: [String: String] = [:]
     /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
@@ -180,6 +185,7 @@ extension LogEntry {
             metadata: event.metadata,
             redactedBy: event.redactor
         )
+        isRetriedAttempt = event.name == .requestRetried
         if event.isStreamed, event.name.isTerminal {
             let logged = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, maxMessageLogs))
             streaming = .exchange(StreamSummary(

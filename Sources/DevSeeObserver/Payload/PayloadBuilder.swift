@@ -63,7 +63,7 @@ struct PayloadBuilder: Sendable {
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
-        let errorLine = Self.joined(errorText(entry), streamNote(entry, answer: answer))
+        let errorLine = Self.joined(Self.joined(attemptNote(entry), errorText(entry)), streamNote(entry, answer: answer))
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
@@ -175,12 +175,26 @@ struct PayloadBuilder: Sendable {
     /// | a failure without a response | 599, red | `GET failed` |
     /// | cancelled | 599, red | `GET cancelled`, `GET cancelled after 200` |
     ///
+    /// A request sent more than once adds its attempt: `GET attempt 1` (a 503 that was
+    /// retried), `GET attempt 2`, `GET attempt 2 failed`.
+    ///
     /// A server's own 599 keeps the plain method. The status that came is also sent as
     /// `reportedStatusCode`, and the error on the first line of the response body.
     static func shownOutcome(_ entry: LogEntry) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
-        guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, "") }
+        // A request sent more than once says which attempt each row is: `GET attempt 2`.
+        let attempt = entry.message == nil ? entry.attempt.map { " attempt \($0)" } ?? "" : ""
+        guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, attempt) }
         let verb = error == "cancelled" ? " cancelled" : " failed"
-        return (true, entry.statusCode, verb + (entry.statusCode.map { " after \($0)" } ?? ""))
+        return (true, entry.statusCode, attempt + verb + (entry.statusCode.map { " after \($0)" } ?? ""))
+    }
+
+    /// The first line of an attempt's body, for a request sent more than once:
+    /// `[attempt 1, retried]`, or `[attempt 2, the last: the exchange took 1.4 s in all]`.
+    private func attemptNote(_ entry: LogEntry) -> String? {
+        guard entry.message == nil, let attempt = entry.attempt else { return nil }
+        if entry.isRetriedAttempt { return "[attempt \(attempt), retried]" }
+        guard let total = entry.exchangeDurationMilliseconds else { return "[attempt \(attempt), the last]" }
+        return "[attempt \(attempt), the last: the exchange took \(DurationText.format(milliseconds: total)) in all]"
     }
 
     /// Milliseconds since 1970 for a date within ±100,000 years of it; `nil` for dates no
