@@ -85,18 +85,20 @@ public struct LokiObserver: HTTPObserver {
         self.logger = logger
     }
 
-    /// Terminal and message events: the only ones that make a line.
+    /// Terminal, retried and message events: the only ones that make a line.
     public var handledEventNames: Set<HTTPEvent.Name>? {
-        HTTPEvent.Name.terminal.union([.responseMessage])
+        HTTPEvent.Name.terminal.union([.responseMessage, .requestRetried])
     }
 
-    /// Queues the line of a terminal event or of a streamed message; other events are ignored.
+    /// Queues the line of a terminal event, of a retried attempt or of a streamed message;
+    /// other events are ignored.
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
             handleMessage(event)
             return
         }
-        guard event.name.isTerminal else { return }
+        // An exchange's line, and one per attempt that another followed.
+        guard event.name.isTerminal || event.name == .requestRetried else { return }
         let (level, statusClass) = Self.outcome(of: event)
         let own = OwnRedaction(event: event, redactor: logger.configuration.redactor)
         var fields: [(key: String, value: String)] = [
@@ -147,11 +149,12 @@ public struct LokiObserver: HTTPObserver {
     /// ``LokiLogger/statistics`` count only the lines it accepted.
     public var missedLineCount: Int { missedLines.withLock { $0 } }
 
-    /// Counts the exchange and message lines whose events are among `missed` and reports
+    /// Counts the exchange, attempt and message lines whose events are among `missed` and reports
     /// them in one diagnostic line.
     public func handleMissedEvents(_ missed: HTTPMissedEvents) {
         let messageLines = logger.configuration.maxMessageLinesPerExchange > 0 ? missed.messageCount : 0
-        let lines = missed.terminalCount + messageLines
+        // Retried attempts make lines too.
+        let lines = missed.terminalCount + missed.retriedCount + messageLines
         missedLines.withLock { $0 += lines }
         let kind = messageLines == 0 ? "exchange line" : "exchange and message line"
         logger.configuration.diagnostics(HTTPDiagnostic(
@@ -167,6 +170,9 @@ public struct LokiObserver: HTTPObserver {
         switch event.name {
         case .requestCancelled:
             return (.info, "cancelled")
+        case .requestRetried:
+            // An attempt that another followed: a warning, whatever it got.
+            return (.warning, event.statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "failed")
         case .requestFailed:
             // A failure after a status (a body cut short) is a failure all the same: `{level="error"}`
             // and `{status_class="failed"}` find it; the line keeps the status that came first.

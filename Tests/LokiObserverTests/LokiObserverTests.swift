@@ -86,6 +86,27 @@ final class LokiObserverTests: XCTestCase {
         XCTAssertTrue(line.contains(" error_type="), line)
     }
 
+    func testEachRetriedAttemptIsALineOfItsOwn() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let transport = MockTransport()
+        transport.enqueue(.status(503), .status(200))
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none))
+        _ = try await HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+            .send(HTTPRequest(url: URL(string: "https://a.example/orders")!))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(2)
+        let lines = received.lines.sorted()
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertTrue(lines[0].contains(" status=200 outcome=succeeded ") && lines[0].contains(" attempt=2 "), lines[0])
+        XCTAssertTrue(lines[1].contains(" status=503 outcome=retried ") && lines[1].contains(" attempt=1 "), lines[1])
+        XCTAssertEqual(Set(received.labelSets.map { $0["level"] ?? "" }), ["info", "warning"])
+    }
+
     func testEventsBeforeTheEndAreNotLogged() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }
