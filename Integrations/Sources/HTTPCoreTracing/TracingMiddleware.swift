@@ -29,7 +29,12 @@ import Tracing
 /// another propagation format leaves the metadata as it is.
 ///
 /// With no tracer bootstrapped (swift-distributed-tracing's `NoOpTracer`), it passes the request
-/// on untouched and costs nothing more than the call.
+/// on untouched and costs nothing more than the call. The tracer is read at each request
+/// (unless one is given), so a middleware made before the tracing system is bootstrapped
+/// traces once it is.
+///
+/// A streaming exchange's span (``intercept(_:body:context:next:)``) ends when its response
+/// body does, with the bytes that really went through, and is an error when the body fails.
 ///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
 /// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
@@ -40,22 +45,23 @@ import Tracing
 /// status to error; a 4xx does not, as the conventions say for clients. No header, query value
 /// or body ever becomes an attribute.
 public struct TracingMiddleware: HTTPMiddleware {
-    /// The tracer spans are made with.
-    public let tracer: any Tracer
+    /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each request.
+    private let configuredTracer: (any Tracer)?
     /// What `url.full` is redacted with.
     public let redactor: Redactor
-    /// Whether `tracer` is swift-distributed-tracing's `NoOpTracer` (nothing bootstrapped):
-    /// then no span is made, no URL redacted and no header written.
-    private let isNoOp: Bool
 
     private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
-    /// Creates a middleware; by default with the bootstrapped tracer and `.standard` redaction.
-    public init(tracer: any Tracer = InstrumentationSystem.tracer, redactor: Redactor = .standard) {
-        self.tracer = tracer
+    /// Creates a middleware with `.standard` redaction. Without a `tracer`, each request is
+    /// traced with the one bootstrapped then (`InstrumentationSystem.tracer`), so a middleware
+    /// made before `OTel.bootstrap` (or `InstrumentationSystem.bootstrap`) still traces.
+    public init(tracer: (any Tracer)? = nil, redactor: Redactor = .standard) {
+        configuredTracer = tracer
         self.redactor = redactor
-        isNoOp = tracer is NoOpTracer
     }
+
+    /// The tracer spans are made with now: the one given, or the bootstrapped one.
+    public var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
 
     /// `true`: it waits for nothing.
     public var staysWithinDeadline: Bool { true }
@@ -66,11 +72,72 @@ public struct TracingMiddleware: HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> HTTPResponse {
-        guard !isNoOp else { return try await next(request) }
+        let tracer = tracer
+        // With nothing bootstrapped (`NoOpTracer`) no span is made, no URL redacted and no header written.
+        guard !(tracer is NoOpTracer) else { return try await next(request) }
+        let (span, outgoing) = start(request, context: context, tracer: tracer)
+        defer { span.end() }
+        do {
+            let response = try await ServiceContext.withValue(span.context) {
+                try await next(outgoing)
+            }
+            span.attributes["http.response.body.size"] = response.body.count
+            Self.record(response, on: span)
+            return response
+        } catch let failure as HTTPError {
+            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
+            Self.record(failure, on: span)
+            throw failure
+        }
+    }
+
+    /// Runs the rest of a streaming exchange inside a client span that ends when the response
+    /// body does: read to its end, failed (the span is then an error), or stopped. The span
+    /// records the bytes that really went through in both directions.
+    public func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: HTTPMiddlewareContext,
+        next: HTTPStreamingMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let tracer = tracer
+        guard !(tracer is NoOpTracer) else { return try await next(request, body) }
+        let (span, outgoing) = start(request, context: context, tracer: tracer)
+        let sent = ByteCount()
+        let observedBody = body?.observingReads(chunk: { sent.add($0.count) }, end: { _ in })
+        let (response, responseBody): (HTTPResponse, HTTPBody)
+        do {
+            (response, responseBody) = try await ServiceContext.withValue(span.context) {
+                try await next(outgoing, observedBody)
+            }
+        } catch let failure as HTTPError {
+            Self.record(failure, on: span)
+            span.end()
+            throw failure
+        }
+        Self.record(response, on: span)
+        let received = ByteCount()
+        let watched = responseBody.observingReads(chunk: { received.add($0.count) }) { end in
+            if body != nil { span.attributes["http.request.body.size"] = sent.value }
+            span.attributes["http.response.body.size"] = received.value
+            switch end {
+            case .finished: break
+            case .failed(let error):
+                Self.record(error as? HTTPError ?? HTTPError.transport(.connectionLost, message: "\(error)"), on: span)
+            case .stopped:
+                span.attributes["error.type"] = "stopped"
+            }
+            span.end()
+        }
+        return (response, watched)
+    }
+
+    /// Starts the client span of a request, with the conventions' request attributes, and the
+    /// request as it goes on: the span's context in its headers, its ids in its metadata.
+    private func start(_ request: HTTPRequest, context: HTTPMiddlewareContext, tracer: any Tracer) -> (any Span, HTTPRequest) {
         let method = request.method.rawValue
         let isStandard = Self.standardMethods.contains(method)
         let span = tracer.startSpan(isStandard ? method : "HTTP", context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        defer { span.end() }
         span.attributes["http.request.method"] = isStandard ? method : "_OTHER"
         if !isStandard { span.attributes["http.request.method_original"] = method }
         span.attributes["url.full"] = redactor.redactedURL(request.url)
@@ -86,23 +153,22 @@ public struct TracingMiddleware: HTTPMiddleware {
             outgoing.metadata[TraceContextMiddleware.traceIDKey] = sent.traceID
             outgoing.metadata[TraceContextMiddleware.spanIDKey] = sent.spanID
         }
-        do {
-            let response = try await ServiceContext.withValue(span.context) {
-                try await next(outgoing)
-            }
-            span.attributes["http.response.status_code"] = response.statusCode
-            span.attributes["http.response.body.size"] = response.body.count
-            if response.status.kind == .serverError {
-                span.attributes["error.type"] = String(response.statusCode)
-                span.setStatus(SpanStatus(code: .error))
-            }
-            return response
-        } catch let failure as HTTPError {
-            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
-            span.attributes["error.type"] = failure.typeName
-            span.setStatus(SpanStatus(code: .error, message: failure.typeName))
-            throw failure
+        return (span, outgoing)
+    }
+
+    /// The response's status on the span; a 5xx makes it an error.
+    private static func record(_ response: HTTPResponse, on span: any Span) {
+        span.attributes["http.response.status_code"] = response.statusCode
+        if response.status.kind == .serverError {
+            span.attributes["error.type"] = String(response.statusCode)
+            span.setStatus(SpanStatus(code: .error))
         }
+    }
+
+    /// A failure on the span: its type, and the error status.
+    private static func record(_ failure: HTTPError, on span: any Span) {
+        span.attributes["error.type"] = failure.typeName
+        span.setStatus(SpanStatus(code: .error, message: failure.typeName))
     }
 
     private static func defaultPort(of url: URL) -> Int? {
@@ -123,5 +189,23 @@ public struct HTTPHeadersInjector: Injector {
     /// Sets `key` to `value` in `headers`.
     public func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaders) {
         headers.set(name: key, value: value)
+    }
+}
+
+/// Bytes counted as they pass, from any thread.
+private final class ByteCount: @unchecked Sendable {   // safe: `count` is only touched under `lock`
+    private let lock = NSLock()
+    private var count = 0
+
+    func add(_ bytes: Int) {
+        lock.lock()
+        count += bytes
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }

@@ -89,4 +89,59 @@ final class TracingMiddlewareTests: XCTestCase {
         XCTAssertEqual(spans[2].attributes["http.request.method"]?.toSpanAttribute(), "_OTHER")
         XCTAssertEqual(spans[2].attributes["http.request.method_original"]?.toSpanAttribute(), "PURGE")
     }
+
+    /// A streamed exchange through a client whose transport streams, the writer to feed it,
+    /// and the task that reads the response body.
+    private func streamed(
+        _ tracer: InMemoryTracer, upload: HTTPBody? = nil
+    ) async throws -> (writer: HTTPBody.Writer, read: Task<Int, any Error>, transport: StreamingMockTransport) {
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = HTTPTransportClient(transport: transport, middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher())
+        let request = HTTPCore.HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!)
+        let read = Task { try await client.send(request, body: upload) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        return (try await transport.nextWriter(), read, transport)
+    }
+
+    func testAStreamedResponsesSpanEndsWhenItsBodyEndsWithTheBytesThatWentThrough() async throws {
+        let tracer = InMemoryTracer()
+        let upload = HTTPBody(Data("{\"stream\":true}".utf8))
+        let (writer, read, _) = try await streamed(tracer, upload: upload)
+        try await writer.write(HTTPBody.ByteChunk("data: one\n\n".utf8))
+        XCTAssertEqual(tracer.finishedSpans.count, 0, "the head arrived; the body has not ended: the span is open")
+        try await writer.write(HTTPBody.ByteChunk("data: two\n\n".utf8))
+        writer.finish()
+        let count = try await read.value
+        XCTAssertEqual(count, 22)
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(tracer.finishedSpans.count, 1)
+        XCTAssertEqual(span.attributes["http.response.body.size"]?.toSpanAttribute(), 22)
+        XCTAssertEqual(span.attributes["http.request.body.size"]?.toSpanAttribute(), 15)
+        XCTAssertEqual(span.attributes["http.response.status_code"]?.toSpanAttribute(), 200)
+        XCTAssertNil(span.status)
+    }
+
+    func testAFailureInTheBodyMarksTheStreamedSpanAsAnError() async throws {
+        let tracer = InMemoryTracer()
+        let (writer, read, _) = try await streamed(tracer)
+        try await writer.write(HTTPBody.ByteChunk("data: one\n\n".utf8))
+        writer.finish(throwing: HTTPError.transport(.connectionLost, message: "reset"))
+        let result = await read.result
+        XCTAssertThrowsError(try result.get())
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.status?.code, .error)
+        XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "connection_lost")
+        XCTAssertEqual(span.attributes["http.response.body.size"]?.toSpanAttribute(), 11)
+    }
+
+    func testAMiddlewareMadeBeforeTheTracerIsBootstrappedTracesOnceItIs() async throws {
+        let middleware = TracingMiddleware()
+        let transport = MockTransport()
+        transport.enqueue(.status(200))
+        let client = HTTPTransportClient(transport: transport, middlewares: [middleware], dispatcher: HTTPEventDispatcher())
+        // The process's one bootstrap, for this test: no other test of this package reads the global tracer.
+        let tracer = InMemoryTracer()
+        InstrumentationSystem.bootstrap(tracer)
+        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/late")!))
+        XCTAssertEqual(tracer.finishedSpans.map { $0.attributes["url.full"]?.toSpanAttribute() }, ["https://api.example.com/late"])
+    }
 }
