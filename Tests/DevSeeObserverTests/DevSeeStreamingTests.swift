@@ -3,6 +3,7 @@ import DevSeeServer
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
+import HTTPCoreURLSession
 import XCTest
 
 /// Three server-sent events of an LLM-like answer, the second with a secret in its JSON.
@@ -158,5 +159,38 @@ final class DevSeeStreamingTests: XCTestCase {
         for log in messages + [exchange] {
             XCTAssertEqual(log["correlationId"] as? String, "[REDACTED]")
         }
+    }
+
+    /// dev-see's buffer arithmetic: it keeps the last 1,000 logs. By default a 1,000-event
+    /// stream is one log, so the 50 rows before it stay in the viewer.
+    func testALongStreamLeavesTheRowsBeforeItInTheViewersLastThousand() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let earlier = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug)
+        for index in 0..<50 { _ = try await earlier.send(HTTPRequest(url: URL(string: "https://api.example.com/rows/\(index)")!)) }
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let streaming = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let read = Task { try await streaming.send(HTTPRequest(url: URL(string: "https://api.example.com/v1/chat")!), body: nil) { _, body in try await body.collect(upTo: 1 << 24).count } }
+        let writer = try await transport.nextWriter()
+        for index in 0..<1_000 { try await writer.write(HTTPBody.ByteChunk("data: {\"choices\":[{\"delta\":{\"content\":\"\(index) \"}}]}\n\n".utf8)) }
+        writer.finish()
+        _ = try await read.value
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: 51)
+
+        // What the viewer loads: the server's last 1,000 entries.
+        let data = try await URLSessionClient().send(HTTPRequest(url: receiver.baseURL.appendingPathComponent("api/logs"))).body
+        let shown = try XCTUnwrap((JSONSerialization.jsonObject(with: data) as? [String: Any])?["logs"] as? [[String: Any]])
+        XCTAssertEqual(shown.count, 51)
+        let urls = Set(shown.compactMap { $0["url"] as? String })
+        XCTAssertTrue((0..<50).allSatisfy { urls.contains("https://api.example.com/rows/\($0)") }, "the 50 rows before the stream are still shown")
+        let stream = try XCTUnwrap(shown.first { ($0["url"] as? String)?.hasSuffix("/v1/chat") ?? false })
+        XCTAssertEqual(stream["streamMessageCount"] as? Int, 1_000)
+        XCTAssertTrue((stream["responseBody"] as? String)?.hasPrefix("[stream] 1000 messages in ") ?? false)
+        XCTAssertEqual((stream["streamAnswer"] as? String)?.hasPrefix("0 1 2 3 "), true)
     }
 }
