@@ -47,6 +47,21 @@ final class HTTPBodyObservationTests: XCTestCase {
         XCTAssertTrue(seen.ends.withLock { $0 }.first?.hasPrefix("failed: ") ?? false)
     }
 
+    func testEachReadingOfAReplayableBodyBeginsAndEndsOnItsOwn() async throws {
+        let seen = Seen()
+        let begun = Locked(0)
+        let observed = HTTPBody(Data("abc".utf8)).observingReads(
+            readingBegins: { begun.withLock { $0 += 1 } },
+            chunk: { chunk in seen.chunks.withLock { $0.append(chunk.count) } },
+            end: seen.record
+        )
+        _ = try await observed.collect(upTo: 100)
+        _ = try await observed.collect(upTo: 100)
+        XCTAssertEqual(begun.withLock { $0 }, 2)
+        XCTAssertEqual(seen.chunks.withLock { $0 }, [3, 3])
+        XCTAssertEqual(seen.ends.withLock { $0 }, ["finished", "finished"])
+    }
+
     func testABodyDroppedUnreadIsStopped() {
         let seen = Seen()
         do {

@@ -104,7 +104,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         guard !(tracer is NoOpTracer) else { return try await next(request, body) }
         let (span, outgoing) = start(request, context: context, tracer: tracer)
         let sent = ByteCount()
-        let observedBody = body?.observingReads(chunk: { sent.add($0.count) }, end: { _ in })
+        let observedBody = body?.observingReads(readingBegins: sent.reset, chunk: { sent.add($0.count) }, end: { _ in })
         let (response, responseBody): (HTTPResponse, HTTPBody)
         do {
             (response, responseBody) = try await ServiceContext.withValue(span.context) {
@@ -123,7 +123,7 @@ public struct TracingMiddleware: HTTPMiddleware {
             switch end {
             case .finished: break
             case .failed(let error):
-                Self.record(error as? HTTPError ?? HTTPError.transport(.connectionLost, message: "\(error)"), on: span)
+                Self.record(bodyFailure: error, on: span)
             case .stopped:
                 span.attributes["error.type"] = "stopped"
             }
@@ -171,6 +171,15 @@ public struct TracingMiddleware: HTTPMiddleware {
         span.setStatus(SpanStatus(code: .error, message: failure.typeName))
     }
 
+    /// A failure while the response body was read: an ``HTTPError`` as the client reports it,
+    /// any other error by its type's name, as the conventions' `error.type` asks.
+    private static func record(bodyFailure error: any Error, on span: any Span) {
+        if let failure = HTTPError(error) { return record(failure, on: span) }
+        let typeName = String(reflecting: type(of: error))
+        span.attributes["error.type"] = typeName
+        span.setStatus(SpanStatus(code: .error, message: typeName))
+    }
+
     private static func defaultPort(of url: URL) -> Int? {
         switch url.scheme?.lowercased() {
         case "https": 443
@@ -200,6 +209,13 @@ private final class ByteCount: @unchecked Sendable {   // safe: `count` is only 
     func add(_ bytes: Int) {
         lock.lock()
         count += bytes
+        lock.unlock()
+    }
+
+    /// Starts the count again, for a body read anew.
+    @Sendable func reset() {
+        lock.lock()
+        count = 0
         lock.unlock()
     }
 

@@ -1,7 +1,7 @@
 import HTTPCoreConcurrency
 
 extension HTTPBody {
-    /// What ended the reading of a body.
+    /// What ended a reading of a body.
     public enum ReadEnd: Sendable {
         /// The reader read it to its end.
         case finished
@@ -12,19 +12,27 @@ extension HTTPBody {
         case stopped
     }
 
-    /// This body, its bytes unchanged, with each chunk read told to `chunk` and the end of
-    /// the reading told to `end`, once: for a middleware that measures what went through (a
-    /// span that ends when the body does, with its real size), without reading the body
-    /// itself. Stopping the returned body stops this one.
+    /// This body, its bytes unchanged, with each reading watched: `readingBegins` is told as
+    /// a reading starts, `chunk` each chunk read, and `end` how that reading ended, once per
+    /// reading. A body dropped or stopped before any reading ends once, `stopped`.
+    ///
+    /// For a middleware that measures what went through (a span that ends when the body does,
+    /// with its real size) without reading the body itself. A replayable body is read again
+    /// when a request is retried or redirected, so a count that `readingBegins` resets holds
+    /// the last reading's bytes, not the sum of every attempt's. Stopping the returned body
+    /// stops this one.
     public func observingReads(
+        readingBegins: @escaping @Sendable () -> Void = {},
         chunk: @escaping @Sendable (ByteChunk) -> Void = { _ in },
         end: @escaping @Sendable (ReadEnd) -> Void
     ) -> HTTPBody {
-        let reporter = ReadEndReporter(end)
+        let readings = Readings(end)
         return HTTPBody(length: length, iterationBehavior: iterationBehavior, onStop: { [self] in
-            reporter.report(.stopped)
+            readings.current.report(.stopped)
             stopReading()
         }) {
+            readingBegins()
+            let reporter = readings.begin()
             var iterator = self.makeAsyncIterator()
             return AnyChunks(next: {
                 do {
@@ -43,21 +51,58 @@ extension HTTPBody {
     }
 }
 
-/// Tells the end of a reading once; a reading whose reporter goes away untold was stopped.
-private final class ReadEndReporter: Sendable {
+/// The end reporters of a watched body's readings: the one of the reading under way, or,
+/// before any, the one a body dropped unread reports through.
+private final class Readings: Sendable {
     private let end: @Sendable (HTTPBody.ReadEnd) -> Void
-    private let isReported = Locked(false)
+    private let latest: Locked<ReadEndReporter>
 
     init(_ end: @escaping @Sendable (HTTPBody.ReadEnd) -> Void) {
         self.end = end
+        latest = Locked(ReadEndReporter(end))
+    }
+
+    /// The reporter a stop is told to.
+    var current: ReadEndReporter { latest.withLock { $0 } }
+
+    /// A new reading's reporter. The unread body's reporter, if no reading began before, is
+    /// retired untold: the body was read after all.
+    func begin() -> ReadEndReporter {
+        let reporter = ReadEndReporter(end, isReading: true)
+        let previous = latest.withLock { latest in
+            defer { latest = reporter }
+            return latest
+        }
+        previous.retireIfUnread()
+        return reporter
+    }
+}
+
+/// Tells the end of one reading once; a reading whose reporter goes away untold was stopped.
+private final class ReadEndReporter: Sendable {
+    private enum State { case unread, reading, told }
+
+    private let end: @Sendable (HTTPBody.ReadEnd) -> Void
+    private let state: Locked<State>
+
+    init(_ end: @escaping @Sendable (HTTPBody.ReadEnd) -> Void, isReading: Bool = false) {
+        self.end = end
+        state = Locked(isReading ? .reading : .unread)
     }
 
     func report(_ readEnd: HTTPBody.ReadEnd) {
-        guard isReported.withLock({ isReported in
-            defer { isReported = true }
-            return !isReported
+        guard state.withLock({ state in
+            defer { state = .told }
+            return state != .told
         }) else { return }
         end(readEnd)
+    }
+
+    /// Marks the reporter of a body not yet read as done with, if nothing was told through it.
+    func retireIfUnread() {
+        state.withLock { state in
+            if state == .unread { state = .told }
+        }
     }
 
     deinit {

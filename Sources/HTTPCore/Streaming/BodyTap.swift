@@ -44,17 +44,8 @@ final class BodyTap: Sendable {
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
     /// sends a replayable body anew).
     func watching(_ body: HTTPBody) -> HTTPBody {
-        HTTPBody(length: body.length, iterationBehavior: body.iterationBehavior, onStop: { body.stopReading() }) {
-            self.beginPass()
-            var iterator = body.makeAsyncIterator()
-            return AnyChunks(next: {
-                guard let chunk = try await iterator.next() else {
-                    self.end()
-                    return nil
-                }
-                self.record(chunk)
-                return chunk
-            })
+        body.observingReads(readingBegins: beginPass, chunk: record) { end in
+            if case .finished = end { self.end() }
         }
     }
 

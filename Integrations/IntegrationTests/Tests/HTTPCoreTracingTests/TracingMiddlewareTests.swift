@@ -133,6 +133,37 @@ final class TracingMiddlewareTests: XCTestCase {
         XCTAssertEqual(span.attributes["http.response.body.size"]?.toSpanAttribute(), 11)
     }
 
+    struct DecoderGaveUp: Error {}
+
+    func testABodyFailureThatIsNotAnHTTPErrorIsNamedByItsType() async throws {
+        let tracer = InMemoryTracer()
+        let (writer, read, _) = try await streamed(tracer)
+        try await writer.write(HTTPBody.ByteChunk("data: one\n\n".utf8))
+        writer.finish(throwing: DecoderGaveUp())
+        _ = await read.result
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.status?.code, .error)
+        XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "HTTPCoreTracingTests.TracingMiddlewareTests.DecoderGaveUp")
+    }
+
+    func testARetriedUploadCountsTheBytesOfOneSendingNotEveryAttempts() async throws {
+        let tracer = InMemoryTracer()
+        let transport = StreamingMockTransport(statusCodes: [503, 200])
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
+        let client = HTTPTransportClient(transport: transport, middlewares: [TracingMiddleware(tracer: tracer), retry], dispatcher: HTTPEventDispatcher())
+        let request = HTTPCore.HTTPRequest(method: .put, url: URL(string: "https://api.example.com/v1/upload")!)
+        let upload = HTTPBody(Data("{\"stream\":true}".utf8))
+        let read = Task { try await client.send(request, body: upload) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        _ = try await transport.nextWriter()
+        let answer = try await transport.nextWriter()
+        answer.finish()
+        let count = try await read.value
+        XCTAssertEqual(count, 0)
+        XCTAssertEqual(transport.uploads.map(\.count), [15, 15], "the upload was sent twice")
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.attributes["http.request.body.size"]?.toSpanAttribute(), 15)
+    }
+
     func testAMiddlewareMadeBeforeTheTracerIsBootstrappedTracesOnceItIs() async throws {
         let middleware = TracingMiddleware()
         let transport = MockTransport()
