@@ -9,7 +9,9 @@ extension HARExchange {
 
     /// The HAR 1.2 `entry` object, members in the specification's order, then the custom
     /// `_` fields: `_requestId`, `_attempt`, `_outcome`, and `_correlationId` and
-    /// `_metadata` when there are some; for a streamed exchange `_streamed`, `_streamAnswer`
+    /// `_metadata` when there are some; for a redirected exchange, whose `request` is the one
+    /// that got the final status, `_redirectedFrom` (`method`, `url`, `statusCodes`: the request
+    /// it started with and the redirects followed); for a streamed exchange `_streamed`, `_streamAnswer`
     /// (`shape`, `text`: the answer its stream carried, see ``/HTTPCore/StreamAnswer``), and when its
     /// response carried messages `_streamMessageCount`, `_droppedStreamMessages` (those not
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
@@ -30,6 +32,13 @@ extension HARExchange {
         if let correlationID { members.append(("_correlationId", .string(correlationID))) }
         if !request.metadata.isEmpty {
             members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
+        }
+        if let originalRequest, let redirection {
+            members.append(("_redirectedFrom", .object([
+                ("method", .string(originalRequest.method.rawValue)),
+                ("url", .string(originalRequest.url)),
+                ("statusCodes", .array(redirection.statusCodes.map { .integer($0) })),
+            ])))
         }
         if isStreamed { members.append(("_streamed", true)) }
         if isStreamed, let response, let body = response.body,
@@ -62,14 +71,20 @@ extension HARExchange {
     }
 
     private var comment: String? {
-        switch outcome {
-        case .requestFailed:
-            response.map { "failed after status \($0.statusCode): \(error?.description ?? "unknown error")" }
-                ?? "failed without a response: \(error?.description ?? "unknown error")"
-        case .requestCancelled: "cancelled before a complete response"
-        case .requestRetried: "attempt \(attempt), followed by another attempt"
-        default: nil
+        let redirected = originalRequest.flatMap { original in
+            redirection.map { "redirected: " + $0.route(from: original.method.rawValue, original.url, to: request.url) }
         }
+        let outcomeNote: String? =
+            switch outcome {
+            case .requestFailed:
+                response.map { "failed after status \($0.statusCode): \(error?.description ?? "unknown error")" }
+                    ?? "failed without a response: \(error?.description ?? "unknown error")"
+            case .requestCancelled: "cancelled before a complete response"
+            case .requestRetried: "attempt \(attempt), followed by another attempt"
+            default: nil
+            }
+        let notes = [redirected, outcomeNote].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
     // MARK: Request

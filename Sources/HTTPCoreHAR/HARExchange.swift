@@ -10,7 +10,12 @@ struct HARExchange: Sendable {
     let requestID: HTTPRequest.ID
     let attempt: Int
     let correlationID: String?
+    /// The request that got the final status (after redirects, the last one sent).
     let request: HTTPEvent.Request
+    /// The request the exchange started with, when redirects led elsewhere.
+    let originalRequest: HTTPEvent.Request?
+    /// How the transport reached the response, when it followed redirects.
+    let redirection: HTTPRedirection?
     /// The size of the body sent, whatever the policy captured.
     let requestBodyByteCount: Int
     let response: HTTPEvent.Response?
@@ -39,8 +44,10 @@ struct HARExchange: Sendable {
         requestID = event.requestID
         attempt = event.attempt
         correlationID = event.correlationID
-        request = event.request
-        requestBodyByteCount = event.requestBodyByteCount
+        request = event.finalRequest
+        redirection = event.response?.redirection
+        originalRequest = redirection == nil ? nil : event.request
+        requestBodyByteCount = event.finalRequestBodyByteCount
         response = event.response
         responseBodyByteCount = event.responseBodyByteCount
         error = event.error

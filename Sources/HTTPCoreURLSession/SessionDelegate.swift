@@ -31,6 +31,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let exchanges = Locked<[Int: Exchange]>([:])
+    /// The redirect statuses each task followed so far, by task identifier, for the tasks
+    /// that asked about their redirects.
+    private let redirectStatuses = Locked<[Int: [Int]]>([:])
+
+    /// The redirect statuses `task` followed, taken out of the record.
+    func takeRedirectStatuses(of task: URLSessionTask) -> [Int] {
+        redirectStatuses.withLock { $0.removeValue(forKey: task.taskIdentifier) } ?? []
+    }
 
     /// Registers a buffered task created without a completion handler; call before `resume()`.
     /// Past `maximumBytes` of body the task is cancelled and `completion` gets
@@ -101,6 +109,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         case .streamed(let streamed): streamed.complete(error: error)
         case nil: break
         }
+        _ = takeRedirectStatuses(of: task)
     }
 
     func urlSession(
@@ -113,6 +122,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let keepsBody = response.statusCode == 307 || response.statusCode == 308
         let original = task.originalRequest
         let hasBody = !(original?.httpBody?.isEmpty ?? true) || original?.httpBodyStream != nil
-        TaskCancellation.decideRedirect(of: task) { completionHandler(keepsBody && hasBody ? nil : request) }
+        let follows = !(keepsBody && hasBody)
+        if follows { redirectStatuses.withLock { $0[task.taskIdentifier, default: []].append(response.statusCode) } }
+        TaskCancellation.decideRedirect(of: task) { completionHandler(follows ? request : nil) }
     }
 }

@@ -43,6 +43,9 @@ final class StreamedTask: Sendable {
 
     // MARK: From the caller
 
+    /// The data task, once started.
+    var dataTask: URLSessionDataTask? { task.withLock { $0 } }
+
     /// Resumes `task` unless the caller was cancelled already; `head` gets the response head.
     /// Call on the transport's ``SessionCalls``.
     func start(_ task: URLSessionDataTask, head: Head) {

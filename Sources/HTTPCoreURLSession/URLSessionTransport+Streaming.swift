@@ -35,14 +35,17 @@ extension URLSessionTransport {
             response.body = Data()
             return (response, HTTPBody(bytes))
         }
+        var followed: HTTPRedirection?
         for _ in 0...Self.maximumBodyRedirects {
-            let (response, responseBody) = try await performStreamedTask(current, body: body, delegate: delegate)
+            var (response, responseBody) = try await performStreamedTask(current, body: body, delegate: delegate)
+            response.redirection = response.redirection?.following(followed) ?? followed
             let hasBody = body != nil || !(current.body?.isEmpty ?? true)
             // A one-pass body is spent: its 307 or 308 is the answer.
             guard hasBody, body?.iterationBehavior != .single, let next = redirect(of: current, by: response) else {
                 return (response, responseBody)
             }
             responseBody.stopReading()
+            followed = Self.redirection(by: response, to: next)
             current = next
         }
         throw Self.tooManyRedirects
@@ -65,13 +68,17 @@ extension URLSessionTransport {
         } onCancel: {
             streamed.cancel()
         }
-        let response = HTTPResponse(
+        var response = HTTPResponse(
             requestID: request.id,
             statusCode: http.statusCode,
             headers: Self.headers(of: http, decodedBodySize: nil),
             body: Data(),
             url: http.url ?? request.url
         )
+        if let task = streamed.dataTask {
+            let hasBody = body != nil || !(request.body?.isEmpty ?? true)
+            response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, session: session)
+        }
         return (response, responseBody)
     }
 

@@ -83,9 +83,12 @@ public struct URLSessionTransport: HTTPTransport {
     /// Performs one exchange with data tasks; honours Swift task cancellation.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request
+        var followed: HTTPRedirection?
         for _ in 0...Self.maximumBodyRedirects {
-            let response = try await performTask(current)
+            var response = try await performTask(current)
+            response.redirection = response.redirection?.following(followed) ?? followed
             guard !(current.body?.isEmpty ?? true), let next = redirect(of: current, by: response) else { return response }
+            followed = Self.redirection(by: response, to: next)
             current = next
         }
         throw Self.tooManyRedirects
@@ -118,7 +121,13 @@ public struct URLSessionTransport: HTTPTransport {
                     let maximumBytes = limits.maximumBufferedBytes
                     let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         continuation.resume(with: Result {
-                            try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                            var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                            if let task = state.withLock({ $0.task }) {
+                                answer.redirection = Self.redirection(
+                                    of: task, sending: request, hasBody: !(request.body?.isEmpty ?? true), reached: answer.url, session: session
+                                )
+                            }
+                            return answer
                         })
                     }
                     let task: URLSessionDataTask
@@ -177,6 +186,25 @@ extension URLSessionTransport {
             message: "the response body is over \(maximumBytes) bytes, URLSessionTransport.Limits.maximumBufferedBytes (\(target(url))); "
                 + "raise it, or read the body with the streaming send(_:body:receive:)"
         )
+    }
+
+    /// How `task`, sent as `request` (with a body when `hasBody`), reached `finalURL`: read
+    /// from the request it sent last and the statuses the session delegate saw; `nil` when it
+    /// followed no redirect.
+    static func redirection(
+        of task: URLSessionTask, sending request: HTTPRequest, hasBody: Bool, reached finalURL: URL, session: URLSession
+    ) -> HTTPRedirection? {
+        let statusCodes = (session.delegate as? SessionDelegate)?.takeRedirectStatuses(of: task) ?? []
+        guard finalURL != request.url || !statusCodes.isEmpty, let sent = task.currentRequest else { return nil }
+        let method = sent.httpMethod.flatMap(HTTPMethod.init) ?? request.method
+        let carriedBody = !(sent.httpBody?.isEmpty ?? true) || sent.httpBodyStream != nil
+        return HTTPRedirection(method: method, resentBody: carriedBody && hasBody, statusCodes: statusCodes)
+    }
+
+    /// The redirection so far once the transport itself follows `response`, a 307 or 308,
+    /// with `next`: the same method and body again.
+    static func redirection(by response: HTTPResponse, to next: HTTPRequest) -> HTTPRedirection {
+        HTTPRedirection(method: next.method, resentBody: true, statusCodes: [response.statusCode]).following(response.redirection)
     }
 
     static func isSameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

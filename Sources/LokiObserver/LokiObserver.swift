@@ -12,7 +12,8 @@ import HTTPCoreConcurrency
 /// ```
 ///
 /// Each exchange's terminal event becomes one line, stamped with its end time:
-/// `method`, `url` (redacted by the dispatcher's policy), `status`, `outcome`,
+/// `method`, `url` (of the request that got the status, redacted by the dispatcher's policy; after redirects
+/// `redirected_from` names the first request and `redirects` the statuses followed), `status`, `outcome`,
 /// `duration_ms`, `request_id`, `attempt`, `correlation_id`, body sizes, `error_type` and
 /// `error` when it failed, then the request's metadata (trace ids, for instance). Its
 /// stream adds the labels `method`, `status_class` (`2xx` … `5xx`, `failed`, `cancelled`) and
@@ -102,8 +103,8 @@ public struct LokiObserver: HTTPObserver {
         let (level, statusClass) = Self.outcome(of: event)
         let own = OwnRedaction(event: event, redactor: logger.configuration.redactor)
         var fields: [(key: String, value: String)] = [
-            ("method", event.method.rawValue),
-            ("url", own.url),
+            ("method", event.finalMethod.rawValue),
+            ("url", own.finalURL),
             ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
@@ -111,6 +112,11 @@ public struct LokiObserver: HTTPObserver {
             ("attempt", String(event.attempt)),
         ]
         if let correlation = own.correlationID { fields.append(("correlation_id", correlation)) }
+        if let redirection = event.response?.redirection {
+            // The request the exchange started with, and the redirects that led to `url`.
+            fields.append(("redirected_from", "\(event.method) \(own.url)"))
+            fields.append(("redirects", redirection.statusCodes.isEmpty ? "unknown" : redirection.statusCodes.map(String.init).joined(separator: ",")))
+        }
         fields.append(("request_bytes", String(event.requestBodyByteCount)))
         if let bytes = event.responseBodyByteCount { fields.append(("response_bytes", String(bytes))) }
         if event.isStreamed {
@@ -138,7 +144,7 @@ public struct LokiObserver: HTTPObserver {
         logger.enqueue(
             level: level,
             kind: "http",
-            extraLabels: [("method", event.method.rawValue), ("status_class", statusClass), ("host", event.host ?? "")],
+            extraLabels: [("method", event.finalMethod.rawValue), ("status_class", statusClass), ("host", event.host ?? "")],
             fields: fields,
             date: event.endedAt ?? event.timestamp
         )

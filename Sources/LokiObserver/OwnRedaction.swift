@@ -19,6 +19,11 @@ struct OwnRedaction {
         redactor.map { $0.redactedURL(string: event.requestURL) } ?? event.requestURL
     }
 
+    /// The URL of the request that got the status: after redirects, the final one.
+    var finalURL: String {
+        redactor.map { $0.redactedURL(string: event.finalURL) } ?? event.finalURL
+    }
+
     /// The correlation id, masked as its header's value would be.
     var correlationID: String? {
         guard let id = event.correlationID, let redactor, let header = event.correlationHeaderName else { return event.correlationID }

@@ -40,6 +40,26 @@ final class DevSeeObserverTests: XCTestCase {
         return try receiver.onlyLog()
     }
 
+    /// A POST answered 303 shows as the GET that got the 200: its URL, no request body, and
+    /// the route on the request body's first line.
+    func testARedirectedPostShowsTheRequestThatGotTheStatus() async throws {
+        api.route("/submit") { _ in .redirect(to: "/done", status: 303) }
+        api.route("/done") { _ in .text("thanks") }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let request = HTTPRequest(method: .post, url: api.url("/submit"), headers: ["Content-Type": "text/plain"], body: Data("name=Roy".utf8))
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(request)
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        XCTAssertEqual(log["method"] as? String, "GET")
+        XCTAssertEqual(log["url"] as? String, api.url("/done").absoluteString)
+        XCTAssertEqual(log["statusCode"] as? Int, 200)
+        XCTAssertEqual(log["requestBody"] as? String, "[redirected: POST \(api.url("/submit")) → 303 → GET \(api.url("/done"))]")
+        XCTAssertEqual(log["responseBody"] as? String, "thanks")
+    }
+
     /// What the viewer's list shows (method, URL, status) tells a clean response, a failure
     /// after a status, a failure without one, and a server's own 599 apart.
     func testTheListTellsACleanAnswerAFailureAfterAStatusAndAFailureWithoutOneApart() async throws {

@@ -92,6 +92,35 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(server.requests.map(\.path), ["/a", "/b", "/c"])
     }
 
+    /// The response says which request got it: a 303 turns the POST into a GET without a body,
+    /// as the server saw, and a redirect followed without asking the delegate is still told.
+    func testTheResponseOfARedirectTellsTheRequestThatGotIt() async throws {
+        server.route("/submit") { _ in .redirect(to: "/done", status: 303) }
+        server.route("/done") { request in .text("\(request.method) \(request.bodyText.count)") }
+        server.route("/old") { _ in .redirect(to: "/done", status: 301) }
+        let posted = try await client.send(HTTPRequest(method: .post, url: server.url("/submit"), body: Data("a=1".utf8)))
+        XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "GET 0")
+        XCTAssertEqual(posted.redirection, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
+        let moved = try await client.send(HTTPRequest(url: server.url("/old")))
+        XCTAssertEqual(moved.redirection?.method, .get)
+        XCTAssertEqual(moved.redirection?.resentBody, false)
+        let direct = try await client.send(HTTPRequest(url: server.url("/done")))
+        XCTAssertNil(direct.redirection)
+    }
+
+    func testA307ResendingThePostIsReportedWithItsBody() async throws {
+        server.route("/old") { _ in .redirect(to: "/new", status: 307) }
+        server.route("/new") { request in .text("\(request.method) \(request.bodyText)") }
+        let response = try await client.send(HTTPRequest(method: .post, url: server.url("/old"), body: Data("payload".utf8)))
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "POST payload")
+        XCTAssertEqual(response.redirection, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
+        let streamed = try await client.send(HTTPRequest(method: .post, url: server.url("/old")), body: HTTPBody(Data("payload".utf8))) { head, body in
+            (head.redirection, String(decoding: try await body.collect(upTo: 100), as: UTF8.self))
+        }
+        XCTAssertEqual(streamed.1, "POST payload")
+        XCTAssertEqual(streamed.0, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
+    }
+
     func testTemporaryRedirectResendsThePostBody() async throws {
         server.route("/old") { _ in .redirect(to: "/new", status: 307) }
         server.route("/new") { request in .text("\(request.method) \(request.bodyText)") }

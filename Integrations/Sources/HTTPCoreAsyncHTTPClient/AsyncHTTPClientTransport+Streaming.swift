@@ -36,7 +36,7 @@ extension AsyncHTTPClientTransport {
             tooLarge: streamedResponseTooLarge(request.url),
             url: request.url
         ).start(from: response.body, length: length, deadline: request.timeout == nil ? nil : deadline, watchedBy: bodyDeadlines)
-        return (Self.head(of: response, for: request), responseBody)
+        return (Self.head(of: response, for: request, hasBody: outgoing.body != nil), responseBody)
     }
 
     private static func uploadLength(_ length: HTTPBody.Length) -> HTTPClientRequest.Body.Length {

@@ -146,7 +146,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             statusCode: Int(response.status.code),
             headers: Self.coreHeaders(response.headers),
             body: Data(body.readableBytesView),
-            url: Self.finalURL(of: response, for: request)
+            url: Self.finalURL(of: response, for: request),
+            redirection: Self.redirection(of: response, hasBody: !(request.body?.isEmpty ?? true))
         )
     }
 
@@ -195,15 +196,29 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return NIODeadline.now() + .nanoseconds(Int64((max(0, timeout) * 1e9).rounded()))
     }
 
-    /// The HTTPCore response head of an AHC response, with an empty body.
-    static func head(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest) -> HTTPCore.HTTPResponse {
+    /// The HTTPCore response head of an AHC response, with an empty body, for a request sent
+    /// with a body when `hasBody`.
+    static func head(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest, hasBody: Bool) -> HTTPCore.HTTPResponse {
         HTTPCore.HTTPResponse(
             requestID: request.id,
             statusCode: Int(response.status.code),
             headers: coreHeaders(response.headers),
             body: Data(),
-            url: finalURL(of: response, for: request)
+            url: finalURL(of: response, for: request),
+            redirection: redirection(of: response, hasBody: hasBody)
         )
+    }
+
+    /// The redirects AHC followed, from its history of the exchange: each request before the
+    /// last got a redirect. AHC sends the body again only on 307 and 308 (a 303, or a 301 or
+    /// 302 after a `POST`, becomes a `GET` without one). `nil` when it followed none.
+    static func redirection(of response: HTTPClientResponse, hasBody: Bool) -> HTTPRedirection? {
+        guard response.history.count > 1, let last = response.history.last,
+            let method = HTTPCore.HTTPMethod(last.request.method.rawValue)
+        else { return nil }
+        let statusCodes = response.history.dropLast().map { Int($0.responseHead.status.code) }
+        let resentBody = hasBody && statusCodes.allSatisfy { $0 == 307 || $0 == 308 }
+        return HTTPRedirection(method: method, resentBody: resentBody, statusCodes: statusCodes)
     }
 
     /// The URL of the last request AHC sent: `request`'s own unless a redirect was followed,

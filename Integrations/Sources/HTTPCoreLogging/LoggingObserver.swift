@@ -58,12 +58,17 @@ public struct LoggingObserver: HTTPObserver {
         let level = level(of: event)
         guard logger.logLevel <= level else { return }
         // The URL and metadata are the only redacted parts read: headers and bodies never are.
-        let url = event.requestURL
+        // After redirects, the request that got the status: its method and URL.
+        let url = event.finalURL
         var metadata: Logger.Metadata = [
             "http.request.id": "\(event.requestID)",
-            "http.request.method": "\(event.method.rawValue)",
+            "http.request.method": "\(event.finalMethod.rawValue)",
             "url.full": "\(url)",
         ]
+        if let redirection = event.redirection {
+            metadata["http.redirected_from"] = "\(event.method.rawValue) \(event.requestURL)"
+            metadata["http.redirect_statuses"] = .array(redirection.statusCodes.map { "\($0)" })
+        }
         if let statusCode = event.statusCode { metadata["http.response.status_code"] = "\(statusCode)" }
         if let errorType = event.errorTypeName { metadata["error.type"] = "\(errorType)" }
         if let duration = event.durationMilliseconds { metadata["duration_ms"] = "\(Self.rounded(duration))" }
@@ -76,7 +81,7 @@ public struct LoggingObserver: HTTPObserver {
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,
-    /// `-> cancelled (…)`.
+    /// `-> cancelled (…)`; after redirects the route: `POST <url> → 303 → GET <url> -> 200 (…)`.
     static func line(_ event: HTTPEvent, url: String) -> String {
         let outcome: String
         if let statusCode = event.statusCode, event.name == .requestFailed {
@@ -90,7 +95,8 @@ public struct LoggingObserver: HTTPObserver {
         }
         let retried = event.name == .requestRetried ? ", retried" : ""
         let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
-        return "\(event.method.rawValue) \(url) -> \(outcome)\(duration)"
+        let route = event.redirectRoute ?? "\(event.method.rawValue) \(url)"
+        return "\(route) -> \(outcome)\(duration)"
     }
 
     private func level(of event: HTTPEvent) -> Logger.Level {

@@ -57,6 +57,9 @@ struct LogEntry: Sendable {
     var metadata: [String: String] = [:]
     /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
     var redactedBy: Redactor? = nil
+    /// Where a redirected exchange started, when ``method`` and ``url`` are the final
+    /// request's.
+    var redirectedFrom: RedirectOrigin? = nil
     /// What a streamed exchange came to, or the message a message log shows; boxed, so that
     /// the many logs of exchanges sent whole pay one word for it in the buffer.
     var streaming: Streaming? = nil
@@ -77,6 +80,13 @@ struct LogEntry: Sendable {
     /// data is ``responseBody``.
     var message: StreamMessageLog? {
         if case .message(let message) = streaming { message } else { nil }
+    }
+
+    /// The request a redirected exchange started with, and the redirects it followed.
+    struct RedirectOrigin: Sendable {
+        var method: String
+        var url: String
+        var redirection: HTTPRedirection
     }
 
     /// The counts of a streamed exchange, for its log.
@@ -109,7 +119,7 @@ struct LogEntry: Sendable {
     var byteCost: Int {
         let fields = requestHeaders.fields + responseHeaders.fields
         let headerBytes = 2 * HeapCost.array + fields.reduce(0) { $0 + 32 + HeapCost.string($1.name) + HeapCost.string($1.value) }
-        let strings = [url, responseURL, error, method, requestID, correlation?.headerName, correlation?.value, message?.eventType, message?.eventID]
+        let strings = [url, responseURL, error, method, requestID, redirectedFrom?.url, correlation?.headerName, correlation?.value, message?.eventType, message?.eventID]
             .reduce(0) { $0 + ($1.map(HeapCost.string) ?? 0) }
         let metadataBytes = metadata.isEmpty ? 0 : HeapCost.array + metadata.reduce(0) { $0 + 32 + HeapCost.string($1.key) + HeapCost.string($1.value) }
         let bodies = [requestBody, responseBody].reduce(0) { total, body in
@@ -147,7 +157,7 @@ extension LogEntry {
     /// streamed exchange's says how many of its messages had no log of their own, given that
     /// the logger logs at most `maxMessageLogs` per exchange.
     init(event: HTTPEvent, maxBodyBytes: Int, maxMessageLogs: Int = .max) {
-        let request = event.request
+        let request = event.finalRequest
         let response = event.response
         func captured(_ body: Data?, total: Int?, type: String?, truncated: Bool) -> CapturedBody? {
             guard let body, !body.isEmpty else { return nil }
@@ -186,6 +196,9 @@ extension LogEntry {
             redactedBy: event.redactor
         )
         isRetriedAttempt = event.name == .requestRetried
+        redirectedFrom = response?.redirection.map {
+            RedirectOrigin(method: event.request.method.rawValue, url: event.request.url, redirection: $0)
+        }
         if event.isStreamed, event.name.isTerminal {
             let logged = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, maxMessageLogs))
             streaming = .exchange(StreamSummary(

@@ -52,7 +52,8 @@ struct PayloadBuilder: Sendable {
             eventType = captured.message?.eventType
             entry.streaming = .message(message)
         }
-        let requestText = entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) }
+        entry.redirectedFrom?.url = captured.redirectedFrom.map { redactor.redactedURL(string: $0.url) } ?? ""
+        let requestText = Self.joined(redirectNote(entry), entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) })
         let redactedResponse = entry.responseBody.map { body in
             entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor)
         }
@@ -186,6 +187,14 @@ struct PayloadBuilder: Sendable {
         guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, attempt) }
         let verb = error == "cancelled" ? " cancelled" : " failed"
         return (true, entry.statusCode, attempt + verb + (entry.statusCode.map { " after \($0)" } ?? ""))
+    }
+
+    /// The first line of a redirected exchange's request body, the final request's:
+    /// `[redirected: POST https://a.example/submit → 303 → GET https://a.example/done]`.
+    private func redirectNote(_ entry: LogEntry) -> String? {
+        guard let origin = entry.redirectedFrom else { return nil }
+        let route = origin.redirection.route(from: origin.method, origin.url, to: entry.url ?? entry.responseURL ?? "")
+        return "[redirected: \(route)]"
     }
 
     /// The first line of an attempt's body, for a request sent more than once:

@@ -131,6 +131,9 @@ public struct HTTPEvent: Sendable {
         public var isBodyTruncated: Bool
         /// The final URL after redirects, redacted.
         public var url: String
+        /// How the transport reached this response when it followed redirects: the final
+        /// request's method, whether it carried the body, the redirect statuses.
+        public var redirection: HTTPRedirection?
 
         /// The status and its class.
         public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }

@@ -64,7 +64,8 @@ final class ResponseRecord: @unchecked Sendable {
             headers: exposedHeaders,
             body: body.body,
             isBodyTruncated: body.isTruncated,
-            url: exposedURL
+            url: exposedURL,
+            redirection: response.redirection
         )
     }
 
@@ -73,7 +74,7 @@ final class ResponseRecord: @unchecked Sendable {
     /// bodies are compared by storage, not byte by byte, except small ones.
     func holds(_ other: HTTPResponse) -> Bool {
         let mine = response
-        guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url,
+        guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url, mine.redirection == other.redirection,
             mine.body.count == other.body.count, mine.headers == other.headers
         else { return false }
         if mine.body.count <= 64 { return mine.body == other.body }

@@ -75,6 +75,9 @@ public struct HTTPResponse: Sendable, Hashable {
     public var body: Data
     /// The final URL, after any redirects.
     public var url: URL
+    /// How the transport reached this response when it followed redirects; `nil` when it
+    /// followed none, or cannot tell.
+    public var redirection: HTTPRedirection?
 
     /// The status and its class.
     public var status: Status { Status(code: statusCode) }
@@ -85,13 +88,15 @@ public struct HTTPResponse: Sendable, Hashable {
         statusCode: Int,
         headers: HTTPHeaders = [:],
         body: Data = Data(),
-        url: URL
+        url: URL,
+        redirection: HTTPRedirection? = nil
     ) {
         self.requestID = requestID
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
+        self.redirection = redirection
     }
 }
 

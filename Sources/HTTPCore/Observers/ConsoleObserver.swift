@@ -103,7 +103,8 @@ public struct ConsoleObserver: HTTPObserver {
     }
 
     /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`, `-> failed: …`,
-    /// `-> 200, then failed: …` when the body broke after the status; for a streamed
+    /// `-> 200, then failed: …` when the body broke after the status;
+    /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes).
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
@@ -128,14 +129,17 @@ public struct ConsoleObserver: HTTPObserver {
         var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
         if event.name.isTerminal, event.attempt > 1 { details.append("\(event.attempt) attempts") }
-        return "\(request.method) \(request.url) -> \(outcome) (\(details.joined(separator: ", ")))"
+        let route = event.redirectRoute ?? "\(request.method) \(request.url)"
+        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))"
     }
 
     private func blocks(for event: HTTPEvent) -> String {
-        let request = event.request
-        var lines = ["[REQUEST] \(request.method) \(request.url)"]
+        // After redirects, the request shown is the one that got the status.
+        let request = event.finalRequest
+        var lines = event.redirectRoute.map { ["[REDIRECTED] \($0)"] } ?? []
+        lines.append("[REQUEST] \(request.method) \(request.url)")
         lines += request.headers.map { "  \($0.name): \($0.value)" }
-        lines += bodyLines(request.body, total: event.requestBodyByteCount, type: request.headers["Content-Type"])
+        lines += bodyLines(request.body, total: event.finalRequestBodyByteCount, type: request.headers["Content-Type"])
         if let response = event.response {
             let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")

@@ -1,0 +1,45 @@
+extension HTTPEvent {
+    /// How the transport reached the response when it followed redirects; `nil` when it
+    /// followed none, or before a response. Reading it redacts nothing.
+    public var redirection: HTTPRedirection? { responseRecord?.response.redirection }
+
+    /// The request that got the event's status, as outputs show it. After redirects
+    /// (``redirection``) it has the final request's method and URL, and the body only when
+    /// that request carried it again; otherwise it is ``request``.
+    public var finalRequest: Request {
+        var request = request
+        guard let redirection, let responseRecord else { return request }
+        request.method = redirection.method
+        request.url = responseRecord.exposedURL
+        if !redirection.resentBody {
+            request.body = nil
+            request.isBodyTruncated = false
+        }
+        return request
+    }
+
+    /// The body bytes of the request that got the event's status: 0 when a redirect left the
+    /// body behind, otherwise ``requestBodyByteCount``.
+    public var finalRequestBodyByteCount: Int {
+        redirection?.resentBody == false ? 0 : requestBodyByteCount
+    }
+
+    /// The method of the request that got the event's status: the final request's after
+    /// redirects, otherwise ``method``. Reading it redacts nothing.
+    public var finalMethod: HTTPMethod { redirection?.method ?? method }
+
+    /// The redacted URL of the request that got the event's status: the response's after
+    /// redirects, otherwise ``requestURL``. Reading it redacts that URL alone.
+    public var finalURL: String {
+        guard redirection != nil, let responseRecord else { return requestURL }
+        return responseRecord.exposedURL
+    }
+
+    /// The route of a redirected exchange, for a line of text (see
+    /// ``HTTPRedirection/route(from:_:to:)``); `nil` when no redirect was followed. Reading
+    /// it redacts the two URLs alone.
+    public var redirectRoute: String? {
+        guard let redirection else { return nil }
+        return redirection.route(from: method.rawValue, requestURL, to: finalURL)
+    }
+}
