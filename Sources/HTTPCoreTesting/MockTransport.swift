@@ -30,6 +30,9 @@ public final class MockTransport: HTTPTransport {
         public var error: HTTPError?
         /// How long to wait before answering, in seconds.
         public var delay: TimeInterval
+        /// Where redirects led, when the reply stands for a transport that followed some:
+        /// the final URL and how it was reached.
+        public var redirect: (url: URL, redirection: HTTPRedirection)? = nil
 
         /// A response with this status, body and headers, after an optional delay.
         public static func status(
@@ -39,6 +42,14 @@ public final class MockTransport: HTTPTransport {
             after delay: TimeInterval = 0
         ) -> Reply {
             Reply(statusCode: statusCode, headers: headers, body: body, error: nil, delay: delay)
+        }
+
+        /// A response with this status and body, reached at `url` after the transport
+        /// followed redirects as `redirection` says.
+        public static func redirected(
+            to url: URL, _ redirection: HTTPRedirection, finally statusCode: Int = 200, body: Data = Data()
+        ) -> Reply {
+            Reply(statusCode: statusCode, headers: [:], body: body, error: nil, delay: 0, redirect: (url, redirection))
         }
 
         /// A failure with this error, after an optional delay.
@@ -93,7 +104,8 @@ public final class MockTransport: HTTPTransport {
             statusCode: reply.statusCode,
             headers: reply.headers,
             body: reply.body,
-            url: request.url
+            url: reply.redirect?.url ?? request.url,
+            redirection: reply.redirect?.redirection
         )
     }
 }

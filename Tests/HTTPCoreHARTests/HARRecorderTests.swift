@@ -144,6 +144,29 @@ final class HARRecorderTests: XCTestCase {
         }
     }
 
+    func testARedirectedPostIsTheEntryOfTheGETThatGotTheStatus() async throws {
+        server.route("/submit") { _ in .redirect(to: "/done", status: 303) }
+        server.route("/done") { _ in .text("thanks") }
+        let recorder = subscribedRecorder()
+        let request = HTTPRequest(method: .post, url: server.url("/submit"), headers: ["Content-Type": "text/plain"], body: Data("name=Roy".utf8))
+        _ = try await client().send(request)
+
+        let (file, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(har.entries.count, 1)
+        XCTAssertEqual([entry.method, entry.url], ["GET", server.url("/done").absoluteString])
+        XCTAssertEqual(entry.requestBodySize, 0)
+        XCTAssertNil(entry.requestText, "the GET carried no body")
+        XCTAssertEqual(entry.status, 200)
+        XCTAssertEqual(entry.comment, "redirected: POST \(server.url("/submit")) → 303 → GET \(server.url("/done"))")
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let from = try XCTUnwrap(entries.first?["_redirectedFrom"] as? [String: Any])
+        XCTAssertEqual(from["method"] as? String, "POST")
+        XCTAssertEqual(from["url"] as? String, server.url("/submit").absoluteString)
+        XCTAssertEqual(from["statusCodes"] as? [Int], [303])
+    }
+
     func testAnEntryNeedsOnlyItsOwnEventSoLostStartsCostNoTimings() async throws {
         server.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
         let everything = subscribedRecorder()

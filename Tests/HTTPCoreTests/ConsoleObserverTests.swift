@@ -31,6 +31,25 @@ final class ConsoleObserverTests: XCTestCase {
         XCTAssertTrue(line.hasSuffix(" ms, 35 B up, 2.0 KB down)"), line)
     }
 
+    func testARedirectedExchangeShowsItsRouteAndTheRequestThatGotTheStatus() async throws {
+        let redirected = MockTransport.Reply.redirected(
+            to: URL(string: "https://api.example.com/welcome")!,
+            HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]),
+            body: Data("hi".utf8)
+        )
+        let lineOutput = try await printed({ ConsoleObserver(write: $0) }, reply: redirected)
+        let line = try XCTUnwrap(lineOutput.first)
+        XCTAssertTrue(line.hasPrefix("POST https://api.example.com/login?token=[REDACTED] → 303 → GET https://api.example.com/welcome -> 200 ("), line)
+        let blockOutput = try await printed({ ConsoleObserver(format: .blocks, body: .text, write: $0) }, reply: redirected)
+        let blocks = try XCTUnwrap(blockOutput.first)
+        let lines = blocks.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.prefix(2)), [
+            "[REDIRECTED] POST https://api.example.com/login?token=[REDACTED] → 303 → GET https://api.example.com/welcome",
+            "[REQUEST] GET https://api.example.com/welcome",
+        ])
+        XCTAssertFalse(blocks.contains("hunter2") || blocks.contains("\"user\""), "the GET carried no body: \(blocks)")
+    }
+
     func testABodyThatBrokeAfterItsStatusIsAnErrorLineThatSaysWhichStatusCame() async throws {
         let lines = Locked<[String]>([])
         let dispatcher = HTTPEventDispatcher()

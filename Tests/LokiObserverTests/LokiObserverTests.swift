@@ -56,6 +56,28 @@ final class LokiObserverTests: XCTestCase {
         XCTAssertTrue(failed.contains("error_type=cannot_connect error=\"transport error [cannot_connect]: could not connect to the host (127.0.0.1:\(down.port), URLError -1004)\""), failed)
     }
 
+    func testARedirectedPostIsTheLineOfTheGETThatGotTheStatus() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/submit") { _ in .redirect(to: "/done", status: 303) }
+        server.route("/done") { _ in .text("thanks") }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        _ = try await URLSessionClient(dispatcher: dispatcher).send(HTTPRequest(method: .post, url: server.url("/submit"), body: Data("a=1".utf8)))
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let received = try await receiver.received()
+        XCTAssertEqual(received.rejections, [])
+        XCTAssertEqual(received.labelSets.map { $0["method"] }, ["GET"])
+        let line = try XCTUnwrap(received.lines.first)
+        XCTAssertTrue(line.hasPrefix("method=GET url=http://127.0.0.1:\(server.port)/done status=200 outcome=succeeded"), line)
+        XCTAssertTrue(line.hasSuffix(" redirected_from=\"POST http://127.0.0.1:\(server.port)/submit\" redirects=303 request_bytes=3 response_bytes=6"), line)
+    }
+
     func testABodyCutAfterA200IsAnErrorLine() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }

@@ -72,6 +72,24 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let response = try await client().send(HTTPCore.HTTPRequest(url: server.url("/old")))
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.url, server.url("/users/42"))
+        XCTAssertEqual(response.redirection, HTTPRedirection(method: .get, resentBody: false, statusCodes: [302]))
+    }
+
+    func testARedirectTellsTheRequestThatGotTheStatusBufferedAndStreamed() async throws {
+        server.route("/submit") { _ in .redirect(to: "/echo-method", status: 303) }
+        server.route("/moved") { _ in .redirect(to: "/echo-method", status: 307) }
+        server.route("/echo-method") { request in .text("\(request.method) \(request.bodyText)") }
+        let posted = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/submit"), body: Data("a=1".utf8)))
+        XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "GET ", "AHC sent a GET without the body")
+        XCTAssertEqual(posted.redirection, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
+        let moved = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/moved"), body: Data("a=1".utf8)))
+        XCTAssertEqual(String(decoding: moved.body, as: UTF8.self), "POST a=1")
+        XCTAssertEqual(moved.redirection, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
+        let streamed = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/submit")), body: HTTPBody(Data("a=1".utf8))) { head, body in
+            (head.redirection, String(decoding: try await body.collect(upTo: 100), as: UTF8.self))
+        }
+        XCTAssertEqual(streamed.1, "GET ")
+        XCTAssertEqual(streamed.0, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
     }
 
     func testTheDeadlineIsATimeout() async throws {

@@ -99,4 +99,27 @@ final class LoggingObserverTests: XCTestCase {
         XCTAssertEqual(logged[0].metadata["http.response.status_code"], "200")
         XCTAssertEqual(logged[0].metadata["error.type"], "connection_lost")
     }
+
+    func testARedirectedExchangeIsLoggedAsTheRequestThatGotTheStatusWithItsRoute() async throws {
+        let records = Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let transport = MockTransport(default: .redirected(
+            to: URL(string: "https://api.example.com/done")!, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303])
+        ))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: URL(string: "https://api.example.com/submit")!, body: Data("a=1".utf8)))
+        await dispatcher.flush()
+
+        let logged = records.all
+        XCTAssertEqual(logged.count, 1)
+        XCTAssertTrue(
+            logged[0].message.hasPrefix("POST https://api.example.com/submit → 303 → GET https://api.example.com/done -> 200 ("), logged[0].message
+        )
+        XCTAssertEqual(logged[0].metadata["http.request.method"], "GET")
+        XCTAssertEqual(logged[0].metadata["url.full"], "https://api.example.com/done")
+        XCTAssertEqual(logged[0].metadata["http.redirected_from"], "POST https://api.example.com/submit")
+        XCTAssertEqual(logged[0].metadata["http.redirect_statuses"], .array(["303"]))
+    }
 }
