@@ -78,6 +78,12 @@ final class DevSeeLogStore: Sendable {
         case .body(let status, let contentType, let text):
             let response = LoopbackResponse(status: status, headers: ["Content-Type": contentType], body: Data(text.utf8))
             return reject(request, status: status, reason: "scripted body with status \(status)", response: response)
+        case .held(let gate):
+            guard gate.wait() else {
+                var response = LoopbackResponse()
+                response.fault = .reset
+                return response
+            }
         case .delay(let seconds):
             guard lifecycle.pause(seconds) else {
                 var response = LoopbackResponse()

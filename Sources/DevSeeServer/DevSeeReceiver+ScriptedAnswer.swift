@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreLoopback
 
 extension DevSeeReceiver {
     /// An answer the receiver gives to one upcoming `POST /api/logs` instead of (or before)
@@ -11,6 +12,9 @@ extension DevSeeReceiver {
         /// Waits this many seconds (cut short by `stop()`), then handles the request normally,
         /// so a valid log is stored only after the wait.
         case delay(TimeInterval)
+        /// Waits until the gate opens (``DevSeeReceiver/makeGate()``), then handles the request
+        /// normally: a log held in flight, with no timing. `stop()` ends the wait with a reset.
+        case held(LoopbackGate)
         /// Resets the connection without answering; the log is not stored.
         case reset
         /// Answers this status, content type and body verbatim, for example invalid JSON or an

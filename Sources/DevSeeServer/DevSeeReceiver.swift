@@ -110,6 +110,12 @@ public final class DevSeeReceiver: Sendable {
         store.script(answers)
     }
 
+    /// A gate for a ``ScriptedAnswer/held(_:)`` answer, closed until opened; `stop()` ends
+    /// every wait at it.
+    public func makeGate() -> LoopbackGate {
+        server.makeGate()
+    }
+
     /// Returns once at least `count` logs are stored, or throws ``Timeout`` after `timeout`
     /// seconds (saying how many arrived), or `CancellationError` when the task is cancelled.
     ///

@@ -45,4 +45,22 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
         return "accepted \(accepted), delivered \(delivered), dropped \(dropped)\(late), expired \(expired), rejected \(rejected), "
             + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
     }
+
+    /// These counters and `other`'s added up, for a sink that delivers through several
+    /// queues.
+    public func adding(_ other: DeliveryStatistics) -> DeliveryStatistics {
+        var sum = self
+        sum.accepted += other.accepted
+        sum.delivered += other.delivered
+        sum.dropped += other.dropped
+        sum.droppedAfterShutdown += other.droppedAfterShutdown
+        sum.expired += other.expired
+        sum.rejected += other.rejected
+        sum.failed += other.failed
+        sum.retried += other.retried
+        sum.probes += other.probes
+        sum.pending += other.pending
+        sum.bufferedBytes += other.bufferedBytes
+        return sum
+    }
 }

@@ -18,7 +18,7 @@
 /// // ... read the first event, then:
 /// gate.open()
 /// ```
-public final class LoopbackGate: @unchecked Sendable {
+public final class LoopbackGate: @unchecked Sendable, Hashable {
     private let lifecycle: LoopbackServerLifecycle
     /// Guarded by `lifecycle`'s lock (through its `signal` and `wait`), so that opening wakes
     /// the waiting connection threads together with `stop()`.
@@ -34,7 +34,15 @@ public final class LoopbackGate: @unchecked Sendable {
     }
 
     /// Blocks the calling (connection) thread until the gate opens: `false` if the server stopped first.
-    func wait() -> Bool {
+    package func wait() -> Bool {
         lifecycle.wait { opened }
+    }
+
+    /// Whether two gates are the same gate.
+    public static func == (lhs: LoopbackGate, rhs: LoopbackGate) -> Bool { lhs === rhs }
+
+    /// Hashes the gate's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
     }
 }

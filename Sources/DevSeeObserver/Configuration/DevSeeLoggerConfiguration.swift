@@ -38,11 +38,17 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// How many messages of one exchange get a log of their own: 0 unless
     /// ``logsStreamMessages``.
     var messageLogsPerExchange: Int { logsStreamMessages ? max(0, maxMessageLogsPerExchange) : 0 }
-    /// The most logs waiting for delivery; beyond it the oldest are dropped and counted.
+    /// The most logs waiting for delivery in each lane (see ``maxConcurrentUploads``); beyond
+    /// it the oldest are dropped and counted.
     public var bufferLimit: Int
-    /// The most bytes of logs waiting for delivery; beyond it the oldest are dropped and counted.
+    /// The most bytes of logs waiting for delivery; beyond it the oldest are dropped and
+    /// counted. Logs over 256 KiB wait in a lane of their own (see ``maxConcurrentUploads``),
+    /// with a limit of the same size, so that one can hold a log as large as this.
     public var bufferByteLimit: Int
-    /// How many uploads run at once.
+    /// How many uploads run at once. The viewer lists logs as they arrive, so logs up to
+    /// 256 KiB go one at a time, in the order their exchanges ended; the other uploads carry
+    /// larger logs, in a lane of their own, so a slow upload never holds back the small logs
+    /// behind it. With 1, every log waits its turn in one ordered lane. Default 2.
     public var maxConcurrentUploads: Int
     /// How many times a log is retried after a 5xx, a 408 or a 429. While the server does not
     /// answer at all (refused, reset, timed out) logs are not retried but wait in the buffer,

@@ -7,13 +7,28 @@ import HTTPCoreURLSession
 import FoundationNetworking
 #endif
 
-/// Buffers accepted logs and uploads them, one per request, on the delivery engine.
+/// Buffers accepted logs and uploads them, one per request, on the delivery engine, in two
+/// lanes.
+///
+/// The viewer lists logs as they arrive, so logs up to ``largeLogBytes`` go one at a time in
+/// the order they were accepted (the order their exchanges ended): two uploads at once would
+/// let a later log overtake an earlier one. Larger logs go in a lane of their own, so that
+/// one slow upload never holds back the small logs behind it; with
+/// ``DevSeeLoggerConfiguration/maxConcurrentUploads`` of 1 every log takes the ordered lane.
+/// Each lane buffers up to ``DevSeeLoggerConfiguration/bufferLimit`` logs and
+/// ``DevSeeLoggerConfiguration/bufferByteLimit`` bytes.
 ///
 /// ``/HTTPCoreDelivery/DeliveryQueue`` does the work (bounded buffer, workers, retries with backoff, offline
 /// probing, flush, shutdown) and ``/HTTPCoreDelivery/HTTPPushSender`` the uploads; this type fits them to a
 /// ``DevSeeLoggerConfiguration``: its limits, its transport and its endpoint.
 final class LogShipper: Sendable {
-    private let queue: DeliveryQueue<HTTPPushSender<PendingLog>>
+    /// Logs retaining more bytes than this take the large lane.
+    static let largeLogBytes = 256 * 1024
+
+    /// Logs up to ``largeLogBytes``, sent one at a time in order.
+    private let ordered: DeliveryQueue<HTTPPushSender<PendingLog>>
+    /// Larger logs, sent beside the ordered lane; `nil` with one upload at a time.
+    private let large: DeliveryQueue<HTTPPushSender<PendingLog>>?
     private let destination: DevSeeDestination
     /// The session the shipper created for itself when given no transport, invalidated at
     /// shutdown.
@@ -28,18 +43,21 @@ final class LogShipper: Sendable {
             destination: destination,
             transport: transport ?? URLSessionTransport(session: session!)
         )
+        let hasLargeLane = configuration.maxConcurrentUploads > 1
         var delivery = DeliveryConfiguration()
         delivery.bufferLimit = configuration.bufferLimit
         delivery.bufferByteLimit = configuration.bufferByteLimit
         delivery.batching = .single
-        delivery.maximumConcurrentSends = configuration.maxConcurrentUploads
+        delivery.maximumConcurrentSends = 1
         delivery.maximumRetries = configuration.maxRetries
         delivery.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
         delivery.maximumAge = configuration.maximumLogAge
         delivery.uptimeNanoseconds = configuration.uptimeNanoseconds
         let diagnostics = configuration.diagnostics
         delivery.diagnostics = { diagnostics($0.diagnostic(source: "DevSeeLogger", items: "log")) }
-        queue = DeliveryQueue(sender: sender, configuration: delivery)
+        ordered = DeliveryQueue(sender: sender, configuration: delivery)
+        delivery.maximumConcurrentSends = configuration.maxConcurrentUploads - 1
+        large = hasLargeLane ? DeliveryQueue(sender: sender, configuration: delivery) : nil
     }
 
     /// A session for uploads only, configured like `URLSessionClient`'s (keep-alive, no
@@ -53,8 +71,9 @@ final class LogShipper: Sendable {
         return URLSession(configuration: session)
     }
 
+    /// Both lanes' counters, added up.
     var statistics: DevSeeDeliveryStatistics {
-        DevSeeDeliveryStatistics(queue.statistics)
+        DevSeeDeliveryStatistics(large.map { ordered.statistics.adding($0.statistics) } ?? ordered.statistics)
     }
 
     var endpoint: DevSeeEndpoint {
@@ -62,26 +81,35 @@ final class LogShipper: Sendable {
         set {
             destination.endpoint = newValue
             // A new server deserves a try now, not after the prober's backoff.
-            queue.retryNow()
+            ordered.retryNow()
+            large?.retryNow()
         }
     }
 
     /// Accepts a log into the buffer and makes sure a worker will upload it. Never waits.
     func accept(_ log: PendingLog, byteCost: Int) {
-        queue.enqueue(log, byteCost: byteCost)
+        if let large, byteCost > Self.largeLogBytes {
+            large.enqueue(log, byteCost: byteCost)
+        } else {
+            ordered.enqueue(log, byteCost: byteCost)
+        }
     }
 
     /// Returns when every log accepted before the call was delivered or given up. While the
     /// server is unreachable it returns at once, the waiting logs kept for when it is back.
     func flush() async {
-        await queue.flush()
+        async let largeFlushed: Void = large?.flush() ?? ()
+        await ordered.flush()
+        await largeFlushed
     }
 
     /// Delivers what the server takes without further waiting, stops every worker and, once
     /// they have ended, the shipper's own session. Logs that arrive later are dropped,
     /// counted and reported.
     func shutdown() async {
-        await queue.shutdown()
+        async let largeShutDown: Void = large?.shutdown() ?? ()
+        await ordered.shutdown()
+        await largeShutDown
         ownedSession?.finishTasksAndInvalidate()
     }
 }
