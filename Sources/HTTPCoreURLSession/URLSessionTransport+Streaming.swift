@@ -75,10 +75,11 @@ extension URLSessionTransport {
             body: Data(),
             url: http.url ?? request.url
         )
+        let hasBody = body != nil || !(request.body?.isEmpty ?? true)
         if let task = streamed.dataTask {
-            let hasBody = body != nil || !(request.body?.isEmpty ?? true)
             response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, session: session)
         }
+        response.addedRequestHeaders = Self.addedHeaders(to: request, hasBody: hasBody, session: session)
         return (response, responseBody)
     }
 

@@ -122,11 +122,11 @@ public struct URLSessionTransport: HTTPTransport {
                     let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         continuation.resume(with: Result {
                             var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                            let hasBody = !(request.body?.isEmpty ?? true)
                             if let task = state.withLock({ $0.task }) {
-                                answer.redirection = Self.redirection(
-                                    of: task, sending: request, hasBody: !(request.body?.isEmpty ?? true), reached: answer.url, session: session
-                                )
+                                answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, session: session)
                             }
+                            answer.addedRequestHeaders = Self.addedHeaders(to: request, hasBody: hasBody, session: session)
                             return answer
                         })
                     }

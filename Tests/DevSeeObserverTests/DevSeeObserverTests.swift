@@ -40,6 +40,19 @@ final class DevSeeObserverTests: XCTestCase {
         return try receiver.onlyLog()
     }
 
+    /// The headers URLSession added on its way out are shown with the request's own.
+    func testTheHeadersTheTransportAddedAreShownWithTheRequestsOwn() async throws {
+        let log = try await loggedExchange("/missing")
+        let headers = try XCTUnwrap(log["requestHeaders"] as? [String: String])
+        #if canImport(FoundationNetworking)
+        XCTAssertTrue(headers["User-Agent"]?.contains(" curl/") ?? false, "\(headers)")
+        XCTAssertEqual(headers["Accept-Language"], "en")
+        XCTAssertNotNil(headers["Accept-Encoding"])
+        #else
+        XCTAssertNil(headers["User-Agent"], "Apple's URLSession does not say which it adds")
+        #endif
+    }
+
     /// A POST answered 303 shows as the GET that got the 200: its URL, no request body, and
     /// the route on the request body's first line.
     func testARedirectedPostShowsTheRequestThatGotTheStatus() async throws {

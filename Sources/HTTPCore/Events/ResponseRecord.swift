@@ -17,6 +17,7 @@ final class ResponseRecord: @unchecked Sendable {
     private struct Exposed {
         var url: String?
         var headers: HTTPHeaders?
+        var addedRequestHeaders: HTTPHeaders?
         var body: HTTPCorePolicy.ExposedBody?
     }
 
@@ -49,6 +50,12 @@ final class ResponseRecord: @unchecked Sendable {
         LockStripes.field(\.cache.headers, of: self) { policy.redactor.redactedHeaders(response.headers) }
     }
 
+    /// The header fields the transport added to the request, redacted.
+    var exposedAddedRequestHeaders: HTTPHeaders {
+        guard !response.addedRequestHeaders.isEmpty else { return [:] }
+        return LockStripes.field(\.cache.addedRequestHeaders, of: self) { policy.redactor.redactedHeaders(response.addedRequestHeaders) }
+    }
+
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
         LockStripes.field(\.cache.body, of: self) {
@@ -74,7 +81,7 @@ final class ResponseRecord: @unchecked Sendable {
     /// bodies are compared by storage, not byte by byte, except small ones.
     func holds(_ other: HTTPResponse) -> Bool {
         let mine = response
-        guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url, mine.redirection == other.redirection,
+        guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url, mine.redirection == other.redirection, mine.addedRequestHeaders == other.addedRequestHeaders,
             mine.body.count == other.body.count, mine.headers == other.headers
         else { return false }
         if mine.body.count <= 64 { return mine.body == other.body }

@@ -78,6 +78,10 @@ public struct HTTPResponse: Sendable, Hashable {
     /// How the transport reached this response when it followed redirects; `nil` when it
     /// followed none, or cannot tell.
     public var redirection: HTTPRedirection?
+    /// Header fields the transport added to the request it sent (a `User-Agent`, an
+    /// `Accept-Encoding`…), as far as it can tell; empty when it added none or cannot tell.
+    /// Outputs show them with the request's own.
+    public var addedRequestHeaders: HTTPHeaders = [:]
 
     /// The status and its class.
     public var status: Status { Status(code: statusCode) }

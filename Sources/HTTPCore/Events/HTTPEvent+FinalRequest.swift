@@ -3,12 +3,17 @@ extension HTTPEvent {
     /// followed none, or before a response. Reading it redacts nothing.
     public var redirection: HTTPRedirection? { responseRecord?.response.redirection }
 
-    /// The request that got the event's status, as outputs show it. After redirects
-    /// (``redirection``) it has the final request's method and URL, and the body only when
-    /// that request carried it again; otherwise it is ``request``.
+    /// The request that got the event's status, as outputs show it: with the header fields
+    /// the transport added (``HTTPResponse/addedRequestHeaders``) after its own, and after
+    /// redirects (``redirection``) with the final request's method and URL, and the body only
+    /// when that request carried it again; otherwise it is ``request``.
     public var finalRequest: Request {
         var request = request
-        guard let redirection, let responseRecord else { return request }
+        guard let responseRecord else { return request }
+        for field in responseRecord.exposedAddedRequestHeaders where !request.headers.contains(field.name) {
+            request.headers.add(name: field.name, value: field.value)
+        }
+        guard let redirection else { return request }
         request.method = redirection.method
         request.url = responseRecord.exposedURL
         if !redirection.resentBody {
