@@ -92,6 +92,17 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(streamed.0, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
     }
 
+    /// AHC adds only framing (`Host`, `Content-Length`, `Connection`) to what it is given, so
+    /// the transport reports no added headers, and the server received the request's own.
+    func testAHCAddsNoHeaderBeyondFraming() async throws {
+        let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/echo"), headers: ["X-Own": "1"], body: Data("a".utf8))
+        let response = try await AsyncHTTPClientTransport(client: ahc).perform(request)
+        XCTAssertTrue(response.addedRequestHeaders.isEmpty)
+        let framing: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
+        let received = try XCTUnwrap(server.requests.last).headers.filter { !framing.contains($0.name.lowercased()) }
+        XCTAssertEqual(received.map { "\($0.name): \($0.value)" }, ["X-Own: 1"])
+    }
+
     func testTheDeadlineIsATimeout() async throws {
         do {
             _ = try await client().send(HTTPCore.HTTPRequest(url: server.url("/slow"), timeout: 0.3))
