@@ -18,13 +18,17 @@ import FoundationNetworking
 ///   would fire at once); the client enforces the exact deadline itself.
 /// - A `GET` or `HEAD` with a body is refused before sending, as
 ///   ``/HTTPCore/HTTPError/Code/invalidRequest``: URLSession fails it on every platform.
-/// - Redirects are followed and the response carries the final URL. A 307 or 308 redirect
+/// - Redirects are followed and the response carries the final URL and its
+///   ``/HTTPCore/HTTPResponse/redirection``. A 307 or 308 redirect
 ///   of a request with a body re-sends the body (FoundationNetworking would send it empty)
 ///   when the session is ``URLSessionClient/makeDefaultSession()``'s: the transport follows
 ///   those redirects itself, up to 10, drops `Authorization`, `Proxy-Authorization` and
 ///   `Cookie` when the redirect leaves the origin, and never follows one from https to http.
 /// - URLSession joins repeated response headers into one value; `Set-Cookie` values are split
-///   back into one field per cookie.
+///   back into one field per cookie. It hands headers over as a dictionary, so their wire
+///   order is lost: they come sorted by name, spelling and value, the same every time.
+/// - The response's ``/HTTPCore/HTTPResponse/addedRequestHeaders`` are the session's
+///   `httpAdditionalHeaders` and, on Linux, the fields FoundationNetworking and libcurl add.
 /// - URLSession decodes gzip, deflate and brotli bodies (and zstd on Linux) but keeps the headers that
 ///   describe the encoded body; the response's `Content-Encoding` is removed and its
 ///   `Content-Length` set to the decoded size, so headers describe the body you get.
@@ -261,12 +265,13 @@ extension URLSessionTransport {
     /// that is not known yet).
     static func headers(of response: HTTPURLResponse, decodedBodySize: Int?) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        // allHeaderFields is a dictionary: sort by name so the order is the same every time.
+        // allHeaderFields is a dictionary, whose order changes between instances: sort by
+        // name, then spelling, then value, so the order is the same every time.
         let fields = response.allHeaderFields.compactMap { key, value -> (sortKey: String, name: String, value: String)? in
             guard let name = key as? String else { return nil }
             return (name.lowercased(), name, value as? String ?? "\(value)")
         }
-        for (_, name, value) in fields.sorted(by: { $0.sortKey < $1.sortKey }) {
+        for (_, name, value) in fields.sorted(by: { ($0.sortKey, $0.name, $0.value) < ($1.sortKey, $1.name, $1.value) }) {
             if HTTPHeaders.matches(name, "Set-Cookie") {
                 SetCookieSplitter.split(value).forEach { headers.add(name: name, value: $0) }
             } else {

@@ -121,6 +121,27 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(streamed.0, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
     }
 
+    /// URLSession gives response headers as a dictionary, so their wire order is lost; one
+    /// field sent under two spellings still comes out the same way every time.
+    func testAFieldSentUnderTwoSpellingsReadsTheSameEveryTime() async throws {
+        server.route("/spellings") { _ in
+            var response = LoopbackResponse.text("ok")
+            response.headers.add(name: "X-Thing", value: "first")
+            response.headers.add(name: "x-thing", value: "second")
+            response.headers.add(name: "X-THING", value: "third")
+            return response
+        }
+        var seen: Set<[String]> = []
+        for _ in 0..<20 {
+            // A new session each time: a dictionary's order changes between processes and
+            // between instances.
+            let client = URLSessionClient(dispatcher: HTTPEventDispatcher())
+            let response = try await client.send(HTTPRequest(url: server.url("/spellings")))
+            seen.insert(response.headers.filter { $0.name.lowercased() == "x-thing" }.map { "\($0.name): \($0.value)" })
+        }
+        XCTAssertEqual(seen, [["X-THING: third", "X-Thing: first", "x-thing: second"]], "by spelling, as no wire order is left")
+    }
+
     func testTemporaryRedirectResendsThePostBody() async throws {
         server.route("/old") { _ in .redirect(to: "/new", status: 307) }
         server.route("/new") { request in .text("\(request.method) \(request.bodyText)") }
