@@ -64,6 +64,17 @@ final class DevSeeStreamingTests: XCTestCase {
         return (messages, exchange, request.id.description)
     }
 
+    /// A message row's duration is the time since the message before it arrived (0 for one
+    /// that came in the same read); the first's is the time since the request started.
+    func testAMessageRowsDurationIsTheGapSinceTheMessageBeforeIt() async throws {
+        let frames = ["data: one\n\ndata: two\n\n", "data: three\n\n"]
+        let (messages, _, _) = try await streamedLogs(frames, expectedLogs: 4)
+        let durations = messages.map { $0["duration"] as? Double }
+        XCTAssertEqual(durations.count, 3)
+        XCTAssertGreaterThan(durations[0] ?? 0, 0, "from the request's start to the first message")
+        XCTAssertEqual(durations[1], 0, "two came in the same read as one")
+    }
+
     func testEachServerSentEventIsALogOfItsOwnTiedToItsRequest() async throws {
         let (messages, exchange, requestID) = try await streamedLogs(expectedLogs: 4)
         XCTAssertEqual(messages.count, 3)

@@ -108,6 +108,8 @@ struct LogEntry: Sendable {
         var eventType: String?
         var eventID: String?
         var byteCount: Int
+        /// Milliseconds since the previous message arrived; `nil` for the first.
+        var millisecondsSincePrevious: Double?
     }
 
     /// Bytes this entry keeps alive, for the buffer's accounting, as the Swift runtime lays it
@@ -212,7 +214,8 @@ extension LogEntry {
 
     /// The entry of a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: the request, the response's
     /// status, and the message's data as the response body, cut at `maxBodyBytes`; timed from
-    /// `startedAt` (its attempt's start, when known) to the message's arrival.
+    /// `startedAt` (its attempt's start, when known) to the message's arrival; its duration is
+    /// the time since the message before it arrived (for the first, since `startedAt`).
     init(messageEvent event: HTTPEvent, message: HTTPEvent.StreamMessage, startedAt: Date?, maxBodyBytes: Int) {
         let request = event.request
         let data = Data(message.data.utf8)
@@ -227,7 +230,7 @@ extension LogEntry {
             statusCode: event.statusCode,
             startedAt: startedAt,
             endedAt: event.timestamp,
-            durationMilliseconds: nil,
+            durationMilliseconds: message.millisecondsSincePrevious,
             requestHeaders: [:],
             responseHeaders: [:],
             requestBody: nil,
@@ -244,7 +247,8 @@ extension LogEntry {
             redactedBy: event.redactor
         )
         streaming = .message(StreamMessageLog(
-            index: message.index, kind: message.kind, eventType: message.eventType, eventID: message.eventID, byteCount: message.byteCount
+            index: message.index, kind: message.kind, eventType: message.eventType, eventID: message.eventID, byteCount: message.byteCount,
+            millisecondsSincePrevious: message.millisecondsSincePrevious
         ))
     }
 }

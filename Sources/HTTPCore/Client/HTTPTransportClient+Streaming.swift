@@ -143,14 +143,18 @@ extension HTTPTransportClient {
     private func messageTap(
         for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming
     ) -> BodyTap {
-        let emit: (@Sendable (StreamMessageParser.Message, Int) -> Void)?
+        let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if policy.bodyCapture == .omitted {
             emit = nil
         } else {
-            emit = { [dispatcher, policy] message, index in
+            emit = { [dispatcher, policy] arrival in
                 dispatcher.emit(.responseMessage) { HTTPEvent(
                     name: $0, request: request, attempt: attempt, response: headRecord, startedAt: timing.startedAt,
-                    attemptTiming: timing, message: StreamMessageRecord(raw: message, index: index, redactor: policy.redactor)
+                    attemptTiming: timing,
+                    message: StreamMessageRecord(
+                        raw: arrival.message, index: arrival.index, millisecondsSincePrevious: arrival.millisecondsSincePrevious,
+                        redactor: policy.redactor
+                    )
                 ) }
             }
         }

@@ -16,21 +16,28 @@ final class BodyTap: Sendable {
     private struct State {
         var snapshot = Snapshot()
         var parser: StreamMessageParser?
+        /// When the last message arrived, in nanoseconds of uptime.
+        var lastMessageAt: UInt64?
     }
+
+    /// A message handed over: the message, its index, and the milliseconds since the previous
+    /// one arrived (`nil` for the first).
+    typealias MessageArrival = (message: StreamMessageParser.Message, index: Int, millisecondsSincePrevious: Double?)
 
     private let captureLimit: Int
     private let maxMessages: Int
     private let parserTemplate: StreamMessageParser?
-    private let onMessage: (@Sendable (StreamMessageParser.Message, Int) -> Void)?
+    private let onMessage: (@Sendable (MessageArrival) -> Void)?
     private let state: Locked<State>
 
     /// A tap that keeps `captureLimit` bytes and, when `contentType` carries messages and
-    /// `onMessage` is given, hands over the first `maxMessages` of them with their index.
+    /// `onMessage` is given, hands over the first `maxMessages` of them with their index and
+    /// the time since the one before.
     init(
         captureLimit: Int,
         contentType: String? = nil,
         messages: HTTPCorePolicy.StreamMessageCapture? = nil,
-        onMessage: (@Sendable (StreamMessageParser.Message, Int) -> Void)? = nil
+        onMessage: (@Sendable (MessageArrival) -> Void)? = nil
     ) {
         self.captureLimit = captureLimit
         self.maxMessages = messages.map { max(0, $0.maxCount) } ?? 0
@@ -54,7 +61,7 @@ final class BodyTap: Sendable {
     }
 
     private func record(_ chunk: HTTPBody.ByteChunk) {
-        let messages = state.withLock { state -> [(StreamMessageParser.Message, Int)] in
+        let messages = state.withLock { state -> [MessageArrival] in
             state.snapshot.byteCount += chunk.count
             let room = captureLimit - state.snapshot.captured.count
             if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
@@ -63,29 +70,33 @@ final class BodyTap: Sendable {
             state.parser!.feed(chunk) { completed.append($0) }
             return count(completed, in: &state)
         }
-        messages.forEach { onMessage?($0.0, $0.1) }
+        messages.forEach { onMessage?($0) }
     }
 
     private func end() {
-        let messages = state.withLock { state -> [(StreamMessageParser.Message, Int)] in
+        let messages = state.withLock { state -> [MessageArrival] in
             guard state.parser != nil else { return [] }
             var completed: [StreamMessageParser.Message] = []
             state.parser!.finish { completed.append($0) }
             state.parser = nil
             return count(completed, in: &state)
         }
-        messages.forEach { onMessage?($0.0, $0.1) }
+        messages.forEach { onMessage?($0) }
     }
 
     /// Counts completed messages and returns those to emit, with their index.
-    private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> [(StreamMessageParser.Message, Int)] {
-        var emitted: [(StreamMessageParser.Message, Int)] = []
+    private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> [MessageArrival] {
+        guard !messages.isEmpty else { return [] }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var emitted: [MessageArrival] = []
         for message in messages {
             let index = state.snapshot.messageCount
             state.snapshot.messageCount += 1
+            let sincePrevious = state.lastMessageAt.map { Double(now &- $0) / 1_000_000 }
+            state.lastMessageAt = now
             guard onMessage != nil, index < maxMessages else { continue }
             state.snapshot.emittedMessageCount += 1
-            emitted.append((message, index))
+            emitted.append((message, index, sincePrevious))
         }
         return emitted
     }

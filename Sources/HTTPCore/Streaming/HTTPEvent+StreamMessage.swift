@@ -36,6 +36,10 @@ extension HTTPEvent {
         public var byteCount: Int
         /// Whether ``data`` was cut at the cap.
         public var isTruncated: Bool
+        /// Milliseconds, on a monotonic clock, from the arrival of the previous message of the
+        /// response to this one's (0 when they came in the same read); `nil` for the first,
+        /// whose arrival ``HTTPEvent/timestamp`` and ``HTTPEvent/attemptStartedAt`` place.
+        public var millisecondsSincePrevious: Double?
     }
 }
 
@@ -43,14 +47,16 @@ extension HTTPEvent {
 final class StreamMessageRecord: @unchecked Sendable {
     let raw: StreamMessageParser.Message
     let index: Int
+    let millisecondsSincePrevious: Double?
     let redactor: Redactor
     /// The exposed form once computed: read and written only under ``LockStripes``' lock for
     /// this record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache: HTTPEvent.StreamMessage?
 
-    init(raw: StreamMessageParser.Message, index: Int, redactor: Redactor) {
+    init(raw: StreamMessageParser.Message, index: Int, millisecondsSincePrevious: Double?, redactor: Redactor) {
         self.raw = raw
         self.index = index
+        self.millisecondsSincePrevious = millisecondsSincePrevious
         self.redactor = redactor
     }
 
@@ -59,7 +65,8 @@ final class StreamMessageRecord: @unchecked Sendable {
             HTTPEvent.StreamMessage(
                 kind: raw.kind, index: index,
                 eventType: raw.eventType.map(redactor.redactedText), eventID: raw.eventID.map(redactor.redactedText),
-                data: redactedData, byteCount: raw.byteCount, isTruncated: raw.isTruncated
+                data: redactedData, byteCount: raw.byteCount, isTruncated: raw.isTruncated,
+                millisecondsSincePrevious: millisecondsSincePrevious
             )
         }
     }
