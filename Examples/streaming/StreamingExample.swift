@@ -66,12 +66,15 @@ struct StreamingExample {
     }
 
     static func main() async {
-        // Each line is written at once (unbuffered), also when standard output is a pipe
-        // (`swift run streaming --sse | tee log`): the events show as they arrive.
-        let status = await run(arguments: Array(CommandLine.arguments.dropFirst())) { line in
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
+        let status = await run(arguments: Array(CommandLine.arguments.dropFirst()), print: lineWriter(to: .standardOutput))
         exit(status)
+    }
+
+    /// Writes each line to `handle` at once, with one `write` and no buffer, also when it is
+    /// a pipe (`swift run streaming --sse | tee log`), where `print` would hold the lines in
+    /// stdio's buffer until exit: the events show as they arrive.
+    static func lineWriter(to handle: FileHandle) -> @Sendable (String) -> Void {
+        { line in handle.write(Data((line + "\n").utf8)) }
     }
 
     /// Runs the example and returns the exit status; `print` receives every output line.

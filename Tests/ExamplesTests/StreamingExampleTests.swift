@@ -51,4 +51,15 @@ final class StreamingExampleTests: XCTestCase {
         XCTAssertTrue(first.hasPrefix("downloaded 2 MiB in "), first)
         XCTAssertTrue(second.hasPrefix("peak resident memory: "), second)
     }
+
+    /// Each line reaches a pipe as it is written, before the writer ends or closes it.
+    func testEachLineReachesAPipeAtOnce() throws {
+        let pipe = Pipe()
+        let write = StreamingExample.lineWriter(to: pipe.fileHandleForWriting)
+        write("+12.0 ms  token | 1 | Hel")
+        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+12.0 ms  token | 1 | Hel\n")
+        write("+20.1 ms  token | 2 | lo")
+        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+20.1 ms  token | 2 | lo\n")
+        try pipe.fileHandleForWriting.close()
+    }
 }
