@@ -22,6 +22,7 @@ final class LokiStreamingTests: XCTestCase {
         contentType: String = "text/event-stream",
         expectedLines: Int,
         policy: HTTPCorePolicy = .debug,
+        metadata: [String: String] = [:],
         configure: (inout LokiConfiguration) -> Void = { _ in }
     ) async throws -> (received: LokiReceiver.Received, requestID: String) {
         let receiver = try LokiReceiver()
@@ -37,7 +38,7 @@ final class LokiStreamingTests: XCTestCase {
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
         let request = HTTPRequest(
             method: .post, url: URL(string: "https://api.example.com/v1/chat")!, headers: ["X-Request-ID": "corr-7"],
-            body: Data(#"{"prompt":"hi"}"#.utf8)
+            body: Data(#"{"prompt":"hi"}"#.utf8), metadata: metadata
         )
         async let read = client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
         let writer = try await transport.nextWriter()
@@ -78,6 +79,14 @@ final class LokiStreamingTests: XCTestCase {
                 + #" answer_shape=data answer="{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend""#
         ), exchange)
         XCTAssertFalse(received.lines.joined().contains("sk-live-123"))
+    }
+
+    func testEachMessageLineCarriesTheTraceAndSpanOfItsExchange() async throws {
+        let trace = ["trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "span_id": "00f067aa0ba902b7"]
+        let (received, _) = try await pushed(expectedLines: 4, metadata: trace)
+        for line in lines(of: received, kind: "http_message") + lines(of: received, kind: "http") {
+            XCTAssertTrue(line.hasSuffix(" span_id=00f067aa0ba902b7 trace_id=4bf92f3577b34da6a3ce929d0e0e4736"), line)
+        }
     }
 
     func testMessageLinesAreBoundedPerExchangeAndCutByThePolicy() async throws {
