@@ -140,6 +140,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "OutputsTests",
+            dependencies: [
+                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreLoopback",
+                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
+            ]
+        ),
+        .testTarget(
             name: "ExamplesTests",
             dependencies: [
                 "quickstart", "custom-transport", "server-worker", "event-dispatcher", "streaming", "HTTPCore", "HTTPCoreTesting",

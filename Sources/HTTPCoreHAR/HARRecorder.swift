@@ -187,7 +187,8 @@ public final class HARRecorder: HTTPObserver {
     }
 
     /// The kept entries as a HAR 1.2 document: UTF-8 JSON, indented, entries sorted by
-    /// `startedDateTime`. The same entries always give the same bytes.
+    /// `startedDateTime`, except that the attempts of a retried request stay together in
+    /// attempt order. The same entries always give the same bytes.
     ///
     /// Built on each call, from a copy taken under the lock; costs about the size of the
     /// document. Events still in the dispatcher's queues are not in it: call
@@ -195,10 +196,17 @@ public final class HARRecorder: HTTPObserver {
     public func harDocument() -> Data {
         let (exchanges, overflowCount, missedCount) = state.withLock { (Array($0.entries), $0.overflowCount, $0.missedCount) }
         let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        // A stable sort: entries that started at the same instant keep their recording order.
+        // The attempts of one request stay together, in attempt order, placed at the first
+        // one's start (the last attempt's entry starts with the exchange, before the first
+        // attempt's); a stable sort keeps the recording order of entries that tie.
+        var firstStarts: [HTTPRequest.ID: Date] = [:]
+        for exchange in exchanges {
+            firstStarts[exchange.requestID] = min(firstStarts[exchange.requestID] ?? exchange.startedAt, exchange.startedAt)
+        }
         let entries = exchanges.enumerated()
-            .sorted { ($0.element.startedAt, $0.offset) < ($1.element.startedAt, $1.offset) }
-            .map { $0.element.entry(dates: dates) }
+            .map { (start: firstStarts[$0.element.requestID] ?? $0.element.startedAt, attempt: $0.element.attempt, offset: $0.offset, exchange: $0.element) }
+            .sorted { ($0.start, $0.attempt, $0.offset) < ($1.start, $1.attempt, $1.offset) }
+            .map { $0.exchange.entry(dates: dates) }
         var comment = "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy"
         if overflowCount > 0 {
             comment += "; the \(overflowCount) oldest entries were dropped to keep the last \(capacity)"

@@ -36,7 +36,11 @@ public struct ConsoleObserver: HTTPObserver {
     public enum Format: Sendable, Hashable {
         /// One line per exchange: method, URL, status, duration, sizes.
         case line
-        /// `[REQUEST]` and `[RESPONSE]` blocks with headers and bodies.
+        /// `[REQUEST]` and `[RESPONSE]` blocks with headers and bodies, per exchange and per
+        /// retried attempt; after redirects `[REDIRECTED]` with the route comes first, and an
+        /// outcome other than the response itself comes last: `[FAILED] after status 200: …`,
+        /// `[CANCELLED] after status 200`, `[RETRIED] attempt 1, another followed`,
+        /// `[ATTEMPT 2] the last`.
         case blocks
     }
 
@@ -81,7 +85,8 @@ public struct ConsoleObserver: HTTPObserver {
     public func handle(_ event: HTTPEvent) {
         guard Self.level(of: event) >= minimumLevel else { return }
         guard event.name.isTerminal || event.name == .requestRetried || minimumLevel == .debug else { return }
-        write(format == .line || !event.name.isTerminal ? Self.line(for: event) : blocks(for: event))
+        let isExchangeEnd = event.name.isTerminal || event.name == .requestRetried
+        write(format == .line || !isExchangeEnd ? Self.line(for: event) : blocks(for: event))
     }
 
     /// Prints one `.warning` line where the dispatcher dropped events because this observer
@@ -153,10 +158,23 @@ public struct ConsoleObserver: HTTPObserver {
                 lines += answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             }
             lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"])
+            if let outcome = outcomeLine(for: event, status: response.statusCode) { lines.append(outcome) }
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The last line of a block whose exchange did not simply end with its response: a failure
+    /// or cancellation after the status, or an attempt that another followed or ended.
+    private func outcomeLine(for event: HTTPEvent, status: Int) -> String? {
+        switch event.name {
+        case .requestFailed: "[FAILED] after status \(status): \(event.error?.description ?? "unknown error")"
+        case .requestCancelled: "[CANCELLED] after status \(status)"
+        case .requestRetried: "[RETRIED] attempt \(event.attempt), another followed"
+        case .requestSucceeded where event.attempt > 1: "[ATTEMPT \(event.attempt)] the last"
+        default: nil
+        }
     }
 
     private func bodyLines(_ data: Data?, total: Int, type: String?) -> [String] {

@@ -1,0 +1,161 @@
+import DevSeeObserver
+import DevSeeServer
+import Foundation
+import HTTPCore
+import HTTPCoreConcurrency
+import HTTPCoreHAR
+import HTTPCoreLoopback
+import HTTPCoreTestEnd
+import HTTPCoreTestPeers
+import HTTPCoreURLSession
+import LokiObserver
+import XCTest
+
+/// Each class of exchange, made for real over loopback through `URLSessionClient`, as every
+/// output shows it at once: the dev-see viewer's log, the HAR entry, the Loki line and the
+/// console. What a person debugging an incident from these outputs alone would read.
+final class OutputsEndToEndTests: XCTestCase {
+    /// Every output, subscribed to one dispatcher, with the servers they deliver to.
+    private struct Outputs {
+        let api: LoopbackHTTPServer
+        let devSee: DevSeeReceiver
+        let loki: LokiReceiver
+        let devSeeLogger: DevSeeLogger
+        let lokiLogger: LokiLogger
+        let har = HARRecorder()
+        let console = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+
+        init() throws {
+            api = try LoopbackHTTPServer()
+            devSee = try DevSeeReceiver()
+            loki = try LokiReceiver()
+            var devSeeConfiguration = DevSeeLoggerConfiguration(appId: "com.example.outputs", serverURL: devSee.baseURL)
+            devSeeConfiguration.isEnabled = true
+            devSeeConfiguration.endpointStore = InMemoryEndpointStore()
+            devSeeConfiguration.uploadTimeout = 60
+            devSeeLogger = DevSeeLogger(configuration: devSeeConfiguration)
+            var lokiConfiguration = LokiConfiguration(url: loki.url, app: "outputs")
+            lokiConfiguration.timeout = 60
+            lokiLogger = LokiLogger(configuration: lokiConfiguration)
+            TestEndShutdowns.shared.add { [devSeeLogger, lokiLogger] in
+                await devSeeLogger.shutdown()
+                await lokiLogger.shutdown()
+            }
+            dispatcher.subscribe(DevSeeObserver(logger: devSeeLogger))
+            dispatcher.subscribe(LokiObserver(logger: lokiLogger))
+            dispatcher.subscribe(har)
+            let console = console
+            dispatcher.subscribe(ConsoleObserver(minimumLevel: .debug, format: .blocks, body: .text) { line in
+                console.withLock { $0.append(line) }
+            })
+        }
+
+        func client(middlewares: [any HTTPMiddleware] = []) -> some HTTPClient {
+            URLSessionClient(middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
+        }
+
+        /// What each output shows, once `logs` dev-see logs and `lines` Loki lines arrived.
+        func shown(logs: Int, lines: Int) async throws -> Shown {
+            await dispatcher.flush()
+            await devSeeLogger.flush()
+            await lokiLogger.flush()
+            try await devSee.waitForLogs(count: logs)
+            let pushed = try await loki.waitForEntries(lines)
+            let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: har.harDocument()) as? [String: Any])
+            let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+            return Shown(devSee: devSee.storedObjects(), har: entries, loki: pushed.lines, console: console.withLock { $0 })
+        }
+
+        func stop() {
+            api.stop()
+            devSee.stop()
+            loki.stop()
+        }
+    }
+
+    private struct Shown {
+        let devSee: [[String: Any]]
+        let har: [[String: Any]]
+        let loki: [String]
+        let console: [String]
+    }
+
+    private static func response(of entry: [String: Any]) -> [String: Any] { entry["response"] as? [String: Any] ?? [:] }
+
+    func testAStreamedLLMCallReadsAsOneEntryWithItsAnswerInEveryOutput() async throws {
+        let outputs = try Outputs()
+        defer { outputs.stop() }
+        let chunks = ["Hel", "lo, ", "world"].map { #"data: {"choices":[{"index":0,"delta":{"content":"\#($0)"}}]}"# + "\n\n" }
+        outputs.api.route("POST", "/v1/chat/completions", streaming: { _, writer in
+            try writer.writeHead(headers: ["Content-Type": "text/event-stream"], framing: .chunked)
+            for chunk in chunks + ["data: [DONE]\n\n"] { try writer.write(chunk) }
+        })
+        let request = HTTPRequest(
+            method: .post, url: outputs.api.url("/v1/chat/completions"), headers: ["Content-Type": "application/json"],
+            body: Data(#"{"model":"gpt-4o","stream":true}"#.utf8)
+        )
+        let read = try await outputs.client().send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        let shown = try await outputs.shown(logs: 1, lines: 1)
+
+        XCTAssertEqual(shown.devSee.count, 1, "one log for the exchange, none per message")
+        let body = try XCTUnwrap(shown.devSee.first?["responseBody"] as? String)
+        XCTAssertTrue(body.hasPrefix("[stream] 4 messages in \(read) bytes, the OpenAI chat answer:\nHello, world\n\n[events]"), body)
+        let answer = try XCTUnwrap(shown.har.first?["_streamAnswer"] as? [String: Any])
+        XCTAssertEqual(answer["shape"] as? String, "OpenAI chat")
+        XCTAssertEqual(answer["text"] as? String, "Hello, world")
+        XCTAssertEqual(shown.loki.count, 1)
+        XCTAssertTrue(shown.loki[0].contains(#" answer_shape="OpenAI chat" answer="Hello, world""#), shown.loki[0])
+        let printed = shown.console.joined(separator: "\n")
+        XCTAssertTrue(printed.contains("  answer (OpenAI chat, 4 messages):\n    Hello, world"), printed)
+    }
+
+    func testABodyCutAfterA200LooksLikeAFailureInEveryOutput() async throws {
+        let outputs = try Outputs()
+        defer { outputs.stop() }
+        outputs.api.route("/export") { _ in
+            var response = LoopbackResponse.text(String(repeating: "x", count: 1000))
+            response.fault = .closeAfterBodyBytes(10)
+            return response
+        }
+        let result = try? await outputs.client().send(HTTPRequest(url: outputs.api.url("/export")), body: nil) { _, body in
+            try await body.collect(upTo: 1 << 20).count
+        }
+        XCTAssertNil(result, "the body broke: the call failed")
+        let shown = try await outputs.shown(logs: 1, lines: 1)
+
+        XCTAssertEqual(shown.devSee.first?["method"] as? String, "GET failed after 200")
+        XCTAssertEqual(shown.devSee.first?["statusCode"] as? Int, 599)
+        let entry = try XCTUnwrap(shown.har.first)
+        XCTAssertEqual(Self.response(of: entry)["status"] as? Int, 200)
+        XCTAssertEqual(Self.response(of: entry)["_errorType"] as? String, "connection_lost")
+        XCTAssertEqual(entry["_outcome"] as? String, "failed")
+        XCTAssertTrue(shown.loki[0].contains(" status=200 outcome=failed "), shown.loki[0])
+        let labels = try await outputs.loki.waitForEntries(1).labelSets
+        XCTAssertEqual(labels.first?["level"], "error")
+        XCTAssertEqual(labels.first?["status_class"], "failed")
+        let block = try XCTUnwrap(shown.console.last)
+        XCTAssertTrue(block.contains("[RESPONSE] 200 "), block)
+        XCTAssertTrue(block.split(separator: "\n").last?.hasPrefix("[FAILED] after status 200: transport error [connection_lost]: ") ?? false, block)
+    }
+
+    func testEachAttemptOfARetriedRequestSaysWhichItWas() async throws {
+        let outputs = try Outputs()
+        defer { outputs.stop() }
+        outputs.api.route("/flaky", answering: [.text("busy", status: 503), .text("ok")])
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
+        _ = try await outputs.client(middlewares: [retry]).send(HTTPRequest(url: outputs.api.url("/flaky")))
+        let shown = try await outputs.shown(logs: 2, lines: 2)
+
+        let rows = shown.devSee.map { "\($0["method"] as? String ?? "") \($0["statusCode"] as? Int ?? 0)" }
+        XCTAssertEqual(rows, ["GET attempt 1 503", "GET attempt 2 200"], "in order, each saying which attempt it was")
+        let last = try XCTUnwrap(shown.devSee.last?["responseBody"] as? String)
+        XCTAssertTrue(last.hasPrefix("[attempt 2, the last: the exchange took "), last)
+        XCTAssertEqual(shown.har.map { $0["_attempt"] as? Int }, [1, 2])
+        XCTAssertEqual(shown.har.map { Self.response(of: $0)["status"] as? Int }, [503, 200])
+        let outcomes = shown.loki.map { line in line.split(separator: " ").first { $0.hasPrefix("outcome=") }.map(String.init) }
+        XCTAssertEqual(Set(outcomes), ["outcome=retried", "outcome=succeeded"])
+        let blocks = shown.console.filter { $0.hasPrefix("[REQUEST]") }
+        XCTAssertEqual(blocks.map { $0.split(separator: "\n").last.map(String.init) }, ["[RETRIED] attempt 1, another followed", "[ATTEMPT 2] the last"])
+    }
+}
