@@ -109,6 +109,7 @@ let package = Package(
                 core("HTTPCore"),
                 core("HTTPCoreTesting"),
                 core("HTTPCoreLoopback"),
+                core("HTTPCoreURLSession"),
                 core("_HTTPCoreTestPeers"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
