@@ -38,7 +38,7 @@ struct JSONMasker {
         /// (``JSONMasker/valueHolderKeys``: `{"password": {"value": …}}`) take it.
         var holderRule: ValueRule?
         /// Whether the value sits under a `logprobs` key, where `token` names a piece of
-        /// generated text (OpenAI's `logprobs.content[].token`), not a credential.
+        /// generated text (see ``GeneratedTextNames``), not a credential.
         var isLogprobs = false
 
         static let none = Context()
@@ -305,7 +305,7 @@ struct JSONMasker {
                 var keyRule = rule(forRawKey: rawKey)
                 if let holderRule = context.holderRule, keyRule == .inherit, Self.isValueHolder(rawKey) {
                     keyRule = .judged(holderRule)
-                } else if context.isLogprobs, case .judged = keyRule, Self.isTokenKey(rawKey) {
+                } else if context.isLogprobs, case .judged = keyRule, GeneratedTextNames.isGeneratedTextKey(rawKey) {
                     keyRule = .inherit
                 }
                 // A variable the query passes nowhere is masked whole, keys kept.
@@ -317,7 +317,7 @@ struct JSONMasker {
                         isUnboundVariable = true
                     }
                 }
-                let memberContext = Context(isLogprobs: context.isLogprobs || Self.isLogprobsKey(rawKey))
+                let memberContext = Context(isLogprobs: context.isLogprobs || GeneratedTextNames.isLogProbabilitiesKey(rawKey))
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
                 } else {
@@ -603,24 +603,6 @@ struct JSONMasker {
         static func isValueHolder(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
             guard key.count <= 10, key.allSatisfy({ $0 < 0x80 }) else { return false }
             return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { valueHolderKeys.contains($0.letters, hash: $0.hash) }
-        }
-
-        /// Whether a raw key is `token`.
-        static func isTokenKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-            key.elementsEqual("token".utf8)
-        }
-
-        /// Whether a raw key names log probabilities: `logprobs`, `top_logprobs`, `logprob`.
-        static func isLogprobsKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-            guard key.count >= 7, key.count <= 16 else { return false }
-            let pattern: StaticString = "logprob"
-            let letters = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
-            var start = key.startIndex
-            while start + letters.count <= key.endIndex {
-                if key[start] == letters[0], (1..<letters.count).allSatisfy({ key[start + $0] == letters[$0] }) { return true }
-                start += 1
-            }
-            return false
         }
 
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a

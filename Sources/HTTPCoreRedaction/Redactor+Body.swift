@@ -279,12 +279,12 @@ extension Redactor {
 
     /// What an event's `event:` name says of its data, as a body key of its value: `nil` for
     /// no name, a name no list makes sensitive (the level then applies as to any data), and
-    /// `token` or `tokens` alone, which is how LLM servers name a generated piece of text.
+    /// a name of generated text (``GeneratedTextNames``).
     private func eventRule(_ eventType: String?) -> ValueRule? {
         guard let eventType, !eventType.isEmpty else { return nil }
         let rules = nameRules
         return NameKey.with(eventType) { key -> ValueRule? in
-            guard !Self.generatedTokenEventNames.contains(key.letters, hash: key.hash) else { return nil }
+            guard !GeneratedTextNames.isGeneratedTextEvent(key) else { return nil }
             switch rules.rule(for: key, as: .body) {
             case .mask: return .maskEvery
             case .maskText: return .maskText
@@ -292,9 +292,6 @@ extension Redactor {
             }
         }
     }
-
-    /// Event names under which LLM servers stream generated text.
-    private static let generatedTokenEventNames = FlatNames(["token", "tokens"].map { Array($0.utf8) })
 
     /// One message's data masked (see ``redactedStreamData(_:isTruncated:eventType:)``), or
     /// `nil` when nothing in it changes.

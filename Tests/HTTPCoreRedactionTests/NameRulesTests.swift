@@ -103,6 +103,15 @@ final class NameRulesTests: XCTestCase {
         )
     }
 
+    func testTheLegacyCompletionsTokensUnderLogprobsAreGeneratedTextToo() {
+        let input = #"{"choices":[{"text":"Hello","logprobs":{"tokens":["Hel","lo"],"token_logprobs":[-0.1,-0.2]}}],"tokens":"abc"}"#
+        let output = Redactor.standard.redactedBody(Data(input.utf8), contentType: "application/json")
+        XCTAssertEqual(
+            String(decoding: output, as: UTF8.self),
+            #"{"choices":[{"text":"Hello","logprobs":{"tokens":["Hel","lo"],"token_logprobs":[-0.1,-0.2]}}],"tokens":"[REDACTED]"}"#
+        )
+    }
+
     func testAQueryThatIsNotGraphQLIsText() {
         let redactor = Redactor.standard
         func body(_ text: String) -> String {

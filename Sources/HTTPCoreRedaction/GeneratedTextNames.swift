@@ -1,0 +1,35 @@
+/// Where LLM APIs use `token` for a piece of generated text, not a credential: the one place
+/// that exception is written.
+///
+/// - As a stream event's name: `event: token` (Hugging Face TGI and servers like it) carries
+///   generated text, so its data is judged as any data, not as a secret's.
+/// - As a key under log probabilities: `logprobs.content[].token` (OpenAI chat) and the
+///   legacy completions' `logprobs.tokens` hold the generated tokens.
+enum GeneratedTextNames {
+    /// The names that mean generated text in those places, in any case and spelling.
+    private static let tokenNames = FlatNames(["token", "tokens"].map { Array($0.utf8) })
+
+    /// Whether a stream event's name means generated text.
+    static func isGeneratedTextEvent(_ key: NameKey) -> Bool {
+        tokenNames.contains(key.letters, hash: key.hash)
+    }
+
+    /// Whether a raw JSON key, under log probabilities, names generated text.
+    static func isGeneratedTextKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard key.count <= 6, key.allSatisfy({ $0 < 0x80 }) else { return false }
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { isGeneratedTextEvent($0) }
+    }
+
+    /// Whether a raw JSON key names log probabilities: `logprobs`, `top_logprobs`, `logprob`.
+    static func isLogProbabilitiesKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard key.count >= 7, key.count <= 16 else { return false }
+        let pattern: StaticString = "logprob"
+        let letters = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        var start = key.startIndex
+        while start + letters.count <= key.endIndex {
+            if key[start] == letters[0], (1..<letters.count).allSatisfy({ key[start + $0] == letters[$0] }) { return true }
+            start += 1
+        }
+        return false
+    }
+}
