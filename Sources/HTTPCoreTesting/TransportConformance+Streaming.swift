@@ -34,8 +34,9 @@ extension TransportConformance {
         "the deadline mid-body is a timeout",
     ]
 
-    /// Checks of ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``: a streamed download and upload,
-    /// chunked framing, a body cut mid-way, a consumer that stops early, task cancellation and the
+    /// Checks of ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)`` and ``/HTTPCore/HTTPClient/send(_:body:)``:
+    /// a streamed download and upload, chunked framing, a body cut mid-way, a consumer that
+    /// stops early, a body dropped unread (the connection released), task cancellation and the
     /// deadline mid-body, and server-sent events that arrive while the server is still sending.
     ///
     /// Each asserts bytes (by ``/HTTPCoreLoopback/LoopbackBodyDigest``), errors and the exchange's exact events.
@@ -141,6 +142,32 @@ extension TransportConformance {
                 // A buffering transport hands the whole body as one chunk: that read reached the end.
                 let terminal: HTTPEvent.Name = first.count == Int(size) ? .requestSucceeded : .requestCancelled
                 _ = try await expectEvents(harness, request, [.requestCreated, .requestStarted, .responseReceived, terminal])
+            },
+            Check(name: "a body dropped unread ends cancelled and releases the connection") { harness in
+                let gate = harness.server.makeGate()
+                let writeFailed = AsyncCondition(false)
+                harness.server.route("GET", "/dropped", streaming: { _, writer in
+                    try writer.writeHead(framing: .contentLength(64 << 20))
+                    try writer.write("first")
+                    try writer.wait(for: gate)
+                    // More than socket buffers hold: a write fails once the client let go.
+                    do {
+                        try writer.writePattern(byteCount: 64 << 20)
+                    } catch {
+                        writeFailed.update { $0 = true }
+                        throw error
+                    }
+                })
+                defer { gate.open() }
+                let request = HTTPRequest(url: harness.server.url("/dropped"), timeout: 120)
+                // The body is dropped as this call's result goes away: unread.
+                let status = try await harness.client.send(request, body: nil).0.statusCode
+                try expect(status, 200, "status")
+                _ = try await expectEvents(harness, request, [.requestCreated, .requestStarted, .responseReceived, .requestCancelled])
+                gate.open()
+                _ = try await writeFailed.wait(timeout: 60, until: { $0 }) { _ in
+                    Failure("the server could still send 60 s after the body was dropped: the connection was kept")
+                }
             },
             Check(name: "task cancellation mid-body ends cancelled") { harness in
                 let gate = harness.server.makeGate()

@@ -50,17 +50,12 @@ public struct URLSessionClient: HTTPClient {
         try await base.send(request)
     }
 
-    /// Performs one exchange, streaming both bodies; see `HTTPClient.send(_:body:receive:)`.
+    /// Performs one exchange, streaming both bodies; see `HTTPClient.send(_:body:)`.
     ///
     /// Streams with ``makeDefaultSession()``'s sessions; with a session of your own the
     /// bodies are buffered (see ``URLSessionTransport``).
-    public func send<Result>(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        isolation: isolated (any Actor)?,
-        receive: (HTTPResponse, HTTPBody) async throws -> Result
-    ) async throws -> Result {
-        try await base.send(request, body: body, isolation: isolation, receive: receive)
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        try await base.send(request, body: body)
     }
 
     /// The session clients use when they are given none.

@@ -15,13 +15,13 @@ import OpenAPIRuntime
 /// ```
 ///
 /// Bodies stream both ways: the request body is read as the client sends it, and the
-/// response body is handed to the generated code as soon as the head arrives and relayed as
-/// it is read, with backpressure. The exchange (and its terminal event) ends when the
-/// response body was read to its end. If the generated code or its caller drops the body
-/// unread (generated code ignores the body of an answer documented without content), a body
-/// of known length up to 64 KiB is still read to its end, so the exchange succeeds as it
-/// would have; a longer one, or one of unknown length (a stream), is cancelled, so a
-/// connection is never held by a body nobody reads.
+/// response body the client returns (`HTTPClient.send(_:body:)`) is handed to the generated
+/// code as soon as the head arrives, as it is: no relay task, no copy. The exchange (and its
+/// terminal event) ends when the response body was read to its end. If the generated code or
+/// its caller drops the body unread (generated code ignores the body of an answer documented
+/// without content), a body of known length up to 64 KiB is still read to its end, so the
+/// exchange succeeds as it would have; any other body dropped before its end is cancelled,
+/// so a connection is never held by a body nobody reads.
 ///
 /// Each request's ``/HTTPCore/HTTPRequest/metadata`` carries the operation id under ``operationIDKey``,
 /// so log lines and dev-see payloads say which operation they were. HTTPCore middlewares run
@@ -64,7 +64,8 @@ public struct OpenAPITransport<Client: HTTPClient>: ClientTransport {
                 ? HTTPCore.HTTPBody(length: body.length.core) { body }
                 : HTTPCore.HTTPBody(body, length: body.length.core)
         }
-        let (response, responseBody) = try await ResponseRelay.start(outgoing, body: requestBody, through: client)
+        let (response, body) = try await client.send(outgoing, body: requestBody)
+        let responseBody = HandedOverBody.openAPIBody(body)
         let head: HTTPTypes.HTTPResponse
         do {
             head = try HTTPTypes.HTTPResponse(response)

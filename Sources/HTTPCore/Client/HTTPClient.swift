@@ -26,26 +26,42 @@ public protocol HTTPClient: Sendable {
     /// throws ``HTTPError/cancelled``.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 
-    /// Performs one exchange and hands the response to `receive` as soon as its head
-    /// arrives, with the body still streaming; the exchange ends when `receive` returns.
+    /// Performs one exchange and returns as soon as the response head arrives, with the body
+    /// still streaming: the body can outlive the call, handed to a server framework's
+    /// response, say.
     ///
-    /// Call it through ``send(_:body:receive:isolation:)``, which passes the caller's
-    /// isolation; implement this one. `receive` runs on `isolation`. See that method for the
-    /// contract. The default implementation buffers: it collects `body`, calls
-    /// ``send(_:)`` and hands over the whole response body, so every client can be called
-    /// this way; ``HTTPTransportClient`` streams.
-    func send<Result>(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        isolation: isolated (any Actor)?,
-        receive: (HTTPResponse, HTTPBody) async throws -> Result
-    ) async throws -> Result
+    /// The exchange, and its events, end with the body:
+    /// - The returned ``HTTPResponse`` is the head (status, headers, final URL), its
+    ///   ``HTTPResponse/body`` empty; the returned ``HTTPBody`` delivers the body as it
+    ///   arrives, read in one pass.
+    /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once it was
+    ///   read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading throws the
+    ///   ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
+    ///   ``HTTPEvent/Name/requestCancelled`` when it was stopped (``HTTPBody/stopReading()``)
+    ///   or dropped before its end, unread or part read: the transport then stops receiving it.
+    /// - The request's ``HTTPRequest/timeout`` bounds the whole exchange, body included: past
+    ///   it, reading throws ``HTTPError/timeout``. Without one, a body kept unread keeps the
+    ///   exchange open.
+    /// - A slow reader slows the transfer: the body is never buffered whole by a streaming
+    ///   transport, the client, a middleware or an observer.
+    ///
+    /// Errors before the head arrives are thrown as by ``send(_:)``. The default
+    /// implementation buffers: it collects `body`, calls ``send(_:)`` and returns the whole
+    /// response body, replayable, so every client can be called this way;
+    /// ``HTTPTransportClient`` streams.
+    ///
+    /// - Parameters:
+    ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
+    ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
+    ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
+    ///     (``HTTPBody/IterationBehavior/multiple``).
+    func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
 }
 
 extension HTTPClient {
     /// Performs one exchange and hands the response to `receive` as soon as its head
     /// arrives, with the body still streaming: downloads, server-sent events, uploads that
-    /// never sit in memory whole.
+    /// never sit in memory whole. The exchange ends when `receive` returns.
     ///
     /// ```swift
     /// try await client.send(HTTPRequest(url: eventsURL)) { response, body in
@@ -57,52 +73,36 @@ extension HTTPClient {
     /// }
     /// ```
     ///
-    /// The exchange, and its events, end when `receive` returns:
-    /// - `response` is the head (status, headers, final URL); its ``HTTPResponse/body`` is
-    ///   empty, and `body` delivers the body as it arrives, read in one pass. Reading it
-    ///   after `receive` returned throws ``HTTPError/cancelled``.
-    /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once the
-    ///   body was read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading
-    ///   throws the ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
-    ///   ``HTTPEvent/Name/requestCancelled`` when `receive` returned or threw before the
-    ///   end, or its task was cancelled.
-    /// - The request's ``HTTPRequest/timeout`` bounds the whole exchange, body included:
-    ///   past it, reading throws ``HTTPError/timeout``.
-    /// - A slow reader slows the transfer: the body is never buffered whole by a streaming
-    ///   transport, the client, a middleware or an observer.
-    ///
-    /// Errors before the head arrives are thrown as by ``send(_:)``; errors `receive` throws
-    /// reach the caller unchanged.
+    /// It is ``send(_:body:)`` with the body's end at the end of `receive`: reading the body
+    /// after `receive` returned throws ``HTTPError/cancelled``, and the terminal event is
+    /// ``HTTPEvent/Name/requestCancelled`` when `receive` returned or threw before the
+    /// body's end (or, for a body of known length, before reading all of it). Errors before
+    /// the head arrives are thrown as by ``send(_:)``; errors `receive` throws reach the caller
+    /// unchanged.
     ///
     /// - Parameters:
     ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
-    ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
-    ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
-    ///     (``HTTPBody/IterationBehavior/multiple``).
-    ///   - isolation: Where `receive` runs; the caller's isolation by default.
+    ///   - body: The request body, read as it is sent; `nil` sends `request.body`.
     ///   - receive: Reads the response; runs on the caller's isolation.
+    ///   - isolation: Where `receive` runs; the caller's isolation by default.
     public func send<Result>(
         _ request: HTTPRequest,
         body: HTTPBody? = nil,
         receive: (HTTPResponse, HTTPBody) async throws -> Result,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Result {
-        try await send(request, body: body, isolation: isolation, receive: receive)
+        let (head, responseBody) = try await send(request, body: body)
+        defer { responseBody.stopReading() }
+        return try await receive(head, responseBody)
     }
 
-    /// The buffering default of ``send(_:body:isolation:receive:)``: collects `body` (up to
-    /// 1 GiB, else ``HTTPError/Code/invalidRequest``), calls ``send(_:)``, and hands over the
-    /// head with the whole body as a replayable ``HTTPBody``.
-    public func send<Result>(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        isolation: isolated (any Actor)?,
-        receive: (HTTPResponse, HTTPBody) async throws -> Result
-    ) async throws -> Result {
+    /// The buffering default of ``send(_:body:)``: collects `body` (up to 1 GiB, else
+    /// ``HTTPError/Code/invalidRequest``), calls ``send(_:)``, and returns the head with the
+    /// whole body as a replayable ``HTTPBody``.
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
-        let (head, responseBody) = try await send(request).splitBody
-        return try await receive(head, responseBody)
+        return try await send(request).splitBody
     }
 }
 

@@ -43,7 +43,7 @@ import Foundation
 ///
 /// ## Streaming
 ///
-/// The second requirement, ``perform(_:body:)``, serves ``HTTPClient/send(_:body:isolation:receive:)``:
+/// The second requirement, ``perform(_:body:)``, serves ``HTTPClient/send(_:body:)`` (and its scoped form, ``HTTPClient/send(_:body:receive:isolation:)``):
 /// it returns as soon as the response head arrives and hands the body over as it comes. A
 /// transport that only buffers does not implement it: the default collects the request body,
 /// calls ``perform(_:)`` and hands over the buffered response body, so streaming callers

@@ -3,18 +3,13 @@ import Foundation
 import HTTPCoreConcurrency
 
 extension HTTPTransportClient {
-    /// Performs one streaming exchange; see ``HTTPClient/send(_:body:receive:isolation:)``.
+    /// Performs one streaming exchange; see ``HTTPClient/send(_:body:)``.
     ///
     /// The bodies stream through the middlewares (``HTTPMiddleware/intercept(_:body:context:next:)``)
     /// and the transport (``HTTPTransport/perform(_:body:)``); a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
     /// and JSON lines for observers, without holding more than those caps.
-    public func send<Result>(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        isolation: isolated (any Actor)?,
-        receive: (HTTPResponse, HTTPBody) async throws -> Result
-    ) async throws -> Result {
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
         let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
@@ -45,14 +40,7 @@ extension HTTPTransportClient {
         } classify: { error in
             classify(error, for: request.url, deadline: exchange.context.deadline)
         }
-        do {
-            let result = try await receive(head.0, response.body)
-            response.close()
-            return result
-        } catch {
-            response.close()
-            throw error
-        }
+        return (head.0, response.body)
     }
 
     /// Runs the streaming middleware at `index`; past the last, makes one attempt.

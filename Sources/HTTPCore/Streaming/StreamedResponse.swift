@@ -2,8 +2,12 @@ import Dispatch
 import HTTPCoreConcurrency
 
 /// The response body of a streaming exchange as the caller reads it, and the end of the
-/// exchange: the terminal event once the body ended, failed, outlived the deadline, or the
-/// caller's scope ended before its end.
+/// exchange: the terminal event once the body ended, failed, outlived the deadline, or was
+/// stopped or dropped before its end.
+///
+/// The body handed out and its iterator hold this object and nothing else does (its timer
+/// holds it weakly), so when both are gone its `deinit` ends an exchange not yet ended, as
+/// cancelled, and stops the transport's body.
 final class StreamedResponse: Sendable {
     /// Reports the end: the bytes the caller read, and the error (`nil` for a success).
     typealias End = @Sendable (_ delivered: Int, _ error: HTTPError?) -> Void
@@ -28,8 +32,9 @@ final class StreamedResponse: Sendable {
     }
 
     /// The body handed to the caller: one pass over the transport's, through this reader.
+    /// Stopping it ends the exchange (see ``close()``).
     var body: HTTPBody {
-        HTTPBody(length: inner.length, iterationBehavior: .single, onStop: { [inner] in inner.stopReading() }) {
+        HTTPBody(length: inner.length, iterationBehavior: .single, onStop: { [self] in close() }) {
             var iterator = self.inner.makeAsyncIterator()
             return AnyChunks(next: { try await self.next(&iterator) })
         }
@@ -52,8 +57,8 @@ final class StreamedResponse: Sendable {
         }
     }
 
-    /// The caller's scope ended: a body read to its end (or to its known length) succeeded,
-    /// any other is given up and cancelled.
+    /// The caller stopped the body, or dropped it: a body read to its end (or to its known
+    /// length) succeeded, any other is given up and cancelled.
     func close() {
         let isComplete = state.withLock { state in
             if case .known(let length) = inner.length { return Int64(state.delivered) == length }
@@ -61,6 +66,10 @@ final class StreamedResponse: Sendable {
         }
         end(isComplete ? nil : .cancelled)
         inner.stopReading()
+    }
+
+    deinit {
+        close()
     }
 
     /// Reports the end once, and stops the deadline's timer.
