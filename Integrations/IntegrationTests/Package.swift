@@ -80,6 +80,21 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "MovingFromAsyncHTTPClientTests",
+            dependencies: [
+                integration("HTTPCoreAsyncHTTPClient"),
+                integration("HTTPCoreLogging"),
+                integration("HTTPCoreMetrics"),
+                integration("HTTPCoreTracing"),
+                core("HTTPCore"),
+                core("HTTPCoreLoopback"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
             name: "HTTPCoreLoggingTests",
             dependencies: [
                 integration("HTTPCoreLogging"),
