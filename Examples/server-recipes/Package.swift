@@ -1,0 +1,70 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Server recipes: a Hummingbird service calling an upstream through HTTPCore over
+/// AsyncHTTPClient, a JSON call and a proxied stream. A package of its own, since the root
+/// package has no dependencies; it takes HTTPCore and its integrations from the folders above,
+/// as a service takes them by URL and version.
+let package = Package(
+    name: "server-recipes",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "HTTPCore", path: "../.."),
+        .package(name: "HTTPCoreIntegrations", path: "../../Integrations"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "HummingbirdRecipe",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreHTTPTypes", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreLogging", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreTracing", package: "HTTPCoreIntegrations"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "hummingbird-recipe",
+            dependencies: [
+                "HummingbirdRecipe",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreLogging", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreServiceLifecycle", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreTracing", package: "HTTPCoreIntegrations"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "HummingbirdRecipeTests",
+            dependencies: [
+                "HummingbirdRecipe",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPCoreLogging", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreTracing", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPCoreLogging
+import HTTPCoreLoopback
+import HTTPCoreTracing
+import Hummingbird
+import HummingbirdRecipe
+import HummingbirdTesting
+import InMemoryTracing
+import Logging
+import Tracing
+import XCTest
+
+/// The recipe's service, live on loopback, calling a loopback upstream through HTTPCore over
+/// AsyncHTTPClient: what a caller of the service gets, and the upstream exchange's span and
+/// log line.
+final class UpstreamRoutesTests: XCTestCase {
+    /// The process's tracer, bootstrapped once: Hummingbird's `TracingMiddleware` reads the
+    /// global one.
+    private static let tracer: InMemoryTracer = {
+        let tracer = InMemoryTracer()
+        InstrumentationSystem.bootstrap(tracer)
+        return tracer
+    }()
+
+    private final class Lines: @unchecked Sendable {   // safe: `stored` is only touched under `lock`
+        private let lock = NSLock()
+        private var stored: [(message: String, metadata: Logger.Metadata)] = []
+
+        func append(_ line: (message: String, metadata: Logger.Metadata)) { lock.withLock { stored.append(line) } }
+        var all: [(message: String, metadata: Logger.Metadata)] { lock.withLock { stored } }
+    }
+
+    private struct RecordingLogHandler: LogHandler {
+        let lines: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.append(("\(event.message)", metadata.merging(event.metadata ?? [:]) { $1 }))
+        }
+    }
+
+    /// The service's application, its upstream client observed by `dispatcher`.
+    private func application(upstream: LoopbackHTTPServer, dispatcher: HTTPEventDispatcher) -> some ApplicationProtocol {
+        let client = HTTPTransportClient(
+            asyncHTTPClient: .shared, middlewares: [TracingMiddleware(tracer: Self.tracer)], dispatcher: dispatcher
+        )
+        let router = Router()
+        router.add(middleware: Hummingbird.TracingMiddleware())
+        UpstreamRoutes(upstream: client, baseURL: upstream.url("/")).add(to: router)
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    func testAJSONCallIsPassedOnWithItsSpanUnderTheIncomingRequestsAndItsIdOnTheLogLine() async throws {
+        let tracer = Self.tracer
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        upstream.route("/items/42") { _ in .json(#"{"id":42}"#, status: 201) }
+        let lines = Lines()
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: Logger(label: "upstream") { _ in RecordingLogHandler(lines: lines) }))
+
+        try await application(upstream: upstream, dispatcher: dispatcher).test(.live) { client in
+            try await client.execute(uri: "/items/42", method: .get) { response in
+                XCTAssertEqual(response.status.code, 201, "the upstream's status is passed on")
+                XCTAssertEqual(String(buffer: response.body), #"{"id":42}"#)
+                XCTAssertEqual(response.headers[.contentType], "application/json")
+            }
+        }
+        await dispatcher.flush()
+
+        let server = try XCTUnwrap(tracer.finishedSpans.last { $0.kind == .server })
+        let client = try XCTUnwrap(tracer.finishedSpans.last { $0.kind == .client })
+        XCTAssertEqual(client.context.inMemorySpanContext?.parentSpanID, server.context.inMemorySpanContext?.spanID)
+        let line = try XCTUnwrap(lines.all.first)
+        XCTAssertTrue(line.message.hasPrefix("GET \(upstream.url("/items/42")) -> 201 ("), line.message)
+        XCTAssertNotNil(line.metadata["request_id"], "the incoming request's id: \(line.metadata)")
+    }
+
+    func testAProxiedStreamPassesStatusHeadersAndLengthThroughAndEndsTheExchangeWithTheBody() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        let size: Int64 = 4 << 20
+        upstream.route("GET", "/export", streaming: { _, writer in
+            try writer.writeHead(status: 206, headers: ["Content-Type": "text/csv", "X-Export": "7"], framing: .contentLength(size))
+            try writer.writePattern(byteCount: size)
+        })
+        let events = HTTPEventDispatcher()
+        let recorder = Lines()
+        events.subscribe { event in
+            if event.name.isTerminal { recorder.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
+        }
+
+        try await application(upstream: upstream, dispatcher: events).test(.live) { client in
+            try await client.execute(uri: "/export", method: .get) { response in
+                XCTAssertEqual(response.status.code, 206)
+                XCTAssertEqual(response.headers[.contentLength], "\(size)")
+                XCTAssertEqual(response.headers[.contentType], "text/csv")
+                XCTAssertEqual(response.headers[.init("X-Export")!], "7")
+                XCTAssertEqual(Int64(response.body.readableBytes), size)
+                XCTAssertEqual(Data(buffer: response.body), Data(LoopbackBodyPattern.chunk(at: 0, count: Int(size))))
+            }
+        }
+        await events.flush()
+        XCTAssertEqual(recorder.all.map(\.message), ["http.request.succeeded"])
+        XCTAssertEqual(recorder.all.first?.metadata["bytes"], "\(size)")
+    }
+}
