@@ -1,8 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Server recipes: a Hummingbird service calling an upstream through HTTPCore over
-/// AsyncHTTPClient, a JSON call and a proxied stream. A package of its own, since the root
+/// Server recipes: a Hummingbird service and a Vapor one, each calling an upstream through
+/// HTTPCore over AsyncHTTPClient, a JSON call and a proxied stream. A package of its own, since the root
 /// package has no dependencies; it takes HTTPCore and its integrations from the folders above,
 /// as a service takes them by URL and version.
 let package = Package(
@@ -17,20 +17,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/apple/swift-service-context.git", from: "1.5.1"),
     ],
     targets: [
         .target(
             name: "HummingbirdRecipe",
             dependencies: [
                 .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
                 .product(name: "HTTPCoreHTTPTypes", package: "HTTPCoreIntegrations"),
-                .product(name: "HTTPCoreLogging", package: "HTTPCoreIntegrations"),
-                .product(name: "HTTPCoreTracing", package: "HTTPCoreIntegrations"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "VaporRecipe",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
             ]
         ),
         .executableTarget(
@@ -49,9 +54,11 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "HummingbirdRecipeTests",
+            name: "ServerRecipesTests",
             dependencies: [
                 "HummingbirdRecipe",
+                "VaporRecipe",
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "HTTPCore", package: "HTTPCore"),
                 .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
                 .product(name: "Hummingbird", package: "hummingbird"),

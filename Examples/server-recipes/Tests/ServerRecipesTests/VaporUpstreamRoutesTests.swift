@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPCoreLogging
+import HTTPCoreLoopback
+import HTTPCoreTracing
+import InMemoryTracing
+import Logging
+import Tracing
+import Vapor
+import VaporRecipe
+import XCTest
+
+/// The Vapor recipe's service, live on loopback, calling a loopback upstream through HTTPCore
+/// over AsyncHTTPClient: what a caller of the service gets, and the upstream exchange's span
+/// and log line.
+final class VaporUpstreamRoutesTests: XCTestCase {
+    /// Runs `test` with the base URL of the service, live on a loopback port, its upstream
+    /// client observed by `dispatcher`.
+    private func withService(
+        upstream: LoopbackHTTPServer, dispatcher: HTTPEventDispatcher, _ test: (String) async throws -> Void
+    ) async throws {
+        let client = HTTPTransportClient(
+            asyncHTTPClient: .shared, middlewares: [HTTPCoreTracing.TracingMiddleware(tracer: RecipeTracing.tracer)], dispatcher: dispatcher
+        )
+        let app = try await Application.make(.testing)
+        app.middleware.use(Vapor.TracingMiddleware())
+        VaporUpstreamRoutes(upstream: client, baseURL: upstream.url("/")).register(on: app)
+        try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+        do {
+            let port = try XCTUnwrap(app.http.server.shared.localAddress?.port)
+            try await test("http://127.0.0.1:\(port)")
+        } catch {
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+            throw error
+        }
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+
+    func testAJSONCallIsPassedOnWithItsSpanUnderTheIncomingRequestsAndItsIdOnTheLogLine() async throws {
+        let tracer = RecipeTracing.tracer
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        upstream.route("/items/42") { _ in .json(#"{"id":42}"#, status: 201) }
+        let lines = LogLines()
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: Logger(label: "upstream") { _ in RecordingLogHandler(lines: lines) }))
+
+        try await withService(upstream: upstream, dispatcher: dispatcher) { base in
+            let response = try await AsyncHTTPClient.HTTPClient.shared.execute(HTTPClientRequest(url: base + "/items/42"), timeout: .seconds(60))
+            XCTAssertEqual(response.status.code, 201, "the upstream's status is passed on")
+            XCTAssertEqual(response.headers.first(name: "Content-Type"), "application/json")
+            let body = try await response.body.collect(upTo: 1024)
+            XCTAssertEqual(String(buffer: body), #"{"id":42}"#)
+        }
+        await dispatcher.flush()
+
+        // The upstream span HTTPCore made is the incoming request's child. (AsyncHTTPClient, which
+        // traces too, makes its own span under it, and a test client's may sit above.)
+        let server = try XCTUnwrap(tracer.finishedSpans.last { $0.kind == .server })
+        let serverID = try XCTUnwrap(server.context.inMemorySpanContext?.spanID)
+        let children = tracer.finishedSpans.filter { $0.kind == .client && $0.context.inMemorySpanContext?.parentSpanID == serverID }
+        XCTAssertEqual(children.map { $0.attributes["url.full"]?.toSpanAttribute() }, [.string(upstream.url("/items/42").absoluteString)])
+        let line = try XCTUnwrap(lines.all.first)
+        XCTAssertTrue(line.message.hasPrefix("GET \(upstream.url("/items/42")) -> 201 ("), line.message)
+        XCTAssertNotNil(line.metadata["request_id"], "the incoming request's id: \(line.metadata)")
+    }
+
+    func testAProxiedStreamPassesStatusHeadersAndLengthThroughAndEndsTheExchangeWithTheBody() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        let size: Int64 = 4 << 20
+        upstream.route("GET", "/export", streaming: { _, writer in
+            try writer.writeHead(status: 206, headers: ["Content-Type": "text/csv", "X-Export": "7"], framing: .contentLength(size))
+            try writer.writePattern(byteCount: size)
+        })
+        let events = HTTPEventDispatcher()
+        let ends = LogLines()
+        events.subscribe { event in
+            if event.name.isTerminal { ends.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
+        }
+
+        try await withService(upstream: upstream, dispatcher: events) { base in
+            let response = try await AsyncHTTPClient.HTTPClient.shared.execute(HTTPClientRequest(url: base + "/export"), timeout: .seconds(60))
+            XCTAssertEqual(response.status.code, 206)
+            XCTAssertEqual(response.headers.first(name: "Content-Length"), "\(size)")
+            XCTAssertEqual(response.headers.first(name: "Content-Type"), "text/csv")
+            XCTAssertEqual(response.headers.first(name: "X-Export"), "7")
+            let body = try await response.body.collect(upTo: Int(size))
+            XCTAssertEqual(Data(buffer: body), Data(LoopbackBodyPattern.chunk(at: 0, count: Int(size))))
+        }
+        await events.flush()
+        XCTAssertEqual(ends.all.map(\.message), ["http.request.succeeded"])
+        XCTAssertEqual(ends.all.first?.metadata["bytes"], "\(size)")
+    }
+}
