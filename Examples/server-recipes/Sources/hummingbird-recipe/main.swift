@@ -22,7 +22,9 @@ let logger = Logger(label: "hummingbird-recipe")
 //    so a client built before the bootstrap still traces.
 HTTPEventDispatcher.shared.subscribe(LoggingObserver(logger: Logger(label: "upstream")))
 let upstreamURL = URL(string: ProcessInfo.processInfo.environment["UPSTREAM_URL"] ?? "http://127.0.0.1:8081")!
-let upstream = HTTPTransportClient(asyncHTTPClient: .shared, middlewares: [HTTPCoreTracing.TracingMiddleware(), RetryMiddleware()])
+// AHC's own tracing off (`makeHTTPClient`), so each call has one span, HTTPCore's, its URL redacted.
+let ahc = AsyncHTTPClientTransport.makeHTTPClient()
+let upstream = HTTPTransportClient(asyncHTTPClient: ahc, middlewares: [HTTPCoreTracing.TracingMiddleware(), RetryMiddleware()])
 
 // 3. The routes, under Hummingbird's tracing middleware, so each upstream span is a child of
 //    the incoming request's.
@@ -36,3 +38,4 @@ let app = Application(router: router, configuration: .init(address: .hostname("1
 //    observers and shuts down the loggers it is given.
 let group = ServiceGroup(services: [HTTPObservabilityService(), app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 try await group.run()
+try await ahc.shutdown().get()

@@ -17,10 +17,21 @@ import XCTest
 /// AsyncHTTPClient: what a caller of the service gets, and the upstream exchange's span and
 /// log line.
 final class HummingbirdUpstreamRoutesTests: XCTestCase {
+    /// The upstream client's AHC, its own tracing off (HTTPCore's span is the one).
+    private var ahc: AsyncHTTPClient.HTTPClient!
+
+    override func setUp() {
+        ahc = AsyncHTTPClientTransport.makeHTTPClient()
+    }
+
+    override func tearDown() async throws {
+        try await ahc.shutdown()
+    }
+
     /// The service's application, its upstream client observed by `dispatcher`.
     private func application(upstream: LoopbackHTTPServer, dispatcher: HTTPEventDispatcher) -> some ApplicationProtocol {
         let client = HTTPTransportClient(
-            asyncHTTPClient: .shared, middlewares: [TracingMiddleware(tracer: RecipeTracing.tracer)], dispatcher: dispatcher
+            asyncHTTPClient: ahc, middlewares: [TracingMiddleware(tracer: RecipeTracing.tracer)], dispatcher: dispatcher
         )
         let router = Router()
         router.add(middleware: Hummingbird.TracingMiddleware())

@@ -16,13 +16,24 @@ import XCTest
 /// over AsyncHTTPClient: what a caller of the service gets, and the upstream exchange's span
 /// and log line.
 final class VaporUpstreamRoutesTests: XCTestCase {
+    /// The upstream client's AHC, its own tracing off (HTTPCore's span is the one).
+    private var ahc: AsyncHTTPClient.HTTPClient!
+
+    override func setUp() {
+        ahc = AsyncHTTPClientTransport.makeHTTPClient()
+    }
+
+    override func tearDown() async throws {
+        try await ahc.shutdown()
+    }
+
     /// Runs `test` with the base URL of the service, live on a loopback port, its upstream
     /// client observed by `dispatcher`.
     private func withService(
         upstream: LoopbackHTTPServer, dispatcher: HTTPEventDispatcher, _ test: (String) async throws -> Void
     ) async throws {
         let client = HTTPTransportClient(
-            asyncHTTPClient: .shared, middlewares: [HTTPCoreTracing.TracingMiddleware(tracer: RecipeTracing.tracer)], dispatcher: dispatcher
+            asyncHTTPClient: ahc, middlewares: [HTTPCoreTracing.TracingMiddleware(tracer: RecipeTracing.tracer)], dispatcher: dispatcher
         )
         let app = try await Application.make(.testing)
         app.middleware.use(Vapor.TracingMiddleware())
