@@ -2,6 +2,7 @@ import Foundation
 import InMemoryTracing
 import Logging
 import Tracing
+import XCTest
 
 /// The process's tracer, bootstrapped once: the frameworks' tracing middlewares read the
 /// global one.
@@ -37,4 +38,19 @@ struct RecordingLogHandler: LogHandler {
     func log(event: LogEvent) {
         lines.append(("\(event.message)", metadata.merging(event.metadata ?? [:]) { $1 }))
     }
+}
+
+/// What serving one request that called `upstreamURL` left: HTTPCore's upstream span is the
+/// incoming request's only client child, and the upstream exchange's one log line carries the
+/// incoming request's id.
+func assertTheUpstreamCallIsTheIncomingRequestsChild(
+    _ tracer: InMemoryTracer, upstreamURL: URL, lines: LogLines, file: StaticString = #filePath, line: UInt = #line
+) throws {
+    let server = try XCTUnwrap(tracer.finishedSpans.last { $0.kind == .server }, file: file, line: line)
+    let serverID = try XCTUnwrap(server.context.inMemorySpanContext?.spanID, file: file, line: line)
+    let children = tracer.finishedSpans.filter { $0.kind == .client && $0.context.inMemorySpanContext?.parentSpanID == serverID }
+    XCTAssertEqual(children.map { $0.attributes["url.full"]?.toSpanAttribute() }, [.string(upstreamURL.absoluteString)], file: file, line: line)
+    let logged = try XCTUnwrap(lines.all.first, file: file, line: line)
+    XCTAssertTrue(logged.message.hasPrefix("GET \(upstreamURL) -> 201 ("), logged.message, file: file, line: line)
+    XCTAssertNotNil(logged.metadata["request_id"], "the incoming request's id: \(logged.metadata)", file: file, line: line)
 }

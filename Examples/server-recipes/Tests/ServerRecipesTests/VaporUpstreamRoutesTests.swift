@@ -69,15 +69,7 @@ final class VaporUpstreamRoutesTests: XCTestCase {
         }
         await dispatcher.flush()
 
-        // The upstream span HTTPCore made is the incoming request's child. (AsyncHTTPClient, which
-        // traces too, makes its own span under it, and a test client's may sit above.)
-        let server = try XCTUnwrap(tracer.finishedSpans.last { $0.kind == .server })
-        let serverID = try XCTUnwrap(server.context.inMemorySpanContext?.spanID)
-        let children = tracer.finishedSpans.filter { $0.kind == .client && $0.context.inMemorySpanContext?.parentSpanID == serverID }
-        XCTAssertEqual(children.map { $0.attributes["url.full"]?.toSpanAttribute() }, [.string(upstream.url("/items/42").absoluteString)])
-        let line = try XCTUnwrap(lines.all.first)
-        XCTAssertTrue(line.message.hasPrefix("GET \(upstream.url("/items/42")) -> 201 ("), line.message)
-        XCTAssertNotNil(line.metadata["request_id"], "the incoming request's id: \(line.metadata)")
+        try assertTheUpstreamCallIsTheIncomingRequestsChild(tracer, upstreamURL: upstream.url("/items/42"), lines: lines)
     }
 
     func testAProxiedStreamPassesStatusHeadersAndLengthThroughAndEndsTheExchangeWithTheBody() async throws {
