@@ -37,8 +37,8 @@ public protocol HTTPClient: Sendable {
     /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once it was
     ///   read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading throws the
     ///   ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
-    ///   ``HTTPEvent/Name/requestCancelled`` when it was stopped (``HTTPBody/stopReading()``)
-    ///   or dropped before its end, unread or part read: the transport then stops receiving it.
+    ///   ``HTTPEvent/Name/requestCancelled`` when it was dropped before its end, unread or part
+    ///   read (the body and its iterators released): the transport then stops receiving it.
     /// - The request's ``HTTPRequest/timeout`` bounds the whole exchange, body included: past
     ///   it, reading throws ``HTTPError/timeout``. Without one, a body kept unread keeps the
     ///   exchange open.
