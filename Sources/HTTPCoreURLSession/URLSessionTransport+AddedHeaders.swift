@@ -5,24 +5,36 @@ import FoundationNetworking
 #endif
 
 extension URLSessionTransport {
-    /// The header fields URLSession adds to `request` on its way out, as far as this
-    /// transport can tell: the session configuration's `httpAdditionalHeaders`, and on Linux
-    /// those FoundationNetworking and its libcurl add (`User-Agent`, `Accept`,
-    /// `Accept-Encoding`, `Accept-Language`, and a form `Content-Type` for a body without
-    /// one). Only names the request does not set itself. Apple's URLSession adds its own
-    /// `User-Agent`, `Accept-Encoding` and `Accept-Language` too, which it does not report.
-    static func addedHeaders(to request: HTTPRequest, hasBody: Bool, session: URLSession) -> HTTPHeaders {
+    /// The header fields `session` adds to a request without them, as far as this transport
+    /// can tell: its configuration's `httpAdditionalHeaders`, and on Linux those
+    /// FoundationNetworking and its libcurl add (`User-Agent`, `Accept`, `Accept-Encoding`,
+    /// `Accept-Language`). Apple's URLSession adds its own `User-Agent`, `Accept-Encoding` and
+    /// `Accept-Language` too, which it does not report.
+    static func headersAdded(by session: URLSession) -> HTTPHeaders {
         var added = HTTPHeaders()
         if let additional = session.configuration.httpAdditionalHeaders {
             for (key, value) in additional {
-                guard let name = key as? String, !request.headers.contains(name) else { continue }
+                guard let name = key as? String else { continue }
                 added.add(name: name, value: "\(value)")
             }
         }
         #if canImport(FoundationNetworking)
-        for field in LibcurlDefaults.headers where !request.headers.contains(field.name) && !added.contains(field.name) {
+        for field in LibcurlDefaults.headers where !added.contains(field.name) {
             added.add(name: field.name, value: field.value)
         }
+        #endif
+        return added
+    }
+
+    /// Of `sessionHeaders` (``headersAdded(by:)``), those `request` does not set itself, and
+    /// on Linux the form `Content-Type` FoundationNetworking adds to a body without one.
+    /// Cheap when the request sets none of them: the same storage is handed on.
+    static func addedHeaders(_ sessionHeaders: HTTPHeaders, to request: HTTPRequest, hasBody: Bool) -> HTTPHeaders {
+        var added = sessionHeaders
+        if sessionHeaders.contains(where: { request.headers.contains($0.name) }) {
+            added = HTTPHeaders(sessionHeaders.filter { !request.headers.contains($0.name) })
+        }
+        #if canImport(FoundationNetworking)
         if hasBody, !request.headers.contains("Content-Type"), !added.contains("Content-Type") {
             added.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         }

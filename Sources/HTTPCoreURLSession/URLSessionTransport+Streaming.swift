@@ -79,7 +79,7 @@ extension URLSessionTransport {
         if let task = streamed.dataTask {
             response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, session: session)
         }
-        response.addedRequestHeaders = Self.addedHeaders(to: request, hasBody: hasBody, session: session)
+        response.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
         return (response, responseBody)
     }
 

@@ -74,11 +74,15 @@ public struct URLSessionTransport: HTTPTransport {
     public let limits: Limits
     /// Where tasks are created, resumed and cancelled: off the cooperative pool on Linux.
     let calls = SessionCalls()
+    /// The header fields URLSession adds to a request without them, read once: a session
+    /// keeps the configuration it was made with.
+    let sessionAddedHeaders: HTTPHeaders
 
     /// Creates a transport over a session.
     public init(session: URLSession, limits: Limits = Limits()) {
         self.session = session
         self.limits = limits
+        sessionAddedHeaders = Self.headersAdded(by: session)
     }
 
     /// The most 307/308 redirects with a body followed by the transport itself.
@@ -121,7 +125,7 @@ public struct URLSessionTransport: HTTPTransport {
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                calls.run { [session, limits] in
+                calls.run { [session, limits, sessionAddedHeaders] in
                     let maximumBytes = limits.maximumBufferedBytes
                     let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         continuation.resume(with: Result {
@@ -130,7 +134,7 @@ public struct URLSessionTransport: HTTPTransport {
                             if let task = state.withLock({ $0.task }) {
                                 answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, session: session)
                             }
-                            answer.addedRequestHeaders = Self.addedHeaders(to: request, hasBody: hasBody, session: session)
+                            answer.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
                             return answer
                         })
                     }
