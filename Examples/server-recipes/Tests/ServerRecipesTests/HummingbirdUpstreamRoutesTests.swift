@@ -63,16 +63,9 @@ final class HummingbirdUpstreamRoutesTests: XCTestCase {
     func testAProxiedStreamPassesStatusHeadersAndLengthThroughAndEndsTheExchangeWithTheBody() async throws {
         let upstream = try LoopbackHTTPServer()
         defer { upstream.stop() }
-        let size: Int64 = 4 << 20
-        upstream.route("GET", "/export", streaming: { _, writer in
-            try writer.writeHead(status: 206, headers: ["Content-Type": "text/csv", "X-Export": "7"], framing: .contentLength(size))
-            try writer.writePattern(byteCount: size)
-        })
-        let events = HTTPEventDispatcher()
-        let recorder = LogLines()
-        events.subscribe { event in
-            if event.name.isTerminal { recorder.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
-        }
+        let size = exportSize
+        routeExport(on: upstream)
+        let (events, recorder) = dispatcherRecordingEnds()
 
         try await application(upstream: upstream, dispatcher: events).test(.live) { client in
             try await client.execute(uri: "/export", method: .get) { response in

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPCore
+import HTTPCoreLoopback
 import InMemoryTracing
 import Logging
 import Tracing
@@ -53,4 +55,27 @@ func assertTheUpstreamCallIsTheIncomingRequestsChild(
     let logged = try XCTUnwrap(lines.all.first, file: file, line: line)
     XCTAssertTrue(logged.message.hasPrefix("GET \(upstreamURL) -> 201 ("), logged.message, file: file, line: line)
     XCTAssertNotNil(logged.metadata["request_id"], "the incoming request's id: \(logged.metadata)", file: file, line: line)
+}
+
+/// The size of the upstream's `/export` body.
+let exportSize: Int64 = 4 << 20
+
+/// Serves `GET /export` on `upstream`: a 206 with its own headers and a body of known length
+/// (``exportSize`` bytes of the loopback pattern), for a proxy to pass through.
+func routeExport(on upstream: LoopbackHTTPServer) {
+    upstream.route("GET", "/export", streaming: { _, writer in
+        try writer.writeHead(status: 206, headers: ["Content-Type": "text/csv", "X-Export": "7"], framing: .contentLength(exportSize))
+        try writer.writePattern(byteCount: exportSize)
+    })
+}
+
+/// A dispatcher whose upstream exchanges' ends are kept as lines: the terminal event's name,
+/// and its response bytes as `bytes`.
+func dispatcherRecordingEnds() -> (HTTPEventDispatcher, LogLines) {
+    let dispatcher = HTTPEventDispatcher()
+    let ends = LogLines()
+    dispatcher.subscribe { event in
+        if event.name.isTerminal { ends.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
+    }
+    return (dispatcher, ends)
 }

@@ -75,16 +75,9 @@ final class VaporUpstreamRoutesTests: XCTestCase {
     func testAProxiedStreamPassesStatusHeadersAndLengthThroughAndEndsTheExchangeWithTheBody() async throws {
         let upstream = try LoopbackHTTPServer()
         defer { upstream.stop() }
-        let size: Int64 = 4 << 20
-        upstream.route("GET", "/export", streaming: { _, writer in
-            try writer.writeHead(status: 206, headers: ["Content-Type": "text/csv", "X-Export": "7"], framing: .contentLength(size))
-            try writer.writePattern(byteCount: size)
-        })
-        let events = HTTPEventDispatcher()
-        let ends = LogLines()
-        events.subscribe { event in
-            if event.name.isTerminal { ends.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
-        }
+        let size = exportSize
+        routeExport(on: upstream)
+        let (events, ends) = dispatcherRecordingEnds()
 
         try await withService(upstream: upstream, dispatcher: events) { base in
             let response = try await AsyncHTTPClient.HTTPClient.shared.execute(HTTPClientRequest(url: base + "/export"), timeout: .seconds(60))
