@@ -135,13 +135,15 @@ struct DispatchCostBenchmark {
 
     /// A middleware that hands the request on unchanged, to time the chain itself.
     private struct PassThroughMiddleware: HTTPMiddleware {
-        func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-            try await next(request)
+        func intercept(
+            _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+        ) async throws -> (HTTPResponse, HTTPBody) {
+            try await next(request, body)
         }
     }
 
     /// A transport that answers 200 at once, to time the client alone.
-    private struct InstantTransport: HTTPTransport {
+    private struct InstantTransport: HTTPBufferedTransport {
         func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
             HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
         }

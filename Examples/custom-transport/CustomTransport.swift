@@ -3,23 +3,35 @@ import Foundation
 import HTTPCore
 import DevSeeServer
 
-/// A complete transport adapter: it replays recorded responses. It writes no event code,
+/// A complete transport adapter: it replays recorded responses, in the chunks they were
+/// recorded in. It implements the one method of `HTTPTransport` and writes no event code,
 /// yet every call through it is printed by the console observer and logged to dev-see.
 struct ReplayTransport: HTTPTransport {
-    let recordings: [String: (status: Int, body: String)]
+    let recordings: [String: (status: Int, chunks: [String])]
 
-    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         try Task.checkCancellation()
         guard let recording = recordings[request.url.path] else {
             throw HTTPError.transport(.cannotConnect, message: "no recording for \(request.url.path)")
         }
-        return HTTPResponse(
-            requestID: request.id,
-            statusCode: recording.status,
-            headers: ["Content-Type": "application/json"],
-            body: Data(recording.body.utf8),
-            url: request.url
+        let head = HTTPResponse(
+            requestID: request.id, statusCode: recording.status, headers: ["Content-Type": "application/json"], url: request.url
         )
+        // Each recorded chunk arrives as one piece, as it came off the wire; replayable, so a
+        // retry can read it again.
+        let chunks = recording.chunks.map { HTTPBody.ByteChunk($0.utf8) }
+        let length = Int64(chunks.reduce(0) { $0 + $1.count })
+        return (head, HTTPBody(length: .known(length)) { chunks.async })
+    }
+}
+
+extension Array where Element: Sendable {
+    /// The elements as an async sequence, one per `next()`.
+    var async: AsyncStream<Element> {
+        AsyncStream { continuation in
+            for element in self { continuation.yield(element) }
+            continuation.finish()
+        }
     }
 }
 
@@ -65,8 +77,8 @@ struct CustomTransportExample {
 
         let client = HTTPTransportClient(
             transport: ReplayTransport(recordings: [
-                "/users/42": (200, #"{"id":42,"name":"Roy"}"#),
-                "/teams/7": (404, #"{"error":"no such team"}"#),
+                "/users/42": (200, [#"{"id":42,"#, #""name":"Roy"}"#]),
+                "/teams/7": (404, [#"{"error":"no such team"}"#]),
             ]),
             dispatcher: dispatcher,
             policy: .debug

@@ -82,13 +82,20 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
         body(items)
     }
 
+    /// The most bytes of a destination's answer read: an answer is a status and a short text.
+    static var maximumAnswerBytes: Int { 1 << 20 }
+
     /// Posts `batch` and classifies the answer; returns within `timeout` plus a second.
     public func send(_ batch: Data) async -> DeliveryOutcome {
         let request = HTTPRequest(method: .post, url: url(), headers: headers, body: batch, timeout: timeout)
         let transport = transport
         do {
             // A second beyond the request's timeout, for a transport that does not honour it.
-            let response = try await withDeadline(seconds: timeout + 1) { try await transport.perform(request) }
+            let response = try await withDeadline(seconds: timeout + 1) {
+                var (response, body) = try await transport.perform(request, body: nil)
+                response.body = try await body.collect(upTo: Self.maximumAnswerBytes)
+                return response
+            }
             return outcome(of: response)
         } catch is DeadlineExceeded {
             return .unreachable(reason: Self.unreachableReason("timeout", url: request.url))

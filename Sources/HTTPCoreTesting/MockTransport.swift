@@ -13,11 +13,10 @@ import HTTPCoreConcurrency
 /// let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
 /// ```
 ///
-/// Delays use `Task.sleep`, so they honour cancellation like a real transport. Made with
-/// `enforcesTimeout: true`, it also ends a reply slower than the request's `timeout` at the
-/// timeout, with ``/HTTPCore/HTTPError/timeout``, as a transport that declares
-/// ``/HTTPCore/HTTPTransport/enforcesTimeout`` must.
-public final class MockTransport: HTTPTransport {
+/// Delays use `Task.sleep`, so they honour cancellation like a real transport. It is an
+/// ``/HTTPCore/HTTPBufferedTransport``: a reply slower than the request's `timeout` ends at
+/// the timeout with ``/HTTPCore/HTTPError/timeout``, as every transport's must.
+public final class MockTransport: HTTPBufferedTransport {
     /// One scripted answer.
     public struct Reply: Sendable {
         /// The status code of the response; ignored when ``error`` is set.
@@ -65,14 +64,9 @@ public final class MockTransport: HTTPTransport {
 
     private let defaultReply: Reply
     private let state = Locked(State())
-    /// Whether the transport ends a reply at the request's timeout itself.
-    public let enforcesTimeout: Bool
-
-    /// Creates a transport that answers with `default` when no reply is queued, and ends
-    /// slower replies at the request's timeout when `enforcesTimeout` is `true`.
-    public init(default defaultReply: Reply = .status(200), enforcesTimeout: Bool = false) {
+    /// Creates a transport that answers with `default` when no reply is queued.
+    public init(default defaultReply: Reply = .status(200)) {
         self.defaultReply = defaultReply
-        self.enforcesTimeout = enforcesTimeout
     }
 
     /// Queues replies, used in order before the default one.
@@ -90,10 +84,6 @@ public final class MockTransport: HTTPTransport {
         let reply = state.withLock { state -> Reply in
             state.requests.append(request)
             return state.queued.isEmpty ? defaultReply : state.queued.removeFirst()
-        }
-        if enforcesTimeout, let timeout = request.timeout, reply.delay > timeout {
-            try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
-            throw HTTPError.timeout
         }
         if reply.delay > 0 {
             try await Task.sleep(nanoseconds: UInt64(reply.delay * 1_000_000_000))

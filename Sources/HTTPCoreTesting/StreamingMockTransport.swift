@@ -62,11 +62,6 @@ public final class StreamingMockTransport: HTTPTransport {
         _ = try await state.wait(timeout: timeout, until: { $0.terminations >= count })
     }
 
-    /// Not used by streaming callers: answers with the first status and an empty body.
-    public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
-        HTTPResponse(requestID: request.id, statusCode: statusCodes[0], headers: headers, url: request.url)
-    }
-
     /// Reads the request body, then answers with the head and a body the test writes.
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         let upload = try await body?.collect(upTo: 1 << 30) ?? request.body ?? Data()

@@ -32,6 +32,8 @@ final class StreamedTask: Sendable {
     let upload: RequestBodyPipe?
     /// Where the task is cancelled: the transport's, off the cooperative pool on Linux.
     private let calls: SessionCalls
+    /// Ends the exchange at the request's deadline; disarmed once the task completes.
+    private let deadline = Locked<TaskDeadline?>(nil)
 
     init(request: HTTPRequest, limits: URLSessionTransport.Limits, upload: RequestBodyPipe?, calls: SessionCalls) {
         self.request = request
@@ -52,6 +54,10 @@ final class StreamedTask: Sendable {
         self.task.withLock { $0 = task }
         switch machine.withLock({ $0.start(head) }) {
         case .resumeTask:
+            if let timeout = request.timeout {
+                let timer = TaskDeadline(after: timeout) { [weak self] in self?.deadlinePassed() }
+                deadline.withLock { $0 = timer }
+            }
             task.resume()
         case .failHead(let head, let error):
             upload?.abort()
@@ -67,6 +73,21 @@ final class StreamedTask: Sendable {
         case .failHeadAndCancelTask(let head):
             cancelTask()
             head.resume(throwing: HTTPError.cancelled)
+        }
+    }
+
+    /// The request's deadline passed: the head, or the body, fails with a timeout and the
+    /// task is cancelled.
+    private func deadlinePassed() {
+        switch machine.withLock({ $0.deadlinePassed() }) {
+        case .failHead(let head):
+            cancelTask()
+            head.resume(throwing: HTTPError.timeout)
+        case .failBody(let writer):
+            writer.finish(throwing: HTTPError.timeout)
+            cancelUntilCompleted()
+        case .none:
+            break
         }
     }
 
@@ -169,6 +190,7 @@ final class StreamedTask: Sendable {
 
     func complete(error: (any Error)?) {
         isCompleted.withLock { $0 = true }
+        deadline.withLock { $0 }?.disarm()
         switch machine.withLock({ $0.complete() }) {
         case .failHead(let head):
             head.resume(throwing: failure(for: error) ?? HTTPError.invalidResponse)

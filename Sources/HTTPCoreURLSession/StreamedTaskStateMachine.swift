@@ -163,6 +163,27 @@ struct StreamedTaskStateMachine<Head: Sendable> {
         return writer
     }
 
+    enum DeadlineAction {
+        case failHead(Head)
+        case failBody(HTTPBody.Writer)
+        case none
+    }
+
+    /// The request's deadline passed: the head or the body to fail with a timeout, if the
+    /// exchange was still under way.
+    mutating func deadlinePassed() -> DeadlineAction {
+        switch state {
+        case .waitingForHead(let head):
+            state = .ended(lateBytes: 0)
+            return .failHead(head)
+        case .streaming(let writer, _, _):
+            state = .ended(lateBytes: 0)
+            return .failBody(writer)
+        case .idle, .ended:
+            return .none
+        }
+    }
+
     /// The reader stopped before the end: whether the task must be cancelled.
     mutating func readerStopped() -> Bool {
         guard case .streaming = state else { return false }

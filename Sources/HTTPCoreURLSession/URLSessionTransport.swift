@@ -67,7 +67,7 @@ import FoundationNetworking
 ///   holds the threads the body's producer needs. On
 ///   Apple platforms the body is still collected before sending (up to
 ///   `HTTPBody.maximumBufferedBytes`).
-public struct URLSessionTransport: HTTPTransport {
+public struct URLSessionTransport: HTTPTransport, BufferedShortcut {
     /// The session that performs the exchanges.
     public let session: URLSession
     /// How many response bytes an exchange accepts.
@@ -88,7 +88,12 @@ public struct URLSessionTransport: HTTPTransport {
     /// The most 307/308 redirects with a body followed by the transport itself.
     static let maximumBodyRedirects = 10
 
-    /// Performs one exchange with data tasks; honours Swift task cancellation.
+    /// Performs one exchange with data tasks and returns the whole response, by the request's
+    /// ``/HTTPCore/HTTPRequest/timeout``; honours Swift task cancellation.
+    ///
+    /// Cheaper than streaming for a caller that wants the whole response: on Linux a
+    /// completion-handler task makes one hop to the delegate queue, not one per chunk.
+    /// ``/HTTPCore/HTTPTransportClient`` uses it for buffered calls.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request
         var followed: HTTPRedirection?
@@ -100,6 +105,11 @@ public struct URLSessionTransport: HTTPTransport {
             current = next
         }
         throw Self.tooManyRedirects
+    }
+
+    /// The buffered path, for ``/HTTPCore/HTTPTransportClient``: ``perform(_:)``.
+    package func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await perform(request)
     }
 
     static let tooManyRedirects = HTTPError.transport(.tooManyRedirects, message: "more than \(maximumBodyRedirects) redirects")
@@ -128,7 +138,12 @@ public struct URLSessionTransport: HTTPTransport {
                 calls.run { [session, limits, sessionAddedHeaders] in
                     let maximumBytes = limits.maximumBufferedBytes
                     let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                        let timedOut = state.withLock { state in
+                            state.deadline?.disarm()
+                            return state.timedOut
+                        }
                         continuation.resume(with: Result {
+                            if timedOut { throw HTTPError.timeout }
                             var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
                             let hasBody = !(request.body?.isEmpty ?? true)
                             if let task = state.withLock({ $0.task }) {
@@ -145,8 +160,18 @@ public struct URLSessionTransport: HTTPTransport {
                     } else {
                         task = session.dataTask(with: urlRequest, completionHandler: complete)
                     }
+                    let deadline = request.timeout.map { timeout in
+                        TaskDeadline(after: timeout) { [calls] in
+                            let task = state.withLock { state -> URLSessionDataTask? in
+                                state.timedOut = true
+                                return state.task
+                            }
+                            if let task { calls.run { TaskCancellation.cancel(task) } }
+                        }
+                    }
                     let wasCancelled = state.withLock { state -> Bool in
                         state.task = task
+                        state.deadline = deadline
                         return state.isCancelled
                     }
                     // A cancel that arrived before this point still ends the task with -999.
@@ -166,6 +191,10 @@ public struct URLSessionTransport: HTTPTransport {
     private struct TaskState {
         var task: URLSessionDataTask?
         var isCancelled = false
+        /// Ends the task at the request's deadline; disarmed when it completes.
+        var deadline: TaskDeadline?
+        /// Whether the deadline ended the task: it then fails with a timeout.
+        var timedOut = false
     }
 }
 

@@ -49,8 +49,8 @@ private struct CountingTransport: HTTPTransport {
 
     var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
-    func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         recorded.withLock { $0.append(request) }
-        return try await base.perform(request)
+        return try await base.perform(request, body: body)
     }
 }

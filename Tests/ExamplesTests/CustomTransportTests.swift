@@ -29,12 +29,21 @@ final class CustomTransportTests: XCTestCase {
         let recorder = RecordingObserver()
         dispatcher.subscribe(recorder)
         let client = HTTPTransportClient(
-            transport: ReplayTransport(recordings: ["/users/42": (200, #"{"id":42}"#)]),
+            transport: ReplayTransport(recordings: ["/users/42": (200, [#"{"id":"#, #"42}"#])]),
             dispatcher: dispatcher
         )
-        let response = try await client.send(HTTPRequest(url: URL(string: "https://replay.example.com/users/42")!))
+        let url = URL(string: "https://replay.example.com/users/42")!
+        let response = try await client.send(HTTPRequest(url: url))
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"id":42}"#)
         let events = try await recorder.waitForEvents(count: 4)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+        XCTAssertEqual(events[2].responseBodyByteCount, 9)
+
+        // Streamed, the body arrives in the chunks it was recorded in.
+        let (head, body) = try await client.send(HTTPRequest(url: url), body: nil)
+        var chunks: [String] = []
+        for try await chunk in body { chunks.append(String(decoding: chunk, as: UTF8.self)) }
+        XCTAssertEqual(head.statusCode, 200)
+        XCTAssertEqual(chunks, [#"{"id":"#, #"42}"#])
     }
 }

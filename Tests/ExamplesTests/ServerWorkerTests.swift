@@ -59,8 +59,10 @@ final class ServerWorkerTests: XCTestCase {
 private struct StopMiddleware: HTTPMiddleware {
     let stop: StopSignal
 
-    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
         stop.trigger()
-        return try await next(request)
+        return try await next(request, body)
     }
 }

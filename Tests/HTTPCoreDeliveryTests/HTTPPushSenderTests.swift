@@ -141,7 +141,7 @@ final class HTTPPushSenderTests: XCTestCase {
 
 /// A transport that never answers and ignores the request's timeout (it does honour
 /// cancellation, which ends it).
-private struct HangingTransport: HTTPTransport {
+private struct HangingTransport: HTTPBufferedTransport {
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await Task.sleep(nanoseconds: 3_600 * 1_000_000_000)
         throw CancellationError()

@@ -7,7 +7,7 @@ import XCTest
 /// The streaming checks catch a transport that does not deliver what the server sent.
 final class TransportConformanceStreamingTests: XCTestCase {
     /// Answers 200 with an empty body to everything, never touching the network.
-    private struct Careless: HTTPTransport {
+    private struct Careless: HTTPBufferedTransport {
         func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
             HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
         }

@@ -6,14 +6,14 @@ import XCTest
 /// The conformance list catches a transport that cuts corners.
 final class TransportConformanceTests: XCTestCase {
     /// Answers 200 with an empty body to everything, never touching the network.
-    private struct Careless: HTTPTransport {
+    private struct Careless: HTTPBufferedTransport {
         func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
             HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
         }
     }
 
     /// Fails every exchange as an invalid response, whatever went wrong.
-    private struct Mislabelling: HTTPTransport {
+    private struct Mislabelling: HTTPBufferedTransport {
         func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
             throw HTTPError.invalidResponse
         }

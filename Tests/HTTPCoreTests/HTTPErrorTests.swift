@@ -154,6 +154,7 @@ final class HTTPErrorTests: XCTestCase {
         struct Boom: Error {}
         struct ThrowingClient: HTTPClient {
             func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw Boom() }
+            func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) { throw Boom() }
         }
         let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
         ThrowingClient().execute(HTTPRequest(url: url), on: .global()) { result in results.update { $0.append(result) } }

@@ -3,14 +3,19 @@ import HTTPCore
 import HTTPCoreTesting
 import XCTest
 
-/// Who bounds an exchange's deadline: the client's timer, or a transport that declares
-/// ``HTTPTransport/enforcesTimeout`` with middlewares that stay within the deadline.
+/// Who bounds an exchange's deadline: the transport, handed what remains of it (the buffered
+/// adapter with a timer), and each middleware for its own waits; never a client timer.
 final class HTTPTransportClientDeadlineTests: XCTestCase {
     private let url = URL(string: "https://api.example.com/users/42")!
     private var dispatcher: HTTPEventDispatcher!
     private var recorder: RecordingObserver!
 
     override func setUp() {
+        startOver()
+    }
+
+    /// A new dispatcher and recorder, for a test's next case.
+    private func startOver() {
         dispatcher = HTTPEventDispatcher()
         recorder = RecordingObserver()
         dispatcher.subscribe(recorder)
@@ -22,40 +27,51 @@ final class HTTPTransportClientDeadlineTests: XCTestCase {
         HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
     }
 
-    func testATransportThatEnforcesTimeoutsIsTrustedWithoutATimer() async throws {
-        // It declares enforcement but answers after its timeout: only a client timer could cut it.
+    func testTheClientRacesNoTimerAgainstATransport() async throws {
+        // A streaming transport that answers after its timeout: only a client timer could cut it.
         let response = try await client(LateTransport(delay: 0.3)).send(HTTPRequest(url: url, timeout: 0.05))
         XCTAssertEqual(response.statusCode, 200)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
     }
 
-    func testMiddlewaresThatStayWithinTheDeadlineAddNoTimer() async throws {
-        let middlewares: [any HTTPMiddleware] = [
-            DefaultHeadersMiddleware(["X-App": "1"]), TraceContextMiddleware(), RetryMiddleware(),
-        ]
-        XCTAssertTrue(middlewares.allSatisfy(\.staysWithinDeadline))
-        let response = try await client(LateTransport(delay: 0.3), middlewares).send(HTTPRequest(url: url, timeout: 0.05))
-        XCTAssertEqual(response.statusCode, 200)
+    func testABufferedTransportIsEndedAtTheDeadlineByItsAdapter() async throws {
+        for middlewares in [[], [RetryMiddleware(), TraceContextMiddleware()]] as [[any HTTPMiddleware]] {
+            do {
+                _ = try await client(LateBufferedTransport(delay: 30), middlewares).send(HTTPRequest(method: .post, url: url, timeout: 0.1))
+                XCTFail("expected a timeout")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error, .timeout)
+            }
+            let events = try await recorder.waitForTerminalEvents(count: 1)
+            XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+            XCTAssertEqual(events.last?.error, .timeout)
+            startOver()
+        }
     }
 
-    func testAMiddlewareThatMayWaitKeepsTheClientsTimer() async throws {
-        let mayWait = ClosureMiddleware { request, next in try await next(request) }
-        XCTAssertFalse(mayWait.staysWithinDeadline)
-        XCTAssertFalse(AuthorizationMiddleware(credential: { "token" }, refresh: { _ in "token" }).staysWithinDeadline)
-        do {
-            _ = try await client(LateTransport(delay: 30), [mayWait]).send(HTTPRequest(url: url, timeout: 0.1))
-            XCTFail("expected a timeout")
-        } catch let error as HTTPError {
-            XCTAssertEqual(error, .timeout)
+    func testAMiddlewareBoundsItsOwnWaitsByTheDeadline() async throws {
+        let waitsLong = WaitingMiddleware()
+        let hangingProvider = AuthorizationMiddleware(
+            credential: { try await Task.sleep(nanoseconds: 30_000_000_000); return "token" }, refresh: { _ in "token" }
+        )
+        for middleware in [waitsLong, hangingProvider] as [any HTTPMiddleware] {
+            let transport = MockTransport()
+            do {
+                _ = try await client(transport, [middleware]).send(HTTPRequest(url: url, timeout: 0.1))
+                XCTFail("expected a timeout")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error, .timeout)
+            }
+            XCTAssertEqual(transport.requests.count, 0)
+            let events = try await recorder.waitForTerminalEvents(count: 1)
+            XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed])
+            startOver()
         }
-        let events = try await recorder.waitForTerminalEvents(count: 1)
-        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
-        XCTAssertEqual(events.last?.error, .timeout)
     }
 
     func testEachAttemptIsHandedWhatRemainsOfTheDeadline() async throws {
-        let transport = MockTransport(enforcesTimeout: true)
+        let transport = MockTransport()
         transport.enqueue(.status(503))
         let retry = RetryMiddleware(backoff: Backoff(initial: 0.05, maximum: 0.05, jitter: .none))
         let response = try await client(transport, [retry]).send(HTTPRequest(url: url, timeout: 20))
@@ -68,7 +84,7 @@ final class HTTPTransportClientDeadlineTests: XCTestCase {
     }
 
     func testTheTransportsTimeoutIsATimeoutAndTheCallersCancelIsCancelled() async throws {
-        let transport = MockTransport(default: .status(200, after: 30), enforcesTimeout: true)
+        let transport = MockTransport(default: .status(200, after: 30))
         do {
             _ = try await client(transport).send(HTTPRequest(url: url, timeout: 0.1))
             XCTFail("expected a timeout")
@@ -91,7 +107,7 @@ final class HTTPTransportClientDeadlineTests: XCTestCase {
     }
 
     func testAnAttemptAfterTheDeadlineFailsWithTimeoutWithoutReachingTheTransport() async throws {
-        let transport = MockTransport(default: .status(200, after: 30), enforcesTimeout: true)
+        let transport = MockTransport(default: .status(200, after: 30))
         let insists = BoundedInsistingMiddleware()
         do {
             _ = try await client(transport, [insists]).send(HTTPRequest(url: url, timeout: 0.1))
@@ -105,11 +121,20 @@ final class HTTPTransportClientDeadlineTests: XCTestCase {
     }
 }
 
-/// Declares that it enforces timeouts, then answers after `delay` whatever the timeout: a
-/// broken transport that only a client timer could cut short.
+/// Answers after `delay` whatever the timeout: a streaming transport that breaks the
+/// contract, which only a client timer could cut short.
 private struct LateTransport: HTTPTransport {
     let delay: TimeInterval
-    var enforcesTimeout: Bool { true }
+
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+        return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+    }
+}
+
+/// Answers after `delay` whatever the timeout, through the buffered adapter.
+private struct LateBufferedTransport: HTTPBufferedTransport {
+    let delay: TimeInterval
 
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
@@ -117,16 +142,26 @@ private struct LateTransport: HTTPTransport {
     }
 }
 
-/// Calls `next` again after any failure, and declares it stays within the deadline: the
-/// client must still refuse an attempt that would start after it.
-private struct BoundedInsistingMiddleware: HTTPMiddleware {
-    var staysWithinDeadline: Bool { true }
+/// Waits 30 s for something of its own, within the exchange's deadline, before calling `next`.
+private struct WaitingMiddleware: HTTPMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        try await context.withinDeadline { try await Task.sleep(nanoseconds: 30_000_000_000) }
+        return try await next(request, body)
+    }
+}
 
-    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+/// Calls `next` again after any failure: the client must refuse an attempt that would start
+/// after the deadline.
+private struct BoundedInsistingMiddleware: HTTPMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
         do {
-            return try await next(request)
+            return try await next(request, body)
         } catch {
-            return try await next(request)
+            return try await next(request, body)
         }
     }
 }

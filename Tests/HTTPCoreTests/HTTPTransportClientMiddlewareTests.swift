@@ -328,16 +328,24 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
     }
 }
 
-/// A middleware made of a closure, for tests of the chain.
+/// A middleware made of a closure over whole responses, for tests of the chain: `next`
+/// hands the closure each attempt's response with its body collected.
 struct ClosureMiddleware: HTTPMiddleware {
-    let body: @Sendable (HTTPRequest, HTTPMiddlewareNext) async throws -> HTTPResponse
+    typealias WholeNext = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    let body: @Sendable (HTTPRequest, WholeNext) async throws -> HTTPResponse
 
-    init(_ body: @escaping @Sendable (HTTPRequest, HTTPMiddlewareNext) async throws -> HTTPResponse) {
+    init(_ body: @escaping @Sendable (HTTPRequest, WholeNext) async throws -> HTTPResponse) {
         self.body = body
     }
 
-    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-        try await body(request, next)
+    func intercept(
+        _ request: HTTPRequest, body requestBody: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        try await body(request) { request in
+            var (response, responseBody) = try await next(request, requestBody)
+            response.body = try await responseBody.collect(upTo: .max)
+            return response
+        }.splitBody
     }
 }
 
@@ -348,9 +356,11 @@ final class AttemptsStartedMiddleware: HTTPMiddleware {
     /// `attemptsStarted` of each call, in order.
     var seen: [Int] { counts.withLock { $0 } }
 
-    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
         counts.withLock { $0.append(context.attemptsStarted) }
-        return try await next(request)
+        return try await next(request, body)
     }
 }
 
@@ -361,9 +371,11 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
     /// The last error `next` threw, if any.
     var seen: HTTPError? { error.withLock { $0 } }
 
-    func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
         do {
-            return try await next(request)
+            return try await next(request, body)
         } catch let error as HTTPError {
             self.error.withLock { $0 = error }
             throw error
@@ -377,12 +389,13 @@ struct APIVersionMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest,
+        body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
+    ) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         request.headers.set(name: "API-Version", value: version)
         request.metadata["route"] = request.url.path
-        return try await next(request)
+        return try await next(request, body)
     }
 }

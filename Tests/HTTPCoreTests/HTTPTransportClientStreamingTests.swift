@@ -286,20 +286,6 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         XCTAssertEqual(end.responseBodyByteCount, 5)
     }
 
-    func testAClientThatOnlySendsWholeResponsesServesStreamingCallersToo() async throws {
-        struct Whole: HTTPClient {
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-                HTTPResponse(requestID: request.id, statusCode: 200, body: request.body ?? Data("none".utf8), url: request.url)
-            }
-        }
-        let client: any HTTPClient = Whole()
-        let echoed = try await client.send(HTTPRequest(method: .post, url: url), body: HTTPBody("sent")) { response, body in
-            XCTAssertEqual(response.body, Data())
-            return try await body.collect(upTo: 100)
-        }
-        XCTAssertEqual(echoed, Data("sent".utf8))
-    }
-
     func testRetryResendsOnlyABodyThatCanBeSentAgain() async throws {
         let retry = RetryMiddleware(backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
         let once = HTTPBody(AsyncStream { $0.yield(chunk("once")); $0.finish() }, length: .known(4))
@@ -338,11 +324,13 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         XCTAssertEqual(recorder.events.filter { $0.name == .requestRetried }.map(\.statusCode), [503])
     }
 
-    func testAMiddlewareWrittenForWholeResponsesThatCallsNextAgainStopsThePreviousBody() async throws {
+    func testAMiddlewareThatDropsAnAttemptsBodyStopsItsTransfer() async throws {
         struct Twice: HTTPMiddleware {
-            func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-                _ = try await next(request)
-                return try await next(request)
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody) {
+                _ = try await next(request, body)
+                return try await next(request, body)
             }
         }
         let transport = StreamingMockTransport()
@@ -350,7 +338,7 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         let exchange = Task { try await client.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 100) } }
         let first = try await transport.nextWriter()
         let second = try await transport.nextWriter()
-        // The first body is stopped once the second attempt's head is back in the middleware.
+        // The first body, dropped by the middleware, is stopped.
         try await transport.waitForTerminations(1)
         XCTAssertEqual(transport.terminationCount, 1)
         XCTAssertEqual(first.yield(chunk("stale"), whenDrained: {}), .stopped)
@@ -362,9 +350,11 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
 
     func testAMiddlewareCallingNextTwiceWithAOnePassBodyGetsAClearError() async throws {
         struct Twice: HTTPMiddleware {
-            func intercept(_ request: HTTPRequest, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext) async throws -> HTTPResponse {
-                _ = try await next(request)
-                return try await next(request)
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody) {
+                _ = try await next(request, body)
+                return try await next(request, body)
             }
         }
         let once = HTTPBody(AsyncStream { $0.yield(chunk("once")); $0.finish() }, length: .known(4))

@@ -76,7 +76,7 @@ final class HTTPTransportClientTests: XCTestCase {
 
     func testUnknownErrorsBecomeOtherTransportErrors() async throws {
         struct Boom: Error {}
-        final class Throwing: HTTPTransport {
+        final class Throwing: HTTPBufferedTransport {
             func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw Boom() }
         }
         let client = HTTPTransportClient(transport: Throwing(), dispatcher: dispatcher)
@@ -315,7 +315,7 @@ extension AsyncCondition where State: Collection {
 }
 
 /// A transport that fails every attempt with one error.
-private final class Throwing: HTTPTransport {
+private final class Throwing: HTTPBufferedTransport {
     let error: any Error
     init(_ error: any Error) { self.error = error }
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse { throw error }
@@ -323,7 +323,7 @@ private final class Throwing: HTTPTransport {
 
 /// Subscribes `observer` to `dispatcher` during its first exchange, as an app that starts
 /// observing while a request is in flight does; answers 200.
-private final class SubscribingTransport: HTTPTransport {
+private final class SubscribingTransport: HTTPBufferedTransport {
     let dispatcher: HTTPEventDispatcher
     let observer: RecordingObserver
     private let subscribed = Locked(false)

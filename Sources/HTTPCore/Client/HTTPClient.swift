@@ -45,10 +45,9 @@ public protocol HTTPClient: Sendable {
     /// - A slow reader slows the transfer: the body is never buffered whole by a streaming
     ///   transport, the client, a middleware or an observer.
     ///
-    /// Errors before the head arrives are thrown as by ``send(_:)``. The default
-    /// implementation buffers: it collects `body`, calls ``send(_:)`` and returns the whole
-    /// response body, replayable, so every client can be called this way;
-    /// ``HTTPTransportClient`` streams.
+    /// Errors before the head arrives are thrown as by ``send(_:)``. There is no default: a
+    /// type that wraps a client forwards this call too, so a streaming caller never falls
+    /// back to buffering unnoticed.
     ///
     /// - Parameters:
     ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
@@ -94,15 +93,6 @@ extension HTTPClient {
         let (head, responseBody) = try await send(request, body: body)
         defer { responseBody.stopReading() }
         return try await receive(head, responseBody)
-    }
-
-    /// The buffering default of ``send(_:body:)``: collects `body` (up to 1 GiB, else
-    /// ``HTTPError/Code/invalidRequest``), calls ``send(_:)``, and returns the head with the
-    /// whole body as a replayable ``HTTPBody``.
-    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-        var request = request
-        if let body { request.body = try await HTTPBody.collectForBuffering(body) }
-        return try await send(request).splitBody
     }
 }
 

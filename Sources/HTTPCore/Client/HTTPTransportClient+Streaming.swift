@@ -6,7 +6,8 @@ extension HTTPTransportClient {
     /// Performs one streaming exchange; see ``HTTPClient/send(_:body:)``.
     ///
     /// The bodies stream through the middlewares (``HTTPMiddleware/intercept(_:body:context:next:)``)
-    /// and the transport (``HTTPTransport/perform(_:body:)``); a tap at the transport counts
+    /// and the transport (``HTTPTransport/perform(_:body:)``), which is handed the exchange's
+    /// deadline and ends the wait for the head by it; a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
     /// and JSON lines for observers, without holding more than those caps.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
@@ -18,18 +19,14 @@ extension HTTPTransportClient {
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
-        let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) })
+        let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false)
         if let invalid {
             endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
             throw invalid
         }
         let head: (HTTPResponse, HTTPBody)
         do {
-            if let timeout = request.timeout {
-                head = try await withDeadline(seconds: timeout) { try await streamMiddleware(at: 0, request, body, exchange) }
-            } else {
-                head = try await streamMiddleware(at: 0, request, body, exchange)
-            }
+            head = try await runMiddleware(at: 0, request, body, exchange)
         } catch {
             let error = classify(error, for: request.url, deadline: exchange.context.deadline)
             endStream(exchange, start: start, head: nil, delivered: 0, error: error)
@@ -43,22 +40,8 @@ extension HTTPTransportClient {
         return (head.0, response.body)
     }
 
-    /// Runs the streaming middleware at `index`; past the last, makes one attempt.
-    private func streamMiddleware(
-        at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange
-    ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
-        guard index < middlewares.count else { return try await streamAttempt(request, body, exchange) }
-        do {
-            return try await middlewares[index].intercept(request, body: body, context: exchange.context) { request, body in
-                try await streamMiddleware(at: index + 1, request, body, exchange)
-            }
-        } catch {
-            throw classify(error, for: request.url, deadline: exchange.context.deadline)
-        }
-    }
-
     /// One streaming attempt with its `started` and `received` events, its bodies tapped.
-    private func streamAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         let created = exchange.created
         var outgoing = request
         outgoing.id = created.request.id
@@ -85,6 +68,8 @@ extension HTTPTransportClient {
         let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
         let sentBody = body.map { requestTap!.watching($0) }
         let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        var bounded = request
+        bounded.timeout = Self.attemptTimeout(own: ownTimeout, deadline: exchange.context.deadline)
         let start = Moment.now()
         dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
@@ -93,11 +78,7 @@ extension HTTPTransportClient {
         let result: Swift.Result<(HTTPResponse, HTTPBody), HTTPError>
         do {
             if let interruption = exchange.context.interruption { throw interruption }
-            if let ownTimeout {
-                result = .success(try await withDeadline(seconds: ownTimeout) { try await transport.perform(request, body: sentBody) })
-            } else {
-                result = .success(try await transport.perform(request, body: sentBody))
-            }
+            result = .success(try await transport.perform(bounded, body: sentBody))
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
@@ -122,7 +103,8 @@ extension HTTPTransportClient {
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: responseTap)
             ))
-            return (head, responseTap.watching(responseBody))
+            // A body nobody reads on (a retried attempt's, dropped) stops the transport's transfer.
+            return (head, responseTap.watching(responseBody, stopsWhenDropped: true))
         }
     }
 

@@ -29,15 +29,24 @@ import HTTPCoreText
 /// rule, after its `created` event and without a `started` one. A request a middleware passes
 /// on is checked again.
 ///
+/// Buffered calls (``send(_:)``) and streamed ones (``send(_:body:)``) run one pipeline: the
+/// same middlewares, each attempt one call of the transport's one method. A buffered call
+/// takes each attempt's response body whole before its middlewares see it, so they, and the
+/// events, see the complete response.
+///
+/// Deadlines: each attempt hands the transport what remains of the exchange's deadline as the
+/// request's ``HTTPRequest/timeout`` (or the attempt's own timeout, when a middleware set a
+/// shorter one), and the transport ends the exchange by then (see ``HTTPTransport``); a
+/// streamed body read past the deadline throws ``HTTPError/timeout``. The client itself races
+/// no timer against a call.
+///
 /// Cost on the request path: the check (one pass over the URL's text and the header bytes,
 /// about 0.25 µs for three headers), a few clock reads, two allocations for the request's
 /// record and two for the response's, and one enqueue per event and observer, plus one
 /// allocation per attempt when there are middlewares. Redaction and observers run on the dispatcher's
 /// delivery queue. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
-/// exchange sees none of it rather than part. Over a transport that enforces its timeout
-/// (``HTTPTransport/enforcesTimeout``) no timer is added either, so the client costs the
-/// transport call alone.
+/// exchange sees none of it rather than part, and the client costs the transport call alone.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public let transport: Transport
@@ -47,9 +56,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public let dispatcher: HTTPEventDispatcher
     /// What events expose, and whether requests carry a correlation header.
     public let policy: HTTPCorePolicy
-    /// Whether a timer bounds the middleware chain: unless the transport enforces timeouts
-    /// and every middleware stays within the deadline.
-    private let timesTheChain: Bool
+    /// The transport's cheaper way to answer a buffered call, when it has one.
+    let shortcut: (any BufferedShortcut)?
 
     /// Creates a client around a transport.
     ///
@@ -68,7 +76,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
-        timesTheChain = !transport.enforcesTimeout || middlewares.contains { !$0.staysWithinDeadline }
+        shortcut = transport as? any BufferedShortcut
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
@@ -80,7 +88,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
             guard !middlewares.isEmpty else {
-                return try await perform(request, timeout: request.timeout, deadline: nil, checks: false).get()
+                return try await performBuffered(request, timeout: request.timeout, deadline: nil, checks: false).get()
             }
             return try await sendThroughMiddlewares(RequestRecord(request: request, policy: policy, correlation: nil), isObserved: false)
         }
@@ -128,7 +136,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await perform(record, number: 1, timeout: record.request.timeout, deadline: nil, checks: false)
+        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, checks: false)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
@@ -146,11 +154,15 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// Whether its events are emitted: `false` when nobody observed as it began, and then
         /// its attempts are only counted.
         let isObserved: Bool
+        /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
+        /// streams it (``HTTPClient/send(_:body:)``).
+        let buffers: Bool
 
         /// An exchange of `created` that must be over by `deadline`, with no attempt yet.
-        init(created: RequestRecord, deadline: DispatchTime?, isObserved: Bool = true) {
+        init(created: RequestRecord, deadline: DispatchTime?, isObserved: Bool = true, buffers: Bool) {
             self.created = created
             self.isObserved = isObserved
+            self.buffers = buffers
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
@@ -159,17 +171,15 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     private func sendThroughMiddlewares(_ created: RequestRecord, isObserved: Bool = true) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
         let request = created.request
-        let callerTimeout = request.timeout
-        let exchange = Exchange(created: created, deadline: callerTimeout.map { start.deadline(after: $0) }, isObserved: isObserved)
+        let exchange = Exchange(
+            created: created, deadline: request.timeout.map { start.deadline(after: $0) }, isObserved: isObserved, buffers: true
+        )
         let result: Result<HTTPResponse, HTTPError>
         do {
-            if let callerTimeout, timesTheChain {
-                result = .success(try await withDeadline(seconds: callerTimeout) {
-                    try await runMiddleware(at: 0, request, exchange)
-                })
-            } else {
-                result = .success(try await runMiddleware(at: 0, request, exchange))
-            }
+            var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
+            // An attempt's body is in memory: taken back without a copy. A middleware's own is read.
+            response.body = try await body.collect(upTo: HTTPBody.maximumBufferedBytes)
+            result = .success(response)
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
@@ -189,40 +199,26 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// Runs the middleware at `index` with a `next` that runs the rest of the chain; past the
     /// last middleware, makes one attempt.
-    private func runMiddleware(at index: Int, _ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
-        guard index < middlewares.count else { return try await attempt(request, exchange) }
+    func runMiddleware(
+        at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange
+    ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+        guard index < middlewares.count else {
+            return exchange.buffers ? try await bufferedAttempt(request, body, exchange) : try await streamedAttempt(request, body, exchange)
+        }
         do {
-            return try await middlewares[index].intercept(request, context: exchange.context) { request in
-                try await runMiddleware(at: index + 1, request, exchange)
+            return try await middlewares[index].intercept(request, body: body, context: exchange.context) { request, body in
+                try await runMiddleware(at: index + 1, request, body, exchange)
             }
         } catch {
             throw classify(error, for: request.url, deadline: exchange.context.deadline)
         }
     }
 
-    /// One attempt: reports the attempts it follows as retried, then hands the request to the
-    /// transport with its events.
-    ///
-    /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
-    /// passed or the caller cancelled, an attempt after the first fails at once without events,
-    /// so a middleware that keeps calling `next` cannot flood observers.
-    private func attempt(_ request: HTTPRequest, _ exchange: Exchange) async throws(HTTPError) -> HTTPResponse {
-        let created = exchange.created
-        var request = request
-        request.id = created.request.id
-        if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
-        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
-        guard exchange.isObserved else {
-            _ = exchange.attempts.begin()
-            return try await perform(request, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true).get()
-        }
-        let (number, retried) = exchange.attempts.begin()
-        for attempt in retried { emitRetried(attempt) }
-        // A correlation header that a middleware added (a traceparent) counts from this attempt on.
-        let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
-        let attempt = await perform(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true)
-        exchange.attempts.end(attempt)
-        return try attempt.result.get()
+    /// The timeout an attempt hands the transport: its own (`own`, when a middleware set one)
+    /// or what remains of the exchange's `deadline`, whichever is shorter.
+    static func attemptTimeout(own: TimeInterval?, deadline: DispatchTime?) -> TimeInterval? {
+        guard let remaining = HTTPMiddlewareContext(deadline: deadline).remainingTime else { return own }
+        return own.map { min($0, remaining) } ?? remaining
     }
 
     /// Emits a retried attempt's event. Call it in a loop: passed as `forEach(emitRetried)`, a
@@ -259,66 +255,6 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
                 name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming
             ) }
             throw error
-        }
-    }
-
-    /// One attempt with its `started` and `received` events: the transport called once for
-    /// `record`'s request, bounded by `timeout` when given. `deadline` is the exchange's, to
-    /// report a cancellation it caused as a timeout. `checks`: whether the request is checked
-    /// first, as one a middleware passed on.
-    private func perform(
-        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
-    ) async -> AttemptLog.Attempt {
-        let start = Moment.now()
-        dispatcher.emit(.requestStarted) { HTTPEvent(
-            name: $0, request: record, attempt: number, startedAt: start.date,
-            attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
-        ) }
-        let result = await perform(record.request, timeout: timeout, deadline: deadline, checks: checks)
-        let ended = start.ended()
-        var response: ResponseRecord?
-        if case .success(let value) = result {
-            response = ResponseRecord(response: value, policy: policy)
-            dispatcher.emit(.responseReceived) { HTTPEvent(
-                name: $0, request: record, attempt: number, response: response, startedAt: start.date,
-                attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
-            ) }
-        }
-        return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
-    }
-
-    /// The transport called once, bounded by `timeout` and `deadline` when given: by a timer
-    /// of the client's, or by the transport itself when it enforces timeouts. `checks`: whether
-    /// the request is checked first (``HTTPRequest/validate()``), as one a middleware passed on;
-    /// the caller's was checked when the exchange began.
-    private func perform(
-        _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
-    ) async -> Result<HTTPResponse, HTTPError> {
-        var checked = request
-        var timeout = timeout
-        if checks {
-            if let invalid = Self.prepareForSending(&checked, bodyLength: .known(Int64(checked.body?.count ?? 0))) { return .failure(invalid) }
-            if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
-        }
-        let request = checked
-        let context = HTTPMiddlewareContext(deadline: deadline)
-        if let interruption = context.interruption { return .failure(interruption) }
-        do {
-            if transport.enforcesTimeout {
-                var request = request
-                if let remaining = context.remainingTime {
-                    request.timeout = timeout.map { min($0, remaining) } ?? remaining
-                } else {
-                    request.timeout = timeout
-                }
-                return .success(try await transport.perform(request))
-            }
-            guard let timeout else {
-                return .success(try await transport.perform(request))
-            }
-            return .success(try await withDeadline(seconds: timeout) { try await transport.perform(request) })
-        } catch {
-            return .failure(classify(error, for: request.url, deadline: deadline))
         }
     }
 

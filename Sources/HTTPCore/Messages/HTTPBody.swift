@@ -53,10 +53,14 @@ public struct HTTPBody: Sendable {
     private let isIterated: Locked<Bool>?
     /// Tells the producer that nobody reads on; `nil` for bodies without one.
     private let onStop: (@Sendable () -> Void)?
+    /// The bytes of a body made from `Data`, which ``collect(upTo:)`` returns without a pass.
+    package let inMemoryBytes: Data?
 
     /// A body of `bytes`, replayable, of known length.
     public init(_ bytes: Data) {
-        self.init(chunk: ByteChunk(bytes))
+        self.init(length: .known(Int64(bytes.count)), iterationBehavior: .multiple, inMemory: bytes) {
+            AnyChunks(single: ByteChunk(bytes))
+        }
     }
 
     /// A body of `bytes`, replayable, of known length.
@@ -107,8 +111,10 @@ public struct HTTPBody: Sendable {
         length: Length,
         iterationBehavior: IterationBehavior,
         onStop: (@Sendable () -> Void)? = nil,
+        inMemory: Data? = nil,
         makeChunks: @escaping @Sendable () -> AnyChunks
     ) {
+        inMemoryBytes = inMemory
         self.length = length
         self.iterationBehavior = iterationBehavior
         self.makeChunks = makeChunks
@@ -167,6 +173,10 @@ extension HTTPBody {
     ///   client).
     public func collect(upTo maxBytes: Int) async throws -> Data {
         let maxBytes = Swift.max(0, maxBytes)
+        if let inMemoryBytes {
+            guard inMemoryBytes.count <= maxBytes else { throw Self.tooManyBytes(maxBytes) }
+            return inMemoryBytes
+        }
         var collected = Data()
         if case .known(let count) = length {
             guard count <= Int64(maxBytes) else { throw Self.tooManyBytes(maxBytes) }

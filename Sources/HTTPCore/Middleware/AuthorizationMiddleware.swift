@@ -45,19 +45,27 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         store = CredentialStore(fetch: credential, refresh: refresh)
     }
 
-    /// Sends the request with the credential; on 401, once more with a refreshed one.
+    /// Sends the request with the credential; on 401, once more with a refreshed one, when
+    /// its body can be sent again (none, or a replayable one).
+    ///
+    /// Waits for the provider no longer than the exchange's deadline
+    /// (``HTTPMiddlewareContext/withinDeadline(_:)``).
     public func intercept(
         _ request: HTTPRequest,
+        body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
-        guard !request.headers.contains(headerName) else { return try await next(request) }
-        let credential = try await provided { try await store.current() }
-        let response = try await next(authorized(request, with: credential))
-        guard response.statusCode == 401 else { return response }
-        let refreshed = try await provided { try await store.refreshed(rejecting: credential) }
-        guard refreshed != credential else { return response }
-        return try await next(authorized(request, with: refreshed))
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        guard !request.headers.contains(headerName) else { return try await next(request, body) }
+        let credential = try await provided(within: context) { try await store.current() }
+        let (response, responseBody) = try await next(authorized(request, with: credential), body)
+        guard response.statusCode == 401, body.map({ $0.iterationBehavior == .multiple }) ?? true else {
+            return (response, responseBody)
+        }
+        let refreshed = try await provided(within: context) { try await store.refreshed(rejecting: credential) }
+        guard refreshed != credential else { return (response, responseBody) }
+        responseBody.stopReading()
+        return try await next(authorized(request, with: refreshed), body)
     }
 
     private func authorized(_ request: HTTPRequest, with credential: String) -> HTTPRequest {
@@ -66,11 +74,15 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         return request
     }
 
-    private func provided(_ body: () async throws -> String) async throws -> String {
+    private func provided(
+        within context: HTTPMiddlewareContext, _ body: @escaping @Sendable () async throws -> String
+    ) async throws -> String {
         do {
-            return try await body()
+            return try await context.withinDeadline(body)
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as HTTPError where error.code == .timeout {
+            throw error
         } catch {
             throw HTTPError.transport(
                 .credentialUnavailable, message: "the credential provider failed: \(type(of: error))"

@@ -17,20 +17,18 @@ public struct DefaultHeadersMiddleware: HTTPMiddleware {
         self.headers = headers
     }
 
-    /// `true`: it waits for nothing.
-    public var staysWithinDeadline: Bool { true }
-
     /// Adds the missing default fields, then sends the request.
     public func intercept(
         _ request: HTTPRequest,
+        body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
+    ) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         let missing = headers.filter { !request.headers.contains($0.name) }
         for field in missing {
             request.headers.add(name: field.name, value: field.value)
         }
-        return try await next(request)
+        return try await next(request, body)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPCoreConcurrency
 
 /// A stage that shapes requests on their way to the transport: adds headers, retries,
 /// refreshes credentials, propagates a trace.
@@ -20,21 +19,36 @@ import HTTPCoreConcurrency
 /// ])
 /// ```
 ///
-/// Implement it with one method:
+/// Implement it with one method, which sees the request head and its body, and returns the
+/// response head and its body:
 ///
 /// ```swift
 /// struct APIVersionMiddleware: HTTPMiddleware {
 ///     func intercept(
 ///         _ request: HTTPRequest,
+///         body: HTTPBody?,
 ///         context: HTTPMiddlewareContext,
 ///         next: HTTPMiddlewareNext
-///     ) async throws -> HTTPResponse {
+///     ) async throws -> (HTTPResponse, HTTPBody) {
 ///         var request = request
 ///         request.headers["API-Version"] = "2"
-///         return try await next(request)
+///         return try await next(request, body)
 ///     }
 /// }
 /// ```
+///
+/// The same method serves buffered calls (``HTTPClient/send(_:)``) and streamed ones
+/// (``HTTPClient/send(_:body:)``):
+/// - The request's bytes are in ``HTTPRequest/body`` with `body` `nil`, or in `body`, read as
+///   it is sent, with ``HTTPRequest/body`` `nil`. Pass `body` on to `next` as it is, or wrap
+///   it; a body that can be read once can be sent once.
+/// - The response head's ``HTTPResponse/body`` is empty; its bytes are in the ``HTTPBody``
+///   beside it. Return it as it is, wrap it, or replace it.
+/// - To decide by the response's bytes, collect them: in a buffered call the body is in
+///   memory already, and `collect(upTo:)` hands it back without a copy; in a streamed call it
+///   reads the stream, so return the bytes collected as a new `HTTPBody(data)`.
+/// - A response you do not return (a retried attempt's) is not read by anyone: drop it, and
+///   the client ends its transfer.
 ///
 /// What the client guarantees around a chain:
 /// - Every call of `next` is one attempt, with its own ``HTTPEvent/Name/requestStarted`` event
@@ -51,111 +65,36 @@ import HTTPCoreConcurrency
 ///   and waits included (``HTTPMiddlewareContext/deadline``).
 /// - ``HTTPRequest/metadata`` set before calling `next` appears in that attempt's events.
 ///
-/// Rules for implementers: honour task cancellation in every wait, never call `next` after
-/// returning, and do not emit events: the client does.
-///
-/// A middleware that never waits past ``HTTPMiddlewareContext/deadline`` of its own accord
-/// (it waits for nothing, or bounds its waits by the deadline, as ``RetryMiddleware`` does)
-/// declares ``staysWithinDeadline``: over a transport that enforces timeouts itself
-/// (``HTTPTransport/enforcesTimeout``), a chain of such middlewares runs without a timer.
+/// Rules for implementers: never wait past ``HTTPMiddlewareContext/deadline`` (bound a wait
+/// of your own with ``HTTPMiddlewareContext/withinDeadline(_:)``, as
+/// ``AuthorizationMiddleware`` does for its credential), honour task cancellation in every
+/// wait, never call `next` after returning, and do not emit events: the client does.
 public protocol HTTPMiddleware: Sendable {
-    /// Handles one request on its way to the transport and returns the response for it.
-    ///
-    /// - Parameters:
-    ///   - request: The request as the previous middleware (or the caller) passed it.
-    ///   - context: The exchange's deadline and how to tell an interruption's cause.
-    ///   - next: Runs the rest of the chain for a request; may be called zero, one or
-    ///     several times, one call after another.
-    func intercept(
-        _ request: HTTPRequest,
-        context: HTTPMiddlewareContext,
-        next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse
-
-    /// Handles one request of a streaming exchange (``HTTPClient/send(_:body:receive:isolation:)``)
-    /// and returns the response head with its body still streaming.
-    ///
-    /// The default runs ``intercept(_:context:next:)``: the middleware sees the request
-    /// without its streamed body (``HTTPRequest/body`` is `nil`) and the response head
-    /// without its body (``HTTPResponse/body`` is empty), and the streamed bodies pass
-    /// through it untouched; a response body it sets in place of the head's replaces the
-    /// streamed one. When it calls `next` again, the previous attempt's body is stopped.
-    /// Implement this method to read or replace streamed bodies, or to decide by them, as
-    /// ``RetryMiddleware`` does (it retries only a body that can be sent again).
+    /// Handles one request on its way to the transport and returns the response head with
+    /// its body.
     ///
     /// - Parameters:
     ///   - request: The request as the previous middleware (or the caller) passed it.
     ///   - body: The request body to stream, `nil` when `request.body` is all there is.
     ///   - context: The exchange's deadline and how to tell an interruption's cause.
-    ///   - next: Runs the rest of the chain; a body that can be iterated once can be passed
-    ///     to it once (a second attempt with it fails with ``HTTPError/Code/invalidRequest``).
+    ///   - next: Runs the rest of the chain for a request; may be called zero, one or
+    ///     several times, one call after another. A body that can be iterated once can be
+    ///     passed to it once (a second attempt with it fails with
+    ///     ``HTTPError/Code/invalidRequest``).
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
-        next: HTTPStreamingMiddlewareNext
+        next: HTTPMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody)
-
-    /// Whether this middleware's own work never outlasts the exchange's deadline: it waits
-    /// for nothing, or stops waiting by ``HTTPMiddlewareContext/deadline``. `false` by default.
-    ///
-    /// When every middleware of a client says so and its transport enforces timeouts itself
-    /// (``HTTPTransport/enforcesTimeout``), ``HTTPTransportClient`` races no timer against the
-    /// chain: each attempt gets what remains of the deadline as its timeout, and an attempt
-    /// that would start after the deadline fails with ``HTTPError/timeout`` at once. Leave it
-    /// `false` for a middleware that awaits something it does not bound (a token refresh, a
-    /// rate limiter): the client then keeps bounding the whole chain with its timer.
-    var staysWithinDeadline: Bool { get }
 }
 
-extension HTTPMiddleware {
-    /// `false`: the client bounds the chain with a timer of its own.
-    public var staysWithinDeadline: Bool { false }
-
-    /// The default: runs ``intercept(_:context:next:)`` with the streamed bodies passing
-    /// around it (see the requirement).
-    public func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        context: HTTPMiddlewareContext,
-        next: HTTPStreamingMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
-        // The body of the last attempt, the one a response from `next` comes with.
-        let latest = Locked<HTTPBody?>(nil)
-        let response: HTTPResponse
-        do {
-            response = try await intercept(request, context: context) { request in
-                let (head, responseBody) = try await next(request, body)
-                latest.withLock { previous in
-                    previous?.stopReading()
-                    previous = responseBody
-                }
-                return head
-            }
-        } catch {
-            latest.withLock { $0?.stopReading() }
-            throw error
-        }
-        guard let streamed = latest.withLock({ $0 }) else { return response.splitBody }
-        guard response.body.isEmpty else {
-            streamed.stopReading()
-            return response.splitBody
-        }
-        return (response, streamed)
-    }
-}
-
-/// The rest of a middleware chain: the later middlewares, then one attempt on the transport.
+/// The rest of a middleware chain: the later middlewares, then one attempt on the transport,
+/// returning the response head and its body.
 ///
 /// It throws only ``HTTPError``, so a middleware can tell ``HTTPError/timeout`` (a deadline)
 /// from ``HTTPError/cancelled`` (the caller) by the error alone:
 /// `do { ... } catch HTTPError.timeout { ... }`. It is declared untyped, like
-/// ``HTTPClient/send(_:)``, so the same catches work in a middleware as in app code.
-public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest) async throws -> HTTPResponse
-
-/// The rest of a streaming middleware chain: the later middlewares, then one attempt on the
-/// transport, returning the response head and its body as it streams.
-///
-/// It throws only ``HTTPError``, as ``HTTPMiddlewareNext`` does; the body it returns throws
-/// ``HTTPError`` too when the exchange breaks mid-body.
-public typealias HTTPStreamingMiddlewareNext = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+/// ``HTTPClient/send(_:)``, so the same catches work in a middleware as in app code. The
+/// body it returns throws ``HTTPError`` too when the exchange breaks mid-body.
+public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// What a middleware knows about the exchange it takes part in, beyond the request.
 public struct HTTPMiddlewareContext: Sendable {
@@ -55,5 +56,18 @@ public struct HTTPMiddlewareContext: Sendable {
     public var interruption: HTTPError? {
         if let deadline, DispatchTime.now() >= deadline { return .timeout }
         return Task.isCancelled ? .cancelled : nil
+    }
+
+    /// `work`'s result, or ``HTTPError/timeout`` once ``deadline`` passed (`work` is then
+    /// cancelled): how a middleware bounds a wait it does not control, a credential refresh or
+    /// a rate limiter, so that the caller's timeout still bounds the exchange. Without a
+    /// deadline it runs `work` as it is.
+    public func withinDeadline<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        guard let remaining = remainingTime else { return try await work() }
+        do {
+            return try await withDeadline(seconds: remaining, work)
+        } catch is DeadlineExceeded {
+            throw HTTPError.timeout
+        }
     }
 }

@@ -23,12 +23,11 @@ import HTTPCoreConcurrency
 /// let client = URLSessionClient(middlewares: [RetryMiddleware(maximumAttempts: 4, attemptTimeout: 2)])
 /// ```
 ///
-/// For a streaming exchange (``HTTPClient/send(_:body:receive:isolation:)``) it retries only
-/// when the request body can be sent again: none, or one made replayable
-/// (``HTTPBody/IterationBehavior/multiple``: bytes in memory, or
-/// ``HTTPBody/init(length:makeSequence:)``). It decides on the response head: a retried
-/// attempt's body is stopped unread, and a response handed on is never retried, whatever
-/// happens to its body later. An ``attemptTimeout`` bounds an attempt until its head arrives.
+/// For a streamed call (``HTTPClient/send(_:body:)``) it retries only when the request body
+/// can be sent again: none, or one made replayable (``HTTPBody/IterationBehavior/multiple``:
+/// bytes in memory, or ``HTTPBody/init(length:makeSequence:)``). It decides on the response
+/// head: a retried attempt's body is stopped unread, and a response handed on is never
+/// retried, whatever happens to its body later.
 ///
 /// Each attempt is visible in events (``HTTPEvent/attempt``, ``HTTPEvent/Name/requestRetried``).
 /// Place it before middlewares that should run once per attempt (a fresh trace span, a
@@ -82,59 +81,43 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.retriesUnsentRequests = retriesUnsentRequests
     }
 
-    /// `true`: a backoff that would end past the exchange's deadline is not waited for.
-    public var staysWithinDeadline: Bool { true }
-
     /// Sends the request, and again after each retryable outcome, until one is final.
-    public func intercept(
-        _ request: HTTPRequest,
-        context: HTTPMiddlewareContext,
-        next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
-        try await retrying(request, attempts: maximumAttempts, context: context, head: { $0 }, discard: { _ in }, send: next)
-    }
-
-    /// Sends a streaming request, and again after each retryable outcome, only when its body
-    /// can be sent again: no streamed body, or a replayable one
-    /// (``HTTPBody/IterationBehavior/multiple``). A body that can be read once is sent once,
-    /// whatever the outcome. A retried attempt's response body is stopped unread; once a
-    /// response is returned, its body is the caller's and nothing is retried.
+    ///
+    /// A streamed request body is sent again only when it can be: no streamed body, or a
+    /// replayable one (``HTTPBody/IterationBehavior/multiple``); a body that can be read once
+    /// is sent once, whatever the outcome. A retried attempt's response body is stopped unread;
+    /// once a response is returned, its body is the caller's and nothing is retried.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
-        next: HTTPStreamingMiddlewareNext
+        next: HTTPMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
         let canResend = body.map { $0.iterationBehavior == .multiple } ?? true
-        return try await retrying(
-            request, attempts: canResend ? maximumAttempts : 1, context: context,
-            head: { $0.0 }, discard: { $0.1.stopReading() }, send: { try await next($0, body) }
-        )
+        return try await retrying(request, attempts: canResend ? maximumAttempts : 1, context: context) { try await next($0, body) }
     }
 
-    /// The retry loop: `send` for each attempt, at most `attempts`, `discard` for each
-    /// outcome that another attempt replaces.
-    private func retrying<Outcome>(
+    /// The retry loop: `send` for each attempt, at most `attempts`; the body of each outcome
+    /// that another attempt replaces is stopped.
+    private func retrying(
         _ request: HTTPRequest,
         attempts: Int,
         context: HTTPMiddlewareContext,
-        head: (Outcome) -> HTTPResponse,
-        discard: (Outcome) -> Void,
-        send: (HTTPRequest) async throws -> Outcome
-    ) async throws -> Outcome {
+        send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody)
+    ) async throws -> (HTTPResponse, HTTPBody) {
         let attempts = max(1, attempts)
         var attempt = 1
         while true {
-            let outcome: Result<Outcome, HTTPError>
+            let outcome: Result<(HTTPResponse, HTTPBody), HTTPError>
             do {
                 outcome = .success(try await send(self.request(forAttempt: attempt, of: request, attempts: attempts)))
             } catch let error as HTTPError {
                 outcome = .failure(error)
             }
-            guard attempt < attempts, let wait = wait(beforeRetry: attempt, after: outcome.map(head), of: request, context) else {
+            guard attempt < attempts, let wait = wait(beforeRetry: attempt, after: outcome.map(\.0), of: request, context) else {
                 return try outcome.get()
             }
-            if case .success(let replaced) = outcome { discard(replaced) }
+            if case .success(let (_, replaced)) = outcome { replaced.stopReading() }
             do {
                 try await Task.sleep(nanoseconds: Moment.nanoseconds(wait))
             } catch {

@@ -33,15 +33,13 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         self.samplesNewTraces = samplesNewTraces
     }
 
-    /// `true`: it waits for nothing.
-    public var staysWithinDeadline: Bool { true }
-
     /// Adds the trace headers and metadata, then sends the request.
     public func intercept(
         _ request: HTTPRequest,
+        body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
+    ) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         let trace: TraceContext
         if let header = request.headers["traceparent"], let callers = TraceContext(traceparent: header) {
@@ -58,6 +56,6 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         request.metadata.reserveCapacity(request.metadata.count + 2)
         request.metadata[Self.traceIDKey] = trace.traceID
         request.metadata[Self.spanIDKey] = trace.spanID
-        return try await next(request)
+        return try await next(request, body)
     }
 }

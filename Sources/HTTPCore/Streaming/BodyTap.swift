@@ -49,10 +49,15 @@ final class BodyTap: Sendable {
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
-    /// sends a replayable body anew).
-    func watching(_ body: HTTPBody) -> HTTPBody {
+    /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
+    /// its end, or the body dropped unread, stops `body`'s producer.
+    func watching(_ body: HTTPBody, stopsWhenDropped: Bool = false) -> HTTPBody {
         body.observingReads(readingBegins: beginPass, chunk: record) { end in
-            if case .finished = end { self.end() }
+            switch end {
+            case .finished: self.end()
+            case .stopped where stopsWhenDropped: body.stopReading()
+            case .failed, .stopped: break
+            }
         }
     }
 

@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+import HTTPCoreConcurrency
+
+extension HTTPTransportClient {
+    /// One attempt of a buffered exchange: reports the attempts it follows as retried, then
+    /// calls the transport with its events and takes the response body whole.
+    ///
+    /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
+    /// passed or the caller cancelled, an attempt after the first fails at once without events,
+    /// so a middleware that keeps calling `next` cannot flood observers.
+    func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+        let created = exchange.created
+        var request = request
+        request.id = created.request.id
+        if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
+        if let body {
+            // A middleware streamed a body into a buffered call: it is sent, and shown, whole.
+            do {
+                request.body = try await HTTPBody.collectForBuffering(body)
+            } catch {
+                throw classify(error, for: request.url, deadline: exchange.context.deadline)
+            }
+        }
+        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        guard exchange.isObserved else {
+            _ = exchange.attempts.begin()
+            return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true).get().splitBody
+        }
+        let (number, retried) = exchange.attempts.begin()
+        for attempt in retried { emitRetried(attempt) }
+        // A correlation header that a middleware added (a traceparent) counts from this attempt on.
+        let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
+        let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true)
+        exchange.attempts.end(attempt)
+        return try attempt.result.get().splitBody
+    }
+
+    /// One buffered attempt with its `started` and `received` events: the transport called
+    /// once for `record`'s request (see ``performBuffered(_:timeout:deadline:checks:)``).
+    func performBuffered(
+        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
+    ) async -> AttemptLog.Attempt {
+        let start = Moment.now()
+        dispatcher.emit(.requestStarted) { HTTPEvent(
+            name: $0, request: record, attempt: number, startedAt: start.date,
+            attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
+        ) }
+        let result = await performBuffered(record.request, timeout: timeout, deadline: deadline, checks: checks)
+        let ended = start.ended()
+        var response: ResponseRecord?
+        if case .success(let value) = result {
+            response = ResponseRecord(response: value, policy: policy)
+            dispatcher.emit(.responseReceived) { HTTPEvent(
+                name: $0, request: record, attempt: number, response: response, startedAt: start.date,
+                attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
+            ) }
+        }
+        return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
+    }
+
+    /// The transport called once and its response body taken whole, within `timeout` (the
+    /// attempt's own) and what remains before `deadline` (the exchange's), which the
+    /// transport is handed as the request's timeout. `checks`: whether the request is checked
+    /// first (``HTTPRequest/validate()``), as one a middleware passed on; the caller's was
+    /// checked when the exchange began.
+    func performBuffered(
+        _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
+    ) async -> Result<HTTPResponse, HTTPError> {
+        var request = request
+        var timeout = timeout
+        if checks {
+            if let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0))) { return .failure(invalid) }
+            if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
+        }
+        if let deadline {
+            if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
+            request.timeout = Self.attemptTimeout(own: timeout, deadline: deadline)
+        } else {
+            request.timeout = timeout
+        }
+        do {
+            if let shortcut { return .success(try await shortcut.performBuffered(request)) }
+            var (response, body) = try await transport.perform(request, body: nil)
+            response.body = try await body.collect(upTo: HTTPBody.maximumBufferedBytes)
+            return .success(response)
+        } catch {
+            return .failure(classify(error, for: request.url, deadline: deadline))
+        }
+    }
+}
