@@ -31,6 +31,7 @@ extension TransportConformance {
         "a chunked response of unknown length streams",
         "a body cut mid-way fails with connection_lost and the bytes received",
         "a consumer that stops early ends cancelled",
+        "the deadline before the head is a timeout, from the transport",
         "the deadline mid-body is a timeout",
     ]
 
@@ -195,6 +196,24 @@ extension TransportConformance {
                 exchange.cancel()
                 try expect(await exchange.value, "\(HTTPError.cancelled)", "error")
                 _ = try await expectEvents(harness, request, [.requestCreated, .requestStarted, .responseReceived, .requestCancelled])
+            },
+            Check(name: "the deadline before the head is a timeout, from the transport") { harness in
+                // The client races no timer: only the transport, handed the deadline, ends this wait.
+                let gate = harness.server.makeGate()
+                harness.server.route("GET", "/silent", streaming: { _, writer in
+                    try writer.wait(for: gate)
+                    try writer.writeHead(framing: .contentLength(0))
+                })
+                defer { gate.open() }
+                let request = HTTPRequest(url: harness.server.url("/silent"), timeout: 0.5)
+                do {
+                    _ = try await harness.client.send(request, body: nil)
+                    throw Failure("no error")
+                } catch let error as HTTPError {
+                    try expect(error, .timeout, "error")
+                }
+                let terminal = try await expectEvents(harness, request, [.requestCreated, .requestStarted, .requestFailed])
+                try expect(terminal.error, .timeout, "error of the failed event")
             },
             Check(name: "the deadline mid-body is a timeout") { harness in
                 let gate = harness.server.makeGate()

@@ -8,9 +8,7 @@ import HTTPCoreLoopback
 ///
 /// ```swift
 /// func testConformance() async throws {
-///     let failures = await TransportConformance.run { dispatcher in
-///         HTTPTransportClient(transport: MyTransport(), dispatcher: dispatcher)
-///     }
+///     let failures = await TransportConformance.run(transport: { MyTransport() })
 ///     XCTAssertEqual(failures, [])
 /// }
 /// ```
@@ -55,6 +53,19 @@ public enum TransportConformance {
         makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
     ) async -> [Failure] {
         await run(checks, only: names, makeClient: makeClient)
+    }
+
+    /// Runs every check (or the named ones) against a transport's one method,
+    /// ``/HTTPCore/HTTPTransport/perform(_:body:)``, through an ``/HTTPCore/HTTPTransportClient``
+    /// around it, and returns the failures. `makeTransport` makes the transport of each check.
+    ///
+    /// The client races no timer of its own, so the deadline checks hold the transport to its
+    /// contract: the exchange ends by the request's timeout.
+    public static func run<Transport: HTTPTransport>(
+        only names: Set<String>? = nil,
+        transport makeTransport: @escaping @Sendable () -> Transport
+    ) async -> [Failure] {
+        await run(checks + streamingChecks(), only: names) { HTTPTransportClient(transport: makeTransport(), dispatcher: $0) }
     }
 
     /// Every check, in order.

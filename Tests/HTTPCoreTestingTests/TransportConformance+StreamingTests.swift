@@ -32,6 +32,23 @@ final class TransportConformanceStreamingTests: XCTestCase {
         ])
     }
 
+    /// Ignores the request's timeout: answers after 3 s, whatever the deadline.
+    private struct Deaf: HTTPTransport {
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+        }
+    }
+
+    func testATransportThatIgnoresItsDeadlineFailsTheHeadDeadlineCheck() async {
+        let name = "the deadline before the head is a timeout, from the transport"
+        let deaf = await TransportConformance.run(only: [name], transport: { Deaf() })
+        XCTAssertEqual(deaf.map(\.description), ["\(name): no error"])
+        // The buffered adapter bounds the call with a timer, so a buffered transport passes.
+        let buffered = await TransportConformance.run(only: [name], transport: { MockTransport(default: .status(200, after: 3)) })
+        XCTAssertEqual(buffered, [])
+    }
+
     func testTheSizesAreSmallForSwiftTestAndAsTheIssueAsksInFull() {
         XCTAssertEqual(TransportConformance.StreamingSizes.quick, .init(downloadBytes: 33_554_432, uploadBytes: 16_777_216))
         XCTAssertEqual(TransportConformance.StreamingSizes.full, .init(downloadBytes: 1_073_741_824, uploadBytes: 268_435_456))

@@ -73,12 +73,8 @@ extension HTTPTransportClient {
             if let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0))) { return .failure(invalid) }
             if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
         }
-        if let deadline {
-            if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
-            request.timeout = Self.attemptTimeout(own: timeout, deadline: deadline)
-        } else {
-            request.timeout = timeout
-        }
+        if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
+        request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
             if let shortcut { return .success(try await shortcut.performBuffered(request)) }
             var (response, body) = try await transport.perform(request, body: nil)
