@@ -107,7 +107,7 @@ public struct URLSessionTransport: HTTPTransport, BufferedShortcut {
         throw Self.tooManyRedirects
     }
 
-    /// The buffered path, for ``/HTTPCore/HTTPTransportClient``: ``perform(_:)``.
+    /// The buffered path, for `HTTPTransportClient`: ``perform(_:)``.
     package func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await perform(request)
     }

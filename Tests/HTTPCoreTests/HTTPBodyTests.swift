@@ -82,6 +82,19 @@ final class HTTPBodyTests: XCTestCase {
         XCTAssertEqual(known, Data("abcde".utf8))
     }
 
+    func testCollectingBytesInMemoryHandsBackTheSameStorage() async throws {
+        let bytes = Data(repeating: 0x61, count: 100_000)
+        let collected = try await HTTPBody(bytes).collect(upTo: 100_000)
+        let sameStorage = bytes.withUnsafeBytes { original in collected.withUnsafeBytes { $0.baseAddress == original.baseAddress } }
+        XCTAssertTrue(sameStorage, "a buffered call takes its body back without a copy")
+        do {
+            _ = try await HTTPBody(bytes).collect(upTo: 99_999)
+            XCTFail("over the cap")
+        } catch {
+            XCTAssertEqual(HTTPError(error)?.code, .responseTooLarge)
+        }
+    }
+
     func testAKnownLengthOverTheCapThrowsBeforeReadingAByte() async throws {
         let passes = Locked(0)
         let body = HTTPBody(length: .known(1_000_000)) { () -> AsyncThrowingStream<HTTPBody.ByteChunk, any Error> in

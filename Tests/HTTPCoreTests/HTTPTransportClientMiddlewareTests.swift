@@ -242,6 +242,22 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(events.last?.metadata, ["route": "/users/42"])
     }
 
+    func testTheArticlesBodyReadingMiddlewareWorksBufferedAndStreamed() async throws {
+        let embedded = MockTransport.Reply.status(200, body: Data(#"{"error":"quota"}"#.utf8), headers: ["Content-Type": "application/json"])
+        let transport = MockTransport(default: embedded)
+        let client = client(transport, [EmbeddedErrorMiddleware()])
+        let buffered = try await client.send(HTTPRequest(url: url))
+        XCTAssertEqual(buffered.statusCode, 502)
+        XCTAssertEqual(buffered.body, Data(#"{"error":"quota"}"#.utf8))
+        let (head, body) = try await client.send(HTTPRequest(url: url), body: nil)
+        XCTAssertEqual(head.statusCode, 502)
+        let streamed = try await body.collect(upTo: 100)
+        XCTAssertEqual(streamed, Data(#"{"error":"quota"}"#.utf8))
+        let ends = try await recorder.waitForTerminalEvents(count: 2)
+        // The events show what the transport answered; the caller gets what the middleware made of it.
+        XCTAssertEqual(ends.filter { $0.name == .responseReceived }.map(\.statusCode), [200, 200])
+    }
+
     func testEveryAttemptKeepsTheRequestsIDWhateverTheMiddlewareBuilt() async throws {
         let rebuilds = ClosureMiddleware { request, next in
             try await next(HTTPRequest(method: request.method, url: request.url, headers: ["X-Signed": "1"]))
@@ -380,6 +396,25 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
             self.error.withLock { $0 = error }
             throw error
         }
+    }
+}
+
+/// The body-reading middleware of the WritingAMiddleware article, as printed there.
+struct EmbeddedErrorMiddleware: HTTPMiddleware {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        context: HTTPMiddlewareContext,
+        next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        let (response, responseBody) = try await next(request, body)
+        guard response.statusCode == 200, response.headers["Content-Type"] == "application/json" else {
+            return (response, responseBody)
+        }
+        let bytes = try await responseBody.collect(upTo: 1 << 20)
+        var answer = response
+        if bytes.starts(with: Data(#"{"error""#.utf8)) { answer.statusCode = 502 }
+        return (answer, HTTPBody(bytes))
     }
 }
 

@@ -60,10 +60,10 @@ public struct HTTPRequest: Sendable, Hashable {
     /// a caller means. Infinity, and any value over ``longestTimeout`` (a century), means no
     /// deadline, as `nil` does: the transport is handed `nil`.
     ///
-    /// Clients built on ``HTTPTransportClient`` enforce it precisely: when it passes, the
-    /// exchange is cancelled and fails with ``HTTPError/timeout``. They race a timer of their
-    /// own against the transport, unless the transport enforces it itself
-    /// (``HTTPTransport/enforcesTimeout``) and every middleware stays within it.
+    /// Clients built on ``HTTPTransportClient`` bound the whole exchange by it, retries, waits
+    /// and the streamed body included: when it passes, the exchange fails with
+    /// ``HTTPError/timeout``. Each attempt hands the transport what remains of it, and the
+    /// transport ends the exchange by then (see ``HTTPTransport``).
     public var timeout: TimeInterval?
     /// Small facts about the request for observers, never sent: a route template, a trace
     /// id, a feature name.

@@ -121,6 +121,24 @@ final class AuthorizationMiddlewareTests: XCTestCase {
         XCTAssertEqual(server.requests.filter { $0.headers["Authorization"] == "Bearer t2" }.count, 100)
     }
 
+    func testAStreamedBodyIsSentAgainAfterA401OnlyWhenItCanBe() async throws {
+        accepted.withLock { $0 = "t2" }
+        let client = client([middleware()])
+        let once = HTTPBody(AsyncStream { $0.yield(HTTPBody.ByteChunk("once".utf8)); $0.finish() }, length: .known(4))
+        let refused = try await client.send(HTTPRequest(method: .post, url: server.url("/me")), body: once) { response, _ in response.statusCode }
+        XCTAssertEqual(refused, 401, "a body that can be read once was sent once")
+        XCTAssertEqual(refreshes.withLock { $0 }, [], "no refresh for a request that cannot be sent again")
+
+        let replayable = HTTPBody(length: .known(5)) { AsyncStream { $0.yield(HTTPBody.ByteChunk("again".utf8)); $0.finish() } }
+        let accepted = try await client.send(HTTPRequest(method: .post, url: server.url("/me")), body: replayable) { response, body in
+            (response.statusCode, try await body.collect(upTo: 100))
+        }
+        XCTAssertEqual(accepted.0, 200)
+        XCTAssertEqual(accepted.1, Data("me".utf8))
+        XCTAssertEqual(server.requests.map { $0.headers["Authorization"] }, ["Bearer t1", "Bearer t1", "Bearer t2"])
+        XCTAssertEqual(server.requests.map { String(decoding: $0.body, as: UTF8.self) }, ["once", "again", "again"])
+    }
+
     func testACredentialTheServerKeepsRefusingGivesThe401NotALoop() async throws {
         accepted.withLock { $0 = "never" }
         let response = try await client([middleware()]).send(HTTPRequest(url: server.url("/me")))
