@@ -92,9 +92,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
         do {
             // A second beyond the request's timeout, for a transport that does not honour it.
             let response = try await withDeadline(seconds: timeout + 1) {
-                var (response, body) = try await transport.perform(request, body: nil)
-                response.body = try await body.collect(upTo: Self.maximumAnswerBytes)
-                return response
+                try await transport.performWhole(request, upTo: Self.maximumAnswerBytes)
             }
             return outcome(of: response)
         } catch is DeadlineExceeded {

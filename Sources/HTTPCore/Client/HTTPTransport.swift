@@ -118,3 +118,15 @@ package protocol BufferedShortcut: HTTPTransport {
     /// whole response by the request's ``HTTPRequest/timeout``.
     func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse
 }
+
+extension HTTPTransport {
+    /// One exchange of `request` (its body in ``HTTPRequest/body``) with the response body
+    /// taken whole: through the transport's ``BufferedShortcut`` when it has one (its own
+    /// limits apply), else its one method and a collect of up to `maximumBytes`.
+    package func performWhole(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
+        if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request) }
+        var (response, body) = try await perform(request, body: nil)
+        response.body = try await body.collect(upTo: maximumBytes)
+        return response
+    }
+}

@@ -76,10 +76,7 @@ extension HTTPTransportClient {
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
         request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
-            if let shortcut { return .success(try await shortcut.performBuffered(request)) }
-            var (response, body) = try await transport.perform(request, body: nil)
-            response.body = try await body.collect(upTo: HTTPBody.maximumBufferedBytes)
-            return .success(response)
+            return .success(try await transport.performWhole(request, upTo: HTTPBody.maximumBufferedBytes))
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))
         }

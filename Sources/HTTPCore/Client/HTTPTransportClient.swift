@@ -56,8 +56,6 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public let dispatcher: HTTPEventDispatcher
     /// What events expose, and whether requests carry a correlation header.
     public let policy: HTTPCorePolicy
-    /// The transport's cheaper way to answer a buffered call, when it has one.
-    let shortcut: (any BufferedShortcut)?
 
     /// Creates a client around a transport.
     ///
@@ -76,7 +74,6 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
-        shortcut = transport as? any BufferedShortcut
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
