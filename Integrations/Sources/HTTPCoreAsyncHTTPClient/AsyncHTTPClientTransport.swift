@@ -18,48 +18,46 @@ import NIOHTTP1
 /// try await ahc.shutdown()
 /// ```
 ///
+/// Every call, buffered (`send(_:)`) or streamed (`send(_:body:)`), is one call of its one
+/// method, ``perform(_:body:)``, which streams both ways natively:
+///
 /// - Method, headers (repeated ones too, both ways) and body are passed as they are.
-/// - The request's `timeout` becomes AHC's deadline, enforced in NIO, which holds until the
-///   response head. ``perform(_:)`` then bounds the body with one timer per transport for all
-///   bodies, so the transport declares ``enforcesTimeout``: `HTTPTransportClient` races no
-///   timer of its own against a buffered exchange (a task group and a sleeping task per
-///   request saved). ``perform(_:body:)`` holds the deadline for the body too, and the client
-///   bounds streaming exchanges itself as well.
-/// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
-///   final one. With a streamed request body, a redirect that would send the body again (307,
-///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
-///   the stream twice, so the redirect response itself is returned.
-/// - The buffered response body is read up to ``maximumResponseBytes``; beyond it the exchange
-///   fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` (`response_too_large`, its message naming
-///   the setting), so a huge answer cannot exhaust memory. A streamed body has no cap unless
-///   ``maximumStreamedResponseBytes`` sets one: it is never held whole.
-/// - Task cancellation cancels the request.
-/// - AHC and NIO errors become ``/HTTPCore/HTTPError`` codes (see `HTTPError.init(asyncHTTPClientError:url:)`, in this module),
-///   with messages that name the host and port, never the full URL.
-///
-/// ## Streaming
-///
-/// ``perform(_:body:)``, which `HTTPClient.send(_:body:receive:)` uses, streams both ways
-/// natively:
-///
 /// - The request body is uploaded as AHC's connection takes it, chunk by chunk, never
 ///   collected: with `Content-Length` when its ``/HTTPCore/HTTPBody/length`` is known, else chunked.
 /// - The call returns as soon as the response head arrives. The body is read from AHC's
 ///   response body, which reads the socket only while asked for more: a slow reader slows the
 ///   transfer, and at most about 256 KiB wait unread on HTTPCore's side (plus AHC's own few
 ///   buffers). Its ``/HTTPCore/HTTPBody/length`` is the `Content-Length` when the head has one (and no
-///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown.
-/// - A cap set with ``maximumStreamedResponseBytes`` holds mid-stream: a body that declares
-///   more fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one that turns
-///   out longer delivers exactly that many bytes, then fails with it. The request is
-///   cancelled and its connection closed.
+///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown. A
+///   buffered call takes the body whole from there, so it costs the same path.
+/// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
+///   final one. With a streamed request body, a redirect that would send the body again (307,
+///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
+///   the stream twice, so the redirect response itself is returned.
+/// - A cap set with ``maximumStreamedResponseBytes`` holds for every response body: one that
+///   declares more fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one
+///   that turns out longer delivers exactly that many bytes, then fails with it. The request is
+///   cancelled and its connection closed. Without it a body has no cap here (a buffered call
+///   still takes at most `HTTPBody.maximumBufferedBytes`).
 /// - A connection that breaks mid-body fails the body with ``/HTTPCore/HTTPError/Code/connectionLost``
-///   after the bytes that arrived; other failures map as above.
+///   after the bytes that arrived; AHC and NIO errors become ``/HTTPCore/HTTPError`` codes (see
+///   `HTTPError.init(asyncHTTPClientError:url:)`, in this module), with messages that name the
+///   host and port, never the full URL.
 /// - When the reader stops early (it is cancelled, or the exchange ends before the body did,
-///   as when `receive` returns without reading to the end) AHC cancels the request and closes
-///   its connection, so nothing is left half-read in the pool; the next request opens a new
-///   connection.
-/// - At the deadline the body fails with ``/HTTPCore/HTTPError/timeout`` and the request is cancelled.
+///   as when `receive` returns without reading to the end, or the body is dropped unread) AHC
+///   cancels the request and closes its connection, so nothing is left half-read in the pool;
+///   the next request opens a new connection.
+/// - Task cancellation cancels the request.
+///
+/// ## The deadline
+///
+/// The request's `timeout` is the time the whole exchange may take, head and body. It becomes
+/// AHC's deadline for `execute(_:deadline:)`, enforced in NIO; but AHC holds that deadline
+/// only until the head arrives (it cancels its deadline timer as `execute` returns, and its
+/// response body has no deadline of its own, only the configuration's idle `timeout.read`).
+/// So the transport holds it for the body itself: one NIO timer per transport for all bodies
+/// (`BodyDeadlines`) fails a body still unfinished at the deadline with
+/// ``/HTTPCore/HTTPError/timeout``, read or not, and cancels the request, closing its connection.
 ///
 /// AHC creates a span per request with the unredacted URL when its configuration has a
 /// tracer. ``makeHTTPClient(configuration:)`` switches that off, so `HTTPCoreTracing` spans
@@ -69,12 +67,10 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The AHC client that performs the exchanges; its owner shuts it down.
     public let client: AsyncHTTPClient.HTTPClient
-    /// The most bytes of a response body the buffered ``perform(_:)`` reads whole; 64 MiB by
-    /// default. Read a larger body with the streaming `send(_:body:receive:)`.
-    public let maximumResponseBytes: Int
-    /// The most bytes of a streamed response body (``perform(_:body:)``); `nil`, the default,
-    /// for no limit: a streamed body is never held whole, so a proxy or a download is not cut
-    /// at a size it was never told about.
+    /// The most bytes of a response body, buffered or streamed; `nil`, the default, for no
+    /// limit here: a streamed body is never held whole, so a proxy or a download is not cut at
+    /// a size it was never told about, and a buffered call is capped by the client
+    /// (`HTTPBody.maximumBufferedBytes`).
     public let maximumStreamedResponseBytes: Int?
     /// The one timer that ends the bodies read past their deadline.
     let bodyDeadlines: BodyDeadlines
@@ -83,14 +79,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - client: Performs the exchanges; its owner shuts it down.
-    ///   - maximumResponseBytes: The most bytes of a buffered response body; 64 MiB by default.
-    ///   - maximumStreamedResponseBytes: The most bytes of a streamed response body; no limit
-    ///     by default.
-    public init(
-        client: AsyncHTTPClient.HTTPClient, maximumResponseBytes: Int = 64 * 1024 * 1024, maximumStreamedResponseBytes: Int? = nil
-    ) {
+    ///   - maximumStreamedResponseBytes: The most bytes of a response body; no limit by default.
+    public init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int? = nil) {
         self.client = client
-        self.maximumResponseBytes = maximumResponseBytes
         self.maximumStreamedResponseBytes = maximumStreamedResponseBytes
         self.bodyDeadlines = BodyDeadlines(on: client.eventLoopGroup.next())
     }
@@ -109,73 +100,47 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// `true`: ``perform(_:)`` ends the exchange, head and body, at the request's `timeout`
-    /// with ``/HTTPCore/HTTPError/timeout``.
-    public var enforcesTimeout: Bool { true }
-
-    /// Performs one exchange with AHC, the response body read whole (up to
-    /// ``maximumResponseBytes``), within the request's `timeout`.
+    /// Performs one exchange with AHC, streaming both bodies: returns when the response head
+    /// arrives, with the body still coming from the connection.
     ///
-    /// AHC's async API holds the deadline until the head arrives. The body is then read by a
-    /// task that the transport's one timer for all bodies cancels at the deadline (see
-    /// `BodyDeadlines`), so the whole exchange is bounded without a timer per request. Where
-    /// the runtime has `Task.immediate` (Swift 6.2 on Linux, the 26 releases of Apple's
-    /// platforms), that task starts on the caller's thread: a body that already arrived with
-    /// the head is read with no hop to another thread and back. Task cancellation cancels the
-    /// request.
-    public func perform(_ request: HTTPCore.HTTPRequest) async throws -> HTTPCore.HTTPResponse {
+    /// `body` (or else the request's ``/HTTPCore/HTTPRequest/body``) is uploaded as AHC's connection
+    /// takes it (`Content-Length` when its length is known, else chunked); the returned body is
+    /// read from AHC's response body as the caller asks for more, never collected. The request's
+    /// `timeout` bounds the exchange, head and body (see the type's documentation); task
+    /// cancellation before the head cancels the request. See the type's documentation for the
+    /// cap, early stops and errors.
+    public func perform(_ request: HTTPCore.HTTPRequest, body: HTTPBody?) async throws -> (HTTPCore.HTTPResponse, HTTPBody) {
         var outgoing = Self.outgoing(request)
-        if let data = request.body, !data.isEmpty || request.method != .get {
+        if let body {
+            if body.length != .known(0) || request.method != .get {
+                outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.uploadLength(body.length))
+            }
+        } else if let data = request.body, !data.isEmpty || request.method != .get {
             outgoing.body = .bytes(ByteBuffer(bytes: data))
         }
         let deadline = Self.deadline(of: request)
         let response: HTTPClientResponse
-        let body: ByteBuffer
         do {
             response = try await client.execute(outgoing, deadline: deadline)
-            body = try await collect(response.body, until: request.timeout == nil ? nil : deadline)
-        } catch let error as HTTPCore.HTTPError {
-            throw error
-        } catch is NIOTooManyBytesError {
-            throw bufferedResponseTooLarge(request.url)
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
-        return HTTPCore.HTTPResponse(
-            requestID: request.id,
-            statusCode: Int(response.status.code),
-            headers: Self.coreHeaders(response.headers),
-            body: Data(body.readableBytesView),
-            url: Self.finalURL(of: response, for: request),
-            redirection: Self.redirection(of: response, hasBody: !(request.body?.isEmpty ?? true))
-        )
+        let length = Self.responseLength(method: request.method, status: Int(response.status.code), headers: response.headers)
+        let (responseBody, writer) = HTTPBody.makeStream(length: length)
+        ResponseBodyRelay(
+            writer: writer,
+            maximumBytes: maximumStreamedResponseBytes ?? .max,
+            tooLarge: streamedResponseTooLarge(request.url),
+            url: request.url
+        ).start(from: response.body, length: length, deadline: request.timeout == nil ? nil : deadline, watchedBy: bodyDeadlines)
+        return (Self.head(of: response, for: request, hasBody: outgoing.body != nil), responseBody)
     }
 
-    /// `body` read whole, up to ``maximumResponseBytes``; by the time `deadline` passes, or
-    /// ``/HTTPCore/HTTPError/timeout``.
-    private func collect(_ body: HTTPClientResponse.Body, until deadline: NIODeadline?) async throws -> ByteBuffer {
-        let maximumBytes = maximumResponseBytes
-        guard let deadline else { return try await body.collect(upTo: maximumBytes) }
-        let reading: Task<ByteBuffer, any Error>
-        #if compiler(>=6.2)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            reading = Task.immediate { try await body.collect(upTo: maximumBytes) }
-        } else {
-            reading = Task { try await body.collect(upTo: maximumBytes) }
+    private static func uploadLength(_ length: HTTPBody.Length) -> HTTPClientRequest.Body.Length {
+        switch length {
+        case .known(let count): .known(count)
+        case .unknown: .unknown
         }
-        #else
-        reading = Task { try await body.collect(upTo: maximumBytes) }
-        #endif
-        let ticket = bodyDeadlines.watch(reading, until: deadline)
-        let result = await withTaskCancellationHandler {
-            await reading.result
-        } onCancel: {
-            reading.cancel()
-        }
-        let cancelledAtDeadline = !bodyDeadlines.unwatch(ticket)
-        if case .success(let bytes) = result { return bytes }
-        if cancelledAtDeadline { throw HTTPCore.HTTPError.timeout }
-        return try result.get()
     }
 
     /// The AHC request for `request`: method, URL and headers, without a body.
@@ -189,7 +154,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The request's `timeout` from now, as AHC's deadline.
     ///
     /// `HTTPTransportClient` hands over only positive timeouts of at most a century; a caller
-    /// of ``perform(_:)`` itself may hand any, so the conversion clamps instead of trapping:
+    /// of ``perform(_:body:)`` itself may hand any, so the conversion clamps instead of trapping:
     /// one of 0 or less is due now, and NaN, infinite or over a century never comes.
     static func deadline(of request: HTTPCore.HTTPRequest) -> NIODeadline {
         guard let timeout = request.timeout, !timeout.isNaN, timeout <= HTTPCore.HTTPRequest.longestTimeout else { return .distantFuture }
@@ -248,16 +213,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return converted
     }
 
-    /// The error for a buffered response body over ``maximumResponseBytes``, naming the setting.
-    func bufferedResponseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
-        .transport(
-            .responseTooLarge,
-            message: "the response body is over \(maximumResponseBytes) bytes, AsyncHTTPClientTransport.maximumResponseBytes "
-                + "(\(Self.target(url))); raise it, or read the body with the streaming send(_:body:receive:)"
-        )
-    }
-
-    /// The error for a streamed response body over ``maximumStreamedResponseBytes``, naming the setting.
+    /// The error for a response body over ``maximumStreamedResponseBytes``, naming the setting.
     func streamedResponseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
         .transport(
             .responseTooLarge,
@@ -275,16 +231,13 @@ extension HTTPTransportClient where Transport == AsyncHTTPClientTransport {
     /// A client over AHC, with middlewares, events and the policy like any HTTPCore client.
     public init(
         asyncHTTPClient client: AsyncHTTPClient.HTTPClient,
-        maximumResponseBytes: Int = 64 * 1024 * 1024,
         maximumStreamedResponseBytes: Int? = nil,
         middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
         policy: HTTPCorePolicy = .default
     ) {
         self.init(
-            transport: AsyncHTTPClientTransport(
-                client: client, maximumResponseBytes: maximumResponseBytes, maximumStreamedResponseBytes: maximumStreamedResponseBytes
-            ),
+            transport: AsyncHTTPClientTransport(client: client, maximumStreamedResponseBytes: maximumStreamedResponseBytes),
             middlewares: middlewares, dispatcher: dispatcher, policy: policy
         )
     }

@@ -4,17 +4,25 @@ import HTTPCore
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Moves an AHC response body into the ``/HTTPCore/HTTPBody`` a streaming exchange hands to its caller,
-/// one buffer at a time, as the caller reads.
+/// Moves an AHC response body into the ``/HTTPCore/HTTPBody`` an exchange hands to its caller, one
+/// buffer at a time, as the caller reads.
 ///
 /// A task reads AHC's body (pull-based: AHC reads the socket only while it is asked for more)
 /// and writes each buffer into the body's writer, which suspends while the caller has enough
-/// unread; so a slow caller slows the connection and neither side holds the body whole.
+/// unread; so a slow caller slows the connection and neither side holds the body whole. Each
+/// buffer is converted once, into the chunk the caller reads.
 ///
-/// The body cannot simply wrap AHC's sequence: AHC's deadline covers only the wait for the
-/// head, and a sequence of its own cannot hear ``/HTTPCore/HTTPBody/Writer/onTermination(_:)``. With the
-/// task, a caller that stops (or the exchange's deadline, which stops the body) cancels it,
-/// and a cancelled read makes AHC cancel the request and close its connection.
+/// The body cannot simply wrap AHC's sequence, though that would save the task and the
+/// writer's buffer: AHC's deadline covers only the wait for the head, and neither a read of
+/// AHC's body nor a body wrapping a sequence can be interrupted from outside the reading task
+/// (`HTTPBody`'s stop, ``/HTTPCore/HTTPBody/Writer/onTermination(_:)``, is the writer's alone). With the task, a
+/// caller that stops (or the exchange's deadline, which stops the body) cancels it, and a
+/// cancelled read makes AHC cancel the request and close its connection.
+///
+/// Where the runtime has `Task.immediate` (Swift 6.2 on Linux, the 26 releases of Apple's
+/// platforms) the task starts on the caller's thread: a body that arrived with the head is
+/// in the writer's buffer before ``AsyncHTTPClientTransport/perform(_:body:)`` returns, so the
+/// caller reads it with no hop to another thread and back.
 struct ResponseBodyRelay: Sendable {
     let writer: HTTPBody.Writer
     /// The most bytes handed to the caller; past it the body fails with `tooLarge`.
@@ -36,10 +44,20 @@ struct ResponseBodyRelay: Sendable {
             let stop = TimeoutStop(writer: writer)
             return (stop: stop, ticket: deadlines.watch(stop, until: deadline))
         }
-        let task = Task {
+        let work: @Sendable () async -> Void = {
             await relay(source)
             if let timeout { deadlines.unwatch(timeout.ticket) }
         }
+        let task: Task<Void, Never>
+        #if compiler(>=6.2)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediate(operation: work)
+        } else {
+            task = Task(operation: work)
+        }
+        #else
+        task = Task(operation: work)
+        #endif
         timeout?.stop.attach(task)
         writer.onTermination { task.cancel() }
     }

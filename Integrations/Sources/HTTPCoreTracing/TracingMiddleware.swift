@@ -33,8 +33,10 @@ import Tracing
 /// (unless one is given), so a middleware made before the tracing system is bootstrapped
 /// traces once it is.
 ///
-/// A streaming exchange's span (``intercept(_:body:context:next:)``) ends when its response
-/// body does, with the bytes that really went through, and is an error when the body fails.
+/// A span ends with its response's body: for a buffered call (`send(_:)`), whose body is in
+/// memory when the head comes back, with the response; for a streamed one (`send(_:body:)`),
+/// when the body ends, with the bytes that really went through, and as an error when the body
+/// fails.
 ///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
 /// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
@@ -63,44 +65,23 @@ public struct TracingMiddleware: HTTPMiddleware {
     /// The tracer spans are made with now: the one given, or the bootstrapped one.
     public var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
 
-    /// `true`: it waits for nothing.
-    public var staysWithinDeadline: Bool { true }
-
-    /// Runs the rest of the chain inside a client span, with its context in the headers.
-    public func intercept(
-        _ request: HTTPRequest,
-        context: HTTPMiddlewareContext,
-        next: HTTPMiddlewareNext
-    ) async throws -> HTTPResponse {
-        let tracer = tracer
-        // With nothing bootstrapped (`NoOpTracer`) no span is made, no URL redacted and no header written.
-        guard !(tracer is NoOpTracer) else { return try await next(request) }
-        let (span, outgoing) = start(request, context: context, tracer: tracer)
-        defer { span.end() }
-        do {
-            let response = try await ServiceContext.withValue(span.context) {
-                try await next(outgoing)
-            }
-            span.attributes["http.response.body.size"] = response.body.count
-            Self.record(response, on: span)
-            return response
-        } catch let failure as HTTPError {
-            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
-            Self.record(failure, on: span)
-            throw failure
-        }
-    }
-
-    /// Runs the rest of a streaming exchange inside a client span that ends when the response
-    /// body does: read to its end, failed (the span is then an error), or stopped. The span
-    /// records the bytes that really went through in both directions.
+    /// Runs the rest of the chain inside a client span, with its context in the headers, and
+    /// ends the span with the response's body.
+    ///
+    /// A response body already whole when the head comes back (replayable and of known length,
+    /// as a buffered call's is, in memory) ends the span at once, its length the response's
+    /// size: the body is handed back as it is, so a buffered call still takes it without a
+    /// copy. Any other body ends the span when it ends: read to its end, failed (the span is
+    /// then an error), or stopped; the span records the bytes that really went through in both
+    /// directions.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
-        next: HTTPStreamingMiddlewareNext
+        next: HTTPMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
         let tracer = tracer
+        // With nothing bootstrapped (`NoOpTracer`) no span is made, no URL redacted and no header written.
         guard !(tracer is NoOpTracer) else { return try await next(request, body) }
         let (span, outgoing) = start(request, context: context, tracer: tracer)
         let sent = ByteCount()
@@ -111,11 +92,18 @@ public struct TracingMiddleware: HTTPMiddleware {
                 try await next(outgoing, observedBody)
             }
         } catch let failure as HTTPError {
+            // `next` throws only HTTPError, and `withValue` rethrows what `next` throws.
             Self.record(failure, on: span)
             span.end()
             throw failure
         }
         Self.record(response, on: span)
+        if responseBody.iterationBehavior == .multiple, case .known(let size) = responseBody.length {
+            if body != nil { span.attributes["http.request.body.size"] = sent.value }
+            span.attributes["http.response.body.size"] = Int(size)
+            span.end()
+            return (response, responseBody)
+        }
         let received = ByteCount()
         let watched = responseBody.observingReads(chunk: { received.add($0.count) }) { end in
             if body != nil { span.attributes["http.request.body.size"] = sent.value }

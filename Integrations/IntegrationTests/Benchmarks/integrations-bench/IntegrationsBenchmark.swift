@@ -141,7 +141,7 @@ struct IntegrationsBenchmark {
         let har = HARRecorder()
         dispatcher.subscribe(DevSeeObserver(logger: logger))
         dispatcher.subscribe(har)
-        let client = HTTPTransportClient(asyncHTTPClient: http, maximumResponseBytes: .max, dispatcher: dispatcher, policy: .debug)
+        let client = HTTPTransportClient(asyncHTTPClient: http, dispatcher: dispatcher, policy: .debug)
         guard let baseline = ResidentMemory.current() else { throw BenchmarkFailure(description: "no resident memory") }
         let start = DispatchTime.now().uptimeNanoseconds
         let count = try await client.send(HTTPRequest(url: url)) { _, body in

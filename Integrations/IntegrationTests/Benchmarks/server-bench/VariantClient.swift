@@ -64,7 +64,7 @@ struct VariantClient: Sendable {
         }
         let client = HTTPTransportClient(
             asyncHTTPClient: http,
-            maximumResponseBytes: maximumResponseBytes,
+            maximumStreamedResponseBytes: maximumResponseBytes,
             middlewares: middlewares,
             dispatcher: dispatcher
         )

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import HTTPCoreAsyncHTTPClient
 
-/// The response length the head declares, which both the buffered cap and the streamed body
+/// The response length the head declares, which the cap and the body handed to the caller
 /// rely on.
 final class AsyncHTTPClientTransportResponseLengthTests: XCTestCase {
     func testTheHeadsDeclaredLength() {

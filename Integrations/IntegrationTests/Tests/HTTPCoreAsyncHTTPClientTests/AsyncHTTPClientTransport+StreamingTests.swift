@@ -33,12 +33,9 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         try await ahc.shutdown()
     }
 
-    private func client(
-        maximumResponseBytes: Int = 64 * 1024 * 1024, maximumStreamedResponseBytes: Int? = nil
-    ) -> HTTPTransportClient<AsyncHTTPClientTransport> {
+    private func client(maximumStreamedResponseBytes: Int? = nil) -> HTTPTransportClient<AsyncHTTPClientTransport> {
         HTTPTransportClient(
-            asyncHTTPClient: ahc, maximumResponseBytes: maximumResponseBytes, maximumStreamedResponseBytes: maximumStreamedResponseBytes,
-            dispatcher: dispatcher, policy: .debug
+            asyncHTTPClient: ahc, maximumStreamedResponseBytes: maximumStreamedResponseBytes, dispatcher: dispatcher, policy: .debug
         )
     }
 
@@ -308,18 +305,6 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
         XCTAssertEqual(events.last?.responseBodyByteCount, 0)
-    }
-
-    func testAStreamedBodyIsNotCappedByTheBufferedLimit() async throws {
-        server.route("GET", "/growing", streaming: { _, writer in
-            try writer.writeHead(framing: .chunked)
-            for _ in 0..<3 { try writer.writePattern(byteCount: 600) }
-        })
-        let (received, error) = try await client(maximumResponseBytes: 1000).send(request("/growing")) { _, body in
-            await Self.readToTheEnd(body)
-        }
-        XCTAssertNil(error)
-        XCTAssertEqual(received[...], LoopbackBodyPattern.chunk(at: 0, count: 1800))
     }
 
     // MARK: Deadlines

@@ -43,8 +43,8 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         try await ahc.shutdown()
     }
 
-    private func client(maximumResponseBytes: Int = 64 * 1024 * 1024) -> HTTPTransportClient<AsyncHTTPClientTransport> {
-        HTTPTransportClient(asyncHTTPClient: ahc, maximumResponseBytes: maximumResponseBytes, dispatcher: dispatcher, policy: .debug)
+    private func client(maximumStreamedResponseBytes: Int? = nil) -> HTTPTransportClient<AsyncHTTPClientTransport> {
+        HTTPTransportClient(asyncHTTPClient: ahc, maximumStreamedResponseBytes: maximumStreamedResponseBytes, dispatcher: dispatcher, policy: .debug)
     }
 
     func testStatusHeadersBothWaysAndEvents() async throws {
@@ -96,7 +96,9 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     /// the transport reports no added headers, and the server received the request's own.
     func testAHCAddsNoHeaderBeyondFraming() async throws {
         let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/echo"), headers: ["X-Own": "1"], body: Data("a".utf8))
-        let response = try await AsyncHTTPClientTransport(client: ahc).perform(request)
+        let (response, body) = try await AsyncHTTPClientTransport(client: ahc).perform(request, body: nil)
+        let echoed = try await body.collect(upTo: 100)
+        XCTAssertEqual(echoed, Data("a".utf8))
         XCTAssertTrue(response.addedRequestHeaders.isEmpty)
         let framing: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
         let received = try XCTUnwrap(server.requests.last).headers.filter { !framing.contains($0.name.lowercased()) }
@@ -112,12 +114,13 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
     }
 
-    func testTheTransportAloneEndsABufferedExchangeAtTheDeadlineBodyIncluded() async throws {
+    /// The client races no timer: only the transport can end a buffered call whose head came in
+    /// time and whose body stalls.
+    func testABufferedCallWhoseBodyStallsEndsAtTheDeadlineAndClosesTheConnection() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
-        let transport = AsyncHTTPClientTransport(client: ahc)
-        XCTAssertTrue(transport.enforcesTimeout, "the client must not race a timer against it")
+        let client = client()
         // Bounds a hang only: without the transport's own deadline, the body ends a minute later.
         let watchdog = Task {
             try await Task.sleep(nanoseconds: 60_000_000_000)
@@ -125,47 +128,74 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
         defer { watchdog.cancel() }
         do {
-            _ = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 0.5))
+            _ = try await client.send(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 0.5))
             XCTFail("expected a timeout")
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout, "the head arrived; the body must not outlast the deadline")
         }
-        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0, "the expired body left the table")
+        XCTAssertEqual(client.transport.bodyDeadlines.watchedCount, 0, "the expired body left the table")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
+        XCTAssertEqual(events.last?.error, .timeout)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
         XCTAssertTrue(serverSawTheClose)
+    }
+
+    /// Nobody reads the body: the transport's timer alone ends it at the deadline, releasing
+    /// the connection then, and a read afterwards gets the bytes that came, then the timeout.
+    func testABodyLeftUnreadPastTheDeadlineIsEndedByTheTransportAsATimeout() async throws {
+        let gate = server.makeGate()
+        let closed = ServerReport<Bool>()
+        server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
+        let transport = AsyncHTTPClientTransport(client: ahc)
+        let (head, body) = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 0.5), body: nil)
+        XCTAssertEqual(head.statusCode, 200)
+        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 1)
+        try await waitUntil("the deadline's timer ended the body") { transport.bodyDeadlines.watchedCount == 0 }
+        gate.open()
+        let serverSawTheClose = try await closed.value("the route's writes after the deadline")
+        XCTAssertTrue(serverSawTheClose, "the request was cancelled at the deadline, the body still unread")
+        var received = 0
+        do {
+            for try await chunk in body { received += chunk.count }
+            XCTFail("expected a timeout")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertEqual(received, 10)
     }
 
     func testCancellingWhileTheBodyIsReadIsCancelledAndClosesTheConnection() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
-        let transport = AsyncHTTPClientTransport(client: ahc)
+        let client = client()
         let url = server.url("/stalled")
-        let exchange = Task { try await transport.perform(HTTPCore.HTTPRequest(url: url, timeout: 120)) }
+        let exchange = Task { try await client.send(HTTPCore.HTTPRequest(url: url, timeout: 120)) }
         // The head is in: the body's reader is watched until the deadline.
-        try await waitUntil("the body's reader watched") { transport.bodyDeadlines.watchedCount == 1 }
+        try await waitUntil("the body's reader watched") { client.transport.bodyDeadlines.watchedCount == 1 }
         exchange.cancel()
         do {
             _ = try await exchange.value
             XCTFail("expected cancellation")
-        } catch {
-            XCTAssertEqual(HTTPCore.HTTPError(error), .cancelled, "cancelled, not a timeout: the deadline is two minutes away")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .cancelled, "cancelled, not a timeout: the deadline is two minutes away")
         }
-        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0)
+        try await waitUntil("the cancelled body left the table") { client.transport.bodyDeadlines.watchedCount == 0 }
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the cancellation")
         XCTAssertTrue(serverSawTheClose)
     }
 
-    func testBufferedExchangesWithATimeoutShareOneTimerAndLeaveNothingWatched() async throws {
-        let transport = AsyncHTTPClientTransport(client: ahc)
+    func testBufferedCallsWithATimeoutShareOneTimerAndLeaveNothingWatched() async throws {
+        let client = client()
         for _ in 0..<20 {
-            let response = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
+            let response = try await client.send(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
             XCTAssertEqual(response.body.count, 4096)
         }
-        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 0)
-        XCTAssertEqual(transport.bodyDeadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
+        try await waitUntil("every body left the table") { client.transport.bodyDeadlines.watchedCount == 0 }
+        XCTAssertEqual(client.transport.bodyDeadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
     }
 
     func testARefusedConnectionCannotConnect() async throws {
@@ -218,20 +248,18 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["POST /orders", "GET /items", "GET /items"])
     }
 
-    func testAResponseOverTheCapFailsClearly() async throws {
+    func testABufferedResponseOverTheCapFailsClearly() async throws {
         do {
-            _ = try await client(maximumResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+            _ = try await client(maximumStreamedResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))
             XCTFail("expected an error")
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error.code, .responseTooLarge)
-            let message = error.message ?? ""
             XCTAssertEqual(
-                message,
-                "the response body is over 1024 bytes, AsyncHTTPClientTransport.maximumResponseBytes (127.0.0.1:\(server.port)); "
-                    + "raise it, or read the body with the streaming send(_:body:receive:)"
+                error.message,
+                "the response body is over 1024 bytes, AsyncHTTPClientTransport.maximumStreamedResponseBytes (127.0.0.1:\(server.port))"
             )
         }
-        let fits = try await client(maximumResponseBytes: 4096).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+        let fits = try await client(maximumStreamedResponseBytes: 4096).send(HTTPCore.HTTPRequest(url: server.url("/big")))
         XCTAssertEqual(fits.body.count, 4096)
     }
 

@@ -6,7 +6,7 @@ import XCTest
 
 @testable import HTTPCoreAsyncHTTPClient
 
-/// The one timer that ends every buffered body read past its deadline, on an event loop whose
+/// The one timer that ends every response body read past its deadline, on an event loop whose
 /// clock the test moves.
 final class BodyDeadlinesTests: XCTestCase {
     /// A reader that records whether it was cancelled.

@@ -154,7 +154,7 @@ extension OTLPExportTests {
 }
 
 /// Sends requests with URLSession, as a plain transport for this test.
-private struct URLSessionLikeTransport: HTTPTransport {
+private struct URLSessionLikeTransport: HTTPBufferedTransport {
     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = URLRequest(url: request.url)
         outgoing.httpMethod = request.method.rawValue

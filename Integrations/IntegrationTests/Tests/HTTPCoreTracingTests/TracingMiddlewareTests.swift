@@ -60,6 +60,9 @@ final class TracingMiddlewareTests: XCTestCase {
         XCTAssertNil(spans[0].attributes["http.request.resend_count"], "the first attempt is no resend")
         XCTAssertEqual(spans[1].attributes["http.request.resend_count"]?.toSpanAttribute(), 1)
         XCTAssertEqual(spans[2].attributes["http.request.resend_count"]?.toSpanAttribute(), 2)
+        XCTAssertEqual(spans[0].attributes["http.response.status_code"]?.toSpanAttribute(), 503)
+        XCTAssertEqual(spans[0].attributes["error.type"]?.toSpanAttribute(), "503", "a retried answer is its status, not a stopped body")
+        XCTAssertEqual(spans[0].attributes["http.response.body.size"]?.toSpanAttribute(), 0)
         XCTAssertEqual(spans[1].attributes["error.type"]?.toSpanAttribute(), "connection_lost")
         XCTAssertEqual(Set(spans.map(\.spanID)).count, 3)
         // Each attempt carried its own span's context.
@@ -88,6 +91,41 @@ final class TracingMiddlewareTests: XCTestCase {
         XCTAssertEqual(spans[2].operationName, "HTTP")
         XCTAssertEqual(spans[2].attributes["http.request.method"]?.toSpanAttribute(), "_OTHER")
         XCTAssertEqual(spans[2].attributes["http.request.method_original"]?.toSpanAttribute(), "PURGE")
+    }
+
+    func testABufferedCallsSpanEndsWithTheResponseAndTheBodyComesBackWhole() async throws {
+        let tracer = InMemoryTracer()
+        let transport = MockTransport()
+        transport.enqueue(.status(201, body: Data("created".utf8)))
+        let client = client(tracer, transport, retrying: false)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/orders")!, body: Data("{\"id\":7}".utf8))
+        let response = try await client.send(request)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "created")
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(tracer.finishedSpans.count, 1)
+        XCTAssertEqual(span.attributes["http.request.body.size"]?.toSpanAttribute(), 8)
+        XCTAssertEqual(span.attributes["http.response.body.size"]?.toSpanAttribute(), 7)
+        XCTAssertEqual(span.attributes["http.response.status_code"]?.toSpanAttribute(), 201)
+        XCTAssertNil(span.attributes["error.type"])
+        XCTAssertNil(span.status)
+    }
+
+    /// A buffered transport hands a streamed call its body in memory: the transfer is over, so
+    /// the span ends with the head, and the body is the caller's to read, unchanged.
+    func testAStreamedCallsBodyAlreadyInMemoryEndsTheSpanWithTheHead() async throws {
+        let tracer = InMemoryTracer()
+        let transport = MockTransport()
+        transport.enqueue(.status(200, body: Data("whole".utf8)))
+        let client = client(tracer, transport, retrying: false)
+        let text = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/report")!), body: nil) { _, body in
+            XCTAssertEqual(tracer.finishedSpans.count, 1, "ended before the body was read")
+            return String(decoding: try await body.collect(upTo: 100), as: UTF8.self)
+        }
+        XCTAssertEqual(text, "whole")
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(tracer.finishedSpans.count, 1)
+        XCTAssertEqual(span.attributes["http.response.body.size"]?.toSpanAttribute(), 5)
+        XCTAssertNil(span.attributes["error.type"])
     }
 
     /// A streamed exchange through a client whose transport streams, the writer to feed it,
