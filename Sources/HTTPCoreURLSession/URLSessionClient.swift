@@ -41,7 +41,8 @@ public struct URLSessionClient: HTTPClient {
         policy: HTTPCorePolicy = .default
     ) {
         base = HTTPTransportClient(
-            transport: URLSessionTransport(session: session, limits: limits), middlewares: middlewares, dispatcher: dispatcher, policy: policy
+            transport: URLSessionTransport(session: session, limits: limits), middlewares: middlewares, dispatcher: dispatcher, policy: policy,
+            maximumBufferedResponseBytes: limits.maximumBufferedBytes
         )
     }
 

@@ -45,6 +45,32 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertNil(events[1].response)
     }
 
+    func testABufferedCallTakesNoMoreThanItsLimitOfAStreamedBody() async throws {
+        struct TenBytes: HTTPTransport {
+            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+                let chunks = AsyncStream { $0.yield(HTTPBody.ByteChunk("01234".utf8)); $0.yield(HTTPBody.ByteChunk("56789".utf8)); $0.finish() }
+                return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody(chunks, length: .unknown))
+            }
+        }
+        let within = HTTPTransportClient(transport: TenBytes(), dispatcher: dispatcher, maximumBufferedResponseBytes: 10)
+        let whole = try await within.send(HTTPRequest(url: url))
+        XCTAssertEqual(whole.body, Data("0123456789".utf8))
+        let over = HTTPTransportClient(transport: TenBytes(), dispatcher: dispatcher, maximumBufferedResponseBytes: 9)
+        do {
+            _ = try await over.send(HTTPRequest(url: url))
+            XCTFail("expected response_too_large")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .transport(
+                .responseTooLarge,
+                message: "the response body is over 9 bytes, the most a buffered call takes "
+                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
+            ))
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 2)
+        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.name), [.requestSucceeded, .requestFailed])
+        XCTAssertEqual(HTTPTransportClient(transport: TenBytes()).maximumBufferedResponseBytes, 64 << 20)
+    }
+
     func testClientAndServerErrorsAreResponsesThatSucceed() async throws {
         let transport = MockTransport()
         transport.enqueue(.status(404), .status(503))

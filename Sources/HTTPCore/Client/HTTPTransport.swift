@@ -126,7 +126,15 @@ extension HTTPTransport {
     package func performWhole(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
         if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request) }
         var (response, body) = try await perform(request, body: nil)
-        response.body = try await body.collect(upTo: maximumBytes)
+        do {
+            response.body = try await body.collect(upTo: maximumBytes)
+        } catch HTTPError.Code.responseTooLarge {
+            throw HTTPError.transport(
+                .responseTooLarge,
+                message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
+                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
+            )
+        }
         return response
     }
 }

@@ -76,7 +76,7 @@ extension HTTPTransportClient {
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
         request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
-            return .success(try await transport.performWhole(request, upTo: HTTPBody.maximumBufferedBytes))
+            return .success(try await transport.performWhole(request, upTo: maximumBufferedResponseBytes))
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))
         }

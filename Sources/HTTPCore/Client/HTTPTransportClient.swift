@@ -56,6 +56,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     public let dispatcher: HTTPEventDispatcher
     /// What events expose, and whether requests carry a correlation header.
     public let policy: HTTPCorePolicy
+    /// The most response body bytes a buffered call (``send(_:)``) takes into memory; a longer
+    /// body fails it with ``HTTPError/Code/responseTooLarge``. Read such a body with
+    /// ``send(_:body:)``. A transport's own limit may be lower.
+    public let maximumBufferedResponseBytes: Int
 
     /// Creates a client around a transport.
     ///
@@ -64,16 +68,20 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     ///   - middlewares: Shape each request, first to last; none by default.
     ///   - dispatcher: Where events go; by default ``HTTPEventDispatcher/shared``.
     ///   - policy: What events expose; by default ``HTTPCorePolicy/default``.
+    ///   - maximumBufferedResponseBytes: The most response body bytes a buffered call takes
+    ///     into memory; 64 MiB by default.
     public init(
         transport: Transport,
         middlewares: [any HTTPMiddleware] = [],
         dispatcher: HTTPEventDispatcher = .shared,
-        policy: HTTPCorePolicy = .default
+        policy: HTTPCorePolicy = .default,
+        maximumBufferedResponseBytes: Int = 64 << 20
     ) {
         self.transport = transport
         self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
+        self.maximumBufferedResponseBytes = max(0, maximumBufferedResponseBytes)
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
@@ -175,7 +183,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
             // An attempt's body is in memory: taken back without a copy. A middleware's own is read.
-            response.body = try await body.collect(upTo: HTTPBody.maximumBufferedBytes)
+            response.body = try await body.collect(upTo: maximumBufferedResponseBytes)
             result = .success(response)
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
