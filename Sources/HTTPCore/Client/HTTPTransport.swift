@@ -128,7 +128,8 @@ extension HTTPTransport {
         var (response, body) = try await perform(request, body: nil)
         do {
             response.body = try await body.collect(upTo: maximumBytes)
-        } catch HTTPError.Code.responseTooLarge {
+        } catch let error as HTTPError where error == HTTPBody.tooManyBytes(maximumBytes) {
+            // The cap of this collect, not a limit of the transport's own, which keeps its message.
             throw HTTPError.transport(
                 .responseTooLarge,
                 message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
