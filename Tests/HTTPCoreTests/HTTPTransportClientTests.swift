@@ -66,8 +66,27 @@ final class HTTPTransportClientTests: XCTestCase {
                     + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
             ))
         }
-        let events = try await recorder.waitForTerminalEvents(count: 2)
-        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.name), [.requestSucceeded, .requestFailed])
+        // A body a middleware streams into a buffered call is held to the same limit, named the same way.
+        struct Streams: HTTPMiddleware {
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody) {
+                let (head, _) = try await next(request, body)
+                return (head, HTTPBody(AsyncStream { $0.yield(HTTPBody.ByteChunk("0123456789".utf8)); $0.finish() }, length: .unknown))
+            }
+        }
+        let middlewareMade = HTTPTransportClient(
+            transport: MockTransport(), middlewares: [Streams()], dispatcher: dispatcher, maximumBufferedResponseBytes: 9
+        )
+        do {
+            _ = try await middlewareMade.send(HTTPRequest(url: url))
+            XCTFail("expected response_too_large")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.message, "the response body is over 9 bytes, the most a buffered call takes "
+                + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)")
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 3)
+        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.name), [.requestSucceeded, .requestFailed, .requestFailed])
         XCTAssertEqual(HTTPTransportClient(transport: TenBytes()).maximumBufferedResponseBytes, 64 << 20)
     }
 

@@ -246,6 +246,26 @@ final class URLSessionClientTests: XCTestCase {
         }
     }
 
+    func testTheTransportAloneEndsATricklingStreamedBodyAtTheDeadline() async throws {
+        server.route("/drip") { _ in
+            var response = LoopbackResponse(body: Data(repeating: 65, count: 10))
+            response.drip = .init(chunks: 10, interval: 0.5)
+            return response
+        }
+        // No client: only the transport's own timer can end it (URLSession's idle timer never fires on a drip).
+        let transport = URLSessionTransport(session: URLSessionClient.defaultSession)
+        let (head, body) = try await transport.perform(HTTPRequest(url: server.url("/drip"), timeout: 1.5), body: nil)
+        XCTAssertEqual(head.statusCode, 200)
+        var received = 0
+        do {
+            for try await chunk in body { received += chunk.count }
+            XCTFail("expected a timeout: the deadline covers the body too")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, .timeout)
+        }
+        XCTAssertLessThan(received, 10)
+    }
+
     func testConnectionRefusedIsATransportError() async throws {
         let closed = try LoopbackHTTPServer()
         let url = closed.url("/x?token=secret")

@@ -126,16 +126,7 @@ extension HTTPTransport {
     package func performWhole(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
         if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request) }
         var (response, body) = try await perform(request, body: nil)
-        do {
-            response.body = try await body.collect(upTo: maximumBytes)
-        } catch let error as HTTPError where error == HTTPBody.tooManyBytes(maximumBytes) {
-            // The cap of this collect, not a limit of the transport's own, which keeps its message.
-            throw HTTPError.transport(
-                .responseTooLarge,
-                message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
-                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
-            )
-        }
+        response.body = try await body.collectForBufferedCall(upTo: maximumBytes)
         return response
     }
 }

@@ -183,7 +183,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
             // An attempt's body is in memory: taken back without a copy. A middleware's own is read.
-            response.body = try await body.collect(upTo: maximumBufferedResponseBytes)
+            response.body = try await body.collectForBufferedCall(upTo: maximumBufferedResponseBytes)
             result = .success(response)
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))

@@ -206,6 +206,21 @@ extension HTTPBody {
         }
     }
 
+    /// The whole body for a buffered call, up to `maximumBytes`: past that cap (and not a
+    /// limit of the body's own producer, which keeps its message) it fails naming the
+    /// client's setting.
+    package func collectForBufferedCall(upTo maximumBytes: Int) async throws -> Data {
+        do {
+            return try await collect(upTo: maximumBytes)
+        } catch let error as HTTPError where error == Self.tooManyBytes(maximumBytes) {
+            throw HTTPError.transport(
+                .responseTooLarge,
+                message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
+                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
+            )
+        }
+    }
+
     /// What ``collect(upTo:)`` throws for a body over `maxBytes`.
     static func tooManyBytes(_ maxBytes: Int) -> HTTPError {
         .transport(.responseTooLarge, message: "the body is longer than \(maxBytes) bytes, the limit given to collect(upTo:)")
