@@ -48,16 +48,24 @@ import NIOHTTP1
 ///   cancels the request and closes its connection, so nothing is left half-read in the pool;
 ///   the next request opens a new connection.
 /// - Task cancellation cancels the request.
+/// - A `CONNECT` request fails with ``/HTTPCore/HTTPError/Code/invalidRequest`` before anything is
+///   sent: AHC cannot open a tunnel, and a server that accepts one switches the connection to
+///   bytes AHC cannot parse.
 ///
 /// ## The deadline
 ///
 /// The request's `timeout` is the time the whole exchange may take, head and body. It becomes
-/// AHC's deadline for `execute(_:deadline:)`, enforced in NIO; but AHC holds that deadline
-/// only until the head arrives (it cancels its deadline timer as `execute` returns, and its
-/// response body has no deadline of its own, only the configuration's idle `timeout.read`).
-/// So the transport holds it for the body itself: one NIO timer per transport for all bodies
-/// (`BodyDeadlines`) fails a body still unfinished at the deadline with
-/// ``/HTTPCore/HTTPError/timeout``, read or not, and cancels the request, closing its connection.
+/// the deadline of AHC's delegate API (`execute(request:delegate:eventLoop:deadline:)`), which,
+/// unlike its async `execute(_:deadline:)`, holds until the exchange ends, body included: a
+/// body still unfinished at the deadline fails with ``/HTTPCore/HTTPError/timeout`` after the bytes
+/// that came, read or not, and AHC cancels the request, closing its connection.
+///
+/// ## The body's path
+///
+/// The transport is an AHC response delegate: each body part is copied once, on the event
+/// loop that read it, into the body the caller reads, waking only the reader, as a bare AHC
+/// reader is woken. No task relays it. While about 256 KiB wait unread, the part's future
+/// stays pending and AHC reads no more from the socket.
 ///
 /// AHC creates a span per request with the unredacted URL when its configuration has a
 /// tracer. ``makeHTTPClient(configuration:)`` switches that off, so `HTTPCoreTracing` spans
@@ -72,8 +80,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// a size it was never told about, and a buffered call is capped by the client
     /// (`HTTPBody.maximumBufferedBytes`).
     public let maximumStreamedResponseBytes: Int?
-    /// The one timer that ends the bodies read past their deadline.
-    let bodyDeadlines: BodyDeadlines
 
     /// Creates a transport over `client`.
     ///
@@ -83,7 +89,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int? = nil) {
         self.client = client
         self.maximumStreamedResponseBytes = maximumStreamedResponseBytes
-        self.bodyDeadlines = BodyDeadlines(on: client.eventLoopGroup.next())
     }
 
     /// An `HTTPClient` with AHC's own tracing off (`HTTPCoreTracing` traces instead), failed
@@ -110,45 +115,51 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// cancellation before the head cancels the request. See the type's documentation for the
     /// cap, early stops and errors.
     public func perform(_ request: HTTPCore.HTTPRequest, body: HTTPBody?) async throws -> (HTTPCore.HTTPResponse, HTTPBody) {
-        var outgoing = Self.outgoing(request)
+        guard request.method != .connect else { throw Self.noTunnels(request.url) }
+        // The delegate runs where the connection reads (AHC picks a connection on this loop
+        // when it can), so a body part reaches the reader with no hop between loops.
+        let eventLoop = client.eventLoopGroup.any()
+        let delegate = ExchangeDelegate(
+            request: request,
+            maximumBytes: maximumStreamedResponseBytes ?? .max,
+            tooLarge: streamedResponseTooLarge(request.url),
+            on: eventLoop
+        )
+        var uploaded: AsyncHTTPClient.HTTPClient.Body?
         if let body {
             if body.length != .known(0) || request.method != .get {
-                outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: Self.uploadLength(body.length))
+                uploaded = delegate.upload(body, on: eventLoop)
             }
         } else if let data = request.body, !data.isEmpty || request.method != .get {
-            outgoing.body = .bytes(ByteBuffer(bytes: data))
+            uploaded = .bytes(data)
         }
-        let deadline = Self.deadline(of: request)
-        let response: HTTPClientResponse
+        let task: AsyncHTTPClient.HTTPClient.Task<Void>
         do {
-            response = try await client.execute(outgoing, deadline: deadline)
+            let outgoing = try AsyncHTTPClient.HTTPClient.Request(
+                url: request.url,
+                method: .init(rawValue: request.method.rawValue),
+                headers: Self.nioHeaders(request.headers),
+                body: uploaded
+            )
+            task = client.execute(
+                request: outgoing,
+                delegate: delegate,
+                eventLoop: .delegate(on: eventLoop),
+                deadline: request.timeout == nil ? nil : Self.deadline(of: request)
+            )
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
-        let length = Self.responseLength(method: request.method, status: Int(response.status.code), headers: response.headers)
-        let (responseBody, writer) = HTTPBody.makeStream(length: length)
-        ResponseBodyRelay(
-            writer: writer,
-            maximumBytes: maximumStreamedResponseBytes ?? .max,
-            tooLarge: streamedResponseTooLarge(request.url),
-            url: request.url
-        ).start(from: response.body, length: length, deadline: request.timeout == nil ? nil : deadline, watchedBy: bodyDeadlines)
-        return (Self.head(of: response, for: request, hasBody: outgoing.body != nil), responseBody)
-    }
-
-    private static func uploadLength(_ length: HTTPBody.Length) -> HTTPClientRequest.Body.Length {
-        switch length {
-        case .known(let count): .known(count)
-        case .unknown: .unknown
+        // A client already shut down fails the task without telling the delegate.
+        task.futureResult.whenFailure { [head = delegate.head] error in
+            head.fail(HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url))
         }
-    }
-
-    /// The AHC request for `request`: method, URL and headers, without a body.
-    static func outgoing(_ request: HTTPCore.HTTPRequest) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = .init(rawValue: request.method.rawValue)
-        outgoing.headers = nioHeaders(request.headers)
-        return outgoing
+        let head = try await withTaskCancellationHandler {
+            try await delegate.head.futureResult.get()
+        } onCancel: {
+            task.cancel()
+        }
+        return (Self.response(to: request, head: head.head, visits: head.visits, hasBody: uploaded != nil), head.body)
     }
 
     /// The request's `timeout` from now, as AHC's deadline.
@@ -161,36 +172,29 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return NIODeadline.now() + .nanoseconds(Int64((max(0, timeout) * 1e9).rounded()))
     }
 
-    /// The HTTPCore response head of an AHC response, with an empty body, for a request sent
-    /// with a body when `hasBody`.
-    static func head(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest, hasBody: Bool) -> HTTPCore.HTTPResponse {
+    /// The HTTPCore response head for `head`, the last of `visits`, with an empty body, for
+    /// a request sent with a body when `hasBody`.
+    static func response(
+        to request: HTTPCore.HTTPRequest, head: HTTPResponseHead, visits: [ExchangeDelegate.Visit], hasBody: Bool
+    ) -> HTTPCore.HTTPResponse {
         HTTPCore.HTTPResponse(
             requestID: request.id,
-            statusCode: Int(response.status.code),
-            headers: coreHeaders(response.headers),
+            statusCode: Int(head.status.code),
+            headers: coreHeaders(head.headers),
             body: Data(),
-            url: finalURL(of: response, for: request),
-            redirection: redirection(of: response, hasBody: hasBody)
+            url: visits.last.map(\.url) ?? request.url,
+            redirection: redirection(through: visits, hasBody: hasBody)
         )
     }
 
-    /// The redirects AHC followed, from its history of the exchange: each request before the
-    /// last got a redirect. AHC sends the body again only on 307 and 308 (a 303, or a 301 or
-    /// 302 after a `POST`, becomes a `GET` without one). `nil` when it followed none.
-    static func redirection(of response: HTTPClientResponse, hasBody: Bool) -> HTTPRedirection? {
-        guard response.history.count > 1, let last = response.history.last,
-            let method = HTTPCore.HTTPMethod(last.request.method.rawValue)
-        else { return nil }
-        let statusCodes = response.history.dropLast().map { Int($0.responseHead.status.code) }
+    /// The redirects AHC followed, from the heads it received: each request before the last
+    /// got a redirect. AHC sends the body again only on 307 and 308 (a 303, or a 301 or 302
+    /// after a `POST`, becomes a `GET` without one). `nil` when it followed none.
+    static func redirection(through visits: [ExchangeDelegate.Visit], hasBody: Bool) -> HTTPRedirection? {
+        guard visits.count > 1, let last = visits.last, let method = HTTPCore.HTTPMethod(last.method.rawValue) else { return nil }
+        let statusCodes = visits.dropLast().map { Int($0.head.status.code) }
         let resentBody = hasBody && statusCodes.allSatisfy { $0 == 307 || $0 == 308 }
         return HTTPRedirection(method: method, resentBody: resentBody, statusCodes: statusCodes)
-    }
-
-    /// The URL of the last request AHC sent: `request`'s own unless a redirect was followed,
-    /// so an exchange without one parses no URL.
-    static func finalURL(of response: HTTPClientResponse, for request: HTTPCore.HTTPRequest) -> URL {
-        guard let last = response.history.last?.request.url, last != request.url.absoluteString else { return request.url }
-        return URL(string: last) ?? request.url
     }
 
     /// HTTPCore's headers as NIO's, in order, repeated fields kept.
@@ -219,6 +223,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             .responseTooLarge,
             message: "the response body is over \(maximumStreamedResponseBytes ?? 0) bytes, "
                 + "AsyncHTTPClientTransport.maximumStreamedResponseBytes (\(Self.target(url)))"
+        )
+    }
+
+    /// The error for a `CONNECT` request: AHC sends it as an ordinary request to a path, and
+    /// a server that accepts it switches the connection to a tunnel AHC cannot read.
+    static func noTunnels(_ url: URL) -> HTTPCore.HTTPError {
+        .transport(
+            .invalidRequest,
+            message: "method CONNECT: AsyncHTTPClient cannot open a tunnel (RFC 9110, section 9.3.6) (\(target(url)))"
         )
     }
 

@@ -133,7 +133,6 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout, "the head arrived; the body must not outlast the deadline")
         }
-        XCTAssertEqual(client.transport.bodyDeadlines.watchedCount, 0, "the expired body left the table")
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
         XCTAssertEqual(events.last?.error, .timeout)
@@ -142,8 +141,10 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertTrue(serverSawTheClose)
     }
 
-    /// Nobody reads the body: the transport's timer alone ends it at the deadline, releasing
-    /// the connection then, and a read afterwards gets the bytes that came, then the timeout.
+    /// Nobody reads the body: it fills its buffer, AHC stops reading the socket, and the
+    /// transport ends it at the deadline all the same, releasing the connection then (the
+    /// route's writes block until the client closes). A read afterwards gets the bytes that
+    /// were buffered, about 256 KiB and never the whole body, then the timeout.
     func testABodyLeftUnreadPastTheDeadlineIsEndedByTheTransportAsATimeout() async throws {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
@@ -151,8 +152,6 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let transport = AsyncHTTPClientTransport(client: ahc)
         let (head, body) = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 0.5), body: nil)
         XCTAssertEqual(head.statusCode, 200)
-        XCTAssertEqual(transport.bodyDeadlines.watchedCount, 1)
-        try await waitUntil("the deadline's timer ended the body") { transport.bodyDeadlines.watchedCount == 0 }
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
         XCTAssertTrue(serverSawTheClose, "the request was cancelled at the deadline, the body still unread")
@@ -163,7 +162,8 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout)
         }
-        XCTAssertEqual(received, 10)
+        XCTAssertGreaterThanOrEqual(received, 10)
+        XCTAssertLessThan(received, 10 + Int(LoopbackHTTPServer.moreThanSocketBuffers), "the body was ended before its end")
     }
 
     func testCancellingWhileTheBodyIsReadIsCancelledAndClosesTheConnection() async throws {
@@ -172,30 +172,25 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let client = client()
         let url = server.url("/stalled")
-        let exchange = Task { try await client.send(HTTPCore.HTTPRequest(url: url, timeout: 120)) }
-        // The head is in: the body's reader is watched until the deadline.
-        try await waitUntil("the body's reader watched") { client.transport.bodyDeadlines.watchedCount == 1 }
+        let exchange = Task {
+            let (_, body) = try await client.send(HTTPCore.HTTPRequest(url: url, timeout: 120), body: nil)
+            for try await _ in body {}
+        }
+        // The head is in: the body is being read.
+        let events = try await recorder.waitForEvents(count: 3)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived])
         exchange.cancel()
         do {
-            _ = try await exchange.value
+            try await exchange.value
             XCTFail("expected cancellation")
-        } catch let error as HTTPCore.HTTPError {
-            XCTAssertEqual(error, .cancelled, "cancelled, not a timeout: the deadline is two minutes away")
+        } catch {
+            XCTAssertTrue(error is CancellationError || error as? HTTPCore.HTTPError == .cancelled, "\(error)")
         }
-        try await waitUntil("the cancelled body left the table") { client.transport.bodyDeadlines.watchedCount == 0 }
+        let terminal = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(terminal.last?.name, .requestCancelled, "cancelled, not a timeout: the deadline is two minutes away")
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the cancellation")
         XCTAssertTrue(serverSawTheClose)
-    }
-
-    func testBufferedCallsWithATimeoutShareOneTimerAndLeaveNothingWatched() async throws {
-        let client = client()
-        for _ in 0..<20 {
-            let response = try await client.send(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
-            XCTAssertEqual(response.body.count, 4096)
-        }
-        try await waitUntil("every body left the table") { client.transport.bodyDeadlines.watchedCount == 0 }
-        XCTAssertEqual(client.transport.bodyDeadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
     }
 
     func testARefusedConnectionCannotConnect() async throws {
