@@ -92,6 +92,45 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(streamed.0, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
     }
 
+    /// A streamed body that can be read again is sent again on a 307; a single-pass one cannot
+    /// be, so the 307 itself is the response (with an empty body) and nothing reaches the target.
+    func testA307ResendsAReplayableStreamedBodyAndReturnsTheRedirectForASinglePassOne() async throws {
+        server.route("/moved") { _ in .redirect(to: "/echo-method", status: 307) }
+        server.route("/echo-method") { request in .text("\(request.method) \(request.bodyText)") }
+        let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/moved"))
+        let replayed = try await client().send(request, body: HTTPBody(Data("a=1".utf8))) { head, body in
+            (head.statusCode, head.redirection, String(decoding: try await body.collect(upTo: 100), as: UTF8.self))
+        }
+        XCTAssertEqual(replayed.0, 200)
+        XCTAssertEqual(replayed.1, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
+        XCTAssertEqual(replayed.2, "POST a=1")
+        let once = HTTPBody(AsyncThrowingStream { continuation in
+            continuation.yield(HTTPBody.ByteChunk("b=2".utf8))
+            continuation.finish()
+        }, length: .known(3))
+        let notFollowed = try await client().send(request, body: once) { head, body in
+            (head.statusCode, head.redirection, try await body.collect(upTo: 100))
+        }
+        XCTAssertEqual(notFollowed.0, 307)
+        XCTAssertNil(notFollowed.1)
+        XCTAssertEqual(notFollowed.2, Data())
+        XCTAssertEqual(server.requests.map { "\($0.method) \($0.path) \($0.bodyText)" }, [
+            "POST /moved a=1", "POST /echo-method a=1", "POST /moved b=2",
+        ])
+    }
+
+    func testACONNECTIsRefusedBeforeAnythingIsSent() async throws {
+        do {
+            _ = try await client().send(HTTPCore.HTTPRequest(method: .connect, url: server.url("/echo"), timeout: 30))
+            XCTFail("expected an error")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(
+                error, .transport(.invalidRequest, message: "method CONNECT: AsyncHTTPClient cannot open a tunnel (RFC 9110, section 9.3.6) (127.0.0.1:\(server.port))")
+            )
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     /// AHC adds only framing (`Host`, `Content-Length`, `Connection`) to what it is given, so
     /// the transport reports no added headers, and the server received the request's own.
     func testAHCAddsNoHeaderBeyondFraming() async throws {
