@@ -54,11 +54,12 @@ import NIOHTTP1
 ///
 /// ## The deadline
 ///
-/// The request's `timeout` is the time the whole exchange may take, head and body. It becomes
-/// the deadline of AHC's delegate API (`execute(request:delegate:eventLoop:deadline:)`), which,
-/// unlike its async `execute(_:deadline:)`, holds until the exchange ends, body included: a
-/// body still unfinished at the deadline fails with ``/HTTPCore/HTTPError/timeout`` after the bytes
-/// that came, read or not, and AHC cancels the request, closing its connection.
+/// The request's `timeout` is the time the whole exchange may take, head and body. The
+/// transport holds it itself, with one NIO timer for all its exchanges (`ExchangeDeadlines`)
+/// rather than AHC's deadline, which costs a timer scheduled on an event loop per request: an
+/// exchange still under way at its deadline fails with ``/HTTPCore/HTTPError/timeout``, before
+/// the head or in the body after the bytes that came (read or not), and AHC cancels the
+/// request, closing its connection.
 ///
 /// ## The body's path
 ///
@@ -80,6 +81,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// a size it was never told about, and a buffered call is capped by the client
     /// (`HTTPBody.maximumBufferedBytes`).
     public let maximumStreamedResponseBytes: Int?
+    /// The one timer that ends the exchanges still under way at their deadline.
+    let deadlines: ExchangeDeadlines
 
     /// Creates a transport over `client`.
     ///
@@ -89,6 +92,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int? = nil) {
         self.client = client
         self.maximumStreamedResponseBytes = maximumStreamedResponseBytes
+        self.deadlines = ExchangeDeadlines(on: client.eventLoopGroup.next())
     }
 
     /// An `HTTPClient` with AHC's own tracing off (`HTTPCoreTracing` traces instead), failed
@@ -123,7 +127,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             request: request,
             maximumBytes: maximumStreamedResponseBytes ?? .max,
             tooLarge: streamedResponseTooLarge(request.url),
-            on: eventLoop
+            on: eventLoop,
+            deadline: request.timeout == nil ? nil : Self.deadline(of: request),
+            watchedBy: deadlines
         )
         var uploaded: AsyncHTTPClient.HTTPClient.Body?
         if let body {
@@ -144,15 +150,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             task = client.execute(
                 request: outgoing,
                 delegate: delegate,
-                eventLoop: .delegate(on: eventLoop),
-                deadline: request.timeout == nil ? nil : Self.deadline(of: request)
+                eventLoop: .delegate(on: eventLoop)
             )
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
+        delegate.attach(task)
         // A client already shut down fails the task without telling the delegate.
-        task.futureResult.whenFailure { [head = delegate.head] error in
-            head.fail(HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url))
+        task.futureResult.whenFailure { error in
+            delegate.head.fail(delegate.failure(error))
         }
         let head = try await withTaskCancellationHandler {
             try await delegate.head.futureResult.get()

@@ -15,9 +15,10 @@ import NIOHTTP1
 /// future stays pending, and AHC reads no more from the socket until the reader took half.
 ///
 /// The exchange ends, and its AHC task with it, when the body ends; when the reader stops
-/// early (AHC then cancels the request and closes its connection); or at AHC's deadline,
-/// which in the delegate API holds until the end of the body, not only until the head.
-final class ExchangeDelegate: HTTPClientResponseDelegate {
+/// early (AHC then cancels the request and closes its connection); or at its deadline, when
+/// the transport's ``ExchangeDeadlines`` cancels the task and the exchange fails with
+/// ``/HTTPCore/HTTPError/timeout``, head or body.
+final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exchange {
     typealias Response = Void
 
     /// One response head AHC received: the request it answered and its head.
@@ -45,6 +46,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
         /// How many times AHC asked for the request body: more than once after a redirect.
         var uploads = 0
         var pumps: [Task<Void, Never>] = []
+        /// The AHC task, once `execute` returned it.
+        var task: AsyncHTTPClient.HTTPClient.Task<Void>?
+        /// Whether the deadline passed before the exchange ended.
+        var timedOut = false
+        var ticket: ExchangeDeadlines.Ticket?
     }
 
     /// The head, once it arrives, or why it never will.
@@ -52,15 +58,62 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     private let request: HTTPCore.HTTPRequest
     private let maximumBytes: Int
     private let tooLarge: HTTPCore.HTTPError
+    private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
     /// A delegate for `request`, whose body parts stop after `maximumBytes` with `tooLarge`,
-    /// answering `head` on `eventLoop`.
-    init(request: HTTPCore.HTTPRequest, maximumBytes: Int, tooLarge: HTTPCore.HTTPError, on eventLoop: any EventLoop) {
+    /// answering `head` on `eventLoop`; `deadlines` ends it at `deadline`, when there is one.
+    init(
+        request: HTTPCore.HTTPRequest, maximumBytes: Int, tooLarge: HTTPCore.HTTPError, on eventLoop: any EventLoop,
+        deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
+    ) {
         self.request = request
         self.maximumBytes = maximumBytes
         self.tooLarge = tooLarge
         self.head = eventLoop.makePromise(of: Head.self)
+        self.deadlines = deadlines
+        // Watched before AHC starts, so the entry is gone once the exchange ends.
+        if let deadline {
+            let ticket = deadlines.watch(self, until: deadline)
+            state.withLockedValue { $0.ticket = ticket }
+        }
+    }
+
+    /// Gives the AHC task running the exchange; cancels it at once when the deadline came first.
+    func attach(_ task: AsyncHTTPClient.HTTPClient.Task<Void>) {
+        let timedOut = state.withLockedValue { state in
+            state.task = task
+            return state.timedOut
+        }
+        if timedOut { task.cancel() }
+    }
+
+    func deadlinePassed() {
+        let task = state.withLockedValue { state in
+            state.timedOut = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// HTTPCore's error for what ended the exchange: a timeout when the deadline cancelled it.
+    func failure(_ error: any Error) -> HTTPCore.HTTPError {
+        state.withLockedValue { $0.timedOut } ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
+    }
+
+    /// The exchange ended: stops the request body's upload and the deadline's watch.
+    private func end() -> (writer: HTTPBody.Writer?, visits: [Visit]) {
+        let (writer, visits, pumps, ticket) = state.withLockedValue { state in
+            defer {
+                state.pumps.removeAll()
+                state.ticket = nil
+            }
+            return (state.writer, state.visits, state.pumps, state.ticket)
+        }
+        if let ticket { deadlines.unwatch(ticket) }
+        // The server may answer before it read the whole request body.
+        pumps.forEach { $0.cancel() }
+        return (writer, visits)
     }
 
     // MARK: Request body
@@ -165,31 +218,21 @@ final class ExchangeDelegate: HTTPClientResponseDelegate {
     }
 
     func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: any Error) {
-        let (writer, visits, pumps) = state.withLockedValue { state in
-            defer { state.pumps.removeAll() }
-            return (state.writer, state.visits, state.pumps)
-        }
-        pumps.forEach { $0.cancel() }
+        let (writer, visits) = end()
         if let writer {
             // After the reader stopped the body is over, and this is dropped.
-            writer.finish(throwing: HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url))
+            writer.finish(throwing: failure(error))
         } else if error is BodyNotResendable, let redirect = visits.last {
             let (body, writer) = HTTPBody.makeStream(length: .known(0))
             writer.finish()
             head.succeed(Head(head: redirect.head, body: body, visits: visits))
         } else {
-            head.fail(HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url))
+            head.fail(failure(error))
         }
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        let (writer, pumps) = state.withLockedValue { state in
-            defer { state.pumps.removeAll() }
-            return (state.writer, state.pumps)
-        }
-        // The server may answer before it read the whole request body.
-        pumps.forEach { $0.cancel() }
-        guard let writer else {
+        guard let writer = end().writer else {
             return head.fail(HTTPCore.HTTPError.invalidResponse)
         }
         writer.finish()

@@ -232,6 +232,16 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertTrue(serverSawTheClose)
     }
 
+    func testCallsWithATimeoutShareOneTimerAndLeaveNothingWatched() async throws {
+        let client = client()
+        for _ in 0..<20 {
+            let response = try await client.send(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
+            XCTAssertEqual(response.body.count, 4096)
+        }
+        XCTAssertEqual(client.transport.deadlines.watchedCount, 0, "each exchange left the table as it ended")
+        XCTAssertEqual(client.transport.deadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
+    }
+
     func testARefusedConnectionCannotConnect() async throws {
         let closed = try LoopbackHTTPServer()
         let url = closed.url("/x?token=S3CR3T")
