@@ -347,11 +347,12 @@ public struct HTTPEvent: Sendable {
         ended: (date: Date, durationMilliseconds: Double)? = nil,
         attemptTiming: AttemptTiming? = nil,
         message: StreamMessageRecord? = nil,
-        streamSummary: StreamSummary? = nil
+        streamSummary: StreamSummary? = nil,
+        timestamp: Date? = nil
     ) {
         storage = Storage(
             name: name,
-            timestamp: ended?.date ?? Date(),
+            timestamp: timestamp ?? ended?.date ?? Date(),
             attempt: attempt,
             startedAt: startedAt,
             endedAt: ended?.date,
