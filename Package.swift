@@ -14,9 +14,10 @@ let package = Package(
         .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
         .library(name: "HTTPCoreRedaction", targets: ["HTTPCoreRedaction"]),
         .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
-        .library(name: "HTTPCoreLoopback", targets: ["HTTPCoreLoopback"]),
-        .library(name: "DevSeeServer", targets: ["DevSeeServer"]),
-        // This repository's peer launchers, for its own and its integrations' tests: no API promise.
+        // Test servers and this repository's peer launchers, for tests (its own, its
+        // integrations' and yours): unversioned, no API promise, hence the underscore.
+        .library(name: "_HTTPCoreLoopback", targets: ["HTTPCoreLoopback"]),
+        .library(name: "_DevSeeServer", targets: ["DevSeeServer"]),
         .library(name: "_HTTPCoreTestPeers", targets: ["HTTPCoreTestPeers"]),
         .library(name: "DevSeeObserver", targets: ["DevSeeObserver"]),
         .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),

@@ -60,7 +60,7 @@ let package = Package(
                 "VaporRecipe",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "HTTPCore", package: "HTTPCore"),
-                .product(name: "HTTPCoreLoopback", package: "HTTPCore"),
+                .product(name: "_HTTPCoreLoopback", package: "HTTPCore"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPCoreLogging", package: "HTTPCoreIntegrations"),

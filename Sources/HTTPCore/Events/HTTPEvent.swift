@@ -36,8 +36,9 @@ public struct HTTPEvent: Sendable {
         /// matched against a few names per observer on its way to it.
         private let step: Step
 
-        /// Creates a name.
-        public init(_ rawValue: String) {
+        /// The name of `rawValue`: one of the built-in steps, or another name only the
+        /// package's tests make.
+        package init(_ rawValue: String) {
             self.rawValue = rawValue
             step = Step.allCases.first { $0.rawValue == rawValue } ?? .other
         }

@@ -92,11 +92,12 @@ public final class HTTPEventDispatcher: Sendable {
         subscribe(ClosureObserver(handler))
     }
 
-    /// Hands an event to every subscribed observer without waiting for any of them.
-    ///
-    /// Call it only from a client that does not use ``HTTPTransportClient``, which emits its
-    /// own events.
-    public func emit(_ event: HTTPEvent) {
+    /// Hands an event to every subscribed observer without waiting for any of them: for the
+    /// package's benchmarks and tests. Clients are built on ``HTTPTransport``, and
+    /// ``HTTPTransportClient`` emits every event; to test an observer, hand it events made
+    /// as values (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:)`` and
+    /// the other factories).
+    package func emit(_ event: HTTPEvent) {
         emit(event.name) { _ in event }
     }
 

@@ -21,7 +21,7 @@ public final class HTTPEventSubscription: Cancellable {
     /// How many times delivery to the observer started: each start is one wake-up of a
     /// dispatcher thread, which hands over every event waiting. Under load it grows by at most
     /// one per 5 ms, however many exchanges end (see ``HTTPEventDispatcher``).
-    public var deliveryRunCount: Int { queue.drainCount }
+    package var deliveryRunCount: Int { queue.drainCount }
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { queue.isCancelled }

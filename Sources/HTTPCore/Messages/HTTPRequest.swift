@@ -43,8 +43,9 @@ public struct HTTPRequest: Sendable, Hashable {
         private static let counter = Locked<UInt64>(0)
     }
 
-    /// The process-unique identifier of this request.
-    public var id: ID
+    /// The process-unique identifier of this request, given when it is created; a client
+    /// keeps it on every attempt and every copy a middleware passes on.
+    public internal(set) var id: ID
     /// The request method.
     public var method: HTTPMethod
     /// The target URL.
