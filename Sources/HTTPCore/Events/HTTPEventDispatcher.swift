@@ -16,7 +16,7 @@ import HTTPCoreConcurrency
 /// ```
 ///
 /// Guarantees:
-/// - ``emit(_:)`` never waits for an observer: it appends to each observer's buffer under a
+/// - Emitting an event never waits for an observer: it appends to each observer's buffer under a
 ///   short lock and returns.
 /// - Each observer has its own bounded buffer of `bufferLimit` events and its own delivery;
 ///   a slow observer delays neither requests nor other observers. When its buffer is full,
