@@ -172,13 +172,19 @@ extension BoundedQueue: RandomAccessCollection {
     @inlinable
     package var isEmpty: Bool { elementCount == 0 }
 
-    /// The element at `offset` from the oldest.
+    /// The element at `offset` from the oldest; setting it replaces that element in place.
     ///
     /// - Precondition: `0 <= offset < count`.
     @inlinable
     package subscript(offset: Int) -> Element {
-        precondition(offset >= 0 && offset < elementCount, "BoundedQueue index out of range")
-        return storage[slot(at: offset)]!
+        get {
+            precondition(offset >= 0 && offset < elementCount, "BoundedQueue index out of range")
+            return storage[slot(at: offset)]!
+        }
+        set {
+            precondition(offset >= 0 && offset < elementCount, "BoundedQueue index out of range")
+            storage[slot(at: offset)] = newValue
+        }
     }
 }
 

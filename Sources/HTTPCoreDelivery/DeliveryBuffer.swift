@@ -10,10 +10,15 @@ import HTTPCoreConcurrency
 /// Elements are stored type-erased: the buffer is concrete code, fully optimized in this
 /// module, rather than generic code run unspecialized from every client module.
 package struct DeliveryBuffer {
-    /// A batch already built for the items from this one on, kept for its retries.
+    /// A batch already built for the items from this one on: kept for its retries, or built
+    /// ahead while the sends in flight took every slot.
     package struct PreparedBatch {
         package let batch: any Sendable
+        /// How many items it holds, this one first.
         package let count: Int
+        /// The sequence of its last item: an item put back among its items since (a send
+        /// that failed) makes it the wrong batch for the items it is taken with.
+        package let lastSequence: UInt64
     }
 
     /// One waiting element with its bookkeeping.
@@ -24,7 +29,7 @@ package struct DeliveryBuffer {
         /// When the item was accepted, in nanoseconds of system uptime.
         package var enqueuedAt: UInt64
         package var attempts = 0
-        /// Set on the first item of a batch put back for a retry.
+        /// Set on the first item of a batch put back for a retry, or of a batch built ahead.
         package var prepared: PreparedBatch?
 
         package init(sequence: UInt64, element: any Sendable, byteCost: Int, enqueuedAt: UInt64) {
@@ -55,6 +60,11 @@ package struct DeliveryBuffer {
     package var isEmpty: Bool { items.isEmpty }
     package var first: Item? { items.first }
     package var firstSequence: UInt64? { first?.sequence }
+
+    /// The item at `offset` from the oldest.
+    ///
+    /// - Precondition: `0 <= offset < count`.
+    package subscript(offset: Int) -> Item { items[offset] }
 
     /// Appends an item and returns how many items were dropped to make room (the item itself
     /// counts when it alone exceeds the byte limit).
@@ -122,6 +132,23 @@ package struct DeliveryBuffer {
             if oldest.sequence == item.sequence { isKept = false }
         }
         return (dropped, isKept)
+    }
+
+    /// Keeps `prepared`, a batch built from the item with sequence `first` and those after
+    /// it, on that item for their send; returns whether it did. It does only when those items
+    /// still wait together and unchanged: none dropped, none taken, none put back among them,
+    /// none carrying a batch of its own.
+    ///
+    /// Items leave the buffer only from the front, so the first one still waiting means all
+    /// that followed it still do; an item put back among them would push the last out of
+    /// place.
+    package mutating func keep(_ prepared: PreparedBatch, forItemsFrom first: UInt64) -> Bool {
+        guard prepared.count > 0, let offset = items.firstIndex(where: { $0.sequence >= first }), items[offset].sequence == first,
+            offset + prepared.count <= items.count, items[offset + prepared.count - 1].sequence == prepared.lastSequence,
+            items[offset..<offset + prepared.count].allSatisfy({ $0.prepared == nil })
+        else { return false }
+        items[offset].prepared = prepared
+        return true
     }
 
     /// Removes every item whose sequence is at most `sequence`; returns how many.

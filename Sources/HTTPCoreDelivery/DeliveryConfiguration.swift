@@ -38,6 +38,18 @@ public struct DeliveryConfiguration: Sendable {
     /// The most batches being sent at once. Use 1 where the destination needs batches in
     /// order.
     public var maximumConcurrentSends = 2
+    /// Whether, while the sends under way take every slot, the next full batch is built beside
+    /// them, so that it leaves as soon as one of them ends instead of being built only then.
+    ///
+    /// Turn it on when building a batch takes time next to sending it (redaction, encoding)
+    /// and ``DeliverySender/makeBatch(_:)`` depends on its items alone: the batch is then
+    /// built ahead of its send, possibly while another batch is being built, and now and then
+    /// for items that are dropped or expire before it leaves, when it is discarded. Leave it
+    /// off for a sender that carries anything from one batch to the next (Loki's keeps each
+    /// stream's last timestamp, so its batches must be built in the order they are sent).
+    /// One batch at a time is built ahead, at a lower priority than the sends; its items stay
+    /// in the buffer, counted against its limits.
+    public var buildsBatchesAhead = false
     /// Retries of a batch that got ``DeliveryOutcome/retryable(status:retryAfter:)``, before
     /// its items are counted as failed. Probes of an unreachable destination are not retries.
     public var maximumRetries = 3

@@ -17,11 +17,20 @@ import HTTPCoreConcurrency
 ///
 /// - Cost: ``enqueue(_:byteCost:)`` takes a lock, appends, and returns; it never waits for a
 ///   send. Batches are built and sent by tasks that exist only while a send is under way.
+///   With ``DeliveryConfiguration/buildsBatchesAhead``, while the sends under way take every
+///   slot (``DeliveryConfiguration/maximumConcurrentSends``), the next batch is built beside
+///   them, one at a time and at a lower priority, so that it leaves as soon as a send ends:
+///   building overlaps sending where a core is free. A batch built ahead whose items were
+///   dropped or expired meanwhile is discarded, and counts nothing.
 /// - Memory: waiting items are bounded by ``DeliveryConfiguration/bufferLimit`` and
 ///   ``DeliveryConfiguration/bufferByteLimit``; the oldest are dropped first, and counted.
+///   Items keep counting there while their batch is built ahead; beyond the limits there are
+///   the batches being sent and at most one batch built ahead.
 /// - Batching: a batch is sent when it holds ``DeliveryConfiguration/Batching/maximumCount``
 ///   items or ``DeliveryConfiguration/Batching/maximumBytes`` bytes, or when its oldest item
-///   has waited ``DeliveryConfiguration/Batching/maximumDelay``, whichever comes first.
+///   has waited ``DeliveryConfiguration/Batching/maximumDelay``, whichever comes first. Only
+///   a full batch is built ahead, so batches are as large as they would be without it, and
+///   with one send at a time they leave in the order their items were accepted.
 /// - Failures: a retryable answer is retried with backoff (or after the destination's
 ///   `Retry-After`), at most ``DeliveryConfiguration/maximumRetries`` times; a refusal is
 ///   counted, never retried.
@@ -102,11 +111,11 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
         perform { state in input(&state.machine) }
     }
 
-    /// Applies an input under the lock, then starts the sends and delivers the outbox outside
-    /// it.
+    /// Applies an input under the lock, then starts the sends and the build and delivers the
+    /// outbox outside it.
     private func perform(_ input: (inout DeliveryQueueState) -> DeliveryStateMachine.Actions) {
-        let (sends, delivers) = state.withLock { state in
-            let sends = state.take(input(&state)) { timer in
+        let (sends, build, delivers) = state.withLock { state in
+            let (sends, build) = state.take(input(&state)) { timer in
                 Task.detached { [self] in
                     do { try await Task.sleep(nanoseconds: timer.delay) } catch { return }
                     let now = configuration.uptimeNanoseconds()
@@ -118,7 +127,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             }
             let delivers = !state.outbox.isEmpty && !state.isDeliveringOutbox
             if delivers { state.isDeliveringOutbox = true }
-            return (sends, delivers)
+            return (sends, build, delivers)
         }
         if delivers { deliverOutbox() }
         for send in sends {
@@ -127,6 +136,16 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
                 let outcome = await sender.send(batch)
                 let now = configuration.uptimeNanoseconds()
                 perform { $0.sendCompleted(send.flight, outcome: outcome, batch: batch, now: now) }
+            }
+        }
+        if let build {
+            // Below the sends' priority: no upload waits for it until one ends, and the global
+            // executor on Linux runs each priority on threads of its own (as many as cores), so
+            // the build leaves the sends' threads free for the hops of the upload it overlaps.
+            Task.detached(priority: .utility) { [self] in
+                let batch = sender.makeBatch(build.items.map { $0.element as! Sender.Item })
+                let now = configuration.uptimeNanoseconds()
+                perform { $0.batchBuilt(build.id, batch: batch, now: now) }
             }
         }
     }

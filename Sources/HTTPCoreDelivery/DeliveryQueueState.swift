@@ -16,11 +16,11 @@ struct DeliveryQueueState {
 
     /// Starts and cancels the timers of `actions` (under the lock, so a timer is registered
     /// before it can fire), puts its reports and resumed flushes in the outbox, and returns
-    /// the sends to start.
+    /// the sends and the build to start.
     mutating func take(
         _ actions: DeliveryStateMachine.Actions,
         startingTimersWith makeTimer: (DeliveryStateMachine.Actions.Timer) -> Task<Void, Never>
-    ) -> [DeliveryStateMachine.Actions.Send] {
+    ) -> (sends: [DeliveryStateMachine.Actions.Send], build: DeliveryStateMachine.Actions.Build?) {
         for timer in actions.timers {
             timers[timer.id] = makeTimer(timer)
         }
@@ -29,7 +29,7 @@ struct DeliveryQueueState {
         }
         outbox += actions.diagnostics.map(DeliveryQueueOutboxEntry.report)
         outbox += actions.resumedFlushes.compactMap { flushes.removeValue(forKey: $0) }.map(DeliveryQueueOutboxEntry.resume)
-        return actions.sends
+        return (actions.sends, actions.build)
     }
 }
 

@@ -22,7 +22,10 @@
 /// ```
 ///
 /// Both methods run on the queue's workers, never on the caller of
-/// ``DeliveryQueue/enqueue(_:byteCost:)``.
+/// ``DeliveryQueue/enqueue(_:byteCost:)``. With one send at a time, batches are built one
+/// after the other, in the order they are sent, unless the queue builds batches ahead
+/// (``DeliveryConfiguration/buildsBatchesAhead``): then a batch may be built while another
+/// is built or sent, and now and then built and never sent.
 public protocol DeliverySender: Sendable {
     /// What the queue buffers: one log, one entry, one span.
     associatedtype Item: Sendable
@@ -30,6 +33,7 @@ public protocol DeliverySender: Sendable {
     associatedtype Batch: Sendable
 
     /// Builds the batch for `items`, oldest first (at least one, at most the batching limits).
+    /// Called once per batch sent: its retries keep it.
     func makeBatch(_ items: [Item]) -> Batch
 
     /// Sends one batch and classifies the answer. Must return within a bounded time (give

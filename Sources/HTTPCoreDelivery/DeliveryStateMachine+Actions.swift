@@ -1,7 +1,7 @@
 extension DeliveryStateMachine {
-    /// What the caller of an input must do, in this order: start the timers and sends, cancel
-    /// the timers, report the diagnostics, then resume the flushes (so whoever a flush wakes
-    /// sees the reports).
+    /// What the caller of an input must do, in this order: start the timers, sends and build,
+    /// cancel the timers, report the diagnostics, then resume the flushes (so whoever a flush
+    /// wakes sees the reports).
     struct Actions {
         /// A batch to send: build it from `items` unless `batch` was already built, send it,
         /// and report the outcome with ``DeliveryStateMachine/sendCompleted(_:outcome:batch:now:)``.
@@ -9,6 +9,13 @@ extension DeliveryStateMachine {
             let flight: UInt64
             let items: [DeliveryBuffer.Item]
             let batch: (any Sendable)?
+        }
+
+        /// A batch to build ahead from `items`, beside the sends under way: report it with
+        /// ``DeliveryStateMachine/batchBuilt(_:batch:now:)``.
+        struct Build {
+            let id: UInt64
+            let items: [DeliveryBuffer.Item]
         }
 
         /// A timer to start: after `delay` nanoseconds, call
@@ -19,6 +26,8 @@ extension DeliveryStateMachine {
         }
 
         var sends: [Send] = []
+        /// At most one build at a time.
+        var build: Build?
         var timers: [Timer] = []
         var cancelledTimers: [UInt64] = []
         var diagnostics: [DeliveryDiagnostic] = []

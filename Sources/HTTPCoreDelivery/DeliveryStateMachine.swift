@@ -8,7 +8,7 @@ import HTTPCoreConcurrency
 /// changes the state and returns the ``Actions`` to perform; the queue performs them and
 /// reports back. The time is always an argument, in nanoseconds of system uptime.
 ///
-/// Two enums hold what used to be flags, so they cannot contradict each other:
+/// Three enums hold what used to be flags, so they cannot contradict each other:
 /// - ``Connectivity``: while the destination does not answer, nothing is sent but one probe
 ///   at a time, at growing intervals. A probe is not a retry: only answers that are errors
 ///   count against ``DeliveryConfiguration/maximumRetries``, so an outage of any length
@@ -16,6 +16,12 @@ import HTTPCoreConcurrency
 ///   counted and reported.
 /// - ``Lifecycle``: running, stopping (nothing waits, what fails is given up), shut down
 ///   (items enqueued are dropped, counted and reported, a flood of them in few reports).
+/// - ``Lookahead``: with ``DeliveryConfiguration/buildsBatchesAhead``, while the sends under
+///   way take every slot, the next batch is built, so that it leaves as soon as one of them
+///   ends instead of being built only then. One batch
+///   at a time, its items still in the buffer (counted, and dropped or expired there like the
+///   others); a batch whose items did not wait for it is discarded, and they are built again
+///   when they leave.
 struct DeliveryStateMachine {
     typealias Item = DeliveryBuffer.Item
 
@@ -58,6 +64,18 @@ struct DeliveryStateMachine {
         case window(number: Int, timer: UInt64, unreported: Int)
     }
 
+    /// The batch built ahead, while the sends under way take every slot.
+    enum Lookahead: Equatable {
+        /// None is being built or waiting.
+        case idle
+        /// Build `id` is under way, for the `count` items from sequence `first` to `last` at
+        /// the front of the buffer; they leave once it is built, not before.
+        case building(id: UInt64, first: UInt64, last: UInt64, count: Int)
+        /// Built, and kept on the item with sequence `first` until that item leaves the
+        /// buffer: the next is built only then, so at most one built batch waits.
+        case waiting(first: UInt64)
+    }
+
     /// The length of each window of late items: its ceiling before "retry" `number`.
     static let lateItemWindows = Backoff(initial: 1, maximum: 60, jitter: .none)
 
@@ -91,6 +109,7 @@ struct DeliveryStateMachine {
     let configuration: DeliveryConfiguration
     private(set) var connectivity = Connectivity.reachable
     private(set) var lifecycle = Lifecycle.running
+    private(set) var lookahead = Lookahead.idle
     private(set) var buffer: DeliveryBuffer
     private(set) var flights: [UInt64: Flight] = [:]
     private(set) var batchTimer: UInt64?
@@ -239,6 +258,18 @@ struct DeliveryStateMachine {
         return finish(actions)
     }
 
+    /// Build `id` (an ``Actions/build``) made `batch`. It is kept for its items' send when they
+    /// still wait together in the buffer, and discarded otherwise (they were dropped, expired
+    /// or taken meanwhile): their counts are the buffer's business, never the build's.
+    mutating func batchBuilt(_ id: UInt64, batch: any Sendable, now: UInt64) -> Actions {
+        var actions = Actions()
+        guard case .building(id, let first, let last, let count) = lookahead else { return actions }
+        let prepared = DeliveryBuffer.PreparedBatch(batch: batch, count: count, lastSequence: last)
+        lookahead = buffer.keep(prepared, forItemsFrom: first) ? .waiting(first: first) : .idle
+        startSends(now: now, &actions)
+        return finish(actions)
+    }
+
     /// Ends every backoff: batches waiting for a retry are sent at once, and an unreachable
     /// destination is probed at once, its backoff started afresh.
     mutating func retryNow(now: UInt64) -> Actions {
@@ -320,7 +351,7 @@ struct DeliveryStateMachine {
     // MARK: Sending
 
     /// Starts as many sends as are due and allowed, or the probe, or the timer of a batch
-    /// that is filling.
+    /// that is filling; with every slot taken, builds the next batch ahead.
     private mutating func startSends(now: UInt64, _ actions: inout Actions) {
         switch (lifecycle, connectivity) {
         case (.shutDown, _), (_, .unreachable(_, .scheduled)), (_, .unreachable(_, .sending)):
@@ -330,10 +361,12 @@ struct DeliveryStateMachine {
         case (_, .reachable):
             expireFront(now: now, &actions)
             let slots = max(1, configuration.maximumConcurrentSends)
-            while flights.count < slots, isBatchDue(now: now) {
+            // A batch being built leaves when it is built: sooner than if it were built again.
+            while flights.count < slots, !isFrontBeingBuilt, isBatchDue(now: now) {
                 startFlight(takeBatch(), &actions)
             }
-            guard flights.count < slots, let first = buffer.first, batchTimer == nil else { return }
+            guard flights.count < slots else { return buildAhead(&actions) }
+            guard !isFrontBeingBuilt, let first = buffer.first, batchTimer == nil else { return }
             let dueAt = first.enqueuedAt &+ Moment.nanoseconds(configuration.batching.maximumDelay)
             nextID += 1
             batchTimer = nextID
@@ -351,27 +384,61 @@ struct DeliveryStateMachine {
             || now &- first.enqueuedAt >= Moment.nanoseconds(batching.maximumDelay)
     }
 
-    /// Takes the items of one batch from the front of the buffer: a batch put back as it
-    /// was, else as many as the batching limits allow.
+    /// Takes the items of one batch from the front of the buffer: a batch built already (put
+    /// back, or built ahead) as it was, else as many as the batching limits allow.
     private mutating func takeBatch() -> [Item] {
-        guard let first = buffer.popFirst() else { return [] }
-        var items = [first]
-        if let prepared = first.prepared {
-            while items.count < prepared.count, let next = buffer.first, next.prepared == nil {
-                items.append(buffer.popFirst()!)
-            }
-            if items.count < prepared.count { items[0].prepared = nil }
-            return items
+        guard let prepared = buffer.first?.prepared else {
+            return (0..<batchAtFront().count).map { _ in buffer.popFirst()! }
         }
-        var bytes = first.byteCost
-        let batching = configuration.batching
-        while items.count < batching.maximumCount, let next = buffer.first, next.prepared == nil,
-            bytes + next.byteCost <= batching.maximumBytes
-        {
+        var items = [buffer.popFirst()!]
+        while items.count < prepared.count, let next = buffer.first, next.prepared == nil {
             items.append(buffer.popFirst()!)
-            bytes += next.byteCost
         }
+        if items.count < prepared.count || items.last?.sequence != prepared.lastSequence { items[0].prepared = nil }
         return items
+    }
+
+    /// The batch the batching limits make from the items at the front of the buffer, the
+    /// first without a batch built for it: how many items it holds (none when the buffer is
+    /// empty), and whether it is complete, at the most items or with the next item beyond
+    /// the byte limit, so that no item enqueued later could join it.
+    private func batchAtFront() -> (count: Int, isComplete: Bool) {
+        guard let first = buffer.first else { return (0, false) }
+        let batching = configuration.batching
+        var count = 1
+        var bytes = first.byteCost
+        while count < batching.maximumCount, count < buffer.count {
+            let next = buffer[count]
+            guard next.prepared == nil else { return (count, false) }
+            guard bytes + next.byteCost <= batching.maximumBytes else { return (count, true) }
+            bytes += next.byteCost
+            count += 1
+        }
+        return (count, count >= batching.maximumCount)
+    }
+
+    /// Whether the items at the front of the buffer are being built into a batch.
+    private var isFrontBeingBuilt: Bool {
+        guard case .building(_, let first, _, _) = lookahead else { return false }
+        return buffer.first?.sequence == first
+    }
+
+    /// With every slot taken, builds the batch at the front of the buffer, so that it is
+    /// ready when a send ends: only a complete batch (one that could still grow waits to be
+    /// taken as it is then), one at a time, and only once the last one built ahead has left
+    /// the buffer.
+    private mutating func buildAhead(_ actions: inout Actions) {
+        guard configuration.buildsBatchesAhead else { return }
+        if case .waiting(let first) = lookahead, (buffer.first?.sequence ?? .max) > first {
+            lookahead = .idle
+        }
+        guard lookahead == .idle, let front = buffer.first, front.prepared == nil else { return }
+        let (count, isComplete) = batchAtFront()
+        guard isComplete else { return }
+        let items = (0..<count).map { buffer[$0] }
+        nextID += 1
+        lookahead = .building(id: nextID, first: front.sequence, last: items[count - 1].sequence, count: count)
+        actions.build = Actions.Build(id: nextID, items: items)
     }
 
     @discardableResult
@@ -473,8 +540,8 @@ struct DeliveryStateMachine {
             items[index].attempts = flight.attempts
             items[index].prepared = nil
         }
-        if !items.isEmpty {
-            items[0].prepared = flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: flight.items.count) }
+        if let last = items.last {
+            items[0].prepared = flight.batch.map { DeliveryBuffer.PreparedBatch(batch: $0, count: items.count, lastSequence: last.sequence) }
         }
         return buffer.putBack(items)
     }
@@ -564,8 +631,11 @@ struct DeliveryStateMachine {
         return actions
     }
 
+    /// Whether every item up to `target` was delivered or given up, and no batch is being
+    /// built: so a flush, and shutdown, return with no work of the queue's under way.
     private func isSettled(through target: UInt64) -> Bool {
-        (buffer.firstSequence.map { $0 > target } ?? true)
+        if case .building = lookahead { return false }
+        return (buffer.firstSequence.map { $0 > target } ?? true)
             && flights.values.allSatisfy { ($0.items.first?.sequence ?? .max) > target }
     }
 }

@@ -101,6 +101,17 @@ final class BoundedQueueTests: XCTestCase {
         XCTAssertEqual(Array(queue), [2, 3, 4, 5])
     }
 
+    func testSettingAnElementReplacesItInPlaceAcrossTheWrap() {
+        var queue = BoundedQueue<Int>(capacity: 4)
+        (1...4).forEach { queue.append($0) }
+        _ = queue.popFirst()
+        queue.append(5)
+        queue[0] = 20
+        queue[3] = 50
+        XCTAssertEqual(Array(queue), [20, 3, 4, 50])
+        XCTAssertEqual(queue.popFirst(), 20)
+    }
+
     func testRemoveAllEmptiesAndTheQueueFillsAgain() {
         var queue = BoundedQueue<Int>(capacity: 2)
         (1...3).forEach { queue.append($0) }

@@ -36,6 +36,26 @@ final class DeliveryQueueBatchingTests: XCTestCase {
         XCTAssertEqual(harness.sender.record.state.sent, [[0, 1, 2], [3, 4, 5], [6]])
     }
 
+    func testBuildingAheadTheNextBatchIsBuiltWhileOneIsSentAndLeavesAsBuilt() async throws {
+        let harness = QueueHarness {
+            $0.maximumConcurrentSends = 1
+            $0.buildsBatchesAhead = true
+        }
+        harness.sender.record.update { $0.isHolding = true }
+        harness.enqueue(0..<1)
+        _ = try await harness.sender.waitForSends(1)
+        harness.enqueue(1..<2)
+        let built = try await harness.sender.waitForBuilds(2)
+        XCTAssertEqual(built, [[0], [1]], "1 was built while 0's send was held")
+        XCTAssertEqual(harness.sender.record.state.sent, [[0]])
+        harness.sender.record.update { $0.isHolding = false }
+        await harness.queue.flush()
+        XCTAssertEqual(harness.sender.record.state.sent, [[0], [1]])
+        XCTAssertEqual(harness.sender.record.state.built, [[0], [1]], "built once")
+        XCTAssertEqual(harness.queue.statistics.delivered, 2)
+        XCTAssertTrue(harness.queue.statistics.isBalanced)
+    }
+
     func testOneItemPerBatchIsSentAsSoonAsItIsAccepted() async throws {
         let harness = QueueHarness()
         harness.enqueue(0..<1)

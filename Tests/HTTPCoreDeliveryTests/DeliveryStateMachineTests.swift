@@ -33,9 +33,12 @@ final class DeliveryStateMachineTests: XCTestCase {
 
     func testConcurrentSendsAreBoundedAndTheNextLeavesWhenOneEnds() {
         var machine = makeMachine { $0.maximumConcurrentSends = 2 }
-        XCTAssertEqual((1...3).flatMap { machine.enqueue($0, byteCost: 10, now: 0).sentItems }, [[1], [2]])
+        let enqueued = (1...3).map { machine.enqueue($0, byteCost: 10, now: 0) }
+        XCTAssertEqual(enqueued.flatMap(\.sentItems), [[1], [2]])
+        XCTAssertEqual(enqueued.compactMap(\.build).count, 0, "nothing is built ahead unless asked for")
         let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
         XCTAssertEqual(delivered.sentItems, [[3]])
+        XCTAssertNil(delivered.sends[0].batch, "built by the caller when it is sent")
         XCTAssertEqual(machine.statistics.delivered, 1)
     }
 
@@ -54,6 +57,147 @@ final class DeliveryStateMachineTests: XCTestCase {
         _ = machine.enqueue(1, byteCost: 10, now: 0)
         let actions = machine.timerFired(999, now: 0)
         XCTAssertTrue(actions.isEmpty)
+    }
+
+    // MARK: Building ahead
+
+    func testTheOrderedLaneBuildsTheNextBatchDuringASendAndItsRetriesKeepIt() {
+        var machine = makeMachine(buildingAhead: true) { $0.maximumConcurrentSends = 1 }
+        XCTAssertEqual(machine.enqueue(1, byteCost: 10, now: 0).sentItems, [[1]])
+        let second = machine.enqueue(2, byteCost: 10, now: 0)
+        XCTAssertEqual(second.sentItems, [])
+        XCTAssertEqual(second.builtItems, [2])
+        XCTAssertEqual(machine.lookahead, .building(id: build(2), first: 2, last: 2, count: 1))
+        XCTAssertTrue(machine.batchBuilt(build(2), batch: [2], now: 0).isEmpty, "the slot is still taken")
+        XCTAssertEqual(machine.lookahead, .waiting(first: 2))
+        XCTAssertEqual([machine.statistics.pending, machine.buffer.count], [2, 1], "still waiting, counted once")
+        let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(delivered.sentItems, [[2]])
+        XCTAssertEqual(delivered.sends[0].batch as? [Int], [2], "sent as it was built ahead")
+        let answer = machine.sendCompleted(flight(3), outcome: .retryable(status: 503, retryAfter: nil), batch: [2], now: 0)
+        let retry = machine.timerFired(answer.timers[0].id, now: 0)
+        XCTAssertEqual(retry.sends.map { $0.batch as? [Int] }, [[2]], "the batch built ahead is kept for its retries")
+    }
+
+    func testOnlyACompleteBatchIsBuiltAheadSoBatchesAreNoSmallerThanWithout() {
+        var machine = makeMachine(buildingAhead: true) {
+            $0.maximumConcurrentSends = 1
+            $0.batching = .init(maximumCount: 10, maximumBytes: 25, maximumDelay: 3600)
+        }
+        let enqueued = (1...4).map { machine.enqueue($0, byteCost: 10, now: 0) }
+        XCTAssertEqual(enqueued.flatMap(\.sentItems), [[1, 2]], "3 made the batch due by bytes, and did not fit")
+        XCTAssertEqual(enqueued.compactMap(\.build).count, 0, "3 and 4 make 20 bytes: an item of 5 could still join them")
+        XCTAssertEqual(machine.enqueue(5, byteCost: 10, now: 0).builtItems, [3, 4], "5 does not fit: the batch is complete")
+    }
+
+    func testASendThatEndsWhileTheNextBatchIsBuiltWaitsForItInsteadOfBuildingItAgain() {
+        var machine = makeMachine(buildingAhead: true) { $0.maximumConcurrentSends = 1 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
+        XCTAssertTrue(delivered.isEmpty, "no send, no second build")
+        let built = machine.batchBuilt(build(2), batch: [2], now: 0)
+        XCTAssertEqual(built.sentItems, [[2]])
+        XCTAssertEqual(built.sends[0].batch as? [Int], [2])
+    }
+
+    func testABatchWhoseItemsWereDroppedWhileItWasBuiltIsDiscardedAndCountsNothing() {
+        var machine = makeMachine(buildingAhead: true) {
+            $0.maximumConcurrentSends = 1
+            $0.bufferLimit = 2
+        }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.enqueue(3, byteCost: 10, now: 0)
+        XCTAssertEqual(machine.enqueue(4, byteCost: 10, now: 0).builtItems, nil, "one build at a time")
+        XCTAssertEqual(machine.statistics.dropped, 1, "2, the oldest waiting, was dropped while it was built")
+        let discarded = machine.batchBuilt(build(2), batch: [2], now: 0)
+        XCTAssertEqual(discarded.builtItems, [3], "the batch of 2 is discarded, and the next is built")
+        XCTAssertNil(machine.buffer.first?.prepared)
+        _ = machine.batchBuilt(build(3), batch: [3], now: 0)
+        let first = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(first.sentItems, [[3]])
+        XCTAssertEqual(first.sends[0].batch as? [Int], [3])
+        XCTAssertEqual(first.builtItems, [4])
+        _ = machine.batchBuilt(build(5), batch: [4], now: 0)
+        let second = machine.sendCompleted(flight(4), outcome: .delivered, batch: [3], now: 0)
+        XCTAssertEqual(second.sends.map { $0.batch as? [Int] }, [[4]])
+        _ = machine.sendCompleted(flight(6), outcome: .delivered, batch: [4], now: 0)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.dropped, statistics.pending], [4, 3, 1, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testItemsThatOutliveTheMaximumAgeWhileTheirBatchIsBuiltExpireOnceAndTheBatchIsDiscarded() {
+        var machine = makeMachine(buildingAhead: true) {
+            $0.maximumConcurrentSends = 1
+            $0.maximumAge = 10
+        }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: seconds(11))
+        XCTAssertEqual(delivered.diagnostics, [.expired(count: 1)])
+        XCTAssertEqual(delivered.sentItems, [])
+        XCTAssertTrue(machine.batchBuilt(build(2), batch: [2], now: seconds(11)).isEmpty)
+        XCTAssertEqual(machine.lookahead, .idle)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.delivered, statistics.expired, statistics.pending], [1, 1, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testOneBatchBuiltAheadWaitsAtATime() {
+        var machine = makeMachine(buildingAhead: true) { $0.maximumConcurrentSends = 1 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        let answer = machine.sendCompleted(flight(1), outcome: .retryable(status: 503, retryAfter: nil), batch: [1], now: 0)
+        XCTAssertEqual(machine.enqueue(2, byteCost: 10, now: 0).builtItems, [2], "a batch waiting for its retry takes the slot")
+        _ = machine.batchBuilt(build(3), batch: [2], now: 0)
+        XCTAssertEqual(machine.enqueue(3, byteCost: 10, now: 0).builtItems, nil, "2's batch waits: 3 is built once it has left")
+        _ = machine.timerFired(answer.timers[0].id, now: 0)
+        let delivered = machine.sendCompleted(flight(1), outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(delivered.sentItems, [[2]])
+        XCTAssertEqual(delivered.builtItems, [3])
+    }
+
+    func testDuringAnOutageNothingIsBuiltAheadAndABatchBuiltBeforeItLeavesAsBuilt() {
+        var machine = makeMachine(buildingAhead: true) { $0.maximumConcurrentSends = 1 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.batchBuilt(build(2), batch: [2], now: 0)
+        let outage = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(machine.enqueue(3, byteCost: 10, now: 0).builtItems, nil, "nothing is built while the destination does not answer")
+        let probe = machine.timerFired(outage.timers[0].id, now: 0)
+        XCTAssertEqual(probe.sends.map { $0.batch as? [Int] }, [[1]], "the batch put back goes first")
+        let recovered = machine.sendCompleted(probe.sends[0].flight, outcome: .delivered, batch: [1], now: 0)
+        XCTAssertEqual(recovered.sentItems, [[2]])
+        XCTAssertEqual(recovered.sends[0].batch as? [Int], [2], "built before the outage, not built again")
+        XCTAssertEqual(recovered.builtItems, [3])
+    }
+
+    func testShutdownWaitsForTheBatchBeingBuiltAndCountsItsItemsOnceAsFailed() {
+        var machine = makeMachine(buildingAhead: true) { $0.maximumConcurrentSends = 1 }
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        _ = machine.enqueue(2, byteCost: 10, now: 0)
+        _ = machine.sendCompleted(flight(1), outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        let stopping = machine.beginShutdown(now: 0)
+        XCTAssertEqual(stopping.sentItems, [[1]], "the last probe")
+        let (waiter, _) = machine.flush(now: 0)
+        let givenUp = machine.sendCompleted(stopping.sends[0].flight, outcome: .unreachable(reason: "refused"), batch: [1], now: 0)
+        XCTAssertEqual(givenUp.diagnostics, [.failed(count: 2, reason: "unreachable during shutdown (refused)")])
+        XCTAssertEqual(givenUp.resumedFlushes, [], "a batch is still being built")
+        let built = machine.batchBuilt(build(2), batch: [2], now: 0)
+        XCTAssertEqual(built.resumedFlushes, [waiter])
+        XCTAssertEqual(built.sentItems, [])
+        _ = machine.finishShutdown()
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.failed, statistics.pending], [2, 0])
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
+    func testAStaleBuildIsIgnored() {
+        var machine = makeMachine(buildingAhead: true)
+        _ = machine.enqueue(1, byteCost: 10, now: 0)
+        XCTAssertTrue(machine.batchBuilt(999, batch: [1], now: 0).isEmpty)
+        XCTAssertEqual(machine.lookahead, .idle)
     }
 
     // MARK: Outages
@@ -430,16 +574,21 @@ final class DeliveryStateMachineTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func makeMachine(_ configure: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryStateMachine {
+    private func makeMachine(
+        buildingAhead: Bool = false, _ configure: (inout DeliveryConfiguration) -> Void = { _ in }
+    ) -> DeliveryStateMachine {
         var configuration = DeliveryConfiguration()
         configuration.backoff = Backoff(initial: 1, maximum: 8, jitter: .none)
+        configuration.buildsBatchesAhead = buildingAhead
         configure(&configuration)
         return DeliveryStateMachine(configuration: configuration)
     }
 
-    /// Ids count up from 1 across flights, timers and flush waiters, in the order the
+    /// Ids count up from 1 across flights, builds, timers and flush waiters, in the order the
     /// machine hands them out.
     private func flight(_ id: UInt64) -> UInt64 { id }
+
+    private func build(_ id: UInt64) -> UInt64 { id }
 
     private func seconds(_ value: TimeInterval) -> UInt64 { UInt64(value * 1_000_000_000) }
 }
@@ -448,7 +597,10 @@ extension DeliveryStateMachine.Actions {
     /// The items of each send, as the numbers the tests enqueue.
     fileprivate var sentItems: [[Int]] { sends.map { $0.items.map { $0.element as! Int } } }
 
+    /// The items of the batch to build ahead, as numbers.
+    fileprivate var builtItems: [Int]? { build?.items.map { $0.element as! Int } }
+
     fileprivate var isEmpty: Bool {
-        sends.isEmpty && timers.isEmpty && cancelledTimers.isEmpty && diagnostics.isEmpty && resumedFlushes.isEmpty
+        sends.isEmpty && build == nil && timers.isEmpty && cancelledTimers.isEmpty && diagnostics.isEmpty && resumedFlushes.isEmpty
     }
 }

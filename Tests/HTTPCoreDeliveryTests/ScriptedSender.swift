@@ -35,6 +35,13 @@ struct ScriptedSender: DeliverySender {
         return record.update { $0.script.isEmpty ? .delivered : $0.script.removeFirst() }
     }
 
+    /// Waits until `count` batches were built; fails loudly after 60 s.
+    func waitForBuilds(_ count: Int) async throws -> [[Int]] {
+        try await record.wait(timeout: 60, until: { $0.built.count >= count }) { record in
+            DeliveryTestError("expected \(count) builds, got \(record.built)")
+        }.built
+    }
+
     /// Waits until `count` sends were made; fails loudly after 60 s.
     func waitForSends(_ count: Int) async throws -> [[Int]] {
         try await record.wait(timeout: 60, until: { $0.sent.count >= count }) { record in

@@ -49,6 +49,8 @@ final class LogShipper: Sendable {
         delivery.bufferByteLimit = configuration.bufferByteLimit
         delivery.batching = .single
         delivery.maximumConcurrentSends = 1
+        // A log's redaction and encoding depend on it alone: the next is built during an upload.
+        delivery.buildsBatchesAhead = true
         delivery.maximumRetries = configuration.maxRetries
         delivery.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
         delivery.maximumAge = configuration.maximumLogAge
