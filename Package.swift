@@ -116,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPCoreDeliveryTests",
-            dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency", "HTTPCoreLoopback", "HTTPCoreURLSession"]
+            dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreTesting"]
         ),
         .testTarget(
             name: "LokiObserverTests",

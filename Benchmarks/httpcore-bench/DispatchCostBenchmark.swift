@@ -7,8 +7,8 @@ import HTTPCoreTesting
 /// `HTTPEventDispatcher.emit(_:)` with a no-op observer subscribed, and one
 /// `DevSeeObserver.handle(_:)` of a terminal event.
 ///
-/// `HTTPEvent` has no public initializer, so real events are recorded first from requests
-/// through `HTTPTransportClient` over a `MockTransport`, then replayed.
+/// Real events are recorded first from requests through `HTTPTransportClient` over a
+/// `MockTransport`, then replayed.
 struct DispatchCostBenchmark {
     let samples: Int
     let recordedRequests = 1_000
@@ -97,9 +97,8 @@ struct DispatchCostBenchmark {
                 + "no observer, so no event) over an in-memory transport that answers at once, minus the same transport "
                 + "called directly; best of 3 runs. The 10% target compares with the mean measured on this machine at the "
                 + "commit before middlewares (b77f5fe): 1,080 to 1,097 ns over three runs. With observers: the same with "
-                + "records, timing and four events handed to each observer's queue, whose delivery runs meanwhile on the "
-                + "dispatcher's threads. The middleware targets compare each chain with the row it adds to.",
-            "emit: the observer drains concurrently on the dispatcher's queue; \(subscription.droppedEventCount) events overflowed its buffer.",
+                + "records, timing and four events handed to each observer inline. The middleware targets compare each chain with the row it adds to.",
+            "emit: the observer's handle(_:) runs inline, within the timed call.",
             "handle: the logger's server is down, so its buffer stays full and drops the oldest "
                 + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
         ]

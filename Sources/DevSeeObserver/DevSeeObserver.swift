@@ -77,21 +77,4 @@ public struct DevSeeObserver: HTTPObserver {
         guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }
         logger.accept(event)
     }
-
-    /// Counts the logs of the terminal, retried and message events among `missed` (each
-    /// streamed message has a log of its own) and reports them in one diagnostic line; a
-    /// disabled logger, being inert, ignores them.
-    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        let logger = logger
-        guard logger.isEnabled else { return }
-        let logs = missed.terminalCount + missed.retriedCount + missed.messageCount
-        missedLogCount.withLock { $0 += logs }
-        logger.configuration.diagnostics(HTTPDiagnostic(
-            source: "DevSeeObserver",
-            level: .error,
-            message: "the event dispatcher dropped \(missed) while DevSeeObserver was behind: "
-                + "\(logs) log\(logs == 1 ? " was" : "s were") never made",
-            metadata: ["lost": String(logs), "missed_events": String(missed.count)]
-        ))
-    }
 }

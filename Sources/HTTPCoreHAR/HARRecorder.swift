@@ -157,13 +157,6 @@ public final class HARRecorder: HTTPObserver {
         }
     }
 
-    /// Counts the entries of the exchanges and attempts whose end was among the missed events:
-    /// ``/HTTPCore/HTTPEvent/Name/isTerminal`` and ``/HTTPCore/HTTPEvent/Name/requestRetried`` events are the ones
-    /// that make entries.
-    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        state.withLock { $0.missedCount += missed.terminalCount + missed.retriedCount }
-    }
-
     /// The number of entries kept, at most ``capacity``.
     public var entryCount: Int { state.withLock { $0.entries.count } }
 

@@ -2,8 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
 
-/// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, and every gap of events it
-/// missed, for assertions in tests.
+/// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, for assertions in tests.
 ///
 /// ```swift
 /// let recorder = RecordingObserver()
@@ -19,23 +18,8 @@ public final class RecordingObserver: HTTPObserver {
         public let description: String
     }
 
-    /// Events the dispatcher dropped for this observer, and where.
-    public struct Gap: Sendable, Hashable {
-        /// How many events had arrived before the gap: the next one arrived after it.
-        public let position: Int
-        /// What was missed.
-        public let missed: HTTPMissedEvents
-
-        /// Creates a gap, for comparing with ``RecordingObserver/gaps``.
-        public init(position: Int, missed: HTTPMissedEvents) {
-            self.position = position
-            self.missed = missed
-        }
-    }
-
     private struct Received {
         var events: [HTTPEvent] = []
-        var gaps: [Gap] = []
     }
 
     private let condition = AsyncCondition(Received())
@@ -48,16 +32,8 @@ public final class RecordingObserver: HTTPObserver {
         condition.update { $0.events.append(event) }
     }
 
-    /// Records a gap at the current position.
-    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        condition.update { $0.gaps.append(Gap(position: $0.events.count, missed: missed)) }
-    }
-
     /// Every event received so far, in arrival order.
     public var events: [HTTPEvent] { condition.read(\.events) }
-
-    /// Every gap told so far, in arrival order.
-    public var gaps: [Gap] { condition.read(\.gaps) }
 
     /// The events of one request, in arrival order.
     public func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {

@@ -155,23 +155,6 @@ public struct LokiObserver: HTTPObserver {
     /// ``LokiLogger/statistics`` count only the lines it accepted.
     public var missedLineCount: Int { missedLines.withLock { $0 } }
 
-    /// Counts the exchange, attempt and message lines whose events are among `missed` and reports
-    /// them in one diagnostic line.
-    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        let messageLines = logger.configuration.maxMessageLinesPerExchange > 0 ? missed.messageCount : 0
-        // Retried attempts make lines too.
-        let lines = missed.terminalCount + missed.retriedCount + messageLines
-        missedLines.withLock { $0 += lines }
-        let kind = messageLines == 0 ? "exchange line" : "exchange and message line"
-        logger.configuration.diagnostics(HTTPDiagnostic(
-            source: "LokiObserver",
-            level: .error,
-            message: "the event dispatcher dropped \(missed) while LokiObserver was behind: "
-                + "\(lines) \(kind)\(lines == 1 ? " was" : "s were") never made",
-            metadata: ["lost": String(lines), "missed_events": String(missed.count)]
-        ))
-    }
-
     static func outcome(of event: HTTPEvent) -> (level: LokiLevel, statusClass: String) {
         switch event.name {
         case .requestCancelled:

@@ -434,38 +434,6 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(emptied.entries.count, 0)
     }
 
-    func testEntriesWhoseEventsTheDispatcherDroppedAreCountedSoEveryExchangeIsAccountedFor() async throws {
-        let reports = Locked<[HTTPObserverDiagnostic]>([])
-        dispatcher = HTTPEventDispatcher(bufferLimit: 10) { report in reports.withLock { $0.append(report) } }
-        let recorder = HARRecorder(capacity: 3)
-        let urls = (0..<30).map { URL(string: "https://api.example.com/n/\($0)")! }
-        let subscription = try await GatedObserver.sendBurst(urls, whileBehind: recorder, on: dispatcher)
-        let (file, har) = try await written(recorder)
-
-        // 29 exchange ends into a buffer of 10 (the recorder is queued no other event): the
-        // last 10 are kept, so 19 exchanges are lost.
-        XCTAssertEqual(subscription.statistics.dropped, 29 - 10)
-        let missed = HTTPMissedEvents(count: 19, terminalCount: 19)
-        XCTAssertEqual(reports.withLock { $0 }, [
-            .overflowStarted(observer: "GatedObserver", bufferLimit: 10), .overflowEnded(observer: "GatedObserver", missed: missed),
-        ])
-        XCTAssertEqual([recorder.entryCount, recorder.droppedCount, recorder.missedCount], [3, 27, 19])
-        XCTAssertEqual(recorder.entryCount + recorder.droppedCount, urls.count, "every exchange is an entry or counted")
-        XCTAssertEqual(har.entries.map(\.url), urls[27...].map(\.absoluteString))
-        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])
-        XCTAssertEqual(log["_droppedEntries"] as? Int, 27)
-        XCTAssertEqual(log["_missedEntries"] as? Int, 19)
-        XCTAssertEqual(
-            log["comment"] as? String,
-            "Recorded by HTTPCore's HARRecorder, redacted by the client's HTTPCorePolicy; the 8 oldest entries were dropped to "
-                + "keep the last 3; 19 entries were never recorded because the event dispatcher dropped their events while the "
-                + "recorder was behind."
-        )
-
-        recorder.removeAll()
-        XCTAssertEqual([recorder.entryCount, recorder.droppedCount, recorder.missedCount], [0, 0, 0])
-    }
-
     func testTheSameEntriesAlwaysGiveTheSameBytes() async throws {
         server.route("/a") { _ in .json(#"{"a":1}"#) }
         let recorder = subscribedRecorder()

@@ -284,22 +284,6 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(recorder.events.filter(\.name.isTerminal).map(\.name), [.requestCancelled])
     }
 
-    func testBlockedObserverDelaysNoRequest() async throws {
-        let gate = GatedObserver()
-        dispatcher.subscribe(gate)
-        let client = client(MockTransport(default: .status(200)))
-        for _ in 0..<20 {
-            let response = try await client.send(HTTPRequest(url: url))
-            XCTAssertEqual(response.statusCode, 200)
-        }
-        try await gate.waitUntilHolding()
-        XCTAssertEqual(gate.passedCount, 0, "every request finished while the observer was stuck in its first event")
-        try await recorder.waitForEvents(count: 80)
-        gate.open()
-        await dispatcher.flush()
-        XCTAssertEqual(gate.passedCount, 80)
-    }
-
     func testExecuteDeliversOnTheChosenQueueExactlyOnce() async throws {
         let client = client(MockTransport(default: .status(201)))
         let queue = DispatchQueue(label: "callback")

@@ -42,9 +42,9 @@ import HTTPCoreText
 ///
 /// Cost on the request path: the check (one pass over the URL's text and the header bytes,
 /// about 0.25 µs for three headers), a few clock reads, two allocations for the request's
-/// record and two for the response's, and one enqueue per event and observer, plus one
-/// allocation per attempt when there are middlewares. Redaction and observers run on the dispatcher's
-/// delivery queue. With no observer subscribed when the exchange starts, it emits no event
+/// record and two for the response's, and each handling observer's ``HTTPObserver/handle(_:)``
+/// per event, inline, plus one allocation per attempt when there are middlewares. Redaction
+/// runs where an observer reads a redacted field: on the sinks' workers. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {

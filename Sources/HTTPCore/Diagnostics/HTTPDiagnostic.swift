@@ -2,10 +2,8 @@
 /// unreachable or back, a refusal.
 ///
 /// Every component that can lose something it accepted reports it, once per occurrence and
-/// never once per item, and counts it in its statistics: the event dispatcher
-/// (``HTTPObserverDiagnostic``), the delivery engine and the loggers built on it
-/// (`DeliveryDiagnostic`), the observers that make logs from events, and the service that
-/// shuts them down. Each hands its reports to a handler of its own when given one, else to
+/// never once per item, and counts it in its statistics: the delivery engine and the loggers
+/// built on it (`DeliveryDiagnostic`), and the service that shuts them down. Each hands its reports to a handler of its own when given one, else to
 /// ``HTTPDiagnostics/handler``, the one process-wide default.
 ///
 /// ```swift
@@ -29,7 +27,7 @@ public struct HTTPDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The type that reports, as a user knows it: `LokiLogger`, `DevSeeLogger`,
-    /// `HTTPEventDispatcher`, `HTTPObservabilityService`.
+    /// `HTTPObservabilityService`.
     public var source: String
     /// How serious it is.
     public var level: Level

@@ -1,6 +1,6 @@
 import HTTPCoreConcurrency
 /// The error of an exchange or attempt and its policy-exposed form: a transport message with
-/// the redactor's text rules applied, computed once, on first read, off the request path.
+/// the redactor's text rules applied, computed once, on first read.
 final class ErrorRecord: @unchecked Sendable {
     let error: HTTPError
     let redactor: Redactor

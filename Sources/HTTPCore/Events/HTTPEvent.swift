@@ -21,7 +21,7 @@ import Foundation
 /// attempt 0.
 ///
 /// The request and response are redacted by the client's ``HTTPCorePolicy`` the first time
-/// they are read, off the request path, field by field (``requestURL``, ``requestHeaders``,
+/// they are read (by the sinks that ship or store, on their workers), field by field (``requestURL``, ``requestHeaders``,
 /// ``metadata`` and ``responseHeaders`` redact only what they return), and each result is
 /// shared by every observer and every event of the exchange. What
 /// metrics and traces need (``method``, ``scheme``, ``host``, ``port``, ``statusCode``, the
@@ -186,7 +186,7 @@ public struct HTTPEvent: Sendable {
     /// The error of a failed exchange or attempt; set on ``Name/requestFailed`` (and
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
     /// attempt had no response. A transport message is scrubbed by the policy's redactor
-    /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) when first read, off the request path.
+    /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) when first read.
     public var error: HTTPError? { errorRecord?.exposed }
 
     var errorRecord: ErrorRecord? { storage.errorRecord }

@@ -1,7 +1,6 @@
-import Dispatch
 import HTTPCoreConcurrency
 
-/// Fans lifecycle events out to observers, off the request path.
+/// Hands lifecycle events to observers, inline, on the task that emitted them.
 ///
 /// Clients emit into a dispatcher; observers subscribe to it. Share one dispatcher between
 /// every client of an app and subscribing an observer once sees every exchange:
@@ -15,121 +14,105 @@ import HTTPCoreConcurrency
 /// subscription.cancel()
 /// ```
 ///
-/// Guarantees:
-/// - Emitting an event never waits for an observer: it appends to each observer's buffer under a
-///   short lock and returns.
-/// - Each observer has its own bounded buffer of `bufferLimit` events and its own delivery;
-///   a slow observer delays neither requests nor other observers. When its buffer is full,
-///   the oldest event waiting for that observer is dropped and counted in its
-///   ``HTTPEventSubscription/statistics``.
-/// - Each observer receives events one at a time, in emission order, so the events of one
-///   request arrive in lifecycle order.
-/// - An observer learns what it missed: the events dropped for it are told to its
-///   ``HTTPObserver/handleMissedEvents(_:)`` (how many, and how many of them ended an
-///   exchange or an attempt) just before the first event it receives after them. Each such
-///   overflow is reported to `diagnostics` twice, in order: when its first event is dropped
-///   and when it ends, with the same count the observer was told; never once per event.
-/// - Events wait at most 5 ms before their delivery starts. A terminal event starts it at
-///   once when the observer's previous delivery began at least 5 ms earlier, so a lone
-///   exchange costs its observer one wake-up rather than four, and under load an observer
-///   wakes at most once per 5 ms for a batch, not once per exchange. ``flush()`` does not
-///   wait for that delay.
+/// It works like OpenTelemetry's span processors:
+/// - Emitting an event calls each subscribed observer's ``HTTPObserver/handle(_:)`` in turn,
+///   in subscription order, and returns when they have. Nothing is buffered here, no thread
+///   is woken, nothing is dropped: the cost of an event is the cost of its observers'
+///   `handle(_:)`, which must not block (see ``HTTPObserver``).
+/// - Observers see the emitting task's task-locals: a log line carries the metadata of the
+///   request that made the call, a span or a log record the trace of its exchange.
+/// - Work that may be slow (shipping, storing, writing a file) is the observer's, on a queue
+///   of its own. HTTPCore's sinks (dev-see, Loki) take the event into their delivery
+///   engine's bounded buffer; what they drop there is counted and reported once, by that
+///   engine. A HAR recorder keeps events and builds its archive when asked.
+/// - An event no subscribed observer handles (``HTTPObserver/handledEventNames``) is never
+///   built.
 public final class HTTPEventDispatcher: Sendable {
-    /// The default number of events buffered per observer.
-    public static let defaultBufferLimit = 10_000
-
     /// The dispatcher of clients that are not given one; observers subscribed here see them.
     public static let shared = HTTPEventDispatcher()
 
-    private let bufferLimit: Int
-    /// Runs the diagnostics closure, one report at a time in the order they were made;
-    /// `nil` without one.
-    private let diagnosticsQueue: DispatchQueue?
-    private let diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)?
-    private let deliveryQueue = DispatchQueue(
-        label: "HTTPCore.HTTPEventDispatcher.delivery",
-        qos: .utility,
-        attributes: .concurrent
-    )
-    private let queues = Locked<[ObserverQueue]>([])
+    /// The observers, in subscription order: replaced on each change, read as one snapshot
+    /// per event.
+    private let subscribers = Locked<[Subscriber]>([])
 
-    /// Creates a dispatcher whose observers each buffer up to `bufferLimit` events (a value
-    /// below 1 buffers one), and which reports their overflows to `diagnostics`: by default
-    /// to ``HTTPDiagnostics/handler``, as ``HTTPObserverDiagnostic/diagnostic``.
-    ///
-    /// With `nil` overflows are only counted (HTTPCore's observers that keep or ship records
-    /// still say what they missed, through ``HTTPObserver/handleMissedEvents(_:)`` and their
-    /// own diagnostics). `diagnostics` runs on a serial queue of the dispatcher's own, never
-    /// on the emitting thread, one report at a time and in order; ``flush()`` returns after
-    /// the reports of the events it waited for.
-    public init(
-        bufferLimit: Int = HTTPEventDispatcher.defaultBufferLimit,
-        diagnostics: (@Sendable (HTTPObserverDiagnostic) -> Void)? = { HTTPDiagnostics.report($0.diagnostic) }
-    ) {
-        self.bufferLimit = bufferLimit
-        self.diagnostics = diagnostics
-        diagnosticsQueue = diagnostics == nil ? nil : DispatchQueue(label: "HTTPCore.HTTPEventDispatcher.diagnostics", qos: .utility)
-    }
+    /// Creates a dispatcher without observers.
+    public init() {}
 
     /// Whether any observer is subscribed.
     public var hasObservers: Bool {
-        queues.withLock { !$0.isEmpty }
+        subscribers.withLock { !$0.isEmpty }
     }
 
     /// Subscribes an observer to every event emitted from now on.
     @discardableResult
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
-        let queue = ObserverQueue(observer: observer, limit: bufferLimit, deliveryQueue: deliveryQueue, report: report)
-        queues.withLock { $0.append(queue) }
-        return HTTPEventSubscription(queue: queue) { [weak self] cancelled in
-            self?.queues.withLock { queues in queues.removeAll { $0 === cancelled } }
+        let subscriber = Subscriber(observer)
+        subscribers.withLock { $0.append(subscriber) }
+        return HTTPEventSubscription(subscriber) { [weak self] cancelled in
+            self?.subscribers.withLock { subscribers in subscribers.removeAll { $0 === cancelled } }
         }
     }
 
-    /// Subscribes a closure to every event emitted from now on.
+    /// Subscribes a closure to every event emitted from now on; it runs inline and must not
+    /// block.
     @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (HTTPEvent) -> Void) -> HTTPEventSubscription {
         subscribe(ClosureObserver(handler))
     }
 
-    /// Hands an event to every subscribed observer without waiting for any of them: for the
-    /// package's benchmarks and tests. Clients are built on ``HTTPTransport``, and
-    /// ``HTTPTransportClient`` emits every event; to test an observer, hand it events made
-    /// as values (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:)`` and
-    /// the other factories).
+    /// Hands an event to every subscribed observer: for the package's benchmarks and tests.
+    /// Clients are built on ``HTTPTransport``, and ``HTTPTransportClient`` emits every event;
+    /// to test an observer, hand it events made as values
+    /// (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:)`` and the other
+    /// factories).
     package func emit(_ event: HTTPEvent) {
         emit(event.name) { _ in event }
     }
 
-    /// Emits the event `make` builds, named `name`, when a subscribed observer handles events
-    /// of that name; otherwise builds nothing. The client's way to emit: an event no observer
-    /// asked for costs no allocation.
+    /// Hands the event `make` builds, named `name`, to every subscribed observer that handles
+    /// events of that name; when none does, builds nothing. The client's way to emit: an
+    /// event no observer asked for costs no allocation.
     func emit(_ name: HTTPEvent.Name, _ make: (HTTPEvent.Name) -> HTTPEvent) {
-        let queues = queues.withLock { $0 }
-        guard queues.contains(where: { $0.handles(name) }) else { return }
-        let event = make(name)
-        for queue in queues {
-            queue.enqueue(event)
+        let subscribers = subscribers.withLock { $0 }
+        var event: HTTPEvent?
+        for subscriber in subscribers where subscriber.handles(name) {
+            let built = event ?? make(name)
+            event = built
+            subscriber.observer.handle(built)
         }
     }
 
-    /// Suspends until every event emitted before the call was delivered to (or dropped for)
-    /// every observer subscribed at the time of the call, and the diagnostics reported about
-    /// them ran; or until the calling task is cancelled.
+    /// Returns when every observer subscribed at the time of the call has finished the work
+    /// it queued for the events it was handed (``HTTPObserver/flush()``). Events emitted
+    /// before the call were handed over already: emitting returns only after that.
     public func flush() async {
-        for queue in queues.withLock({ $0 }) {
-            await queue.waitUntilSettled()
+        for subscriber in subscribers.withLock({ $0 }) {
+            await subscriber.observer.flush()
         }
-        // Reports are queued before the events they describe settle: they are in this queue.
-        if let diagnosticsQueue {
-            await withCheckedContinuation { continuation in diagnosticsQueue.async { continuation.resume() } }
-        }
+    }
+}
+
+/// One subscribed observer, with the names it handles read once.
+final class Subscriber: Sendable {
+    let observer: any HTTPObserver
+    /// The names of the events the observer handles; `nil` for all. A short array: a few
+    /// comparisons of names cost less than hashing one.
+    private let handledNames: [HTTPEvent.Name]?
+    private let cancelled = Locked(false)
+
+    init(_ observer: some HTTPObserver) {
+        self.observer = observer
+        handledNames = observer.handledEventNames.map(Array.init)
     }
 
-    /// Queues a report for `diagnostics` without running it, so an observer's queue can make
-    /// it under its lock.
-    private var report: (@Sendable (HTTPObserverDiagnostic) -> Void)? {
-        guard let diagnostics, let diagnosticsQueue else { return nil }
-        return { report in diagnosticsQueue.async { diagnostics(report) } }
+    /// Whether the observer handles events named `name`.
+    func handles(_ name: HTTPEvent.Name) -> Bool {
+        handledNames?.contains(name) ?? true
     }
+
+    /// Whether its subscription was cancelled.
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    /// Marks it cancelled.
+    func cancel() { cancelled.withLock { $0 = true } }
 }

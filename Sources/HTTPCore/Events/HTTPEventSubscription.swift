@@ -2,35 +2,24 @@
 ///
 /// Keep it to stop the observer later; dropping it does not unsubscribe.
 public final class HTTPEventSubscription: Cancellable {
-    private let queue: ObserverQueue
-    private let onCancel: @Sendable (ObserverQueue) -> Void
+    private let subscriber: Subscriber
+    private let onCancel: @Sendable (Subscriber) -> Void
 
-    init(queue: ObserverQueue, onCancel: @escaping @Sendable (ObserverQueue) -> Void) {
-        self.queue = queue
+    init(_ subscriber: Subscriber, onCancel: @escaping @Sendable (Subscriber) -> Void) {
+        self.subscriber = subscriber
         self.onCancel = onCancel
     }
 
-    /// Events that overflowed this observer's buffer and were never delivered to it:
-    /// ``statistics``' `dropped`.
-    public var droppedEventCount: Int { queue.statistics.dropped }
-
-    /// This observer's counters since it subscribed: emitted, delivered, dropped, discarded
-    /// at cancellation, and pending. Cheap: a copy taken under the queue's lock.
-    public var statistics: HTTPObserverStatistics { queue.statistics }
-
-    /// How many times delivery to the observer started: each start is one wake-up of a
-    /// dispatcher thread, which hands over every event waiting. Under load it grows by at most
-    /// one per 5 ms, however many exchanges end (see ``HTTPEventDispatcher``).
-    package var deliveryRunCount: Int { queue.drainCount }
-
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { queue.isCancelled }
+    public var isCancelled: Bool { subscriber.isCancelled }
 
-    /// Stops delivery to the observer: events not yet delivered are discarded.
+    /// Stops handing events to the observer. Events emitted after it returns never reach the
+    /// observer; an emission already under way on another task may still hand it its event.
     ///
-    /// Idempotent and thread-safe. A delivery already running finishes first.
+    /// Idempotent and thread-safe; an observer may cancel its own subscription from
+    /// ``HTTPObserver/handle(_:)``.
     public func cancel() {
-        queue.cancel()
-        onCancel(queue)
+        subscriber.cancel()
+        onCancel(subscriber)
     }
 }

@@ -15,8 +15,9 @@ import HTTPCoreConcurrency
 /// the server's `Retry-After` asks (seconds or an HTTP-date). When the server asks for more
 /// than ``maximumRetryAfter``, or a wait would end past the exchange's deadline
 /// (``HTTPMiddlewareContext/deadline``), it returns the last outcome at once instead of
-/// waiting. Cancelling the request ends a wait at once. A cancellation, or the deadline of
-/// the whole exchange, is never retried. ``attemptTimeout`` cuts short only an attempt that
+/// waiting. Cancelling the request ends a wait at once, and a request cancelled before the
+/// wait that would follow an outcome ends as cancelled rather than with that outcome. A
+/// cancellation, or the deadline of the whole exchange, is never retried. ``attemptTimeout`` cuts short only an attempt that
 /// a retry can follow; a request that will not be retried keeps the caller's whole deadline.
 ///
 /// ```swift
@@ -143,7 +144,8 @@ public struct RetryMiddleware: HTTPMiddleware {
         of request: HTTPRequest,
         _ context: HTTPMiddlewareContext
     ) -> TimeInterval? {
-        guard context.interruption == nil else { return nil }
+        // Past the deadline there is no room for a wait (below); a cancelled request that
+        // would be retried ends as cancelled in the wait, not with the outcome it replaces.
         let wait: TimeInterval
         switch outcome {
         case .success(let response):

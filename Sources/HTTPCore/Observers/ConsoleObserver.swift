@@ -89,13 +89,6 @@ public struct ConsoleObserver: HTTPObserver {
         write(format == .line || !isExchangeEnd ? Self.line(for: event) : blocks(for: event))
     }
 
-    /// Prints one `.warning` line where the dispatcher dropped events because this observer
-    /// was behind, so the exchanges missing from the output are not silently missing.
-    public func handleMissedEvents(_ missed: HTTPMissedEvents) {
-        guard minimumLevel <= .warning else { return }
-        write("... \(missed) missed here: the event dispatcher dropped them while this observer was behind")
-    }
-
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
     /// others `.debug`.
     public static func level(of event: HTTPEvent) -> Level {

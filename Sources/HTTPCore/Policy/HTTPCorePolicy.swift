@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Inject it into a client. Everything an event exposes goes through the policy's
 /// ``redactor``; bodies are either omitted or captured up to a byte cap. Redaction runs
-/// lazily, when an observer first reads an event's request or response, on the
-/// dispatcher's delivery queue: never on the request path.
+/// lazily, when an observer first reads an event's request or response: never for an event
+/// whose observers read only what metrics and traces need, and on their workers for the
+/// sinks that ship or store (dev-see, Loki, HAR).
 ///
 /// ```swift
 /// var policy = HTTPCorePolicy.debug
