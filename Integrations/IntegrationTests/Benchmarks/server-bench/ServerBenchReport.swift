@@ -61,7 +61,7 @@ struct ServerBenchReport: Encodable, Sendable {
         notes.append(
             "Allocs/req: malloc calls over the round and its drain / requests, every thread of the client process, "
                 + "counted by \(run.allocationCounting). Drain ms: HTTPEventDispatcher.flush() after the last response "
-                + "(observers catching up). Dropped: events dropped for observers in the cell."
+                + "(observers catching up). Dropped: logs the dev-see logger dropped in the cell (its buffer full)."
         )
         notes.append(
             "Server µs/req: the server child's CPU time per request (/proc, 10 ms ticks). Others %: the largest share "

@@ -21,7 +21,7 @@ struct VariantClient: Sendable {
     private let httpClient: AsyncHTTPClient.HTTPClient
     /// The HTTPCore variants' own dispatcher, `nil` for bare.
     private let dispatcher: HTTPEventDispatcher?
-    /// The observers' subscriptions, for their drop counts.
+    /// The observers' subscriptions, cancelled at shutdown.
     private let subscriptions: [HTTPEventSubscription]
     /// The dev-see logger of the variants that have one, shut down with the client.
     private let devSeeLogger: DevSeeLogger?
@@ -112,10 +112,10 @@ struct VariantClient: Sendable {
         await dispatcher?.flush()
     }
 
-    /// Events dropped for this client's observers since it was made, because a buffer was
-    /// full; 0 when they kept up.
+    /// Logs the dev-see logger dropped since it was made, because its buffer was full; 0 when
+    /// it kept up, and for the variants without one (observers run inline and drop nothing).
     var droppedEvents: Int {
-        subscriptions.reduce(0) { $0 + $1.droppedEventCount }
+        devSeeLogger?.statistics.dropped ?? 0
     }
 
     /// Cancels the subscriptions, shuts the dev-see logger down and AHC's client.

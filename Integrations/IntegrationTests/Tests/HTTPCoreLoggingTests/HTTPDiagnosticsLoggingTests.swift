@@ -55,22 +55,4 @@ final class HTTPDiagnosticsLoggingTests: XCTestCase {
             "error [LokiLogger] 23 lines arrived after shutdown and were dropped lost=23 lost_after_shutdown=23",
         ])
     }
-
-    func testAsTheProcessWideHandlerItLogsADispatchersOverflow() async throws {
-        let kept = KeptEvents()
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = HTTPDiagnostics.logging(to: Logger(label: "httpcore") { _ in KeepingLogHandler(kept: kept) })
-        defer { HTTPDiagnostics.handler = previous }
-        let dispatcher = HTTPEventDispatcher(bufferLimit: 4)
-        let urls = (0..<5).map { URL(string: "https://a.example/n/\($0)")! }
-        // The 16 events of the last four exchanges into a buffer of 4: 12 dropped, 3 of them ends.
-        try await GatedObserver.sendBurst(urls, whileBehind: RecordingObserver(), on: dispatcher)
-
-        XCTAssertEqual(kept.lines.filter { $0.contains("[HTTPEventDispatcher]") }, [
-            "warning [HTTPEventDispatcher] GatedObserver is behind: its buffer of 4 events is full, dropping the oldest until it catches up "
-                + "buffer_limit=4 observer=GatedObserver",
-            "error [HTTPEventDispatcher] GatedObserver caught up: it never saw 12 events (3 exchange ends, 0 retried attempts) "
-                + "lost=12 observer=GatedObserver",
-        ])
-    }
 }

@@ -18,6 +18,8 @@ final class LoggingObserverTests: XCTestCase {
         let records: Records
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
+        /// Read at each log call, as swift-log's own handlers do.
+        var metadataProvider: Logger.MetadataProvider?
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -25,12 +27,14 @@ final class LoggingObserverTests: XCTestCase {
         }
 
         func log(event: LogEvent) {
-            let record = Record(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+            let provided = metadataProvider?.get() ?? [:]
+            let merged = metadata.merging(provided) { $1 }.merging(event.metadata ?? [:]) { $1 }
+            let record = Record(level: event.level, message: "\(event.message)", metadata: merged)
             records.append(record)
         }
     }
 
-    /// The records, behind a lock: handlers log from the dispatcher's queue.
+    /// The records, behind a lock: handlers log from every task that sends.
     private final class Records: @unchecked Sendable {   // safe: `stored` is only touched under `lock`
         private let lock = NSLock()
         private var stored: [RecordingLogHandler.Record] = []
@@ -52,7 +56,7 @@ final class LoggingObserverTests: XCTestCase {
         let records = Records()
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         let dispatcher = HTTPEventDispatcher()
-        let subscription = dispatcher.subscribe(LoggingObserver(logger: logger))
+        dispatcher.subscribe(LoggingObserver(logger: logger))
         let transport = MockTransport()
         transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
@@ -61,10 +65,9 @@ final class LoggingObserverTests: XCTestCase {
         for _ in 0..<4 { _ = try? await client.send(request) }
         await dispatcher.flush()
 
-        // After the flush every event was handled, and the observer logs as it handles.
+        // Logged inline: each line was written before its send returned.
         let logged = records.all
         XCTAssertEqual(logged.map(\.level), [Logger.Level.info, .notice, .warning, .error])
-        XCTAssertEqual(subscription.statistics.emitted, 4, "terminal events only are queued for it")
         XCTAssertTrue(logged[0].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> 200 ("), logged[0].message)
         XCTAssertTrue(logged[3].message.hasPrefix("GET https://api.example.com/users/42?token=[REDACTED] -> failed: timed out ("), logged[3].message)
         let metadata = logged[1].metadata
@@ -75,6 +78,27 @@ final class LoggingObserverTests: XCTestCase {
         XCTAssertEqual(logged[3].metadata["error.type"], "timeout")
         XCTAssertNotNil(metadata["http.request.id"])
         XCTAssertFalse(logged.contains { "\($0.message) \($0.metadata)".contains("S3CR3T") })
+    }
+
+    /// The id of the incoming request a server is handling, as a server framework keeps it.
+    @TaskLocal static var incomingRequestID: String?
+
+    func testTheLineCarriesTheMetadataThatTheCallersMetadataProviderGivesOnItsTask() async throws {
+        let records = Records()
+        let provider = Logger.MetadataProvider {
+            Self.incomingRequestID.map { ["incoming.request.id": "\($0)"] } ?? [:]
+        }
+        let logger = Logger(label: "test") { _, _ in RecordingLogHandler(records: records, metadataProvider: provider) }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let client = HTTPTransportClient(transport: MockTransport(default: .status(200)), dispatcher: dispatcher)
+        let url = URL(string: "https://api.example.com/orders")!
+        try await Self.$incomingRequestID.withValue("req-41") { _ = try await client.send(HTTPCore.HTTPRequest(url: url)) }
+        try await Self.$incomingRequestID.withValue("req-42") { _ = try await client.send(HTTPCore.HTTPRequest(url: url)) }
+        _ = try await client.send(HTTPCore.HTTPRequest(url: url))
+
+        XCTAssertEqual(records.all.map { $0.metadata["incoming.request.id"] }, ["req-41", "req-42", nil],
+                       "each client line carries the id of the request its caller was handling")
     }
 
     func testAFailureAfterAStatusIsLoggedAsAFailure() async throws {

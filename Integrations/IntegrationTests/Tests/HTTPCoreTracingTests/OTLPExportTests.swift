@@ -130,6 +130,17 @@ final class OTLPExportTests: XCTestCase {
             [second["trace_id"] as? String, second["span_id"] as? String],
         ])
         XCTAssertEqual(logs.compactMap { ($0["attributes"] as? [String: Any])?["http.response.status_code"] as? String }.sorted(), ["200", "503"])
+
+        // LoggingObserver runs on the task that sent the request, so each record's own trace
+        // context is the span active where its event was emitted: the retried attempt's when
+        // the next attempt began (inside that attempt's span), the exchange's end after the
+        // middlewares returned (the caller's span).
+        func record(_ status: String) -> [String: Any]? {
+            logs.first { ($0["attributes"] as? [String: Any])?["http.response.status_code"] as? String == status }
+        }
+        XCTAssertEqual(logs.map { $0["trace_id"] as? String }, [job["trace_id"] as? String, job["trace_id"] as? String], "both in the caller's trace")
+        XCTAssertEqual(record("503")?["span_id"] as? String, second["span_id"] as? String)
+        XCTAssertEqual(record("200")?["span_id"] as? String, job["span_id"] as? String)
     }
 }
 
