@@ -5,9 +5,9 @@ import HTTPCoreConcurrency
 /// policy-exposed form, each field computed once, on first read.
 ///
 /// Shared by every event that describes this request, so every observer of every event gets
-/// one redaction. Each field is redacted on its own, on the thread that reads it first (an
-/// observer's delivery), never on the request path: an observer that reads only the URL
-/// pays for the URL alone.
+/// one redaction. Each field is redacted on its own, on the thread that reads it first (a
+/// sink's worker, or an observer that reads it inline): an observer that reads only the URL
+/// pays for the URL alone, and one that reads only what metrics need pays for nothing.
 final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
