@@ -13,6 +13,15 @@ import Logging
 /// The line and its metadata are what the client's policy exposes: the URL is redacted, and
 /// request metadata (a trace id a middleware set, a route) arrives redacted too. The level
 /// follows the outcome (``Levels``). Retried attempts are logged too, at ``Levels/retried``.
+///
+/// It logs on the task that sent the request, as the dispatcher runs every observer, so the
+/// logger's metadata provider reads the caller's task-locals: a server's incoming request id
+/// or a `ServiceContext` baggage item lands on the client's line, and a log handler that reads
+/// the active span (swift-otel's) records the caller's trace. A retried attempt's line is
+/// written when the next attempt begins, inside that attempt's span when tracing wraps each
+/// attempt; the exchange's line after the middlewares returned, in the caller's span. The
+/// attempt's own span is in the line's `trace_id` and `span_id` metadata when
+/// `TracingMiddleware` set them.
 public struct LoggingObserver: HTTPObserver {
     /// The level of each outcome.
     public struct Levels: Sendable, Hashable {

@@ -25,7 +25,9 @@ import ServiceLifecycle
 /// dropped.
 ///
 /// On graceful shutdown (or when its task is cancelled) it flushes the dispatcher, so every
-/// event emitted until then reaches its observers, then shuts both loggers down at once:
+/// observer that queues work of its own (a `QueuedObserver`) has handled every event emitted
+/// until then (the others handled each event as it was emitted), then shuts both loggers
+/// down at once:
 /// each uploads what it holds and stops. What a logger could not deliver (its server down)
 /// is counted in its statistics as failed and reported through its diagnostics, not lost
 /// silently. Logs given to a logger after that are dropped, counted
