@@ -59,6 +59,24 @@ final class HTTPEventValuesTests: XCTestCase {
         XCTAssertEqual(succeeded.requestBodyByteCount, 22)
     }
 
+    func testTheOutcomeOfEachEndIsOneValueAndOtherStepsHaveNone() {
+        let ends: [(HTTPEvent, HTTPEvent.Outcome?)] = [
+            (.requestCreated(request, at: start), nil),
+            (.requestStarted(request, attempt: 1, at: start), nil),
+            (.responseReceived(response(503), to: request, startedAt: start, receivedAt: start + 1), nil),
+            (.requestRetried(request, attempt: 1, outcome: .success(response(503)), startedAt: start, endedAt: start + 1), .response(statusCode: 503)),
+            (.requestRetried(request, attempt: 1, outcome: .failure(.timeout), startedAt: start, endedAt: start + 1), .failed(.timeout, statusCode: nil)),
+            (.requestSucceeded(response(404), to: request, startedAt: start, endedAt: start + 1), .response(statusCode: 404)),
+            (.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1), .failed(.timeout, statusCode: nil)),
+            (.requestFailed(.timeout, request: request, response: response(200), startedAt: start, endedAt: start + 1), .failed(.timeout, statusCode: 200)),
+            (.requestFailed(.cancelled, request: request, startedAt: start, endedAt: start + 1), .cancelled(statusCode: nil)),
+            (.requestFailed(.cancelled, request: request, response: response(200), startedAt: start, endedAt: start + 1), .cancelled(statusCode: 200)),
+        ]
+        for (event, outcome) in ends {
+            XCTAssertEqual(event.outcome, outcome, "\(event.name)")
+        }
+    }
+
     func testAFailureIsFailedAndACancellationIsCancelledAsAClientNamesThem() {
         let failed = HTTPEvent.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30)
         XCTAssertEqual(failed.name, .requestFailed)

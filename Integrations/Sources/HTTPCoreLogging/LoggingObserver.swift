@@ -90,17 +90,15 @@ public struct LoggingObserver: HTTPObserver {
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,
-    /// `-> cancelled (…)`; after redirects the route: `POST <url> → 303 → GET <url> -> 200 (…)`.
+    /// `-> cancelled (…)`, `-> 200, then cancelled (…)`; after redirects the route: `POST <url> → 303 → GET <url> -> 200 (…)`.
     static func line(_ event: HTTPEvent, url: String) -> String {
-        let outcome: String
-        if let statusCode = event.statusCode, event.name == .requestFailed {
-            outcome = "\(statusCode), then failed: \(event.error?.description ?? "no error")"
-        } else if let statusCode = event.statusCode {
-            outcome = "\(statusCode)"
-        } else if event.name == .requestCancelled {
-            outcome = "cancelled"
-        } else {
-            outcome = "failed: \(event.error?.description ?? "no response")"
+        let outcome = switch event.outcome {
+        case .response(let statusCode)?: "\(statusCode)"
+        case .failed(let error, let statusCode?)?: "\(statusCode), then failed: \(error)"
+        case .failed(let error, nil)?: "failed: \(error)"
+        case .cancelled(let statusCode?)?: "\(statusCode), then cancelled"
+        case .cancelled(nil)?: "cancelled"
+        case nil: "\(event.name)"
         }
         let retried = event.name == .requestRetried ? ", retried" : ""
         let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
@@ -110,12 +108,15 @@ public struct LoggingObserver: HTTPObserver {
 
     private func level(of event: HTTPEvent) -> Logger.Level {
         if event.name == .requestRetried { return levels.retried }
-        if event.name == .requestCancelled { return levels.cancelled }
-        guard let statusCode = event.statusCode, event.name != .requestFailed else { return levels.failure }
-        switch HTTPResponse.Status.Kind(code: statusCode) {
-        case .clientError: return levels.clientError
-        case .serverError: return levels.serverError
-        default: return levels.success
+        switch event.outcome {
+        case .response(let statusCode)?:
+            switch HTTPResponse.Status.Kind(code: statusCode) {
+            case .clientError: return levels.clientError
+            case .serverError: return levels.serverError
+            default: return levels.success
+            }
+        case .failed?: return levels.failure
+        case .cancelled?, nil: return levels.cancelled
         }
     }
 
