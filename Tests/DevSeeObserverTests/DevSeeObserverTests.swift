@@ -233,35 +233,11 @@ final class DevSeeObserverTests: XCTestCase {
     func testObserverIgnoresNonTerminalEvents() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
-        let subscription = dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
         let transport = MockTransport(default: .status(200))
         _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher).send(HTTPRequest(url: api.url("/x")))
         await dispatcher.flush()
-        XCTAssertEqual(harness.logger.statistics.accepted, 1)
-        XCTAssertEqual(subscription.statistics.emitted, 1, "created, started and received are never queued for it")
-    }
-
-    func testLogsWhoseEventsTheDispatcherDroppedAreCountedAsMissedAndReportedOnce() async throws {
-        let harness = LoggerHarness(receiver: receiver)
-        let dispatcher = HTTPEventDispatcher(bufferLimit: 10)
-        let observer = DevSeeObserver(logger: harness.logger)
-        let urls = (0..<30).map { api.url("/n/\($0)") }
-        try await GatedObserver.sendBurst(urls, whileBehind: observer, on: dispatcher)
-        await harness.logger.flush()
-
-        // 29 exchange ends into a buffer of 10 (the observer is queued no other event): the
-        // last 10 are kept, so the ends of exchanges 1 to 19 were dropped.
-        XCTAssertEqual(Set(receiver.storedObjects().compactMap { $0["url"] as? String }), Set(([0] + Array(20...29)).map { urls[$0].absoluteString }))
-        var expected = DevSeeDeliveryStatistics()
-        (expected.accepted, expected.delivered, expected.missed) = (11, 11, 19)
-        XCTAssertEqual(observer.statistics, expected)
-        XCTAssertEqual(observer.statistics.accepted + (observer.statistics.missed ?? 0), urls.count, "every exchange is a log or counted")
-        XCTAssertNil(harness.logger.statistics.missed, "a logger cannot know what its observers missed")
-        XCTAssertEqual(observer.statistics.description, "accepted 11, delivered 11, dropped 0, expired 0, rejected 0, failed 0, retried 0, probes 0, pending 0, missed 19")
-        XCTAssertEqual(harness.diagnostics.state, [
-            "the event dispatcher dropped 19 events (19 exchange ends, 0 retried attempts) while DevSeeObserver was behind: "
-                + "19 logs were never made",
-        ])
+        XCTAssertEqual(harness.logger.statistics.accepted, 1, "created, started and received make no log")
     }
 
     func testMiddlewareHeadersRetriedAttemptsAndMetadataReachPayloadsRedacted() async throws {
