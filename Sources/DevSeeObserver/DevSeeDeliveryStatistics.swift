@@ -1,27 +1,20 @@
 import HTTPCoreDelivery
 
 /// Counters of a ``DevSeeLogger``'s deliveries since it was created: the delivery engine's
-/// ``/HTTPCoreDelivery/DeliveryStatistics`` of its logs, with the logs an observer never made.
+/// ``/HTTPCoreDelivery/DeliveryStatistics`` of its logs.
 ///
 /// Every counter of ``/HTTPCoreDelivery/DeliveryStatistics`` reads and writes as a property of its own
 /// (`statistics.accepted`, `statistics.probes`, `statistics.isBalanced`), counting logs:
 /// every accepted log ends in exactly one of `delivered`, `dropped`, `expired`, `rejected` or
-/// `failed`, or is still `pending`. Logs that were never made, because the event dispatcher
-/// dropped their events before ``DevSeeObserver`` saw them, were never accepted: they are
-/// counted in ``missed``.
+/// `failed`, or is still `pending`.
 @dynamicMemberLookup
 public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// The delivery engine's counters of the logger's logs.
     public var delivery: DeliveryStatistics
-    /// Logs never made because the event dispatcher dropped their terminal or retried events
-    /// while the observer was behind, as counted by ``DevSeeObserver/statistics``; `nil` in a
-    /// logger's own ``DevSeeLogger/statistics``, which cannot know what its observers missed.
-    public var missed: Int?
 
-    /// Creates statistics of `delivery`'s counters, with `missed` unknown unless given.
-    public init(_ delivery: DeliveryStatistics = DeliveryStatistics(), missed: Int? = nil) {
+    /// Creates statistics of `delivery`'s counters.
+    public init(_ delivery: DeliveryStatistics = DeliveryStatistics()) {
         self.delivery = delivery
-        self.missed = missed
     }
 
     /// A counter of ``delivery``, such as `accepted` or `probes`.
@@ -35,8 +28,6 @@ public struct DevSeeDeliveryStatistics: Sendable, Hashable, CustomStringConverti
         delivery[keyPath: property]
     }
 
-    /// The engine's one-line summary, with `missed` when it is known.
-    public var description: String {
-        delivery.description + (missed.map { ", missed \($0)" } ?? "")
-    }
+    /// The engine's one-line summary.
+    public var description: String { delivery.description }
 }

@@ -191,49 +191,25 @@ public final class DevSeeLogger: Sendable {
 
     /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
     /// exchange's (or attempt's) log; a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event the log of
-    /// one message.
+    /// one message, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
     ///
-    /// Redaction and encoding of an exchange's log happen when it is uploaded, unless its
-    /// bodies are large, in which case they are captured now so the buffer does not keep them
-    /// alive. The terminal event of a request sent more than once describes its last attempt,
-    /// but carries the exchange's start and duration: its log gets the start of the attempt,
-    /// which the event also carries (and is captured now).
+    /// The event itself is queued (a retain and an append): its log is made, redacted and
+    /// encoded when it is uploaded, on the logger's workers. Only an event whose bodies are
+    /// large has its log captured now (its bodies cut at ``DevSeeLoggerConfiguration/maxBodyBytes``),
+    /// so the buffer does not keep them alive. A message event's redacted view is read now,
+    /// for its index.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
-        if event.name == .responseMessage { return acceptMessage(event, shipper: shipper) }
-        let attemptStart = event.attempt > 1 ? event.attemptStartedAt : nil
+        if event.name == .responseMessage {
+            guard let message = event.message, message.index < configuration.messageLogsPerExchange else { return }
+        }
         let retained = event.retainedByteCount
-        let maxMessageLogs = configuration.messageLogsPerExchange
-        if event.name.isTerminal, let attemptStart {
-            var entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
-            entry.startedAt = attemptStart
-            entry.exchangeDurationMilliseconds = event.durationMilliseconds
-            entry.durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
-            shipper.accept(.entry(entry), byteCost: entry.byteCost)
-        } else if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
-            let entry = LogEntry(event: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: maxMessageLogs)
+        if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
+            let entry = LogEntry(accepted: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: configuration.messageLogsPerExchange)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
             shipper.accept(.event(event), byteCost: retained)
         }
-    }
-
-    /// Logs one server-sent event or JSON line now (it is small), timed from its attempt's
-    /// start, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
-    private func acceptMessage(_ event: HTTPEvent, shipper: LogShipper) {
-        guard let message = event.message, message.index < configuration.messageLogsPerExchange else { return }
-        let entry = LogEntry(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: configuration.maxBodyBytes)
-        shipper.accept(.entry(entry), byteCost: entry.byteCost)
-    }
-
-    /// The last attempt's share of a terminal event's duration: the exchange's, less the time
-    /// from the exchange's start to the attempt's.
-    private static func attemptDuration(of event: HTTPEvent, startedAt attemptStart: Date) -> Double? {
-        let ended = event.endedAt ?? event.timestamp
-        guard let exchange = event.durationMilliseconds, let exchangeStart = event.startedAt else {
-            return max(0, ended.timeIntervalSince(attemptStart) * 1000)
-        }
-        return max(0, exchange - attemptStart.timeIntervalSince(exchangeStart) * 1000)
     }
 
     private func capture(

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreConcurrency
 
 /// An ``/HTTPCore/HTTPObserver`` that logs every HTTP exchange to dev-see.
 ///
@@ -33,19 +32,14 @@ import HTTPCoreConcurrency
 /// ```
 ///
 /// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted once more by the
-/// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` only hands the event to
-/// the logger's buffer; building and uploading the payload happen on the logger's workers.
-///
-/// When the dispatcher drops events because this observer is behind, the logs of the
-/// exchanges and retried attempts whose end was among them are never made: the observer
-/// counts them in its ``statistics`` (`missed`) and says so in one line to the logger's
-/// ``DevSeeLoggerConfiguration/diagnostics`` per gap, never one per event. A dropped message
-/// event is a message log missing; the dispatcher does not count those apart, so `missed`
-/// does not include them.
+/// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` runs on the task that
+/// emitted the event and only hands the event to the logger's buffer (a message event's
+/// redacted view is read first, for its index); building the log, redacting it, encoding and
+/// uploading the payload happen on the logger's workers. Only an event whose bodies are
+/// large has its log captured in `handle(_:)`, so that the buffer does not keep them alive.
+/// Every log the buffer accepts ends in one counter of the logger's ``DevSeeLogger/statistics``.
 public struct DevSeeObserver: HTTPObserver {
     private let fixedLogger: DevSeeLogger?
-    /// Logs never made because their events were dropped; shared by copies of the observer.
-    private let missedLogCount = Locked(0)
 
     /// The logger that ships the logs: the one given at creation, else
     /// `DevSeeLoggerCenter.shared` at the time of each event, so an observer created before
@@ -58,14 +52,9 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
-    /// The logger's delivery counters, with `missed`: the logs this observer never made
-    /// because the dispatcher dropped their events. The other counters are the logger's, so
-    /// they include logs from its other sources (the manual API, other observers).
-    public var statistics: DevSeeDeliveryStatistics {
-        var statistics = logger.statistics
-        statistics.missed = missedLogCount.withLock { $0 }
-        return statistics
-    }
+    /// The logger's delivery counters. They include the logs from its other sources (the
+    /// manual API, other observers).
+    public var statistics: DevSeeDeliveryStatistics { logger.statistics }
 
     /// Terminal, retried and message events: the only ones that make a log.
     public var handledEventNames: Set<HTTPEvent.Name>? {

@@ -36,6 +36,15 @@ struct HARExchange: Sendable {
     let messages: [HARStreamMessage]
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
+    /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
+    /// events, first ones first).
+    init(event: HTTPEvent, messageEvents: [HTTPEvent]) {
+        self.init(event: event, messages: messageEvents.compactMap { messageEvent in
+            messageEvent.message.map { HARStreamMessage(event: messageEvent, message: $0) }
+        })
+    }
+
+    /// The exchange a terminal or retried event describes, timed by the attempt it carries,
     /// with the messages recorded for its attempt.
     init(event: HTTPEvent, messages: [HARStreamMessage] = []) {
         let startedAt = event.startedAt ?? event.attemptStartedAt ?? event.timestamp

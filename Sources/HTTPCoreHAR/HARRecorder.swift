@@ -27,26 +27,26 @@ import HTTPCoreConcurrency
 /// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
 /// the number of exchanges and retried attempts that ended while the recorder was subscribed.
 /// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped and
-/// counted in ``droppedCount``. When the dispatcher drops events because the recorder is
-/// behind, the entries whose terminal or retried event was among them are never made; they
-/// are counted in ``missedCount`` and in ``droppedCount`` too (``/HTTPCore/HTTPObserver/handleMissedEvents(_:)``
-/// tells how many). The file says both in `log.comment`, `_droppedEntries` (all entries it
-/// lacks) and `_missedEntries` (those of them never recorded). Missed entries are counted,
-/// not missed events: a lost `created`, `started` or `received` event costs nothing, since the
-/// terminal and retried events carry their attempt's times (a lost message event is a
-/// message missing from its entry, counted in `_droppedStreamMessages`).
+/// counted in ``droppedCount``, which the file states in `log.comment` and
+/// `_droppedEntries`.
 ///
-/// An entry holds the redacted request and response, not the raw ones, so it weighs about
-/// its headers plus twice the policy's body cap at most, plus, for a stream,
-/// ``maxStreamMessagesPerEntry`` messages of at most the policy's `streamMessages.maxBytes`.
-/// Messages of exchanges still open are kept for at most ``capacity`` exchanges at once: past
-/// it, the oldest stream's are forgotten (and counted as dropped in its entry). Nothing is kept between events: the
-/// times of an entry's attempt come with its terminal or retried event.
+/// Cost: `handle(_:)` runs on the task that emitted the event and, but for the large events
+/// below, redacts nothing: at a terminal or retried event it stores the event, with the
+/// message events kept for its attempt, and at a message event it keeps the event for its
+/// entry (a retain and an append, under a lock). Entries are made from their events by ``harDocument()`` and
+/// ``write(to:)``, which read the events' redacted request and response (redacted once per
+/// event, shared with the other observers and kept for the next document) and build the
+/// JSON.
 ///
-/// Cost: `handle(_:)` runs on the dispatcher's delivery queue, never on the request path; at
-/// a terminal or retried event it reads the event's redacted request and response (computed
-/// once per event, shared with the other observers) and stores them. The JSON is built only by ``harDocument()`` and
-/// ``write(to:)``.
+/// An entry weighs its event until then: the request and response as the client holds
+/// them, plus, for a stream, ``maxStreamMessagesPerEntry`` message events of at most the
+/// policy's `streamMessages.maxBytes`. An event keeping more than 256 KiB alive (large
+/// bodies) is made into its entry at once instead, in `handle(_:)`: the entry keeps only the
+/// redacted request and response, so it weighs its headers plus twice the policy's body cap
+/// at most, whatever the bodies' sizes. Messages of
+/// exchanges still open are kept for at most ``capacity`` exchanges at once: past it, the
+/// oldest stream's are forgotten (and counted as dropped in its entry). Nothing else is kept
+/// between events: the times of an entry's attempt come with its terminal or retried event.
 ///
 /// Streamed exchanges (``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``) are entries like the
 /// others, written at their end with what really went through: `content.size` and
@@ -73,7 +73,7 @@ public final class HARRecorder: HTTPObserver {
 
     /// The version written as `log.creator.version` (name `HTTPCore`): this writer's format,
     /// raised when the recorded fields change.
-    public static let creatorVersion = "1.1"
+    public static let creatorVersion = "1.2"
 
     /// The number of messages of a streamed response kept per entry by default: 100.
     public static let defaultMaxStreamMessagesPerEntry = 100
@@ -85,14 +85,17 @@ public final class HARRecorder: HTTPObserver {
     /// are counted in the entry's `_droppedStreamMessages`.
     public let maxStreamMessagesPerEntry: Int
 
+    /// The most bytes an event may keep alive for its entry to be made only when a document
+    /// is built; a heavier one is made into its entry at once, so the recorder keeps its
+    /// redacted, capped request and response rather than its raw bodies.
+    static let maximumDeferredEventBytes = 256 * 1024
+
     private struct State {
-        var entries: BoundedQueue<HARExchange>
-        /// The messages of streamed exchanges still open, by request.
-        var openStreams: [HTTPRequest.ID: [HARStreamMessage]] = [:]
+        var entries: BoundedQueue<HARRecordedEntry>
+        /// The message events of streamed exchanges still open, by request.
+        var openStreams: [HTTPRequest.ID: [HTTPEvent]] = [:]
         /// Entries dropped to stay within the capacity.
         var overflowCount = 0
-        /// Entries never made because their events were dropped.
-        var missedCount = 0
     }
 
     private let state: Locked<State>
@@ -100,7 +103,7 @@ public final class HARRecorder: HTTPObserver {
     /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one)
     /// and the first `maxStreamMessagesPerEntry` messages of each streamed response.
     public init(capacity: Int = HARRecorder.defaultCapacity, maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry) {
-        let entries = BoundedQueue<HARExchange>(capacity: max(1, capacity))
+        let entries = BoundedQueue<HARRecordedEntry>(capacity: max(1, capacity))
         self.capacity = entries.capacity
         self.maxStreamMessagesPerEntry = max(0, maxStreamMessagesPerEntry)
         state = Locked(State(entries: entries))
@@ -111,8 +114,9 @@ public final class HARRecorder: HTTPObserver {
         HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage])
     }
 
-    /// Stores terminal and retried events as entries, and keeps the messages of streamed
-    /// responses for their entry; ignores the others.
+    /// Stores terminal and retried events for their entries, and keeps the message events of
+    /// streamed responses for their entry; ignores the others. Redacts nothing (but see the
+    /// type's notes on events keeping large bodies alive).
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
             keep(event)
@@ -120,34 +124,35 @@ public final class HARRecorder: HTTPObserver {
         }
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
-        // Reading the redacted views may redact them first: outside the lock.
-        let exchange = HARExchange(event: event, messages: messages)
+        let entry: HARRecordedEntry =
+            event.retainedByteCount > Self.maximumDeferredEventBytes
+            ? .exchange(HARExchange(event: event, messageEvents: messages))
+            : .event(event, messages: messages)
         state.withLock { state in
-            if state.entries.append(exchange) != nil { state.overflowCount += 1 }
+            if state.entries.append(entry) != nil { state.overflowCount += 1 }
         }
     }
 
-    /// Keeps a message for its entry, unless the entry has its fill. With ``capacity`` streams
-    /// open already (or whose end was lost), the one whose first message is oldest is
+    /// Keeps a message event for its entry, unless the entry has its fill. With ``capacity``
+    /// streams open already (or whose end was lost), the one whose first message is oldest is
     /// forgotten: its entry, if it comes, counts those messages as dropped.
     private func keep(_ event: HTTPEvent) {
-        guard maxStreamMessagesPerEntry > 0, let message = event.message else { return }
-        let kept = HARStreamMessage(event: event, message: message)
+        guard maxStreamMessagesPerEntry > 0 else { return }
         state.withLock { state in
             let id = event.requestID
             if state.openStreams[id] == nil, state.openStreams.count >= capacity,
-                let oldest = state.openStreams.min(by: { ($0.value.first?.receivedAt ?? .distantPast) < ($1.value.first?.receivedAt ?? .distantPast) }) {
+                let oldest = state.openStreams.min(by: { ($0.value.first?.timestamp ?? .distantPast) < ($1.value.first?.timestamp ?? .distantPast) }) {
                 state.openStreams[oldest.key] = nil
             }
-            let count = state.openStreams[id, default: []].lazy.filter { $0.attempt == kept.attempt }.count
+            let count = state.openStreams[id, default: []].lazy.filter { $0.attempt == event.attempt }.count
             guard count < maxStreamMessagesPerEntry else { return }
-            state.openStreams[id, default: []].append(kept)
+            state.openStreams[id, default: []].append(event)
         }
     }
 
-    /// The messages kept for the attempt an ending event describes; those of that attempt and
-    /// earlier ones are forgotten, and all of them at the exchange's end.
-    private func takeMessages(of event: HTTPEvent) -> [HARStreamMessage] {
+    /// The message events kept for the attempt an ending event describes; those of that
+    /// attempt and earlier ones are forgotten, and all of them at the exchange's end.
+    private func takeMessages(of event: HTTPEvent) -> [HTTPEvent] {
         state.withLock { state in
             let id = event.requestID
             guard let open = state.openStreams[id] else { return [] }
@@ -161,21 +166,15 @@ public final class HARRecorder: HTTPObserver {
     public var entryCount: Int { state.withLock { $0.entries.count } }
 
     /// The number of entries that ended but are not kept, since creation (or the last
-    /// ``removeAll()``): the oldest, dropped to stay within ``capacity``, plus ``missedCount``.
-    public var droppedCount: Int { state.withLock { $0.overflowCount + $0.missedCount } }
+    /// ``removeAll()``): the oldest, dropped to stay within ``capacity``.
+    public var droppedCount: Int { state.withLock { $0.overflowCount } }
 
-    /// The number of entries never recorded because the dispatcher dropped their terminal or
-    /// retried event while the recorder was behind, since creation (or the last
-    /// ``removeAll()``); included in ``droppedCount``.
-    public var missedCount: Int { state.withLock { $0.missedCount } }
-
-    /// Forgets every entry and resets ``droppedCount`` and ``missedCount``; exchanges in flight
-    /// still become entries.
+    /// Forgets every entry and resets ``droppedCount``; exchanges in flight still become
+    /// entries.
     public func removeAll() {
         state.withLock { state in
             state.entries.removeAll()
             state.overflowCount = 0
-            state.missedCount = 0
         }
     }
 
@@ -183,11 +182,14 @@ public final class HARRecorder: HTTPObserver {
     /// `startedDateTime`, except that the attempts of a retried request stay together in
     /// attempt order. The same entries always give the same bytes.
     ///
-    /// Built on each call, from a copy taken under the lock; costs about the size of the
-    /// document. Events still in the dispatcher's queues are not in it: call
-    /// ``/HTTPCore/HTTPEventDispatcher/flush()`` first to include every exchange that has ended.
+    /// Built on each call, from a copy of the kept entries taken under the lock: outside it,
+    /// each entry is made from its event (redacting what the event has not redacted yet) and
+    /// the JSON written; costs about the size of the document. Events still in the
+    /// dispatcher's queues are not in it: call ``/HTTPCore/HTTPEventDispatcher/flush()`` first to
+    /// include every exchange that has ended.
     public func harDocument() -> Data {
-        let (exchanges, overflowCount, missedCount) = state.withLock { (Array($0.entries), $0.overflowCount, $0.missedCount) }
+        let (recorded, overflowCount) = state.withLock { (Array($0.entries), $0.overflowCount) }
+        let exchanges = recorded.map(\.exchange)
         let dates = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         // The attempts of one request stay together, in attempt order, placed at the first
         // one's start (the last attempt's entry starts with the exchange, before the first
@@ -204,10 +206,6 @@ public final class HARRecorder: HTTPObserver {
         if overflowCount > 0 {
             comment += "; the \(overflowCount) oldest entries were dropped to keep the last \(capacity)"
         }
-        if missedCount > 0 {
-            comment += "; \(missedCount) entr\(missedCount == 1 ? "y was" : "ies were") never recorded because the event "
-                + "dispatcher dropped their events while the recorder was behind"
-        }
         comment += "."
         let log: HARJSON = [
             "version": "1.2",
@@ -215,8 +213,7 @@ public final class HARRecorder: HTTPObserver {
             "pages": [],
             "entries": .array(entries),
             "comment": .string(comment),
-            "_droppedEntries": .integer(overflowCount + missedCount),
-            "_missedEntries": .integer(missedCount),
+            "_droppedEntries": .integer(overflowCount),
         ]
         let document: HARJSON = ["log": log]
         return Data(document.serialized)

@@ -3,13 +3,13 @@ import HTTPCore
 import HTTPCoreConcurrency
 import HTTPCoreDelivery
 
-extension HTTPPushSender where Item == LokiEntry {
-    /// The Loki part of a push: batches of entries as one push body (gzip-compressed when
+extension HTTPPushSender where Item == LokiPendingLine {
+    /// The Loki part of a push: batches of lines as one push body (gzip-compressed when
     /// configured), posted to the push URL with the tenant and authorization headers.
     /// Everything else is the push sender's; Loki answers 204 to a push it stored, 429 when a
     /// rate limit is hit, 400 to a push it refuses (bad labels, out of order, too old, too
-    /// long).
-    static func loki(configuration: LokiConfiguration, transport: any HTTPTransport) -> HTTPPushSender {
+    /// long). The lines of observed events are made by `lines` as their batch is built.
+    static func loki(configuration: LokiConfiguration, lines: LokiLineBuilder, transport: any HTTPTransport) -> HTTPPushSender {
         let pushURL = Self.pushURL(configuration.url, path: configuration.pushPath)
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         if configuration.compressesBodies { headers["Content-Encoding"] = "gzip" }
@@ -17,7 +17,8 @@ extension HTTPPushSender where Item == LokiEntry {
         if let authorization = configuration.authorization { headers["Authorization"] = authorization.headerValue }
         let compressesBodies = configuration.compressesBodies
         let body = Locked(LokiPushBody())
-        return HTTPPushSender(transport: transport, url: { pushURL }, headers: headers, timeout: configuration.timeout) { entries in
+        return HTTPPushSender(transport: transport, url: { pushURL }, headers: headers, timeout: configuration.timeout) { items in
+            let entries = lines.entries(items)
             let json = body.withLock { $0.encode(entries) }
             return Data(compressesBodies ? Gzip.compress(json) : json)
         }

@@ -35,8 +35,10 @@ public struct LokiConfiguration: Sendable {
     public var compressesBodies = false
     /// How each log line is written.
     public var lineFormat = LokiLineFormat.logfmt
-    /// The redaction applied to plain log messages and their metadata (exchanges observed
-    /// through ``LokiObserver`` are already redacted by their dispatcher's policy).
+    /// The redaction applied to plain log messages and their metadata. The fields of
+    /// exchanges observed through ``LokiObserver`` are redacted by their client's policy,
+    /// and by this redactor too when it differs, as their lines are made on the logger's
+    /// worker.
     public var redactor = Redactor.standard
     /// The most server-sent events or JSON lines of one streamed response that ``LokiObserver``
     /// ships as lines of their own; later ones are only counted in the exchange's line. 0 by
@@ -47,12 +49,14 @@ public struct LokiConfiguration: Sendable {
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10
     /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by
-    /// ``diagnostics``.
+    /// ``diagnostics``, and its `buildsBatchesAhead` is ignored: each stream's times are made
+    /// increasing from one batch to the next, so batches are built in the order they are
+    /// pushed.
     public var delivery: DeliveryConfiguration
     /// Receives the logger's reports, each once per occurrence: the delivery engine's
     /// (overflow, outage, refusal, expiry, lines given up or arriving after shutdown) as
-    /// reports of `LokiLogger` about lines, and ``LokiObserver``'s lines never made. By
-    /// default ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
+    /// reports of `LokiLogger` about lines, ``LokiObserver``'s included. By default
+    /// ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
     public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
     /// Creates a configuration for the Loki at `url` and the app named `app`.

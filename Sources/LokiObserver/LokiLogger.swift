@@ -22,7 +22,8 @@ import FoundationNetworking
 /// and one line per HTTP exchange with ``LokiObserver``.
 ///
 /// - Cost: each call renders one line and enqueues it; pushes happen on the logger's own
-///   workers, gzip included.
+///   workers, gzip included. ``LokiObserver`` enqueues events, whose lines are made there
+///   too, when their batch is built.
 /// - Memory: waiting entries are bounded by the configuration's `delivery` limits; the
 ///   oldest are dropped first, and counted in ``statistics``.
 /// - Streams: every line carries the labels `app`, `environment` (when set), `level`,
@@ -36,10 +37,9 @@ import FoundationNetworking
 public final class LokiLogger: Sendable {
     /// The configuration the logger was created with.
     public let configuration: LokiConfiguration
-    private let queue: DeliveryQueue<HTTPPushSender<LokiEntry>>
-    private let baseLabels: [(name: String, value: String)]
-    /// The stream of plain log lines at each level, built once.
-    private let logStreams: [LokiLevel: String]
+    private let queue: DeliveryQueue<HTTPPushSender<LokiPendingLine>>
+    /// Makes the lines: plain ones when logged, those of observed events on the worker.
+    private let lines: LokiLineBuilder
     /// The session the logger created for itself, invalidated at shutdown.
     private let ownedSession: URLSession?
 
@@ -51,19 +51,15 @@ public final class LokiLogger: Sendable {
     /// own when `nil`. No connection is made until the first push.
     public init(configuration: LokiConfiguration, transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
-        var labels: [(name: String, value: String)] = [("app", configuration.app)]
-        if let environment = configuration.environment { labels.append(("environment", environment)) }
-        for (name, value) in configuration.extraLabels.sorted(by: { $0.key < $1.key }) {
-            labels.append((LokiLabelName.sanitized(name), value))
-        }
-        baseLabels = labels
-        logStreams = Dictionary(uniqueKeysWithValues: LokiLevel.allCases.map { level in
-            (level, LokiEntry.stream(labels + [("level", level.rawValue), ("kind", "log")]))
-        })
+        let lines = LokiLineBuilder(configuration: configuration)
+        self.lines = lines
         let session = transport == nil ? URLSession(configuration: URLSessionClient.makeDefaultConfiguration()) : nil
         ownedSession = session
-        let sender = HTTPPushSender.loki(configuration: configuration, transport: transport ?? URLSessionTransport(session: session!))
+        let sender = HTTPPushSender.loki(configuration: configuration, lines: lines, transport: transport ?? URLSessionTransport(session: session!))
         var delivery = configuration.delivery
+        // The push body carries each stream's last timestamp from one batch to the next, and
+        // events' lines are made with their batch: batches are built in the order they are sent.
+        delivery.buildsBatchesAhead = false
         let diagnostics = configuration.diagnostics
         delivery.diagnostics = { diagnostics($0.diagnostic(source: "LokiLogger", items: "line")) }
         queue = DeliveryQueue(sender: sender, configuration: delivery)
@@ -74,12 +70,7 @@ public final class LokiLogger: Sendable {
 
     /// Logs `message` at `level`. Metadata keys become logfmt keys (or JSON keys) of the line.
     public func log(_ level: LokiLevel, _ message: String, metadata: [String: String] = [:], date: Date = Date()) {
-        let redactor = configuration.redactor
-        var fields: [(key: String, value: String)] = [("msg", redactor.redactedText(message))]
-        for (key, value) in redactor.redactedMetadata(metadata).sorted(by: { $0.key < $1.key }) where key != "msg" {
-            fields.append((key, value))
-        }
-        enqueue(stream: logStreams[level]!, fields: fields, date: date)
+        enqueue(.line(lines.logEntry(level, message, metadata: metadata, date: date)))
     }
 
     /// Logs `message` at ``LokiLevel/trace``.
@@ -114,20 +105,13 @@ public final class LokiLogger: Sendable {
         ownedSession?.finishTasksAndInvalidate()
     }
 
-    /// Queues one line with the base labels, `level`, `kind` and `extraLabels`.
-    func enqueue(level: LokiLevel, kind: String, extraLabels: [(name: String, value: String)], fields: [(key: String, value: String)], date: Date) {
-        enqueue(stream: LokiEntry.stream(baseLabels + [("level", level.rawValue), ("kind", kind)] + extraLabels), fields: fields, date: date)
+    /// Queues the event of an exchange, an attempt or a message for ``LokiObserver``: its
+    /// line is made when its batch is built, on the logger's worker.
+    func enqueue(_ event: HTTPEvent) {
+        enqueue(.event(event))
     }
 
-    private func enqueue(stream: String, fields: [(key: String, value: String)], date: Date) {
-        let entry = LokiEntry(stream: stream, date: date, line: Self.capped(configuration.lineFormat.line(fields)))
-        queue.enqueue(entry, byteCost: entry.byteCost)
-    }
-
-    private static func capped(_ line: String) -> String {
-        let count = line.utf8.count
-        guard count > maximumLineBytes else { return line }
-        let kept = UTF8Text.prefix(line, maxBytes: maximumLineBytes)
-        return kept + " [truncated \(count - kept.utf8.count) bytes]"
+    private func enqueue(_ line: LokiPendingLine) {
+        queue.enqueue(line, byteCost: line.byteCost)
     }
 }

@@ -237,7 +237,7 @@ final class DevSeeObserverTests: XCTestCase {
         let transport = MockTransport(default: .status(200))
         _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher).send(HTTPRequest(url: api.url("/x")))
         await dispatcher.flush()
-        XCTAssertEqual(harness.logger.statistics.accepted, 1)
+        XCTAssertEqual(harness.logger.statistics.accepted, 1, "created, started and received make no log")
     }
 
     func testMiddlewareHeadersRetriedAttemptsAndMetadataReachPayloadsRedacted() async throws {

@@ -1,11 +1,12 @@
 import Foundation
-import HTTPCore
 import HTTPCoreHAR
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
 import HTTPCoreConcurrency
 import HTTPCoreLoopback
+
+@testable import HTTPCore
 
 /// Real exchanges through `URLSessionClient` and a loopback server, recorded, written to a
 /// file, and read back by PyPI's haralyzer with the HAR 1.2 field rules (`HARConsumer`).
@@ -446,7 +447,79 @@ final class HARRecorderTests: XCTestCase {
         let text = String(decoding: recorder.harDocument(), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": {\n      \"name\": \"HTTPCore\","), text)
     }
+
+    /// The terminal event of one exchange through a mock transport answering `answer`, as the
+    /// dispatcher delivered it, read by no observer yet.
+    private func terminalEvent(of request: HTTPRequest, answer: MockTransport.Reply) async throws -> HTTPEvent {
+        let dispatcher = HTTPEventDispatcher()
+        let kept = Locked<[HTTPEvent]>([])
+        dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
+        _ = try await HTTPTransportClient(transport: MockTransport(default: answer), dispatcher: dispatcher, policy: .debug).send(request)
+        await dispatcher.flush()
+        return try XCTUnwrap(kept.withLock { $0 }.last)
+    }
+
+    /// The `log.entries` of a document, as JSON objects.
+    private func entries(of document: Data) throws -> [[String: Any]] {
+        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: document) as? [String: Any])?["log"] as? [String: Any])
+        return try XCTUnwrap(log["entries"] as? [[String: Any]])
+    }
+
+    func testHandleStoresTheEventAndTheEntryIsMadeWithThePolicysRedactionWhenTheDocumentIsBuilt() async throws {
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/login?token=t")!, headers: ["Authorization": "Bearer s3cret"],
+            body: Data(#"{"password":"hunter2"}"#.utf8)
+        )
+        let terminal = try await terminalEvent(of: request, answer: .status(200, body: Data(#"{"ok":true}"#.utf8)))
+        let recorder = HARRecorder()
+
+        recorder.handle(terminal)
+        XCTAssertFalse(terminal.requestRecord.isExposed, "handle redacted nothing of the request")
+        XCTAssertEqual(terminal.responseRecord?.isExposed, false, "nor of the response")
+        XCTAssertEqual([recorder.entryCount, recorder.droppedCount], [1, 0])
+
+        let document = recorder.harDocument()
+        XCTAssertTrue(terminal.requestRecord.isExposed, "the entry was made from the event by harDocument()")
+        let entry = try XCTUnwrap(try entries(of: document).first)
+        let requestJSON = try XCTUnwrap(entry["request"] as? [String: Any])
+        XCTAssertEqual(requestJSON["url"] as? String, "https://api.example.com/login?token=[REDACTED]")
+        let headers = try XCTUnwrap(requestJSON["headers"] as? [[String: Any]])
+        XCTAssertEqual(headers.first { ($0["name"] as? String) == "Authorization" }?["value"] as? String, "[REDACTED]")
+        XCTAssertEqual((requestJSON["postData"] as? [String: Any])?["text"] as? String, #"{"password":"[REDACTED]"}"#)
+        XCTAssertEqual(recorder.harDocument(), document, "the entry made again reads the same redacted views")
+    }
+
+    func testAnEventKeepingLargeBodiesAliveIsMadeIntoItsEntryAtOnce() async throws {
+        let body = Data(repeating: UInt8(ascii: "a"), count: 300 * 1024)
+        let terminal = try await terminalEvent(of: HTTPRequest(url: URL(string: "https://api.example.com/large")!), answer: .status(200, body: body))
+        let recorder = HARRecorder()
+
+        recorder.handle(terminal)
+        XCTAssertEqual(terminal.responseRecord?.isExposed, true, "its capped, redacted body is kept instead of the raw one")
+        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let content = try XCTUnwrap((entry["response"] as? [String: Any])?["content"] as? [String: Any])
+        XCTAssertEqual(content["size"] as? Int, 300 * 1024)
+        XCTAssertEqual((content["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
+    }
+
+    func testEntriesMadeAtDocumentTimeKeepTheCapacityAndTheDroppedCountExact() async throws {
+        let recorder = HARRecorder(capacity: 2)
+        var terminals: [HTTPEvent] = []
+        for n in 0..<5 {
+            let url = URL(string: "https://api.example.com/n/\(n)?token=t")!
+            terminals.append(try await terminalEvent(of: HTTPRequest(url: url), answer: .status(200)))
+        }
+        for terminal in terminals { recorder.handle(terminal) }
+
+        XCTAssertEqual([recorder.entryCount, recorder.droppedCount], [2, 3])
+        XCTAssertEqual(
+            try entries(of: recorder.harDocument()).compactMap { ($0["request"] as? [String: Any])?["url"] as? String },
+            ["https://api.example.com/n/3?token=[REDACTED]", "https://api.example.com/n/4?token=[REDACTED]"]
+        )
+        XCTAssertFalse(terminals[0].requestRecord.isExposed, "a dropped entry is never made")
+    }
 }
+
 
 extension ISO8601DateFormatter {
     /// `2026-10-21T07:28:00.123Z`.

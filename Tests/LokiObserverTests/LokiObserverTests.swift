@@ -1,11 +1,13 @@
 import Foundation
-import HTTPCore
+import HTTPCoreConcurrency
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import LokiObserver
 import XCTest
 import HTTPCoreLoopback
 import HTTPCoreTestPeers
+
+@testable import HTTPCore
 
 /// Real exchanges through URLSessionClient become one Loki line each, with low-cardinality
 /// labels and the redacted exchange in the line.
@@ -139,5 +141,74 @@ final class LokiObserverTests: XCTestCase {
         await dispatcher.flush()
         await harness.logger.flush()
         XCTAssertEqual(harness.logger.statistics.accepted, 1, "created, started and response received are not lines")
+    }
+
+    /// The events of one exchange through a mock transport, each as the dispatcher delivered
+    /// it, none read by any observer yet.
+    private func events(of request: HTTPRequest, policy: HTTPCorePolicy = .debug) async throws -> [HTTPEvent] {
+        let dispatcher = HTTPEventDispatcher()
+        let kept = Locked<[HTTPEvent]>([])
+        dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
+        _ = try await HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: policy).send(request)
+        await dispatcher.flush()
+        return kept.withLock { $0 }
+    }
+
+    func testHandleQueuesTheEventAndItsLineIsMadeWithItsBatchThroughTheLoggersRedactor() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver) { configuration in
+            // Nothing leaves before `flush()`: a batch would wait an hour to fill.
+            configuration.delivery.batching = .init(maximumCount: 100, maximumDelay: 3600)
+            configuration.redactor = Redactor(level: .standard, sensitiveQueryNames: ["page"])
+        }
+        let request = HTTPRequest(url: URL(string: "https://a.example/items?page=2&token=t")!, metadata: ["session": "s3cret"])
+        let events = try await events(of: request)
+        let terminal = try XCTUnwrap(events.last)
+        XCTAssertEqual(terminal.name, .requestSucceeded)
+
+        LokiObserver(logger: harness.logger).handle(terminal)
+        XCTAssertFalse(terminal.requestRecord.isExposed, "handle redacted nothing of the request")
+        XCTAssertEqual(terminal.responseRecord?.isExposed, false, "nor of the response")
+        XCTAssertEqual([harness.logger.statistics.accepted, harness.logger.statistics.pending], [1, 1])
+
+        await harness.logger.flush()
+        XCTAssertTrue(terminal.requestRecord.isExposed, "the line was made from the event when its batch was built")
+        let lines = try await receiver.received().lines
+        XCTAssertEqual(lines.count, 1)
+        let line = try XCTUnwrap(lines.first)
+        XCTAssertTrue(line.hasPrefix(#"method=GET url="https://a.example/items?page=[REDACTED]&token=[REDACTED]" status=200 outcome=succeeded "#), line)
+        XCTAssertTrue(line.hasSuffix(" session=[REDACTED]"), line)
+        XCTAssertEqual(harness.logger.statistics.delivered, 1)
+    }
+
+    func testPlainLinesAndObservedExchangesAreShippedFromOneBuffer() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver) { configuration in
+            configuration.delivery.batching = .init(maximumCount: 100, maximumDelay: 3600)
+        }
+        let events = try await events(of: HTTPRequest(url: URL(string: "https://a.example/x")!))
+        let terminal = try XCTUnwrap(events.last)
+        let start = Date()
+        harness.logger.log(.info, "before", date: start)
+        LokiObserver(logger: harness.logger).handle(terminal)
+        harness.logger.log(.info, "after", date: start.addingTimeInterval(1))
+        await harness.logger.flush()
+
+        let received = try await receiver.received()
+        XCTAssertEqual(received.lines.filter { $0.hasPrefix("msg=") }, ["msg=before", "msg=after"])
+        XCTAssertEqual(received.lines.filter { $0.hasPrefix("method=GET url=https://a.example/x ") }.count, 1)
+        XCTAssertEqual([harness.logger.statistics.accepted, harness.logger.statistics.delivered], [3, 3])
+    }
+
+    func testWithoutMessageLinesTheObserverIsNotHandedMessageEvents() {
+        let configuration = LokiConfiguration(url: URL(string: "http://127.0.0.1:3100")!, app: "checkout")
+        let logger = LokiLogger(configuration: configuration, transport: MockTransport())
+        XCTAssertEqual(LokiObserver(logger: logger).handledEventNames, HTTPEvent.Name.terminal.union([.requestRetried]))
+        var withMessages = configuration
+        withMessages.maxMessageLinesPerExchange = 5
+        let messageLogger = LokiLogger(configuration: withMessages, transport: MockTransport())
+        XCTAssertEqual(LokiObserver(logger: messageLogger).handledEventNames, HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage]))
     }
 }

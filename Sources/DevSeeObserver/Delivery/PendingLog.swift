@@ -1,7 +1,8 @@
 import HTTPCore
 
-/// A log accepted into the buffer: either captured already, or a terminal event whose
-/// (possibly costly) redacted view is read only when the log is uploaded.
+/// A log accepted into the buffer: either captured already, or the event of an exchange's
+/// end, a retried attempt or a message, whose (possibly costly) redacted view is read only
+/// when the log is uploaded.
 enum PendingLog: Sendable {
     indirect case entry(LogEntry)
     case event(HTTPEvent)
@@ -9,7 +10,7 @@ enum PendingLog: Sendable {
     func entry(maxBodyBytes: Int, maxMessageLogs: Int) -> LogEntry {
         switch self {
         case .entry(let entry): entry
-        case .event(let event): LogEntry(event: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
+        case .event(let event): LogEntry(accepted: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
         }
     }
 }

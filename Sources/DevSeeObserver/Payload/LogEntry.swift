@@ -155,6 +155,34 @@ enum HeapCost {
 }
 
 extension LogEntry {
+    /// The log of an event ``DevSeeObserver`` handed to the logger: a message event's
+    /// (timed from its attempt's start), or a terminal or retried event's. The terminal event
+    /// of a request sent more than once describes its last attempt but carries the
+    /// exchange's start and duration: its log is the attempt's, with the exchange's duration
+    /// beside it.
+    init(accepted event: HTTPEvent, maxBodyBytes: Int, maxMessageLogs: Int) {
+        if event.name == .responseMessage, let message = event.message {
+            self.init(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: maxBodyBytes)
+            return
+        }
+        self.init(event: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
+        if event.name.isTerminal, event.attempt > 1, let attemptStart = event.attemptStartedAt {
+            startedAt = attemptStart
+            exchangeDurationMilliseconds = event.durationMilliseconds
+            durationMilliseconds = Self.attemptDuration(of: event, startedAt: attemptStart)
+        }
+    }
+
+    /// The last attempt's share of a terminal event's duration: the exchange's, less the time
+    /// from the exchange's start to the attempt's.
+    private static func attemptDuration(of event: HTTPEvent, startedAt attemptStart: Date) -> Double? {
+        let ended = event.endedAt ?? event.timestamp
+        guard let exchange = event.durationMilliseconds, let exchangeStart = event.startedAt else {
+            return max(0, ended.timeIntervalSince(attemptStart) * 1000)
+        }
+        return max(0, exchange - attemptStart.timeIntervalSince(exchangeStart) * 1000)
+    }
+
     /// The entry of a terminal or retried event, from what the client's policy exposes; a
     /// streamed exchange's says how many of its messages had no log of their own, given that
     /// the logger logs at most `maxMessageLogs` per exchange.
