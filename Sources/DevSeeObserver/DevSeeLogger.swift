@@ -196,12 +196,12 @@ public final class DevSeeLogger: Sendable {
     /// The event itself is queued (a retain and an append): its log is made, redacted and
     /// encoded when it is uploaded, on the logger's workers. Only an event whose bodies are
     /// large has its log captured now (its bodies cut at ``DevSeeLoggerConfiguration/maxBodyBytes``),
-    /// so the buffer does not keep them alive. A message event's redacted view is read now,
-    /// for its index.
+    /// so the buffer does not keep them alive. A message event's index is read without
+    /// redacting anything.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
         if event.name == .responseMessage {
-            guard let message = event.message, message.index < configuration.messageLogsPerExchange else { return }
+            guard let index = event.messageIndex, index < configuration.messageLogsPerExchange else { return }
         }
         let retained = event.retainedByteCount
         if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {

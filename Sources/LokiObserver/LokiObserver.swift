@@ -61,9 +61,8 @@ public struct LokiObserver: HTTPObserver {
     /// the logger's worker; other events are ignored.
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
-            // The bound needs the message's index, which only its (redacted, bounded) view gives.
             let maxMessageLines = logger.configuration.maxMessageLinesPerExchange
-            guard maxMessageLines > 0, let message = event.message, message.index < maxMessageLines else { return }
+            guard maxMessageLines > 0, let index = event.messageIndex, index < maxMessageLines else { return }
         } else {
             guard event.name.isTerminal || event.name == .requestRetried else { return }
         }

@@ -244,6 +244,10 @@ public struct HTTPEvent: Sendable {
     /// The streamed message this ``Name/responseMessage`` event carries, redacted when first
     /// read; `nil` on other events.
     public var message: StreamMessage? { messageRecord?.exposed }
+
+    /// The index of a message event's message, read without redacting its data: for the sinks'
+    /// per-exchange caps, checked inline.
+    package var messageIndex: Int? { messageRecord?.index }
     /// On the terminal event of a streaming exchange whose response carried server-sent events
     /// or JSON lines: how many arrived, emitted or not (see
     /// ``HTTPCorePolicy/StreamMessageCapture``); 0 otherwise.
