@@ -76,7 +76,7 @@ struct ServerBenchRun {
             let capacity = info.durationSeconds * 1e6 * Double(max(info.cores, 1))
             info.otherCPUShare = max(0, machineAfter - machineBefore - ours) / capacity
         }
-        let report = ServerBenchReport(run: info, cells: cells, targets: TargetCheck.checks(in: cells))
+        let report = ServerBenchReport(run: info, cells: cells)
         output(report.markdown)
         do {
             let url = URL(fileURLWithPath: options.jsonPath)
