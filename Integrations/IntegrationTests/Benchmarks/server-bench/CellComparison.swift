@@ -25,8 +25,10 @@ struct CellComparison: Encodable, Sendable {
     /// What adding dev-see costs in the client's CPU time per request: `full` over
     /// `production`, − 1.
     let devSeeAddedCPU: Double?
-    /// How far from 1 noise alone moved a ratio in this cell: the widest of `bare-again`'s
-    /// rounds, either way. A ratio within 1 ± this cannot be told from bare in this run.
+    /// How far from 1 noise alone moved a ratio in this cell: `bare-again`'s median ratio to
+    /// bare, either way. The other ratios are medians over the same rounds, so one within
+    /// 1 ± this cannot be told from bare in this run. (A single round moves much further: the
+    /// rounds' own ratios are in the JSON.)
     let noiseBand: Double?
 
     /// The comparisons of `cell`.
@@ -43,7 +45,7 @@ struct CellComparison: Encodable, Sendable {
             ratio(variant, to: reference, of: \.requestsPerSecond).map(VariantSummary.median)
         }
         bareAgainRatios = ratio(.bareAgain, to: .bare, of: \.requestsPerSecond)
-        noiseBand = bareAgainRatios.flatMap { ratios in ratios.map { abs(1 - $0) }.max() }
+        noiseBand = bareAgainRatios.map { abs(1 - VariantSummary.median($0)) }
         noObserverToBare = throughput(.httpcore, to: .bare)
         handWrittenToBare = throughput(.handWritten, to: .bare)
         productionToBare = throughput(.production, to: .bare)

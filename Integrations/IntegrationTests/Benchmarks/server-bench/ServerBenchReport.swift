@@ -113,8 +113,8 @@ struct ServerBenchReport: Encodable, Sendable {
         )
         notes.append(
             "Second table, per cell: each ratio is the median over rounds of one variant's throughput / the other's in the "
-                + "same round. bare-again band: 1 ± the widest deviation of bare-again / bare in one of the cell's rounds, what "
-                + "noise alone does to a ratio here. dev-see adds: 1 − full / production in req/s, and full / production − 1 "
+                + "same round. bare-again band: 1 ± how far bare-again / bare (median over the same rounds) is from 1, what "
+                + "noise alone does to a median ratio here. dev-see adds: 1 − full / production in req/s, and full / production − 1 "
                 + "in CPU µs/req. Allocs/req and Switches/req repeat the first table's, in the order named."
         )
         notes.append(
