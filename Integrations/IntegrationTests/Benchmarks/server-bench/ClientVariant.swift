@@ -17,6 +17,11 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     /// Bare AHC with 5 µs of CPU work on the caller's thread per request: the same
     /// calibration, for 5 µs.
     case barePlus5 = "bare+5us"
+    /// Bare AHC with what a service writes by hand instead of HTTPCore, inline on the
+    /// caller's task (``HandWrittenGET``): one swift-distributed-tracing span with its context
+    /// injected into the headers, a swift-metrics timer and counter, one swift-log line, on the
+    /// same backends as `production` (nothing bootstrapped, a no-op log handler).
+    case handWritten = "hand-written"
     /// HTTPCore over AHC, no observer, no middleware, `timeout: 30`.
     case httpcore
     /// The same with no timeout.
@@ -30,9 +35,11 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
     /// `httpcore` through `TracingMiddleware` (no tracer bootstrapped),
     /// `TraceContextMiddleware` and `RetryMiddleware`, no observer.
     case middlewares
-    /// Metrics, logging and `DevSeeObserver` (its server down) subscribed, and
+    /// HTTPCore's production stack: `MetricsObserver` and `LoggingObserver` subscribed, and
     /// `TracingMiddleware` (no tracer bootstrapped), `TraceContextMiddleware` and
-    /// `RetryMiddleware`, `timeout: 30`.
+    /// `RetryMiddleware`, `timeout: 30`. What `hand-written` does by hand.
+    case production
+    /// `production` plus `DevSeeObserver` (its server down): what dev-see adds to it.
     case full
 
     /// The CPU work the variant adds to each of bare's requests, in microseconds: 0 but for
@@ -55,13 +62,15 @@ enum ClientVariant: String, CaseIterable, Codable, Sendable {
         case .bareAgain: "bare again, a client of its own: the noise floor of a ratio"
         case .barePlus2: "bare + 2 µs of CPU on the caller's thread per request: what 2 µs costs here"
         case .barePlus5: "bare + 5 µs of CPU on the caller's thread per request: what 5 µs costs here"
+        case .handWritten: "bare + by hand, inline: withSpan (context injected into the headers), a swift-metrics Timer and Counter (method, status), one swift-log info line (method, url, status, duration); same backends as production"
         case .httpcore: "HTTPTransportClient(asyncHTTPClient:), own dispatcher, no observer, no middleware, timeout 30"
         case .httpcoreNoTimeout: "as httpcore, no timeout"
         case .metrics: "httpcore + MetricsObserver (swift-metrics not bootstrapped)"
         case .logging: "httpcore + LoggingObserver (SwiftLogNoOpLogHandler)"
         case .devsee: "httpcore + DevSeeObserver (server down)"
         case .middlewares: "httpcore + Tracing, TraceContext, Retry middlewares, no observer"
-        case .full: "metrics + logging + DevSeeObserver (server down) + Tracing, TraceContext, Retry middlewares, timeout 30"
+        case .production: "metrics + logging + Tracing, TraceContext, Retry middlewares, timeout 30: the production stack"
+        case .full: "production + DevSeeObserver (server down)"
         }
     }
 }

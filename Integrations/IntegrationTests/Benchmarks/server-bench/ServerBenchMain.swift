@@ -4,12 +4,14 @@ import Foundation
 /// [options]`: the cost of HTTPCore on the server path, over AsyncHTTPClient, against bare
 /// AsyncHTTPClient.
 ///
-/// Every ``ClientVariant`` (bare AHC, HTTPCore with no observer, with observers, the full
-/// stack) calls the same SwiftNIO HTTP/1.1 server on loopback at 1, 16 and 64 concurrent
+/// Every ``ClientVariant`` (bare AHC, bare AHC instrumented by hand, HTTPCore with no
+/// observer, with observers, the production stack, and it with dev-see) calls the same SwiftNIO HTTP/1.1 server on loopback at 1, 16 and 64 concurrent
 /// callers, for 64-byte and 64 KiB responses. Rounds alternate the variants (bare,
 /// httpcore, ..., bare, httpcore, ...), so each variant's throughput is compared with bare's
 /// in the same round; the report gives requests/s, that ratio, the client process's CPU time
-/// per request and its allocations per request, as a table on standard output and as JSON.
+/// per request, its context switches and allocations per request, as a table on standard
+/// output and as JSON; then per cell the comparisons and targets of issue 38
+/// (``CellComparison``, ``TargetCheck``).
 ///
 /// Two processes, so the client's figures are the client's alone: the server runs in a child
 /// (this executable again, `--serve`, see ``BenchmarkServer``), and the CPU time

@@ -7,8 +7,18 @@ struct ServerBenchReport: Encodable, Sendable {
     let run: RunInfo
     /// The cells, in the order they ran.
     let cells: [CellResult]
-    /// The issue's targets.
+    /// Each cell's comparisons, in the same order.
+    let comparisons: [CellComparison]
+    /// Issue 38's targets in every cell.
     let targets: [TargetCheck]
+
+    /// The report of `cells`: their comparisons and targets derived from them.
+    init(run: RunInfo, cells: [CellResult]) {
+        self.run = run
+        self.cells = cells
+        comparisons = cells.map(CellComparison.init)
+        targets = TargetCheck.checks(in: comparisons)
+    }
 
     /// The table, its notes and the target lines.
     var markdown: String {
@@ -37,10 +47,48 @@ struct ServerBenchReport: Encodable, Sendable {
             }
         }
         lines.append("")
+        lines += comparisonTable
+        lines.append("")
         lines += notes.map { "- " + $0 }
         lines.append("")
         lines += targets.map(\.line)
         return lines.joined(separator: "\n")
+    }
+
+    /// The variants whose allocations and context switches the comparison table repeats.
+    private static let comparedVariants: [ClientVariant] = [.bare, .handWritten, .httpcore, .production, .full]
+
+    /// One row per cell: the ratios the targets hold to, and what a request costs in
+    /// allocations and context switches in the variants they compare.
+    private var comparisonTable: [String] {
+        let perRequest = Self.comparedVariants.map(\.rawValue).joined(separator: " / ")
+        var lines = [
+            "| Callers | Body | no observer / bare | bare-again band | hand-written / bare | production / bare | production / hand-written "
+                + "| dev-see adds (req/s) | dev-see adds (CPU) | Allocs/req: \(perRequest) | Switches/req: \(perRequest) |",
+            "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        ]
+        for (cell, comparison) in zip(cells, comparisons) {
+            let summaries = Self.comparedVariants.map { cell.summary(of: $0) }
+            let row = [
+                "\(cell.concurrency)", ResponseSize.label(cell.responseBytes),
+                Self.format(comparison.noObserverToBare, "%.3f"),
+                comparison.noiseBand.map { String(format: "1 ± %.3f", $0) } ?? "n/a",
+                Self.format(comparison.handWrittenToBare, "%.3f"),
+                Self.format(comparison.productionToBare, "%.3f"),
+                Self.format(comparison.productionToHandWritten, "%.3f"),
+                Self.format(comparison.devSeeAddedCost.map { $0 * 100 }, "%+.1f%%"),
+                Self.format(comparison.devSeeAddedCPU.map { $0 * 100 }, "%+.1f%%"),
+                summaries.map { Self.format($0?.allocationsPerRequest, "%.1f") }.joined(separator: " / "),
+                summaries.map { Self.format($0?.contextSwitchesPerRequest, "%.2f") }.joined(separator: " / "),
+            ]
+            lines.append("| " + row.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
+    /// `value` formatted, `n/a` when unknown.
+    private static func format(_ value: Double?, _ format: String) -> String {
+        value.map { String(format: format, $0) } ?? "n/a"
     }
 
     /// What the columns mean and how the figures were made.
@@ -62,6 +110,16 @@ struct ServerBenchReport: Encodable, Sendable {
             "Allocs/req: malloc calls over the round and its drain / requests, every thread of the client process, "
                 + "counted by \(run.allocationCounting). Drain ms: HTTPEventDispatcher.flush() after the last response "
                 + "(observers catching up). Dropped: logs the dev-see logger dropped in the cell (its buffer full)."
+        )
+        notes.append(
+            "Second table, per cell: each ratio is the median over rounds of one variant's throughput / the other's in the "
+                + "same round. bare-again band: 1 ± how far bare-again / bare (median over the same rounds) is from 1, what "
+                + "noise alone does to a median ratio here. dev-see adds: 1 − full / production in req/s, and full / production − 1 "
+                + "in CPU µs/req. Allocs/req and Switches/req repeat the first table's, in the order named."
+        )
+        notes.append(
+            "Targets (issue 38), each cell from this run alone: no observer ≥ 0.97× bare or within the bare-again band; "
+                + "production ≥ 0.97× hand-written and ≥ 0.90× bare; dev-see adds ≤ 3%. A MISS does not change the exit status."
         )
         notes.append(
             "Server µs/req: the server child's CPU time per request (/proc, 10 ms ticks). Others %: the largest share "

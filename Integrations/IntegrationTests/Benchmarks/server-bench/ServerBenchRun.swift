@@ -10,8 +10,10 @@ struct ServerBenchRun {
 
     /// Requests per variant and round of a cell, unless `--requests` says otherwise: 20,000
     /// at 16 callers and 64 bytes, as in the issue, and about as many seconds' worth in the
-    /// other cells, so a full run of every cell (5 rounds) takes about 4 to 5 minutes on a
-    /// 2-core machine, more while it is busy with something else. `--quick` makes a fifth of
+    /// other cells: a run of every cell (5 rounds) takes about 4 minutes on a 2-core machine
+    /// with the six variants issue 38's targets need (`--variants
+    /// bare,bare-again,hand-written,httpcore,production,full`), about twice that with all of
+    /// them, more while the machine is busy with something else. `--quick` makes a fifth of
     /// them.
     static func requestsPerRound(concurrency: Int, responseBytes: Int, quick: Bool) -> Int {
         let small = responseBytes <= ResponseSize.small
@@ -76,7 +78,7 @@ struct ServerBenchRun {
             let capacity = info.durationSeconds * 1e6 * Double(max(info.cores, 1))
             info.otherCPUShare = max(0, machineAfter - machineBefore - ours) / capacity
         }
-        let report = ServerBenchReport(run: info, cells: cells, targets: TargetCheck.checks(in: cells))
+        let report = ServerBenchReport(run: info, cells: cells)
         output(report.markdown)
         do {
             let url = URL(fileURLWithPath: options.jsonPath)

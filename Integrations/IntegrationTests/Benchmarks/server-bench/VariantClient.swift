@@ -34,12 +34,20 @@ struct VariantClient: Sendable {
     /// The largest body read: the largest response with room to spare.
     static let maximumResponseBytes = 1 << 20
 
+    /// The logger of `LoggingObserver` and of the `hand-written` variant: a no-op handler, so
+    /// both pay for deciding not to log and nothing for a backend.
+    static let logger = Logger(label: "server-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+
     /// A fresh client for `variant` calling `url`; the `full` variant's dev-see logger sends to
     /// `devSeeURL`, where nothing listens.
     static func make(_ variant: ClientVariant, url: URL, devSeeURL: URL) -> VariantClient {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         let http = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
+        if variant == .handWritten {
+            let perform = HandWrittenGET.make(url.absoluteString, with: http, logger: logger)
+            return VariantClient(variant: variant, perform: perform, httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
+        }
         if variant.isBare {
             return VariantClient(variant: variant, perform: bareGET(url, with: http, addingCPU: variant.addedCPUMicroseconds), httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
         }
@@ -47,19 +55,19 @@ struct VariantClient: Sendable {
         var subscriptions: [HTTPEventSubscription] = []
         var middlewares: [any HTTPMiddleware] = []
         var devSeeLogger: DevSeeLogger?
-        if variant == .metrics || variant == .full {
+        let isProduction = variant == .production || variant == .full
+        if variant == .metrics || isProduction {
             subscriptions.append(dispatcher.subscribe(MetricsObserver()))
         }
-        if variant == .logging || variant == .full {
-            let logger = Logger(label: "server-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        if variant == .logging || isProduction {
             subscriptions.append(dispatcher.subscribe(LoggingObserver(logger: logger)))
         }
         if variant == .devsee || variant == .full {
-            let logger = makeDevSeeLogger(serverURL: devSeeURL)
-            subscriptions.append(dispatcher.subscribe(DevSeeObserver(logger: logger)))
-            devSeeLogger = logger
+            let devSee = makeDevSeeLogger(serverURL: devSeeURL)
+            subscriptions.append(dispatcher.subscribe(DevSeeObserver(logger: devSee)))
+            devSeeLogger = devSee
         }
-        if variant == .middlewares || variant == .full {
+        if variant == .middlewares || isProduction {
             middlewares = [TracingMiddleware(), TraceContextMiddleware(), RetryMiddleware()]
         }
         let client = HTTPTransportClient(
