@@ -31,9 +31,11 @@ import NIOHTTP1
 ///   `Content-Encoding` or `Transfer-Encoding`), `0` for `HEAD`, 204 and 304, else unknown. A
 ///   buffered call takes the body whole from there, so it costs the same path.
 /// - Redirects are followed as the `HTTPClient` is configured; the response's `url` is the
-///   final one. With a streamed request body, a redirect that would send the body again (307,
-///   308, or 301 and 302 when configured to keep the method) is not followed: AHC cannot read
-///   the stream twice, so the redirect response itself is returned.
+///   final one. A redirect that would send a streamed request body again (307, 308, or 301
+///   and 302 when configured to keep the method) reads a replayable body
+///   (``/HTTPCore/HTTPBody/IterationBehavior/multiple``) again, and a failure of that pass
+///   fails the call with the body's error; a body that can be read once cannot be sent twice,
+///   so that redirect is not followed and the redirect response itself is returned.
 /// - A cap set with ``maximumStreamedResponseBytes`` holds for every response body: one that
 ///   declares more fails with ``/HTTPCore/HTTPError/Code/responseTooLarge`` before a byte is read; one
 ///   that turns out longer delivers exactly that many bytes, then fails with it. The request is
@@ -127,7 +129,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             request: request,
             maximumBytes: maximumStreamedResponseBytes ?? .max,
             tooLarge: streamedResponseTooLarge(request.url),
-            on: eventLoop,
             deadline: request.timeout == nil ? nil : Self.deadline(of: request),
             watchedBy: deadlines
         )
@@ -156,12 +157,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
         delegate.attach(task)
-        // A client already shut down fails the task without telling the delegate.
+        // A client already shut down fails the task without telling the delegate. Nothing
+        // public tells that task apart from one under way, so every exchange watches its
+        // task; the head itself is awaited without a hop to the event loop.
         task.futureResult.whenFailure { error in
-            delegate.head.fail(delegate.failure(error))
+            delegate.taskFailed(error)
         }
         let head = try await withTaskCancellationHandler {
-            try await delegate.head.futureResult.get()
+            try await delegate.awaitHead()
         } onCancel: {
             task.cancel()
         }
@@ -181,7 +184,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The HTTPCore response head for `head`, the last of `visits`, with an empty body, for
     /// a request sent with a body when `hasBody`.
     static func response(
-        to request: HTTPCore.HTTPRequest, head: HTTPResponseHead, visits: [ExchangeDelegate.Visit], hasBody: Bool
+        to request: HTTPCore.HTTPRequest, head: HTTPResponseHead, visits: ExchangeDelegate.Visits, hasBody: Bool
     ) -> HTTPCore.HTTPResponse {
         HTTPCore.HTTPResponse(
             requestID: request.id,
@@ -196,9 +199,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The redirects AHC followed, from the heads it received: each request before the last
     /// got a redirect. AHC sends the body again only on 307 and 308 (a 303, or a 301 or 302
     /// after a `POST`, becomes a `GET` without one). `nil` when it followed none.
-    static func redirection(through visits: [ExchangeDelegate.Visit], hasBody: Bool) -> HTTPRedirection? {
-        guard visits.count > 1, let last = visits.last, let method = HTTPCore.HTTPMethod(last.method.rawValue) else { return nil }
-        let statusCodes = visits.dropLast().map { Int($0.head.status.code) }
+    static func redirection(through visits: ExchangeDelegate.Visits, hasBody: Bool) -> HTTPRedirection? {
+        guard !visits.redirects.isEmpty, let last = visits.last, let method = HTTPCore.HTTPMethod(last.method.rawValue) else { return nil }
+        let statusCodes = visits.redirects.map { Int($0.head.status.code) }
         let resentBody = hasBody && statusCodes.allSatisfy { $0 == 307 || $0 == 308 }
         return HTTPRedirection(method: method, resentBody: resentBody, statusCodes: statusCodes)
     }

@@ -28,15 +28,56 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         let head: HTTPResponseHead
     }
 
+    /// The response heads AHC received, in order; each one before the last answered with a
+    /// redirect that AHC followed.
+    ///
+    /// The last head is held inline and the redirects in an array made at the first one, so
+    /// an exchange without a redirect, nearly every one, allocates nothing for its history.
+    struct Visits: Sendable {
+        /// The latest head: the exchange's own once AHC followed no further redirect.
+        private(set) var last: Visit?
+        /// The heads before ``last``, oldest first: the redirects followed.
+        private(set) var redirects: [Visit] = []
+
+        /// Adds the head AHC received next.
+        mutating func append(_ visit: Visit) {
+            if let last { redirects.append(last) }
+            last = visit
+        }
+    }
+
     /// The head of the exchange with the body that follows it, and the redirects before it.
     struct Head: Sendable {
         let head: HTTPResponseHead
         let body: HTTPBody
-        let visits: [Visit]
+        let visits: Visits
+    }
+
+    /// The wait of ``AsyncHTTPClientTransport/perform(_:body:)`` for the head: AHC may answer
+    /// before the caller waits or after, and only its first answer counts.
+    private enum HeadWait {
+        /// Nobody waits yet, and no answer came.
+        case pending
+        /// The caller waits.
+        case waiting(UnsafeContinuation<Head, any Error>)
+        /// The answer came before the caller waited.
+        case answered(Result<Head, HTTPCore.HTTPError>)
+        /// The caller has its answer; any later one is dropped.
+        case delivered
+    }
+
+    /// One pass of the request body under way: the task reading it, and the promise AHC
+    /// waits on for its end.
+    private struct UploadPass {
+        let number: Int
+        let sent: EventLoopPromise<Void>
+        /// The task, once started: the pass is registered first, so the task finds it.
+        var pump: Task<Void, Never>?
     }
 
     private struct State {
-        var visits: [Visit] = []
+        var visits = Visits()
+        var head = HeadWait.pending
         var writer: HTTPBody.Writer?
         var bodyBytes = 0
         /// The promise of a body part that found the body full, until the reader drains it.
@@ -45,7 +86,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var drainedEarly = false
         /// How many times AHC asked for the request body: more than once after a redirect.
         var uploads = 0
-        var pumps: [Task<Void, Never>] = []
+        /// The request body's passes still reading.
+        var passes: [UploadPass] = []
+        /// Set once the exchange ended: a pass stops reading, and one that AHC asks for later
+        /// never starts.
+        var isEnded = false
         /// The AHC task, once `execute` returned it.
         var task: AsyncHTTPClient.HTTPClient.Task<Void>?
         /// Whether the deadline passed before the exchange ended.
@@ -53,24 +98,21 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var ticket: ExchangeDeadlines.Ticket?
     }
 
-    /// The head, once it arrives, or why it never will.
-    let head: EventLoopPromise<Head>
     private let request: HTTPCore.HTTPRequest
     private let maximumBytes: Int
     private let tooLarge: HTTPCore.HTTPError
     private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
-    /// A delegate for `request`, whose body parts stop after `maximumBytes` with `tooLarge`,
-    /// answering `head` on `eventLoop`; `deadlines` ends it at `deadline`, when there is one.
+    /// A delegate for `request`, whose body parts stop after `maximumBytes` with `tooLarge`;
+    /// `deadlines` ends it at `deadline`, when there is one.
     init(
-        request: HTTPCore.HTTPRequest, maximumBytes: Int, tooLarge: HTTPCore.HTTPError, on eventLoop: any EventLoop,
+        request: HTTPCore.HTTPRequest, maximumBytes: Int, tooLarge: HTTPCore.HTTPError,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
     ) {
         self.request = request
         self.maximumBytes = maximumBytes
         self.tooLarge = tooLarge
-        self.head = eventLoop.makePromise(of: Head.self)
         self.deadlines = deadlines
         // Watched before AHC starts, so the entry is gone once the exchange ends.
         if let deadline {
@@ -101,18 +143,65 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         state.withLockedValue { $0.timedOut } ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
     }
 
+    /// The AHC task failed: fails the head if it is still awaited. For a client already shut
+    /// down, whose task fails without telling the delegate.
+    func taskFailed(_ error: any Error) {
+        answerHead(.failure(failure(error)))
+    }
+
+    // MARK: Head
+
+    /// Waits for the response head, or for why it never comes; call it once.
+    ///
+    /// Not itself cancellable: cancel the AHC task, which then answers.
+    func awaitHead() async throws -> Head {
+        try await withUnsafeThrowingContinuation { continuation in
+            let answer = state.withLockedValue { state -> Result<Head, HTTPCore.HTTPError>? in
+                guard case .answered(let answer) = state.head else {
+                    state.head = .waiting(continuation)
+                    return nil
+                }
+                state.head = .delivered
+                return answer
+            }
+            if let answer { continuation.resume(with: answer) }
+        }
+    }
+
+    /// Answers the wait for the head; only the first answer counts.
+    private func answerHead(_ answer: Result<Head, HTTPCore.HTTPError>) {
+        let waiting = state.withLockedValue { state -> UnsafeContinuation<Head, any Error>? in
+            switch state.head {
+            case .pending:
+                state.head = .answered(answer)
+                return nil
+            case .waiting(let continuation):
+                state.head = .delivered
+                return continuation
+            case .answered, .delivered:
+                return nil
+            }
+        }
+        waiting?.resume(with: answer)
+    }
+
     /// The exchange ended: stops the request body's upload and the deadline's watch.
-    private func end() -> (writer: HTTPBody.Writer?, visits: [Visit]) {
-        let (writer, visits, pumps, ticket) = state.withLockedValue { state in
+    private func end() -> (writer: HTTPBody.Writer?, visits: Visits) {
+        let (writer, visits, passes, ticket) = state.withLockedValue { state in
             defer {
-                state.pumps.removeAll()
+                state.isEnded = true
+                state.passes = []
                 state.ticket = nil
             }
-            return (state.writer, state.visits, state.pumps, state.ticket)
+            return (state.writer, state.visits, state.passes, state.ticket)
         }
         if let ticket { deadlines.unwatch(ticket) }
-        // The server may answer before it read the whole request body.
-        pumps.forEach { $0.cancel() }
+        // The server may answer before it read the whole request body. AHC is done with the
+        // body: its pass ends now, whenever its task notices.
+        for pass in passes {
+            pass.pump?.cancel()
+            pass.sent.fail(HTTPClientError.cancelled)
+        }
         return (writer, visits)
     }
 
@@ -122,31 +211,70 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     /// task that reads `body`. AHC asks for it again to follow a redirect that resends it; a
     /// single-pass body cannot be read twice, so that redirect ends the exchange with the
     /// redirect response itself.
+    ///
+    /// The task that reads a pass ends with the exchange: cancelled when it ends, cancelled or
+    /// failed, and writing nothing more once a producer that ignores the cancellation returns.
+    /// A producer that never returns from a read keeps that task waiting inside it, but
+    /// nothing of the exchange waits for it: AHC's promise for the pass is failed at the end.
     func upload(_ body: HTTPBody, on eventLoop: any EventLoop) -> AsyncHTTPClient.HTTPClient.Body {
         var length: Int64?
         if case .known(let count) = body.length { length = count }
         return .stream(contentLength: length) { [self] writer in
-            let uploads = state.withLockedValue { state in
+            let number = state.withLockedValue { state in
                 state.uploads += 1
                 return state.uploads
             }
-            guard uploads == 1 || body.iterationBehavior == .multiple else {
+            guard number == 1 || body.iterationBehavior == .multiple else {
                 return eventLoop.makeFailedFuture(BodyNotResendable())
             }
             let sent = eventLoop.makePromise(of: Void.self)
+            let isEnded = state.withLockedValue { state in
+                if !state.isEnded { state.passes.append(UploadPass(number: number, sent: sent)) }
+                return state.isEnded
+            }
+            guard !isEnded else {
+                sent.fail(HTTPClientError.cancelled)
+                return sent.futureResult
+            }
+            // AHC asks for the body on an event loop, outside any Swift task: the caller's
+            // task-locals do not reach this task (nor the body's producer, which it runs), and
+            // it runs at the default priority. A producer that needs a task-local value
+            // captures it when the body is made.
             let pump = Task {
                 do {
                     for try await chunk in body {
+                        guard isReading(number) else { return }
                         try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
                     }
-                    sent.succeed()
+                    finishPass(number, .success(()))
                 } catch {
-                    sent.fail(error)
+                    finishPass(number, .failure(error))
                 }
             }
-            state.withLockedValue { $0.pumps.append(pump) }
+            let isUnderWay = state.withLockedValue { state in
+                guard let index = state.passes.firstIndex(where: { $0.number == number }) else { return false }
+                state.passes[index].pump = pump
+                return true
+            }
+            // The exchange ended (or the pass did) before `end()` could see the task.
+            if !isUnderWay { pump.cancel() }
             return sent.futureResult
         }
+    }
+
+    /// Whether pass `number` of the request body still reads: the exchange goes on.
+    private func isReading(_ number: Int) -> Bool {
+        state.withLockedValue { state in state.passes.contains { $0.number == number } }
+    }
+
+    /// Pass `number` of the request body read its end, or failed: tells AHC, unless the
+    /// exchange ended first.
+    private func finishPass(_ number: Int, _ result: Result<Void, any Error>) {
+        let pass = state.withLockedValue { state -> UploadPass? in
+            guard let index = state.passes.firstIndex(where: { $0.number == number }) else { return nil }
+            return state.passes.remove(at: index)
+        }
+        pass?.sent.completeWith(result)
     }
 
     /// What the request body's second upload fails with: the redirect is not followed.
@@ -155,7 +283,8 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     // MARK: Response
 
     func didVisitURL(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ request: AsyncHTTPClient.HTTPClient.Request, _ head: HTTPResponseHead) {
-        state.withLockedValue { $0.visits.append(Visit(method: request.method, url: request.url, head: head)) }
+        let visit = Visit(method: request.method, url: request.url, head: head)
+        state.withLockedValue { $0.visits.append(visit) }
     }
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -169,7 +298,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         // its connection, so nothing is left half-read in the pool.
         writer.onTermination { task.cancel() }
         // Before any cancellation below: a failed task fails the head that is still pending.
-        self.head.succeed(Head(head: head, body: body, visits: visits))
+        answerHead(.success(Head(head: head, body: body, visits: visits)))
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does.
             writer.finish(throwing: tooLarge)
@@ -225,15 +354,15 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         } else if error is BodyNotResendable, let redirect = visits.last {
             let (body, writer) = HTTPBody.makeStream(length: .known(0))
             writer.finish()
-            head.succeed(Head(head: redirect.head, body: body, visits: visits))
+            answerHead(.success(Head(head: redirect.head, body: body, visits: visits)))
         } else {
-            head.fail(failure(error))
+            answerHead(.failure(failure(error)))
         }
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
         guard let writer = end().writer else {
-            return head.fail(HTTPCore.HTTPError.invalidResponse)
+            return answerHead(.failure(.invalidResponse))
         }
         writer.finish()
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreLoopback
 import HTTPCoreTesting
+import NIOConcurrencyHelpers
 import XCTest
 
 @testable import HTTPCoreAsyncHTTPClient
@@ -373,6 +374,139 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 2)
         XCTAssertEqual(events.map(\.name), Self.succeeded + Self.succeeded)
         XCTAssertEqual(events.filter(\.name.isTerminal).map(\.requestBodyByteCount), [size, size])
+    }
+
+    /// The call is cancelled while the upload waits inside a producer that never ends (but
+    /// honours cancellation): the task reading the request body ends with the exchange.
+    func testTheUploadOfABodyThatNeverEndsStopsWhenTheCallIsCancelled() async throws {
+        server.route("POST", "/upload") { _ in .text("stored", status: 201) }
+        let (never, producer) = AsyncStream.makeStream(of: HTTPBody.ByteChunk.self)
+        defer { producer.finish() }
+        let waiting = ServerReport<Bool>()
+        let readerGone = ServerReport<Bool>()
+        let body = HTTPBody(HeldChunks(secondReadBegins: waiting, readerGone: readerGone) {
+            var iterator = never.makeAsyncIterator()
+            return await iterator.next()
+        }, length: .unknown)
+        let client = client()
+        let upload = request("/upload", method: .post)
+        let call = Task { try await client.send(upload, body: body) { head, _ in head.statusCode } }
+        _ = try await waiting.value("the upload's wait for the second chunk")
+        call.cancel()
+        do {
+            _ = try await call.value
+            XCTFail("expected cancellation")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .cancelled)
+        }
+        let gone = try await readerGone.value("the end of the task reading the request body")
+        XCTAssertTrue(gone)
+        XCTAssertEqual(server.requests.count, 0, "the server never got the whole request")
+    }
+
+    /// A producer that ignores cancellation holds its read past the deadline: the call fails
+    /// at the deadline all the same, and once the read returns, the task reading the body
+    /// sends nothing more and ends.
+    func testTheUploadOfAProducerThatIgnoresCancellationEndsAtItsNextChunk() async throws {
+        server.route("POST", "/upload") { _ in .text("stored", status: 201) }
+        let latch = Latch()
+        let waiting = ServerReport<Bool>()
+        let readerGone = ServerReport<Bool>()
+        let body = HTTPBody(HeldChunks(secondReadBegins: waiting, readerGone: readerGone) {
+            await latch.wait()
+            return HTTPBody.ByteChunk("late".utf8)
+        }, length: .unknown)
+        do {
+            _ = try await client().send(request("/upload", method: .post, timeout: 0.5), body: body) { head, _ in head.statusCode }
+            XCTFail("expected a timeout")
+        } catch let error as HTTPCore.HTTPError {
+            XCTAssertEqual(error, .timeout)
+        }
+        let wasWaiting = try await waiting.value("the upload's wait for the second chunk")
+        XCTAssertTrue(wasWaiting, "the call ended while the producer still held its read")
+        latch.open()
+        let gone = try await readerGone.value("the end of the task reading the request body")
+        XCTAssertTrue(gone)
+        XCTAssertEqual(server.requests.count, 0, "the server never got the whole request")
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.last?.error, .timeout)
+    }
+}
+
+/// A request body of one chunk, `first`, then whatever `secondRead` returns, then its end.
+/// Reports to `secondReadBegins` as the second read starts, and to `readerGone` when the
+/// iterator is released: the task reading the body has stopped.
+private struct HeldChunks: AsyncSequence, Sendable {
+    typealias Element = HTTPBody.ByteChunk
+    let secondReadBegins: ServerReport<Bool>
+    let readerGone: ServerReport<Bool>
+    let secondRead: @Sendable () async -> HTTPBody.ByteChunk?
+
+    init(
+        secondReadBegins: ServerReport<Bool>, readerGone: ServerReport<Bool>,
+        secondRead: @escaping @Sendable () async -> HTTPBody.ByteChunk?
+    ) {
+        self.secondReadBegins = secondReadBegins
+        self.readerGone = readerGone
+        self.secondRead = secondRead
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let chunks: HeldChunks
+        let lifetime: IteratorLifetime
+        var reads = 0
+
+        mutating func next() async -> HTTPBody.ByteChunk? {
+            reads += 1
+            switch reads {
+            case 1: return HTTPBody.ByteChunk("first".utf8)
+            case 2:
+                chunks.secondReadBegins.report(true)
+                return await chunks.secondRead()
+            default: return nil
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(chunks: self, lifetime: IteratorLifetime(readerGone))
+    }
+}
+
+/// Reports `true` once the iterator holding it is released.
+private final class IteratorLifetime: Sendable {
+    private let gone: ServerReport<Bool>
+
+    init(_ gone: ServerReport<Bool>) {
+        self.gone = gone
+    }
+
+    deinit {
+        gone.report(true)
+    }
+}
+
+/// A wait that only ``open()`` ends, whatever happens to the waiting task: a producer that
+/// ignores cancellation.
+private final class Latch: Sendable {
+    private let state = NIOLockedValueBox<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLockedValue { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLockedValue { state in
+            defer { state = (true, []) }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
     }
 }
 
