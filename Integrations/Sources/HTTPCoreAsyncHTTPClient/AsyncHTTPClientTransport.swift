@@ -128,7 +128,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let delegate = ExchangeDelegate(
             request: request,
             maximumBytes: maximumStreamedResponseBytes ?? .max,
-            tooLarge: streamedResponseTooLarge(request.url),
             deadline: request.timeout == nil ? nil : Self.deadline(of: request),
             watchedBy: deadlines
         )
@@ -226,12 +225,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return converted
     }
 
-    /// The error for a response body over ``maximumStreamedResponseBytes``, naming the setting.
-    func streamedResponseTooLarge(_ url: URL) -> HTTPCore.HTTPError {
+    /// The error for a response body to `url` over `limit`, the ``maximumStreamedResponseBytes``
+    /// it names. Made only when a body goes over: its message costs allocations no exchange
+    /// within the limit should pay.
+    static func streamedResponseTooLarge(limit: Int, url: URL) -> HTTPCore.HTTPError {
         .transport(
             .responseTooLarge,
-            message: "the response body is over \(maximumStreamedResponseBytes ?? 0) bytes, "
-                + "AsyncHTTPClientTransport.maximumStreamedResponseBytes (\(Self.target(url)))"
+            message: "the response body is over \(limit) bytes, "
+                + "AsyncHTTPClientTransport.maximumStreamedResponseBytes (\(target(url)))"
         )
     }
 

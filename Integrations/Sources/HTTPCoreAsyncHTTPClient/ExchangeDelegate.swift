@@ -100,19 +100,18 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
 
     private let request: HTTPCore.HTTPRequest
     private let maximumBytes: Int
-    private let tooLarge: HTTPCore.HTTPError
     private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
-    /// A delegate for `request`, whose body parts stop after `maximumBytes` with `tooLarge`;
+    /// A delegate for `request`, whose body parts stop after `maximumBytes` with
+    /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)``;
     /// `deadlines` ends it at `deadline`, when there is one.
     init(
-        request: HTTPCore.HTTPRequest, maximumBytes: Int, tooLarge: HTTPCore.HTTPError,
+        request: HTTPCore.HTTPRequest, maximumBytes: Int,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
     ) {
         self.request = request
         self.maximumBytes = maximumBytes
-        self.tooLarge = tooLarge
         self.deadlines = deadlines
         // Watched before AHC starts, so the entry is gone once the exchange ends.
         if let deadline {
@@ -301,7 +300,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         answerHead(.success(Head(head: head, body: body, visits: visits)))
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does.
-            writer.finish(throwing: tooLarge)
+            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url))
             task.cancel()
         }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -315,7 +314,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         guard let writer, buffer.readableBytes > 0 else { return task.eventLoop.makeSucceededVoidFuture() }
         guard buffer.readableBytes <= room else {
             if room > 0 { _ = writer.yield(Self.chunk(of: buffer, count: room)) {} }
-            writer.finish(throwing: tooLarge)
+            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url))
             task.cancel()
             return task.eventLoop.makeSucceededVoidFuture()
         }
