@@ -77,6 +77,20 @@ final class HTTPEventValuesTests: XCTestCase {
         }
     }
 
+    func testAnOutcomeReadsAsTheLineShowsItWithAStatusThatCameFirst() {
+        XCTAssertEqual(HTTPEvent.Outcome.response(statusCode: 404).description, "404")
+        XCTAssertEqual(HTTPEvent.Outcome.failed(.timeout, statusCode: nil).description, "failed: timed out")
+        XCTAssertEqual(HTTPEvent.Outcome.failed(.timeout, statusCode: 200).description, "200, then failed: timed out")
+        XCTAssertEqual(HTTPEvent.Outcome.cancelled(statusCode: nil).description, "cancelled")
+        XCTAssertEqual(HTTPEvent.Outcome.cancelled(statusCode: 200).description, "200, then cancelled")
+
+        let cancelledAfterStatus = HTTPEvent.requestFailed(.cancelled, request: request, response: response(200), startedAt: start, endedAt: start + 1)
+        XCTAssertEqual(
+            ConsoleObserver.line(for: cancelledAfterStatus),
+            "POST https://api.example.com/login?token=[REDACTED] -> 200, then cancelled (1000.0 ms, 22 B up, 2 B down)"
+        )
+    }
+
     func testAFailureIsFailedAndACancellationIsCancelledAsAClientNamesThem() {
         let failed = HTTPEvent.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30)
         XCTAssertEqual(failed.name, .requestFailed)

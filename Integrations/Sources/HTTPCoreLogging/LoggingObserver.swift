@@ -92,14 +92,7 @@ public struct LoggingObserver: HTTPObserver {
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,
     /// `-> cancelled (…)`, `-> 200, then cancelled (…)`; after redirects the route: `POST <url> → 303 → GET <url> -> 200 (…)`.
     static func line(_ event: HTTPEvent, url: String) -> String {
-        let outcome = switch event.outcome {
-        case .response(let statusCode)?: "\(statusCode)"
-        case .failed(let error, let statusCode?)?: "\(statusCode), then failed: \(error)"
-        case .failed(let error, nil)?: "failed: \(error)"
-        case .cancelled(let statusCode?)?: "\(statusCode), then cancelled"
-        case .cancelled(nil)?: "cancelled"
-        case nil: "\(event.name)"
-        }
+        let outcome = event.outcome.map { "\($0)" } ?? "\(event.name)"
         let retried = event.name == .requestRetried ? ", retried" : ""
         let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
         let route = event.redirectRoute ?? "\(event.method.rawValue) \(url)"

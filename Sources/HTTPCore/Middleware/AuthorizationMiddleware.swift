@@ -40,9 +40,22 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         credential: @escaping @Sendable () async throws -> String,
         refresh: @escaping @Sendable (_ rejected: String) async throws -> String
     ) {
+        self.init(headerName: headerName, scheme: scheme, credential: credential, refresh: refresh, credentialAsked: {})
+    }
+
+    /// Creates the middleware with `credentialAsked` called each time a request asks for its
+    /// credential, in the same step that decides whether it waits for a fetch or refresh in
+    /// flight; tests count these to know every request of a burst has asked.
+    init(
+        headerName: String = "Authorization",
+        scheme: String? = "Bearer",
+        credential: @escaping @Sendable () async throws -> String,
+        refresh: @escaping @Sendable (_ rejected: String) async throws -> String,
+        credentialAsked: @escaping @Sendable () -> Void
+    ) {
         self.headerName = headerName
         self.scheme = scheme
-        store = CredentialStore(fetch: credential, refresh: refresh)
+        store = CredentialStore(fetch: credential, refresh: refresh, asked: credentialAsked)
     }
 
     /// Sends the request with the credential; on 401, once more with a refreshed one, when

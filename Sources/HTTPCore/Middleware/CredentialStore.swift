@@ -6,17 +6,26 @@ actor CredentialStore {
     private let fetch: @Sendable () async throws -> String
     private let refresh: @Sendable (String) async throws -> String
     private var credential: String?
+    private let asked: @Sendable () -> Void
     private var pending: Task<String, any Error>?
 
-    init(fetch: @escaping @Sendable () async throws -> String, refresh: @escaping @Sendable (String) async throws -> String) {
+    /// Creates the store; `asked` is called at the start of each ``current()``, in the same
+    /// actor step that picks the pending, cached or a new credential.
+    init(
+        fetch: @escaping @Sendable () async throws -> String,
+        refresh: @escaping @Sendable (String) async throws -> String,
+        asked: @escaping @Sendable () -> Void = {}
+    ) {
         self.fetch = fetch
         self.refresh = refresh
+        self.asked = asked
     }
 
     /// The credential being fetched or refreshed (a request that starts during a refresh
     /// waits for it rather than send a credential known to be refused), else the cached one,
     /// else a newly fetched one.
     func current() async throws -> String {
+        asked()
         if let pending { return try await pending.value }
         if let credential { return credential }
         return try await run(fetch)

@@ -101,28 +101,21 @@ public struct ConsoleObserver: HTTPObserver {
     }
 
     /// One line: `GET https://host/path -> 200 (12.3 ms, 0 B up, 1.2 KB down)`, `-> failed: …`,
-    /// `-> 200, then failed: …` when the body broke after the status;
+    /// `-> 200, then failed: …` when the body broke after the status, `-> 200, then cancelled`
+    /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes).
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
         let outcome: String
-        switch event.name {
-        case .requestSucceeded: outcome = String(event.statusCode ?? 0)
-        case .requestFailed:
-            // A failure after a status (a body cut short) says which status came first.
-            let status = event.statusCode.map { "\($0), then " } ?? ""
-            outcome = "\(status)failed: \(event.error?.description ?? "unknown error")"
-        case .requestCancelled: outcome = "cancelled"
-        case .requestRetried:
-            let result = event.statusCode.map { String($0) } ?? "failed: \(event.error?.description ?? "unknown error")"
-            outcome = "\(result), attempt \(event.attempt) retried"
-        case .responseMessage:
-            guard let message = event.message else { fallthrough }
+        if let ended = event.outcome {
+            outcome = event.name == .requestRetried ? "\(ended), attempt \(event.attempt) retried" : "\(ended)"
+        } else if event.name == .responseMessage, let message = event.message {
             let type = message.eventType.map { " \($0)" } ?? ""
             return "\(request.method) \(request.url) -> message \(message.index)\(type): \(UTF8Text.prefix(message.data, maxBytes: 200))"
-        default: outcome = event.name.rawValue
+        } else {
+            outcome = event.name.rawValue
         }
         var details = [duration, "\(byteCount(event.requestBodyByteCount)) up"].compactMap { $0 }
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }

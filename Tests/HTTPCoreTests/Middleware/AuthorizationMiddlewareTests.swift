@@ -34,24 +34,23 @@ final class AuthorizationMiddlewareTests: XCTestCase {
 
     /// A middleware whose provider hands out `t1`, and `t2`, `t3`, ... on each refresh.
     ///
-    /// The first fetch ends only once `entered` reaches `fetchAfterEntries`, and a refresh
-    /// only once the server has refused `refreshAfterRefusals` requests. Together they make
-    /// every one of a burst of requests ask for its credential before any is sent, so none
-    /// can arrive while the refresh runs and wait for it instead of being refused (which
-    /// left the refresh waiting for a refusal that never came, on two busy cores).
-    private func middleware(
-        refreshAfterRefusals: Int = 0,
-        fetchAfterEntries: Int = 0,
-        entered: AsyncCondition<Int> = AsyncCondition(0)
-    ) -> AuthorizationMiddleware {
+    /// The first fetch ends only once `fetchAfterAsks` requests have asked the middleware for
+    /// their credential, and a refresh only once the server has refused
+    /// `refreshAfterRefusals` requests. Together they make every one of a burst of requests
+    /// wait for the first fetch, so none can ask while the refresh runs and wait for it
+    /// instead of being refused (which left the refresh waiting for a refusal that never
+    /// came, on two busy cores). Asks are counted where the store decides, not in a middleware
+    /// before it: a request counted there could still ask after the fetch ended.
+    private func middleware(refreshAfterRefusals: Int = 0, fetchAfterAsks: Int = 0) -> AuthorizationMiddleware {
         let fetches = fetches
         let refreshes = refreshes
         let refusals = refusals
+        let asks = AsyncCondition(0)
         return AuthorizationMiddleware(
             credential: {
                 fetches.withLock { $0 += 1 }
-                _ = try await entered.wait(timeout: 60, until: { $0 >= fetchAfterEntries }) { count in
-                    TestTimeout(description: "\(count) of \(fetchAfterEntries) requests before the fetch")
+                _ = try await asks.wait(timeout: 60, until: { $0 >= fetchAfterAsks }) { count in
+                    TestTimeout(description: "\(count) of \(fetchAfterAsks) requests asked before the fetch")
                 }
                 return "t1"
             },
@@ -63,7 +62,8 @@ final class AuthorizationMiddlewareTests: XCTestCase {
                     list.append(rejected)
                     return "t\(list.count + 1)"
                 }
-            }
+            },
+            credentialAsked: { asks.update { $0 += 1 } }
         )
     }
 
@@ -100,14 +100,9 @@ final class AuthorizationMiddlewareTests: XCTestCase {
 
     func testAHundredConcurrent401sCauseOneRefresh() async throws {
         accepted.withLock { $0 = "t2" }
-        // The fetch waits until all 100 requests are in the chain, and the refresh until all
-        // 100 were refused, so all 100 ask for it at once.
-        let entered = AsyncCondition(0)
-        let counting = ClosureMiddleware { request, next in
-            entered.update { $0 += 1 }
-            return try await next(request)
-        }
-        let client = client([counting, middleware(refreshAfterRefusals: 100, fetchAfterEntries: 100, entered: entered)])
+        // The fetch waits until all 100 requests asked for the credential, and the refresh
+        // until all 100 were refused, so all 100 ask for it at once.
+        let client = client([middleware(refreshAfterRefusals: 100, fetchAfterAsks: 100)])
         let url = server.url("/me")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<100 {

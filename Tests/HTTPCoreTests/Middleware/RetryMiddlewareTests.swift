@@ -3,6 +3,7 @@ import Foundation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
+import HTTPCoreConcurrency
 import HTTPCoreLoopback
 
 /// `RetryMiddleware` through `URLSessionClient` against a loopback server.
@@ -119,6 +120,29 @@ final class RetryMiddlewareTests: XCTestCase {
         let result = await task.result
         guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testARequestCancelledBeforeTheWaitEndsCancelledNotWithTheOutcomeItWouldRetry() async throws {
+        // The attempt cancels its own task, then answers 503: the 60 s wait that would follow
+        // is never begun, and the 503 it would have replaced is not returned either.
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 60, maximum: 60, jitter: .none))
+        let sends = Locked(0)
+        let stopped = Locked(false)
+        let url = server.url("/busy")
+        let result = await Task {
+            try await retry.intercept(HTTPRequest(url: url), body: nil, context: HTTPMiddlewareContext(deadline: .now() + 120)) { request, _ in
+                sends.withLock { $0 += 1 }
+                withUnsafeCurrentTask { $0?.cancel() }
+                let body = HTTPBody(length: .unknown, iterationBehavior: .single, onStop: { stopped.withLock { $0 = true } }) {
+                    AnyChunks(next: { nil })
+                }
+                return (HTTPResponse(requestID: request.id, statusCode: 503, url: url), body)
+            }
+        }.result
+        guard case .failure(let error as HTTPError) = result else { return XCTFail("expected cancelled, got \(result)") }
+        XCTAssertEqual(error, .cancelled)
+        XCTAssertEqual(sends.withLock { $0 }, 1)
+        XCTAssertTrue(stopped.withLock { $0 }, "the replaced response's body is stopped")
     }
 
     func testPostIsRetriedOnlyWhenMarkedIdempotent() async throws {
