@@ -112,6 +112,60 @@ final class ConsoleObserverTests: XCTestCase {
         XCTAssertEqual(ConsoleObserver.level(of: try XCTUnwrap(retried)), .warning)
     }
 
+    private func failure(_ path: String) -> HTTPEvent {
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/\(path)")!)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        return .requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1)
+    }
+
+    func testHandleReturnsWhileTheOutputIsBlockedAndTheLinesFollowInOrder() async throws {
+        // The first write blocks until the test has handled all five events: written inline,
+        // the first handle would wait 60 s for a release that comes only after it returned.
+        let released = DispatchSemaphore(value: 0)
+        let waits = Locked<[DispatchTimeoutResult]>([])
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver { line in
+            if lines.withLock({ $0.isEmpty }) { waits.withLock { $0.append(released.wait(timeout: .now() + 60)) } }
+            lines.withLock { $0.append(line) }
+        }
+        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
+        released.signal()
+        await console.flush()
+        XCTAssertEqual(waits.withLock { $0 }, [.success], "the first write waited for the release, not the timeout")
+        XCTAssertEqual(lines.withLock { $0.map { String($0.split(separator: " ")[1]) } }, [
+            "https://api.example.com/a", "https://api.example.com/b", "https://api.example.com/c",
+            "https://api.example.com/d", "https://api.example.com/e",
+        ])
+    }
+
+    func testAnOutputThatCannotKeepUpDropsTheOldestWaitingAndReportsHowMany() async throws {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        let previous = HTTPDiagnostics.handler
+        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
+        defer { HTTPDiagnostics.handler = previous }
+        let writing = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(bufferLimit: 2) { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+        }
+        console.handle(failure("first"))
+        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
+        released.signal()
+        await console.flush()
+        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+        XCTAssertEqual(reports.withLock { $0 }, [HTTPDiagnostic(
+            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
+        )])
+    }
+
     private func retriedEvent() async throws -> HTTPEvent? {
         let recorder = RecordingObserver()
         let dispatcher = HTTPEventDispatcher()

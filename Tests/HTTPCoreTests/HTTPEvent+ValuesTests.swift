@@ -142,10 +142,11 @@ final class HTTPEventValuesTests: XCTestCase {
     }
 
     /// What the factories are for: an observer's output, checked without a client.
-    func testAnObserverIsTestedWithoutAClient() {
+    func testAnObserverIsTestedWithoutAClient() async {
         let lines = Locked<[String]>([])
         let console = ConsoleObserver { line in lines.withLock { $0.append(line) } }
         console.handle(.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30))
+        await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, ["POST https://api.example.com/login?token=[REDACTED] -> failed: timed out (30000.0 ms, 22 B up)"])
     }
 }

@@ -12,7 +12,8 @@ import HTTPCoreConcurrency
 /// HTTPDiagnostics.handler = HTTPDiagnostics.logging(to: Logger(label: "httpcore"))
 /// ```
 ///
-/// Who reports here by default: `HTTPEventDispatcher` (an observer's overflow), the
+/// Who reports here by default: ``ConsoleObserver`` (events its output could not keep up
+/// with), `QueuedObserver` (an overflow of the observer it runs), the
 /// `DeliveryQueue` and the dev-see and Loki loggers built on it (a full buffer, an outage, a
 /// refusal, items given up, expired, or arriving after shutdown), `DevSeeObserver` and
 /// `LokiObserver` (logs never made from dropped events), and `HTTPObservabilityService`

@@ -16,6 +16,13 @@ import os
 /// category `http`) with `.private` privacy, so URLs and bodies do not show in the unified
 /// log outside debugging. A `write` closure replaces all of this. What it prints is what
 /// the client's ``HTTPCorePolicy`` exposes: headers, URLs and bodies arrive redacted.
+///
+/// Nothing is formatted or written on the request's task: ``handle(_:)`` keeps the event in a
+/// buffer of at most ``bufferLimit`` events, and one serial dispatch queue makes the text and
+/// writes it, in order (`write` runs there too). When output cannot keep up, the oldest
+/// waiting events are dropped, and each overflow is reported once to ``HTTPDiagnostics``
+/// with the count. ``flush()`` (and so ``HTTPEventDispatcher/flush()``) returns once what was
+/// handled before it is written; copies of an observer share one buffer.
 public struct ConsoleObserver: HTTPObserver {
     /// How important an event is; events below the observer's minimum are not printed.
     public enum Level: Int, Sendable, Hashable, Comparable, CaseIterable {
@@ -60,19 +67,35 @@ public struct ConsoleObserver: HTTPObserver {
     public let format: Format
     /// How bodies are shown.
     public let body: BodyRendering
-    private let write: @Sendable (String) -> Void
+    /// The most events waiting to be written; beyond it the oldest are dropped and reported.
+    public let bufferLimit: Int
+    private let output: ConsoleOutput
 
-    /// Creates a console observer; `write` replaces the platform's output.
+    /// The default ``bufferLimit``: 1,000 events, each holding no more than the policy's body
+    /// capture allows.
+    public static let defaultBufferLimit = 1000
+
+    /// Creates a console observer; `write` replaces the platform's output and is called on
+    /// the observer's own serial queue, one text at a time.
     public init(
         minimumLevel: Level = .info,
         format: Format = .line,
         body: BodyRendering = .sizeOnly,
+        bufferLimit: Int = ConsoleObserver.defaultBufferLimit,
         write: (@Sendable (String) -> Void)? = nil
     ) {
         self.minimumLevel = minimumLevel
         self.format = format
         self.body = body
-        self.write = write ?? Self.platformOutput
+        self.bufferLimit = max(1, bufferLimit)
+        output = ConsoleOutput(
+            limit: self.bufferLimit,
+            render: { event in
+                let isExchangeEnd = event.name.isTerminal || event.name == .requestRetried
+                return format == .line || !isExchangeEnd ? Self.line(for: event) : Self.blocks(for: event, body: body)
+            },
+            write: write ?? Self.platformOutput
+        )
     }
 
     /// Every event at `.debug`; otherwise terminal and retried events, the only ones printed.
@@ -80,13 +103,17 @@ public struct ConsoleObserver: HTTPObserver {
         minimumLevel == .debug ? nil : HTTPEvent.Name.terminal.union([.requestRetried])
     }
 
-    /// Prints the event when its level is at least ``minimumLevel``: terminal and retried
-    /// events by their outcome, the others only at `.debug`.
+    /// Keeps the event to be printed when its level is at least ``minimumLevel``: terminal and
+    /// retried events by their outcome, the others only at `.debug`.
     public func handle(_ event: HTTPEvent) {
         guard Self.level(of: event) >= minimumLevel else { return }
         guard event.name.isTerminal || event.name == .requestRetried || minimumLevel == .debug else { return }
-        let isExchangeEnd = event.name.isTerminal || event.name == .requestRetried
-        write(format == .line || !isExchangeEnd ? Self.line(for: event) : blocks(for: event))
+        output.accept(event)
+    }
+
+    /// Returns once every event handled before the call is written.
+    public func flush() async {
+        await output.flush()
     }
 
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
@@ -124,13 +151,13 @@ public struct ConsoleObserver: HTTPObserver {
         return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))"
     }
 
-    private func blocks(for event: HTTPEvent) -> String {
+    private static func blocks(for event: HTTPEvent, body: BodyRendering) -> String {
         // After redirects, the request shown is the one that got the status.
         let request = event.finalRequest
         var lines = event.redirectRoute.map { ["[REDIRECTED] \($0)"] } ?? []
         lines.append("[REQUEST] \(request.method) \(request.url)")
         lines += request.headers.map { "  \($0.name): \($0.value)" }
-        lines += bodyLines(request.body, total: event.finalRequestBodyByteCount, type: request.headers["Content-Type"])
+        lines += bodyLines(request.body, total: event.finalRequestBodyByteCount, type: request.headers["Content-Type"], rendering: body)
         if let response = event.response {
             let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
@@ -143,7 +170,7 @@ public struct ConsoleObserver: HTTPObserver {
                 lines.append("  answer (\(label), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : ""):")
                 lines += answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             }
-            lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"])
+            lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"], rendering: body)
             if let outcome = outcomeLine(for: event, status: response.statusCode) { lines.append(outcome) }
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
@@ -153,7 +180,7 @@ public struct ConsoleObserver: HTTPObserver {
 
     /// The last line of a block whose exchange did not simply end with its response: a failure
     /// or cancellation after the status, or an attempt that another followed or ended.
-    private func outcomeLine(for event: HTTPEvent, status: Int) -> String? {
+    private static func outcomeLine(for event: HTTPEvent, status: Int) -> String? {
         switch event.name {
         case .requestFailed: "[FAILED] after status \(status): \(event.error?.description ?? "unknown error")"
         case .requestCancelled: "[CANCELLED] after status \(status)"
@@ -163,9 +190,9 @@ public struct ConsoleObserver: HTTPObserver {
         }
     }
 
-    private func bodyLines(_ data: Data?, total: Int, type: String?) -> [String] {
+    private static func bodyLines(_ data: Data?, total: Int, type: String?, rendering body: BodyRendering) -> [String] {
         guard total > 0 else { return [] }
-        let size = "  body (\(Self.byteCount(total)))"
+        let size = "  body (\(byteCount(total)))"
         guard body != .sizeOnly, let data, let text = String(data: data, encoding: .utf8) else { return [size] }
         if body == .prettyJSON, type?.lowercased().contains("json") ?? text.hasPrefix("{"),
             let object = try? JSONSerialization.jsonObject(with: data),
