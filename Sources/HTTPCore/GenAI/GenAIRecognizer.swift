@@ -13,11 +13,14 @@ import Foundation
 /// }
 /// ```
 ///
-/// Cost: a request that is not an LLM call costs a host comparison per row and no
-/// allocation once its URL's host is read; the path is read only when a row's host matches.
+/// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
+/// reading its URL's host (which Foundation may allocate for a long one) and a comparison of
+/// bytes per row, with no allocation and no retain (``GenAIHostTable``). The path is read
+/// only when a row's host matches.
 public struct GenAIRecognizer: Sendable, Hashable {
     /// The rows, in the order they are tried: the first whose host and endpoint match wins.
-    public var routes: [GenAIRoute]
+    public let routes: [GenAIRoute]
+    private let hosts: GenAIHostTable
 
     /// A recognizer of the well-known providers.
     public static let standard = GenAIRecognizer()
@@ -27,6 +30,7 @@ public struct GenAIRecognizer: Sendable, Hashable {
     /// providers.
     public init(additionalRoutes: [GenAIRoute] = [], includesWellKnownRoutes: Bool = true) {
         routes = additionalRoutes + (includesWellKnownRoutes ? GenAIRoute.wellKnown : [])
+        hosts = GenAIHostTable(routes.map(\.host))
     }
 
     /// The LLM call `request` is, or `nil` when it is none.
@@ -36,21 +40,39 @@ public struct GenAIRecognizer: Sendable, Hashable {
 
     /// The LLM call a request of `method` to `url` is, or `nil` when it is none.
     public func recognize(method: HTTPMethod, url: URL) -> GenAIRecognition? {
-        guard method == .post, let host = url.host else { return nil }
-        let port = url.effectivePort
-        guard routes.contains(where: { $0.host.matches(host: host, port: port) }) else { return nil }
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
-        for route in routes where route.host.matches(host: host, port: port) {
+        guard method == .post, var host = url.host else { return nil }
+        let explicitPort = url.port
+        /// Whether the request goes to `port`. Without an explicit port it goes to its
+        /// scheme's, 80 or 443, so only those need the scheme read.
+        func goesTo(port: Int) -> Bool {
+            if let explicitPort { return explicitPort == port }
+            return (port == 80 || port == 443) && url.effectivePort == port
+        }
+        func firstRow(from start: Int) -> Int? {
+            host.withUTF8 { hosts.firstMatch(host: $0, from: start, goesTo: goesTo) }
+        }
+        guard var index = firstRow(from: 0) else { return nil }
+        let path = Self.percentEncodedPath(of: url)
+        while true {
+            let route = routes[index]
             for endpoint in route.api.endpoints where endpoint.method == method {
                 let match = endpoint.path.match(path)
                 guard match.isMatch else { continue }
                 let model = match.model.map { String(path[$0]) }.map { $0.removingPercentEncoding ?? $0 }
                 return GenAIRecognition(
                     provider: route.provider, operation: endpoint.operation, modelInPath: model,
-                    isStreamingEndpoint: endpoint.streamsByPath, serverAddress: host, serverPort: port, format: endpoint.format
+                    isStreamingEndpoint: endpoint.streamsByPath, serverAddress: host, serverPort: explicitPort ?? url.effectivePort,
+                    format: endpoint.format
                 )
             }
+            guard let next = firstRow(from: index + 1) else { return nil }
+            index = next
         }
-        return nil
+    }
+
+    /// The path as sent, so that a model id's encoded `/` or `:` stays inside its segment.
+    private static func percentEncodedPath(of url: URL) -> String {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { return url.path(percentEncoded: true) }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
     }
 }

@@ -3,7 +3,7 @@ import HTTPCore
 import XCTest
 
 /// What recognition costs a request that is not an LLM call: a method check, or a host
-/// comparison per row, and nothing once the host is read. Prints the time per request
+/// comparison per row once the host is read. Prints the time per request
 /// (`GENAI_COST` lines) for the performance notes; asserts only the outcome, since timings on
 /// a shared machine are not a specification.
 final class GenAIRecognitionCostTests: XCTestCase {
