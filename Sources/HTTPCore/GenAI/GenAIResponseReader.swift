@@ -38,7 +38,9 @@ public struct GenAIResponseReader: Sendable {
 
     /// Reads a whole response body (or an error body).
     public mutating func read(body: Data) {
-        guard let object = JSONObject(data: body, takesFirstOfArray: true), let payload = LLMPayload.read(object) else { return }
+        // TGI's `/generate` may answer with a list of one generation.
+        let isList = recognition.format == .textGenerationInference
+        guard let object = JSONObject(data: body, takesFirstOfArray: isList), let payload = LLMPayload.read(object) else { return }
         absorb(payload, arrivedAfter: nil)
     }
 
