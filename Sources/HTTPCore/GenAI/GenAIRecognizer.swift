@@ -58,7 +58,7 @@ public struct GenAIRecognizer: Sendable, Hashable {
             for endpoint in route.api.endpoints where endpoint.method == method {
                 let match = endpoint.path.match(path)
                 guard match.isMatch else { continue }
-                let model = match.model.map { String(path[$0]) }.map { $0.removingPercentEncoding ?? $0 }
+                let model = match.model.map { Self.percentDecoded(path.utf8[$0]) }
                 return GenAIRecognition(
                     provider: route.provider, operation: endpoint.operation, modelInPath: model,
                     isStreamingEndpoint: endpoint.streamsByPath, serverAddress: host, serverPort: explicitPort ?? url.effectivePort,
@@ -67,6 +67,37 @@ public struct GenAIRecognizer: Sendable, Hashable {
             }
             guard let next = firstRow(from: index + 1) else { return nil }
             index = next
+        }
+    }
+
+    /// `bytes` with `%XX` escapes decoded (Foundation's `removingPercentEncoding` costs
+    /// several times the rest of recognition); an escape that is not one stays as it is.
+    private static func percentDecoded(_ bytes: Substring.UTF8View) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(Substring(bytes)) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) >= 3,
+                let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]), let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
+            {
+                decoded.append(high << 4 | low)
+                index = bytes.index(index, offsetBy: 3)
+            } else {
+                decoded.append(byte)
+                index = bytes.index(after: index)
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 
