@@ -1,73 +1,90 @@
 import Foundation
 
-/// A decoded JSON object, as `JSONSerialization` gives it, read by key: the one place the
-/// GenAI readers turn `Any` into typed values.
+/// A JSON object read by key: the one place the GenAI readers turn parsed JSON into typed
+/// values, `nil` for a key that is absent, `null` or of another type.
 struct JSONObject {
-    let fields: [String: Any]
+    private let members: [JSONValue.Member]
 
     /// The object in `data`; `nil` when `data` is not a JSON object (an array's first
     /// element is taken when `takesFirstOfArray`, for bodies such as TGI's `[{…}]`).
     init?(data: Data, takesFirstOfArray: Bool = false) {
         guard let first = data.first(where: { !Self.isWhitespace($0) }),
-            first == UInt8(ascii: "{") || (takesFirstOfArray && first == UInt8(ascii: "["))
+            first == UInt8(ascii: "{") || (takesFirstOfArray && first == UInt8(ascii: "[")),
+            let value = JSONValue(parsing: data)
         else { return nil }
-        let value = try? JSONSerialization.jsonObject(with: data)
-        if let fields = value as? [String: Any] {
-            self.fields = fields
-        } else if takesFirstOfArray, let fields = (value as? [Any])?.first as? [String: Any] {
-            self.fields = fields
-        } else {
-            return nil
+        switch value {
+        case .object(let fields): self.members = fields
+        case .array(let elements) where takesFirstOfArray:
+            guard case .object(let fields) = elements.first else { return nil }
+            self.members = fields
+        default: return nil
         }
     }
 
-    init?(_ value: Any?) {
-        guard let fields = value as? [String: Any] else { return nil }
-        self.fields = fields
+    init?(_ value: JSONValue?) {
+        guard case .object(let fields) = value else { return nil }
+        self.members = fields
     }
 
-    func has(_ key: String) -> Bool { fields[key] != nil && !(fields[key] is NSNull) }
-    func object(_ key: String) -> JSONObject? { JSONObject(fields[key]) }
-    func objects(_ key: String) -> [JSONObject]? { (fields[key] as? [Any])?.compactMap(JSONObject.init) }
-    func string(_ key: String) -> String? { fields[key] as? String }
-    func bool(_ key: String) -> Bool? { Self.bool(fields[key]) }
-    func int(_ key: String) -> Int? { Self.int(fields[key]) }
-    func double(_ key: String) -> Double? { Self.double(fields[key]) }
+    /// The value of `key`; the last one when a key repeats, as in a dictionary.
+    private subscript(_ key: String) -> JSONValue? {
+        members.last { $0.key == key }?.value
+    }
+
+    /// Whether `key` holds a value other than `null`.
+    func has(_ key: String) -> Bool {
+        switch self[key] {
+        case nil, .null: false
+        default: true
+        }
+    }
+
+    func object(_ key: String) -> JSONObject? { JSONObject(self[key]) }
+
+    func objects(_ key: String) -> [JSONObject]? {
+        guard case .array(let elements) = self[key] else { return nil }
+        return elements.compactMap(JSONObject.init)
+    }
+
+    func string(_ key: String) -> String? {
+        guard case .string(let text) = self[key] else { return nil }
+        return text
+    }
+
+    func bool(_ key: String) -> Bool? {
+        guard case .bool(let flag) = self[key] else { return nil }
+        return flag
+    }
+
+    /// An integral number; `nil` for one with a fraction.
+    func int(_ key: String) -> Int? {
+        guard case .number(let number) = self[key], number.rounded() == number, abs(number) < 9e15 else { return nil }
+        return Int(number)
+    }
+
+    func double(_ key: String) -> Double? {
+        guard case .number(let number) = self[key] else { return nil }
+        return number
+    }
 
     /// A list of strings, or one string as a list of one (`stop` may be either).
     func strings(_ key: String) -> [String]? {
-        if let one = fields[key] as? String { return [one] }
-        return (fields[key] as? [Any])?.compactMap { $0 as? String }
+        switch self[key] {
+        case .string(let one): [one]
+        case .array(let elements):
+            elements.compactMap {
+                guard case .string(let text) = $0 else { return nil }
+                return text
+            }
+        default: nil
+        }
     }
 
-    /// The value at a dotted path of object keys, e.g. `usage.prompt_tokens_details`.
+    /// The object at a path of object keys, e.g. `output`, `message`.
     func object(at path: String...) -> JSONObject? {
         var current: JSONObject? = self
         for key in path { current = current?.object(key) }
         return current
-    }
-
-    static func bool(_ value: Any?) -> Bool? {
-        guard let number = value as? NSNumber, Self.isBoolean(number) else { return nil }
-        return number.boolValue
-    }
-
-    static func int(_ value: Any?) -> Int? {
-        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
-        let double = number.doubleValue
-        guard double.rounded() == double, abs(double) < 9e15 else { return nil }
-        return number.intValue
-    }
-
-    static func double(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
-        return number.doubleValue
-    }
-
-    /// Whether a number is JSON's `true` or `false`: `JSONSerialization` gives both as
-    /// numbers, and only their type encoding (`c`, a C `char`) tells them from `1` and `0`.
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        number.objCType.pointee == CChar(UInt8(ascii: "c"))
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
