@@ -1,7 +1,7 @@
 /// Which hosts (and ports) a ``GenAIRoute`` answers for, compared case-insensitively.
 ///
 /// Every request's host is checked against every row, so ``GenAIRecognizer`` compares them
-/// through a ``GenAIHostTable``, without allocating or retaining.
+/// through a flat table of their bytes, without allocating or retaining.
 public struct GenAIHostPattern: Sendable, Hashable {
     /// What the host must start with, lowercased.
     let prefix: [UInt8]

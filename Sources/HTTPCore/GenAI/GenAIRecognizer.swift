@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
 /// reading its URL's host (which Foundation may allocate for a long one) and a comparison of
-/// bytes per row, with no allocation and no retain (``GenAIHostTable``). The path is read
+/// bytes per row, with no allocation and no retain. The path is read
 /// only when a row's host matches.
 public struct GenAIRecognizer: Sendable, Hashable {
     /// The rows, in the order they are tried: the first whose host and endpoint match wins.

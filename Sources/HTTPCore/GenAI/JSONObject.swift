@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON object read by key: the one place the GenAI readers turn parsed JSON into typed
 /// values, `nil` for a key that is absent, `null` or of another type.
-struct JSONObject {
+struct JSONObject: Sendable {
     private let members: [JSONValue.Member]
 
     /// The object in `data`; `nil` when `data` is not a JSON object (an array's first

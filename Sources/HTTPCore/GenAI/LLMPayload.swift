@@ -13,9 +13,9 @@ import Foundation
 /// | Hugging Face TGI | `token`, `generated_text` | `token.text` (not special) | | `details.generated_tokens` |
 /// | Ollama | `done` with `model`, or `embeddings` | `message.content`, `response` | `tool_calls`, `thinking` | `prompt_eval_count`, `eval_count` |
 /// | Bedrock converse | `output.message`, or the converse-stream event types | `delta.text` | `delta.toolUse` | `usage` |
-struct LLMPayload {
+struct LLMPayload: Sendable {
     /// The families of response shapes.
-    enum Shape {
+    enum Shape: Sendable {
         case openAIChat, openAIResponses, anthropic, gemini, textGenerationInference, ollama, bedrockConverse
 
         /// The shape ``StreamAnswer`` names; `nil` for Bedrock, whose stream framing the
@@ -34,7 +34,7 @@ struct LLMPayload {
     }
 
     /// Token counts as the provider sent them; `nil` where it sent none.
-    struct Usage: Equatable {
+    struct Usage: Sendable, Equatable {
         /// Input tokens; for Anthropic and Bedrock without the cached ones.
         var input: Int?
         /// Output tokens; for Gemini without the reasoning ones.
