@@ -68,38 +68,12 @@ public struct StreamAnswer: Sendable, Hashable {
         self.isTruncated = isCut || isBodyTruncated
     }
 
-    /// The shape a message is in and the text it adds; `nil` when it is in none of the known
-    /// shapes (or adds nothing: a ping, a start or a stop event).
+    /// The shape a message is in and the text it adds, as ``LLMPayload`` reads it; `nil` when
+    /// it is in none of the known shapes, or is an error (which names a shape but adds no text).
     private static func delta(of message: StreamMessageParser.Message) -> (Shape, String)? {
-        guard message.data.first == UInt8(ascii: "{"),
-            let object = (try? JSONSerialization.jsonObject(with: message.data)) as? [String: Any]
+        guard let payload = LLMPayload.read(eventType: message.eventType, data: message.data), payload.errorCode == nil,
+            let shape = payload.shape.streamAnswerShape
         else { return nil }
-        if let choices = object["choices"] as? [[String: Any]], let first = choices.first {
-            guard let delta = first["delta"] as? [String: Any] else { return nil }
-            return (.openAIChat, delta["content"] as? String ?? "")
-        }
-        if let type = object["type"] as? String ?? message.eventType {
-            if type == "response.output_text.delta" { return (.openAIResponses, object["delta"] as? String ?? "") }
-            if type == "content_block_delta" {
-                let delta = object["delta"] as? [String: Any]
-                return (.anthropic, delta?["type"] as? String == "text_delta" ? delta?["text"] as? String ?? "" : "")
-            }
-            if type.hasPrefix("response.") { return (.openAIResponses, "") }
-            if ["message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop", "ping"].contains(type) {
-                return (.anthropic, "")
-            }
-        }
-        if let candidates = object["candidates"] as? [[String: Any]] {
-            let parts = (candidates.first?["content"] as? [String: Any])?["parts"] as? [[String: Any]] ?? []
-            return (.gemini, parts.compactMap { $0["text"] as? String }.joined())
-        }
-        if let token = object["token"] as? [String: Any], token["text"] != nil {
-            return (.textGenerationInference, token["special"] as? Bool == true ? "" : token["text"] as? String ?? "")
-        }
-        if object["done"] != nil, object["model"] != nil {
-            if let message = object["message"] as? [String: Any] { return (.ollama, message["content"] as? String ?? "") }
-            return (.ollama, object["response"] as? String ?? "")
-        }
-        return nil
+        return (shape, payload.text)
     }
 }

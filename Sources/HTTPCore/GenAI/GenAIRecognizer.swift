@@ -1,0 +1,109 @@
+import Foundation
+
+/// Tells LLM calls from other requests, by method, host and path, from a table of
+/// ``GenAIRoute`` rows: the well-known providers (``GenAIRoute/wellKnown``) and the
+/// gateways and local servers you add.
+///
+/// ```swift
+/// let recognizer = GenAIRecognizer(additionalRoutes: [
+///     .openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com"),
+/// ])
+/// if let call = recognizer.recognize(request) {
+///     print(call.provider, call.operation) // litellm chat
+/// }
+/// ```
+///
+/// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
+/// reading its URL's host (which Foundation may allocate for a long one) and a comparison of
+/// bytes per row, with no allocation and no retain. The path is read
+/// only when a row's host matches.
+public struct GenAIRecognizer: Sendable, Hashable {
+    /// The rows, in the order they are tried: the first whose host and endpoint match wins.
+    public let routes: [GenAIRoute]
+    private let hosts: GenAIHostTable
+
+    /// A recognizer of the well-known providers.
+    public static let standard = GenAIRecognizer()
+
+    /// A recognizer that tries `additionalRoutes` first (so a gateway row can override a
+    /// well-known one), then, unless `includesWellKnownRoutes` is `false`, the well-known
+    /// providers.
+    public init(additionalRoutes: [GenAIRoute] = [], includesWellKnownRoutes: Bool = true) {
+        routes = additionalRoutes + (includesWellKnownRoutes ? GenAIRoute.wellKnown : [])
+        hosts = GenAIHostTable(routes.map(\.host))
+    }
+
+    /// The LLM call `request` is, or `nil` when it is none.
+    public func recognize(_ request: HTTPRequest) -> GenAIRecognition? {
+        recognize(method: request.method, url: request.url)
+    }
+
+    /// The LLM call a request of `method` to `url` is, or `nil` when it is none.
+    public func recognize(method: HTTPMethod, url: URL) -> GenAIRecognition? {
+        guard method == .post, var host = url.host else { return nil }
+        let explicitPort = url.port
+        /// Whether the request goes to `port`. Without an explicit port it goes to its
+        /// scheme's, 80 or 443, so only those need the scheme read.
+        func goesTo(port: Int) -> Bool {
+            if let explicitPort { return explicitPort == port }
+            return (port == 80 || port == 443) && url.effectivePort == port
+        }
+        func firstRow(from start: Int) -> Int? {
+            host.withUTF8 { hosts.firstMatch(host: $0, from: start, goesTo: goesTo) }
+        }
+        guard var index = firstRow(from: 0) else { return nil }
+        let path = Self.percentEncodedPath(of: url)
+        while true {
+            let route = routes[index]
+            for endpoint in route.api.endpoints where endpoint.method == method {
+                let match = endpoint.path.match(path)
+                guard match.isMatch else { continue }
+                let model = match.model.map { Self.percentDecoded(path.utf8[$0]) }
+                return GenAIRecognition(
+                    provider: route.provider, operation: endpoint.operation, modelInPath: model,
+                    isStreamingEndpoint: endpoint.streamsByPath, serverAddress: host, serverPort: explicitPort ?? url.effectivePort,
+                    format: endpoint.format
+                )
+            }
+            guard let next = firstRow(from: index + 1) else { return nil }
+            index = next
+        }
+    }
+
+    /// `bytes` with `%XX` escapes decoded (Foundation's `removingPercentEncoding` costs
+    /// several times the rest of recognition); an escape that is not one stays as it is.
+    private static func percentDecoded(_ bytes: Substring.UTF8View) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(Substring(bytes)) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) >= 3,
+                let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]), let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
+            {
+                decoded.append(high << 4 | low)
+                index = bytes.index(index, offsetBy: 3)
+            } else {
+                decoded.append(byte)
+                index = bytes.index(after: index)
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The path as sent, so that a model id's encoded `/` or `:` stays inside its segment.
+    private static func percentEncodedPath(of url: URL) -> String {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { return url.path(percentEncoded: true) }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPCore
+import XCTest
+
+/// Which requests are LLM calls, by method, host and path, and what the table reads from
+/// their URLs.
+final class GenAIRecognizerTests: XCTestCase {
+    private func recognize(_ url: String, method: HTTPMethod = .post, by recognizer: GenAIRecognizer = .standard) -> GenAIRecognition? {
+        recognizer.recognize(method: method, url: URL(string: url)!)
+    }
+
+    func testEachWellKnownEndpointGivesItsProviderAndOperation() {
+        let expected: [(String, String, String, String?)] = [
+            ("https://api.openai.com/v1/chat/completions", "openai", "chat", nil),
+            ("https://api.openai.com/v1/responses", "openai", "chat", nil),
+            ("https://api.openai.com/v1/embeddings", "openai", "embeddings", nil),
+            ("https://api.openai.com/v1/completions", "openai", "text_completion", nil),
+            ("https://API.OpenAI.com/v1/chat/completions", "openai", "chat", nil),
+            ("https://api.anthropic.com/v1/messages", "anthropic", "chat", nil),
+            ("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent", "gcp.gemini", "generate_content", "gemini-2.5-flash"),
+            ("https://generativelanguage.googleapis.com/v1/models/gemini-2.0-flash:streamGenerateContent?alt=sse", "gcp.gemini", "generate_content", "gemini-2.0-flash"),
+            ("https://generativelanguage.googleapis.com/v1beta/models/text-embedding-004:embedContent", "gcp.gemini", "embeddings", "text-embedding-004"),
+            ("https://generativelanguage.googleapis.com/v1beta/openai/chat/completions", "gcp.gemini", "chat", nil),
+            ("https://us-central1-aiplatform.googleapis.com/v1/projects/acme/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent", "gcp.vertex_ai", "generate_content", "gemini-2.5-pro"),
+            ("https://acme.openai.azure.com/openai/deployments/gpt4o-prod/chat/completions?api-version=2024-10-21", "azure.ai.openai", "chat", "gpt4o-prod"),
+            ("https://acme.openai.azure.com/openai/deployments/embed-small/embeddings?api-version=2024-10-21", "azure.ai.openai", "embeddings", "embed-small"),
+            ("https://acme.openai.azure.com/openai/v1/chat/completions", "azure.ai.openai", "chat", nil),
+            ("https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse", "aws.bedrock", "chat", "anthropic.claude-3-5-sonnet-20240620-v1:0"),
+            ("https://bedrock-runtime.eu-west-1.amazonaws.com/model/amazon.nova-pro-v1:0/converse-stream", "aws.bedrock", "chat", "amazon.nova-pro-v1:0"),
+            ("https://bedrock-runtime.us-west-2.amazonaws.com/model/meta.llama3-70b-instruct-v1%3A0/invoke", "aws.bedrock", "chat", "meta.llama3-70b-instruct-v1:0"),
+            ("https://api.groq.com/openai/v1/chat/completions", "groq", "chat", nil),
+            ("https://api.deepseek.com/chat/completions", "deepseek", "chat", nil),
+            ("https://api.mistral.ai/v1/embeddings", "mistral_ai", "embeddings", nil),
+            ("https://api.x.ai/v1/chat/completions", "x_ai", "chat", nil),
+            ("https://api.perplexity.ai/chat/completions", "perplexity", "chat", nil),
+            ("https://my-endpoint.us-east-1.aws.endpoints.huggingface.cloud/generate_stream", "hugging_face", "text_completion", nil),
+            ("http://localhost:11434/api/chat", "ollama", "chat", nil),
+            ("http://localhost:11434/api/generate", "ollama", "text_completion", nil),
+            ("http://10.0.0.7:11434/api/embed", "ollama", "embeddings", nil),
+            ("http://localhost:11434/v1/chat/completions", "ollama", "chat", nil),
+        ]
+        for (url, provider, operation, model) in expected {
+            let call = recognize(url)
+            XCTAssertEqual(call?.provider.name, provider, url)
+            XCTAssertEqual(call?.operation.name, operation, url)
+            XCTAssertEqual(call?.modelInPath, model, url)
+        }
+    }
+
+    func testStreamingPathsSayTheyStream() {
+        XCTAssertEqual(recognize("https://generativelanguage.googleapis.com/v1beta/models/g:streamGenerateContent")?.isStreamingEndpoint, true)
+        XCTAssertEqual(recognize("https://generativelanguage.googleapis.com/v1beta/models/g:generateContent")?.isStreamingEndpoint, false)
+        XCTAssertEqual(recognize("https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream")?.isStreamingEndpoint, true)
+        XCTAssertEqual(recognize("https://api.openai.com/v1/chat/completions")?.isStreamingEndpoint, false, "the body says")
+    }
+
+    func testRequestsThatAreNotLLMCallsAreNotRecognised() {
+        for url in [
+            "https://api.example.com/v1/chat/completions",
+            "https://api.github.com/graphql",
+            "https://api.openai.com/v1/models",
+            "https://api.openai.com/v1/chat/completions/extra",
+            "https://api.anthropic.com/v1/messages/count_tokens",
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens",
+            "https://notapi.openai.com.evil.example/v1/chat/completions",
+            "https://bedrock.us-east-1.amazonaws.com/foundation-models",
+            "http://localhost:8000/v1/chat/completions",
+            "http://localhost:11434/api/tags",
+        ] {
+            XCTAssertNil(recognize(url), url)
+        }
+        XCTAssertNil(recognize("https://api.openai.com/v1/chat/completions", method: .get), "only POST generates")
+    }
+
+    func testAGatewayOrALocalServerIsOneRowOfConfiguration() {
+        let recognizer = GenAIRecognizer(additionalRoutes: [
+            .openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com", basePath: "/proxy/v1"),
+            GenAIRoute(provider: GenAIProvider("vllm"), host: .localhost(port: 8000), api: .openAICompatible()),
+        ])
+        let gateway = recognize("https://llm.internal.example.com/proxy/v1/chat/completions", by: recognizer)
+        XCTAssertEqual(gateway?.provider.name, "litellm")
+        XCTAssertEqual(gateway?.operation, .chat)
+        XCTAssertEqual(gateway?.serverAddress, "llm.internal.example.com")
+        XCTAssertNil(recognize("https://llm.internal.example.com/v1/chat/completions", by: recognizer), "outside its base path")
+        XCTAssertEqual(recognize("http://127.0.0.1:8000/v1/embeddings", by: recognizer)?.provider.name, "vllm")
+        XCTAssertNil(recognize("http://127.0.0.1:8001/v1/embeddings", by: recognizer), "another port")
+        XCTAssertEqual(recognize("https://api.openai.com/v1/responses", by: recognizer)?.provider, .openAI, "the well-known rows stay")
+    }
+
+    func testAConfiguredRowComesBeforeTheWellKnownOnes() {
+        let recognizer = GenAIRecognizer(additionalRoutes: [
+            .openAICompatible(provider: GenAIProvider("corporate_proxy"), host: "api.openai.com"),
+        ])
+        XCTAssertEqual(recognize("https://api.openai.com/v1/chat/completions", by: recognizer)?.provider.name, "corporate_proxy")
+        let onlyMine = GenAIRecognizer(additionalRoutes: [], includesWellKnownRoutes: false)
+        XCTAssertNil(recognize("https://api.openai.com/v1/chat/completions", by: onlyMine))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+@testable import HTTPCore
+import XCTest
+
+/// The response reader on the shapes the fixture exchanges do not cover: how OpenAI
+/// responses end, Bedrock's converse-stream events, TGI's list body, and stream messages as
+/// observers see them.
+final class GenAIResponseReaderTests: XCTestCase {
+    private func reader(_ url: String) throws -> GenAIResponseReader {
+        GenAIResponseReader(try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: URL(string: url)!)))
+    }
+
+    func testAnOpenAIResponseCutAtItsTokenLimitFinishesWithLength() throws {
+        var reader = try reader("https://api.openai.com/v1/responses")
+        reader.read(body: Data(#"{"id":"resp_1","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"o3-2025-04-16","output":[],"usage":{"input_tokens":20,"output_tokens":64,"output_tokens_details":{"reasoning_tokens":64}}}"#.utf8))
+        XCTAssertEqual(reader.response.finishReasons, ["length"])
+        XCTAssertEqual(reader.response.providerFinishReasons, ["max_output_tokens"])
+        XCTAssertEqual(reader.response.usage, GenAIUsage(inputTokens: 20, outputTokens: 64, reasoningOutputTokens: 64))
+    }
+
+    func testAnOpenAIResponseThatCallsAFunctionFinishesWithToolCall() throws {
+        var reader = try reader("https://api.openai.com/v1/responses")
+        reader.read(body: Data(#"{"id":"resp_2","object":"response","status":"completed","model":"gpt-4.1","output":[{"type":"function_call","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Lisbon\"}"}]}"#.utf8))
+        XCTAssertEqual(reader.response.finishReasons, ["tool_call"])
+        XCTAssertNil(reader.response.usage)
+    }
+
+    func testAFailedOpenAIResponseStreamGivesErrorAndItsCode() throws {
+        var reader = try reader("https://api.openai.com/v1/responses")
+        reader.read(
+            eventType: "response.failed",
+            data: Data(#"{"type":"response.failed","response":{"id":"resp_3","object":"response","status":"failed","error":{"code":"server_error","message":"The model failed to generate a response."},"model":"gpt-4.1"}}"#.utf8),
+            arrivedAfter: 2
+        )
+        XCTAssertEqual(reader.response.finishReasons, ["error"])
+        XCTAssertEqual(reader.response.errorCode, "server_error")
+        XCTAssertNil(reader.response.timeToFirstChunk)
+    }
+
+    func testBedrockConverseStreamEventsReadByTheirEventType() throws {
+        var reader = try reader("https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.nova-lite-v1%3A0/converse-stream")
+        let events: [(String, String)] = [
+            ("messageStart", #"{"role":"assistant"}"#),
+            ("contentBlockDelta", #"{"contentBlockIndex":0,"delta":{"text":"Hello"}}"#),
+            ("contentBlockDelta", #"{"contentBlockIndex":1,"delta":{"toolUse":{"input":"{\"city\":"}}}"#),
+            ("contentBlockStop", #"{"contentBlockIndex":1}"#),
+            ("messageStop", #"{"stopReason":"tool_use"}"#),
+            ("metadata", #"{"usage":{"inputTokens":12,"outputTokens":9,"totalTokens":21},"metrics":{"latencyMs":310}}"#),
+        ]
+        for (index, (type, data)) in events.enumerated() {
+            reader.read(eventType: type, data: Data(data.utf8), arrivedAfter: 0.25 * Double(index + 1))
+        }
+        let response = reader.response
+        XCTAssertEqual(response.finishReasons, ["tool_call"])
+        XCTAssertEqual(response.usage, GenAIUsage(inputTokens: 12, outputTokens: 9))
+        XCTAssertEqual(response.timeToFirstChunk, 0.5)
+        XCTAssertEqual(response.outputChunkIntervals, [0.25], "the tool-use fragment is a chunk")
+    }
+
+    func testTextGenerationInferenceAnswersWithAListOfOneGeneration() throws {
+        let recognizer = GenAIRecognizer(additionalRoutes: [
+            GenAIRoute(provider: .huggingFace, host: .host("tgi.internal"), api: .textGenerationInference()),
+        ])
+        var reader = GenAIResponseReader(try XCTUnwrap(recognizer.recognize(method: .post, url: URL(string: "http://tgi.internal/generate")!)))
+        reader.read(body: Data(#"[{"generated_text":" blue, because of Rayleigh scattering.","details":{"finish_reason":"length","generated_tokens":8,"seed":null}}]"#.utf8))
+        XCTAssertEqual(reader.response.finishReasons, ["length"])
+        XCTAssertEqual(reader.response.usage, GenAIUsage(outputTokens: 8))
+    }
+
+    func testStreamMessagesAsObserversSeeThemReadAlike() throws {
+        var reader = try reader("https://api.anthropic.com/v1/messages")
+        let message = HTTPEvent.StreamMessage(
+            kind: .serverSentEvent, index: 3, eventType: "content_block_delta",
+            data: #"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Lis"}}"#,
+            byteCount: 120, isTruncated: false, millisecondsSincePrevious: 12
+        )
+        reader.read(message, arrivedAfter: 1.5)
+        XCTAssertEqual(reader.response.timeToFirstChunk, 1.5, "tool-call arguments are output")
+        XCTAssertEqual(reader.response.messageCount, 1)
+    }
+
+    func testABodyThatIsNotJSONReadsAsNothing() throws {
+        var reader = try reader("https://api.openai.com/v1/chat/completions")
+        reader.read(body: Data("<html>502 Bad Gateway</html>".utf8))
+        XCTAssertEqual(reader.response, GenAIResponse())
+    }
+}

@@ -1,0 +1,62 @@
+@testable import HTTPCore
+import Foundation
+import XCTest
+
+/// One recorded-shape LLM exchange: where it went, what it asked, and what came back (a
+/// body, or a stream whose messages arrive at known times).
+struct GenAIFixture {
+    var url: String
+    var requestBody: String
+    /// A whole body, or a stream of `contentType` (`text/event-stream`, NDJSON).
+    var responseBody: String
+    var contentType = "application/json"
+    var responseHeaders: HTTPHeaders = [:]
+    /// When the first message arrives, in seconds after the request; each next one comes
+    /// ``messageSpacing`` later. Powers of two keep the expected times exact.
+    var firstMessageAt = 0.5
+    var messageSpacing = 0.125
+
+    var isStream: Bool { contentType != "application/json" }
+
+    /// The exchange derived from the fixture by `recognizer`; fails the test when the request
+    /// is not recognised.
+    func exchange(
+        recognizer: GenAIRecognizer = .standard, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> GenAIExchange {
+        let call = try XCTUnwrap(recognizer.recognize(method: .post, url: URL(string: url)!), "not recognised", file: file, line: line)
+        var reader = GenAIResponseReader(call)
+        reader.read(headers: responseHeaders)
+        if isStream {
+            for (index, message) in messages.enumerated() {
+                reader.read(eventType: message.eventType, data: message.data, arrivedAfter: firstMessageAt + Double(index) * messageSpacing)
+            }
+        } else {
+            reader.read(body: Data(responseBody.utf8))
+        }
+        return GenAIExchange(
+            recognition: call, request: GenAIRequestParameters(body: Data(requestBody.utf8), for: call), response: reader.response
+        )
+    }
+
+    /// The stream's complete messages, split by the package's parser; an unfinished last
+    /// event (a cut stream) is left out, as a reader of the stream would.
+    var messages: [StreamMessageParser.Message] {
+        guard var parser = StreamMessageParser(contentType: contentType, maxBytes: 1 << 20) else { return [] }
+        var messages: [StreamMessageParser.Message] = []
+        parser.feed(Array(responseBody.utf8)[...]) { messages.append($0) }
+        parser.finish { messages.append($0) }
+        return messages
+    }
+}
+
+/// Asserts `exchange`'s attributes are exactly `expected`: the same names, in the same order,
+/// with the same values.
+func assertAttributes(
+    _ exchange: GenAIExchange, _ expected: [(String, GenAIAttributeValue)], file: StaticString = #filePath, line: UInt = #line
+) {
+    let actual = exchange.attributes
+    XCTAssertEqual(actual.map(\.name), expected.map(\.0), "names", file: file, line: line)
+    for (got, want) in zip(actual, expected) where got.name == want.0 {
+        XCTAssertEqual(got.value, want.1, got.name, file: file, line: line)
+    }
+}
