@@ -30,7 +30,9 @@ extension HTTPTransportClient {
         let (number, retried) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
-        let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
+        let record = RequestRecord(
+            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
+        )
         let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true)
         exchange.attempts.end(attempt)
         return try attempt.result.get().splitBody

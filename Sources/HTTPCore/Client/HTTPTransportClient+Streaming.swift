@@ -63,7 +63,7 @@ extension HTTPTransportClient {
         for attempt in retried { emitRetried(attempt) }
         let record = RequestRecord(
             request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), isStreamed: true,
-            streamedBodyByteCount: body == nil ? nil : 0
+            streamedBodyByteCount: body == nil ? nil : 0, earlier: created
         )
         let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
         let sentBody = body.map { requestTap!.watching($0) }
@@ -141,7 +141,8 @@ extension HTTPTransportClient {
         var request = record.request
         request.body = seen.captured
         return RequestRecord(
-            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount
+            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount,
+            earlier: record
         )
     }
 
