@@ -10,9 +10,8 @@ extension HTTPTransportClient {
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
     func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
-        let created = exchange.created
         var request = request
-        request.id = created.request.id
+        request.id = exchange.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         if let body {
             // A middleware streamed a body into a buffered call: it is sent, and shown, whole.
@@ -22,8 +21,8 @@ extension HTTPTransportClient {
                 throw classify(error, for: request.url, deadline: exchange.context.deadline)
             }
         }
-        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
-        guard exchange.isObserved else {
+        let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
+        guard let created = exchange.created else {
             _ = exchange.attempts.begin()
             return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true).get().splitBody
         }
