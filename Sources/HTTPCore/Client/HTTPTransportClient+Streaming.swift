@@ -48,7 +48,9 @@ extension HTTPTransportClient {
         outgoing.id = exchange.request.id
         // A request a middleware passed on is checked again; the caller's was when the exchange began.
         if !middlewares.isEmpty,
-            let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
+            let invalid = Self.prepareForSending(
+                &outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)), urlCheckedAs: exchange.request.url
+            )
         {
             throw invalid
         }

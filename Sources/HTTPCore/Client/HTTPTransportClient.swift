@@ -93,7 +93,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
             guard !middlewares.isEmpty else {
-                return try await performBuffered(request, timeout: request.timeout, deadline: nil, checks: false).get()
+                return try await performBuffered(request, timeout: request.timeout, deadline: nil, madeFrom: nil).get()
             }
             return try await sendThroughMiddlewares(request, created: nil)
         }
@@ -112,10 +112,12 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
     /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
-    /// request can be sent.
-    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length) -> HTTPError? {
+    /// request can be sent. `checkedURL`: the URL of the caller's request, checked already,
+    /// for a request a middleware passes on (see
+    /// ``HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:)``).
+    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil) -> HTTPError? {
         do throws(HTTPError) {
-            try request.prepareForSending(bodyLength: bodyLength)
+            try request.prepareForSending(bodyLength: bodyLength, urlCheckedAs: checkedURL)
             return nil
         } catch {
             return error
@@ -141,7 +143,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, checks: false)
+        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
