@@ -107,6 +107,23 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertEqual(terminal.responseRecord?.isExposed, false, "status and body size redact nothing")
     }
 
+    func testEachEventReadsTheHostOfTheURLItsRequestHasWhenAMiddlewareKeepsOrMovesIt() async throws {
+        let keeps = ClosureMiddleware { request, next in try await next(request) }
+        let moves = ClosureMiddleware { request, next in
+            var moved = request
+            moved.url = URL(string: "https://b.example/x")!
+            return try await next(moved)
+        }
+        for (middleware, attemptHost) in [(keeps, "a.example"), (moves, "b.example")] {
+            let events = try await events(of: HTTPRequest(url: URL(string: "https://a.example/x")!)) {
+                HTTPTransportClient(transport: MockTransport(), middlewares: [middleware], dispatcher: $0, policy: .debug)
+            }
+            XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+            XCTAssertEqual(events.map(\.host), ["a.example", attemptHost, attemptHost, attemptHost])
+            XCTAssertEqual(events.map(\.host), events.map { URL(string: $0.request.url)?.host }, "each event's host is its own request's")
+        }
+    }
+
     func testTheHostNeverShowsTheUserinfoAndThePortDefaultsByScheme() async throws {
         let transport = MockTransport()
         let cases: [(url: String, scheme: String?, host: String?, port: Int?)] = [

@@ -215,6 +215,47 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
     }
 
+    func testAURLAMiddlewareChangedIsCheckedAgainAndOneItKeptIsSentAsChecked() async throws {
+        struct MovingMiddleware: HTTPMiddleware {
+            let target: URL
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody) {
+                var request = request
+                request.url = target
+                return try await next(request, body)
+            }
+        }
+        let transport = MockTransport()
+        for observed in [true, false] {
+            let dispatcher = HTTPEventDispatcher()
+            if observed { dispatcher.subscribe(RecordingObserver()) }
+            let toFTP = MovingMiddleware(target: URL(string: "ftp://files.example.com/x")!)
+            let refused = HTTPTransportClient(transport: transport, middlewares: [toFTP], dispatcher: dispatcher)
+            do {
+                _ = try await refused.send(HTTPRequest(url: url))
+                XCTFail("expected an error")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, #"url scheme "ftp" is not supported: use http or https"#)
+            }
+            do {
+                try await refused.send(HTTPRequest(url: url)) { _, _ in XCTFail("no response expected") }
+                XCTFail("expected an error")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, #"url scheme "ftp" is not supported: use http or https"#)
+            }
+            let upper = MovingMiddleware(target: URL(string: "HTTP://api.example.com/moved")!)
+            _ = try await HTTPTransportClient(transport: transport, middlewares: [upper], dispatcher: dispatcher).send(HTTPRequest(url: url))
+            // A middleware that keeps the caller's URL passes it on as it was checked.
+            _ = try await HTTPTransportClient(transport: transport, middlewares: [RetryMiddleware()], dispatcher: dispatcher)
+                .send(HTTPRequest(url: URL(string: "HTTPS://api.example.com/kept")!))
+        }
+        XCTAssertEqual(
+            transport.requests.map(\.url.absoluteString),
+            ["http://api.example.com/moved", "https://api.example.com/kept", "http://api.example.com/moved", "https://api.example.com/kept"]
+        )
+    }
+
     func testAnInfiniteTimeoutReachesTheTransportAsNoDeadline() async throws {
         let transport = MockTransport()
         let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())

@@ -15,6 +15,9 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let statusClass: String
         let server: String
         let errorType: String
+
+        /// The dimensions of its active-request meter.
+        var destination: Destination { Destination(method: method, server: server) }
     }
 
     /// The dimensions of the active-request meter.
@@ -25,15 +28,29 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
 
     /// The handles that record one completed exchange.
     struct OutcomeHandles {
+        /// The active-request meter of the exchange's destination.
+        let active: Meter
+        let recorders: Recorders
+    }
+
+    /// The timer, counter and body size recorders of one outcome.
+    struct Recorders {
         let duration: CoreMetrics.Timer
         let requests: Counter
         let requestBodySize: Recorder
         let responseBodySize: Recorder
     }
 
+    /// An outcome's recorders as cached, with its destination's meter when that was cached
+    /// by then: a terminal event then finds both with one look-up.
+    private struct CachedOutcome {
+        let recorders: Recorders
+        let active: Meter?
+    }
+
     let limit: Int
     private let lock = NSLock()
-    private var outcomes: [Outcome: OutcomeHandles] = [:]
+    private var outcomes: [Outcome: CachedOutcome] = [:]
     private var meters: [Destination: Meter] = [:]
 
     /// A cache of at most `limit` (at least 0) dimension sets per kind.
@@ -48,50 +65,54 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         return outcomes.count + meters.count
     }
 
-    /// The timer, counter and body size recorders of `outcome`.
-    func handles(for outcome: Outcome) -> OutcomeHandles {
-        cached(outcome, in: \.outcomes) {
-            let dimensions = [
-                ("http.request.method", outcome.method),
-                ("http.response.status_class", outcome.statusClass),
-                ("server.address", outcome.server),
-                ("error.type", outcome.errorType),
-            ]
-            return OutcomeHandles(
-                duration: CoreMetrics.Timer(label: MetricsObserver.durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds),
-                requests: Counter(label: MetricsObserver.requestsLabel, dimensions: dimensions),
-                requestBodySize: Recorder(label: MetricsObserver.requestBodySizeLabel, dimensions: dimensions),
-                responseBodySize: Recorder(label: MetricsObserver.responseBodySizeLabel, dimensions: dimensions)
-            )
-        }
-    }
-
     /// The active-request meter of `destination`.
     func meter(for destination: Destination) -> Meter {
-        cached(destination, in: \.meters) {
-            Meter(
-                label: MetricsObserver.activeRequestsLabel,
-                dimensions: [("http.request.method", destination.method), ("server.address", destination.server)]
-            )
-        }
-    }
-
-    /// The value for `key` in one of the dictionaries, made by `make` outside the lock on a
-    /// miss and kept while the dictionary holds fewer than ``limit`` entries.
-    private func cached<Key: Hashable, Value>(
-        _ key: Key, in dictionary: ReferenceWritableKeyPath<MetricsHandleCache, [Key: Value]>, make: () -> Value
-    ) -> Value {
         lock.lock()
-        if let found = self[keyPath: dictionary][key] {
-            lock.unlock()
-            return found
-        }
+        let found = meters[destination]
         lock.unlock()
-        let made = make()
+        if let found { return found }
+        let made = Meter(
+            label: MetricsObserver.activeRequestsLabel,
+            dimensions: [("http.request.method", destination.method), ("server.address", destination.server)]
+        )
         lock.lock()
         defer { lock.unlock() }
-        if let found = self[keyPath: dictionary][key] { return found }
-        if self[keyPath: dictionary].count < limit { self[keyPath: dictionary][key] = made }
+        if let raced = meters[destination] { return raced }
+        if meters.count < limit { meters[destination] = made }
+        return made
+    }
+
+    /// The handles of `outcome`: its destination's active-request meter, and its timer,
+    /// counter and body size recorders. Once both are cached, one look-up under the lock.
+    func handles(for outcome: Outcome) -> OutcomeHandles {
+        lock.lock()
+        let cached = outcomes[outcome]
+        let active = cached?.active ?? meters[outcome.destination]
+        lock.unlock()
+        if let cached, let active { return OutcomeHandles(active: active, recorders: cached.recorders) }
+        // What is missing is made outside the lock, the meter first.
+        let meter = active ?? meter(for: outcome.destination)
+        return OutcomeHandles(active: meter, recorders: cached?.recorders ?? recorders(for: outcome))
+    }
+
+    /// Makes the recorders of `outcome`, kept while fewer than ``limit`` outcomes are.
+    private func recorders(for outcome: Outcome) -> Recorders {
+        let dimensions = [
+            ("http.request.method", outcome.method),
+            ("http.response.status_class", outcome.statusClass),
+            ("server.address", outcome.server),
+            ("error.type", outcome.errorType),
+        ]
+        let made = Recorders(
+            duration: CoreMetrics.Timer(label: MetricsObserver.durationLabel, dimensions: dimensions, preferredDisplayUnit: .seconds),
+            requests: Counter(label: MetricsObserver.requestsLabel, dimensions: dimensions),
+            requestBodySize: Recorder(label: MetricsObserver.requestBodySizeLabel, dimensions: dimensions),
+            responseBodySize: Recorder(label: MetricsObserver.responseBodySizeLabel, dimensions: dimensions)
+        )
+        lock.lock()
+        defer { lock.unlock() }
+        if let raced = outcomes[outcome] { return raced.recorders }
+        if outcomes.count < limit { outcomes[outcome] = CachedOutcome(recorders: made, active: meters[outcome.destination]) }
         return made
     }
 }

@@ -54,8 +54,6 @@ public struct MetricsObserver: HTTPObserver {
     /// The default number of dimension sets whose handles are kept.
     public static let defaultMaximumCachedDimensionSets = 1_000
 
-    private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
-
     /// The handles made so far, shared by copies of this observer.
     let handles: MetricsHandleCache
 
@@ -88,15 +86,12 @@ public struct MetricsObserver: HTTPObserver {
     public func handle(_ event: HTTPEvent) {
         let isTerminal = event.name.isTerminal
         guard isTerminal || event.name == .requestCreated else { return }
-        let rawMethod = event.method.rawValue
-        let method = Self.standardMethods.contains(rawMethod) ? rawMethod : "_OTHER"
+        let method = Self.methodDimension(event.method.rawValue)
         let server = event.host ?? ""
-        let active = handles.meter(for: .init(method: method, server: server))
         guard isTerminal else {
-            active.increment()
+            handles.meter(for: .init(method: method, server: server)).increment()
             return
         }
-        active.decrement()
         let statusCode = event.statusCode
         let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
         let outcome = MetricsHandleCache.Outcome(
@@ -105,12 +100,23 @@ public struct MetricsObserver: HTTPObserver {
             server: server,
             errorType: errorType
         )
-        let recorded = handles.handles(for: outcome)
+        let found = handles.handles(for: outcome)
+        found.active.decrement()
+        let recorded = found.recorders
         if let milliseconds = event.durationMilliseconds {
             recorded.duration.recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
         }
         recorded.requests.increment()
         recorded.requestBodySize.record(event.requestBodyByteCount)
         if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
+    }
+
+    /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.
+    /// Compared, not hashed: a short string compares faster than it hashes.
+    static func methodDimension(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH": method
+        default: "_OTHER"
+        }
     }
 }

@@ -80,8 +80,11 @@ public struct TracingMiddleware: HTTPMiddleware {
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
+        // With nothing bootstrapped (`NoOpInstrument`, whose tracer is `NoOpTracer`) no span is
+        // made, no URL redacted and no header written. Asked first of the instrument: a cast to
+        // one struct, where finding the tracer checks a protocol conformance per request.
+        guard configuredTracer != nil || !(InstrumentationSystem.instrument is NoOpInstrument) else { return try await next(request, body) }
         let tracer = tracer
-        // With nothing bootstrapped (`NoOpTracer`) no span is made, no URL redacted and no header written.
         guard !(tracer is NoOpTracer) else { return try await next(request, body) }
         let (span, outgoing) = start(request, context: context, tracer: tracer)
         let sent = ByteCount()

@@ -26,8 +26,22 @@ struct AttemptLog: Sendable {
 
     private struct State {
         var started = 0
-        var unreported: [Attempt] = []
+        /// The oldest ended attempt not yet reported: held here, not in an array, so an
+        /// exchange of one attempt allocates none.
+        var firstUnreported: Attempt?
+        /// The ended attempts not yet reported after ``firstUnreported``, oldest first.
+        var moreUnreported: [Attempt] = []
         var last: Attempt?
+
+        /// Takes the ended attempts not yet reported, oldest first.
+        mutating func takeUnreported() -> [Attempt] {
+            guard let first = firstUnreported else { return [] }
+            defer {
+                firstUnreported = nil
+                moreUnreported.removeAll()
+            }
+            return [first] + moreUnreported
+        }
     }
 
     private let state = Locked(State())
@@ -43,15 +57,18 @@ struct AttemptLog: Sendable {
     func begin() -> (number: Int, retried: [Attempt]) {
         state.withLock { state in
             state.started += 1
-            defer { state.unreported.removeAll() }
-            return (state.started, state.unreported)
+            return (state.started, state.takeUnreported())
         }
     }
 
     /// Records an ended attempt.
     func end(_ attempt: Attempt) {
         state.withLock { state in
-            state.unreported.append(attempt)
+            if state.firstUnreported == nil {
+                state.firstUnreported = attempt
+            } else {
+                state.moreUnreported.append(attempt)
+            }
             if attempt.number >= (state.last?.number ?? 0) { state.last = attempt }
         }
     }
@@ -61,9 +78,12 @@ struct AttemptLog: Sendable {
     func finish() -> (last: Attempt?, retried: [Attempt]) {
         state.withLock { state in
             let last = state.last
-            let retried = state.unreported.filter { $0.number != last?.number }
-            state.unreported.removeAll()
-            return (last, retried)
+            // The last attempt alone, the usual end, leaves nothing to filter.
+            if state.moreUnreported.isEmpty, state.firstUnreported?.number == last?.number {
+                state.firstUnreported = nil
+                return (last, [])
+            }
+            return (last, state.takeUnreported().filter { $0.number != last?.number })
         }
     }
 }

@@ -10,9 +10,8 @@ extension HTTPTransportClient {
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
     func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
-        let created = exchange.created
         var request = request
-        request.id = created.request.id
+        request.id = exchange.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         if let body {
             // A middleware streamed a body into a buffered call: it is sent, and shown, whole.
@@ -22,31 +21,36 @@ extension HTTPTransportClient {
                 throw classify(error, for: request.url, deadline: exchange.context.deadline)
             }
         }
-        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
-        guard exchange.isObserved else {
+        let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
+        guard let created = exchange.created else {
             _ = exchange.attempts.begin()
-            return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true).get().splitBody
+            return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: exchange.request)
+                .get().splitBody
         }
         let (number, retried) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
-        let record = RequestRecord(request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request))
-        let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, checks: true)
+        let record = RequestRecord(
+            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
+        )
+        let attempt = await performBuffered(
+            record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: exchange.request
+        )
         exchange.attempts.end(attempt)
         return try attempt.result.get().splitBody
     }
 
     /// One buffered attempt with its `started` and `received` events: the transport called
-    /// once for `record`'s request (see ``performBuffered(_:timeout:deadline:checks:)``).
+    /// once for `record`'s request (see ``performBuffered(_:timeout:deadline:madeFrom:)``).
     func performBuffered(
-        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
+        _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
     ) async -> AttemptLog.Attempt {
         let start = Moment.now()
         dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
         ) }
-        let result = await performBuffered(record.request, timeout: timeout, deadline: deadline, checks: checks)
+        let result = await performBuffered(record.request, timeout: timeout, deadline: deadline, madeFrom: checked)
         let ended = start.ended()
         var response: ResponseRecord?
         if case .success(let value) = result {
@@ -61,16 +65,18 @@ extension HTTPTransportClient {
 
     /// The transport called once and its response body taken whole, within `timeout` (the
     /// attempt's own) and what remains before `deadline` (the exchange's), which the
-    /// transport is handed as the request's timeout. `checks`: whether the request is checked
-    /// first (``HTTPRequest/validate()``), as one a middleware passed on; the caller's was
-    /// checked when the exchange began.
+    /// transport is handed as the request's timeout. `checked`: the caller's request, checked
+    /// when the exchange began, when this one is a middleware's made from it and is checked
+    /// first (``HTTPRequest/validate()``), its URL only when the middleware changed it; `nil`
+    /// for the caller's own.
     func performBuffered(
-        _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, checks: Bool
+        _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
     ) async -> Result<HTTPResponse, HTTPError> {
         var request = request
         var timeout = timeout
-        if checks {
-            if let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0))) { return .failure(invalid) }
+        if let checked {
+            let bodyLength = HTTPBody.Length.known(Int64(request.body?.count ?? 0))
+            if let invalid = Self.prepareForSending(&request, bodyLength: bodyLength, urlCheckedAs: checked.url) { return .failure(invalid) }
             if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
         }
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }

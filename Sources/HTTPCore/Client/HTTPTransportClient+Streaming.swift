@@ -19,7 +19,9 @@ extension HTTPTransportClient {
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
-        let exchange = Exchange(created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false)
+        let exchange = Exchange(
+            request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
+        )
         if let invalid {
             endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
             throw invalid
@@ -42,12 +44,13 @@ extension HTTPTransportClient {
 
     /// One streaming attempt with its `started` and `received` events, its bodies tapped.
     func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
-        let created = exchange.created
         var outgoing = request
-        outgoing.id = created.request.id
+        outgoing.id = exchange.request.id
         // A request a middleware passed on is checked again; the caller's was when the exchange began.
         if !middlewares.isEmpty,
-            let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
+            let invalid = Self.prepareForSending(
+                &outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)), urlCheckedAs: exchange.request.url
+            )
         {
             throw invalid
         }
@@ -62,12 +65,12 @@ extension HTTPTransportClient {
         let (number, retried) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
         let record = RequestRecord(
-            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), isStreamed: true,
-            streamedBodyByteCount: body == nil ? nil : 0
+            request: request, policy: policy, correlation: exchange.created?.correlation ?? reportedCorrelation(in: request), isStreamed: true,
+            streamedBodyByteCount: body == nil ? nil : 0, earlier: exchange.created
         )
         let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
         let sentBody = body.map { requestTap!.watching($0) }
-        let ownTimeout = request.timeout == created.request.timeout ? nil : request.timeout
+        let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
         var bounded = request
         bounded.timeout = Self.attemptTimeout(own: ownTimeout, deadline: exchange.context.deadline)
         let start = Moment.now()
@@ -141,7 +144,8 @@ extension HTTPTransportClient {
         var request = record.request
         request.body = seen.captured
         return RequestRecord(
-            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount
+            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount,
+            earlier: record
         )
     }
 
@@ -151,7 +155,9 @@ extension HTTPTransportClient {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
         for attempt in unreported { emitRetried(attempt) }
-        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) } ?? exchange.created
+        // A streamed exchange is always recorded: `created` is set.
+        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) }
+            ?? exchange.created ?? RequestRecord(request: exchange.request, policy: policy, correlation: nil, isStreamed: true)
         var response: ResponseRecord?
         var summary: HTTPEvent.StreamSummary?
         if let head {

@@ -93,9 +93,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
             guard !middlewares.isEmpty else {
-                return try await performBuffered(request, timeout: request.timeout, deadline: nil, checks: false).get()
+                return try await performBuffered(request, timeout: request.timeout, deadline: nil, madeFrom: nil).get()
             }
-            return try await sendThroughMiddlewares(RequestRecord(request: request, policy: policy, correlation: nil), isObserved: false)
+            return try await sendThroughMiddlewares(request, created: nil)
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
@@ -107,15 +107,17 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         if middlewares.isEmpty {
             return try await sendDirectly(created)
         }
-        return try await sendThroughMiddlewares(created)
+        return try await sendThroughMiddlewares(request, created: created)
     }
 
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
     /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
-    /// request can be sent.
-    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length) -> HTTPError? {
+    /// request can be sent. `checkedURL`: the URL of the caller's request, checked already,
+    /// for a request a middleware passes on (see
+    /// ``HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:)``).
+    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil) -> HTTPError? {
         do throws(HTTPError) {
-            try request.prepareForSending(bodyLength: bodyLength)
+            try request.prepareForSending(bodyLength: bodyLength, urlCheckedAs: checkedURL)
             return nil
         } catch {
             return error
@@ -141,7 +143,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, checks: false)
+        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
@@ -152,33 +154,32 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// What the steps of one exchange through the middlewares share.
     struct Exchange: Sendable {
-        /// The caller's request, whose id, correlation id and timeout every attempt keeps.
-        let created: RequestRecord
+        /// The caller's request, checked, whose id and timeout every attempt keeps.
+        let request: HTTPRequest
+        /// Its record, which the `created` event carried, and whose correlation id every
+        /// attempt keeps; `nil` when the exchange is not observed (nobody observed as it
+        /// began): its events are then not emitted, and its attempts only counted.
+        let created: RequestRecord?
         let context: HTTPMiddlewareContext
         let attempts: AttemptLog
-        /// Whether its events are emitted: `false` when nobody observed as it began, and then
-        /// its attempts are only counted.
-        let isObserved: Bool
         /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
         /// streams it (``HTTPClient/send(_:body:)``).
         let buffers: Bool
 
-        /// An exchange of `created` that must be over by `deadline`, with no attempt yet.
-        init(created: RequestRecord, deadline: DispatchTime?, isObserved: Bool = true, buffers: Bool) {
+        /// An exchange of `request` (recorded as `created` when observed) that must be over by
+        /// `deadline`, with no attempt yet.
+        init(request: HTTPRequest, created: RequestRecord?, deadline: DispatchTime?, buffers: Bool) {
+            self.request = request
             self.created = created
-            self.isObserved = isObserved
             self.buffers = buffers
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
     }
 
-    private func sendThroughMiddlewares(_ created: RequestRecord, isObserved: Bool = true) async throws(HTTPError) -> HTTPResponse {
+    private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let request = created.request
-        let exchange = Exchange(
-            created: created, deadline: request.timeout.map { start.deadline(after: $0) }, isObserved: isObserved, buffers: true
-        )
+        let exchange = Exchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
         let result: Result<HTTPResponse, HTTPError>
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
@@ -188,7 +189,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
-        guard isObserved else { return try result.get() }
+        guard let created else { return try result.get() }
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
         for attempt in unreported { emitRetried(attempt) }

@@ -277,8 +277,9 @@ public struct HTTPEvent: Sendable {
     public var scheme: String? { requestRecord.request.url.scheme?.lowercased() }
     /// The request URL's host, as Foundation's `URL.host` reads it: never the userinfo, which
     /// the redactor removes, so a user name or password in the URL does not show here either;
-    /// `nil` for a URL without one. Reading it redacts nothing.
-    public var host: String? { requestRecord.request.url.host }
+    /// `nil` for a URL without one. Reading it redacts nothing; the URL is parsed on the first
+    /// read, once for all the events of an exchange whose middlewares keep its URL.
+    public var host: String? { requestRecord.host }
     /// The request URL's port: the explicit one, else 80 for `http` and `ws` and 443 for
     /// `https` and `wss`; `nil` for other schemes without one. Reading it redacts nothing.
     public var port: Int? { requestRecord.request.url.effectivePort }

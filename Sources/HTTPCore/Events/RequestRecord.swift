@@ -20,6 +20,11 @@ final class RequestRecord: @unchecked Sendable {
     /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
     /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache = Exposed()
+    /// The URL's host once read (`.some(nil)` for a URL without one), under the same lock.
+    private var parsedHost: String??
+    /// An earlier record of the same URL, whose ``host`` this one reads: an exchange's attempts
+    /// whose URL the middlewares left as it was parse its host once, not once per record.
+    private let sameURL: RequestRecord?
 
     /// The fields redacted so far.
     private struct Exposed {
@@ -38,12 +43,18 @@ final class RequestRecord: @unchecked Sendable {
         let isGenerated: Bool
     }
 
-    init(request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil) {
+    /// A record of `request`; `earlier`, a record of the same exchange whose URL this one
+    /// shares when the two are equal.
+    init(
+        request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
+        earlier: RequestRecord? = nil
+    ) {
         self.request = request
         self.policy = policy
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
+        sameURL = earlier.flatMap { $0.request.url == request.url ? $0.sameURL ?? $0 : nil }
     }
 
     /// The bytes of the body sent.
@@ -69,6 +80,13 @@ final class RequestRecord: @unchecked Sendable {
         guard let correlation else { return nil }
         guard !correlation.isGenerated, policy.redactor.masksHeader(named: correlation.headerName) else { return correlation.value }
         return Redactor.mask
+    }
+
+    /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once per
+    /// record or per run of records of the same URL.
+    var host: String? {
+        if let sameURL { return sameURL.host }
+        return LockStripes.field(\.parsedHost, of: self) { request.url.host }
     }
 
     /// The URL, redacted.

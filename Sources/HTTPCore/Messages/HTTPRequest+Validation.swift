@@ -44,9 +44,11 @@ extension HTTPRequest {
 
     /// What ``validate()`` throws for the request sent with a body of `bodyLength`, or `nil`
     /// for a request every transport can send.
-    package func validationProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
+    /// `checksURL`: `false` for a URL known to pass (see
+    /// ``prepareForSending(bodyLength:urlCheckedAs:)``).
+    package func validationProblem(bodyLength: HTTPBody.Length, checksURL: Bool = true) -> HTTPError? {
         if let problem = Self.timeoutProblem(timeout) { return problem }
-        if let problem = urlProblem { return problem }
+        if checksURL, let problem = urlProblem { return problem }
         if let problem = headerProblem(bodyLength: bodyLength) { return problem }
         if method == .trace, bodyLength != .known(0) {
             return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
@@ -59,10 +61,15 @@ extension HTTPRequest {
     /// ``timeout`` past ``longestTimeout`` made `nil`, so no transport sees an infinite one, and
     /// the scheme in lowercase (`HTTP://` is `http://`, RFC 3986; FoundationNetworking on Linux
     /// takes only the lowercase spelling).
-    package mutating func prepareForSending(bodyLength: HTTPBody.Length) throws(HTTPError) {
-        if let problem = validationProblem(bodyLength: bodyLength) { throw problem }
+    ///
+    /// `checkedURL`: a URL that passed this check already, as the caller's request's did when a
+    /// middleware passes on a request made from it. When the request's URL is still that one,
+    /// it is neither scanned nor parsed again (its scheme was made lowercase then).
+    package mutating func prepareForSending(bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil) throws(HTTPError) {
+        let isURLChecked = checkedURL == url
+        if let problem = validationProblem(bodyLength: bodyLength, checksURL: !isURLChecked) { throw problem }
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
-        if let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+        if !isURLChecked, let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         {
             components.scheme = scheme.lowercased()

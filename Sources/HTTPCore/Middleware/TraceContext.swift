@@ -34,23 +34,16 @@ public struct TraceContext: Sendable, Hashable {
 
     /// The `traceparent` header value, version `00`.
     public var traceparent: String {
-        // Written in place: built per request by TraceContextMiddleware.
+        // One allocation, its ids copied in whole: built per request by TraceContextMiddleware.
         String(unsafeUninitializedCapacity: 55) { buffer in
-            var count = 0
-            func append(_ bytes: some Sequence<UInt8>) {
-                for byte in bytes {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            append("00-".utf8)
-            append(traceID.utf8)
-            append(CollectionOfOne(UInt8(ascii: "-")))
-            append(spanID.utf8)
-            append(CollectionOfOne(UInt8(ascii: "-")))
-            append(CollectionOfOne(Self.hexDigit(flags >> 4)))
-            append(CollectionOfOne(Self.hexDigit(flags & 0xf)))
-            return count
+            var count = Self.copy("00-", into: buffer, at: 0)
+            count = Self.copy(traceID, into: buffer, at: count)
+            count = Self.copy("-", into: buffer, at: count)
+            count = Self.copy(spanID, into: buffer, at: count)
+            count = Self.copy("-", into: buffer, at: count)
+            buffer[count] = Self.hexDigit(flags >> 4)
+            buffer[count + 1] = Self.hexDigit(flags & 0xf)
+            return count + 2
         }
     }
 
@@ -92,14 +85,17 @@ public struct TraceContext: Sendable, Hashable {
 
     /// A new trace with random ids, sampled or not.
     public static func newTrace(sampled: Bool = true) -> TraceContext {
-        TraceContext(unchecked: randomID(words: 2), spanID: randomID(words: 1), flags: sampled ? 1 : 0, traceState: nil)
+        let words = TraceIDGenerator.newTraceWords()
+        return TraceContext(
+            unchecked: hexID(words.traceHigh, words.traceLow), spanID: hexID(words.span), flags: sampled ? 1 : 0, traceState: nil
+        )
     }
 
     /// A new span in the same trace: same trace id and `tracestate`, a new random span id, and
     /// the flags this version defines (sampled, and Level 2's random trace id); other flag
     /// bits are cleared, as version `00` requires of what it sends.
     public func newSpan() -> TraceContext {
-        TraceContext(unchecked: traceID, spanID: Self.randomID(words: 1), flags: flags & 0x03, traceState: traceState)
+        TraceContext(unchecked: traceID, spanID: Self.hexID(TraceIDGenerator.newSpanWord()), flags: flags & 0x03, traceState: traceState)
     }
 
     // MARK: Hex digits
@@ -127,19 +123,25 @@ public struct TraceContext: Sendable, Hashable {
         return value
     }
 
-    /// `words` (1 or 2) random 64-bit words as lowercase hex, never all zeros: one string,
-    /// written in place.
-    private static func randomID(words: Int) -> String {
-        var random = TraceIDGenerator()
-        while true {
-            let high: UInt64 = random.next()
-            let low: UInt64 = words > 1 ? random.next() : 0
-            guard high != 0 || low != 0 else { continue }
-            return String(unsafeUninitializedCapacity: 16 * words) { buffer in
-                writeHex(high, into: buffer, at: 0)
-                if words > 1 { writeHex(low, into: buffer, at: 16) }
-                return 16 * words
-            }
+    /// `high`, then `low` when given, as 16 lowercase hex digits each: one string, written in
+    /// place.
+    private static func hexID(_ high: UInt64, _ low: UInt64? = nil) -> String {
+        let count = low == nil ? 16 : 32
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            writeHex(high, into: buffer, at: 0)
+            if let low { writeHex(low, into: buffer, at: 16) }
+            return count
+        }
+    }
+
+    /// Copies the UTF-8 bytes of `text` into `buffer` at `offset`, in one move; the offset
+    /// after them. Traps if they do not fit.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            let destination = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + bytes.count)])
+            UnsafeMutableRawBufferPointer(destination).copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return offset + bytes.count
         }
     }
 

@@ -6,13 +6,24 @@ import HTTPCoreConcurrency
 /// W3C Trace Context asks for ids that are unique and, for the `random` flag, random in their
 /// right-most 7 bytes; it does not ask for unpredictable ones, and ids are not secrets. On
 /// Linux `SystemRandomNumberGenerator` makes a system call per word (about 0.4 µs), three
-/// per new trace on the request path; this generator costs a lock and a few shifts.
-struct TraceIDGenerator: RandomNumberGenerator {
+/// per new trace on the request path; this generator costs one lock per new trace or span
+/// and a few shifts.
+enum TraceIDGenerator {
     private static let state = Locked(Xoshiro256StarStar())
 
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        Self.state.withLock { $0.next() }
+    /// The random words of a new trace, drawn under one lock: its trace id's two, not both
+    /// zeros, and its span id's one, not zero.
+    static func newTraceWords() -> (traceHigh: UInt64, traceLow: UInt64, span: UInt64) {
+        state.withLock { random in
+            var (high, low) = (random.next(), random.next())
+            while high == 0 && low == 0 { (high, low) = (random.next(), random.next()) }
+            return (high, low, random.nonZero())
+        }
+    }
+
+    /// The random word of a new span id, not zero.
+    static func newSpanWord() -> UInt64 {
+        state.withLock { $0.nonZero() }
     }
 }
 
@@ -37,6 +48,13 @@ private struct Xoshiro256StarStar {
         s2 ^= t
         s3 = rotateLeft(s3, by: 45)
         return result
+    }
+
+    /// The next 64 random bits that are not all zeros.
+    mutating func nonZero() -> UInt64 {
+        var word = next()
+        while word == 0 { word = next() }
+        return word
     }
 
     private func rotateLeft(_ value: UInt64, by count: UInt64) -> UInt64 {

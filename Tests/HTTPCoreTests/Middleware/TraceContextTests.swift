@@ -17,6 +17,19 @@ final class TraceContextTests: XCTestCase {
         XCTAssertEqual(flagged.traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-a3")
     }
 
+    func testTraceparentIsVersion00TheIDsAndTheFlagsAsTwoLowercaseHexDigits() throws {
+        let traceID = "0af7651916cd43dd8448eb211c80319c"
+        let spanID = "b7ad6b7169203331"
+        for (flags, digits) in [(UInt8(0x00), "00"), (0x01, "01"), (0x0f, "0f"), (0x10, "10"), (0xa3, "a3"), (0xff, "ff")] {
+            let context = try XCTUnwrap(TraceContext(traceID: traceID, spanID: spanID, flags: flags))
+            XCTAssertEqual(context.traceparent, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-" + digits)
+        }
+        let trace = TraceContext.newTrace()
+        XCTAssertEqual(trace.traceparent, "00-\(trace.traceID)-\(trace.spanID)-01")
+        let span = trace.newSpan()
+        XCTAssertEqual(span.traceparent, "00-\(trace.traceID)-\(span.spanID)-01")
+    }
+
     func testValuesThatBreakARuleAreRefused() {
         let refused = [
             "": "empty",

@@ -206,7 +206,12 @@ final class TracingMiddlewareTests: XCTestCase {
         let middleware = TracingMiddleware()
         let transport = MockTransport()
         transport.enqueue(.status(200))
+        transport.enqueue(.status(200))
         let client = HTTPTransportClient(transport: transport, middlewares: [middleware], dispatcher: HTTPEventDispatcher())
+        // Nothing bootstrapped yet (`NoOpInstrument`): the request goes on untouched.
+        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/early")!))
+        XCTAssertNil(transport.requests.last?.headers["traceparent"])
+        XCTAssertEqual(transport.requests.last?.metadata, [:])
         // The process's one bootstrap, for this test: no other test of this package reads the global tracer.
         let tracer = InMemoryTracer()
         InstrumentationSystem.bootstrap(tracer)
