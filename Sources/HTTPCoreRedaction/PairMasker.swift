@@ -172,7 +172,7 @@ struct PairMasker {
                 deeper.depth += 1
                 return maskURL(view, range, nesting: deeper)
             case ASCII.percent:
-                if !hasEscape, index + 2 < range.upperBound, ASCII.hexValue(bytes[index + 1]) != nil, ASCII.hexValue(bytes[index + 2]) != nil {
+                if !hasEscape, index + 2 < range.upperBound, HexDigit.value(bytes[index + 1]) != nil, HexDigit.value(bytes[index + 2]) != nil {
                     hasEscape = true
                 }
             default:
@@ -200,7 +200,7 @@ struct PairMasker {
         while index < range.upperBound {
             starts.append(view.offset(index))
             if bytes[index] == ASCII.percent, index + 2 < range.upperBound,
-                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+                let high = HexDigit.value(bytes[index + 1]), let low = HexDigit.value(bytes[index + 2])
             {
                 decoded.append(high << 4 | low)
                 index += 3
@@ -226,7 +226,7 @@ struct PairMasker {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == ASCII.percent, index + 2 < bytes.count,
-                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
+                let high = HexDigit.value(bytes[index + 1]), let low = HexDigit.value(bytes[index + 2])
             {
                 decoded.append(high << 4 | low)
                 index += 3
@@ -247,8 +247,8 @@ struct PairMasker {
         var index = range.lowerBound
         while index < range.upperBound {
             if bytes[index] == ASCII.percent {
-                guard index + 2 < range.upperBound, let high = ASCII.hexValue(bytes[index + 1]),
-                    let low = ASCII.hexValue(bytes[index + 2])
+                guard index + 2 < range.upperBound, let high = HexDigit.value(bytes[index + 1]),
+                    let low = HexDigit.value(bytes[index + 2])
                 else { return true }
                 switch high << 4 | low {
                 case ASCII.questionMark, ASCII.numberSign, ASCII.ampersand, ASCII.semicolon, ASCII.equals, ASCII.atSign, ASCII.percent:
@@ -267,7 +267,7 @@ struct PairMasker {
     static func hasEscape(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index + 2 < range.upperBound {
-            if bytes[index] == ASCII.percent, ASCII.hexValue(bytes[index + 1]) != nil, ASCII.hexValue(bytes[index + 2]) != nil { return true }
+            if bytes[index] == ASCII.percent, HexDigit.value(bytes[index + 1]) != nil, HexDigit.value(bytes[index + 2]) != nil { return true }
             index += 1
         }
         return false
@@ -313,14 +313,5 @@ extension PairMasker {
         static let closeBracket = UInt8(ascii: "]")
         static let underscore = UInt8(ascii: "_")
         static let exclamationMark = UInt8(ascii: "!")
-
-        static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
     }
 }

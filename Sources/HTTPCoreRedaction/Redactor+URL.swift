@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 extension Redactor {
     /// The most bytes of a URL that ``redactedURL(string:)`` reads.
@@ -98,7 +99,7 @@ extension Redactor {
             var offset = index
             var byte = bytes[index]
             if index >= scanStart + 2, bytes[index - 2] == PairMasker.ASCII.percent,
-                let high = PairMasker.ASCII.hexValue(bytes[index - 1]), let low = PairMasker.ASCII.hexValue(byte)
+                let high = HexDigit.value(bytes[index - 1]), let low = HexDigit.value(byte)
             {
                 offset = index - 2
                 byte = high << 4 | low

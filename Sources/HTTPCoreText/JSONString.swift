@@ -154,18 +154,9 @@ package enum JSONString {
     package static func hexQuad(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt32? {
         var value: UInt32 = 0
         for byte in digits {
-            guard let digit = hexValue(byte) else { return nil }
-            value = value << 4 | digit
+            guard let digit = HexDigit.value(byte) else { return nil }
+            value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 /// Tells LLM calls from other requests, by method, host and path, from a table of
 /// ``GenAIRoute`` rows: the well-known providers (``GenAIRoute/wellKnown``) and the
@@ -80,7 +81,7 @@ public struct GenAIRecognizer: Sendable, Hashable {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%"), bytes.distance(from: index, to: bytes.endIndex) >= 3,
-                let high = hexValue(bytes[bytes.index(index, offsetBy: 1)]), let low = hexValue(bytes[bytes.index(index, offsetBy: 2)])
+                let high = HexDigit.value(bytes[bytes.index(index, offsetBy: 1)]), let low = HexDigit.value(bytes[bytes.index(index, offsetBy: 2)])
             {
                 decoded.append(high << 4 | low)
                 index = bytes.index(index, offsetBy: 3)
@@ -90,15 +91,6 @@ public struct GenAIRecognizer: Sendable, Hashable {
             }
         }
         return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The path as sent, so that a model id's encoded `/` or `:` stays inside its segment.

@@ -139,7 +139,7 @@ extension HTTPRequest {
         var index = host.startIndex
         while index < host.endIndex {
             var byte = host[index]
-            if byte == UInt8(ascii: "%"), index + 2 < host.endIndex, let high = hexValue(host[index + 1]), let low = hexValue(host[index + 2]) {
+            if byte == UInt8(ascii: "%"), index + 2 < host.endIndex, let high = HexDigit.value(host[index + 1]), let low = HexDigit.value(host[index + 2]) {
                 byte = high << 4 | low
                 index += 2
             }
@@ -147,15 +147,6 @@ extension HTTPRequest {
             index += 1
         }
         return false
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

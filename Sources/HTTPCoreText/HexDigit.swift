@@ -1,0 +1,14 @@
+/// The value of an ASCII hexadecimal digit, for the package's percent-escape readers (URL
+/// validation, redaction, a model id in a path).
+package enum HexDigit {
+    /// `byte`'s value as a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`); `nil` for any other byte.
+    @inlinable
+    package static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
