@@ -9,7 +9,9 @@ extension HTTPTransportClient {
     /// and the transport (``HTTPTransport/perform(_:body:)``), which is handed the exchange's
     /// deadline and ends the wait for the head by it; a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
-    /// and JSON lines for observers, without holding more than those caps.
+    /// and JSON lines for observers, without holding more than those caps. For an LLM call
+    /// (``HTTPCorePolicy/genAI``), it also reads every message, or a JSON body, for the
+    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIBodyBytes``.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }

@@ -47,6 +47,12 @@ import HTTPCoreText
 /// runs where an observer reads a redacted field: on the sinks' workers. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
+///
+/// LLM calls: an observed exchange's request is checked once against the policy's recognizer
+/// (``HTTPCorePolicy/genAI``), a comparison for a request that is not a `POST` and a scan of the
+/// URL's host for one to another host. For an LLM call, the terminal event carries its facts
+/// (``HTTPEvent/genAI``): a buffered call's bodies are read as that event is built, a streamed
+/// call's messages as they pass, whatever the policy lets events show.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public let transport: Transport
@@ -179,7 +185,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// An exchange of `request` (recorded as `created` when observed, and the LLM call
         /// `genAI`) that began at `start` and must be over by `deadline`, with no attempt yet.
         init(
-            request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition? = nil, start: Moment, deadline: DispatchTime?,
+            request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?, start: Moment, deadline: DispatchTime?,
             buffers: Bool
         ) {
             self.request = request
