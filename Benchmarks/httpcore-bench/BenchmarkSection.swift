@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's sections, in the order they run.
 enum BenchmarkSection: String, CaseIterable {
-    case overhead, dispatch, shipping, memory, redaction, loki, streaming
+    case overhead, dispatch, shipping, memory, redaction, loki, streaming, genai
 
     /// Runs the section; `rowFilter` keeps only the redaction rows whose label contains it.
     func run(quick: Bool, rowFilter: String? = nil) async throws -> SectionReport {
@@ -14,6 +14,7 @@ enum BenchmarkSection: String, CaseIterable {
         case .redaction: RedactionBenchmark(quick: quick, rowFilter: rowFilter).run()
         case .loki: try await LokiBenchmark(quick: quick).run()
         case .streaming: try StreamingBenchmark(quick: quick).run()
+        case .genai: try await GenAICostBenchmark(quick: quick).run()
         }
     }
 }

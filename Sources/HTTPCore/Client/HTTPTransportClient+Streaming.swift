@@ -9,7 +9,9 @@ extension HTTPTransportClient {
     /// and the transport (``HTTPTransport/perform(_:body:)``), which is handed the exchange's
     /// deadline and ends the wait for the head by it; a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
-    /// and JSON lines for observers, without holding more than those caps.
+    /// and JSON lines for observers, without holding more than those caps. For an LLM call
+    /// (``HTTPCorePolicy/genAI``), it also reads every message, or a JSON body, for the
+    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIBodyBytes``.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
@@ -17,10 +19,12 @@ extension HTTPTransportClient {
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
+        let genAI = dispatcher.hasObservers ? recognizedGenAI(request) : nil
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
+            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
+            buffers: false
         )
         if let invalid {
             endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
@@ -101,7 +105,9 @@ extension HTTPTransportClient {
                 name: $0, request: record, attempt: number, response: headRecord, startedAt: start.date,
                 attemptTiming: timing
             ) }
-            let responseTap = messageTap(for: head, request: record, headRecord: headRecord, attempt: number, timing: timing)
+            let responseTap = messageTap(
+                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, exchange: exchange
+            )
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: responseTap)
@@ -111,10 +117,11 @@ extension HTTPTransportClient {
         }
     }
 
-    /// The tap of a response body: its capture, and its messages emitted as events when the
-    /// policy captures bodies.
+    /// The tap of a response body: its capture, its messages emitted as events when the
+    /// policy captures bodies, and, for an LLM call, the reading of its response.
     private func messageTap(
-        for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming
+        for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
+        exchange: Exchange
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if policy.bodyCapture == .omitted {
@@ -133,7 +140,7 @@ extension HTTPTransportClient {
         }
         return BodyTap(
             captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
-            onMessage: emit
+            onMessage: emit, genAI: exchange.genAI.map { ($0, head.headers, exchange.began) }
         )
     }
 
@@ -150,7 +157,8 @@ extension HTTPTransportClient {
     }
 
     /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
-    /// given up (`head` set), or when no head came.
+    /// given up (`head` set), or when no head came; for an LLM call, with what its response
+    /// said until then.
     private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
@@ -160,8 +168,10 @@ extension HTTPTransportClient {
             ?? exchange.created ?? RequestRecord(request: exchange.request, policy: policy, correlation: nil, isStreamed: true)
         var response: ResponseRecord?
         var summary: HTTPEvent.StreamSummary?
+        var responseTap: BodyTap?
         if let head {
             if let last, let tap = last.taps?.response, last.response?.holds(head) ?? false {
+                responseTap = tap
                 let seen = tap.snapshot
                 var captured = head
                 captured.body = seen.captured
@@ -178,7 +188,10 @@ extension HTTPTransportClient {
         let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed
         dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
-            ended: ended, attemptTiming: last?.timing, streamSummary: summary
+            ended: ended, attemptTiming: last?.timing, streamSummary: summary,
+            genAI: exchange.genAI.map {
+                streamedGenAI($0, request: request.request, head: head, read: responseTap?.genAIResponse, error: error)
+            }
         ) }
     }
 }

@@ -47,6 +47,12 @@ import HTTPCoreText
 /// runs where an observer reads a redacted field: on the sinks' workers. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
+///
+/// LLM calls: an observed exchange's request is checked once against the policy's recognizer
+/// (``HTTPCorePolicy/genAI``), a comparison for a request that is not a `POST` and a scan of the
+/// URL's host for one to another host. For an LLM call, the terminal event carries its facts
+/// (``HTTPEvent/genAI``): a buffered call's bodies are read as that event is built, a streamed
+/// call's messages as they pass, whatever the policy lets events show.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public let transport: Transport
@@ -95,19 +101,23 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             guard !middlewares.isEmpty else {
                 return try await performBuffered(request, timeout: request.timeout, deadline: nil, madeFrom: nil).get()
             }
-            return try await sendThroughMiddlewares(request, created: nil)
+            return try await sendThroughMiddlewares(request, created: nil, genAI: nil)
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
+        let genAI = recognizedGenAI(request)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         if let invalid {
             let now = Moment.now()
-            return try finish(.failure(invalid), request: created, attempt: 0, response: nil, startedAt: now.date, ended: now.ended(), attemptTiming: nil)
+            return try finish(
+                .failure(invalid), request: created, attempt: 0, response: nil, startedAt: now.date, ended: now.ended(), attemptTiming: nil,
+                genAI: genAI
+            )
         }
         if middlewares.isEmpty {
-            return try await sendDirectly(created)
+            return try await sendDirectly(created, genAI: genAI)
         }
-        return try await sendThroughMiddlewares(request, created: created)
+        return try await sendThroughMiddlewares(request, created: created, genAI: genAI)
     }
 
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
@@ -142,11 +152,11 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
-    private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
+    private func sendDirectly(_ record: RequestRecord, genAI: GenAIRecognition?) async throws(HTTPError) -> HTTPResponse {
         let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
-            attemptTiming: attempt.timing
+            attemptTiming: attempt.timing, genAI: genAI
         )
     }
 
@@ -165,21 +175,37 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
         /// streams it (``HTTPClient/send(_:body:)``).
         let buffers: Bool
+        /// The LLM call the caller's request is, recognised once as the exchange began; `nil`
+        /// for any other request, and when the exchange is not observed.
+        let genAI: GenAIRecognition?
+        /// When the exchange began, in nanoseconds of uptime: a stream's message arrival
+        /// times count from it.
+        let began: UInt64
 
-        /// An exchange of `request` (recorded as `created` when observed) that must be over by
-        /// `deadline`, with no attempt yet.
-        init(request: HTTPRequest, created: RequestRecord?, deadline: DispatchTime?, buffers: Bool) {
+        /// An exchange of `request` (recorded as `created` when observed, and the LLM call
+        /// `genAI`) that began at `start` and must be over by `deadline`, with no attempt yet.
+        init(
+            request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?, start: Moment, deadline: DispatchTime?,
+            buffers: Bool
+        ) {
             self.request = request
             self.created = created
+            self.genAI = genAI
             self.buffers = buffers
+            began = start.uptimeNanoseconds
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
     }
 
-    private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
+    private func sendThroughMiddlewares(
+        _ request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?
+    ) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let exchange = Exchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
+        let exchange = Exchange(
+            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
+            buffers: true
+        )
         let result: Result<HTTPResponse, HTTPError>
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
@@ -199,7 +225,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
         return try finish(
             result, request: last?.request ?? created, attempt: last?.number ?? 0, response: response,
-            startedAt: start.date, ended: ended, attemptTiming: last?.timing
+            startedAt: start.date, ended: ended, attemptTiming: last?.timing, genAI: genAI
         )
     }
 
@@ -238,7 +264,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     // MARK: Shared steps
 
-    /// Emits the terminal event of a result and returns or throws it.
+    /// Emits the terminal event of a buffered exchange's result, with the facts of the LLM
+    /// call `genAI` when it is one, and returns or throws the result.
     func finish(
         _ result: Result<HTTPResponse, HTTPError>,
         request: RequestRecord,
@@ -246,19 +273,22 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         response: ResponseRecord?,
         startedAt: Date,
         ended: (date: Date, durationMilliseconds: Double),
-        attemptTiming: HTTPEvent.AttemptTiming?
+        attemptTiming: HTTPEvent.AttemptTiming?,
+        genAI: GenAIRecognition?
     ) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let value):
             dispatcher.emit(.requestSucceeded) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
-                attemptTiming: attemptTiming
+                attemptTiming: attemptTiming,
+                genAI: genAI.map { bufferedGenAI($0, request: request.request, response: value, error: nil) }
             ) }
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
             dispatcher.emit(name) { HTTPEvent(
-                name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming
+                name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming,
+                genAI: genAI.map { bufferedGenAI($0, request: request.request, response: nil, error: error) }
             ) }
             throw error
         }

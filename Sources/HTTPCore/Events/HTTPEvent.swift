@@ -265,6 +265,16 @@ public struct HTTPEvent: Sendable {
     var messageRecord: StreamMessageRecord? { storage.messageRecord }
     var streamSummary: StreamSummary? { storage.streamSummary }
 
+    /// On the terminal event of an exchange whose request the policy's recognizer
+    /// (``HTTPCorePolicy/genAI``) took for an LLM call: the call's OpenTelemetry GenAI facts,
+    /// derived from the raw exchange (request parameters, response id and model, finish
+    /// reasons, token usage, time to first chunk, `error.type`); `nil` on every other event,
+    /// for other exchanges, and with recognition off.
+    ///
+    /// A call cut short (a failed, cancelled or timed-out stream) carries what arrived until
+    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text.
+    public var genAI: GenAIExchange? { storage.genAI?.exchange }
+
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
     // header, body and metadata values, never the method, scheme, host or port), so it is
@@ -292,7 +302,8 @@ public struct HTTPEvent: Sendable {
 
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
-    /// bytes per allocation and 2 KiB for the records.
+    /// bytes per allocation, 2 KiB for the records, and for an LLM call 1 KiB and its chunk
+    /// intervals.
     package var retainedByteCount: Int {
         let allocation = 64
         let request = requestRecord.request
@@ -303,6 +314,7 @@ public struct HTTPEvent: Sendable {
         let metadataBytes = request.metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         return 2048 + request.url.absoluteString.utf8.count + headerBytes + metadataBytes
             + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
+            + (storage.genAI?.retainedByteCount ?? 0)
     }
 
     /// Everything the event holds, behind one reference: an event is copied into each
@@ -322,11 +334,13 @@ public struct HTTPEvent: Sendable {
         let responseRecord: ResponseRecord?
         let messageRecord: StreamMessageRecord?
         let streamSummary: StreamSummary?
+        /// Behind a reference of its own: most events carry none, and this keeps theirs small.
+        let genAI: GenAIExchangeRecord?
 
         init(
             name: Name, timestamp: Date, attempt: Int, startedAt: Date?, endedAt: Date?, durationMilliseconds: Double?,
             attemptTiming: AttemptTiming?, errorRecord: ErrorRecord?, requestRecord: RequestRecord, responseRecord: ResponseRecord?,
-            messageRecord: StreamMessageRecord?, streamSummary: StreamSummary?
+            messageRecord: StreamMessageRecord?, streamSummary: StreamSummary?, genAI: GenAIExchangeRecord?
         ) {
             self.name = name
             self.timestamp = timestamp
@@ -340,6 +354,7 @@ public struct HTTPEvent: Sendable {
             self.responseRecord = responseRecord
             self.messageRecord = messageRecord
             self.streamSummary = streamSummary
+            self.genAI = genAI
         }
     }
 
@@ -354,6 +369,7 @@ public struct HTTPEvent: Sendable {
         attemptTiming: AttemptTiming? = nil,
         message: StreamMessageRecord? = nil,
         streamSummary: StreamSummary? = nil,
+        genAI: GenAIExchange? = nil,
         timestamp: Date? = nil
     ) {
         storage = Storage(
@@ -368,7 +384,8 @@ public struct HTTPEvent: Sendable {
             requestRecord: request,
             responseRecord: response,
             messageRecord: message,
-            streamSummary: streamSummary
+            streamSummary: streamSummary,
+            genAI: genAI.map(GenAIExchangeRecord.init)
         )
     }
 }

@@ -15,13 +15,26 @@ import HTTPCoreText
 /// ```
 ///
 /// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
-/// reading its URL's host (which Foundation may allocate for a long one) and a comparison of
-/// bytes per row, with no allocation and no retain. The path is read
-/// only when a row's host matches.
+/// a scan of its URL's text for the host and a comparison of bytes per row, with no
+/// allocation and no retain (a host that is not plain ASCII is read by Foundation, which may
+/// allocate). The path is read only when a row's host matches.
 public struct GenAIRecognizer: Sendable, Hashable {
     /// The rows, in the order they are tried: the first whose host and endpoint match wins.
-    public let routes: [GenAIRoute]
-    private let hosts: GenAIHostTable
+    public var routes: [GenAIRoute] { storage.routes }
+    private var hosts: GenAIHostTable { storage.hosts }
+    /// The rows and their table behind one reference: every policy, and so every event
+    /// record, holds a copy of the recognizer, and a copy is then one retain.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let routes: [GenAIRoute]
+        let hosts: GenAIHostTable
+
+        init(routes: [GenAIRoute]) {
+            self.routes = routes
+            hosts = GenAIHostTable(routes.map(\.host))
+        }
+    }
 
     /// A recognizer of the well-known providers.
     public static let standard = GenAIRecognizer()
@@ -30,18 +43,21 @@ public struct GenAIRecognizer: Sendable, Hashable {
     /// well-known one), then, unless `includesWellKnownRoutes` is `false`, the well-known
     /// providers.
     public init(additionalRoutes: [GenAIRoute] = [], includesWellKnownRoutes: Bool = true) {
-        routes = additionalRoutes + (includesWellKnownRoutes ? GenAIRoute.wellKnown : [])
-        hosts = GenAIHostTable(routes.map(\.host))
+        storage = Storage(routes: additionalRoutes + (includesWellKnownRoutes ? GenAIRoute.wellKnown : []))
     }
 
     /// The LLM call `request` is, or `nil` when it is none.
+    @inline(__always)
     public func recognize(_ request: HTTPRequest) -> GenAIRecognition? {
-        recognize(method: request.method, url: request.url)
+        // Checked here, inlined into the client, so that a request that is not a POST costs
+        // a comparison and not a call that reads its URL.
+        guard request.method == .post else { return nil }
+        return recognize(method: request.method, url: request.url)
     }
 
     /// The LLM call a request of `method` to `url` is, or `nil` when it is none.
     public func recognize(method: HTTPMethod, url: URL) -> GenAIRecognition? {
-        guard method == .post, var host = url.host else { return nil }
+        guard method == .post, !matchesNoRow(plainHostIn: url), var host = url.host else { return nil }
         let explicitPort = url.port
         /// Whether the request goes to `port`. Without an explicit port it goes to its
         /// scheme's, 80 or 443, so only those need the scheme read.
@@ -71,6 +87,50 @@ public struct GenAIRecognizer: Sendable, Hashable {
         }
     }
 
+    /// Whether `url`'s host, read from its text where it is plain (ASCII, no escape, no IPv6
+    /// brackets: then it is Foundation's `URL.host` but for case, which rows ignore), matches
+    /// no row: a request to another host is then told apart without Foundation's parse of the
+    /// host, most of what recognising it would cost. `false` when the host is not plain.
+    private func matchesNoRow(plainHostIn url: URL) -> Bool {
+        var text = url.absoluteString
+        return text.withUTF8 { text in
+            guard let host = Self.plainHost(in: text) else { return false }
+            let explicitPort = url.port
+            func goesTo(port: Int) -> Bool {
+                if let explicitPort { return explicitPort == port }
+                return (port == 80 || port == 443) && url.effectivePort == port
+            }
+            return hosts.firstMatch(host: UnsafeBufferPointer(rebasing: host), from: 0, goesTo: goesTo) == nil
+        }
+    }
+
+    /// The host of a URL's `text` (`scheme://[userinfo@]host[:port][/?#…]`) when it is plain:
+    /// ASCII letters, digits, `-` and `.`; `nil` otherwise, or when the URL has no authority.
+    private static func plainHost(in text: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>>? {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), text.count > colon + 2,
+            text[colon + 1] == UInt8(ascii: "/"), text[colon + 2] == UInt8(ascii: "/")
+        else { return nil }
+        let authorityStart = colon + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < text.count, text[authorityEnd] != UInt8(ascii: "/"), text[authorityEnd] != UInt8(ascii: "?"),
+            text[authorityEnd] != UInt8(ascii: "#")
+        {
+            authorityEnd += 1
+        }
+        var hostStart = authorityStart
+        for index in authorityStart..<authorityEnd where text[index] == UInt8(ascii: "@") { hostStart = index + 1 }
+        var hostEnd = hostStart
+        while hostEnd < authorityEnd, text[hostEnd] != UInt8(ascii: ":") {
+            let byte = text[hostEnd]
+            let isPlain = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isPlain else { return nil }
+            hostEnd += 1
+        }
+        guard hostEnd > hostStart else { return nil }
+        return text[hostStart..<hostEnd]
+    }
+
     /// `bytes` with `%XX` escapes decoded (Foundation's `removingPercentEncoding` costs
     /// several times the rest of recognition); an escape that is not one stays as it is.
     private static func percentDecoded(_ bytes: Substring.UTF8View) -> String {
@@ -97,5 +157,17 @@ public struct GenAIRecognizer: Sendable, Hashable {
     private static func percentEncodedPath(of url: URL) -> String {
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { return url.path(percentEncoded: true) }
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+    }
+}
+
+extension GenAIRecognizer {
+    /// Recognizers are equal when their rows are, in the same order.
+    public static func == (lhs: GenAIRecognizer, rhs: GenAIRecognizer) -> Bool {
+        lhs.storage === rhs.storage || lhs.routes == rhs.routes
+    }
+
+    /// Hashes the rows.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(routes)
     }
 }

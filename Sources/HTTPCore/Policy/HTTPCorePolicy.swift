@@ -64,6 +64,25 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// header's value would be.
     public var reportedCorrelationHeaderNames: [String]
 
+    /// Which requests are LLM calls, whose terminal event carries the facts derived from
+    /// them (``HTTPEvent/genAI``); ``GenAIRecognizer/standard`` by default, `nil` to
+    /// recognise none.
+    ///
+    /// A client recognises an observed exchange's request once, when the exchange begins, by
+    /// method, host and path: a request that is not a `POST` costs one comparison, and an
+    /// exchange nobody observes costs nothing. For a recognised call it reads the raw
+    /// exchange, whatever ``bodyCapture`` and ``streamMessages`` say (events still show only
+    /// what they allow, redacted):
+    /// - the request parameters, from the request body when it was sent whole; a streamed
+    ///   request body only as far as ``bodyCapture`` captured it (with
+    ///   ``BodyCapture/omitted``, none: only a model named in the path is known);
+    /// - a buffered response's body and headers, once, when the terminal event is built;
+    /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
+    ///   or its JSON body, kept privately until it ends.
+    ///
+    /// Each body or message is read up to ``maximumGenAIBodyBytes``.
+    public var genAI: GenAIRecognizer?
+
     /// The default correlation header name.
     public static let defaultCorrelationHeaderName = "X-Correlation-ID"
 
@@ -76,12 +95,14 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         redactor: Redactor = .standard,
         bodyCapture: BodyCapture = .captured(maxBytes: 64 * 1024),
         correlationHeaderName: String? = nil,
-        reportedCorrelationHeaderNames: [String] = HTTPCorePolicy.defaultReportedCorrelationHeaderNames
+        reportedCorrelationHeaderNames: [String] = HTTPCorePolicy.defaultReportedCorrelationHeaderNames,
+        genAI: GenAIRecognizer? = .standard
     ) {
         self.redactor = redactor
         self.bodyCapture = bodyCapture
         self.correlationHeaderName = correlationHeaderName
         self.reportedCorrelationHeaderNames = reportedCorrelationHeaderNames
+        self.genAI = genAI
     }
 
     /// The first of ``reportedCorrelationHeaderNames`` that `headers` carry, with its value.
@@ -91,6 +112,13 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         }
         return nil
     }
+
+    /// The most bytes of a body that a client reads for an LLM call's facts (``genAI``): a
+    /// request body, a response body, or one message of a streamed response. A longer one is
+    /// not read, and the facts it holds are left out (a longer message still counts as one), so
+    /// that reading costs bounded time and, for a streamed JSON body kept until its end,
+    /// bounded memory: 4 MiB.
+    public static let maximumGenAIBodyBytes = 4 << 20
 
     /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.
     public static let debug = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 64 * 1024))

@@ -2,8 +2,9 @@ import Foundation
 import HTTPCoreConcurrency
 
 /// Watches a streamed body pass, for events: counts its bytes, keeps its first bytes up to
-/// the policy's capture cap, and splits out server-sent events or JSON lines. Never reads the
-/// body itself and never keeps more than the caps.
+/// the policy's capture cap, splits out server-sent events or JSON lines, and, for an LLM
+/// call, reads its response (``GenAIResponseTap``). Never reads the body itself and never
+/// keeps more than the caps.
 final class BodyTap: Sendable {
     /// What went through so far.
     struct Snapshot: Sendable {
@@ -18,6 +19,7 @@ final class BodyTap: Sendable {
         var parser: StreamMessageParser?
         /// When the last message arrived, in nanoseconds of uptime.
         var lastMessageAt: UInt64?
+        var genAI: GenAIResponseTap?
     }
 
     /// A message handed over: the message, its index, and the milliseconds since the previous
@@ -26,27 +28,51 @@ final class BodyTap: Sendable {
 
     private let captureLimit: Int
     private let maxMessages: Int
+    /// The most bytes of a message handed over; the parser may keep more for `genAI`.
+    private let maxMessageBytes: Int
     private let parserTemplate: StreamMessageParser?
+    private let genAITemplate: GenAIResponseTap?
     private let onMessage: (@Sendable (MessageArrival) -> Void)?
     private let state: Locked<State>
 
     /// A tap that keeps `captureLimit` bytes and, when `contentType` carries messages and
     /// `onMessage` is given, hands over the first `maxMessages` of them with their index and
     /// the time since the one before.
+    ///
+    /// `genAI`: the reader of an LLM call's response, fed every message (each read up to
+    /// ``HTTPCorePolicy/maximumGenAIBodyBytes``, whatever `messages` says), or the body when
+    /// it carries none.
     init(
         captureLimit: Int,
         contentType: String? = nil,
         messages: HTTPCorePolicy.StreamMessageCapture? = nil,
-        onMessage: (@Sendable (MessageArrival) -> Void)? = nil
+        onMessage: (@Sendable (MessageArrival) -> Void)? = nil,
+        genAI: (recognition: GenAIRecognition, headers: HTTPHeaders, began: UInt64)? = nil
     ) {
         self.captureLimit = captureLimit
         self.maxMessages = messages.map { max(0, $0.maxCount) } ?? 0
-        parserTemplate = messages.flatMap { StreamMessageParser(contentType: contentType, maxBytes: $0.maxBytes) }
+        maxMessageBytes = max(0, messages?.maxBytes ?? 0)
+        if let genAI {
+            let parser = StreamMessageParser(
+                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIBodyBytes)
+            )
+            parserTemplate = parser
+            genAITemplate = GenAIResponseTap(
+                genAI.recognition, headers: genAI.headers, began: genAI.began,
+                keepsBody: parser == nil && GenAIResponseTap.keepsBody(ofType: contentType)
+            )
+        } else {
+            parserTemplate = messages.flatMap { StreamMessageParser(contentType: contentType, maxBytes: $0.maxBytes) }
+            genAITemplate = nil
+        }
         self.onMessage = onMessage
-        state = Locked(State(parser: parserTemplate))
+        state = Locked(State(parser: parserTemplate, genAI: genAITemplate))
     }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    /// What the LLM call's response said so far; `nil` for a tap that reads none.
+    var genAIResponse: GenAIResponse? { state.withLock { $0.genAI?.response } }
 
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
     /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
@@ -62,7 +88,7 @@ final class BodyTap: Sendable {
     }
 
     private func beginPass() {
-        state.withLock { $0 = State(parser: parserTemplate) }
+        state.withLock { $0 = State(parser: parserTemplate, genAI: genAITemplate) }
     }
 
     private func record(_ chunk: HTTPBody.ByteChunk) {
@@ -70,6 +96,7 @@ final class BodyTap: Sendable {
             state.snapshot.byteCount += chunk.count
             let room = captureLimit - state.snapshot.captured.count
             if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
+            state.genAI?.keep(chunk)
             guard state.parser != nil else { return [] }
             var completed: [StreamMessageParser.Message] = []
             state.parser!.feed(chunk) { completed.append($0) }
@@ -99,9 +126,10 @@ final class BodyTap: Sendable {
             state.snapshot.messageCount += 1
             let sincePrevious = state.lastMessageAt.map { Double(now &- $0) / 1_000_000 }
             state.lastMessageAt = now
+            state.genAI?.read(message, arrivedAt: now)
             guard onMessage != nil, index < maxMessages else { continue }
             state.snapshot.emittedMessageCount += 1
-            emitted.append((message, index, sincePrevious))
+            emitted.append((message.prefix(maxMessageBytes), index, sincePrevious))
         }
         return emitted
     }

@@ -17,6 +17,15 @@ struct StreamMessageParser: Sendable {
         let data: Data
         let byteCount: Int
         let isTruncated: Bool
+
+        /// The message with at most `maxBytes` of its data, marked truncated when cut: what
+        /// a parser capped at `maxBytes` would have read. The cut data is a copy, so an event
+        /// that holds it does not keep the whole message alive.
+        func prefix(_ maxBytes: Int) -> Message {
+            guard data.count > maxBytes else { return self }
+            let kept = data.prefix(max(0, maxBytes)).withUnsafeBytes { Data($0) }
+            return Message(kind: kind, eventType: eventType, eventID: eventID, data: kept, byteCount: byteCount, isTruncated: true)
+        }
     }
 
     let kind: HTTPEvent.StreamMessage.Kind

@@ -72,6 +72,28 @@ final class GenAIRecognizerTests: XCTestCase {
         XCTAssertNil(recognize("https://api.openai.com/v1/chat/completions", method: .get), "only POST generates")
     }
 
+    func testAHostIsReadAsFoundationReadsItWhateverTheURLAroundIt() {
+        for url in [
+            "https://user:secret@api.openai.com/v1/chat/completions",
+            "https://api.openai.com:443/v1/chat/completions",
+            "https://API.OPENAI.COM/v1/chat/completions",
+            "https://api.openai.com/v1/chat/completions?x=1#frag",
+            "http://[::1]:11434/api/chat",
+            "http://user@localhost:11434/api/chat",
+        ] {
+            XCTAssertNotNil(recognize(url), url)
+        }
+        XCTAssertEqual(recognize("https://user:secret@api.openai.com/v1/chat/completions")?.serverAddress, "api.openai.com")
+        for url in [
+            "https://api.openai.com@api.example.com/v1/chat/completions",
+            "https://api.openai.com.example.com/v1/chat/completions",
+            "https://api.example.com/v1/chat/completions?host=api.openai.com",
+        ] {
+            XCTAssertNil(recognize(url), url)
+        }
+        XCTAssertEqual(recognize("https://api.openai.com:8443/v1/chat/completions")?.serverPort, 8443)
+    }
+
     func testAGatewayOrALocalServerIsOneRowOfConfiguration() {
         let recognizer = GenAIRecognizer(additionalRoutes: [
             .openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com", basePath: "/proxy/v1"),

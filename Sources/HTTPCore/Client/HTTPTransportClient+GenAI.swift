@@ -1,0 +1,43 @@
+import Foundation
+
+extension HTTPTransportClient {
+    /// The LLM call the caller's `request` is, as the policy recognises it (``HTTPCorePolicy/genAI``);
+    /// `nil` when it is none or recognition is off. Call it only for an observed exchange.
+    func recognizedGenAI(_ request: HTTPRequest) -> GenAIRecognition? {
+        policy.genAI?.recognize(request)
+    }
+
+    /// The facts of a buffered call `recognition` describes: `request` as it went out, and the
+    /// whole `response` (its body and headers read now), or the `error` it ended with.
+    func bufferedGenAI(
+        _ recognition: GenAIRecognition, request: HTTPRequest, response: HTTPResponse?, error: HTTPError?
+    ) -> GenAIExchange {
+        var reader = GenAIResponseReader(recognition)
+        if let response {
+            reader.read(headers: response.headers)
+            if let body = Self.genAIReadable(response.body) { reader.read(body: body) }
+        }
+        return GenAIExchange(
+            recognition: recognition, request: GenAIRequestParameters(body: Self.genAIReadable(request.body), for: recognition),
+            response: reader.response, statusCode: response?.statusCode, error: error
+        )
+    }
+
+    /// The facts of a streamed call `recognition` describes: `request` as it went out (a
+    /// streamed body only as far as the policy captured it), the `head` that arrived, what
+    /// its body's tap `read`, and the `error` it ended with.
+    func streamedGenAI(
+        _ recognition: GenAIRecognition, request: HTTPRequest, head: HTTPResponse?, read: GenAIResponse?, error: HTTPError?
+    ) -> GenAIExchange {
+        GenAIExchange(
+            recognition: recognition, request: GenAIRequestParameters(body: Self.genAIReadable(request.body), for: recognition),
+            response: read ?? GenAIResponse(), statusCode: head?.statusCode, error: error
+        )
+    }
+
+    /// `body` when there is one that is not longer than ``HTTPCorePolicy/maximumGenAIBodyBytes``.
+    private static func genAIReadable(_ body: Data?) -> Data? {
+        guard let body, !body.isEmpty, body.count <= HTTPCorePolicy.maximumGenAIBodyBytes else { return nil }
+        return body
+    }
+}
