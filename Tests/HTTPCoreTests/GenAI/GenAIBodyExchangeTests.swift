@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreTestPeers
 import XCTest
 
 /// LLM calls answered with one JSON body, read into every attribute the convention names;

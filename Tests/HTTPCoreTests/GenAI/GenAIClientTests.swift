@@ -1,6 +1,7 @@
 @testable import HTTPCore
 import Foundation
 import HTTPCoreTesting
+import HTTPCoreTestPeers
 import XCTest
 
 /// Buffered exchanges through `HTTPTransportClient`: an LLM call's terminal event carries its
@@ -166,12 +167,5 @@ final class GenAIClientTests: XCTestCase {
         let failed = HTTPEvent.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1, genAI: call)
         XCTAssertEqual(failed.genAI, call)
         XCTAssertNil(HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1).genAI)
-    }
-}
-
-extension GenAIFixture {
-    /// The fixture's request as a client sends it: a `POST` of its JSON body.
-    var request: HTTPRequest {
-        HTTPRequest(method: .post, url: URL(string: url)!, headers: ["Content-Type": "application/json"], body: Data(requestBody.utf8))
     }
 }

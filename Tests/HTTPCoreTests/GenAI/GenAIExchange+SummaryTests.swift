@@ -1,4 +1,5 @@
 @testable import HTTPCore
+import HTTPCoreTestPeers
 import XCTest
 
 /// The one line every sink shows beside a call's answer.

@@ -1,4 +1,5 @@
 @testable import HTTPCore
+import HTTPCoreTestPeers
 import XCTest
 
 /// Calls that failed: a provider's error body or error event gives `error.type` with the

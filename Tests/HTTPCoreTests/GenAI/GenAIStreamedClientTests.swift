@@ -2,6 +2,7 @@
 import Foundation
 import HTTPCoreConcurrency
 import HTTPCoreTesting
+import HTTPCoreTestPeers
 import XCTest
 
 /// Streamed exchanges through `HTTPTransportClient`: an LLM call's messages are read as they
@@ -243,13 +244,6 @@ final class GenAIStreamedClientTests: XCTestCase {
             XCTAssertEqual(end.streamMessageCount, 8)
             XCTAssertNil(end.genAI)
         }
-    }
-}
-
-extension GenAIFixture {
-    /// The stream's server-sent events as written on the wire, each with its blank line.
-    var events: [String] {
-        responseBody.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { $0 + "\n\n" }
     }
 }
 

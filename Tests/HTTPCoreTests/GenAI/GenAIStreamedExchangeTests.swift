@@ -1,4 +1,5 @@
 @testable import HTTPCore
+import HTTPCoreTestPeers
 import XCTest
 
 /// Streamed LLM calls, each in its provider's documented shape, read into every attribute

@@ -1,23 +1,9 @@
 @testable import HTTPCore
 import Foundation
+import HTTPCoreTestPeers
 import XCTest
 
-/// One recorded-shape LLM exchange: where it went, what it asked, and what came back (a
-/// body, or a stream whose messages arrive at known times).
-struct GenAIFixture {
-    var url: String
-    var requestBody: String
-    /// A whole body, or a stream of `contentType` (`text/event-stream`, NDJSON).
-    var responseBody: String
-    var contentType = "application/json"
-    var responseHeaders: HTTPHeaders = [:]
-    /// When the first message arrives, in seconds after the request; each next one comes
-    /// ``messageSpacing`` later. Powers of two keep the expected times exact.
-    var firstMessageAt = 0.5
-    var messageSpacing = 0.125
-
-    var isStream: Bool { contentType != "application/json" }
-
+extension GenAIFixture {
     /// The exchange derived from the fixture by `recognizer`; fails the test when the request
     /// is not recognised.
     func exchange(

@@ -2,7 +2,7 @@
 extension GenAIFixture {
     /// OpenAI chat completions with `stream_options.include_usage`: a role-only first delta,
     /// three content deltas, a finish chunk, a usage-only chunk, `[DONE]`.
-    static let openAIChatStream = GenAIFixture(
+    public static let openAIChatStream = GenAIFixture(
         url: "https://api.openai.com/v1/chat/completions",
         requestBody: #"""
         {"model":"gpt-4o-mini","messages":[{"role":"user","content":"Why is the sky blue? One sentence."}],
@@ -31,7 +31,7 @@ extension GenAIFixture {
 
     /// OpenAI chat completions streaming a tool call, without `include_usage`: the name
     /// first, then argument fragments, then `finish_reason: "tool_calls"`.
-    static let openAIToolCallStream = GenAIFixture(
+    public static let openAIToolCallStream = GenAIFixture(
         url: "https://api.openai.com/v1/chat/completions",
         requestBody: #"{"model":"gpt-4.1","messages":[{"role":"user","content":"Weather in Lisbon?"}],"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],"stream":true}"#,
         responseBody: #"""
@@ -52,7 +52,7 @@ extension GenAIFixture {
 
     /// The OpenAI Responses API, streamed: created, in progress, an output item and its part
     /// added, two text deltas, the text done, completed with usage.
-    static let openAIResponsesStream = GenAIFixture(
+    public static let openAIResponsesStream = GenAIFixture(
         url: "https://api.openai.com/v1/responses",
         requestBody: #"{"model":"gpt-4.1","input":"Say hi to the team.","max_output_tokens":64,"temperature":1,"top_p":1,"stream":true}"#,
         responseBody: #"""
@@ -88,7 +88,7 @@ extension GenAIFixture {
     /// Anthropic Messages, streamed: `message_start` with input and cache usage, a text block
     /// with a `ping` inside, `message_delta` with the stop reason and the cumulative output
     /// count, `message_stop`.
-    static let anthropicStream = GenAIFixture(
+    public static let anthropicStream = GenAIFixture(
         url: "https://api.anthropic.com/v1/messages",
         requestBody: #"{"model":"claude-sonnet-4-20250514","max_tokens":1024,"temperature":0.7,"top_k":40,"top_p":0.95,"stop_sequences":["\n\nHuman:"],"stream":true,"system":[{"type":"text","text":"You are terse.","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":"Hello"}]}"#,
         responseBody: #"""
@@ -123,7 +123,7 @@ extension GenAIFixture {
 
     /// Gemini `streamGenerateContent?alt=sse` with thinking: every event carries running
     /// usage; the last has the finish reason and the cached and thought counts.
-    static let geminiStream = GenAIFixture(
+    public static let geminiStream = GenAIFixture(
         url: "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
         requestBody: #"{"contents":[{"role":"user","parts":[{"text":"A haiku about a lighthouse keeper."}]}],"generationConfig":{"temperature":0.9,"topP":0.95,"topK":64,"maxOutputTokens":1024,"stopSequences":["END"],"candidateCount":1,"seed":7,"presencePenalty":0.1,"frequencyPenalty":0.2}}"#,
         responseBody: #"""
@@ -140,7 +140,7 @@ extension GenAIFixture {
 
     /// Hugging Face TGI `/generate_stream` on a server of one's own: token events, the last
     /// one special, with the generated text and details.
-    static let textGenerationInferenceStream = GenAIFixture(
+    public static let textGenerationInferenceStream = GenAIFixture(
         url: "http://tgi.internal:8080/generate_stream",
         requestBody: #"{"inputs":"Why is the sky blue?","parameters":{"max_new_tokens":20,"temperature":0.5,"top_k":10,"top_p":0.9,"seed":3,"stop":["\n"]}}"#,
         responseBody: #"""
@@ -157,7 +157,7 @@ extension GenAIFixture {
 
     /// Ollama `/api/chat`, streamed as it is by default (the request says nothing of
     /// streaming): NDJSON lines, the last with `done_reason` and the counts.
-    static let ollamaChatStream = GenAIFixture(
+    public static let ollamaChatStream = GenAIFixture(
         url: "http://localhost:11434/api/chat",
         requestBody: #"{"model":"llama3.2","messages":[{"role":"user","content":"Why is the sky blue?"}],"options":{"num_predict":128,"temperature":0.8,"top_k":40,"top_p":0.9,"seed":101,"stop":["User:"]}}"#,
         responseBody: #"""

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPCore
+
+/// One recorded-shape LLM exchange: where it went, what it asked, and what came back (a
+/// body, or a stream whose messages arrive at known times). Shared by the tests of the
+/// recognition and of every sink that shows an LLM call.
+public struct GenAIFixture: Sendable {
+    public var url: String
+    public var requestBody: String
+    /// A whole body, or a stream of `contentType` (`text/event-stream`, NDJSON).
+    public var responseBody: String
+    public var contentType: String
+    public var responseHeaders: HTTPHeaders
+    /// When the first message arrives, in seconds after the request; each next one comes
+    /// ``messageSpacing`` later. Powers of two keep the expected times exact.
+    public var firstMessageAt: Double
+    public var messageSpacing: Double
+
+    /// A fixture of a call to `url` that sent `requestBody` and got `responseBody`.
+    public init(
+        url: String, requestBody: String, responseBody: String, contentType: String = "application/json",
+        responseHeaders: HTTPHeaders = [:], firstMessageAt: Double = 0.5, messageSpacing: Double = 0.125
+    ) {
+        self.url = url
+        self.requestBody = requestBody
+        self.responseBody = responseBody
+        self.contentType = contentType
+        self.responseHeaders = responseHeaders
+        self.firstMessageAt = firstMessageAt
+        self.messageSpacing = messageSpacing
+    }
+
+    /// Whether the response is a stream rather than one JSON body.
+    public var isStream: Bool { contentType != "application/json" }
+
+    /// The fixture's request as a client sends it: a `POST` of its JSON body.
+    public var request: HTTPRequest {
+        HTTPRequest(method: .post, url: URL(string: url)!, headers: ["Content-Type": "application/json"], body: Data(requestBody.utf8))
+    }
+
+    /// The stream's server-sent events as written on the wire, each with its blank line.
+    public var events: [String] {
+        responseBody.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { $0 + "\n\n" }
+    }
+
+    /// Writes the stream to `writer`, one server-sent event a chunk, and finishes it.
+    public func stream(to writer: HTTPBody.Writer) async throws {
+        for event in events { try await writer.write(HTTPBody.ByteChunk(event.utf8)) }
+        writer.finish()
+    }
+
+    /// `text` with each measured time (`45 µs`, `12.3 ms`, `1.2 s`) shown as `<t>`, so a
+    /// sink's output through a real exchange can be compared whole.
+    public static func timesHidden(in text: String) -> String {
+        text.replacingOccurrences(of: #"\b\d+(\.\d+)? (µs|ms|s)\b"#, with: "<t>", options: .regularExpression)
+    }
+}
