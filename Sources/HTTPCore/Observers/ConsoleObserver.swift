@@ -41,13 +41,15 @@ public struct ConsoleObserver: HTTPObserver {
 
     /// How an exchange is laid out.
     public enum Format: Sendable, Hashable {
-        /// One line per exchange: method, URL, status, duration, sizes.
+        /// One line per exchange: method, URL, status, duration, sizes, and for an LLM call
+        /// its ``GenAIExchange/summary`` in brackets: `[LLM: gpt-4o-mini · 25 in, 15 out tokens · stop]`.
         case line
         /// `[REQUEST]` and `[RESPONSE]` blocks with headers and bodies, per exchange and per
         /// retried attempt; after redirects `[REDIRECTED]` with the route comes first, and an
         /// outcome other than the response itself comes last: `[FAILED] after status 200: …`,
         /// `[CANCELLED] after status 200`, `[RETRIED] attempt 1, another followed`,
-        /// `[ATTEMPT 2] the last`.
+        /// `[ATTEMPT 2] the last`. An LLM call ends with `[LLM] ` and its
+        /// ``GenAIExchange/summary``: model, tokens in and out, time to the first chunk, finish.
         case blocks
     }
 
@@ -131,7 +133,8 @@ public struct ConsoleObserver: HTTPObserver {
     /// `-> 200, then failed: …` when the body broke after the status, `-> 200, then cancelled`
     /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
-    /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes).
+    /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes);
+    /// an LLM call's line ends with its summary, `[LLM: claude-sonnet-4 · 25 in, 15 out tokens · end_turn]`.
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
@@ -148,7 +151,8 @@ public struct ConsoleObserver: HTTPObserver {
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
         if event.name.isTerminal, event.attempt > 1 { details.append("\(event.attempt) attempts") }
         let route = event.redirectRoute ?? "\(request.method) \(request.url)"
-        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))"
+        let call = event.genAI.map { " [LLM: \($0.summary)]" } ?? ""
+        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(call)"
     }
 
     private static func blocks(for event: HTTPEvent, body: BodyRendering) -> String {
@@ -175,6 +179,7 @@ public struct ConsoleObserver: HTTPObserver {
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
         }
+        if let call = event.genAI { lines.append("[LLM] \(call.summary)") }
         return lines.joined(separator: "\n")
     }
 
