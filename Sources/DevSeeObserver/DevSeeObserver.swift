@@ -25,6 +25,11 @@ import HTTPCore
 /// default, so a server may store neighbouring messages out of order: `streamMessage.index`
 /// tells their order.
 ///
+/// An LLM call (``/HTTPCore/HTTPEvent/genAI``) reads at a glance in the viewer: its response
+/// body starts with `[llm] ` and the call's ``/HTTPCore/GenAIExchange/summary`` (model, tokens in
+/// and out, time to the first chunk, finish), above a stream's answer; its OpenTelemetry GenAI
+/// attributes are stored as `genAI`, an object of the convention's names to values.
+///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()
 /// dispatcher.subscribe(DevSeeObserver())

@@ -63,6 +63,17 @@ struct LogEntry: Sendable {
     /// What a streamed exchange came to, or the message a message log shows; boxed, so that
     /// the many logs of exchanges sent whole pay one word for it in the buffer.
     var streaming: Streaming? = nil
+    /// The LLM call the exchange was (``/HTTPCore/HTTPEvent/genAI``), boxed like ``streaming``.
+    var genAI: GenAICall? = nil
+
+    /// An LLM call's facts, in a box of one word.
+    indirect enum GenAICall: Sendable {
+        case exchange(GenAIExchange)
+
+        var exchange: GenAIExchange {
+            switch self { case .exchange(let exchange): exchange }
+        }
+    }
 
     /// The streaming part of a log.
     indirect enum Streaming: Sendable {
@@ -128,7 +139,14 @@ struct LogEntry: Sendable {
             total + (body.map { HeapCost.data($0.data) + ($0.contentType.map(HeapCost.string) ?? 0) } ?? 0)
         }
         let box = streaming == nil ? 0 : 2 * MemoryLayout<StreamMessageLog>.size + HeapCost.allocation
-        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box
+        let call = genAI.map { call in
+            let exchange = call.exchange
+            let names = [exchange.request.model, exchange.response.model, exchange.response.id, exchange.errorType]
+                .reduce(0) { $0 + ($1.map(HeapCost.string) ?? 0) }
+            return MemoryLayout<GenAIExchange>.size + HeapCost.allocation + names
+                + (exchange.response.finishReasons.isEmpty ? 0 : HeapCost.array + 16 * exchange.response.finishReasons.count)
+        } ?? 0
+        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box + call
     }
 }
 
@@ -226,6 +244,7 @@ extension LogEntry {
             redactedBy: event.redactor
         )
         isRetriedAttempt = event.name == .requestRetried
+        genAI = event.genAI.map(GenAICall.exchange)
         redirectedFrom = response?.redirection.map {
             RedirectOrigin(method: event.request.method.rawValue, url: event.request.url, redirection: $0)
         }

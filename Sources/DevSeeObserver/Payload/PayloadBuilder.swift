@@ -9,6 +9,10 @@ import HTTPCoreText
 /// string or absent, no `id` field, and the whole body at most 1 MiB. Every payload is
 /// redacted by the configured ``/HTTPCoreRedaction/Redactor``; when its bodies would not fit once escaped, they
 /// are cut further, so the limit holds for any `maxBodyBytes`.
+///
+/// An LLM call's response body starts with its summary (`[llm] gpt-4o-mini · 25 in, 15 out
+/// tokens · stop`, after an attempt or error line), and its OpenTelemetry GenAI attributes are
+/// stored as `genAI`, an object of the convention's names to values, which the viewer does not show.
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
@@ -64,7 +68,10 @@ struct PayloadBuilder: Sendable {
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
-        let errorLine = Self.joined(Self.joined(attemptNote(entry), errorText(entry)), streamNote(entry, answer: answer))
+        // An LLM call's facts at a glance come next, above the answer (see `genAINote`).
+        let errorLine = Self.joined(
+            Self.joined(Self.joined(attemptNote(entry), errorText(entry)), genAINote(entry)), streamNote(entry, answer: answer)
+        )
         let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
@@ -156,6 +163,11 @@ struct PayloadBuilder: Sendable {
                 writer.string("streamAnswerShape", answer.shape.rawValue)
             }
         }
+        if let call = entry.genAI?.exchange {
+            // Stored, not shown by the viewer (the body's `[llm]` line is): for tools.
+            writer.key("genAI")
+            call.writeAttributes(to: &writer)
+        }
         writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
         writer.headers("responseHeaders", entry.responseHeaders)
@@ -235,6 +247,12 @@ struct PayloadBuilder: Sendable {
         let prefix = hasResponse ? "[error]" : "[no response]"
         guard entry.durationMilliseconds != nil || entry.startedAt != nil else { return "\(prefix) \(reason)" }
         return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
+    }
+
+    /// The line of an LLM call in the viewer, which shows no other field: `[llm] ` and its
+    /// ``/HTTPCore/GenAIExchange/summary``, `[llm] claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`.
+    private func genAINote(_ entry: LogEntry) -> String? {
+        entry.genAI.map { "[llm] \($0.exchange.summary)" }
     }
 
     /// The start of a streamed response's body in the viewer, which shows no other field: how

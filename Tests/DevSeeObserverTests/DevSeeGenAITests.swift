@@ -1,0 +1,107 @@
+import DevSeeObserver
+import DevSeeServer
+import Foundation
+import HTTPCore
+import HTTPCoreTestPeers
+import HTTPCoreTesting
+import XCTest
+
+/// An LLM call's log: its summary leads the response body (the viewer shows no other field),
+/// its OpenTelemetry GenAI attributes are stored as `genAI`, and the log stays valid for dev-see.
+final class DevSeeGenAITests: XCTestCase {
+    /// The log dev-see stored for `fixture`'s call through a client with `policy`, as sent and
+    /// decoded, and the call's terminal event.
+    private func logged(_ fixture: GenAIFixture, policy: HTTPCorePolicy) async throws -> (sent: String, log: [String: Any], end: HTTPEvent) {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        if fixture.isStream {
+            let transport = StreamingMockTransport(headers: ["Content-Type": fixture.contentType])
+            let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
+            let read = Task { try await client.send(fixture.request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+            try await fixture.stream(to: try await transport.nextWriter())
+            _ = try await read.value
+        } else {
+            let reply = MockTransport.Reply.status(200, body: Data(fixture.responseBody.utf8), headers: ["Content-Type": fixture.contentType])
+            _ = try await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy).send(fixture.request)
+        }
+        await dispatcher.flush()
+        await harness.logger.flush()
+        try await receiver.waitForLogs(count: 1)
+        XCTAssertEqual(receiver.rejections.count, 0, "dev-see accepts the log")
+        let sent = try XCTUnwrap(receiver.storedLogs.first)
+        let end = try XCTUnwrap(recorder.events.first { $0.name.isTerminal })
+        return (String(decoding: sent, as: UTF8.self), try receiver.onlyLog(), end)
+    }
+
+    /// The `genAI` member exactly as sent, its time to the first chunk shown as `<t>`.
+    private func genAIMember(_ sent: String) throws -> String {
+        let range = try XCTUnwrap(sent.range(of: #""genAI":\{[^}]*\}"#, options: .regularExpression), sent)
+        return String(sent[range]).replacingOccurrences(of: #"time_to_first_chunk":[0-9.e-]+"#, with: #"time_to_first_chunk":<t>"#, options: .regularExpression)
+    }
+
+    private static let anthropicAttributes = #""genAI":{"gen_ai.provider.name":"anthropic","gen_ai.operation.name":"chat","#
+        + #""gen_ai.request.model":"claude-sonnet-4-20250514","gen_ai.request.max_tokens":1024,"gen_ai.request.temperature":0.7,"#
+        + #""gen_ai.request.top_p":0.95,"gen_ai.request.top_k":40,"gen_ai.request.stop_sequences":["\n\nHuman:"],"#
+        + #""gen_ai.request.stream":true,"gen_ai.response.id":"msg_01XFDUDYJgAACzvnptvVoYEL","#
+        + #""gen_ai.response.model":"claude-sonnet-4-20250514","gen_ai.response.finish_reasons":["stop"],"#
+        + #""gen_ai.response.time_to_first_chunk":<t>,"gen_ai.usage.input_tokens":3097,"gen_ai.usage.output_tokens":15,"#
+        + #""gen_ai.usage.cache_read.input_tokens":2048,"gen_ai.usage.cache_creation.input_tokens":1024,"#
+        + #""server.address":"api.anthropic.com","server.port":443}"#
+
+    func testAStreamedAnthropicCallsBodyStartsWithItsSummaryAboveTheAnswerUnderTheDebugPolicy() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let (sent, log, end) = try await logged(fixture, policy: .debug)
+        let events = String(decoding: try XCTUnwrap(end.response?.body), as: UTF8.self)
+        XCTAssertEqual(GenAIFixture.timesHidden(in: try XCTUnwrap(log["responseBody"] as? String)), """
+            [llm] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop
+            [stream] 8 messages in \(fixture.responseBody.utf8.count) bytes, the Anthropic answer:
+            Hello! How can I help?
+
+            [events]
+            \(events)
+            """)
+        XCTAssertEqual(try genAIMember(sent), Self.anthropicAttributes)
+        XCTAssertEqual(log["streamAnswer"] as? String, "Hello! How can I help?")
+        XCTAssertNil(log["id"])
+        XCTAssertNil(log["error"])
+    }
+
+    func testUnderTheReleasePolicyTheSummaryIsTheWholeBodyBesideTheStreamsCounts() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let (sent, log, _) = try await logged(fixture, policy: .release)
+        XCTAssertEqual(
+            GenAIFixture.timesHidden(in: try XCTUnwrap(log["responseBody"] as? String)),
+            "[llm] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop\n"
+                + "[stream] 8 messages in \(fixture.responseBody.utf8.count) bytes"
+        )
+        XCTAssertNil(log["requestBody"], "nothing of the prompt beyond what the policy captured")
+        XCTAssertEqual(try genAIMember(sent), Self.anthropicAttributes)
+    }
+
+    func testABufferedOpenAICallsBodyStartsWithItsSummaryAboveTheBody() async throws {
+        let fixture = GenAIFixture.openAIChatCompletion
+        let (sent, log, end) = try await logged(fixture, policy: .debug)
+        let body = String(decoding: try XCTUnwrap(end.response?.body), as: UTF8.self)
+        XCTAssertEqual(log["responseBody"] as? String, "[llm] o4-mini-2025-04-16 · 1,380 in, 1,998 out tokens · stop, length\n" + body)
+        XCTAssertEqual(try genAIMember(sent), #""genAI":{"gen_ai.provider.name":"openai","gen_ai.operation.name":"chat","#
+            + #""gen_ai.request.model":"o4-mini","gen_ai.request.max_tokens":2000,"gen_ai.request.stop_sequences":["<|end|>"],"#
+            + #""gen_ai.request.choice.count":2,"gen_ai.response.id":"chatcmpl-Bx4Reasoning","gen_ai.response.model":"o4-mini-2025-04-16","#
+            + #""gen_ai.response.finish_reasons":["stop","length"],"gen_ai.usage.input_tokens":1380,"gen_ai.usage.output_tokens":1998,"#
+            + #""gen_ai.usage.cache_read.input_tokens":1280,"gen_ai.usage.reasoning.output_tokens":1920,"#
+            + #""server.address":"api.openai.com","server.port":443}"#)
+    }
+
+    func testAnExchangeThatIsNoLLMCallHasNoGenAIFieldOrLine() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        fixture.url = "https://api.example.com/v1/chat/completions"
+        let (sent, log, end) = try await logged(fixture, policy: .debug)
+        XCTAssertNil(end.genAI)
+        XCTAssertFalse(sent.contains("genAI"), sent)
+        XCTAssertEqual(log["responseBody"] as? String, String(decoding: try XCTUnwrap(end.response?.body), as: UTF8.self))
+    }
+}
