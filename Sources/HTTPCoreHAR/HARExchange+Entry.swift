@@ -17,7 +17,10 @@ extension HARExchange {
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
     /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
-    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap.
+    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. An LLM call gets
+    /// `_genAI`: its `summary` (model, tokens in and out, time to the first chunk, finish, see
+    /// ``/HTTPCore/GenAIExchange/summary``) and its `attributes`, an object of the OpenTelemetry
+    /// GenAI names to their values.
     func entry(dates: Date.ISO8601FormatStyle) -> HARJSON {
         var members: [(String, HARJSON)] = [
             ("startedDateTime", .string(dates.format(startedAt))),
@@ -56,6 +59,9 @@ extension HARExchange {
             let lines = messages.filter { $0.message.kind == .jsonLine }
             if !events.isEmpty { members.append(("_eventSourceMessages", .array(events.map(\.eventSourceJSON)))) }
             if !lines.isEmpty { members.append(("_jsonLines", .array(lines.map(\.jsonLineJSON)))) }
+        }
+        if let genAI {
+            members.append(("_genAI", .object([("summary", .string(genAI.summary)), ("attributes", .genAIAttributes(genAI))])))
         }
         return .object(members)
     }

@@ -34,6 +34,8 @@ struct HARExchange: Sendable {
     /// The messages recorded, first ones first: at most the recorder's
     /// ``HARRecorder/maxStreamMessagesPerEntry``.
     let messages: [HARStreamMessage]
+    /// The LLM call the exchange was (``/HTTPCore/HTTPEvent/genAI``), if any.
+    let genAI: GenAIExchange?
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
     /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
@@ -64,6 +66,7 @@ struct HARExchange: Sendable {
         isStreamed = event.isStreamed
         streamMessageCount = max(event.streamMessageCount, messages.count)
         self.messages = messages
+        genAI = event.genAI
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,
             attemptDurationMilliseconds: event.attemptDurationMilliseconds

@@ -12,6 +12,9 @@ enum HARJSON: Sendable, Equatable {
     case bool(Bool)
     case array([HARJSON])
     case object([Member])
+    /// An LLM call's OpenTelemetry GenAI attributes, as one object of the convention's names to
+    /// their values (``/HTTPCore/GenAIExchange/attributes``).
+    case genAIAttributes(GenAIExchange)
 
     /// One member of an object.
     struct Member: Sendable, Equatable {
@@ -43,6 +46,7 @@ enum HARJSON: Sendable, Equatable {
                 member.value.write(to: &writer)
             }
             writer.endObject()
+        case .genAIAttributes(let exchange): exchange.writeAttributes(to: &writer)
         }
     }
 

@@ -60,6 +60,11 @@ import HTTPCoreConcurrency
 /// file: past the policy's `streamMessages.maxCount` or the recorder's
 /// ``maxStreamMessagesPerEntry``). An attempt that was retried keeps its own messages.
 ///
+/// An LLM call's entry (``/HTTPCore/HTTPEvent/genAI``) carries `_genAI`: `summary`, the call at a
+/// glance (`claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`), and
+/// `attributes`, its OpenTelemetry GenAI attributes under the convention's names. Nothing of the
+/// prompt or the answer is added: those are only in the bodies, as the policy captured them.
+///
 /// Timings: transports report only complete responses, so `wait` runs from the attempt's
 /// start to its response or failure (sending and downloading included), `receive` from there to the end
 /// of the exchange (what middlewares did after it; about 0 without them), `blocked` covers
