@@ -46,6 +46,7 @@ extension LokiLineBuilder {
                 fields.append(("answer", cut ? UTF8Text.prefix(answer.text, maxBytes: Self.maximumAnswerBytes) + "…" : answer.text))
             }
         }
+        if let call = event.genAI { fields += Self.genAIFields(call) }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
             fields.append(("error", own.text(error.description)))
@@ -58,6 +59,33 @@ extension LokiLineBuilder {
             fields: fields,
             date: event.endedAt ?? event.timestamp
         )
+    }
+
+    /// The OpenTelemetry GenAI attributes an LLM call's line carries, under the convention's
+    /// names: fields of the line, never labels, so a model or a token count makes no new stream.
+    static let genAIFieldNames: Set<String> = [
+        "gen_ai.provider.name", "gen_ai.operation.name", "gen_ai.request.model", "gen_ai.response.model",
+        "gen_ai.response.finish_reasons", "gen_ai.response.time_to_first_chunk", "gen_ai.usage.input_tokens",
+        "gen_ai.usage.output_tokens",
+    ]
+
+    /// An LLM call's main facts, in the order of its ``/HTTPCore/GenAIExchange/attributes``:
+    /// `gen_ai.provider.name=anthropic … gen_ai.response.finish_reasons=end_turn
+    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=25 gen_ai.usage.output_tokens=15`.
+    /// Several finish reasons are joined with commas; a time is in seconds, as the convention gives it.
+    static func genAIFields(_ call: GenAIExchange) -> [(key: String, value: String)] {
+        call.attributes.compactMap { attribute in
+            guard genAIFieldNames.contains(attribute.name) else { return nil }
+            let text =
+                switch attribute.value {
+                case .string(let value): value
+                case .int(let value): String(value)
+                case .double(let value): String(value)
+                case .bool(let value): String(value)
+                case .stringArray(let values): values.joined(separator: ",")
+                }
+            return (attribute.name, text)
+        }
     }
 
     /// The line of one server-sent event or JSON line. ``LokiObserver`` queues only the

@@ -18,6 +18,13 @@ import HTTPCore
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
 /// for 4xx and `error` for 5xx and failures.
 ///
+/// An LLM call's line (``/HTTPCore/HTTPEvent/genAI``) adds, before `error_type`, its main
+/// OpenTelemetry GenAI facts under the convention's names: `gen_ai.provider.name`,
+/// `gen_ai.operation.name`, `gen_ai.request.model`, `gen_ai.response.model`,
+/// `gen_ai.response.finish_reasons` (comma-separated), `gen_ai.response.time_to_first_chunk`
+/// (seconds, streams only), `gen_ai.usage.input_tokens` and `gen_ai.usage.output_tokens`, each
+/// when known. They are fields, not labels: models and counts make no new streams.
+///
 /// A streamed exchange (``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``) is one line too, at
 /// its end, with the body sizes that really went through and `streamed=true`; when its
 /// response carried server-sent events or JSON lines, `stream_messages` (all that arrived)

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTestPeers
+import HTTPCoreTesting
+import LokiObserver
+import XCTest
+
+/// An LLM call's line carries its main OpenTelemetry GenAI facts as logfmt fields, never as
+/// labels: a model or a token count makes no new stream.
+final class LokiGenAITests: XCTestCase {
+    /// What the receiver got for `fixture`'s call through a client with `policy`: its only
+    /// line with the duration and time to the first chunk shown as `<t>`, its labels, and the
+    /// request's id.
+    private func pushed(_ fixture: GenAIFixture, policy: HTTPCorePolicy) async throws -> (line: String, labels: [[String: String]], requestID: String) {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let request = fixture.request
+        if fixture.isStream {
+            let transport = StreamingMockTransport(headers: ["Content-Type": fixture.contentType])
+            let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
+            let read = Task { try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+            try await fixture.stream(to: try await transport.nextWriter())
+            _ = try await read.value
+        } else {
+            let reply = MockTransport.Reply.status(200, body: Data(fixture.responseBody.utf8), headers: ["Content-Type": fixture.contentType])
+            _ = try await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy).send(request)
+        }
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(1)
+        XCTAssertEqual(received.rejections, [])
+        let line = try XCTUnwrap(received.lines.first)
+            .replacingOccurrences(of: #"duration_ms=[0-9.]+"#, with: "duration_ms=<t>", options: .regularExpression)
+            .replacingOccurrences(of: #"time_to_first_chunk=[0-9.e-]+"#, with: "time_to_first_chunk=<t>", options: .regularExpression)
+        return (line, received.labelSets, request.id.description)
+    }
+
+    private static let labels = [
+        ["app": "checkout", "method": "POST", "status_class": "2xx", "host": "api.anthropic.com", "level": "info", "kind": "http"],
+    ]
+
+    func testAStreamedAnthropicCallsLineEndsWithItsGenAIFieldsUnderTheDebugPolicy() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let (line, labels, id) = try await pushed(fixture, policy: .debug)
+        XCTAssertEqual(line, "method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=<t>"
+            + " request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
+            + #" stream_messages=8 unlogged_stream_messages=8 answer_shape=Anthropic answer="Hello! How can I help?""#
+            + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4-20250514"
+            + " gen_ai.response.model=claude-sonnet-4-20250514 gen_ai.response.finish_reasons=stop"
+            + " gen_ai.response.time_to_first_chunk=<t> gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15")
+        XCTAssertEqual(labels, Self.labels, "no label per model")
+    }
+
+    func testUnderTheReleasePolicyTheLineHasTheFactsWithoutTheAnswer() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let (line, labels, id) = try await pushed(fixture, policy: .release)
+        XCTAssertEqual(line, "method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=<t>"
+            + " request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
+            + " stream_messages=8 unlogged_stream_messages=8"
+            + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4-20250514"
+            + " gen_ai.response.model=claude-sonnet-4-20250514 gen_ai.response.finish_reasons=stop"
+            + " gen_ai.response.time_to_first_chunk=<t> gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15")
+        XCTAssertEqual(labels, Self.labels)
+    }
+
+    func testABufferedOpenAICallsFinishReasonsAreJoinedWithCommas() async throws {
+        let (line, _, id) = try await pushed(.openAIChatCompletion, policy: .release)
+        XCTAssertEqual(line, "method=POST url=https://api.openai.com/v1/chat/completions status=200 outcome=succeeded duration_ms=<t>"
+            + " request_id=\(id) attempt=1 request_bytes=122 response_bytes=\(GenAIFixture.openAIChatCompletion.responseBody.utf8.count)"
+            + " gen_ai.provider.name=openai gen_ai.operation.name=chat gen_ai.request.model=o4-mini gen_ai.response.model=o4-mini-2025-04-16"
+            + " gen_ai.response.finish_reasons=stop,length gen_ai.usage.input_tokens=1380 gen_ai.usage.output_tokens=1998")
+    }
+}
