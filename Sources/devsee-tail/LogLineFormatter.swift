@@ -18,6 +18,9 @@ import HTTPCoreText
 ///     10:42:08.204  POST    #0      312 ms  https://api.example.com/v1/chat  [token] {"t":"Hel"}  req 7
 ///     10:42:08.251  POST    #1      359 ms  https://api.example.com/v1/chat  [token] {"t":"lo"}  req 7
 ///     10:42:08.260  POST    200     368 ms  https://api.example.com/v1/chat  req 7  streamed 2 messages, 64 bytes
+///
+/// An LLM call's line (a log with a `genAI` object) shows its summary before the stream's
+/// counts and answer: `llm: claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`.
 struct LogLineFormatter {
     let usesColor: Bool
     let isVerbose: Bool
@@ -32,6 +35,7 @@ struct LogLineFormatter {
         if log.stream != nil, let requestID = log.requestID { parts.append(paint("req \(requestID)", .dim)) }
         if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
         if let attempt = log.attempt { parts.append(paint("attempt \(attempt)", .dim)) }
+        if let summary = log.genAISummary { parts.append(paint("llm: ", .cyan) + summary) }
         if let stream = log.stream {
             var note = "streamed"
             if stream.messageCount > 0 { note += " \(stream.messageCount) message\(stream.messageCount == 1 ? "" : "s")," }
