@@ -61,7 +61,7 @@ import HTTPCoreConcurrency
 /// ``maxStreamMessagesPerEntry``). An attempt that was retried keeps its own messages.
 ///
 /// An LLM call's entry (``/HTTPCore/HTTPEvent/genAI``) carries `_genAI`: `summary`, the call at a
-/// glance (`claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`), and
+/// glance (`claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`), and
 /// `attributes`, its OpenTelemetry GenAI attributes under the convention's names. Nothing of the
 /// prompt or the answer is added: those are only in the bodies, as the policy captured them.
 ///

@@ -70,8 +70,8 @@ extension LokiLineBuilder {
     ]
 
     /// An LLM call's main facts, in the order of its ``/HTTPCore/GenAIExchange/attributes``:
-    /// `gen_ai.provider.name=anthropic … gen_ai.response.finish_reasons=end_turn
-    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=25 gen_ai.usage.output_tokens=15`.
+    /// `gen_ai.provider.name=anthropic … gen_ai.response.finish_reasons=stop
+    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15`.
     /// Several finish reasons are joined with commas; a time is in seconds, as the convention gives it.
     static func genAIFields(_ call: GenAIExchange) -> [(key: String, value: String)] {
         call.attributes.compactMap { attribute in

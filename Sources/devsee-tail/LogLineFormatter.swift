@@ -20,7 +20,7 @@ import HTTPCoreText
 ///     10:42:08.260  POST    200     368 ms  https://api.example.com/v1/chat  req 7  streamed 2 messages, 64 bytes
 ///
 /// An LLM call's line (a log with a `genAI` object) shows its summary before the stream's
-/// counts and answer: `llm: claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`.
+/// counts and answer: `llm: claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
 struct LogLineFormatter {
     let usesColor: Bool
     let isVerbose: Bool

@@ -250,7 +250,7 @@ struct PayloadBuilder: Sendable {
     }
 
     /// The line of an LLM call in the viewer, which shows no other field: `[llm] ` and its
-    /// ``/HTTPCore/GenAIExchange/summary``, `[llm] claude-sonnet-4 · 25 in, 15 out tokens · first chunk 500 ms · end_turn`.
+    /// ``/HTTPCore/GenAIExchange/summary``, `[llm] claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
     private func genAINote(_ entry: LogEntry) -> String? {
         entry.genAI.map { "[llm] \($0.exchange.summary)" }
     }

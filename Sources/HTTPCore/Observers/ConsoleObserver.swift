@@ -134,7 +134,7 @@ public struct ConsoleObserver: HTTPObserver {
     /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes);
-    /// an LLM call's line ends with its summary, `[LLM: claude-sonnet-4 · 25 in, 15 out tokens · end_turn]`.
+    /// an LLM call's line ends with its summary, `[LLM: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`.
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
