@@ -19,16 +19,7 @@ final class DevSeeGenAITests: XCTestCase {
         let recorder = RecordingObserver()
         dispatcher.subscribe(recorder)
         dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        if fixture.isStream {
-            let transport = StreamingMockTransport(headers: ["Content-Type": fixture.contentType])
-            let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
-            let read = Task { try await client.send(fixture.request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
-            try await fixture.stream(to: try await transport.nextWriter())
-            _ = try await read.value
-        } else {
-            let reply = MockTransport.Reply.status(200, body: Data(fixture.responseBody.utf8), headers: ["Content-Type": fixture.contentType])
-            _ = try await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy).send(fixture.request)
-        }
+        try await fixture.send(through: dispatcher, policy: policy)
         await dispatcher.flush()
         await harness.logger.flush()
         try await receiver.waitForLogs(count: 1)

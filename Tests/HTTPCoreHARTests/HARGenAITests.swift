@@ -14,16 +14,7 @@ final class HARGenAITests: XCTestCase {
         let recorder = HARRecorder()
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(recorder)
-        if fixture.isStream {
-            let transport = StreamingMockTransport(headers: ["Content-Type": fixture.contentType])
-            let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
-            let read = Task { try await client.send(fixture.request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
-            try await fixture.stream(to: try await transport.nextWriter())
-            _ = try await read.value
-        } else {
-            let reply = MockTransport.Reply.status(200, body: Data(fixture.responseBody.utf8), headers: ["Content-Type": fixture.contentType])
-            _ = try await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy).send(fixture.request)
-        }
+        try await fixture.send(through: dispatcher, policy: policy)
         await dispatcher.flush()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("har-genai-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: url) }

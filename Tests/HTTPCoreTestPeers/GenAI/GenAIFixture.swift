@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 
 /// One recorded-shape LLM exchange: where it went, what it asked, and what came back (a
 /// body, or a stream whose messages arrive at known times). Shared by the tests of the
@@ -47,6 +48,26 @@ public struct GenAIFixture: Sendable {
     public func stream(to writer: HTTPBody.Writer) async throws {
         for event in events { try await writer.write(HTTPBody.ByteChunk(event.utf8)) }
         writer.finish()
+    }
+
+    /// Sends the fixture's request through an `HTTPTransportClient` whose transport answers
+    /// with the fixture (streamed chunk by chunk when it is a stream, the whole body
+    /// otherwise), with `dispatcher` and `policy`, and reads the answer to its end. Returns
+    /// the request sent, whose `id` the events carry.
+    @discardableResult
+    public func send(through dispatcher: HTTPEventDispatcher, policy: HTTPCorePolicy) async throws -> HTTPRequest {
+        let request = request
+        if isStream {
+            let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
+            let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
+            let read = Task { try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+            try await stream(to: try await transport.nextWriter())
+            _ = try await read.value
+        } else {
+            let reply = MockTransport.Reply.status(200, body: Data(responseBody.utf8), headers: ["Content-Type": contentType])
+            _ = try await HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy).send(request)
+        }
+        return request
     }
 
     /// `text` with each measured time (`45 µs`, `12.3 ms`, `1.2 s`) shown as `<t>`, so a
