@@ -120,6 +120,8 @@ let package = Package(
             dependencies: [
                 integration("HTTPCoreTracing"),
                 integration("HTTPCoreLogging"),
+                integration("HTTPCoreMetrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 core("HTTPCore"),
                 core("HTTPCoreTesting"),

@@ -28,6 +28,10 @@ import HTTPCore
 /// HTTPEventDispatcher.shared.subscribe(MetricsObserver())
 /// ```
 ///
+/// An LLM call's terminal event (``/HTTPCore/HTTPEvent/genAI``) also records the GenAI client
+/// metrics, with their bucket boundaries: see ``genAIOperationDurationLabel`` and the
+/// extension that declares it. Any other event pays one `nil` check for them.
+///
 /// Dimensions follow OpenTelemetry's HTTP client conventions: `http.request.method` (one of
 /// the standard methods, else `_OTHER`), `http.response.status_class` (`2xx` … `5xx`, or
 /// `none` without a response), `server.address`, and `error.type` (``/HTTPCore/HTTPError/typeName``, or
@@ -77,7 +81,8 @@ public struct MetricsObserver: HTTPObserver {
         HTTPEvent.Name.terminal.union([.requestCreated])
     }
 
-    /// Records a created (active +1) or terminal event (active -1, duration, count, body sizes).
+    /// Records a created (active +1) or terminal event (active -1, duration, count, body sizes,
+    /// and an LLM call's GenAI metrics).
     ///
     /// Reads only the event's unredacted summary (method, host, status, error type, duration,
     /// byte counts),
@@ -109,6 +114,7 @@ public struct MetricsObserver: HTTPObserver {
         recorded.requests.increment()
         recorded.requestBodySize.record(event.requestBodyByteCount)
         if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
+        if let call = event.genAI { Self.record(call, durationMilliseconds: event.durationMilliseconds) }
     }
 
     /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.

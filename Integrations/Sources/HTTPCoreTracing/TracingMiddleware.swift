@@ -46,6 +46,13 @@ import Tracing
 /// (``/HTTPCore/HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
 /// status to error; a 4xx does not, as the conventions say for clients. No header, query value
 /// or body ever becomes an attribute.
+///
+/// **LLM calls.** The span of an LLM call stays an HTTP span: the same name and HTTP
+/// attributes, no `gen_ai.*` attribute, since the call's facts (response model, usage, finish
+/// reasons, time to first chunk) are known only when the exchange ends, after this span's
+/// attempt. ``GenAISpanObserver`` records the GenAI span the conventions describe
+/// (`chat gpt-4o`, kind CLIENT, over the whole exchange with its retries) from the terminal
+/// event, as a sibling of these spans under the caller's span.
 public struct TracingMiddleware: HTTPMiddleware {
     /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each request.
     private let configuredTracer: (any Tracer)?

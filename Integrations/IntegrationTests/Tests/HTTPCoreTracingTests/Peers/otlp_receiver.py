@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""An OTLP/HTTP trace and log receiver for the tests: decodes each export with the official
+"""An OTLP/HTTP trace, log and metric receiver for the tests: decodes each export with the official
 protobuf definitions (PyPI's opentelemetry-proto) and serves what it got as JSON.
 
 POST /v1/traces   application/x-protobuf ExportTraceServiceRequest -> 200 ExportTraceServiceResponse
 POST /v1/logs     application/x-protobuf ExportLogsServiceRequest -> 200 ExportLogsServiceResponse
+POST /v1/metrics  application/x-protobuf ExportMetricsServiceRequest -> 200 ExportMetricsServiceResponse
 GET  /spans       every span received so far, as a JSON list
 GET  /logs        every log record received so far, as a JSON list
+GET  /metrics     the latest data point of each metric stream (name and attributes), as a
+                  JSON list: exports are cumulative and repeat, so only the newest counts
 GET  /spans?count=N&timeout=S (or /logs?...)
                   blocks until at least N arrived (or S seconds passed), then answers like
                   /spans: the test waits on the receiver instead of polling it
@@ -21,14 +24,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 from opentelemetry.proto.collector.logs.v1 import logs_service_pb2
+from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 
-RECEIVED = {"/spans": [], "/logs": []}
+RECEIVED = {"/spans": [], "/logs": [], "/metrics": []}
+# The index in RECEIVED["/metrics"] of each stream's point, by name and attributes.
+STREAMS = {}
 ARRIVED = threading.Condition()
 
 
 def value_of(any_value):
     kind = any_value.WhichOneof("value")
+    if kind == "array_value":
+        return [value_of(value) for value in any_value.array_value.values]
     return getattr(any_value, kind) if kind else None
 
 
@@ -70,10 +78,44 @@ def logs_in(body):
     return received
 
 
+def metric_points_in(body):
+    request = metrics_service_pb2.ExportMetricsServiceRequest()
+    request.ParseFromString(body)
+    received = []
+    for resource_metrics in request.resource_metrics:
+        for scope_metrics in resource_metrics.scope_metrics:
+            for metric in scope_metrics.metrics:
+                kind = metric.WhichOneof("data")
+                for point in getattr(metric, kind).data_points:
+                    item = {
+                        "name": metric.name,
+                        "unit": metric.unit,
+                        "kind": kind,
+                        "attributes": {a.key: value_of(a.value) for a in point.attributes},
+                    }
+                    if kind == "histogram":
+                        item.update(count=point.count, sum=point.sum, explicit_bounds=list(point.explicit_bounds),
+                                    bucket_counts=list(point.bucket_counts))
+                    elif kind in ("sum", "gauge"):
+                        item["value"] = point.as_int if point.WhichOneof("value") == "as_int" else point.as_double
+                    received.append(item)
+    return received
+
+
+def keep_latest(points):
+    for point in points:
+        key = (point["name"], json.dumps(point["attributes"], sort_keys=True))
+        if key in STREAMS:
+            RECEIVED["/metrics"][STREAMS[key]] = point
+        else:
+            STREAMS[key] = len(RECEIVED["/metrics"])
+            RECEIVED["/metrics"].append(point)
+
+
 class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if self.path not in ("/v1/traces", "/v1/logs"):
+        if self.path not in ("/v1/traces", "/v1/logs", "/v1/metrics"):
             self.send_response(404)
             self.end_headers()
             return
@@ -83,10 +125,15 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path == "/v1/traces":
             kind, received, answer = "/spans", spans_in(body), trace_service_pb2.ExportTraceServiceResponse()
-        else:
+        elif self.path == "/v1/logs":
             kind, received, answer = "/logs", logs_in(body), logs_service_pb2.ExportLogsServiceResponse()
+        else:
+            kind, received, answer = "/metrics", metric_points_in(body), metrics_service_pb2.ExportMetricsServiceResponse()
         with ARRIVED:
-            RECEIVED[kind].extend(received)
+            if kind == "/metrics":
+                keep_latest(received)
+            else:
+                RECEIVED[kind].extend(received)
             ARRIVED.notify_all()
         answer = answer.SerializeToString()
         self.send_response(200)
