@@ -9,7 +9,7 @@ extension HTTPTransportClient {
     /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
-    func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    nonisolated(nonsending) func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         var request = request
         request.id = exchange.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
@@ -42,7 +42,7 @@ extension HTTPTransportClient {
 
     /// One buffered attempt with its `started` and `received` events: the transport called
     /// once for `record`'s request (see ``performBuffered(_:timeout:deadline:madeFrom:)``).
-    func performBuffered(
+    nonisolated(nonsending) func performBuffered(
         _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
     ) async -> AttemptLog.Attempt {
         let start = Moment.now()
@@ -69,7 +69,7 @@ extension HTTPTransportClient {
     /// when the exchange began, when this one is a middleware's made from it and is checked
     /// first (``HTTPRequest/validate()``), its URL only when the middleware changed it; `nil`
     /// for the caller's own.
-    func performBuffered(
+    nonisolated(nonsending) func performBuffered(
         _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
     ) async -> Result<HTTPResponse, HTTPError> {
         var request = request

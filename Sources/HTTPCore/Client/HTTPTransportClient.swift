@@ -152,7 +152,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
-    private func sendDirectly(_ record: RequestRecord, genAI: GenAIRecognition?) async throws(HTTPError) -> HTTPResponse {
+    nonisolated(nonsending) private func sendDirectly(_ record: RequestRecord, genAI: GenAIRecognition?) async throws(HTTPError) -> HTTPResponse {
         let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
@@ -198,7 +198,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    private func sendThroughMiddlewares(
+    nonisolated(nonsending) private func sendThroughMiddlewares(
         _ request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?
     ) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
@@ -231,7 +231,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// Runs the middleware at `index` with a `next` that runs the rest of the chain; past the
     /// last middleware, makes one attempt.
-    func runMiddleware(
+    nonisolated(nonsending) func runMiddleware(
         at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange
     ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         guard index < middlewares.count else {
