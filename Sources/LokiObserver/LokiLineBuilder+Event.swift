@@ -69,12 +69,18 @@ extension LokiLineBuilder {
         "gen_ai.usage.output_tokens",
     ]
 
+    /// The field of an LLM call's ``/HTTPCore/GenAIExchange/errorType`` (the convention's
+    /// `error.type`): under the GenAI prefix, because LogQL's `| logfmt` turns dots into
+    /// underscores, and `error.type` would then read as the HTTP failure's `error_type`.
+    static let genAIErrorTypeField = "gen_ai.error.type"
+
     /// An LLM call's main facts, in the order of its ``/HTTPCore/GenAIExchange/attributes``:
     /// `gen_ai.provider.name=anthropic … gen_ai.response.finish_reasons=stop
-    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15`.
+    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15`,
+    /// then `gen_ai.error.type=overloaded_error` when the call reported an error.
     /// Several finish reasons are joined with commas; a time is in seconds, as the convention gives it.
     static func genAIFields(_ call: GenAIExchange) -> [(key: String, value: String)] {
-        call.attributes.compactMap { attribute in
+        var fields: [(key: String, value: String)] = call.attributes.compactMap { attribute in
             guard genAIFieldNames.contains(attribute.name) else { return nil }
             let text =
                 switch attribute.value {
@@ -86,6 +92,8 @@ extension LokiLineBuilder {
                 }
             return (attribute.name, text)
         }
+        if let errorType = call.errorType { fields.append((genAIErrorTypeField, errorType)) }
+        return fields
     }
 
     /// The line of one server-sent event or JSON line. ``LokiObserver`` queues only the
@@ -143,7 +151,10 @@ extension LokiLineBuilder {
         default:
             let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
-            return (level, kind.label)
+            // An LLM call whose response reported an error (a 200 stream that ended with an
+            // error event) failed as a 4xx does: at least a warning, whatever its status.
+            guard event.genAI?.errorType != nil, level == .info else { return (level, kind.label) }
+            return (.warning, kind.label)
         }
     }
 }

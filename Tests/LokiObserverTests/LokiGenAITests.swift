@@ -63,4 +63,28 @@ final class LokiGenAITests: XCTestCase {
             + " gen_ai.provider.name=openai gen_ai.operation.name=chat gen_ai.request.model=o4-mini gen_ai.response.model=o4-mini-2025-04-16"
             + " gen_ai.response.finish_reasons=stop,length gen_ai.usage.input_tokens=1380 gen_ai.usage.output_tokens=1998")
     }
+
+    func testAStreamThatEndedWithAProviderErrorUnderA200IsAWarningLineWithItsGenAIErrorType() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.anthropic.com/v1/messages")!)
+        let call = GenAIExchange(
+            recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
+            request: GenAIRequestParameters(model: "claude-sonnet-4", stream: true),
+            response: GenAIResponse(errorCode: "overloaded_error", isStream: true), statusCode: 200, error: nil
+        )
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        LokiObserver(logger: harness.logger).handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2, genAI: call))
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(1)
+        XCTAssertEqual(received.rejections, [])
+        XCTAssertEqual(received.lines, ["method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=2000.0"
+            + " request_id=\(request.id) attempt=1 request_bytes=0 response_bytes=0"
+            + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4 gen_ai.error.type=overloaded_error"])
+        XCTAssertEqual(received.labelSets, [
+            ["app": "checkout", "method": "POST", "status_class": "2xx", "host": "api.anthropic.com", "level": "warning", "kind": "http"],
+        ], "the call failed: level warning, as a 4xx; its status class stays 2xx")
+    }
 }

@@ -30,7 +30,8 @@ public struct ConsoleObserver: HTTPObserver {
         case debug
         /// Every completed exchange.
         case info
-        /// Exchanges answered with 4xx or 5xx, cancelled, or failed.
+        /// Exchanges answered with 4xx or 5xx, LLM calls whose response reported an error
+        /// (``GenAIExchange/errorType``, even under a 200 status), cancelled or failed exchanges.
         case warning
         /// Failed exchanges only.
         case error
@@ -119,12 +120,14 @@ public struct ConsoleObserver: HTTPObserver {
     }
 
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
-    /// others `.debug`.
+    /// others `.debug`. An LLM call whose response reported an error (a 200 stream that ended
+    /// with the provider's error event) is a `.warning`, as an error status is.
     public static func level(of event: HTTPEvent) -> Level {
         switch event.name {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
-        case .requestSucceeded: HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError ? .warning : .info
+        case .requestSucceeded:
+            HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError || event.genAI?.errorType != nil ? .warning : .info
         default: .debug
         }
     }
