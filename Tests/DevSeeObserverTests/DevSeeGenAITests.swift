@@ -95,4 +95,43 @@ final class DevSeeGenAITests: XCTestCase {
         XCTAssertFalse(sent.contains("genAI"), sent)
         XCTAssertEqual(log["responseBody"] as? String, String(decoding: try XCTUnwrap(end.response?.body), as: UTF8.self))
     }
+
+    func testAnLLMCallWithAHugeStopSequenceAndModelNameIsALogDevSeeAcceptsWithThoseStringsCutAndMarked() async throws {
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        let harness = LoggerHarness(receiver: receiver)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!)
+        // 100 KiB of two-byte characters: a cut that split one would leave invalid UTF-8.
+        let model = String(repeating: "é", count: 50 * 1024)
+        let stopSequence = String(repeating: "s", count: 2 * 1024 * 1024)
+        let call = GenAIExchange(
+            recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
+            request: GenAIRequestParameters(model: model, stopSequences: [stopSequence] + (1...20).map { "stop \($0)" }),
+            response: GenAIResponse(id: model, model: model, finishReasons: Array(repeating: "stop", count: 20))
+        )
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        DevSeeObserver(logger: harness.logger).handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, genAI: call))
+        await harness.logger.flush()
+        XCTAssertEqual(receiver.rejections.count, 0, "dev-see accepts the log")
+        guard receiver.rejections.isEmpty else { return }
+        try await receiver.waitForLogs(count: 1)
+        let sent = try XCTUnwrap(receiver.storedLogs.first)
+        XCTAssertLessThan(sent.count, 1_048_576)
+        let genAI = try XCTUnwrap(try receiver.onlyLog()["genAI"] as? [String: Any])
+        // 253 bytes at most before the 3-byte marker: 126 two-byte characters.
+        let cutModel = String(repeating: "é", count: 126) + "…"
+        XCTAssertEqual(cutModel.utf8.count, 255)
+        XCTAssertEqual(genAI["gen_ai.request.model"] as? String, cutModel)
+        XCTAssertEqual(genAI["gen_ai.response.model"] as? String, cutModel)
+        XCTAssertEqual(genAI["gen_ai.response.id"] as? String, cutModel)
+        let cutStopSequence = String(repeating: "s", count: 253) + "…"
+        XCTAssertEqual(cutStopSequence.utf8.count, 256)
+        XCTAssertEqual(genAI["gen_ai.request.stop_sequences"] as? [String], [cutStopSequence] + (1...14).map { "stop \($0)" } + ["…"])
+        let finishReasons = Array(repeating: "stop", count: 15) + ["…"]
+        XCTAssertEqual(genAI["gen_ai.response.finish_reasons"] as? [String], finishReasons)
+        XCTAssertEqual(
+            try receiver.onlyLog()["responseBody"] as? String, "[llm] \(cutModel) · no usage · \(finishReasons.joined(separator: ", "))"
+        )
+    }
 }

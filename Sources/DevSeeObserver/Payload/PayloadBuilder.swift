@@ -13,6 +13,7 @@ import HTTPCoreText
 /// An LLM call's response body starts with its summary (`[llm] gpt-4o-mini · 25 in, 15 out
 /// tokens · stop`, after an attempt or error line), and its OpenTelemetry GenAI attributes are
 /// stored as `genAI`, an object of the convention's names to values, which the viewer does not show.
+/// Their strings come from the bodies, so both are bounded (``/HTTPCore/GenAIExchange/boundedForDevSee``).
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
@@ -28,6 +29,12 @@ struct PayloadBuilder: Sendable {
     static let maximumMetadataCount = 32
     static let maximumMetadataKeyBytes = 128
     static let maximumMetadataValueBytes = 1024
+    /// The most UTF-8 bytes of each string of an LLM call's facts (model, response id, error
+    /// type, each stop sequence and finish reason), the `…` that marks a cut included.
+    static let maximumGenAIStringBytes = 256
+    /// The most values of each list of an LLM call's facts (stop sequences, finish reasons),
+    /// the `…` that marks a cut included.
+    static let maximumGenAIListCount = 16
 
     let appId: String
     let redactor: Redactor
@@ -43,6 +50,7 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
+        entry.genAI = captured.genAI.map { .exchange($0.exchange.boundedForDevSee) }
         if let correlation = captured.correlation, let name = correlation.headerName,
             redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
         {
