@@ -1,4 +1,5 @@
-import DevSeeObserver
+@testable import DevSeeObserver
+import HTTPCore
 import Foundation
 import XCTest
 import DevSeeServer
@@ -35,5 +36,27 @@ final class LogEntryCostTests: XCTestCase {
         XCTAssertEqual(statistics.pending, 5_000)
         XCTAssertLessThanOrEqual(statistics.bufferedBytes, 16 * 1024 * 1024)
         XCTAssertFalse(harness.diagnostics.state.contains { $0.hasPrefix("buffer full") })
+    }
+
+    func testAnLLMCallsEntryCountsTheStringsOfItsFacts() throws {
+        func cost(model: String, stopSequences: [String]? = nil) throws -> Int {
+            let request = HTTPRequest(method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!)
+            let call = GenAIExchange(
+                recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
+                request: GenAIRequestParameters(model: model, stopSequences: stopSequences),
+                response: GenAIResponse()
+            )
+            let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let event = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, genAI: call)
+            return LogEntry(event: event, maxBodyBytes: 1024).byteCost
+        }
+        let short = try cost(model: "gpt-4o")
+        XCTAssertEqual(try cost(model: String(repeating: "m", count: 100_000)) - short, 100_000 + HeapCost.allocation)
+        XCTAssertEqual(
+            try cost(model: "gpt-4o", stopSequences: [String(repeating: "s", count: 1 << 20)]) - short,
+            HeapCost.array + 16 + (1 << 20) + HeapCost.allocation,
+            "a stop sequence is as long as the request body made it"
+        )
     }
 }

@@ -139,13 +139,7 @@ struct LogEntry: Sendable {
             total + (body.map { HeapCost.data($0.data) + ($0.contentType.map(HeapCost.string) ?? 0) } ?? 0)
         }
         let box = streaming == nil ? 0 : 2 * MemoryLayout<StreamMessageLog>.size + HeapCost.allocation
-        let call = genAI.map { call in
-            let exchange = call.exchange
-            let names = [exchange.request.model, exchange.response.model, exchange.response.id, exchange.errorType]
-                .reduce(0) { $0 + ($1.map(HeapCost.string) ?? 0) }
-            return MemoryLayout<GenAIExchange>.size + HeapCost.allocation + names
-                + (exchange.response.finishReasons.isEmpty ? 0 : HeapCost.array + 16 * exchange.response.finishReasons.count)
-        } ?? 0
+        let call = genAI.map { HeapCost.exchange($0.exchange) } ?? 0
         return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box + call
     }
 }
@@ -169,6 +163,27 @@ enum HeapCost {
 
     static func data(_ data: Data) -> Int {
         data.count <= 14 ? 0 : data.count + 64 + allocation
+    }
+
+    /// An array of strings: its storage, 16 bytes a value, and each value's own bytes.
+    static func strings(_ values: [String]) -> Int {
+        values.isEmpty ? 0 : array + values.reduce(0) { $0 + 16 + string($1) }
+    }
+
+    /// An LLM call's facts in their box, with every string they hold: those read from the
+    /// bodies (a model name, a stop sequence) can be as long as the bodies were.
+    static func exchange(_ call: GenAIExchange) -> Int {
+        let (recognition, request, response) = (call.recognition, call.request, call.response)
+        // `errorType` is usually the response's `errorCode`, one string shared by both.
+        let errorCode = response.errorCode == call.errorType ? nil : response.errorCode
+        let texts = [
+            recognition.provider.name, recognition.operation.name, recognition.modelInPath, recognition.serverAddress,
+            request.model, response.id, response.model, errorCode, call.errorType,
+        ]
+        let lists = [request.stopSequences ?? [], response.finishReasons, response.providerFinishReasons]
+        let intervals = response.outputChunkIntervals.isEmpty ? 0 : array + MemoryLayout<Double>.stride * response.outputChunkIntervals.count
+        return MemoryLayout<GenAIExchange>.size + allocation + texts.reduce(0) { $0 + ($1.map(string) ?? 0) }
+            + lists.reduce(0) { $0 + strings($1) } + intervals
     }
 }
 
