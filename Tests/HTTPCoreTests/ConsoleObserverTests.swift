@@ -231,4 +231,138 @@ final class ConsoleObserverTests: XCTestCase {
         let messages = lines.withLock { $0 }.filter { $0.contains("-> message") }
         XCTAssertEqual(messages, [#"GET https://api.example.com/chat -> message 0 token: {"t":"Hi","token":"[REDACTED]"}"#])
     }
+
+    func testFlushReturnsWhileAnotherTaskKeepsEmittingWithoutPause() async throws {
+        // Each write lasts until the emitter handled one more event: the buffer is never empty
+        // when the queue looks at it, as under a client that never pauses.
+        let gate = EmissionGate()
+        let console = ConsoleObserver { _ in gate.waitForAnotherEmission() }
+        for path in ["a", "b", "c"] { console.handle(failure(path)) }
+        let event = failure("busy")
+        let emitter = Task.detached {
+            while !gate.isStopped {
+                console.handle(event)
+                gate.recordEmission()
+            }
+        }
+        let flushed = AsyncCondition(false)
+        Task {
+            await console.flush()
+            flushed.update { $0 = true }
+        }
+        // The timeout only bounds a hang: a flush that waited for an empty buffer never returns.
+        let didFlush: Bool
+        do {
+            _ = try await flushed.wait(timeout: 60, until: { $0 }) { _ in TestTimeout(description: "flush did not return under load") }
+            didFlush = true
+        } catch {
+            didFlush = false
+        }
+        let emittedBeforeTheFlushReturned = gate.emissions
+        gate.stop()
+        await emitter.value
+        // Quiet before the next test: its drops are reported now, not into another test's handler.
+        console.shutdown()
+        XCTAssertTrue(didFlush, "the flush returned within a minute while events kept coming")
+        XCTAssertGreaterThan(emittedBeforeTheFlushReturned, 0, "the flush returned under load, not after it")
+    }
+
+    func testShutdownWritesTheBufferedLinesAndReportsTheDropsBeforeItReturns() async throws {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        let previous = HTTPDiagnostics.handler
+        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
+        defer { HTTPDiagnostics.handler = previous }
+        let writing = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(bufferLimit: 2) { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+        }
+        console.handle(failure("first"))
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
+        released.signal()
+        console.shutdown()
+        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
+            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
+        )])
+        // After shutdown nothing more is written; the first event dropped for it is reported.
+        console.handle(failure("late"))
+        console.handle(failure("later"))
+        await console.flush()
+        XCTAssertEqual(lines.withLock { $0 }.count, 3)
+        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" }.map(\.message) }, [
+            "3 events were dropped: the output did not keep up",
+            "an event arrived after shutdown and was dropped; later ones are dropped without a report",
+        ])
+    }
+
+    func testTheByteLimitDropsTheOldestWaitingEvents() async throws {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        let previous = HTTPDiagnostics.handler
+        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
+        defer { HTTPDiagnostics.handler = previous }
+        let writing = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        // Room for two waiting events by bytes, a thousand by count.
+        let eventBytes = failure("a").retainedByteCount
+        let console = ConsoleObserver(bufferByteLimit: 2 * eventBytes + eventBytes / 2) { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+        }
+        console.handle(failure("first"))
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
+        released.signal()
+        await console.flush()
+        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
+            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
+        )])
+    }
+}
+
+/// Counts a test emitter's events and lets a write wait for the next one, under one condition.
+private final class EmissionGate: @unchecked Sendable {
+    // `condition` guards `count` and `stopped`.
+    private let condition = NSCondition()
+    private var count = 0
+    private var stopped = false
+
+    var emissions: Int { condition.withLock { count } }
+    var isStopped: Bool { condition.withLock { stopped } }
+
+    func recordEmission() {
+        condition.withLock {
+            count += 1
+            condition.broadcast()
+        }
+    }
+
+    /// Returns once another event was emitted, or the gate stopped; a minute at most.
+    func waitForAnotherEmission() {
+        let deadline = Date() + 60
+        condition.withLock {
+            let start = count
+            while count == start, !stopped, condition.wait(until: deadline) {}
+        }
+    }
+
+    func stop() {
+        condition.withLock {
+            stopped = true
+            condition.broadcast()
+        }
+    }
 }

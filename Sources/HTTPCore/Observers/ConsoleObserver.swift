@@ -18,11 +18,23 @@ import os
 /// the client's ``HTTPCorePolicy`` exposes: headers, URLs and bodies arrive redacted.
 ///
 /// Nothing is formatted or written on the request's task: ``handle(_:)`` keeps the event in a
-/// buffer of at most ``bufferLimit`` events, and one serial dispatch queue makes the text and
-/// writes it, in order (`write` runs there too). When output cannot keep up, the oldest
-/// waiting events are dropped, and each overflow is reported once to ``HTTPDiagnostics``
-/// with the count. ``flush()`` (and so ``HTTPEventDispatcher/flush()``) returns once what was
-/// handled before it is written; copies of an observer share one buffer.
+/// buffer of at most ``bufferLimit`` events and ``bufferByteLimit`` bytes (what the events
+/// keep alive: their requests and captured bodies), and one serial dispatch queue makes the
+/// text and writes it, in order (`write` runs there too). When output cannot keep up, the
+/// oldest waiting events are dropped, and each overflow is reported once to
+/// ``HTTPDiagnostics`` with the count. ``flush()`` (and so ``HTTPEventDispatcher/flush()``)
+/// returns once what was handled before it is written, even while events keep coming;
+/// copies of an observer share one buffer.
+///
+/// Flush before exit: a tool that exits with lines still buffered loses them, and the last
+/// ones are often the failure. ``shutdown()`` writes them without `await`, for a `defer` in
+/// a synchronous `main`:
+///
+/// ```swift
+/// let console = ConsoleObserver()
+/// dispatcher.subscribe(console)
+/// defer { console.shutdown() }
+/// ```
 public struct ConsoleObserver: HTTPObserver {
     /// How important an event is; events below the observer's minimum are not printed.
     public enum Level: Int, Sendable, Hashable, Comparable, CaseIterable {
@@ -72,11 +84,17 @@ public struct ConsoleObserver: HTTPObserver {
     public let body: BodyRendering
     /// The most events waiting to be written; beyond it the oldest are dropped and reported.
     public let bufferLimit: Int
+    /// The most bytes the events waiting to be written may keep alive; beyond it the oldest
+    /// are dropped and reported, and an event larger than all of it is dropped itself.
+    public let bufferByteLimit: Int
     private let output: ConsoleOutput
 
     /// The default ``bufferLimit``: 1,000 events, each holding no more than the policy's body
     /// capture allows.
     public static let defaultBufferLimit = 1000
+
+    /// The default ``bufferByteLimit``: 16 MiB, as the package's other sinks buffer.
+    public static let defaultBufferByteLimit = 16 * 1024 * 1024
 
     /// Creates a console observer; `write` replaces the platform's output and is called on
     /// the observer's own serial queue, one text at a time.
@@ -85,14 +103,17 @@ public struct ConsoleObserver: HTTPObserver {
         format: Format = .line,
         body: BodyRendering = .sizeOnly,
         bufferLimit: Int = ConsoleObserver.defaultBufferLimit,
+        bufferByteLimit: Int = ConsoleObserver.defaultBufferByteLimit,
         write: (@Sendable (String) -> Void)? = nil
     ) {
         self.minimumLevel = minimumLevel
         self.format = format
         self.body = body
         self.bufferLimit = max(1, bufferLimit)
+        self.bufferByteLimit = max(1, bufferByteLimit)
         output = ConsoleOutput(
             limit: self.bufferLimit,
+            byteLimit: self.bufferByteLimit,
             render: { event in
                 let isExchangeEnd = event.name.isTerminal || event.name == .requestRetried
                 return format == .line || !isExchangeEnd ? Self.line(for: event) : Self.blocks(for: event, body: body)
@@ -114,9 +135,19 @@ public struct ConsoleObserver: HTTPObserver {
         output.accept(event)
     }
 
-    /// Returns once every event handled before the call is written.
+    /// Returns once every event handled before the call is written (or dropped and
+    /// reported); events handled meanwhile do not hold it.
     public func flush() async {
         await output.flush()
+    }
+
+    /// Writes what is buffered and reports drops not yet reported, before returning, then
+    /// stops: events handled later are dropped, the first of them reported. Call it last,
+    /// before the process exits; it blocks the calling thread while the lines are written.
+    ///
+    /// - Precondition: not called from the `write` closure, whose queue it waits for.
+    public func shutdown() {
+        output.shutdown()
     }
 
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
