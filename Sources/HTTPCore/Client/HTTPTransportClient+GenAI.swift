@@ -18,7 +18,7 @@ extension HTTPTransportClient {
             if let body = Self.genAIReadable(response.body) { reader.read(body: body) }
         }
         return GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(body: Self.genAIReadable(request.body), for: recognition),
+            recognition: recognition, request: genAIRequestParameters(request.body, for: recognition),
             response: reader.response, statusCode: response?.statusCode, error: error
         )
     }
@@ -30,9 +30,20 @@ extension HTTPTransportClient {
         _ recognition: GenAIRecognition, request: HTTPRequest, head: HTTPResponse?, read: GenAIResponse?, error: HTTPError?
     ) -> GenAIExchange {
         GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(body: Self.genAIReadable(request.body), for: recognition),
+            recognition: recognition, request: genAIRequestParameters(request.body, for: recognition),
             response: read ?? GenAIResponse(), statusCode: head?.statusCode, error: error
         )
+    }
+
+    /// The parameters `body` asks for. Its stop sequences are the caller's text: they are
+    /// kept only when the policy captures bodies, each through the policy's redactor, as the
+    /// body itself would be shown; otherwise they are left out.
+    private func genAIRequestParameters(_ body: Data?, for recognition: GenAIRecognition) -> GenAIRequestParameters {
+        var parameters = GenAIRequestParameters(body: Self.genAIReadable(body), for: recognition)
+        if let stopSequences = parameters.stopSequences {
+            parameters.stopSequences = policy.capturedBodyBytes > 0 ? stopSequences.map(policy.redactor.redactedText) : nil
+        }
+        return parameters
     }
 
     /// `body` when there is one that is not longer than ``HTTPCorePolicy/maximumGenAIBodyBytes``.

@@ -75,7 +75,9 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// what they allow, redacted):
     /// - the request parameters, from the request body when it was sent whole; a streamed
     ///   request body only as far as ``bodyCapture`` captured it (with
-    ///   ``BodyCapture/omitted``, none: only a model named in the path is known);
+    ///   ``BodyCapture/omitted``, none: only a model named in the path is known); its stop
+    ///   sequences, the caller's text, only when bodies are captured, each through
+    ///   ``redactor``;
     /// - a buffered response's body and headers, once, when the terminal event is built;
     /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
     ///   or its JSON body, kept privately until it ends.

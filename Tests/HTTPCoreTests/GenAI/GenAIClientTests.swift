@@ -38,7 +38,6 @@ final class GenAIClientTests: XCTestCase {
             ("gen_ai.operation.name", .string("chat")),
             ("gen_ai.request.model", .string("o4-mini")),
             ("gen_ai.request.max_tokens", .int(2000)),
-            ("gen_ai.request.stop_sequences", .stringArray(["<|end|>"])),
             ("gen_ai.request.choice.count", .int(2)),
             ("gen_ai.response.id", .string("chatcmpl-Bx4Reasoning")),
             ("gen_ai.response.model", .string("o4-mini-2025-04-16")),
@@ -50,7 +49,26 @@ final class GenAIClientTests: XCTestCase {
             ("server.address", .string("api.openai.com")),
             ("server.port", .int(443)),
         ])
-        XCTAssertEqual(call, try GenAIFixture.openAIChatCompletion.exchange(), "the same facts as reading the fixture directly")
+        var direct = try GenAIFixture.openAIChatCompletion.exchange()
+        direct.request.stopSequences = nil
+        XCTAssertEqual(call, direct, "the same facts as reading the fixture directly, but for the caller's stop sequences")
+    }
+
+    func testStopSequencesAreKeptRedactedOnlyWhenThePolicyCapturesBodies() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        fixture.requestBody = #"{"model":"o4-mini","messages":[],"stop":["<|end|>","Bearer abcdef0123456789"]}"#
+        let releasedEvents = try await send(fixture, policy: .release)
+        let released = try XCTUnwrap(releasedEvents.last?.genAI)
+        XCTAssertNil(released.request.stopSequences, "the caller's text leaves no more than its body does")
+        XCTAssertFalse(released.attributes.contains { $0.name == "gen_ai.request.stop_sequences" })
+        XCTAssertEqual(released.request.model, "o4-mini")
+
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let debuggedEvents = try await send(fixture, policy: .debug)
+        let debugged = try XCTUnwrap(debuggedEvents.last?.genAI)
+        XCTAssertEqual(debugged.request.stopSequences, ["<|end|>", "Bearer \(Redactor.mask)"], "each through the policy's redactor")
     }
 
     func testOnlyTheTerminalEventCarriesTheCall() async throws {
