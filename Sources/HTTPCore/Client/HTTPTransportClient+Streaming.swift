@@ -23,8 +23,7 @@ extension HTTPTransportClient {
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
-            buffers: false
+            request: request, created: created, genAI: genAI, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
         )
         if let invalid {
             endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
@@ -106,7 +105,7 @@ extension HTTPTransportClient {
                 attemptTiming: timing
             ) }
             let responseTap = messageTap(
-                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, exchange: exchange
+                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, began: start, exchange: exchange
             )
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
@@ -118,10 +117,12 @@ extension HTTPTransportClient {
     }
 
     /// The tap of a response body: its capture, its messages emitted as events when the
-    /// policy captures bodies, and, for an LLM call, the reading of its response.
+    /// policy captures bodies, and, for an LLM call, the reading of its response, whose
+    /// arrival times count from `began`, the start of the attempt that got it (not of the
+    /// exchange: middlewares, earlier attempts and their backoff are not the model's time).
     private func messageTap(
         for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
-        exchange: Exchange
+        began: Moment, exchange: Exchange
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if policy.bodyCapture == .omitted {
@@ -140,7 +141,7 @@ extension HTTPTransportClient {
         }
         return BodyTap(
             captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
-            onMessage: emit, genAI: exchange.genAI.map { ($0, head.headers, exchange.began) }
+            onMessage: emit, genAI: exchange.genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
         )
     }
 

@@ -178,21 +178,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// The LLM call the caller's request is, recognised once as the exchange began; `nil`
         /// for any other request, and when the exchange is not observed.
         let genAI: GenAIRecognition?
-        /// When the exchange began, in nanoseconds of uptime: a stream's message arrival
-        /// times count from it.
-        let began: UInt64
 
         /// An exchange of `request` (recorded as `created` when observed, and the LLM call
-        /// `genAI`) that began at `start` and must be over by `deadline`, with no attempt yet.
-        init(
-            request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?, start: Moment, deadline: DispatchTime?,
-            buffers: Bool
-        ) {
+        /// `genAI`) that must be over by `deadline`, with no attempt yet.
+        init(request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?, deadline: DispatchTime?, buffers: Bool) {
             self.request = request
             self.created = created
             self.genAI = genAI
             self.buffers = buffers
-            began = start.uptimeNanoseconds
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
@@ -203,8 +196,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     ) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
-            buffers: true
+            request: request, created: created, genAI: genAI, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true
         )
         let result: Result<HTTPResponse, HTTPError>
         do {

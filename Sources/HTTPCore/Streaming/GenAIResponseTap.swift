@@ -1,21 +1,22 @@
 import Foundation
 
 /// What a ``BodyTap`` reads of a recognised LLM call's streamed response, under the tap's
-/// lock: each complete message, with the seconds since the exchange began, or a body that is
+/// lock: each complete message, with the seconds since its attempt began, or a body that is
 /// not a stream of messages (a JSON answer, an error body), kept until it ends.
 ///
 /// Memory stays bounded: a kept body is dropped once it passes
 /// ``HTTPCorePolicy/maximumGenAIBodyBytes``, and the reader bounds what it keeps of a stream.
 struct GenAIResponseTap: Sendable {
     private var reader: GenAIResponseReader
-    /// When the exchange began, in nanoseconds of uptime: arrival times count from it.
+    /// When the attempt that got the response began, in nanoseconds of uptime: arrival times
+    /// count from it, so the time to the first chunk is the request's, not the exchange's.
     private let began: UInt64
     /// The body so far, when it is kept: `nil` for a stream of messages, and once it outgrew
     /// the bound.
     private var body: Data?
 
     /// A tap of the response to the call `recognition` describes, whose head carried
-    /// `headers`, in an exchange that began at `began` (uptime nanoseconds). `keepsBody`:
+    /// `headers`, in an attempt that began at `began` (uptime nanoseconds). `keepsBody`:
     /// whether the body is kept whole, because it is not read as messages.
     init(_ recognition: GenAIRecognition, headers: HTTPHeaders, began: UInt64, keepsBody: Bool) {
         reader = GenAIResponseReader(recognition)

@@ -28,7 +28,7 @@ final class GenAIStreamedClientTests: XCTestCase {
     }
 
     /// Reads the whole body; returns the error that ended it, if any.
-    private func readAll(_ client: HTTPTransportClient<StreamingMockTransport>, _ request: HTTPRequest) -> Task<HTTPError?, any Error> {
+    private func readAll(_ client: some HTTPClient, _ request: HTTPRequest) -> Task<HTTPError?, any Error> {
         Task {
             try await client.send(request) { _, body in
                 do {
@@ -89,6 +89,29 @@ final class GenAIStreamedClientTests: XCTestCase {
             ("server.port", .int(443)),
         ])
         XCTAssertTrue(recorder.events.dropLast().allSatisfy { $0.genAI == nil }, "only the terminal event carries the call")
+    }
+
+    func testTimeToFirstChunkCountsFromTheAttemptThatStreamedNotFromTheExchange() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        var request = fixture.request
+        request.isIdempotent = true
+        let transport = StreamingMockTransport(statusCodes: [503, 200], headers: ["Content-Type": "text/event-stream"])
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 1, maximum: 1, jitter: .none))
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .release)
+        let exchange = readAll(client, request)
+        _ = try await transport.nextWriter()  // the 503's, whose body the retry drops unread
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.attempt, 2)
+        let starts = recorder.events.filter { $0.name == .requestStarted }.compactMap(\.startedAt)
+        XCTAssertEqual(starts.count, 2)
+        let betweenAttempts = try XCTUnwrap(starts.last).timeIntervalSince(try XCTUnwrap(starts.first))
+        XCTAssertGreaterThanOrEqual(betweenAttempts, 1, "the backoff")
+        let firstChunk = try XCTUnwrap(end.genAI?.response.timeToFirstChunk)
+        XCTAssertLessThan(firstChunk, betweenAttempts, "the first attempt and the backoff are not the model's time")
     }
 
     func testAStreamCutByTheTransportGivesThePartialUsageAndTheErrorType() async throws {
