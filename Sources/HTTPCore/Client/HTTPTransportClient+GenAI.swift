@@ -1,8 +1,10 @@
 import Foundation
 
 extension HTTPTransportClient {
-    /// The LLM call the caller's `request` is, as the policy recognises it (``HTTPCorePolicy/genAI``);
-    /// `nil` when it is none or recognition is off. Call it only for an observed exchange.
+    /// The LLM call `request` is, as the policy recognises it (``HTTPCorePolicy/genAI``);
+    /// `nil` when it is none or recognition is off. Pass the request as it went out, after the
+    /// middlewares (one may move the call to another provider), and call it only for an
+    /// observed exchange.
     func recognizedGenAI(_ request: HTTPRequest) -> GenAIRecognition? {
         policy.genAI?.recognize(request)
     }

@@ -19,11 +19,12 @@ extension HTTPTransportClient {
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
-        let genAI = dispatcher.hasObservers ? recognizedGenAI(request) : nil
+        let readsGenAI = policy.genAI != nil && dispatcher.hasObservers
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, genAI: genAI, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
+            request: request, created: created, readsGenAI: readsGenAI, deadline: request.timeout.map { start.deadline(after: $0) },
+            buffers: false
         )
         if let invalid {
             endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
@@ -105,7 +106,8 @@ extension HTTPTransportClient {
                 attemptTiming: timing
             ) }
             let responseTap = messageTap(
-                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, began: start, exchange: exchange
+                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, began: start,
+                genAI: exchange.readsGenAI ? recognizedGenAI(request) : nil
             )
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
@@ -117,12 +119,12 @@ extension HTTPTransportClient {
     }
 
     /// The tap of a response body: its capture, its messages emitted as events when the
-    /// policy captures bodies, and, for an LLM call, the reading of its response, whose
+    /// policy captures bodies, and, for the LLM call `genAI`, the reading of its response, whose
     /// arrival times count from `began`, the start of the attempt that got it (not of the
     /// exchange: middlewares, earlier attempts and their backoff are not the model's time).
     private func messageTap(
         for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
-        began: Moment, exchange: Exchange
+        began: Moment, genAI: GenAIRecognition?
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if policy.bodyCapture == .omitted {
@@ -141,7 +143,7 @@ extension HTTPTransportClient {
         }
         return BodyTap(
             captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
-            onMessage: emit, genAI: exchange.genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
+            onMessage: emit, genAI: genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
         )
     }
 
@@ -158,8 +160,8 @@ extension HTTPTransportClient {
     }
 
     /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
-    /// given up (`head` set), or when no head came; for an LLM call, with what its response
-    /// said until then.
+    /// given up (`head` set), or when no head came; for an LLM call (its request as it last
+    /// went out), with what its response said until then.
     private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
@@ -190,7 +192,7 @@ extension HTTPTransportClient {
         dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
-            genAI: exchange.genAI.map {
+            genAI: (exchange.readsGenAI ? recognizedGenAI(request.request) : nil).map {
                 streamedGenAI($0, request: request.request, head: head, read: responseTap?.genAIResponse, error: error)
             }
         ) }

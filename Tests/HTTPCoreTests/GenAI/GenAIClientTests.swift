@@ -85,6 +85,24 @@ final class GenAIClientTests: XCTestCase {
         XCTAssertNil(call.errorType)
     }
 
+    func testACallAMiddlewareMovesToAProviderIsThatProvidersCall() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        fixture.url = "https://gateway.example.com/chat"
+        let moved = URLRewritingMiddleware(url: URL(string: GenAIFixture.openAIChatCompletion.url)!)
+        let events = try await send(fixture, middlewares: [moved])
+        let call = try XCTUnwrap(events.last?.genAI, "recognised as it went out")
+        XCTAssertEqual(call.recognition.provider, .openAI)
+        XCTAssertEqual(call.recognition.serverAddress, "api.openai.com")
+        XCTAssertEqual(call.response.usage?.inputTokens, 1380)
+    }
+
+    func testACallAMiddlewareMovesAwayFromAProviderIsNone() async throws {
+        let moved = URLRewritingMiddleware(url: URL(string: "https://gateway.example.com/chat")!)
+        let events = try await send(.openAIChatCompletion, middlewares: [moved])
+        XCTAssertEqual(events.last?.name, .requestSucceeded)
+        XCTAssertNil(events.last?.genAI)
+    }
+
     func testARateLimitBodyGivesTheProvidersCode() async throws {
         let events = try await send(.openAIRateLimited, status: 429)
         let call = try XCTUnwrap(events.last?.genAI)

@@ -114,6 +114,38 @@ final class GenAIStreamedClientTests: XCTestCase {
         XCTAssertLessThan(firstChunk, betweenAttempts, "the first attempt and the backoff are not the model's time")
     }
 
+    func testAStreamAMiddlewareMovesToAProviderIsReadAsThatProvidersCall() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        var request = fixture.request
+        request.url = URL(string: "https://gateway.example.com/chat")!
+        let moved = URLRewritingMiddleware(url: URL(string: fixture.url)!)
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), request)
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        let call = try XCTUnwrap(end.genAI, "recognised as it went out")
+        XCTAssertEqual(call.recognition.provider, .anthropic)
+        XCTAssertEqual(call.response.usage?.outputTokens, 15)
+        XCTAssertEqual(call.response.messageCount, 8)
+    }
+
+    func testAStreamAMiddlewareMovesAwayFromAProviderIsNone() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let moved = URLRewritingMiddleware(url: URL(string: "https://gateway.example.com/chat")!)
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), fixture.request)
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 8)
+        XCTAssertNil(end.genAI)
+    }
+
     func testAStreamCutByTheTransportGivesThePartialUsageAndTheErrorType() async throws {
         let fixture = GenAIFixture.anthropicStream
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
