@@ -9,6 +9,14 @@ extension HTTPTransportClient {
         policy.genAI?.recognize(request)
     }
 
+    /// Whether an exchange beginning now reads LLM calls for their facts: recognition is on
+    /// and a subscribed observer handles the terminal events that carry them. A streamed
+    /// exchange decides once, as it begins, whether its response is tapped for them; a
+    /// buffered one needs no decision, as its terminal event is built only for such an observer.
+    var readsGenAI: Bool {
+        policy.genAI != nil && dispatcher.hasTerminalEventObservers
+    }
+
     /// The facts of a buffered call `recognition` describes: `request` as it went out, and the
     /// whole `response` (its body and headers read now), or the `error` it ended with.
     func bufferedGenAI(

@@ -19,7 +19,7 @@ extension HTTPTransportClient {
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
-        let readsGenAI = policy.genAI != nil && dispatcher.hasObservers
+        let readsGenAI = readsGenAI
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(

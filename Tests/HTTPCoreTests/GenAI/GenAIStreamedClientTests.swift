@@ -146,6 +146,26 @@ final class GenAIStreamedClientTests: XCTestCase {
         XCTAssertNil(end.genAI)
     }
 
+    func testAStreamIsNotReadForItsFactsWhenNoObserverHandlesTerminalEventsAsItBegins() async throws {
+        dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(CreatedOnly())
+        let fixture = GenAIFixture.anthropicStream
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = client(transport)
+        XCTAssertFalse(client.readsGenAI)
+        let exchange = readAll(client, fixture.request)
+        let writer = try await transport.nextWriter()
+        // Subscribed once the exchange began: it sees the end, which the exchange did not read for.
+        dispatcher.subscribe(recorder)
+        XCTAssertTrue(client.readsGenAI)
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 8)
+        XCTAssertNil(end.genAI, "no tap read the stream, and no facts are made up at the end")
+    }
+
     func testAStreamCutByTheTransportGivesThePartialUsageAndTheErrorType() async throws {
         let fixture = GenAIFixture.anthropicStream
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
@@ -304,3 +324,9 @@ final class GenAIStreamedClientTests: XCTestCase {
 }
 
 private func chunk(_ text: String) -> HTTPBody.ByteChunk { HTTPBody.ByteChunk(text.utf8) }
+
+/// An observer of `created` events alone, which does nothing with them.
+private struct CreatedOnly: HTTPObserver {
+    var handledEventNames: Set<HTTPEvent.Name>? { [.requestCreated] }
+    func handle(_ event: HTTPEvent) {}
+}
