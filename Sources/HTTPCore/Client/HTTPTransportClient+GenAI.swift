@@ -17,48 +17,19 @@ extension HTTPTransportClient {
         policy.genAI != nil && dispatcher.hasTerminalEventObservers
     }
 
-    /// The facts of a buffered call `recognition` describes: `request` as it went out, and the
-    /// whole `response` (its body and headers read now), or the `error` it ended with.
-    func bufferedGenAI(
-        _ recognition: GenAIRecognition, request: HTTPRequest, response: HTTPResponse?, error: HTTPError?
-    ) -> GenAIExchange {
-        var reader = GenAIResponseReader(recognition)
-        if let response {
-            reader.read(headers: response.headers)
-            if let body = Self.genAIReadable(response.body) { reader.read(body: body) }
+    /// The record of the LLM call `request` (as it last went out) is, if any, for its terminal
+    /// event: a buffered call's whole `response`, or none, and the `error` it ended with. Its
+    /// facts are derived when first read (``GenAIExchangeRecord``).
+    func bufferedGenAI(_ request: RequestRecord, response: HTTPResponse?, error: HTTPError?) -> GenAIExchangeRecord? {
+        recognizedGenAI(request.request).map { GenAIExchangeRecord($0, request: request, response: .whole(response), error: error) }
+    }
+
+    /// The record of the LLM call `request` (as it last went out, a streamed body only as far
+    /// as the policy captured it) is, if any, for its terminal event: the `head` that arrived,
+    /// what its body's `tap` read, and the `error` it ended with.
+    func streamedGenAI(_ request: RequestRecord, head: HTTPResponse?, tap: BodyTap?, error: HTTPError?) -> GenAIExchangeRecord? {
+        recognizedGenAI(request.request).map {
+            GenAIExchangeRecord($0, request: request, response: .streamed(head: head, read: tap?.genAIRead), error: error)
         }
-        return GenAIExchange(
-            recognition: recognition, request: genAIRequestParameters(request.body, for: recognition),
-            response: reader.response, statusCode: response?.statusCode, error: error
-        )
-    }
-
-    /// The facts of a streamed call `recognition` describes: `request` as it went out (a
-    /// streamed body only as far as the policy captured it), the `head` that arrived, what
-    /// its body's tap `read`, and the `error` it ended with.
-    func streamedGenAI(
-        _ recognition: GenAIRecognition, request: HTTPRequest, head: HTTPResponse?, read: GenAIResponse?, error: HTTPError?
-    ) -> GenAIExchange {
-        GenAIExchange(
-            recognition: recognition, request: genAIRequestParameters(request.body, for: recognition),
-            response: read ?? GenAIResponse(), statusCode: head?.statusCode, error: error
-        )
-    }
-
-    /// The parameters `body` asks for. Its stop sequences are the caller's text: they are
-    /// kept only when the policy captures bodies, each through the policy's redactor, as the
-    /// body itself would be shown; otherwise they are left out.
-    private func genAIRequestParameters(_ body: Data?, for recognition: GenAIRecognition) -> GenAIRequestParameters {
-        var parameters = GenAIRequestParameters(body: Self.genAIReadable(body), for: recognition)
-        if let stopSequences = parameters.stopSequences {
-            parameters.stopSequences = policy.capturedBodyBytes > 0 ? stopSequences.map(policy.redactor.redactedText) : nil
-        }
-        return parameters
-    }
-
-    /// `body` when there is one that is not longer than ``HTTPCorePolicy/maximumGenAIBodyBytes``.
-    private static func genAIReadable(_ body: Data?) -> Data? {
-        guard let body, !body.isEmpty, body.count <= HTTPCorePolicy.maximumGenAIBodyBytes else { return nil }
-        return body
     }
 }

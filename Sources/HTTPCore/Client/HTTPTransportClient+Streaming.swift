@@ -192,9 +192,7 @@ extension HTTPTransportClient {
         dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
-            genAI: (exchange.readsGenAI ? recognizedGenAI(request.request) : nil).map {
-                streamedGenAI($0, request: request.request, head: head, read: responseTap?.genAIResponse, error: error)
-            }
+            genAI: exchange.readsGenAI ? streamedGenAI(request, head: head, tap: responseTap, error: error) : nil
         ) }
     }
 }

@@ -53,8 +53,10 @@ import HTTPCoreText
 /// (``HTTPCorePolicy/genAI``) when its terminal event is built, and a streamed attempt's as its
 /// response head arrives: a comparison for a request that is not a `POST` and a scan of the
 /// URL's host for one to another host. For an LLM call, the terminal event carries its facts
-/// (``HTTPEvent/genAI``): a buffered call's bodies are read as that event is built, a streamed
-/// call's messages as they pass, whatever the policy lets events show.
+/// (``HTTPEvent/genAI``), whatever the policy lets events show: a streamed call's messages are
+/// read as they pass, on the reading task; a buffered call's bodies, and a streamed JSON body,
+/// when an observer first reads ``HTTPEvent/genAI`` (a sink, on its worker), not as the event
+/// is emitted.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public let transport: Transport
@@ -269,14 +271,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             dispatcher.emit(.requestSucceeded) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
                 attemptTiming: attemptTiming,
-                genAI: recognizedGenAI(request.request).map { bufferedGenAI($0, request: request.request, response: value, error: nil) }
+                genAI: bufferedGenAI(request, response: value, error: nil)
             ) }
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
             dispatcher.emit(name) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming,
-                genAI: recognizedGenAI(request.request).map { bufferedGenAI($0, request: request.request, response: nil, error: error) }
+                genAI: bufferedGenAI(request, response: nil, error: error)
             ) }
             throw error
         }

@@ -275,6 +275,9 @@ public struct HTTPEvent: Sendable {
     /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text.
     public var genAI: GenAIExchange? { storage.genAI?.exchange }
 
+    /// The record behind ``genAI``, whose facts are derived on first read.
+    var genAIRecord: GenAIExchangeRecord? { storage.genAI }
+
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
     // header, body and metadata values, never the method, scheme, host or port), so it is
@@ -369,7 +372,7 @@ public struct HTTPEvent: Sendable {
         attemptTiming: AttemptTiming? = nil,
         message: StreamMessageRecord? = nil,
         streamSummary: StreamSummary? = nil,
-        genAI: GenAIExchange? = nil,
+        genAI: GenAIExchangeRecord? = nil,
         timestamp: Date? = nil
     ) {
         storage = Storage(
@@ -385,7 +388,7 @@ public struct HTTPEvent: Sendable {
             responseRecord: response,
             messageRecord: message,
             streamSummary: streamSummary,
-            genAI: genAI.map(GenAIExchangeRecord.init)
+            genAI: genAI
         )
     }
 }

@@ -78,7 +78,8 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     ///   ``BodyCapture/omitted``, none: only a model named in the path is known); its stop
     ///   sequences, the caller's text, only when bodies are captured, each through
     ///   ``redactor``;
-    /// - a buffered response's body and headers, once, when the terminal event is built;
+    /// - a buffered response's body and headers, once, when an observer first reads the
+    ///   terminal event's ``HTTPEvent/genAI`` (the request body too);
     /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
     ///   or its JSON body, kept privately until it ends.
     ///

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What a ``BodyTap`` reads of a recognised LLM call's streamed response, under the tap's
-/// lock: each complete message, with the seconds since its attempt began, or a body that is
-/// not a stream of messages (a JSON answer, an error body), kept until it ends.
+/// What a ``BodyTap`` reads of a recognised LLM call's streamed response, on the reading task:
+/// each complete message, with the seconds since its attempt began, or a body that is not a
+/// stream of messages (a JSON answer, an error body), kept until it ends and read only when
+/// the facts are first asked for (``response``).
 ///
 /// Memory stays bounded: a kept body is dropped once it passes
 /// ``HTTPCorePolicy/maximumGenAIBodyBytes``, and the reader bounds what it keeps of a stream.
@@ -42,10 +43,11 @@ struct GenAIResponseTap: Sendable {
         }
     }
 
-    /// Reads a complete message that arrived at `uptime` (nanoseconds).
+    /// Reads a complete message that arrived at `uptime` (nanoseconds). A message the parser
+    /// cut short is counted but read as nothing: its JSON, cut, would be misread.
     mutating func read(_ message: StreamMessageParser.Message, arrivedAt uptime: UInt64) {
         let seconds = Double(uptime &- began) / 1_000_000_000
-        reader.read(eventType: message.eventType, data: message.data, arrivedAfter: seconds)
+        reader.read(eventType: message.eventType, data: message.isTruncated ? Data() : message.data, arrivedAfter: seconds)
     }
 
     /// What was read so far, a kept body included: a body cut short reads as nothing.
