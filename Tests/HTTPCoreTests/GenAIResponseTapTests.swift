@@ -24,6 +24,20 @@ final class GenAIResponseTapTests: XCTestCase {
         XCTAssertEqual(tap.response.id, "msg_01XFDUDYJgAACzvnptvVoYEL")
     }
 
+    func testAMessageLongerThanTheCapIsCountedButNotRead() throws {
+        let fixture = GenAIFixture.anthropicStream
+        var tap = try tap(fixture)
+        let text = String(repeating: "x", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        let data = Data(#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\#(text)"}}"#.utf8)
+        let long = StreamMessageParser.Message(
+            kind: .serverSentEvent, eventType: "content_block_delta", eventID: nil, data: data, byteCount: data.count, isTruncated: false
+        )
+        tap.read(long, arrivedAt: 1_000_000_000)
+        XCTAssertEqual(tap.response.messageCount, 1)
+        XCTAssertEqual(tap.response.outputChunkCount, 0)
+        XCTAssertNil(tap.response.timeToFirstChunk)
+    }
+
     func testAMessageCutShortIsCountedButNotRead() throws {
         let fixture = GenAIFixture.anthropicStream
         var tap = try tap(fixture)

@@ -11,7 +11,7 @@ extension HTTPTransportClient {
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
     /// and JSON lines for observers, without holding more than those caps. For an LLM call
     /// (``HTTPCorePolicy/genAI``), it also reads every message, or a JSON body, for the
-    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIBodyBytes``.
+    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIMessageBytes``.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }

@@ -54,7 +54,7 @@ final class BodyTap: Sendable {
     /// the time since the one before.
     ///
     /// `genAI`: the reader of an LLM call's response, fed every message (each read up to
-    /// ``HTTPCorePolicy/maximumGenAIBodyBytes``, whatever `messages` says), or the body when
+    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body when
     /// it carries none.
     init(
         captureLimit: Int,
@@ -68,7 +68,7 @@ final class BodyTap: Sendable {
         maxMessageBytes = max(0, messages?.maxBytes ?? 0)
         if let genAI {
             let parser = StreamMessageParser(
-                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIBodyBytes)
+                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIMessageBytes)
             )
             parserTemplate = parser
             genAITemplate = GenAIResponseTap(

@@ -6,7 +6,7 @@ import Foundation
 /// the facts are first asked for (``response``).
 ///
 /// Memory stays bounded: a kept body is dropped once it passes
-/// ``HTTPCorePolicy/maximumGenAIBodyBytes``, and the reader bounds what it keeps of a stream.
+/// ``HTTPCorePolicy/maximumGenAIMessageBytes``, and the reader bounds what it keeps of a stream.
 struct GenAIResponseTap: Sendable {
     private var reader: GenAIResponseReader
     /// When the attempt that got the response began, in nanoseconds of uptime: arrival times
@@ -36,7 +36,7 @@ struct GenAIResponseTap: Sendable {
     /// Keeps a chunk of a body that is kept, while it fits.
     mutating func keep(_ chunk: ArraySlice<UInt8>) {
         guard body != nil else { return }
-        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIBodyBytes {
+        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIMessageBytes {
             body = nil
         } else {
             body!.append(contentsOf: chunk)
@@ -44,10 +44,13 @@ struct GenAIResponseTap: Sendable {
     }
 
     /// Reads a complete message that arrived at `uptime` (nanoseconds). A message the parser
-    /// cut short is counted but read as nothing: its JSON, cut, would be misread.
+    /// cut short, or one longer than ``HTTPCorePolicy/maximumGenAIMessageBytes`` (kept whole
+    /// because the policy's messages are longer), is counted but read as nothing: its JSON,
+    /// cut, would be misread, and reading a longer one would cost unbounded time.
     mutating func read(_ message: StreamMessageParser.Message, arrivedAt uptime: UInt64) {
         let seconds = Double(uptime &- began) / 1_000_000_000
-        reader.read(eventType: message.eventType, data: message.isTruncated ? Data() : message.data, arrivedAfter: seconds)
+        let isReadable = !message.isTruncated && message.data.count <= HTTPCorePolicy.maximumGenAIMessageBytes
+        reader.read(eventType: message.eventType, data: isReadable ? message.data : Data(), arrivedAfter: seconds)
     }
 
     /// What was read so far, a kept body included: a body cut short reads as nothing.

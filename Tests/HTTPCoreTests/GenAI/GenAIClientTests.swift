@@ -103,6 +103,16 @@ final class GenAIClientTests: XCTestCase {
         XCTAssertNil(events.last?.genAI)
     }
 
+    func testARequestBodyLongerThanTheGenAICapGivesNoParameters() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        let prompt = String(repeating: "x", count: HTTPCorePolicy.maximumGenAIBodyBytes)
+        fixture.requestBody = #"{"model":"o4-mini","max_tokens":2000,"messages":[{"role":"user","content":"\#(prompt)"}]}"#
+        let events = try await send(fixture)
+        let call = try XCTUnwrap(events.last?.genAI)
+        XCTAssertEqual(call.request, GenAIRequestParameters(), "the body is not read")
+        XCTAssertEqual(call.response.usage?.inputTokens, 1380, "the response still is")
+    }
+
     func testARateLimitBodyGivesTheProvidersCode() async throws {
         let events = try await send(.openAIRateLimited, status: 429)
         let call = try XCTUnwrap(events.last?.genAI)

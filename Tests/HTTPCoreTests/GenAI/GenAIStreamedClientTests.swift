@@ -277,6 +277,42 @@ final class GenAIStreamedClientTests: XCTestCase {
         XCTAssertEqual(end.genAI?.response.id, "msg_01XFDUDYJgAACzvnptvVoYEL")
     }
 
+    func testAMessageLongerThanTheGenAICapIsCountedButNotRead() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let text = String(repeating: "x", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        let long = "event: content_block_delta\ndata: "
+            + #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\#(text)"}}"# + "\n\n"
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(client(transport), fixture.request)
+        let writer = try await transport.nextWriter()
+        let events = fixture.events
+        try await writer.write(chunk((events.dropLast(2) + [long] + events.suffix(2)).joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 9)
+        let call = try XCTUnwrap(end.genAI)
+        XCTAssertEqual(call.response.messageCount, 9, "the long message still counts")
+        XCTAssertEqual(call.response.outputChunkCount, 2, "but its chunk is not read")
+        XCTAssertEqual(call.response.usage?.outputTokens, 15, "the messages after it are")
+    }
+
+    func testAStreamedJSONBodyLongerThanTheGenAICapIsNotRead() async throws {
+        let fixture = GenAIFixture.openAIChatCompletion
+        let transport = StreamingMockTransport(headers: ["Content-Type": "application/json"])
+        let exchange = readAll(client(transport), fixture.request)
+        let writer = try await transport.nextWriter()
+        let padding = String(repeating: " ", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        try await writer.write(chunk(fixture.responseBody + padding))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        let call = try XCTUnwrap(end.genAI)
+        XCTAssertNil(call.response.usage, "not kept past the cap")
+        XCTAssertNil(call.response.id)
+        XCTAssertEqual(call.request.model, "o4-mini")
+    }
+
     func testAStreamedRequestBodyGivesParametersOnlyAsFarAsThePolicyCapturesIt() async throws {
         let fixture = GenAIFixture.anthropicStream
         for (policy, model) in [(HTTPCorePolicy.release, nil), (HTTPCorePolicy.debug, "claude-sonnet-4-20250514")] {
