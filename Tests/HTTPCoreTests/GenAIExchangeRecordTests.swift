@@ -50,3 +50,29 @@ final class GenAIExchangeRecordTests: XCTestCase {
         XCTAssertEqual(record.exchange, facts)
     }
 }
+
+/// What an LLM call's record counts as the bytes it keeps alive.
+final class GenAIExchangeRecordRetainedBytesTests: XCTestCase {
+    func testItCountsTheFactsStrings() throws {
+        var facts = try GenAIFixture.openAIChatCompletion.exchange()
+        let before = GenAIExchangeRecord(facts).retainedByteCount
+        let model = String(repeating: "m", count: 10_000)
+        facts.request.model = model
+        facts.response.model = model
+        XCTAssertGreaterThanOrEqual(GenAIExchangeRecord(facts).retainedByteCount - before, 2 * 10_000)
+    }
+
+    func testItCountsWithoutDerivingTheFacts() throws {
+        let fixture = GenAIFixture.openAIChatCompletion
+        let request = fixture.request
+        let call = try XCTUnwrap(GenAIRecognizer.standard.recognize(request))
+        var tap = GenAIResponseTap(call, headers: [:], began: 0, keepsBody: true)
+        tap.keep(ArraySlice(fixture.responseBody.utf8))
+        let record = GenAIExchangeRecord(
+            call, request: RequestRecord(request: request, policy: .debug, correlation: nil), response: .streamed(head: nil, read: tap),
+            error: nil
+        )
+        XCTAssertGreaterThanOrEqual(record.retainedByteCount, fixture.responseBody.utf8.count, "the JSON body the tap kept")
+        XCTAssertFalse(record.isDerived)
+    }
+}

@@ -65,9 +65,53 @@ final class GenAIExchangeRecord: Sendable {
         }
     }
 
-    /// Bytes it keeps alive, roughly: the record and its strings, and the chunk intervals.
+    /// Bytes it keeps alive, without deriving the facts: the record and its lock, and the
+    /// strings and arrays of the facts, or, until they are derived, of the recognition and of
+    /// what a stream's tap read (its kept JSON body included). The bodies the event carries
+    /// are counted by the event (``HTTPEvent/retainedByteCount``), not here.
     var retainedByteCount: Int {
-        1024 + exchange.response.outputChunkIntervals.count * MemoryLayout<Double>.stride
+        let records = 2 * Self.allocation
+        return records + state.withLock { state in
+            switch state {
+            case .derived(let exchange):
+                return Self.retainedByteCount(of: exchange.recognition) + Self.retainedByteCount(of: exchange.request)
+                    + Self.retainedByteCount(of: exchange.response) + Self.retainedByteCount(of: exchange.errorType)
+            case .pending(let source):
+                guard case .streamed(_, let read?) = source.response else { return Self.retainedByteCount(of: source.recognition) }
+                return Self.retainedByteCount(of: source.recognition) + read.retainedByteCount
+            }
+        }
+    }
+
+    /// About what one allocation costs beyond its bytes.
+    private static let allocation = 64
+
+    /// The bytes of `string`, and its allocation when it is too long to be stored inline.
+    private static func retainedByteCount(of string: String?) -> Int {
+        guard let count = string?.utf8.count else { return 0 }
+        return count > 15 ? count + allocation : 0
+    }
+
+    private static func retainedByteCount(of strings: [String]?) -> Int {
+        guard let strings, !strings.isEmpty else { return 0 }
+        return strings.reduce(allocation) { $0 + MemoryLayout<String>.stride + retainedByteCount(of: $1) }
+    }
+
+    private static func retainedByteCount(of recognition: GenAIRecognition) -> Int {
+        retainedByteCount(of: recognition.provider.name) + retainedByteCount(of: recognition.operation.name)
+            + retainedByteCount(of: recognition.modelInPath) + retainedByteCount(of: recognition.serverAddress)
+    }
+
+    private static func retainedByteCount(of request: GenAIRequestParameters) -> Int {
+        retainedByteCount(of: request.model) + retainedByteCount(of: request.stopSequences)
+    }
+
+    /// The bytes `response`'s strings and arrays keep alive.
+    static func retainedByteCount(of response: GenAIResponse) -> Int {
+        let intervals = response.outputChunkIntervals.isEmpty
+            ? 0 : allocation + response.outputChunkIntervals.count * MemoryLayout<Double>.stride
+        return retainedByteCount(of: response.id) + retainedByteCount(of: response.model) + retainedByteCount(of: response.errorCode)
+            + retainedByteCount(of: response.finishReasons) + retainedByteCount(of: response.providerFinishReasons) + intervals
     }
 }
 

@@ -305,8 +305,8 @@ public struct HTTPEvent: Sendable {
 
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
-    /// bytes per allocation, 2 KiB for the records, and for an LLM call 1 KiB and its chunk
-    /// intervals.
+    /// bytes per allocation, 2 KiB for the records, and for an LLM call the strings and arrays
+    /// of its facts (``GenAIExchangeRecord/retainedByteCount``).
     package var retainedByteCount: Int {
         let allocation = 64
         let request = requestRecord.request

@@ -53,6 +53,12 @@ struct GenAIResponseTap: Sendable {
         reader.read(eventType: message.eventType, data: isReadable ? message.data : Data(), arrivedAfter: seconds)
     }
 
+    /// Bytes it keeps alive, without reading a kept body: that body, and the strings and
+    /// arrays of what was read of the messages.
+    var retainedByteCount: Int {
+        (body?.count ?? 0) + GenAIExchangeRecord.retainedByteCount(of: reader.response)
+    }
+
     /// What was read so far, a kept body included: a body cut short reads as nothing.
     var response: GenAIResponse {
         guard let body, !body.isEmpty else { return reader.response }
