@@ -27,7 +27,7 @@ extension HTTPTransportClient {
             buffers: false
         )
         if let invalid {
-            endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
+            endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: invalid)
             throw invalid
         }
         let head: (HTTPResponse, HTTPBody)
@@ -35,11 +35,11 @@ extension HTTPTransportClient {
             head = try await runMiddleware(at: 0, request, body, exchange)
         } catch {
             let error = classify(error, for: request.url, deadline: exchange.context.deadline)
-            endStream(exchange, start: start, head: nil, delivered: 0, error: error)
+            endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: error)
             throw error
         }
         let response = StreamedResponse(body: head.1, deadline: exchange.context.deadline) { delivered, error in
-            endStream(exchange, start: start, head: head.0, delivered: delivered, error: error)
+            endStream(exchange, created: created, start: start, head: head.0, delivered: delivered, error: error)
         } classify: { error in
             classify(error, for: request.url, deadline: exchange.context.deadline)
         }
@@ -161,14 +161,16 @@ extension HTTPTransportClient {
 
     /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
     /// given up (`head` set), or when no head came; for an LLM call (its request as it last
-    /// went out), with what its response said until then.
-    private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
+    /// went out), with what its response said until then. `created`: the exchange's record,
+    /// which a streamed exchange always makes, observed or not; the terminal event describes it
+    /// when no attempt was made.
+    private func endStream(
+        _ exchange: Exchange, created: RequestRecord, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?
+    ) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
         for attempt in unreported { emitRetried(attempt) }
-        // A streamed exchange is always recorded: `created` is set.
-        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) }
-            ?? exchange.created ?? RequestRecord(request: exchange.request, policy: policy, correlation: nil, isStreamed: true)
+        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) } ?? created
         var response: ResponseRecord?
         var summary: HTTPEvent.StreamSummary?
         var responseTap: BodyTap?
