@@ -272,7 +272,11 @@ public struct HTTPEvent: Sendable {
     /// for other exchanges, and with recognition off.
     ///
     /// A call cut short (a failed, cancelled or timed-out stream) carries what arrived until
-    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text.
+    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text; its
+    /// stop sequences only when the policy captures bodies, redacted.
+    ///
+    /// A client's event derives the facts on the first read, once for every observer: the
+    /// first reader (a sink's worker, usually) pays for parsing a body read whole.
     public var genAI: GenAIExchange? { storage.genAI?.exchange }
 
     /// The record behind ``genAI``, whose facts are derived on first read.
