@@ -58,9 +58,12 @@ final class HARGenAITests: XCTestCase {
                 #""gen_ai.request.temperature": 0.7,"#,
                 #""gen_ai.request.top_p": 0.95,"#,
                 #""gen_ai.request.top_k": 40,"#,
+            ] + (policy == .release ? [] : [
+                // The caller's text: shown only when bodies are.
                 #""gen_ai.request.stop_sequences": ["#,
                 #""\n\nHuman:""#,
                 #"],"#,
+            ]) + [
                 #""gen_ai.request.stream": true,"#,
                 #""gen_ai.response.id": "msg_01XFDUDYJgAACzvnptvVoYEL","#,
                 #""gen_ai.response.model": "claude-sonnet-4-20250514","#,

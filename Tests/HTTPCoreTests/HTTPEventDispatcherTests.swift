@@ -123,11 +123,31 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertEqual([first.flushes.withLock { $0 }, second.flushes.withLock { $0 }], [2, 2])
     }
 
+    func testItHasTerminalEventObserversOnlyWhenOneHandlesATerminalEvent() {
+        let dispatcher = HTTPEventDispatcher()
+        XCTAssertFalse(dispatcher.hasTerminalEventObservers)
+        dispatcher.subscribe(CreatedOnly())
+        XCTAssertTrue(dispatcher.hasObservers)
+        XCTAssertFalse(dispatcher.hasTerminalEventObservers, "an observer of `created` alone handles none")
+        let terminal = dispatcher.subscribe(TerminalOnly(recorder: RecordingObserver()))
+        XCTAssertTrue(dispatcher.hasTerminalEventObservers)
+        terminal.cancel()
+        XCTAssertFalse(dispatcher.hasTerminalEventObservers)
+        dispatcher.subscribe { _ in }
+        XCTAssertTrue(dispatcher.hasTerminalEventObservers, "an observer of every event handles them")
+    }
+
     func testFlushWithoutObserversReturns() async {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.emit(event())
         await dispatcher.flush()
         XCTAssertFalse(dispatcher.hasObservers)
+    }
+
+    /// An observer of `created` events alone, which does nothing with them.
+    private struct CreatedOnly: HTTPObserver {
+        var handledEventNames: Set<HTTPEvent.Name>? { [.requestCreated] }
+        func handle(_ event: HTTPEvent) {}
     }
 
     /// An observer handed terminal events only, into a recorder.

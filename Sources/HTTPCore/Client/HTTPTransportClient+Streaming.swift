@@ -11,7 +11,7 @@ extension HTTPTransportClient {
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
     /// and JSON lines for observers, without holding more than those caps. For an LLM call
     /// (``HTTPCorePolicy/genAI``), it also reads every message, or a JSON body, for the
-    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIBodyBytes``.
+    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIMessageBytes``.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
@@ -19,15 +19,15 @@ extension HTTPTransportClient {
         let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
-        let genAI = dispatcher.hasObservers ? recognizedGenAI(request) : nil
+        let readsGenAI = readsGenAI
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
+            request: request, created: created, readsGenAI: readsGenAI, deadline: request.timeout.map { start.deadline(after: $0) },
             buffers: false
         )
         if let invalid {
-            endStream(exchange, start: start, head: nil, delivered: 0, error: invalid)
+            endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: invalid)
             throw invalid
         }
         let head: (HTTPResponse, HTTPBody)
@@ -35,11 +35,11 @@ extension HTTPTransportClient {
             head = try await runMiddleware(at: 0, request, body, exchange)
         } catch {
             let error = classify(error, for: request.url, deadline: exchange.context.deadline)
-            endStream(exchange, start: start, head: nil, delivered: 0, error: error)
+            endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: error)
             throw error
         }
         let response = StreamedResponse(body: head.1, deadline: exchange.context.deadline) { delivered, error in
-            endStream(exchange, start: start, head: head.0, delivered: delivered, error: error)
+            endStream(exchange, created: created, start: start, head: head.0, delivered: delivered, error: error)
         } classify: { error in
             classify(error, for: request.url, deadline: exchange.context.deadline)
         }
@@ -106,7 +106,8 @@ extension HTTPTransportClient {
                 attemptTiming: timing
             ) }
             let responseTap = messageTap(
-                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, exchange: exchange
+                for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, began: start,
+                genAI: exchange.readsGenAI ? recognizedGenAI(request) : nil
             )
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
@@ -118,10 +119,12 @@ extension HTTPTransportClient {
     }
 
     /// The tap of a response body: its capture, its messages emitted as events when the
-    /// policy captures bodies, and, for an LLM call, the reading of its response.
+    /// policy captures bodies, and, for the LLM call `genAI`, the reading of its response, whose
+    /// arrival times count from `began`, the start of the attempt that got it (not of the
+    /// exchange: middlewares, earlier attempts and their backoff are not the model's time).
     private func messageTap(
         for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
-        exchange: Exchange
+        began: Moment, genAI: GenAIRecognition?
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if policy.bodyCapture == .omitted {
@@ -140,7 +143,7 @@ extension HTTPTransportClient {
         }
         return BodyTap(
             captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
-            onMessage: emit, genAI: exchange.genAI.map { ($0, head.headers, exchange.began) }
+            onMessage: emit, genAI: genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
         )
     }
 
@@ -157,15 +160,17 @@ extension HTTPTransportClient {
     }
 
     /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
-    /// given up (`head` set), or when no head came; for an LLM call, with what its response
-    /// said until then.
-    private func endStream(_ exchange: Exchange, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?) {
+    /// given up (`head` set), or when no head came; for an LLM call (its request as it last
+    /// went out), with what its response said until then. `created`: the exchange's record,
+    /// which a streamed exchange always makes, observed or not; the terminal event describes it
+    /// when no attempt was made.
+    private func endStream(
+        _ exchange: Exchange, created: RequestRecord, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?
+    ) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
         for attempt in unreported { emitRetried(attempt) }
-        // A streamed exchange is always recorded: `created` is set.
-        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) }
-            ?? exchange.created ?? RequestRecord(request: exchange.request, policy: policy, correlation: nil, isStreamed: true)
+        let request = last.map { streamedRecord($0.request, tap: $0.taps?.request) } ?? created
         var response: ResponseRecord?
         var summary: HTTPEvent.StreamSummary?
         var responseTap: BodyTap?
@@ -189,9 +194,7 @@ extension HTTPTransportClient {
         dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
-            genAI: exchange.genAI.map {
-                streamedGenAI($0, request: request.request, head: head, read: responseTap?.genAIResponse, error: error)
-            }
+            genAI: exchange.readsGenAI ? streamedGenAI(request, head: head, tap: responseTap, error: error) : nil
         ) }
     }
 }

@@ -48,11 +48,15 @@ import HTTPCoreText
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
 ///
-/// LLM calls: an observed exchange's request is checked once against the policy's recognizer
-/// (``HTTPCorePolicy/genAI``), a comparison for a request that is not a `POST` and a scan of the
+/// LLM calls: an observed exchange's request, as it last went out (a middleware may move the
+/// call to another provider), is checked against the policy's recognizer
+/// (``HTTPCorePolicy/genAI``) when its terminal event is built, and a streamed attempt's as its
+/// response head arrives: a comparison for a request that is not a `POST` and a scan of the
 /// URL's host for one to another host. For an LLM call, the terminal event carries its facts
-/// (``HTTPEvent/genAI``): a buffered call's bodies are read as that event is built, a streamed
-/// call's messages as they pass, whatever the policy lets events show.
+/// (``HTTPEvent/genAI``), whatever the policy lets events show: a streamed call's messages are
+/// read as they pass, on the reading task; a buffered call's bodies, and a streamed JSON body,
+/// when an observer first reads ``HTTPEvent/genAI`` (a sink, on its worker), not as the event
+/// is emitted.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public let transport: Transport
@@ -101,23 +105,21 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             guard !middlewares.isEmpty else {
                 return try await performBuffered(request, timeout: request.timeout, deadline: nil, madeFrom: nil).get()
             }
-            return try await sendThroughMiddlewares(request, created: nil, genAI: nil)
+            return try await sendThroughMiddlewares(request, created: nil)
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: policy, correlation: correlation)
-        let genAI = recognizedGenAI(request)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         if let invalid {
             let now = Moment.now()
             return try finish(
-                .failure(invalid), request: created, attempt: 0, response: nil, startedAt: now.date, ended: now.ended(), attemptTiming: nil,
-                genAI: genAI
+                .failure(invalid), request: created, attempt: 0, response: nil, startedAt: now.date, ended: now.ended(), attemptTiming: nil
             )
         }
         if middlewares.isEmpty {
-            return try await sendDirectly(created, genAI: genAI)
+            return try await sendDirectly(created)
         }
-        return try await sendThroughMiddlewares(request, created: created, genAI: genAI)
+        return try await sendThroughMiddlewares(request, created: created)
     }
 
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
@@ -152,11 +154,11 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
-    nonisolated(nonsending) private func sendDirectly(_ record: RequestRecord, genAI: GenAIRecognition?) async throws(HTTPError) -> HTTPResponse {
+    nonisolated(nonsending) private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
         let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
             attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
-            attemptTiming: attempt.timing, genAI: genAI
+            attemptTiming: attempt.timing
         )
     }
 
@@ -175,37 +177,26 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
         /// streams it (``HTTPClient/send(_:body:)``).
         let buffers: Bool
-        /// The LLM call the caller's request is, recognised once as the exchange began; `nil`
-        /// for any other request, and when the exchange is not observed.
-        let genAI: GenAIRecognition?
-        /// When the exchange began, in nanoseconds of uptime: a stream's message arrival
-        /// times count from it.
-        let began: UInt64
+        /// Whether a streamed attempt's response is read for an LLM call's facts
+        /// (``HTTPCorePolicy/genAI``) when its request, as it goes out, is one: decided once, as
+        /// the exchange begins.
+        let readsGenAI: Bool
 
-        /// An exchange of `request` (recorded as `created` when observed, and the LLM call
-        /// `genAI`) that began at `start` and must be over by `deadline`, with no attempt yet.
-        init(
-            request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?, start: Moment, deadline: DispatchTime?,
-            buffers: Bool
-        ) {
+        /// An exchange of `request` (recorded as `created` when observed) that must be over by
+        /// `deadline`, with no attempt yet; `readsGenAI`: whether its attempts read LLM calls.
+        init(request: HTTPRequest, created: RequestRecord?, readsGenAI: Bool = false, deadline: DispatchTime?, buffers: Bool) {
             self.request = request
             self.created = created
-            self.genAI = genAI
+            self.readsGenAI = readsGenAI
             self.buffers = buffers
-            began = start.uptimeNanoseconds
             attempts = AttemptLog()
             context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
         }
     }
 
-    nonisolated(nonsending) private func sendThroughMiddlewares(
-        _ request: HTTPRequest, created: RequestRecord?, genAI: GenAIRecognition?
-    ) async throws(HTTPError) -> HTTPResponse {
+    nonisolated(nonsending) private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let exchange = Exchange(
-            request: request, created: created, genAI: genAI, start: start, deadline: request.timeout.map { start.deadline(after: $0) },
-            buffers: true
-        )
+        let exchange = Exchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
         let result: Result<HTTPResponse, HTTPError>
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
@@ -225,7 +216,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
         return try finish(
             result, request: last?.request ?? created, attempt: last?.number ?? 0, response: response,
-            startedAt: start.date, ended: ended, attemptTiming: last?.timing, genAI: genAI
+            startedAt: start.date, ended: ended, attemptTiming: last?.timing
         )
     }
 
@@ -265,7 +256,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Shared steps
 
     /// Emits the terminal event of a buffered exchange's result, with the facts of the LLM
-    /// call `genAI` when it is one, and returns or throws the result.
+    /// call `request` (as it last went out) is, if any, and returns or throws the result.
     func finish(
         _ result: Result<HTTPResponse, HTTPError>,
         request: RequestRecord,
@@ -273,22 +264,21 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         response: ResponseRecord?,
         startedAt: Date,
         ended: (date: Date, durationMilliseconds: Double),
-        attemptTiming: HTTPEvent.AttemptTiming?,
-        genAI: GenAIRecognition?
+        attemptTiming: HTTPEvent.AttemptTiming?
     ) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let value):
             dispatcher.emit(.requestSucceeded) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
                 attemptTiming: attemptTiming,
-                genAI: genAI.map { bufferedGenAI($0, request: request.request, response: value, error: nil) }
+                genAI: bufferedGenAI(request, response: value, error: nil)
             ) }
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
             dispatcher.emit(name) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming,
-                genAI: genAI.map { bufferedGenAI($0, request: request.request, response: nil, error: error) }
+                genAI: bufferedGenAI(request, response: nil, error: error)
             ) }
             throw error
         }

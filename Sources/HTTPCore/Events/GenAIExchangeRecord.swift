@@ -1,14 +1,158 @@
+import Foundation
+import HTTPCoreConcurrency
+
 /// The LLM call a terminal event carries, behind one reference, so the events that carry none
 /// (all but a few) stay as small as they were.
+///
+/// A client's record keeps what the facts are derived from (the recognition, the request as it
+/// went out, what came back, the error) and derives them on first read, once, under its lock:
+/// the bodies' JSON is parsed by the observer that asks (a sink's worker), not on the caller's
+/// task as the event is emitted. Readers that come while it is derived wait for that one.
 final class GenAIExchangeRecord: Sendable {
-    let exchange: GenAIExchange
-
-    init(_ exchange: GenAIExchange) {
-        self.exchange = exchange
+    /// What came back, as the facts are read from it.
+    enum Response: Sendable {
+        /// A buffered call's whole response; `nil` when none came.
+        case whole(HTTPResponse?)
+        /// A streamed call's head, `nil` when none came, and what its body's tap read.
+        case streamed(head: HTTPResponse?, read: GenAIResponseTap?)
     }
 
-    /// Bytes it keeps alive, roughly: the record and its strings, and the chunk intervals.
+    /// What the facts are derived from, until they are.
+    fileprivate struct Source: Sendable {
+        let recognition: GenAIRecognition
+        let request: RequestRecord
+        let response: Response
+        let error: HTTPError?
+    }
+
+    private enum State: Sendable {
+        case pending(Source)
+        case derived(GenAIExchange)
+    }
+
+    private let state: Locked<State>
+
+    /// A record of facts already known (an event made as a value).
+    init(_ exchange: GenAIExchange) {
+        state = Locked(.derived(exchange))
+    }
+
+    /// A record of the call `recognition` describes: `request` as it went out, `response` as
+    /// it came back, and the `error` the exchange ended with.
+    init(_ recognition: GenAIRecognition, request: RequestRecord, response: Response, error: HTTPError?) {
+        state = Locked(.pending(Source(recognition: recognition, request: request, response: response, error: error)))
+    }
+
+    /// The facts, derived on the first read.
+    var exchange: GenAIExchange {
+        state.withLock { state in
+            switch state {
+            case .derived(let exchange):
+                return exchange
+            case .pending(let source):
+                let exchange = source.derived()
+                state = .derived(exchange)
+                return exchange
+            }
+        }
+    }
+
+    /// Whether the facts were derived yet (or given).
+    var isDerived: Bool {
+        state.withLock { state in
+            if case .derived = state { return true }
+            return false
+        }
+    }
+
+    /// Bytes it keeps alive, without deriving the facts: the record and its lock, and the
+    /// strings and arrays of the facts, or, until they are derived, of the recognition and of
+    /// what a stream's tap read (its kept JSON body included). The bodies the event carries
+    /// are counted by the event (``HTTPEvent/retainedByteCount``), not here.
     var retainedByteCount: Int {
-        1024 + exchange.response.outputChunkIntervals.count * MemoryLayout<Double>.stride
+        let records = 2 * Self.allocation
+        return records + state.withLock { state in
+            switch state {
+            case .derived(let exchange):
+                return Self.retainedByteCount(of: exchange.recognition) + Self.retainedByteCount(of: exchange.request)
+                    + Self.retainedByteCount(of: exchange.response) + Self.retainedByteCount(of: exchange.errorType)
+            case .pending(let source):
+                guard case .streamed(_, let read?) = source.response else { return Self.retainedByteCount(of: source.recognition) }
+                return Self.retainedByteCount(of: source.recognition) + read.retainedByteCount
+            }
+        }
+    }
+
+    /// About what one allocation costs beyond its bytes.
+    private static let allocation = 64
+
+    /// The bytes of `string`, and its allocation when it is too long to be stored inline.
+    private static func retainedByteCount(of string: String?) -> Int {
+        guard let count = string?.utf8.count else { return 0 }
+        return count > 15 ? count + allocation : 0
+    }
+
+    private static func retainedByteCount(of strings: [String]?) -> Int {
+        guard let strings, !strings.isEmpty else { return 0 }
+        return strings.reduce(allocation) { $0 + MemoryLayout<String>.stride + retainedByteCount(of: $1) }
+    }
+
+    private static func retainedByteCount(of recognition: GenAIRecognition) -> Int {
+        retainedByteCount(of: recognition.provider.name) + retainedByteCount(of: recognition.operation.name)
+            + retainedByteCount(of: recognition.modelInPath) + retainedByteCount(of: recognition.serverAddress)
+    }
+
+    private static func retainedByteCount(of request: GenAIRequestParameters) -> Int {
+        retainedByteCount(of: request.model) + retainedByteCount(of: request.stopSequences)
+    }
+
+    /// The bytes `response`'s strings and arrays keep alive.
+    static func retainedByteCount(of response: GenAIResponse) -> Int {
+        let intervals = response.outputChunkIntervals.isEmpty
+            ? 0 : allocation + response.outputChunkIntervals.count * MemoryLayout<Double>.stride
+        return retainedByteCount(of: response.id) + retainedByteCount(of: response.model) + retainedByteCount(of: response.errorCode)
+            + retainedByteCount(of: response.finishReasons) + retainedByteCount(of: response.providerFinishReasons) + intervals
+    }
+}
+
+extension GenAIExchangeRecord.Source {
+    /// The facts of the call.
+    func derived() -> GenAIExchange {
+        let response: GenAIResponse
+        let statusCode: Int?
+        switch self.response {
+        case .whole(let whole):
+            var reader = GenAIResponseReader(recognition)
+            if let whole {
+                reader.read(headers: whole.headers)
+                if let body = Self.readable(whole.body) { reader.read(body: body) }
+            }
+            response = reader.response
+            statusCode = whole?.statusCode
+        case .streamed(let head, let read):
+            response = read?.response ?? GenAIResponse()
+            statusCode = head?.statusCode
+        }
+        return GenAIExchange(
+            recognition: recognition, request: requestParameters, response: response, statusCode: statusCode, error: error
+        )
+    }
+
+    /// The parameters the request's body asks for. Its stop sequences are the caller's text:
+    /// they are kept only when the policy captures bodies, each through the policy's redactor,
+    /// as the body itself would be shown; otherwise they are left out.
+    private var requestParameters: GenAIRequestParameters {
+        let policy = request.policy
+        var parameters = GenAIRequestParameters(body: Self.readable(request.request.body), for: recognition)
+        if let stopSequences = parameters.stopSequences {
+            parameters.stopSequences = policy.capturedBodyBytes > 0 ? stopSequences.map(policy.redactor.redactedText) : nil
+        }
+        return parameters
+    }
+
+    /// `body` when there is one that is not longer than ``HTTPCorePolicy/maximumGenAIBodyBytes``.
+    private static func readable(_ body: Data?) -> Data? {
+        guard let body, !body.isEmpty, body.count <= HTTPCorePolicy.maximumGenAIBodyBytes else { return nil }
+        return body
     }
 }

@@ -96,7 +96,7 @@ extension HTTPEvent {
         return HTTPEvent(
             name: .requestSucceeded, request: record(request, policy), attempt: attempt,
             response: ResponseRecord(response: response, policy: policy), startedAt: startedAt, ended: ended,
-            attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI
+            attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI.map(GenAIExchangeRecord.init)
         )
     }
 
@@ -112,7 +112,7 @@ extension HTTPEvent {
         return HTTPEvent(
             name: error.code == .cancelled ? .requestCancelled : .requestFailed, request: record(request, policy), attempt: attempt,
             response: response.map { ResponseRecord(response: $0, policy: policy) }, error: error, startedAt: startedAt,
-            ended: ended, attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI
+            ended: ended, attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI.map(GenAIExchangeRecord.init)
         )
     }
 

@@ -272,8 +272,15 @@ public struct HTTPEvent: Sendable {
     /// for other exchanges, and with recognition off.
     ///
     /// A call cut short (a failed, cancelled or timed-out stream) carries what arrived until
-    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text.
+    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text; its
+    /// stop sequences only when the policy captures bodies, redacted.
+    ///
+    /// A client's event derives the facts on the first read, once for every observer: the
+    /// first reader (a sink's worker, usually) pays for parsing a body read whole.
     public var genAI: GenAIExchange? { storage.genAI?.exchange }
+
+    /// The record behind ``genAI``, whose facts are derived on first read.
+    var genAIRecord: GenAIExchangeRecord? { storage.genAI }
 
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
@@ -302,8 +309,8 @@ public struct HTTPEvent: Sendable {
 
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
-    /// bytes per allocation, 2 KiB for the records, and for an LLM call 1 KiB and its chunk
-    /// intervals.
+    /// bytes per allocation, 2 KiB for the records, and for an LLM call the strings and arrays
+    /// of its facts (``GenAIExchangeRecord/retainedByteCount``).
     package var retainedByteCount: Int {
         let allocation = 64
         let request = requestRecord.request
@@ -369,7 +376,7 @@ public struct HTTPEvent: Sendable {
         attemptTiming: AttemptTiming? = nil,
         message: StreamMessageRecord? = nil,
         streamSummary: StreamSummary? = nil,
-        genAI: GenAIExchange? = nil,
+        genAI: GenAIExchangeRecord? = nil,
         timestamp: Date? = nil
     ) {
         storage = Storage(
@@ -385,7 +392,7 @@ public struct HTTPEvent: Sendable {
             responseRecord: response,
             messageRecord: message,
             streamSummary: streamSummary,
-            genAI: genAI.map(GenAIExchangeRecord.init)
+            genAI: genAI
         )
     }
 }

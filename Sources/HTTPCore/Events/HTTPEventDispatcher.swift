@@ -43,6 +43,12 @@ public final class HTTPEventDispatcher: Sendable {
         subscribers.withLock { !$0.isEmpty }
     }
 
+    /// Whether any subscribed observer handles terminal events (``HTTPEvent/Name/isTerminal``):
+    /// the only events that carry what a client reads for them, an LLM call's facts.
+    var hasTerminalEventObservers: Bool {
+        subscribers.withLock { $0.contains { $0.handlesTerminalEvents } }
+    }
+
     /// Subscribes an observer to every event emitted from now on.
     @discardableResult
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
@@ -98,11 +104,14 @@ final class Subscriber: Sendable {
     /// The names of the events the observer handles; `nil` for all. A short array: a few
     /// comparisons of names cost less than hashing one.
     private let handledNames: [HTTPEvent.Name]?
+    /// Whether the observer handles any terminal event.
+    let handlesTerminalEvents: Bool
     private let cancelled = Locked(false)
 
     init(_ observer: some HTTPObserver) {
         self.observer = observer
         handledNames = observer.handledEventNames.map(Array.init)
+        handlesTerminalEvents = handledNames?.contains(where: \.isTerminal) ?? true
     }
 
     /// Whether the observer handles events named `name`.

@@ -20,11 +20,14 @@ final class RequestRecord: @unchecked Sendable {
     /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
     /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache = Exposed()
-    /// The URL's host once read (`.some(nil)` for a URL without one), under the same lock.
+    /// The URL's host once read (`.some(nil)` for a URL without one), under the same lock,
+    /// while the record shares no ``hostCache``.
     private var parsedHost: String??
-    /// An earlier record of the same URL, whose ``host`` this one reads: an exchange's attempts
-    /// whose URL the middlewares left as it was parse its host once, not once per record.
-    private let sameURL: RequestRecord?
+    /// The host this record reads, shared with the other records of its exchange of the same
+    /// URL: given by an earlier one, or made when a later one asks (``hostCacheToShare()``),
+    /// under the same lock. An exchange's attempts whose URL the middlewares left as it was
+    /// parse its host once, not once per record, and no record keeps another alive.
+    private var hostCache: URLHostCache?
 
     /// The fields redacted so far.
     private struct Exposed {
@@ -54,7 +57,21 @@ final class RequestRecord: @unchecked Sendable {
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
-        sameURL = earlier.flatMap { $0.request.url == request.url ? $0.sameURL ?? $0 : nil }
+        // Not yet seen by another thread: set without the lock.
+        hostCache = earlier.flatMap { $0.request.url == request.url ? $0.hostCacheToShare() : nil }
+    }
+
+    /// The cache of this record's host for a later record of the same URL: this record's own,
+    /// made on the first call and read from then on, seeded with the host if it was parsed.
+    private func hostCacheToShare() -> URLHostCache {
+        let (cache, parsed) = LockStripes.withLock(for: self) { (hostCache, parsedHost) }
+        if let cache { return cache }
+        let made = URLHostCache(url: request.url, parsed: parsed)
+        return LockStripes.withLock(for: self) {
+            if let hostCache { return hostCache }
+            hostCache = made
+            return made
+        }
     }
 
     /// The bytes of the body sent.
@@ -85,7 +102,7 @@ final class RequestRecord: @unchecked Sendable {
     /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once per
     /// record or per run of records of the same URL.
     var host: String? {
-        if let sameURL { return sameURL.host }
+        if let shared = LockStripes.withLock(for: self, { hostCache }) { return shared.host }
         return LockStripes.field(\.parsedHost, of: self) { request.url.host }
     }
 

@@ -75,12 +75,16 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// what they allow, redacted):
     /// - the request parameters, from the request body when it was sent whole; a streamed
     ///   request body only as far as ``bodyCapture`` captured it (with
-    ///   ``BodyCapture/omitted``, none: only a model named in the path is known);
-    /// - a buffered response's body and headers, once, when the terminal event is built;
+    ///   ``BodyCapture/omitted``, none: only a model named in the path is known); its stop
+    ///   sequences, the caller's text, only when bodies are captured, each through
+    ///   ``redactor``;
+    /// - a buffered response's body and headers, once, when an observer first reads the
+    ///   terminal event's ``HTTPEvent/genAI`` (the request body too);
     /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
     ///   or its JSON body, kept privately until it ends.
     ///
-    /// Each body or message is read up to ``maximumGenAIBodyBytes``.
+    /// Each body is read up to ``maximumGenAIBodyBytes``, each message of a stream, and a
+    /// streamed JSON body, up to ``maximumGenAIMessageBytes``.
     public var genAI: GenAIRecognizer?
 
     /// The default correlation header name.
@@ -113,12 +117,22 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         return nil
     }
 
-    /// The most bytes of a body that a client reads for an LLM call's facts (``genAI``): a
-    /// request body, a response body, or one message of a streamed response. A longer one is
-    /// not read, and the facts it holds are left out (a longer message still counts as one), so
-    /// that reading costs bounded time and, for a streamed JSON body kept until its end,
-    /// bounded memory: 4 MiB.
+    /// The most bytes of a body sent or received whole that a client reads for an LLM call's
+    /// facts (``genAI``): a request body, or a buffered response's body. A longer one is not
+    /// read, and the facts it holds are left out, so that reading costs bounded time: 4 MiB.
+    /// The body is the one the exchange holds anyway; nothing is copied for the reading.
     public static let maximumGenAIBodyBytes = 4 << 20
+
+    /// The most bytes of one message of a streamed LLM response (a server-sent event's data,
+    /// a JSON line), or of a streamed JSON response body, that a client reads for the call's
+    /// facts (``genAI``): 256 KiB.
+    ///
+    /// A streamed response's tap keeps at most this much for the facts beside what
+    /// ``streamMessages`` keeps: the message being assembled (its line and its data, so about
+    /// twice this), or a JSON body until it ends. A longer message still counts as a message
+    /// (``GenAIResponse/messageCount``) but its facts are left out; a longer JSON body is not
+    /// read.
+    public static let maximumGenAIMessageBytes = 256 << 10
 
     /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.
     public static let debug = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 64 * 1024))

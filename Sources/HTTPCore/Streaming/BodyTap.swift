@@ -5,6 +5,10 @@ import HTTPCoreConcurrency
 /// the policy's capture cap, splits out server-sent events or JSON lines, and, for an LLM
 /// call, reads its response (``GenAIResponseTap``). Never reads the body itself and never
 /// keeps more than the caps.
+///
+/// An LLM call's messages are read on the reading task after the tap's lock is released,
+/// under a lock of their own that only that task and the end of the exchange take: reading a
+/// message's JSON never holds up a reader of ``snapshot``.
 final class BodyTap: Sendable {
     /// What went through so far.
     struct Snapshot: Sendable {
@@ -19,7 +23,14 @@ final class BodyTap: Sendable {
         var parser: StreamMessageParser?
         /// When the last message arrived, in nanoseconds of uptime.
         var lastMessageAt: UInt64?
-        var genAI: GenAIResponseTap?
+    }
+
+    /// What one chunk completed: every message, when they are read for an LLM call, and
+    /// those to hand over, with when they arrived.
+    private struct Completed {
+        var messages: [StreamMessageParser.Message] = []
+        var emitted: [MessageArrival] = []
+        var arrivedAt: UInt64 = 0
     }
 
     /// A message handed over: the message, its index, and the milliseconds since the previous
@@ -34,13 +45,16 @@ final class BodyTap: Sendable {
     private let genAITemplate: GenAIResponseTap?
     private let onMessage: (@Sendable (MessageArrival) -> Void)?
     private let state: Locked<State>
+    /// The reading of an LLM call's response, apart from ``state`` (see the type's comment);
+    /// `nil` for a tap that reads none.
+    private let genAI: Locked<GenAIResponseTap>?
 
     /// A tap that keeps `captureLimit` bytes and, when `contentType` carries messages and
     /// `onMessage` is given, hands over the first `maxMessages` of them with their index and
     /// the time since the one before.
     ///
     /// `genAI`: the reader of an LLM call's response, fed every message (each read up to
-    /// ``HTTPCorePolicy/maximumGenAIBodyBytes``, whatever `messages` says), or the body when
+    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body when
     /// it carries none.
     init(
         captureLimit: Int,
@@ -54,7 +68,7 @@ final class BodyTap: Sendable {
         maxMessageBytes = max(0, messages?.maxBytes ?? 0)
         if let genAI {
             let parser = StreamMessageParser(
-                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIBodyBytes)
+                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIMessageBytes)
             )
             parserTemplate = parser
             genAITemplate = GenAIResponseTap(
@@ -66,13 +80,15 @@ final class BodyTap: Sendable {
             genAITemplate = nil
         }
         self.onMessage = onMessage
-        state = Locked(State(parser: parserTemplate, genAI: genAITemplate))
+        state = Locked(State(parser: parserTemplate))
+        self.genAI = genAITemplate.map { Locked($0) }
     }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
-    /// What the LLM call's response said so far; `nil` for a tap that reads none.
-    var genAIResponse: GenAIResponse? { state.withLock { $0.genAI?.response } }
+    /// What the LLM call's response tap read so far, to be made into facts later
+    /// (``GenAIResponseTap/response``); `nil` for a tap that reads none.
+    var genAIRead: GenAIResponseTap? { genAI?.withLock { $0 } }
 
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
     /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
@@ -88,50 +104,59 @@ final class BodyTap: Sendable {
     }
 
     private func beginPass() {
-        state.withLock { $0 = State(parser: parserTemplate, genAI: genAITemplate) }
+        state.withLock { $0 = State(parser: parserTemplate) }
+        if let genAITemplate { genAI?.withLock { $0 = genAITemplate } }
     }
 
     private func record(_ chunk: HTTPBody.ByteChunk) {
-        let messages = state.withLock { state -> [MessageArrival] in
+        let completed = state.withLock { state -> Completed in
             state.snapshot.byteCount += chunk.count
             let room = captureLimit - state.snapshot.captured.count
             if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
-            state.genAI?.keep(chunk)
-            guard state.parser != nil else { return [] }
-            var completed: [StreamMessageParser.Message] = []
-            state.parser!.feed(chunk) { completed.append($0) }
-            return count(completed, in: &state)
+            guard state.parser != nil else { return Completed() }
+            var messages: [StreamMessageParser.Message] = []
+            state.parser!.feed(chunk) { messages.append($0) }
+            return count(messages, in: &state)
         }
-        messages.forEach { onMessage?($0) }
+        genAI?.withLock { tap in
+            tap.keep(chunk)
+            for message in completed.messages { tap.read(message, arrivedAt: completed.arrivedAt) }
+        }
+        completed.emitted.forEach { onMessage?($0) }
     }
 
     private func end() {
-        let messages = state.withLock { state -> [MessageArrival] in
-            guard state.parser != nil else { return [] }
-            var completed: [StreamMessageParser.Message] = []
-            state.parser!.finish { completed.append($0) }
+        let completed = state.withLock { state -> Completed in
+            guard state.parser != nil else { return Completed() }
+            var messages: [StreamMessageParser.Message] = []
+            state.parser!.finish { messages.append($0) }
             state.parser = nil
-            return count(completed, in: &state)
+            return count(messages, in: &state)
         }
-        messages.forEach { onMessage?($0) }
+        if !completed.messages.isEmpty {
+            genAI?.withLock { tap in
+                for message in completed.messages { tap.read(message, arrivedAt: completed.arrivedAt) }
+            }
+        }
+        completed.emitted.forEach { onMessage?($0) }
     }
 
-    /// Counts completed messages and returns those to emit, with their index.
-    private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> [MessageArrival] {
-        guard !messages.isEmpty else { return [] }
+    /// Counts completed messages; returns those to emit, with their index, and all of them
+    /// when an LLM call's response is read.
+    private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> Completed {
+        guard !messages.isEmpty else { return Completed() }
         let now = DispatchTime.now().uptimeNanoseconds
-        var emitted: [MessageArrival] = []
+        var completed = Completed(messages: genAI == nil ? [] : messages, arrivedAt: now)
         for message in messages {
             let index = state.snapshot.messageCount
             state.snapshot.messageCount += 1
             let sincePrevious = state.lastMessageAt.map { Double(now &- $0) / 1_000_000 }
             state.lastMessageAt = now
-            state.genAI?.read(message, arrivedAt: now)
             guard onMessage != nil, index < maxMessages else { continue }
             state.snapshot.emittedMessageCount += 1
-            emitted.append((message.prefix(maxMessageBytes), index, sincePrevious))
+            completed.emitted.append((message.prefix(maxMessageBytes), index, sincePrevious))
         }
-        return emitted
+        return completed
     }
 }
 

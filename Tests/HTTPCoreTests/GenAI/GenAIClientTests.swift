@@ -38,7 +38,6 @@ final class GenAIClientTests: XCTestCase {
             ("gen_ai.operation.name", .string("chat")),
             ("gen_ai.request.model", .string("o4-mini")),
             ("gen_ai.request.max_tokens", .int(2000)),
-            ("gen_ai.request.stop_sequences", .stringArray(["<|end|>"])),
             ("gen_ai.request.choice.count", .int(2)),
             ("gen_ai.response.id", .string("chatcmpl-Bx4Reasoning")),
             ("gen_ai.response.model", .string("o4-mini-2025-04-16")),
@@ -50,7 +49,26 @@ final class GenAIClientTests: XCTestCase {
             ("server.address", .string("api.openai.com")),
             ("server.port", .int(443)),
         ])
-        XCTAssertEqual(call, try GenAIFixture.openAIChatCompletion.exchange(), "the same facts as reading the fixture directly")
+        var direct = try GenAIFixture.openAIChatCompletion.exchange()
+        direct.request.stopSequences = nil
+        XCTAssertEqual(call, direct, "the same facts as reading the fixture directly, but for the caller's stop sequences")
+    }
+
+    func testStopSequencesAreKeptRedactedOnlyWhenThePolicyCapturesBodies() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        fixture.requestBody = #"{"model":"o4-mini","messages":[],"stop":["<|end|>","Bearer abcdef0123456789"]}"#
+        let releasedEvents = try await send(fixture, policy: .release)
+        let released = try XCTUnwrap(releasedEvents.last?.genAI)
+        XCTAssertNil(released.request.stopSequences, "the caller's text leaves no more than its body does")
+        XCTAssertFalse(released.attributes.contains { $0.name == "gen_ai.request.stop_sequences" })
+        XCTAssertEqual(released.request.model, "o4-mini")
+
+        dispatcher = HTTPEventDispatcher()
+        recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let debuggedEvents = try await send(fixture, policy: .debug)
+        let debugged = try XCTUnwrap(debuggedEvents.last?.genAI)
+        XCTAssertEqual(debugged.request.stopSequences, ["<|end|>", "Bearer \(Redactor.mask)"], "each through the policy's redactor")
     }
 
     func testOnlyTheTerminalEventCarriesTheCall() async throws {
@@ -65,6 +83,34 @@ final class GenAIClientTests: XCTestCase {
         XCTAssertEqual(call.response.usage, GenAIUsage(inputTokens: 412, outputTokens: 57))
         XCTAssertEqual(call.response.finishReasons, ["tool_call"])
         XCTAssertNil(call.errorType)
+    }
+
+    func testACallAMiddlewareMovesToAProviderIsThatProvidersCall() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        fixture.url = "https://gateway.example.com/chat"
+        let moved = URLRewritingMiddleware(url: URL(string: GenAIFixture.openAIChatCompletion.url)!)
+        let events = try await send(fixture, middlewares: [moved])
+        let call = try XCTUnwrap(events.last?.genAI, "recognised as it went out")
+        XCTAssertEqual(call.recognition.provider, .openAI)
+        XCTAssertEqual(call.recognition.serverAddress, "api.openai.com")
+        XCTAssertEqual(call.response.usage?.inputTokens, 1380)
+    }
+
+    func testACallAMiddlewareMovesAwayFromAProviderIsNone() async throws {
+        let moved = URLRewritingMiddleware(url: URL(string: "https://gateway.example.com/chat")!)
+        let events = try await send(.openAIChatCompletion, middlewares: [moved])
+        XCTAssertEqual(events.last?.name, .requestSucceeded)
+        XCTAssertNil(events.last?.genAI)
+    }
+
+    func testARequestBodyLongerThanTheGenAICapGivesNoParameters() async throws {
+        var fixture = GenAIFixture.openAIChatCompletion
+        let prompt = String(repeating: "x", count: HTTPCorePolicy.maximumGenAIBodyBytes)
+        fixture.requestBody = #"{"model":"o4-mini","max_tokens":2000,"messages":[{"role":"user","content":"\#(prompt)"}]}"#
+        let events = try await send(fixture)
+        let call = try XCTUnwrap(events.last?.genAI)
+        XCTAssertEqual(call.request, GenAIRequestParameters(), "the body is not read")
+        XCTAssertEqual(call.response.usage?.inputTokens, 1380, "the response still is")
     }
 
     func testARateLimitBodyGivesTheProvidersCode() async throws {

@@ -28,7 +28,7 @@ final class GenAIStreamedClientTests: XCTestCase {
     }
 
     /// Reads the whole body; returns the error that ended it, if any.
-    private func readAll(_ client: HTTPTransportClient<StreamingMockTransport>, _ request: HTTPRequest) -> Task<HTTPError?, any Error> {
+    private func readAll(_ client: some HTTPClient, _ request: HTTPRequest) -> Task<HTTPError?, any Error> {
         Task {
             try await client.send(request) { _, body in
                 do {
@@ -76,7 +76,6 @@ final class GenAIStreamedClientTests: XCTestCase {
             ("gen_ai.request.temperature", .double(0.7)),
             ("gen_ai.request.top_p", .double(0.95)),
             ("gen_ai.request.top_k", .double(40)),
-            ("gen_ai.request.stop_sequences", .stringArray(["\n\nHuman:"])),
             ("gen_ai.request.stream", .bool(true)),
             ("gen_ai.response.id", .string("msg_01XFDUDYJgAACzvnptvVoYEL")),
             ("gen_ai.response.model", .string("claude-sonnet-4-20250514")),
@@ -90,6 +89,81 @@ final class GenAIStreamedClientTests: XCTestCase {
             ("server.port", .int(443)),
         ])
         XCTAssertTrue(recorder.events.dropLast().allSatisfy { $0.genAI == nil }, "only the terminal event carries the call")
+    }
+
+    func testTimeToFirstChunkCountsFromTheAttemptThatStreamedNotFromTheExchange() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        var request = fixture.request
+        request.isIdempotent = true
+        let transport = StreamingMockTransport(statusCodes: [503, 200], headers: ["Content-Type": "text/event-stream"])
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 1, maximum: 1, jitter: .none))
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .release)
+        let exchange = readAll(client, request)
+        _ = try await transport.nextWriter()  // the 503's, whose body the retry drops unread
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.attempt, 2)
+        let starts = recorder.events.filter { $0.name == .requestStarted }.compactMap(\.startedAt)
+        XCTAssertEqual(starts.count, 2)
+        let betweenAttempts = try XCTUnwrap(starts.last).timeIntervalSince(try XCTUnwrap(starts.first))
+        XCTAssertGreaterThanOrEqual(betweenAttempts, 1, "the backoff")
+        let firstChunk = try XCTUnwrap(end.genAI?.response.timeToFirstChunk)
+        XCTAssertLessThan(firstChunk, betweenAttempts, "the first attempt and the backoff are not the model's time")
+    }
+
+    func testAStreamAMiddlewareMovesToAProviderIsReadAsThatProvidersCall() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        var request = fixture.request
+        request.url = URL(string: "https://gateway.example.com/chat")!
+        let moved = URLRewritingMiddleware(url: URL(string: fixture.url)!)
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), request)
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        let call = try XCTUnwrap(end.genAI, "recognised as it went out")
+        XCTAssertEqual(call.recognition.provider, .anthropic)
+        XCTAssertEqual(call.response.usage?.outputTokens, 15)
+        XCTAssertEqual(call.response.messageCount, 8)
+    }
+
+    func testAStreamAMiddlewareMovesAwayFromAProviderIsNone() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let moved = URLRewritingMiddleware(url: URL(string: "https://gateway.example.com/chat")!)
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), fixture.request)
+        let writer = try await transport.nextWriter()
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 8)
+        XCTAssertNil(end.genAI)
+    }
+
+    func testAStreamIsNotReadForItsFactsWhenNoObserverHandlesTerminalEventsAsItBegins() async throws {
+        dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(CreatedOnly())
+        let fixture = GenAIFixture.anthropicStream
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = client(transport)
+        XCTAssertFalse(client.readsGenAI)
+        let exchange = readAll(client, fixture.request)
+        let writer = try await transport.nextWriter()
+        // Subscribed once the exchange began: it sees the end, which the exchange did not read for.
+        dispatcher.subscribe(recorder)
+        XCTAssertTrue(client.readsGenAI)
+        try await writer.write(chunk(fixture.events.joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 8)
+        XCTAssertNil(end.genAI, "no tap read the stream, and no facts are made up at the end")
     }
 
     func testAStreamCutByTheTransportGivesThePartialUsageAndTheErrorType() async throws {
@@ -167,7 +241,9 @@ final class GenAIStreamedClientTests: XCTestCase {
         writer.finish()
         _ = try await exchange.value
         let end = try await terminal()
-        XCTAssertEqual(end.genAI, try fixture.exchange())
+        var direct = try fixture.exchange()
+        direct.request.stopSequences = nil
+        XCTAssertEqual(end.genAI, direct, "the release policy keeps no stop sequences")
     }
 
     func testAStreamedRateLimitBodyGivesTheProvidersCode() async throws {
@@ -199,6 +275,42 @@ final class GenAIStreamedClientTests: XCTestCase {
         XCTAssertEqual(messages.first?.isTruncated, true, "observers see the policy's cut")
         XCTAssertEqual(end.genAI?.response.usage?.inputTokens, 25 + 2048 + 1024)
         XCTAssertEqual(end.genAI?.response.id, "msg_01XFDUDYJgAACzvnptvVoYEL")
+    }
+
+    func testAMessageLongerThanTheGenAICapIsCountedButNotRead() async throws {
+        let fixture = GenAIFixture.anthropicStream
+        let text = String(repeating: "x", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        let long = "event: content_block_delta\ndata: "
+            + #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\#(text)"}}"# + "\n\n"
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let exchange = readAll(client(transport), fixture.request)
+        let writer = try await transport.nextWriter()
+        let events = fixture.events
+        try await writer.write(chunk((events.dropLast(2) + [long] + events.suffix(2)).joined()))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        XCTAssertEqual(end.streamMessageCount, 9)
+        let call = try XCTUnwrap(end.genAI)
+        XCTAssertEqual(call.response.messageCount, 9, "the long message still counts")
+        XCTAssertEqual(call.response.outputChunkCount, 2, "but its chunk is not read")
+        XCTAssertEqual(call.response.usage?.outputTokens, 15, "the messages after it are")
+    }
+
+    func testAStreamedJSONBodyLongerThanTheGenAICapIsNotRead() async throws {
+        let fixture = GenAIFixture.openAIChatCompletion
+        let transport = StreamingMockTransport(headers: ["Content-Type": "application/json"])
+        let exchange = readAll(client(transport), fixture.request)
+        let writer = try await transport.nextWriter()
+        let padding = String(repeating: " ", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        try await writer.write(chunk(fixture.responseBody + padding))
+        writer.finish()
+        _ = try await exchange.value
+        let end = try await terminal()
+        let call = try XCTUnwrap(end.genAI)
+        XCTAssertNil(call.response.usage, "not kept past the cap")
+        XCTAssertNil(call.response.id)
+        XCTAssertEqual(call.request.model, "o4-mini")
     }
 
     func testAStreamedRequestBodyGivesParametersOnlyAsFarAsThePolicyCapturesIt() async throws {
@@ -248,3 +360,9 @@ final class GenAIStreamedClientTests: XCTestCase {
 }
 
 private func chunk(_ text: String) -> HTTPBody.ByteChunk { HTTPBody.ByteChunk(text.utf8) }
+
+/// An observer of `created` events alone, which does nothing with them.
+private struct CreatedOnly: HTTPObserver {
+    var handledEventNames: Set<HTTPEvent.Name>? { [.requestCreated] }
+    func handle(_ event: HTTPEvent) {}
+}

@@ -46,3 +46,17 @@ func assertAttributes(
         XCTAssertEqual(got.value, want.1, got.name, file: file, line: line)
     }
 }
+
+/// A middleware that sends each request to another URL, its streamed body passed on as it is:
+/// a gateway that moves a call to, or away from, an LLM provider.
+struct URLRewritingMiddleware: HTTPMiddleware {
+    let url: URL
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        var request = request
+        request.url = url
+        return try await next(request, body)
+    }
+}
