@@ -21,6 +21,13 @@ public struct GenAIResponse: Sendable, Hashable {
     /// `rate_limit_error`), Gemini `error.status` (`RESOURCE_EXHAUSTED`), TGI `error_type`,
     /// Bedrock's `x-amzn-ErrorType` header. `nil` when none named one.
     public var errorCode: String?
+    /// Whether the provider said the call failed, with a code or without one: an error body
+    /// or error event (Ollama's `{"error":"…"}`, a Responses `error` or `response.failed`
+    /// event, a chat-completions stream's `{"error":{"message":…}}`), or Bedrock's error
+    /// header. A stream answered with status 200 can end this way.
+    public var hasProviderError: Bool { errorCode != nil || reportsErrorWithoutCode }
+    /// Whether an error body or event named no code.
+    var reportsErrorWithoutCode: Bool
     /// Whether the response was read from stream messages rather than one body.
     public var isStream: Bool
     /// The stream messages read.
@@ -36,10 +43,11 @@ public struct GenAIResponse: Sendable, Hashable {
     /// ``GenAIResponseReader/maximumChunkIntervals`` chunks.
     public var outputChunkIntervals: [Double]
 
-    /// A response of these facts, for tests and for callers that know them.
+    /// A response of these facts, for tests and for callers that know them; an `errorCode`
+    /// implies ``hasProviderError``.
     public init(
         id: String? = nil, model: String? = nil, finishReasons: [String] = [], providerFinishReasons: [String] = [],
-        usage: GenAIUsage? = nil, errorCode: String? = nil, isStream: Bool = false, messageCount: Int = 0,
+        usage: GenAIUsage? = nil, errorCode: String? = nil, hasProviderError: Bool = false, isStream: Bool = false, messageCount: Int = 0,
         timeToFirstChunk: Double? = nil, outputChunkCount: Int = 0, outputChunkIntervals: [Double] = []
     ) {
         self.id = id
@@ -48,6 +56,7 @@ public struct GenAIResponse: Sendable, Hashable {
         self.providerFinishReasons = providerFinishReasons
         self.usage = usage
         self.errorCode = errorCode
+        reportsErrorWithoutCode = hasProviderError && errorCode == nil
         self.isStream = isStream
         self.messageCount = messageCount
         self.timeToFirstChunk = timeToFirstChunk

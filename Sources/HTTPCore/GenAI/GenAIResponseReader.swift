@@ -74,7 +74,13 @@ public struct GenAIResponseReader: Sendable {
         current.providerFinishReasons += payload.finishReasons
         current.finishReasons += payload.finishReasons.map(GenAIFinishReason.conventionName)
         usage.update(with: payload.usage)
-        if let code = payload.errorCode, current.errorCode == nil { current.errorCode = code.isEmpty ? nil : code }
+        if let code = payload.errorCode {
+            if code.isEmpty {
+                current.reportsErrorWithoutCode = true
+            } else if current.errorCode == nil {
+                current.errorCode = code
+            }
+        }
         guard payload.carriesOutput, let seconds else { return }
         current.outputChunkCount += 1
         if let last = lastOutputAt {

@@ -177,7 +177,8 @@ struct LLMPayload: Sendable {
             payload.finishReasons = [response.object("incomplete_details")?.string("reason") ?? "incomplete"]
         case "failed":
             payload.finishReasons = ["failed"]
-            if let error = response.object("error") { payload.errorCode = error.string("code") ?? "" }
+            // A failed response is an error whether or not it names one.
+            payload.errorCode = response.object("error")?.string("code") ?? ""
         default: break
         }
         for item in response.objects("output") ?? [] {
