@@ -39,6 +39,17 @@ struct JSONObject: Sendable {
         }
     }
 
+    /// Whether `key` holds content: a non-empty string, array or object. Servers that copy
+    /// OpenAI send `"tool_calls": []` or `"content": ""` on deltas that carry nothing.
+    func hasContent(_ key: String) -> Bool {
+        switch self[key] {
+        case .string(let text): !text.isEmpty
+        case .array(let elements): !elements.isEmpty
+        case .object(let members): !members.isEmpty
+        default: false
+        }
+    }
+
     func object(_ key: String) -> JSONObject? { JSONObject(self[key]) }
 
     func objects(_ key: String) -> [JSONObject]? {

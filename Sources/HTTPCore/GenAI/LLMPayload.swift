@@ -134,7 +134,7 @@ struct LLMPayload: Sendable {
             let text = message?.string("content") ?? choice.string("text") ?? ""
             payload.text += text
             let hasOtherOutput = ["tool_calls", "function_call", "refusal", "reasoning_content", "reasoning"].contains {
-                message?.has($0) == true && message?.string($0) != ""
+                message?.hasContent($0) == true
             }
             payload.carriesOutput = payload.carriesOutput || !text.isEmpty || hasOtherOutput
         }
@@ -283,7 +283,8 @@ struct LLMPayload: Sendable {
         payload.responseModel = object.string("model")
         let message = object.object("message")
         payload.text = message?.string("content") ?? object.string("response") ?? ""
-        let hasOtherOutput = message?.has("tool_calls") == true || !(message?.string("thinking") ?? object.string("thinking") ?? "").isEmpty
+        let hasOtherOutput = message?.hasContent("tool_calls") == true || message?.hasContent("thinking") == true
+            || object.hasContent("thinking")
         payload.carriesOutput = !payload.text.isEmpty || hasOtherOutput
         if object.bool("done") == true, let reason = object.string("done_reason") { payload.finishReasons = [reason] }
         payload.usage.input = object.int("prompt_eval_count")

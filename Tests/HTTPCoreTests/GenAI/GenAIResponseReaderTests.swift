@@ -84,4 +84,48 @@ final class GenAIResponseReaderTests: XCTestCase {
         reader.read(body: Data("<html>502 Bad Gateway</html>".utf8))
         XCTAssertEqual(reader.response, GenAIResponse())
     }
+
+    /// Reads `messages` as JSON lines, a quarter of a second apart from 0.25 s.
+    private func read(_ messages: [String], from url: String) throws -> GenAIResponse {
+        var reader = try reader(url)
+        for (index, message) in messages.enumerated() {
+            reader.read(eventType: nil, data: Data(message.utf8), arrivedAfter: 0.25 * Double(index + 1))
+        }
+        return reader.response
+    }
+
+    func testEmptyToolCallsAndContentOnOpenAICompatibleDeltasAreNotChunks() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"Hel","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"lo","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"","tool_calls":[]},"finish_reason":"stop"}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.timeToFirstChunk, 0.75, "the first message with text")
+        XCTAssertEqual(response.outputChunkCount, 2)
+        XCTAssertEqual(response.outputChunkIntervals, [0.25])
+    }
+
+    func testAToolCallFragmentOnAnOpenAICompatibleDeltaIsAChunk() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city"}}]}}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.timeToFirstChunk, 0.5)
+        XCTAssertEqual(response.outputChunkCount, 1)
+    }
+
+    func testEmptyToolCallsAndContentOnOllamaMessagesAreNotChunks() throws {
+        let response = try read([
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","tool_calls":[]},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":""},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel","tool_calls":[]},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"lo"},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}"#,
+        ], from: "http://localhost:11434/api/chat")
+        XCTAssertEqual(response.timeToFirstChunk, 0.75, "the first message with text")
+        XCTAssertEqual(response.outputChunkCount, 2)
+        XCTAssertEqual(response.outputChunkIntervals, [0.25])
+    }
 }
