@@ -7,7 +7,8 @@ public struct GenAIResponse: Sendable, Hashable {
     /// `gen_ai.response.model`: the model that answered, as the provider named it (Gemini's
     /// `modelVersion`).
     public var model: String?
-    /// `gen_ai.response.finish_reasons`, one per choice that finished, in the convention's
+    /// `gen_ai.response.finish_reasons`, one per choice that finished (the last it gave, in
+    /// the order of the choices' indexes), in the convention's
     /// words: `stop`, `length`, `content_filter`, `tool_call`, `error`. A reason with no
     /// counterpart stays as sent (Anthropic's `pause_turn`, Gemini's `OTHER`).
     public var finishReasons: [String]

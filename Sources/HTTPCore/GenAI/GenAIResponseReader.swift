@@ -21,6 +21,8 @@ public struct GenAIResponseReader: Sendable {
     private let recognition: GenAIRecognition
     private var shape: LLMPayload.Shape?
     private var usage = LLMPayload.Usage()
+    /// The last finish reason each choice gave, by its index: servers may repeat it.
+    private var finishReasonByChoice: [Int: String] = [:]
     private var current = GenAIResponse()
     private var lastOutputAt: Double?
 
@@ -33,6 +35,8 @@ public struct GenAIResponseReader: Sendable {
     public var response: GenAIResponse {
         var response = current
         response.usage = conventionUsage
+        response.providerFinishReasons = finishReasonByChoice.sorted { $0.key < $1.key }.map(\.value)
+        response.finishReasons = response.providerFinishReasons.map(GenAIFinishReason.conventionName)
         return response
     }
 
@@ -71,8 +75,7 @@ public struct GenAIResponseReader: Sendable {
         shape = shape ?? payload.shape
         current.id = current.id ?? payload.responseID
         current.model = current.model ?? payload.responseModel
-        current.providerFinishReasons += payload.finishReasons
-        current.finishReasons += payload.finishReasons.map(GenAIFinishReason.conventionName)
+        finishReasonByChoice.merge(payload.finishReasons) { _, later in later }
         usage.update(with: payload.usage)
         if let code = payload.errorCode {
             if code.isEmpty {

@@ -128,4 +128,23 @@ final class GenAIResponseReaderTests: XCTestCase {
         XCTAssertEqual(response.outputChunkCount, 2)
         XCTAssertEqual(response.outputChunkIntervals, [0.25])
     }
+
+    func testAFinishReasonRepeatedInEveryLastMessageIsOneReason() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.finishReasons, ["stop"])
+        XCTAssertEqual(response.providerFinishReasons, ["stop"])
+    }
+
+    func testTwoChoicesGiveTheirLastReasonsInIndexOrder() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":1,"delta":{"content":"B"},"finish_reason":"length"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"length"}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.finishReasons, ["stop", "length"])
+    }
 }
