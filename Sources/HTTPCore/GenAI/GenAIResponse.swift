@@ -29,8 +29,9 @@ public struct GenAIResponse: Sendable, Hashable {
     public var hasProviderError: Bool { errorCode != nil || reportsErrorWithoutCode }
     /// Whether an error body or event named no code.
     var reportsErrorWithoutCode: Bool
-    /// Whether the response was read from stream messages rather than one body.
-    public var isStream: Bool
+    /// Whether the response was read from stream messages rather than one body: whether any
+    /// message was read.
+    public var isStream: Bool { messageCount > 0 }
     /// The stream messages read.
     public var messageCount: Int
     /// `gen_ai.response.time_to_first_chunk`: seconds from the request to the first message
@@ -48,7 +49,7 @@ public struct GenAIResponse: Sendable, Hashable {
     /// implies ``hasProviderError``.
     public init(
         id: String? = nil, model: String? = nil, finishReasons: [String] = [], providerFinishReasons: [String] = [],
-        usage: GenAIUsage? = nil, errorCode: String? = nil, hasProviderError: Bool = false, isStream: Bool = false, messageCount: Int = 0,
+        usage: GenAIUsage? = nil, errorCode: String? = nil, hasProviderError: Bool = false, messageCount: Int = 0,
         timeToFirstChunk: Double? = nil, outputChunkCount: Int = 0, outputChunkIntervals: [Double] = []
     ) {
         self.id = id
@@ -58,7 +59,6 @@ public struct GenAIResponse: Sendable, Hashable {
         self.usage = usage
         self.errorCode = errorCode
         reportsErrorWithoutCode = hasProviderError && errorCode == nil
-        self.isStream = isStream
         self.messageCount = messageCount
         self.timeToFirstChunk = timeToFirstChunk
         self.outputChunkCount = outputChunkCount

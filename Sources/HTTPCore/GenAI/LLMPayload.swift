@@ -18,6 +18,21 @@ struct LLMPayload: Sendable {
     enum Shape: Sendable {
         case openAIChat, openAIResponses, anthropic, gemini, textGenerationInference, ollama, bedrockConverse
 
+        /// The shape the responses of an endpoint of `format` come in; `nil` for Bedrock's
+        /// `invoke`, which answers in the model's own shape.
+        init?(_ format: GenAIWireFormat) {
+            switch format {
+            case .openAIChat, .openAICompletions, .openAIEmbeddings: self = .openAIChat
+            case .openAIResponses: self = .openAIResponses
+            case .anthropicMessages: self = .anthropic
+            case .geminiGenerateContent, .geminiEmbedContent: self = .gemini
+            case .bedrockConverse: self = .bedrockConverse
+            case .bedrockInvoke: return nil
+            case .textGenerationInference: self = .textGenerationInference
+            case .ollamaChat, .ollamaGenerate, .ollamaEmbed: self = .ollama
+            }
+        }
+
         /// The shape ``StreamAnswer`` names; `nil` for Bedrock, whose stream framing the
         /// package does not parse.
         var streamAnswerShape: StreamAnswer.Shape? {

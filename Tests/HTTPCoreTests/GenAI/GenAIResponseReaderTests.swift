@@ -147,4 +147,29 @@ final class GenAIResponseReaderTests: XCTestCase {
         ], from: "https://api.openai.com/v1/chat/completions")
         XCTAssertEqual(response.finishReasons, ["stop", "length"])
     }
+
+    func testTheEndpointFixesTheShapeSoAnErrorFirstKeepsAnthropicsCacheTokensCounted() throws {
+        var reader = try reader("https://api.anthropic.com/v1/messages")
+        let messages: [(String, String)] = [
+            ("error", #"{"error":{"message":"retrying upstream","code":"gateway_retry"}}"#),
+            ("message_start", #"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":null,"usage":{"input_tokens":25,"cache_creation_input_tokens":100,"cache_read_input_tokens":2048,"output_tokens":1}}}"#),
+        ]
+        for (index, (type, data)) in messages.enumerated() {
+            reader.read(eventType: type, data: Data(data.utf8), arrivedAfter: 0.25 * Double(index + 1))
+        }
+        XCTAssertEqual(reader.response.usage, GenAIUsage(
+            inputTokens: 25 + 2048 + 100, outputTokens: 1, cacheReadInputTokens: 2048, cacheCreationInputTokens: 100
+        ), "Anthropic's input count excludes the cached tokens, which are added")
+    }
+
+    func testAResponseIsAStreamWhenItsMessagesWereRead() throws {
+        var reader = try reader("https://api.openai.com/v1/chat/completions")
+        XCTAssertFalse(reader.response.isStream)
+        reader.read(body: Data(#"{"id":"c1","object":"chat.completion","model":"gpt-4o","choices":[]}"#.utf8))
+        XCTAssertFalse(reader.response.isStream)
+        reader.read(eventType: nil, data: Data("{}".utf8), arrivedAfter: 0.25)
+        XCTAssertTrue(reader.response.isStream)
+        XCTAssertEqual(reader.response.messageCount, 1)
+        XCTAssertEqual(GenAIResponse(messageCount: 3).isStream, true)
+    }
 }
