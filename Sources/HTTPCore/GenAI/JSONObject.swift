@@ -1,16 +1,21 @@
 import Foundation
+import HTTPCoreText
 
-/// A JSON object read by key: the one place the GenAI readers turn parsed JSON into typed
-/// values, `nil` for a key that is absent, `null` or of another type.
+/// A JSON object read by key: the one place the GenAI readers turn parsed JSON
+/// (``JSONValue``) into typed values, `nil` for a key that is absent, `null` or of another type.
 struct JSONObject: Sendable {
-    private let members: [JSONValue.Member]
+    private let members: [(key: String, value: JSONValue)]
+
+    /// The deepest nesting read: LLM bodies nest a few levels, and the readers run on the
+    /// client's threads, so the bound is tighter than ``JSONValue/defaultMaximumDepth``.
+    static let maximumDepth = 64
 
     /// The object in `data`; `nil` when `data` is not a JSON object (an array's first
     /// element is taken when `takesFirstOfArray`, for bodies such as TGI's `[{…}]`).
     init?(data: Data, takesFirstOfArray: Bool = false) {
         guard let first = data.first(where: { !Self.isWhitespace($0) }),
             first == UInt8(ascii: "{") || (takesFirstOfArray && first == UInt8(ascii: "[")),
-            let value = JSONValue(parsing: data)
+            let value = try? JSONValue.parse(data, maximumDepth: Self.maximumDepth)
         else { return nil }
         switch value {
         case .object(let fields): self.members = fields
@@ -69,12 +74,12 @@ struct JSONObject: Sendable {
 
     /// An integral number; `nil` for one with a fraction.
     func int(_ key: String) -> Int? {
-        guard case .number(let number) = self[key], number.rounded() == number, abs(number) < 9e15 else { return nil }
+        guard case .number(let number, _) = self[key], number.rounded() == number, abs(number) < 9e15 else { return nil }
         return Int(number)
     }
 
     func double(_ key: String) -> Double? {
-        guard case .number(let number) = self[key] else { return nil }
+        guard case .number(let number, _) = self[key] else { return nil }
         return number
     }
 

@@ -35,7 +35,7 @@ final class JSONObjectTests: XCTestCase {
     }
 
     func testNestingDeeperThanTheLimitIsRefused() {
-        let deep = String(repeating: #"{"a":"#, count: JSONValue.maximumDepth + 1) + "1" + String(repeating: "}", count: JSONValue.maximumDepth + 1)
+        let deep = String(repeating: #"{"a":"#, count: JSONObject.maximumDepth + 1) + "1" + String(repeating: "}", count: JSONObject.maximumDepth + 1)
         XCTAssertNil(object(deep))
         let fits = String(repeating: #"{"a":"#, count: 10) + "1" + String(repeating: "}", count: 10)
         XCTAssertNotNil(object(fits))
