@@ -1,20 +1,26 @@
-/// The recursive-descent parser behind ``JSONValue/parse(_:maximumDepth:)``, over bytes
-/// that stay valid while it runs.
+/// The recursive-descent parser behind ``JSONValue/parse(_:maximumDepth:keepingMembersNamed:)``,
+/// over bytes that stay valid while it runs.
+///
+/// Each rule takes `building`: a value that is not kept is checked by the same grammar
+/// without building its strings, arrays and objects.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
+    /// The names of the object members to build; `nil` for all.
+    private let keptKeys: Set<String>?
     private var position = 0
     private var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, keptKeys: Set<String>?) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.keptKeys = keptKeys
     }
 
     /// One value and nothing after it but whitespace.
     mutating func parseDocument() throws(JSONValue.SyntaxError) -> JSONValue {
         skipWhitespace()
-        let value = try parseValue()
+        let value = try parseValue(building: true)
         skipWhitespace()
         guard position == bytes.count else { throw error("Unexpected data after JSON value") }
         return value
@@ -43,12 +49,13 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseValue() throws(JSONValue.SyntaxError) -> JSONValue {
+    /// The value at the position; `.null` for a container or string not `building`.
+    private mutating func parseValue(building: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         guard let byte = current else { throw error("Unexpected end of JSON input") }
         switch byte {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(building: building)
+        case UInt8(ascii: "["): return try parseArray(building: building)
+        case UInt8(ascii: "\""): return try parseString(building: building).map(JSONValue.string) ?? .null
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
         case UInt8(ascii: "n"): return try expect("null", .null)
@@ -62,7 +69,7 @@ struct JSONParser {
         guard depth <= maximumDepth else { throw error("JSON nested too deeply") }
     }
 
-    private mutating func parseObject() throws(JSONValue.SyntaxError) -> JSONValue {
+    private mutating func parseObject(building: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         position += 1
@@ -75,12 +82,14 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("Expected a property name") }
-            let key = try parseString()
+            let key = try parseString(building: building)
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("Expected ':' after property name") }
             position += 1
             skipWhitespace()
-            members.set(key, try parseValue())
+            let keeps = key.map { keptKeys?.contains($0) ?? true } ?? false
+            let value = try parseValue(building: keeps)
+            if let key, keeps { members.set(key, value) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -92,7 +101,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONValue.SyntaxError) -> JSONValue {
+    private mutating func parseArray(building: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         position += 1
@@ -104,7 +113,8 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            values.append(try parseValue())
+            let value = try parseValue(building: building)
+            if building { values.append(value) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -160,8 +170,9 @@ struct JSONParser {
     }
 
     /// A string token from its opening quote: its end found and raw control characters
-    /// refused here, its UTF-8 validated, and its escapes resolved by ``JSONString``.
-    private mutating func parseString() throws(JSONValue.SyntaxError) -> String {
+    /// refused here, its UTF-8 validated, and its escapes resolved by ``JSONString`` (only
+    /// checked, and `nil` returned, when not `building`).
+    private mutating func parseString(building: Bool) throws(JSONValue.SyntaxError) -> String? {
         let start = position + 1
         position = start
         var isASCII = true
@@ -174,10 +185,10 @@ struct JSONParser {
                 guard isASCII || UTF8Text.isValid(content) else {
                     throw JSONValue.SyntaxError(message: "Invalid UTF-8 in string", offset: start)
                 }
-                guard let text = JSONString.decode(content) else {
+                guard let text = building ? JSONString.decode(content) : JSONString.hasValidEscapes(content) ? "" : nil else {
                     throw JSONValue.SyntaxError(message: "Bad escaped character in JSON", offset: start)
                 }
-                return text
+                return building ? text : nil
             case UInt8(ascii: "\\"):
                 position += 2
             case 0..<0x20:

@@ -11,7 +11,7 @@ extension JSONValue {
         package var description: String { "\(message) at position \(offset)" }
     }
 
-    /// The deepest nesting ``parse(_:maximumDepth:)`` accepts unless told otherwise: deeper
+    /// The deepest nesting ``parse(_:maximumDepth:keepingMembersNamed:)`` accepts unless told otherwise: deeper
     /// than any log or LLM body needs; the bound keeps a hostile body from exhausting the stack.
     package static let defaultMaximumDepth = 256
 
@@ -21,9 +21,15 @@ extension JSONValue {
     /// and finite (`1e400` is refused), strings of valid UTF-8 without raw control
     /// characters, escapes as ``JSONString/decode(_:)`` resolves them (a lone surrogate
     /// escape becomes U+FFFD). Containers nest at most `maximumDepth` deep.
-    package static func parse(_ data: Data, maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONValue {
+    ///
+    /// With `keys`, an object's members named otherwise, at any depth, are checked as JSON
+    /// but left out, without building their text or containers: a reader that wants a few
+    /// keys of a body full of prompt text pays for those keys.
+    package static func parse(
+        _ data: Data, maximumDepth: Int = defaultMaximumDepth, keepingMembersNamed keys: Set<String>? = nil
+    ) throws(SyntaxError) -> JSONValue {
         let result = data.withUnsafeBytes { raw -> Result<JSONValue, SyntaxError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth, keptKeys: keys)
             do throws(SyntaxError) {
                 return .success(try parser.parseDocument())
             } catch {

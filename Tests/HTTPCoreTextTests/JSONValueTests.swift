@@ -76,4 +76,17 @@ final class JSONValueTests: XCTestCase {
             assertRefused(Data(text.utf8), text)
         }
     }
+
+    func testMembersNotKeptAreLeftOutAtAnyDepthButStillChecked() throws {
+        let text = #"{"model":"m","messages":[{"role":"user","content":"Hi\n"}],"usage":{"input_tokens":3,"total":4}}"#
+        let kept = try JSONValue.parse(Data(text.utf8), keepingMembersNamed: ["model", "usage", "input_tokens"])
+        XCTAssertEqual(kept.serialized, #"{"model":"m","usage":{"input_tokens":3}}"#)
+        for bad in [#"{"x":"\u12"}"#, #"{"x":"\q"}"#, #"{"x":[01]}"#, #"{"x":{"y":1e400}}"#, "{\"x\":\"\u{01}\"}", #"{"x":{"y"}}"#] {
+            XCTAssertThrowsError(try JSONValue.parse(Data(bad.utf8), keepingMembersNamed: []), bad)
+        }
+        var invalidUTF8 = Data(#"{"x":""#.utf8)
+        invalidUTF8.append(contentsOf: [0xC3, 0x28])
+        invalidUTF8.append(contentsOf: Data(#""}"#.utf8))
+        XCTAssertThrowsError(try JSONValue.parse(invalidUTF8, keepingMembersNamed: []), "invalid UTF-8 in a member left out")
+    }
 }
