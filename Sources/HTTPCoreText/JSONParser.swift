@@ -49,7 +49,8 @@ struct JSONParser {
         return value
     }
 
-    /// The value at the position; `.null` for a container or string not `building`.
+    /// The value at the position; when not `building`, a string is checked and read as `.null`
+    /// and a container as empty.
     private mutating func parseValue(building: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         guard let byte = current else { throw error("Unexpected end of JSON input") }
         switch byte {
