@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCoreConcurrency
 import HTTPCoreLoopback
+import HTTPCoreText
 
 /// What a ``DevSeeReceiver`` has received and answered, and the tasks waiting for logs.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCoreLoopback
+import HTTPCoreText
 
 /// The checks dev-see's server (Fastify 5) applies to a `POST /api/logs`, in its order:
 /// content type (415), body size (413), parsing (400), then the route's `validateLogEntry`

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCoreLoopback
+import HTTPCoreText
 
 /// A log server that accepts exactly what dev-see's desktop server accepts, for tests and
 /// benchmarks of code that sends logs to dev-see.

@@ -54,6 +54,26 @@ package enum JSONString {
         return String(scalars)
     }
 
+    /// Whether every escape in a JSON string's content is well formed, as ``decode(_:)``
+    /// requires, checked without building the text.
+    package static func hasValidEscapes(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var index = bytes.startIndex
+        while let backslash = bytes[index...].firstIndex(of: UInt8(ascii: "\\")) {
+            guard backslash + 1 < bytes.endIndex else { return false }
+            switch bytes[backslash + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index = backslash + 2
+            case UInt8(ascii: "u"):
+                guard backslash + 6 <= bytes.endIndex, hexQuad(bytes[(backslash + 2)..<(backslash + 6)]) != nil else { return false }
+                index = backslash + 6
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
     /// A JSON string token (with quotes) for `text`.
     package static func encode(_ text: String) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "\"")]

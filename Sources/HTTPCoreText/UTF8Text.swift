@@ -53,3 +53,19 @@ package enum UTF8Text {
         return lead - 1 + length > bytes.count ? lead - 1 : bytes.count
     }
 }
+
+extension UTF8Text {
+    /// Whether `bytes` are valid UTF-8: no stray continuation byte, no truncated, overlong or
+    /// surrogate sequence.
+    package static func isValid(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+}

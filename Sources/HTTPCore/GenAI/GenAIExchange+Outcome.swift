@@ -11,6 +11,8 @@ extension GenAIExchange {
     ///   `response`);
     /// - for a response of status 400 or more, the status as text (`"503"`), as OpenTelemetry's
     ///   HTTP conventions set `error.type`;
+    /// - when the provider reported an error without a code (a stream answered with 200 that
+    ///   ends with an error event), ``otherErrorType``;
     /// - else `nil`: the call succeeded.
     ///
     /// `statusCode` is the response's status, `nil` when no response arrived.
@@ -18,7 +20,7 @@ extension GenAIExchange {
         recognition: GenAIRecognition, request: GenAIRequestParameters, response: GenAIResponse, statusCode: Int?, error: HTTPError?
     ) {
         self.init(recognition: recognition, request: request, response: response)
-        if errorType != nil { return }
+        if response.errorCode != nil { return }
         if let error {
             errorType = error.typeName
         } else if let statusCode, statusCode >= 400 {

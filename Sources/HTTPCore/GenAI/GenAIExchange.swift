@@ -17,17 +17,21 @@ public struct GenAIExchange: Sendable, Hashable {
     public var request: GenAIRequestParameters
     /// The `gen_ai.response.*` and `gen_ai.usage.*` attributes.
     public var response: GenAIResponse
-    /// `error.type`: the provider's error code (``GenAIResponse/errorCode``) unless set
-    /// otherwise; a caller that knows more (an HTTP status without a provider code, a
-    /// timeout, a cancellation) sets it.
+    /// `error.type`: the provider's error code (``GenAIResponse/errorCode``), or
+    /// ``otherErrorType`` when the provider reported an error without one
+    /// (``GenAIResponse/hasProviderError``), unless set otherwise; a caller that knows more
+    /// (an HTTP status without a provider code, a timeout, a cancellation) sets it.
     public var errorType: String?
+
+    /// `_OTHER`: the convention's `error.type` for an error it has no better name for.
+    public static let otherErrorType = "_OTHER"
 
     /// The call `recognition` describes, which asked for `request` and got `response`.
     public init(recognition: GenAIRecognition, request: GenAIRequestParameters, response: GenAIResponse) {
         self.recognition = recognition
         self.request = request
         self.response = response
-        errorType = response.errorCode
+        errorType = response.errorCode ?? (response.hasProviderError ? Self.otherErrorType : nil)
     }
 
     /// Whether the call streamed: the body asked for it, the path did, or the response came

@@ -15,9 +15,10 @@ import HTTPCoreText
 /// ```
 ///
 /// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
-/// a scan of its URL's text for the host and a comparison of bytes per row, with no
-/// allocation and no retain (a host that is not plain ASCII is read by Foundation, which may
-/// allocate). The path is read only when a row's host matches.
+/// its URL's text (`URL.absoluteString`, a string Foundation allocates), a scan of that text
+/// for the host and a comparison of bytes per row, without Foundation's parse of the host
+/// (a host that is not plain ASCII is read by Foundation, which allocates more). The path is
+/// read only when a row's host matches.
 public struct GenAIRecognizer: Sendable, Hashable {
     /// The rows, in the order they are tried: the first whose host and endpoint match wins.
     public var routes: [GenAIRoute] { storage.routes }

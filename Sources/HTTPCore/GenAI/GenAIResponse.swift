@@ -7,7 +7,8 @@ public struct GenAIResponse: Sendable, Hashable {
     /// `gen_ai.response.model`: the model that answered, as the provider named it (Gemini's
     /// `modelVersion`).
     public var model: String?
-    /// `gen_ai.response.finish_reasons`, one per choice that finished, in the convention's
+    /// `gen_ai.response.finish_reasons`, one per choice that finished (the last it gave, in
+    /// the order of the choices' indexes), in the convention's
     /// words: `stop`, `length`, `content_filter`, `tool_call`, `error`. A reason with no
     /// counterpart stays as sent (Anthropic's `pause_turn`, Gemini's `OTHER`).
     public var finishReasons: [String]
@@ -21,8 +22,16 @@ public struct GenAIResponse: Sendable, Hashable {
     /// `rate_limit_error`), Gemini `error.status` (`RESOURCE_EXHAUSTED`), TGI `error_type`,
     /// Bedrock's `x-amzn-ErrorType` header. `nil` when none named one.
     public var errorCode: String?
-    /// Whether the response was read from stream messages rather than one body.
-    public var isStream: Bool
+    /// Whether the provider said the call failed, with a code or without one: an error body
+    /// or error event (Ollama's `{"error":"…"}`, a Responses `error` or `response.failed`
+    /// event, a chat-completions stream's `{"error":{"message":…}}`), or Bedrock's error
+    /// header. A stream answered with status 200 can end this way.
+    public var hasProviderError: Bool { errorCode != nil || reportsErrorWithoutCode }
+    /// Whether an error body or event named no code.
+    var reportsErrorWithoutCode: Bool
+    /// Whether the response was read from stream messages rather than one body: whether any
+    /// message was read.
+    public var isStream: Bool { messageCount > 0 }
     /// The stream messages read.
     public var messageCount: Int
     /// `gen_ai.response.time_to_first_chunk`: seconds from the request to the first message
@@ -36,10 +45,11 @@ public struct GenAIResponse: Sendable, Hashable {
     /// ``GenAIResponseReader/maximumChunkIntervals`` chunks.
     public var outputChunkIntervals: [Double]
 
-    /// A response of these facts, for tests and for callers that know them.
+    /// A response of these facts, for tests and for callers that know them; an `errorCode`
+    /// implies ``hasProviderError``.
     public init(
         id: String? = nil, model: String? = nil, finishReasons: [String] = [], providerFinishReasons: [String] = [],
-        usage: GenAIUsage? = nil, errorCode: String? = nil, isStream: Bool = false, messageCount: Int = 0,
+        usage: GenAIUsage? = nil, errorCode: String? = nil, hasProviderError: Bool = false, messageCount: Int = 0,
         timeToFirstChunk: Double? = nil, outputChunkCount: Int = 0, outputChunkIntervals: [Double] = []
     ) {
         self.id = id
@@ -48,7 +58,7 @@ public struct GenAIResponse: Sendable, Hashable {
         self.providerFinishReasons = providerFinishReasons
         self.usage = usage
         self.errorCode = errorCode
-        self.isStream = isStream
+        reportsErrorWithoutCode = hasProviderError && errorCode == nil
         self.messageCount = messageCount
         self.timeToFirstChunk = timeToFirstChunk
         self.outputChunkCount = outputChunkCount

@@ -19,20 +19,27 @@ public struct GenAIResponseReader: Sendable {
     public static let maximumChunkIntervals = 8192
 
     private let recognition: GenAIRecognition
+    /// The response shape, which the endpoint's format fixes; Bedrock's `invoke` answers in
+    /// the model's own shape, which is then taken from the first payload that is not an error.
     private var shape: LLMPayload.Shape?
     private var usage = LLMPayload.Usage()
+    /// The last finish reason each choice gave, by its index: servers may repeat it.
+    private var finishReasonByChoice: [Int: String] = [:]
     private var current = GenAIResponse()
     private var lastOutputAt: Double?
 
     /// A reader for the response of the call `recognition` describes.
     public init(_ recognition: GenAIRecognition) {
         self.recognition = recognition
+        shape = LLMPayload.Shape(recognition.format)
     }
 
     /// What was read so far.
     public var response: GenAIResponse {
         var response = current
         response.usage = conventionUsage
+        response.providerFinishReasons = finishReasonByChoice.sorted { $0.key < $1.key }.map(\.value)
+        response.finishReasons = response.providerFinishReasons.map(GenAIFinishReason.conventionName)
         return response
     }
 
@@ -48,7 +55,6 @@ public struct GenAIResponseReader: Sendable {
     /// data, or a JSON line (`eventType` `nil`), which arrived `seconds` after the request
     /// was sent.
     public mutating func read(eventType: String?, data: Data, arrivedAfter seconds: Double) {
-        current.isStream = true
         current.messageCount += 1
         guard let payload = LLMPayload.read(eventType: eventType, data: data) else { return }
         absorb(payload, arrivedAfter: seconds)
@@ -68,13 +74,18 @@ public struct GenAIResponseReader: Sendable {
     }
 
     private mutating func absorb(_ payload: LLMPayload, arrivedAfter seconds: Double?) {
-        shape = shape ?? payload.shape
+        if shape == nil, payload.errorCode == nil { shape = payload.shape }
         current.id = current.id ?? payload.responseID
         current.model = current.model ?? payload.responseModel
-        current.providerFinishReasons += payload.finishReasons
-        current.finishReasons += payload.finishReasons.map(GenAIFinishReason.conventionName)
+        finishReasonByChoice.merge(payload.finishReasons) { _, later in later }
         usage.update(with: payload.usage)
-        if let code = payload.errorCode, current.errorCode == nil { current.errorCode = code.isEmpty ? nil : code }
+        if let code = payload.errorCode {
+            if code.isEmpty {
+                current.reportsErrorWithoutCode = true
+            } else if current.errorCode == nil {
+                current.errorCode = code
+            }
+        }
         guard payload.carriesOutput, let seconds else { return }
         current.outputChunkCount += 1
         if let last = lastOutputAt {

@@ -18,6 +18,21 @@ struct LLMPayload: Sendable {
     enum Shape: Sendable {
         case openAIChat, openAIResponses, anthropic, gemini, textGenerationInference, ollama, bedrockConverse
 
+        /// The shape the responses of an endpoint of `format` come in; `nil` for Bedrock's
+        /// `invoke`, which answers in the model's own shape.
+        init?(_ format: GenAIWireFormat) {
+            switch format {
+            case .openAIChat, .openAICompletions, .openAIEmbeddings: self = .openAIChat
+            case .openAIResponses: self = .openAIResponses
+            case .anthropicMessages: self = .anthropic
+            case .geminiGenerateContent, .geminiEmbedContent: self = .gemini
+            case .bedrockConverse: self = .bedrockConverse
+            case .bedrockInvoke: return nil
+            case .textGenerationInference: self = .textGenerationInference
+            case .ollamaChat, .ollamaGenerate, .ollamaEmbed: self = .ollama
+            }
+        }
+
         /// The shape ``StreamAnswer`` names; `nil` for Bedrock, whose stream framing the
         /// package does not parse.
         var streamAnswerShape: StreamAnswer.Shape? {
@@ -64,8 +79,9 @@ struct LLMPayload: Sendable {
     var carriesOutput = false
     var responseID: String?
     var responseModel: String?
-    /// The finish reasons as the provider spelled them, one per choice that finished.
-    var finishReasons: [String] = []
+    /// The finish reasons as the provider spelled them, by the index of the choice that
+    /// finished (0 for shapes with one choice).
+    var finishReasons: [Int: String] = [:]
     var usage = Usage()
     /// The provider's error code or type, when the payload is an error (`""` when it says
     /// it is one without a code).
@@ -128,13 +144,13 @@ struct LLMPayload: Sendable {
         var payload = LLMPayload(shape: .openAIChat)
         payload.responseID = object.string("id")
         payload.responseModel = object.string("model")
-        for choice in object.objects("choices") ?? [] {
-            if let reason = choice.string("finish_reason") { payload.finishReasons.append(reason) }
+        for (position, choice) in (object.objects("choices") ?? []).enumerated() {
+            if let reason = choice.string("finish_reason") { payload.finishReasons[choice.int("index") ?? position] = reason }
             let message = choice.object("delta") ?? choice.object("message")
             let text = message?.string("content") ?? choice.string("text") ?? ""
             payload.text += text
             let hasOtherOutput = ["tool_calls", "function_call", "refusal", "reasoning_content", "reasoning"].contains {
-                message?.has($0) == true && message?.string($0) != ""
+                message?.hasContent($0) == true
             }
             payload.carriesOutput = payload.carriesOutput || !text.isEmpty || hasOtherOutput
         }
@@ -172,12 +188,13 @@ struct LLMPayload: Sendable {
         switch response.string("status") {
         case "completed":
             let callsATool = response.objects("output")?.contains { $0.string("type") == "function_call" } == true
-            payload.finishReasons = [callsATool ? "function_call" : "completed"]
+            payload.finishReasons = [0: callsATool ? "function_call" : "completed"]
         case "incomplete":
-            payload.finishReasons = [response.object("incomplete_details")?.string("reason") ?? "incomplete"]
+            payload.finishReasons = [0: response.object("incomplete_details")?.string("reason") ?? "incomplete"]
         case "failed":
-            payload.finishReasons = ["failed"]
-            if let error = response.object("error") { payload.errorCode = error.string("code") ?? "" }
+            payload.finishReasons = [0: "failed"]
+            // A failed response is an error whether or not it names one.
+            payload.errorCode = response.object("error")?.string("code") ?? ""
         default: break
         }
         for item in response.objects("output") ?? [] {
@@ -207,7 +224,7 @@ struct LLMPayload: Sendable {
         if let message {
             payload.responseID = message.string("id")
             payload.responseModel = message.string("model")
-            if let reason = message.string("stop_reason") { payload.finishReasons = [reason] }
+            if let reason = message.string("stop_reason") { payload.finishReasons = [0: reason] }
             for block in message.objects("content") ?? [] where block.string("type") == "text" {
                 payload.text += block.string("text") ?? ""
             }
@@ -220,7 +237,7 @@ struct LLMPayload: Sendable {
             payload.carriesOutput = !fragment.isEmpty
         }
         if type == "message_delta" {
-            if let reason = object.object("delta")?.string("stop_reason") { payload.finishReasons = [reason] }
+            if let reason = object.object("delta")?.string("stop_reason") { payload.finishReasons = [0: reason] }
             if let usage = object.object("usage") { payload.usage = anthropicUsage(usage) }
         }
         return payload
@@ -239,15 +256,17 @@ struct LLMPayload: Sendable {
         var payload = LLMPayload(shape: .gemini)
         payload.responseID = object.string("responseId")
         payload.responseModel = object.string("modelVersion")
-        for candidate in object.objects("candidates") ?? [] {
+        let candidates = object.objects("candidates") ?? []
+        for (position, candidate) in candidates.enumerated() {
             for part in candidate.object("content")?.objects("parts") ?? [] {
                 let text = part.string("text") ?? ""
                 payload.text += text
                 payload.carriesOutput = payload.carriesOutput || !text.isEmpty || part.has("functionCall")
             }
-            if let reason = candidate.string("finishReason") { payload.finishReasons.append(reason) }
+            if let reason = candidate.string("finishReason") { payload.finishReasons[candidate.int("index") ?? position] = reason }
         }
-        if let reason = object.object("promptFeedback")?.string("blockReason") { payload.finishReasons.append(reason) }
+        // A blocked prompt has no candidates; its reason stands after any there are.
+        if let reason = object.object("promptFeedback")?.string("blockReason") { payload.finishReasons[candidates.count] = reason }
         if let usage = object.object("usageMetadata") {
             payload.usage.input = usage.int("promptTokenCount")
             payload.usage.output = usage.int("candidatesTokenCount")
@@ -269,7 +288,7 @@ struct LLMPayload: Sendable {
             payload.text = object.string("generated_text") ?? ""
         }
         if let details = object.object("details") {
-            if let reason = details.string("finish_reason") { payload.finishReasons = [reason] }
+            if let reason = details.string("finish_reason") { payload.finishReasons = [0: reason] }
             payload.usage.output = details.int("generated_tokens")
         }
         return payload
@@ -282,9 +301,10 @@ struct LLMPayload: Sendable {
         payload.responseModel = object.string("model")
         let message = object.object("message")
         payload.text = message?.string("content") ?? object.string("response") ?? ""
-        let hasOtherOutput = message?.has("tool_calls") == true || !(message?.string("thinking") ?? object.string("thinking") ?? "").isEmpty
+        let hasOtherOutput = message?.hasContent("tool_calls") == true || message?.hasContent("thinking") == true
+            || object.hasContent("thinking")
         payload.carriesOutput = !payload.text.isEmpty || hasOtherOutput
-        if object.bool("done") == true, let reason = object.string("done_reason") { payload.finishReasons = [reason] }
+        if object.bool("done") == true, let reason = object.string("done_reason") { payload.finishReasons = [0: reason] }
         payload.usage.input = object.int("prompt_eval_count")
         payload.usage.output = object.int("eval_count")
         return payload
@@ -302,7 +322,7 @@ struct LLMPayload: Sendable {
         for block in object.object(at: "output", "message")?.objects("content") ?? [] {
             payload.text += block.string("text") ?? ""
         }
-        if let reason = object.string("stopReason") { payload.finishReasons = [reason] }
+        if let reason = object.string("stopReason") { payload.finishReasons = [0: reason] }
         if let usage = object.object("usage") { payload.usage = bedrockUsage(usage) }
         return payload
     }
@@ -315,7 +335,7 @@ struct LLMPayload: Sendable {
             payload.text = delta?.string("text") ?? ""
             payload.carriesOutput = !payload.text.isEmpty || delta?.has("toolUse") == true || delta?.has("reasoningContent") == true
         case "messageStop":
-            if let reason = object.string("stopReason") { payload.finishReasons = [reason] }
+            if let reason = object.string("stopReason") { payload.finishReasons = [0: reason] }
         case "metadata":
             if let usage = object.object("usage") { payload.usage = bedrockUsage(usage) }
         default: break

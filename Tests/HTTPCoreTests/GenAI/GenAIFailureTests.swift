@@ -37,11 +37,76 @@ final class GenAIFailureTests: XCTestCase {
         ])
     }
 
-    func testAnErrorWithoutACodeLeavesTheTypeToTheCaller() throws {
-        var exchange = try GenAIFixture.ollamaModelMissing.exchange()
-        XCTAssertNil(exchange.errorType, "Ollama names no code; the HTTP status is the caller's to report")
-        exchange.errorType = "404"
-        XCTAssertEqual(exchange.attributes.last?.value, .string("404"))
+    func testAnErrorWithoutACodeIsOtherUnlessTheStatusNamesIt() throws {
+        let fixture = GenAIFixture.ollamaModelMissing
+        let exchange = try fixture.exchange()
+        XCTAssertNil(exchange.response.errorCode, "Ollama names no code")
+        XCTAssertTrue(exchange.response.hasProviderError)
+        XCTAssertEqual(exchange.errorType, "_OTHER")
+        XCTAssertEqual(exchange.attributes.last?.value, .string("_OTHER"))
+        let answered404 = GenAIExchange(
+            recognition: exchange.recognition, request: exchange.request, response: exchange.response, statusCode: 404, error: nil
+        )
+        XCTAssertEqual(answered404.errorType, "404", "the HTTP status names the error better than _OTHER")
+    }
+
+    /// The error messages a stream answered with 200 can end with, each after one message of
+    /// text, with the `error.type` each gives.
+    private let streamEndingErrors: [(url: String, eventType: String?, text: String, error: String, errorType: String)] = [
+        (
+            "http://localhost:11434/api/chat", nil,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel"},"done":false}"#,
+            #"{"error":"an error was encountered while running the model"}"#, "_OTHER"
+        ),
+        (
+            "https://api.openai.com/v1/responses", "response.output_text.delta",
+            #"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hel"}"#,
+            #"{"type":"error","message":"The server had an error.","param":null,"sequence_number":4}"#, "_OTHER"
+        ),
+        (
+            "https://api.openai.com/v1/responses", "response.output_text.delta",
+            #"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hel"}"#,
+            #"{"type":"response.failed","response":{"id":"resp_1","object":"response","status":"failed","error":{"message":"The model failed."},"model":"gpt-4.1"}}"#,
+            "_OTHER"
+        ),
+        (
+            "https://api.openai.com/v1/responses", "response.output_text.delta",
+            #"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hel"}"#,
+            #"{"type":"response.failed","response":{"id":"resp_1","object":"response","status":"failed","error":null,"model":"gpt-4.1"}}"#,
+            "_OTHER"
+        ),
+        (
+            "https://api.openai.com/v1/chat/completions", nil,
+            #"{"id":"chatcmpl-1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"}}]}"#,
+            #"{"error":{"message":"The upstream model stopped answering."}}"#, "_OTHER"
+        ),
+        (
+            "https://api.openai.com/v1/chat/completions", nil,
+            #"{"id":"chatcmpl-1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hel"}}]}"#,
+            #"{"error":{"message":"The server had an error.","code":"server_error"}}"#, "server_error"
+        ),
+        (
+            "https://api.openai.com/v1/responses", "response.output_text.delta",
+            #"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hel"}"#,
+            #"{"type":"error","code":"server_error","message":"The server had an error.","param":null,"sequence_number":4}"#,
+            "server_error"
+        ),
+    ]
+
+    func testAStreamAnsweredWith200ThatEndsWithAnErrorIsAnError() throws {
+        for stream in streamEndingErrors {
+            let call = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: URL(string: stream.url)!))
+            var reader = GenAIResponseReader(call)
+            reader.read(eventType: stream.eventType, data: Data(stream.text.utf8), arrivedAfter: 0.5)
+            // The error's own `type` names its event, as a server-sent event's `event:` would.
+            reader.read(eventType: nil, data: Data(stream.error.utf8), arrivedAfter: 0.75)
+            let exchange = GenAIExchange(
+                recognition: call, request: GenAIRequestParameters(), response: reader.response, statusCode: 200, error: nil
+            )
+            XCTAssertTrue(exchange.response.hasProviderError, stream.error)
+            XCTAssertEqual(exchange.errorType, stream.errorType, stream.error)
+            XCTAssertEqual(exchange.response.outputChunkCount, 1, stream.error)
+        }
     }
 
     func testAnAnthropicStreamOverloadedMidwayKeepsWhatArrivedAndTheErrorEvent() throws {

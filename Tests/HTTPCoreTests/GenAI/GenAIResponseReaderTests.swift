@@ -84,4 +84,92 @@ final class GenAIResponseReaderTests: XCTestCase {
         reader.read(body: Data("<html>502 Bad Gateway</html>".utf8))
         XCTAssertEqual(reader.response, GenAIResponse())
     }
+
+    /// Reads `messages` as JSON lines, a quarter of a second apart from 0.25 s.
+    private func read(_ messages: [String], from url: String) throws -> GenAIResponse {
+        var reader = try reader(url)
+        for (index, message) in messages.enumerated() {
+            reader.read(eventType: nil, data: Data(message.utf8), arrivedAfter: 0.25 * Double(index + 1))
+        }
+        return reader.response
+    }
+
+    func testEmptyToolCallsAndContentOnOpenAICompatibleDeltasAreNotChunks() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"Hel","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"lo","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"","tool_calls":[]},"finish_reason":"stop"}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.timeToFirstChunk, 0.75, "the first message with text")
+        XCTAssertEqual(response.outputChunkCount, 2)
+        XCTAssertEqual(response.outputChunkIntervals, [0.25])
+    }
+
+    func testAToolCallFragmentOnAnOpenAICompatibleDeltaIsAChunk() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[]}}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city"}}]}}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.timeToFirstChunk, 0.5)
+        XCTAssertEqual(response.outputChunkCount, 1)
+    }
+
+    func testEmptyToolCallsAndContentOnOllamaMessagesAreNotChunks() throws {
+        let response = try read([
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","tool_calls":[]},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":""},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"Hel","tool_calls":[]},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"lo"},"done":false}"#,
+            #"{"model":"llama3.2","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}"#,
+        ], from: "http://localhost:11434/api/chat")
+        XCTAssertEqual(response.timeToFirstChunk, 0.75, "the first message with text")
+        XCTAssertEqual(response.outputChunkCount, 2)
+        XCTAssertEqual(response.outputChunkIntervals, [0.25])
+    }
+
+    func testAFinishReasonRepeatedInEveryLastMessageIsOneReason() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"qwen","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.finishReasons, ["stop"])
+        XCTAssertEqual(response.providerFinishReasons, ["stop"])
+    }
+
+    func testTwoChoicesGiveTheirLastReasonsInIndexOrder() throws {
+        let response = try read([
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":1,"delta":{"content":"B"},"finish_reason":"length"}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"A"},"finish_reason":null}]}"#,
+            #"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{},"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"length"}]}"#,
+        ], from: "https://api.openai.com/v1/chat/completions")
+        XCTAssertEqual(response.finishReasons, ["stop", "length"])
+    }
+
+    func testTheEndpointFixesTheShapeSoAnErrorFirstKeepsAnthropicsCacheTokensCounted() throws {
+        var reader = try reader("https://api.anthropic.com/v1/messages")
+        let messages: [(String, String)] = [
+            ("error", #"{"error":{"message":"retrying upstream","code":"gateway_retry"}}"#),
+            ("message_start", #"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":null,"usage":{"input_tokens":25,"cache_creation_input_tokens":100,"cache_read_input_tokens":2048,"output_tokens":1}}}"#),
+        ]
+        for (index, (type, data)) in messages.enumerated() {
+            reader.read(eventType: type, data: Data(data.utf8), arrivedAfter: 0.25 * Double(index + 1))
+        }
+        XCTAssertEqual(reader.response.usage, GenAIUsage(
+            inputTokens: 25 + 2048 + 100, outputTokens: 1, cacheReadInputTokens: 2048, cacheCreationInputTokens: 100
+        ), "Anthropic's input count excludes the cached tokens, which are added")
+    }
+
+    func testAResponseIsAStreamWhenItsMessagesWereRead() throws {
+        var reader = try reader("https://api.openai.com/v1/chat/completions")
+        XCTAssertFalse(reader.response.isStream)
+        reader.read(body: Data(#"{"id":"c1","object":"chat.completion","model":"gpt-4o","choices":[]}"#.utf8))
+        XCTAssertFalse(reader.response.isStream)
+        reader.read(eventType: nil, data: Data("{}".utf8), arrivedAfter: 0.25)
+        XCTAssertTrue(reader.response.isStream)
+        XCTAssertEqual(reader.response.messageCount, 1)
+        XCTAssertEqual(GenAIResponse(messageCount: 3).isStream, true)
+    }
 }

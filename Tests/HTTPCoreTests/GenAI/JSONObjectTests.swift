@@ -10,18 +10,26 @@ final class JSONObjectTests: XCTestCase {
     }
 
     func testValuesReadByTypeAndAnythingElseIsAbsent() throws {
-        let read = try XCTUnwrap(object(#" {"n": 12, "x": -0.5, "e": 1e3, "t": true, "s": "a\"b\u00e9\n", "z": null, "a": ["p", 1], "o": {"k": "v"}} "#))
+        let read = try XCTUnwrap(object(#" {"n": 12, "temperature": -0.5, "seed": 1e3, "stream": true, "text": "a\"b\u00e9\n", "error": null, "stop": ["p", 1], "usage": {"code": "v"}} "#))
         XCTAssertEqual(read.int("n"), 12)
-        XCTAssertEqual(read.double("x"), -0.5)
-        XCTAssertEqual(read.int("e"), 1000)
-        XCTAssertNil(read.int("x"), "a fraction is no integer")
-        XCTAssertEqual(read.bool("t"), true)
-        XCTAssertNil(read.int("t"), "true is no number")
-        XCTAssertEqual(read.string("s"), "a\"bé\n")
-        XCTAssertFalse(read.has("z"), "null is absent")
-        XCTAssertFalse(read.has("missing"))
-        XCTAssertEqual(read.strings("a"), ["p"])
-        XCTAssertEqual(read.object("o")?.string("k"), "v")
+        XCTAssertEqual(read.double("temperature"), -0.5)
+        XCTAssertEqual(read.int("seed"), 1000)
+        XCTAssertNil(read.int("temperature"), "a fraction is no integer")
+        XCTAssertEqual(read.bool("stream"), true)
+        XCTAssertNil(read.int("stream"), "true is no number")
+        XCTAssertEqual(read.string("text"), "a\"bé\n")
+        XCTAssertFalse(read.has("error"), "null is absent")
+        XCTAssertFalse(read.has("model"))
+        XCTAssertEqual(read.strings("stop"), ["p"])
+        XCTAssertEqual(read.object("usage")?.string("code"), "v")
+    }
+
+    func testMembersNoReaderReadsAreCheckedButNotBuilt() throws {
+        let read = try XCTUnwrap(object(#"{"messages":[{"role":"user","content":"a long prompt\n"}],"tools":{},"model":"gpt-4o"}"#))
+        XCTAssertEqual(read.string("model"), "gpt-4o")
+        for text in [#"{"messages":[1,],"model":"m"}"#, #"{"messages":"\x","model":"m"}"#, #"{"logprobs":01,"model":"m"}"#, #"{"logprobs":1e400}"#] {
+            XCTAssertNil(object(text), "an unread member must still be JSON: \(text)")
+        }
     }
 
     func testARepeatedKeyReadsItsLastValue() {
@@ -35,7 +43,7 @@ final class JSONObjectTests: XCTestCase {
     }
 
     func testNestingDeeperThanTheLimitIsRefused() {
-        let deep = String(repeating: #"{"a":"#, count: JSONValue.maximumDepth + 1) + "1" + String(repeating: "}", count: JSONValue.maximumDepth + 1)
+        let deep = String(repeating: #"{"a":"#, count: JSONObject.maximumDepth + 1) + "1" + String(repeating: "}", count: JSONObject.maximumDepth + 1)
         XCTAssertNil(object(deep))
         let fits = String(repeating: #"{"a":"#, count: 10) + "1" + String(repeating: "}", count: 10)
         XCTAssertNotNil(object(fits))

@@ -15,7 +15,7 @@ final class MetricsObserverGenAITests: XCTestCase {
     private func call(usage: GenAIUsage?, streamed: Bool, errorStatus: Int? = nil) throws -> GenAIExchange {
         let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
         let response = GenAIResponse(
-            id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: usage, isStream: streamed,
+            id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: usage,
             messageCount: streamed ? 4 : 0, timeToFirstChunk: streamed ? 0.125 : nil, outputChunkCount: streamed ? 3 : 0,
             outputChunkIntervals: streamed ? [0.25, 0.5] : []
         )

@@ -22,7 +22,7 @@ final class GenAISpanObserverTests: XCTestCase {
         let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
         let response = GenAIResponse(
             id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: GenAIUsage(inputTokens: 12, outputTokens: 34),
-            isStream: true, messageCount: 4, timeToFirstChunk: 0.125, outputChunkCount: 3, outputChunkIntervals: [0.25, 0.5]
+            messageCount: 4, timeToFirstChunk: 0.125, outputChunkCount: 3, outputChunkIntervals: [0.25, 0.5]
         )
         return GenAIExchange(
             recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: true), response: response,
