@@ -72,7 +72,7 @@ final class LokiGenAITests: XCTestCase {
         let call = GenAIExchange(
             recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
             request: GenAIRequestParameters(model: "claude-sonnet-4", stream: true),
-            response: GenAIResponse(errorCode: "overloaded_error", isStream: true), statusCode: 200, error: nil
+            response: GenAIResponse(errorCode: "overloaded_error", messageCount: 3), statusCode: 200, error: nil
         )
         let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
