@@ -53,18 +53,13 @@ public struct TraceContext: Sendable, Hashable {
     /// Versions above `00` are read as the spec says: their first 55 characters, which must
     /// be followed by `-` when the value is longer.
     public init?(traceparent: String, tracestate: String? = nil) {
-        let value = Array(traceparent.trimmingCharacters(in: .whitespaces).utf8)
-        guard value.count >= 55, value[2] == UInt8(ascii: "-"), value[35] == UInt8(ascii: "-"), value[52] == UInt8(ascii: "-"),
-            let version = Self.parseHex(value[0..<2]), version != 0xff,
-            version == 0 ? value.count == 55 : (value.count == 55 || value[55] == UInt8(ascii: "-")),
-            let flags = Self.parseHex(value[53..<55])
-        else { return nil }
-        self.init(
-            traceID: String(decoding: value[3..<35], as: UTF8.self),
-            spanID: String(decoding: value[36..<52], as: UTF8.self),
-            flags: UInt8(flags),
-            traceState: tracestate
-        )
+        var value = traceparent
+        // Trimming copies the value; one that starts and ends with a visible ASCII character,
+        // as every valid header does, has nothing to trim.
+        if !Self.hasNothingToTrim(value.utf8) { value = value.trimmingCharacters(in: .whitespaces) }
+        // Read in place: only the two ids become strings, and only once the whole value passed.
+        guard let parts = value.withUTF8(Self.parseTraceparent) else { return nil }
+        self.init(unchecked: parts.traceID, spanID: parts.spanID, flags: parts.flags, traceState: tracestate)
     }
 
     /// Creates a context from its parts; `nil` when an id breaks a W3C rule.
@@ -101,8 +96,38 @@ public struct TraceContext: Sendable, Hashable {
     // MARK: Hex digits
 
     private static func isValidID(_ id: String, digits: Int) -> Bool {
-        let bytes = id.utf8
-        return bytes.count == digits && bytes.allSatisfy { hexValue($0) != nil } && bytes.contains { $0 != UInt8(ascii: "0") }
+        isValidID(id.utf8, digits: digits)
+    }
+
+    private static func isValidID(_ bytes: some Collection<UInt8>, digits: Int) -> Bool {
+        bytes.count == digits && bytes.allSatisfy { hexValue($0) != nil } && bytes.contains { $0 != UInt8(ascii: "0") }
+    }
+
+    /// Whether `.whitespaces` trims nothing from `bytes`: they start and end with an ASCII
+    /// byte other than space and tab (the only ASCII characters in that set). `false` tells
+    /// nothing: the value must be trimmed to know.
+    private static func hasNothingToTrim(_ bytes: String.UTF8View) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        return isUntrimmedASCII(first) && isUntrimmedASCII(last)
+    }
+
+    private static func isUntrimmedASCII(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t")
+    }
+
+    /// The ids and flags of a trimmed `traceparent` value, `nil` when it breaks a W3C rule.
+    private static func parseTraceparent(_ value: UnsafeBufferPointer<UInt8>) -> (traceID: String, spanID: String, flags: UInt8)? {
+        guard value.count >= 55, value[2] == UInt8(ascii: "-"), value[35] == UInt8(ascii: "-"), value[52] == UInt8(ascii: "-"),
+            let version = parseHex(value[0..<2]), version != 0xff,
+            version == 0 ? value.count == 55 : (value.count == 55 || value[55] == UInt8(ascii: "-")),
+            let flags = parseHex(value[53..<55]),
+            isValidID(value[3..<35], digits: 32), isValidID(value[36..<52], digits: 16)
+        else { return nil }
+        return (
+            String(decoding: UnsafeBufferPointer(rebasing: value[3..<35]), as: UTF8.self),
+            String(decoding: UnsafeBufferPointer(rebasing: value[36..<52]), as: UTF8.self),
+            UInt8(flags)
+        )
     }
 
     /// Lowercase hex digits only, as the spec requires.
@@ -114,7 +139,7 @@ public struct TraceContext: Sendable, Hashable {
         }
     }
 
-    private static func parseHex(_ bytes: ArraySlice<UInt8>) -> Int? {
+    private static func parseHex(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         var value = 0
         for byte in bytes {
             guard let digit = hexValue(byte) else { return nil }

@@ -45,10 +45,14 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         if let header = request.headers["traceparent"], let callers = TraceContext(traceparent: header) {
             trace = callers
         } else {
-            request.headers.remove(name: "tracestate")
             trace = TraceContext.current?.newSpan() ?? .newTrace(sampled: samplesNewTraces)
+            let state = trace.traceState.flatMap { $0.isEmpty ? nil : $0 }
+            // Room for the fields added below: the caller's fields, shared with the caller's
+            // request, are copied once, and adding the tracestate does not grow them again.
+            request.headers.reserveCapacity(request.headers.count + (state == nil ? 1 : 2))
+            request.headers.remove(name: "tracestate")
             request.headers.set(name: "traceparent", value: trace.traceparent)
-            if let state = trace.traceState, !state.isEmpty {
+            if let state {
                 request.headers.set(name: "tracestate", value: state)
             }
         }

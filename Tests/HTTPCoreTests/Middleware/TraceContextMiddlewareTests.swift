@@ -4,6 +4,7 @@ import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
 import HTTPCoreLoopback
+import HTTPCoreConcurrency
 
 /// `TraceContextMiddleware` through `URLSessionClient` against a loopback server.
 final class TraceContextMiddlewareTests: XCTestCase {
@@ -125,5 +126,58 @@ final class TraceContextMiddlewareTests: XCTestCase {
         XCTAssertNotEqual(sent[0].spanID, sent[1].spanID)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.filter { $0.name == .requestStarted }.map { $0.metadata["span_id"] }, sent.map(\.spanID))
+    }
+
+    // MARK: The request the middleware passes on, field by field
+
+    /// The request `TraceContextMiddleware` hands to `next` for `request`.
+    private func passedOn(_ request: HTTPRequest) async throws -> HTTPRequest {
+        let passed = Locked<HTTPRequest?>(nil)
+        _ = try await TraceContextMiddleware().intercept(request, body: nil, context: HTTPMiddlewareContext()) { request, _ in
+            passed.withLock { $0 = request }
+            return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+        }
+        return try XCTUnwrap(passed.withLock { $0 })
+    }
+
+    func testANewTraceKeepsTheCallersFieldsInOrderAndAppendsOneTraceparent() async throws {
+        let url = try XCTUnwrap(URL(string: "https://api.example.com/users"))
+        let request = HTTPRequest(
+            url: url, headers: ["Accept": "application/json", "tracestate": "orphan=1", "X-Feature": "search"], metadata: ["route": "/users"]
+        )
+        let passed = try await passedOn(request)
+        XCTAssertEqual(passed.headers.map(\.name), ["Accept", "X-Feature", "traceparent"])
+        XCTAssertEqual(Array(passed.headers.prefix(2)), Array(request.headers.fields[0...0] + request.headers.fields[2...2]))
+        let sent = try XCTUnwrap(TraceContext(traceparent: passed.headers["traceparent"] ?? ""))
+        XCTAssertEqual(passed.metadata, ["route": "/users", "trace_id": sent.traceID, "span_id": sent.spanID])
+    }
+
+    func testAnInvalidTraceparentIsReplacedInItsPlace() async throws {
+        let url = try XCTUnwrap(URL(string: "https://api.example.com/users"))
+        let passed = try await passedOn(HTTPRequest(
+            url: url, headers: ["Accept": "application/json", "traceparent": "00-invalid", "X-Feature": "search", "Traceparent": "again"]
+        ))
+        XCTAssertEqual(passed.headers.map(\.name), ["Accept", "traceparent", "X-Feature"])
+        XCTAssertTrue(TraceContextTests.isValidTraceparent(passed.headers["traceparent"] ?? ""))
+    }
+
+    func testAContinuedTraceAppendsTraceparentThenItsTracestate() async throws {
+        let url = try XCTUnwrap(URL(string: "https://api.example.com/users"))
+        let context = try XCTUnwrap(TraceContext(traceparent: parent, tracestate: "congo=t61rcWkgMzE"))
+        let passed = try await TraceContext.$current.withValue(context) {
+            try await passedOn(HTTPRequest(url: url, headers: ["Accept": "application/json", "tracestate": "orphan=1"]))
+        }
+        XCTAssertEqual(passed.headers.map(\.name), ["Accept", "traceparent", "tracestate"])
+        XCTAssertEqual(passed.headers.values(for: "tracestate"), ["congo=t61rcWkgMzE"])
+        let sent = try XCTUnwrap(TraceContext(traceparent: passed.headers["traceparent"] ?? ""))
+        XCTAssertEqual(passed.metadata, ["trace_id": context.traceID, "span_id": sent.spanID])
+    }
+
+    func testTheCallersValidTraceparentLeavesEveryFieldAsItWas() async throws {
+        let url = try XCTUnwrap(URL(string: "https://api.example.com/users"))
+        let request = HTTPRequest(url: url, headers: ["Accept": "application/json", "traceparent": " \(parent)\t", "tracestate": "rojo=1"])
+        let passed = try await passedOn(request)
+        XCTAssertEqual(passed.headers, request.headers)
+        XCTAssertEqual(passed.metadata, ["trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "span_id": "00f067aa0ba902b7"])
     }
 }

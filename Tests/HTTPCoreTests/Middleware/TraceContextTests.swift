@@ -58,6 +58,16 @@ final class TraceContextTests: XCTestCase {
         XCTAssertNotNil(TraceContext(traceparent: "  " + valid + " "), "optional whitespace around a header value")
     }
 
+    func testWhitespaceAroundTheValueIsTrimmedAsFoundationsWhitespacesSetSays() throws {
+        for padded in ["\t" + valid + "  ", "\u{00A0}" + valid, valid + "\u{3000}", " \u{2009}" + valid + "\u{00A0}\t"] {
+            let context = try XCTUnwrap(TraceContext(traceparent: padded), padded.debugDescription)
+            XCTAssertEqual(context.traceparent, valid)
+        }
+        for padded in ["\n" + valid, valid + "\r\n"] {
+            XCTAssertNil(TraceContext(traceparent: padded), "not in .whitespaces: \(padded.debugDescription)")
+        }
+    }
+
     func testNewTracesAndSpansHaveValidRandomIDs() throws {
         let traces = (0..<200).map { _ in TraceContext.newTrace() }
         for trace in traces {
