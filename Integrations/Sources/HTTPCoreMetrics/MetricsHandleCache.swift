@@ -29,6 +29,29 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let server: String
     }
 
+    /// The dimensions that an LLM call's GenAI metrics share (``MetricsObserver/genAIDimensions(of:)``),
+    /// and its `error.type`, which the token usage leaves out.
+    struct GenAIDimensions: Hashable {
+        let shared: [Dimension]
+        let errorType: String?
+    }
+
+    /// One dimension, hashable.
+    struct Dimension: Hashable {
+        let name: String
+        let value: String
+    }
+
+    /// The GenAI metric handles of one ``GenAIDimensions``, each made when a call first needs
+    /// it: a call without usage or chunks makes no token or chunk instrument.
+    struct GenAIHandles {
+        var operationDuration: CoreMetrics.Timer?
+        var timeToFirstChunk: CoreMetrics.Timer?
+        var timePerOutputChunk: CoreMetrics.Timer?
+        var inputTokenUsage: Recorder?
+        var outputTokenUsage: Recorder?
+    }
+
     /// The timer, counter and body size recorders of one outcome.
     struct Recorders {
         let duration: CoreMetrics.Timer
@@ -43,6 +66,7 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
     private let lock = NSLock()
     private var outcomes: [Outcome: Recorders] = [:]
     private var meters: [Destination: Meter] = [:]
+    private var genAI: [GenAIDimensions: GenAIHandles] = [:]
     /// The meter each exchange in flight was counted on, by request id, until its terminal
     /// event: several for one id when the same request value is sent again before it ended.
     private var activeExchanges: [HTTPRequest.ID: [Meter]] = [:]
@@ -92,11 +116,11 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         return meter
     }
 
-    /// The number of dimension sets cached, outcomes and meters together.
+    /// The number of dimension sets cached, outcomes, meters and GenAI sets together.
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return outcomes.count + meters.count
+        return outcomes.count + meters.count + genAI.count
     }
 
     /// The active-request meter of `destination`.
@@ -142,6 +166,21 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         defer { lock.unlock() }
         if let raced = outcomes[outcome] { return raced }
         if outcomes.count < limit { outcomes[outcome] = made }
+        return made
+    }
+
+    /// The GenAI handle at `handle` of `dimensions`: the one cached, else one `make` makes,
+    /// kept when its set is cached already or fewer than ``limit`` GenAI sets are.
+    func genAIHandle<Handle>(_ handle: WritableKeyPath<GenAIHandles, Handle?>, of dimensions: GenAIDimensions, make: () -> Handle) -> Handle {
+        lock.lock()
+        let cached = genAI[dimensions]?[keyPath: handle]
+        lock.unlock()
+        if let cached { return cached }
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let raced = genAI[dimensions]?[keyPath: handle] { return raced }
+        if genAI[dimensions] != nil || genAI.count < limit { genAI[dimensions, default: GenAIHandles()][keyPath: handle] = made }
         return made
     }
 }

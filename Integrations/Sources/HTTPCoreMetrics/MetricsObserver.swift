@@ -86,7 +86,8 @@ public struct MetricsObserver: HTTPObserver {
         handles = MetricsHandleCache(limit: maximumCachedDimensionSets, activeExchangeLimit: maximumActiveExchanges)
     }
 
-    /// How many sets of dimensions have their handles kept (meters and outcomes together).
+    /// How many sets of dimensions have their handles kept (meters, outcomes and GenAI sets
+    /// together).
     public var cachedDimensionSetCount: Int { handles.count }
 
     /// How many exchanges the active-request meter left out because
@@ -130,7 +131,7 @@ public struct MetricsObserver: HTTPObserver {
         recorded.requests.increment()
         recorded.requestBodySize.record(event.requestBodyByteCount)
         if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
-        if let call = event.genAI { Self.record(call, durationMilliseconds: event.durationMilliseconds) }
+        if let call = event.genAI { record(call, durationMilliseconds: event.durationMilliseconds) }
     }
 
     /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.
