@@ -29,8 +29,9 @@ import Tracing
 /// span current where its terminal event is emitted.
 ///
 /// Prompt and completion content (`gen_ai.input.messages`, `gen_ai.output.messages`) is never
-/// recorded: the convention makes it opt-in, and the event carries none of it. Events that are
-/// no LLM call cost one `nil` check.
+/// recorded: the convention makes it opt-in, and the event carries none of it. An exchange that
+/// is no LLM call costs a task-local read when created and, when it was created inside a
+/// `ServiceContext`, a table entry until it ends.
 public struct GenAISpanObserver: HTTPObserver {
     /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each call.
     private let configuredTracer: (any Tracer)?
@@ -67,9 +68,6 @@ public struct GenAISpanObserver: HTTPObserver {
 
     /// Keeps the context of a created event, records the span of an LLM call's terminal event;
     /// ignores any other event.
-    ///
-    /// An exchange created outside any `ServiceContext` costs one task-local read; the end of
-    /// one that is no LLM call, one look-up and a `nil` check.
     public func handle(_ event: HTTPEvent) {
         if event.name == .requestCreated {
             if let context = ServiceContext.current { parents.keep(context, for: event.requestID) }
