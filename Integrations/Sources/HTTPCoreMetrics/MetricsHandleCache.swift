@@ -90,13 +90,22 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
 
     /// The meter that exchange `id`, created for `destination`, is counted on until
     /// ``endExchange(_:)`` hands it back; `nil`, and the exchange counted as untracked, when
-    /// ``activeExchangeLimit`` exchanges are in flight already.
+    /// ``activeExchangeLimit`` exchanges are in flight already. Once the destination's meter is
+    /// cached, one look-up under the lock.
     func beginExchange(_ id: HTTPRequest.ID, at destination: Destination) -> Meter? {
         lock.lock()
-        let isFull = activeExchangeCount >= activeExchangeLimit
-        if isFull { untrackedExchanges += 1 } else { activeExchangeCount += 1 }   // the slot is taken before the meter is made
+        guard activeExchangeCount < activeExchangeLimit else {
+            untrackedExchanges += 1
+            lock.unlock()
+            return nil
+        }
+        activeExchangeCount += 1   // the slot is taken before any meter is made
+        if let cached = meters[destination] {
+            activeExchanges[id, default: []].append(cached)
+            lock.unlock()
+            return cached
+        }
         lock.unlock()
-        guard !isFull else { return nil }
         let meter = meter(for: destination)
         lock.lock()
         defer { lock.unlock() }
