@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import HTTPCore
 
 /// The metric handles of a ``MetricsObserver``, made once per set of dimensions and reused,
 /// as swift-metrics advises: making a handle asks the factory for one, builds the dimension
@@ -8,6 +9,11 @@ import Foundation
 /// At most `limit` sets of each kind are kept; a set beyond them gets fresh handles per event,
 /// which record the same values, so a burst of unexpected hosts cannot grow memory without
 /// bound. Copies of the observer share one cache.
+///
+/// It also keeps, per exchange in flight, the active-request meter its created event counted
+/// it on, so that its terminal event takes it off that meter even when a middleware sent it
+/// elsewhere; at most `activeExchangeLimit` exchanges, beyond which one is left off the meter
+/// and counted as untracked.
 final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionaries are touched only under `lock`
     /// The dimensions of a completed exchange.
     struct Outcome: Hashable {
@@ -15,9 +21,6 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let statusClass: String
         let server: String
         let errorType: String
-
-        /// The dimensions of its active-request meter.
-        var destination: Destination { Destination(method: method, server: server) }
     }
 
     /// The dimensions of the active-request meter.
@@ -26,11 +29,27 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let server: String
     }
 
-    /// The handles that record one completed exchange.
-    struct OutcomeHandles {
-        /// The active-request meter of the exchange's destination.
-        let active: Meter
-        let recorders: Recorders
+    /// The dimensions that an LLM call's GenAI metrics share (``MetricsObserver/genAIDimensions(of:)``),
+    /// and its `error.type`, which the token usage leaves out.
+    struct GenAIDimensions: Hashable {
+        let shared: [Dimension]
+        let errorType: String?
+    }
+
+    /// One dimension, hashable.
+    struct Dimension: Hashable {
+        let name: String
+        let value: String
+    }
+
+    /// The GenAI metric handles of one ``GenAIDimensions``, each made when a call first needs
+    /// it: a call without usage or chunks makes no token or chunk instrument.
+    struct GenAIHandles {
+        var operationDuration: CoreMetrics.Timer?
+        var timeToFirstChunk: CoreMetrics.Timer?
+        var timePerOutputChunk: CoreMetrics.Timer?
+        var inputTokenUsage: Recorder?
+        var outputTokenUsage: Recorder?
     }
 
     /// The timer, counter and body size recorders of one outcome.
@@ -41,28 +60,76 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let responseBodySize: Recorder
     }
 
-    /// An outcome's recorders as cached, with its destination's meter when that was cached
-    /// by then: a terminal event then finds both with one look-up.
-    private struct CachedOutcome {
-        let recorders: Recorders
-        let active: Meter?
-    }
-
     let limit: Int
+    /// The most exchanges in flight whose active-request meter is kept until they end.
+    let activeExchangeLimit: Int
     private let lock = NSLock()
-    private var outcomes: [Outcome: CachedOutcome] = [:]
+    private var outcomes: [Outcome: Recorders] = [:]
     private var meters: [Destination: Meter] = [:]
+    private var genAI: [GenAIDimensions: GenAIHandles] = [:]
+    /// The meter each exchange in flight was counted on, by request id, until its terminal
+    /// event: several for one id when the same request value is sent again before it ended.
+    private var activeExchanges: [HTTPRequest.ID: [Meter]] = [:]
+    private var activeExchangeCount = 0
+    private var untrackedExchanges = 0
 
-    /// A cache of at most `limit` (at least 0) dimension sets per kind.
-    init(limit: Int) {
+    /// A cache of at most `limit` (at least 0) dimension sets per kind, keeping the meters of
+    /// at most `activeExchangeLimit` (at least 0) exchanges in flight.
+    init(limit: Int, activeExchangeLimit: Int) {
         self.limit = max(0, limit)
+        self.activeExchangeLimit = max(0, activeExchangeLimit)
     }
 
-    /// The number of dimension sets cached, outcomes and meters together.
+    /// How many exchanges were left out of the active-request meter because
+    /// ``activeExchangeLimit`` others were in flight when they were created.
+    var untrackedExchangeCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return untrackedExchanges
+    }
+
+    /// The meter that exchange `id`, created for `destination`, is counted on until
+    /// ``endExchange(_:)`` hands it back; `nil`, and the exchange counted as untracked, when
+    /// ``activeExchangeLimit`` exchanges are in flight already. Once the destination's meter is
+    /// cached, one look-up under the lock.
+    func beginExchange(_ id: HTTPRequest.ID, at destination: Destination) -> Meter? {
+        lock.lock()
+        guard activeExchangeCount < activeExchangeLimit else {
+            untrackedExchanges += 1
+            lock.unlock()
+            return nil
+        }
+        activeExchangeCount += 1   // the slot is taken before any meter is made
+        if let cached = meters[destination] {
+            activeExchanges[id, default: []].append(cached)
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let meter = meter(for: destination)
+        lock.lock()
+        defer { lock.unlock() }
+        activeExchanges[id, default: []].append(meter)
+        return meter
+    }
+
+    /// The meter ``beginExchange(_:at:)`` counted exchange `id` on, forgotten now; `nil` for an
+    /// exchange it did not count (untracked, or created before the observer subscribed).
+    func endExchange(_ id: HTTPRequest.ID) -> Meter? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var counted = activeExchanges[id], !counted.isEmpty else { return nil }
+        let meter = counted.removeFirst()
+        activeExchanges[id] = counted.isEmpty ? nil : counted
+        activeExchangeCount -= 1
+        return meter
+    }
+
+    /// The number of dimension sets cached, outcomes, meters and GenAI sets together.
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
-        return outcomes.count + meters.count
+        return outcomes.count + meters.count + genAI.count
     }
 
     /// The active-request meter of `destination`.
@@ -82,21 +149,16 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         return made
     }
 
-    /// The handles of `outcome`: its destination's active-request meter, and its timer,
-    /// counter and body size recorders. Once both are cached, one look-up under the lock.
-    func handles(for outcome: Outcome) -> OutcomeHandles {
+    /// The timer, counter and body size recorders of `outcome`.
+    func recorders(for outcome: Outcome) -> Recorders {
         lock.lock()
         let cached = outcomes[outcome]
-        let active = cached?.active ?? meters[outcome.destination]
         lock.unlock()
-        if let cached, let active { return OutcomeHandles(active: active, recorders: cached.recorders) }
-        // What is missing is made outside the lock, the meter first.
-        let meter = active ?? meter(for: outcome.destination)
-        return OutcomeHandles(active: meter, recorders: cached?.recorders ?? recorders(for: outcome))
+        return cached ?? makeRecorders(for: outcome)
     }
 
     /// Makes the recorders of `outcome`, kept while fewer than ``limit`` outcomes are.
-    private func recorders(for outcome: Outcome) -> Recorders {
+    private func makeRecorders(for outcome: Outcome) -> Recorders {
         let dimensions = [
             ("http.request.method", outcome.method),
             ("http.response.status_class", outcome.statusClass),
@@ -111,8 +173,23 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         )
         lock.lock()
         defer { lock.unlock() }
-        if let raced = outcomes[outcome] { return raced.recorders }
-        if outcomes.count < limit { outcomes[outcome] = CachedOutcome(recorders: made, active: meters[outcome.destination]) }
+        if let raced = outcomes[outcome] { return raced }
+        if outcomes.count < limit { outcomes[outcome] = made }
+        return made
+    }
+
+    /// The GenAI handle at `handle` of `dimensions`: the one cached, else one `make` makes,
+    /// kept when its set is cached already or fewer than ``limit`` GenAI sets are.
+    func genAIHandle<Handle>(_ handle: WritableKeyPath<GenAIHandles, Handle?>, of dimensions: GenAIDimensions, make: () -> Handle) -> Handle {
+        lock.lock()
+        let cached = genAI[dimensions]?[keyPath: handle]
+        lock.unlock()
+        if let cached { return cached }
+        let made = make()
+        lock.lock()
+        defer { lock.unlock() }
+        if let raced = genAI[dimensions]?[keyPath: handle] { return raced }
+        if genAI[dimensions] != nil || genAI.count < limit { genAI[dimensions, default: GenAIHandles()][keyPath: handle] = made }
         return made
     }
 }

@@ -12,11 +12,16 @@ import HTTPCore
 /// - `gen_ai.client.operation.time_per_output_chunk` (`s`): a timer, one record per interval
 ///   between output chunks.
 ///
-/// Dimensions, as the convention lists them: `gen_ai.operation.name`, `gen_ai.provider.name`,
+/// Dimensions, as the convention lists them, taken from the call's
+/// ``/HTTPCore/GenAIExchange/attributes``: `gen_ai.provider.name`, `gen_ai.operation.name`,
 /// `gen_ai.request.model` and `gen_ai.response.model` when known, `server.address`,
 /// `server.port` when known, and, except on the token usage, `error.type` when the call
 /// failed. Each also has a `unit` dimension, which swift-otel takes as the instrument's unit
 /// rather than as an attribute (other backends show it as a constant label).
+///
+/// Their handles are cached with the HTTP metrics' and under the same limit
+/// (``init(maximumCachedDimensionSets:maximumActiveExchanges:)``): a set of dimensions beyond
+/// it, with a model name not seen before say, is recorded with handles made for the call.
 ///
 /// swift-metrics has no bucket boundaries; give swift-otel the convention's for these labels:
 ///
@@ -52,47 +57,72 @@ extension MetricsObserver {
         0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
     ]
 
-    /// Records the GenAI metrics of `call`, which took `durationMilliseconds`.
-    ///
-    /// Handles are made per call rather than cached: an LLM call takes seconds, and the
-    /// factory (swift-otel's registry, say) finds the existing instrument by its label and
-    /// dimensions.
-    static func record(_ call: GenAIExchange, durationMilliseconds: Double?) {
-        var dimensions: [(String, String)] = [
-            ("gen_ai.operation.name", call.recognition.operation.name),
-            ("gen_ai.provider.name", call.recognition.provider.name),
-        ]
-        if let model = call.request.model { dimensions.append(("gen_ai.request.model", model)) }
-        if let model = call.response.model { dimensions.append(("gen_ai.response.model", model)) }
-        dimensions.append(("server.address", call.recognition.serverAddress))
-        if let port = call.recognition.serverPort { dimensions.append(("server.port", String(port))) }
+    /// The attributes of ``/HTTPCore/GenAIExchange/attributes`` that the convention puts on the
+    /// GenAI client metrics, besides `error.type`.
+    static let genAIMetricAttributeNames: Set<String> = [
+        "gen_ai.operation.name", "gen_ai.provider.name", "gen_ai.request.model", "gen_ai.response.model", "server.address", "server.port",
+    ]
+
+    /// The dimensions of `call`'s GenAI metrics: its attributes the convention puts on them, in
+    /// their order, and its `error.type`.
+    static func genAIDimensions(of call: GenAIExchange) -> MetricsHandleCache.GenAIDimensions {
+        var shared: [MetricsHandleCache.Dimension] = []
+        var errorType: String?
+        for (name, value) in call.attributes {
+            if name == "error.type" {
+                errorType = dimensionValue(value)
+            } else if genAIMetricAttributeNames.contains(name) {
+                shared.append(MetricsHandleCache.Dimension(name: name, value: dimensionValue(value)))
+            }
+        }
+        return MetricsHandleCache.GenAIDimensions(shared: shared, errorType: errorType)
+    }
+
+    /// Records the GenAI metrics of `call`, which took `durationMilliseconds`, with the handles
+    /// its dimensions have in the observer's cache.
+    func record(_ call: GenAIExchange, durationMilliseconds: Double?) {
+        let dimensions = Self.genAIDimensions(of: call)
+        let shared = dimensions.shared.map { ($0.name, $0.value) }
 
         if let usage = call.response.usage {
-            let tokens = dimensions + [("unit", "{token}")]
+            func tokenUsage(_ type: String) -> Recorder {
+                Recorder(label: Self.genAITokenUsageLabel, dimensions: shared + [("unit", "{token}"), ("gen_ai.token.type", type)], aggregate: true)
+            }
             if let input = usage.inputTokens {
-                Recorder(label: genAITokenUsageLabel, dimensions: tokens + [("gen_ai.token.type", "input")], aggregate: true).record(input)
+                handles.genAIHandle(\.inputTokenUsage, of: dimensions) { tokenUsage("input") }.record(input)
             }
             if let output = usage.outputTokens {
-                Recorder(label: genAITokenUsageLabel, dimensions: tokens + [("gen_ai.token.type", "output")], aggregate: true).record(output)
+                handles.genAIHandle(\.outputTokenUsage, of: dimensions) { tokenUsage("output") }.record(output)
             }
         }
 
-        if let errorType = call.errorType { dimensions.append(("error.type", errorType)) }
-        dimensions.append(("unit", "s"))
+        let timed = shared + (dimensions.errorType.map { [("error.type", $0)] } ?? []) + [("unit", "s")]
+        func timer(_ label: String) -> CoreMetrics.Timer {
+            CoreMetrics.Timer(label: label, dimensions: timed, preferredDisplayUnit: .seconds)
+        }
         if let milliseconds = durationMilliseconds {
-            timer(genAIOperationDurationLabel, dimensions).recordNanoseconds(nanoseconds(milliseconds / 1_000))
+            handles.genAIHandle(\.operationDuration, of: dimensions) { timer(Self.genAIOperationDurationLabel) }
+                .recordNanoseconds(Self.nanoseconds(milliseconds / 1_000))
         }
         if call.isStreaming, let first = call.response.timeToFirstChunk {
-            timer(genAITimeToFirstChunkLabel, dimensions).recordNanoseconds(nanoseconds(first))
+            handles.genAIHandle(\.timeToFirstChunk, of: dimensions) { timer(Self.genAITimeToFirstChunkLabel) }
+                .recordNanoseconds(Self.nanoseconds(first))
         }
         if !call.response.outputChunkIntervals.isEmpty {
-            let perChunk = timer(genAITimePerOutputChunkLabel, dimensions)
-            for interval in call.response.outputChunkIntervals { perChunk.recordNanoseconds(nanoseconds(interval)) }
+            let perChunk = handles.genAIHandle(\.timePerOutputChunk, of: dimensions) { timer(Self.genAITimePerOutputChunkLabel) }
+            for interval in call.response.outputChunkIntervals { perChunk.recordNanoseconds(Self.nanoseconds(interval)) }
         }
     }
 
-    private static func timer(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
-        CoreMetrics.Timer(label: label, dimensions: dimensions, preferredDisplayUnit: .seconds)
+    /// A GenAI attribute's value as a metric dimension.
+    private static func dimensionValue(_ value: GenAIAttributeValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .int(let int): String(int)
+        case .double(let double): String(double)
+        case .bool(let bool): String(bool)
+        case .stringArray(let strings): strings.joined(separator: ",")
+        }
     }
 
     private static func nanoseconds(_ seconds: Double) -> Int64 {

@@ -9,7 +9,9 @@ import HTTPCore
 /// - `http.client.request.duration`: a timer (its display unit seconds) of each exchange,
 ///   retries and waits included.
 /// - `http.client.requests`: a counter of completed exchanges.
-/// - `http.client.active_requests`: a meter of exchanges in flight (method and server only).
+/// - `http.client.active_requests`: a meter of exchanges in flight (method and server only),
+///   with the dimensions of the request as the caller made it: an exchange leaves the meter
+///   it entered even when a middleware sent it to another host.
 /// - `http.client.request.body.size` and `http.client.response.body.size`: recorders
 ///   (histograms in most backends) of the bytes sent and received per exchange; the response's
 ///   only when there was one. Streamed bodies count what really went through.
@@ -57,6 +59,8 @@ public struct MetricsObserver: HTTPObserver {
 
     /// The default number of dimension sets whose handles are kept.
     public static let defaultMaximumCachedDimensionSets = 1_000
+    /// The default number of exchanges in flight that the active-request meter follows.
+    public static let defaultMaximumActiveExchanges = 10_000
 
     /// The handles made so far, shared by copies of this observer.
     let handles: MetricsHandleCache
@@ -66,23 +70,37 @@ public struct MetricsObserver: HTTPObserver {
     /// Handles are made once per set of dimensions and reused. Bootstrap the metrics system
     /// before the first event: handles already made keep the factory they were made with.
     ///
-    /// - Parameter maximumCachedDimensionSets: How many sets of dimensions keep their handles
-    ///   (each kind of metric counts separately); sets beyond it are recorded with handles
-    ///   made per event. 1,000 by default, far above what low-cardinality dimensions reach.
-    public init(maximumCachedDimensionSets: Int = MetricsObserver.defaultMaximumCachedDimensionSets) {
-        handles = MetricsHandleCache(limit: maximumCachedDimensionSets)
+    /// - Parameters:
+    ///   - maximumCachedDimensionSets: How many sets of dimensions keep their handles
+    ///     (each kind of metric counts separately); sets beyond it are recorded with handles
+    ///     made per event. 1,000 by default, far above what low-cardinality dimensions reach.
+    ///   - maximumActiveExchanges: How many exchanges in flight the active-request meter
+    ///     follows: each is remembered from its created event to its terminal one, so that it
+    ///     leaves the meter it entered. An exchange created while this many are in flight is
+    ///     left off the meter altogether (``untrackedActiveExchangeCount`` counts it), so the
+    ///     meter never drifts. 10,000 by default.
+    public init(
+        maximumCachedDimensionSets: Int = MetricsObserver.defaultMaximumCachedDimensionSets,
+        maximumActiveExchanges: Int = MetricsObserver.defaultMaximumActiveExchanges
+    ) {
+        handles = MetricsHandleCache(limit: maximumCachedDimensionSets, activeExchangeLimit: maximumActiveExchanges)
     }
 
-    /// How many sets of dimensions have their handles kept (meters and outcomes together).
+    /// How many sets of dimensions have their handles kept (meters, outcomes and GenAI sets
+    /// together).
     public var cachedDimensionSetCount: Int { handles.count }
+
+    /// How many exchanges the active-request meter left out because
+    /// `maximumActiveExchanges` others were in flight when they were created.
+    public var untrackedActiveExchangeCount: Int { handles.untrackedExchangeCount }
 
     /// Created and terminal events: the only ones that change a metric.
     public var handledEventNames: Set<HTTPEvent.Name>? {
         HTTPEvent.Name.terminal.union([.requestCreated])
     }
 
-    /// Records a created (active +1) or terminal event (active -1, duration, count, body sizes,
-    /// and an LLM call's GenAI metrics).
+    /// Records a created (active +1) or terminal event (active -1 on the meter the created
+    /// event counted, duration, count, body sizes, and an LLM call's GenAI metrics).
     ///
     /// Reads only the event's unredacted summary (method, host, status, error type, duration,
     /// byte counts),
@@ -94,9 +112,10 @@ public struct MetricsObserver: HTTPObserver {
         let method = Self.methodDimension(event.method.rawValue)
         let server = event.host ?? ""
         guard isTerminal else {
-            handles.meter(for: .init(method: method, server: server)).increment()
+            handles.beginExchange(event.requestID, at: .init(method: method, server: server))?.increment()
             return
         }
+        handles.endExchange(event.requestID)?.decrement()
         let statusCode = event.statusCode
         let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
         let outcome = MetricsHandleCache.Outcome(
@@ -105,16 +124,14 @@ public struct MetricsObserver: HTTPObserver {
             server: server,
             errorType: errorType
         )
-        let found = handles.handles(for: outcome)
-        found.active.decrement()
-        let recorded = found.recorders
+        let recorded = handles.recorders(for: outcome)
         if let milliseconds = event.durationMilliseconds {
             recorded.duration.recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
         }
         recorded.requests.increment()
         recorded.requestBodySize.record(event.requestBodyByteCount)
         if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
-        if let call = event.genAI { Self.record(call, durationMilliseconds: event.durationMilliseconds) }
+        if let call = event.genAI { record(call, durationMilliseconds: event.durationMilliseconds) }
     }
 
     /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.

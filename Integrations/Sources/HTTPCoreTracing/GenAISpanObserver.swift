@@ -18,35 +18,68 @@ import Tracing
 /// reasons, time to first chunk) only when its response body ends, from the terminal event,
 /// and a span cannot be re-parented once started; so this span is recorded at that event,
 /// with the exchange's start and end times, as a *sibling* of the HTTP spans: a child of the
-/// span current where the event is emitted (the dispatcher calls observers on the task that
-/// ran the exchange, so for a call awaited in the caller's span, that span). The HTTP spans
-/// keep their names and HTTP attributes, as the HTTP conventions want.
+/// span current where the exchange was created (`ServiceContext.current` on the caller's task,
+/// which emits the created event). That holds for a streamed call whose body is read to its
+/// end on another task, or dropped unread, which emits the terminal event elsewhere. The HTTP
+/// spans keep their names and HTTP attributes, as the HTTP conventions want.
+///
+/// The observer keeps each traced exchange's context from its created event to its terminal
+/// one, for at most `maximumTrackedExchanges` exchanges in flight; an exchange created beyond
+/// them (counted by ``untrackedExchangeCount``), or before the observer subscribed, gets the
+/// span current where its terminal event is emitted.
 ///
 /// Prompt and completion content (`gen_ai.input.messages`, `gen_ai.output.messages`) is never
-/// recorded: the convention makes it opt-in, and the event carries none of it. Events that are
-/// no LLM call cost one `nil` check.
+/// recorded: the convention makes it opt-in, and the event carries none of it. An exchange that
+/// is no LLM call costs a task-local read when created and, when it was created inside a
+/// `ServiceContext`, a table entry until it ends.
 public struct GenAISpanObserver: HTTPObserver {
     /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each call.
     private let configuredTracer: (any Tracer)?
+    /// The context each exchange in flight was created in, shared by copies of this observer.
+    private let parents: GenAISpanParents
+
+    /// The default number of exchanges in flight whose caller's context is kept.
+    public static let defaultMaximumTrackedExchanges = 10_000
 
     /// Creates an observer. Without a `tracer`, each call is recorded with the one bootstrapped
     /// then (`InstrumentationSystem.tracer`).
-    public init(tracer: (any Tracer)? = nil) {
+    ///
+    /// - Parameters:
+    ///   - tracer: The tracer spans are made with; the bootstrapped one when `nil`.
+    ///   - maximumTrackedExchanges: How many exchanges in flight keep the context they were
+    ///     created in, the parent of their span; 10,000 by default. Only exchanges created
+    ///     inside a `ServiceContext` take a place.
+    public init(tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges) {
         configuredTracer = tracer
+        parents = GenAISpanParents(limit: maximumTrackedExchanges)
     }
+
+    /// How many exchanges were created inside a `ServiceContext` while
+    /// `maximumTrackedExchanges` others were in flight: their span, if they are LLM calls, has
+    /// the span current at their end as parent.
+    public var untrackedExchangeCount: Int { parents.untrackedCount }
 
     /// The tracer spans are made with now: the one given, or the bootstrapped one.
     public var tracer: any Tracer { configuredTracer ?? InstrumentationSystem.tracer }
 
-    /// The terminal events: the only ones that carry an LLM call's facts.
-    public var handledEventNames: Set<HTTPEvent.Name>? { HTTPEvent.Name.terminal }
+    /// The created events, whose context becomes the parent, and the terminal events: the only
+    /// ones that carry an LLM call's facts.
+    public var handledEventNames: Set<HTTPEvent.Name>? { HTTPEvent.Name.terminal.union([.requestCreated]) }
 
-    /// Records the span of an LLM call's terminal event; ignores any other event.
+    /// Keeps the context of a created event, records the span of an LLM call's terminal event;
+    /// ignores any other event.
     public func handle(_ event: HTTPEvent) {
-        guard let call = event.genAI, event.name.isTerminal else { return }
+        if event.name == .requestCreated {
+            if let context = ServiceContext.current { parents.keep(context, for: event.requestID) }
+            return
+        }
+        guard event.name.isTerminal else { return }
+        let parent = parents.take(for: event.requestID)
+        guard let call = event.genAI else { return }
         let tracer = tracer
         let started = event.startedAt.map(Self.instant) ?? DefaultTracerClock.now
-        let span = tracer.startSpan(call.spanName, context: ServiceContext.current ?? .topLevel, ofKind: .client, at: started)
+        let context = parent ?? ServiceContext.current ?? .topLevel
+        let span = tracer.startSpan(call.spanName, context: context, ofKind: .client, at: started)
         for (name, value) in call.attributes {
             span.attributes[name] = Self.attribute(value)
         }

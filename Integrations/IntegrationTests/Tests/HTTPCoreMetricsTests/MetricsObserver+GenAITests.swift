@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import HTTPCoreMetrics
 import MetricsTestKit
+import Prometheus
 import XCTest
 
 @testable import CoreMetrics
@@ -12,7 +13,7 @@ final class MetricsObserverGenAITests: XCTestCase {
     private let url = URL(string: "https://api.openai.com/v1/chat/completions")!
     private let started = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func call(usage: GenAIUsage?, streamed: Bool, errorStatus: Int? = nil) throws -> GenAIExchange {
+    private func call(usage: GenAIUsage?, streamed: Bool, errorStatus: Int? = nil, model: String = "gpt-4o") throws -> GenAIExchange {
         let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
         let response = GenAIResponse(
             id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: usage,
@@ -20,7 +21,7 @@ final class MetricsObserverGenAITests: XCTestCase {
             outputChunkIntervals: streamed ? [0.25, 0.5] : []
         )
         return GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: streamed ? true : nil), response: response,
+            recognition: recognition, request: GenAIRequestParameters(model: model, stream: streamed ? true : nil), response: response,
             statusCode: errorStatus ?? 200, error: nil
         )
     }
@@ -78,13 +79,79 @@ final class MetricsObserverGenAITests: XCTestCase {
         XCTAssertFalse(metrics.recorders.contains { $0.label.hasPrefix("gen_ai.") })
     }
 
-    func testTheBucketBoundariesAreTheGenAIConventions() {
-        XCTAssertEqual(MetricsObserver.genAITokenUsageBucketBoundaries, (0...13).map { pow(4, Double($0)) })
-        XCTAssertEqual(MetricsObserver.genAIDurationBucketBoundaries, (0...13).map { 0.01 * pow(2, Double($0)) })
-        XCTAssertEqual(
-            MetricsObserver.genAIDurationLabels,
-            ["gen_ai.client.operation.duration", "gen_ai.client.operation.time_to_first_chunk", "gen_ai.client.operation.time_per_output_chunk"]
-        )
-        XCTAssertEqual(MetricsObserver.genAITokenUsageLabel, "gen_ai.client.token.usage")
+    func testGenAIHandlesAreMadeOncePerDimensionSetAndAModelBeyondTheLimitGetsHandlesPerCall() throws {
+        let factory = CountingMetricsFactory()
+        MetricsSystem.bootstrapInternal(factory)
+        let observer = MetricsObserver(maximumCachedDimensionSets: 1)
+        for model in ["gpt-4o", "gpt-4o-mini"] {
+            for _ in 0..<3 {
+                let exchange = try call(usage: GenAIUsage(inputTokens: 12, outputTokens: 34), streamed: true, model: model)
+                observer.handle(succeeded(HTTPRequest(method: .post, url: url), status: 200, after: 1.5, genAI: exchange))
+            }
+        }
+
+        // The first model's set fits the cache: its three timers and two token recorders are
+        // made once. The second's are made for each of its calls, as the HTTP metrics' are
+        // beyond the limit, and still record every call.
+        XCTAssertEqual(factory.made("gpt-4o", for: "gen_ai.request.model"), ["timer": 3, "recorder": 2])
+        XCTAssertEqual(factory.made("gpt-4o-mini", for: "gen_ai.request.model"), ["timer": 9, "recorder": 6])
+        let mini = [
+            ("gen_ai.operation.name", "chat"), ("gen_ai.provider.name", "openai"), ("gen_ai.request.model", "gpt-4o-mini"),
+            ("gen_ai.response.model", "gpt-4o-2024-08-06"), ("server.address", "api.openai.com"), ("server.port", "443"), ("unit", "s"),
+        ]
+        XCTAssertEqual(try factory.metrics.expectTimer(MetricsObserver.genAIOperationDurationLabel, mini).values, Array(repeating: 1_500_000_000, count: 3))
+        XCTAssertEqual(observer.cachedDimensionSetCount, 2, "one outcome and one GenAI set; no meter without a created event")
+    }
+
+    func testPrometheusReceivesTheGenAIConventionsBucketBoundariesAsTheDocumentationConfiguresThem() throws {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.nameAndLabelSanitizer = { name, labels in
+            (name.replacingOccurrences(of: ".", with: "_"), labels.map { ($0.0.replacingOccurrences(of: ".", with: "_"), $0.1) })
+        }
+        let seconds = MetricsObserver.genAIDurationBucketBoundaries.map { Duration.nanoseconds(Int64($0 * 1e9)) }
+        for label in MetricsObserver.genAIDurationLabels {
+            factory.durationHistogramBuckets[label.replacingOccurrences(of: ".", with: "_")] = seconds
+        }
+        factory.valueHistogramBuckets["gen_ai_client_token_usage"] = MetricsObserver.genAITokenUsageBucketBoundaries
+        MetricsSystem.bootstrapInternal(factory)
+        let exchange = try call(usage: GenAIUsage(inputTokens: 12, outputTokens: 34), streamed: true)
+        dispatch(succeeded(HTTPRequest(method: .post, url: url), status: 200, after: 1.5, genAI: exchange))
+        let exposition = registry.emitToString()
+
+        // The convention's boundaries: doublings from 10 ms to 81.92 s, powers of four from 1 to 4^13 tokens.
+        let durationBounds = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92]
+        let tokenBounds: [Double] = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262_144, 1_048_576, 4_194_304, 16_777_216, 67_108_864]
+        for name in ["gen_ai_client_operation_duration", "gen_ai_client_operation_time_to_first_chunk", "gen_ai_client_operation_time_per_output_chunk"] {
+            XCTAssertEqual(Self.bucketBounds(of: name, in: exposition), durationBounds, name)
+        }
+        XCTAssertEqual(Self.bucketBounds(of: "gen_ai_client_token_usage", in: exposition, where: #"gen_ai_token_type="input""#), tokenBounds)
+        // 1.5 s falls in the 2.56 s bucket, not the 1.28 s one; 12 input tokens in the 16 bucket, not the 4 one.
+        XCTAssertEqual(Self.bucketCount(of: "gen_ai_client_operation_duration", le: 1.28, in: exposition), 0)
+        XCTAssertEqual(Self.bucketCount(of: "gen_ai_client_operation_duration", le: 2.56, in: exposition), 1)
+        XCTAssertEqual(Self.bucketCount(of: "gen_ai_client_token_usage", le: 4, in: exposition, where: #"gen_ai_token_type="input""#), 0)
+        XCTAssertEqual(Self.bucketCount(of: "gen_ai_client_token_usage", le: 16, in: exposition, where: #"gen_ai_token_type="input""#), 1)
+    }
+
+    /// The `le` bounds of the `name` histogram's buckets in a Prometheus exposition, `+Inf` left out,
+    /// in the series whose labels contain `filter`.
+    private static func bucketBounds(of name: String, in exposition: String, where filter: String = "") -> [Double] {
+        buckets(of: name, in: exposition, where: filter).map(\.le).filter(\.isFinite)
+    }
+
+    /// The count of the `name` histogram's bucket `le` in a Prometheus exposition; `nil` when there is none.
+    private static func bucketCount(of name: String, le: Double, in exposition: String, where filter: String = "") -> Int? {
+        buckets(of: name, in: exposition, where: filter).first { abs($0.le - le) < 1e-9 }?.count
+    }
+
+    private static func buckets(of name: String, in exposition: String, where filter: String) -> [(le: Double, count: Int)] {
+        exposition.split(separator: "\n").compactMap { line -> (le: Double, count: Int)? in
+            guard line.hasPrefix("\(name)_bucket{"), filter.isEmpty || line.contains(filter),
+                let open = line.range(of: #"le=""#), let close = line[open.upperBound...].firstIndex(of: "\""),
+                let count = line.split(separator: " ").last.flatMap({ Int($0) })
+            else { return nil }
+            let bound = String(line[open.upperBound..<close])
+            return (bound == "+Inf" ? .infinity : Double(bound) ?? .nan, count)
+        }
     }
 }

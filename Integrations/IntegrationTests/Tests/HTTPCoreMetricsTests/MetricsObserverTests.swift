@@ -38,6 +38,42 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertFalse(metrics.counters.contains { "\($0.dimensions)".contains("users") }, "no path in any dimension")
     }
 
+    func testAnExchangeLeavesTheActiveRequestsMeterOfTheHostItWasCreatedForWhenAMiddlewareMovesIt() async throws {
+        let metrics = TestMetrics()
+        MetricsSystem.bootstrapInternal(metrics)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(MetricsObserver())
+        let moved = HostRewritingMiddleware(host: "eu.api.example.com")
+        let client = HTTPTransportClient(transport: MockTransport(), middlewares: [moved], dispatcher: dispatcher)
+        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/users")!))
+        await dispatcher.flush()
+
+        let original = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
+        XCTAssertEqual(original.values, [1, 0], "up at created, back down at the end, on the same meter")
+        XCTAssertEqual(metrics.meters.count, 1, "no meter for the host the middleware moved the request to: \(metrics.meters.map(\.dimensions))")
+        let ok = [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("server.address", "eu.api.example.com"), ("error.type", "")]
+        XCTAssertEqual(try metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 1, "the outcome is the host that answered")
+    }
+
+    func testAnExchangeCreatedBeyondTheActiveExchangeLimitIsLeftOffTheMeterAndCounted() async throws {
+        let metrics = TestMetrics()
+        MetricsSystem.bootstrapInternal(metrics)
+        let observer = MetricsObserver(maximumActiveExchanges: 1)
+        let first = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        let second = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/b")!)
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        observer.handle(.requestCreated(first))
+        observer.handle(.requestCreated(second))
+        for request in [second, first] {
+            let response = HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
+            observer.handle(.requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(0.1)))
+        }
+
+        let active = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
+        XCTAssertEqual(active.values, [1, 0], "the first exchange only: the second neither enters nor leaves")
+        XCTAssertEqual(observer.untrackedActiveExchangeCount, 1)
+    }
+
     func testBodySizesAreRecordedPerExchangeTheResponsesOnlyWhenOneArrived() async throws {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
@@ -83,60 +119,26 @@ final class MetricsObserverTests: XCTestCase {
         for host in ["a.example", "b.example"] {
             XCTAssertEqual(factory.made(host), ["meter": 1, "timer": 1, "counter": 1, "recorder": 2], host)
         }
-        XCTAssertEqual(factory.made("c.example"), ["meter": 10, "timer": 5, "counter": 5, "recorder": 10])
+        // Its meter is made once per exchange: the terminal event decrements the one its
+        // created event incremented.
+        XCTAssertEqual(factory.made("c.example"), ["meter": 5, "timer": 5, "counter": 5, "recorder": 10])
         let ok = [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("server.address", "c.example"), ("error.type", "")]
         XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 5)
         XCTAssertEqual(observer.cachedDimensionSetCount, 4)
     }
 }
 
-/// Swift-metrics' test backend, counting the handles made per `server.address`.
-private final class CountingMetricsFactory: MetricsFactory, @unchecked Sendable {   // safe: `counts` is touched only under `lock`
-    let metrics = TestMetrics()
-    private let lock = NSLock()
-    private var counts: [String: [String: Int]] = [:]
+/// Sends every request to `host` instead of the one the caller chose, as a regional failover would.
+private struct HostRewritingMiddleware: HTTPMiddleware {
+    let host: String
 
-    /// How many handles of each kind were made for `server`.
-    func made(_ server: String) -> [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts[server] ?? [:]
+    func intercept(
+        _ request: HTTPCore.HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        var moved = request
+        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        components?.host = host
+        moved.url = components?.url ?? request.url
+        return try await next(moved, body)
     }
-
-    private func count(_ kind: String, _ dimensions: [(String, String)]) {
-        let server = dimensions.first { $0.0 == "server.address" }?.1 ?? ""
-        lock.lock()
-        counts[server, default: [:]][kind, default: 0] += 1
-        lock.unlock()
-    }
-
-    func makeCounter(label: String, dimensions: [(String, String)]) -> CounterHandler {
-        count("counter", dimensions)
-        return metrics.makeCounter(label: label, dimensions: dimensions)
-    }
-
-    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> FloatingPointCounterHandler {
-        metrics.makeFloatingPointCounter(label: label, dimensions: dimensions)
-    }
-
-    func makeMeter(label: String, dimensions: [(String, String)]) -> MeterHandler {
-        count("meter", dimensions)
-        return metrics.makeMeter(label: label, dimensions: dimensions)
-    }
-
-    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> RecorderHandler {
-        count("recorder", dimensions)
-        return metrics.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
-    }
-
-    func makeTimer(label: String, dimensions: [(String, String)]) -> TimerHandler {
-        count("timer", dimensions)
-        return metrics.makeTimer(label: label, dimensions: dimensions)
-    }
-
-    func destroyCounter(_ handler: CounterHandler) { metrics.destroyCounter(handler) }
-    func destroyFloatingPointCounter(_ handler: FloatingPointCounterHandler) { metrics.destroyFloatingPointCounter(handler) }
-    func destroyMeter(_ handler: MeterHandler) { metrics.destroyMeter(handler) }
-    func destroyRecorder(_ handler: RecorderHandler) { metrics.destroyRecorder(handler) }
-    func destroyTimer(_ handler: TimerHandler) { metrics.destroyTimer(handler) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTesting
 import HTTPCoreTracing
 import InMemoryTracing
 import Tracing
@@ -16,6 +17,20 @@ final class GenAISpanObserverTests: XCTestCase {
         let request = HTTPCore.HTTPRequest(method: .post, url: url)
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: url)
         return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: genAI)
+    }
+
+    /// The failed (or, for ``HTTPError/cancelled``, cancelled) event of a POST to OpenAI that
+    /// ended with `error` after 1.5 s, a streamed answer cut short.
+    private func ended(with error: HTTPError) throws -> HTTPEvent {
+        let request = HTTPCore.HTTPRequest(method: .post, url: url)
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
+        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
+        let call = GenAIExchange(
+            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: true),
+            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", isStream: true, messageCount: 2), statusCode: 200,
+            error: error
+        )
+        return .requestFailed(error, request: request, response: response, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: call)
     }
 
     private func call(status: Int) throws -> GenAIExchange {
@@ -62,6 +77,87 @@ final class GenAISpanObserverTests: XCTestCase {
         let span = try XCTUnwrap(tracer.finishedSpans.first)
         XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "429")
         XCTAssertEqual(span.status, SpanStatus(code: .error, message: "429"))
+    }
+
+    func testACallThatTimedOutIsAnErrorSpanWithErrorTypeTimeout() throws {
+        let tracer = InMemoryTracer()
+        let event = try ended(with: .timeout)
+        XCTAssertEqual(event.name, .requestFailed)
+        GenAISpanObserver(tracer: tracer).handle(event)
+
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.operationName, "chat gpt-4o")
+        XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "timeout")
+        XCTAssertEqual(span.status, SpanStatus(code: .error, message: "timeout"))
+        XCTAssertEqual(span.endInstant.nanosecondsSinceEpoch, 1_800_000_001_500_000_000, "ended when the exchange did")
+    }
+
+    func testACancelledCallIsAnErrorSpanWithErrorTypeCancelled() throws {
+        let tracer = InMemoryTracer()
+        let event = try ended(with: .cancelled)
+        XCTAssertEqual(event.name, .requestCancelled)
+        GenAISpanObserver(tracer: tracer).handle(event)
+
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "cancelled")
+        XCTAssertEqual(span.status, SpanStatus(code: .error, message: "cancelled"))
+    }
+
+    func testAStreamedCallReadToItsEndOnATaskWithoutTheCallersContextIsAChildOfTheCallersSpan() async throws {
+        let tracer = InMemoryTracer()
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(GenAISpanObserver(tracer: tracer))
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        let request = HTTPCore.HTTPRequest(
+            method: .post, url: url, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"Hi"}]}"#.utf8)
+        )
+        let caller = tracer.startSpan("llm-job", ofKind: .internal)
+        let (_, body) = try await ServiceContext.withValue(caller.context) {
+            try await client.send(request, body: nil)
+        }
+        // The body is read, and so the exchange ends, on a task that has no ServiceContext.
+        let reader = Task.detached { () -> (hadContext: Bool, bytes: Data) in
+            (ServiceContext.current != nil, try await body.collect(upTo: 1 << 20))
+        }
+        let writer = try await transport.nextWriter()
+        let chunk = #"data: {"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":"stop"}]}"#
+        try await writer.write(HTTPBody.ByteChunk("\(chunk)\n\ndata: [DONE]\n\n".utf8))
+        writer.finish()
+        let read = try await reader.value
+        await dispatcher.flush()
+        caller.end()
+
+        XCTAssertFalse(read.hadContext)
+        XCTAssertFalse(read.bytes.isEmpty)
+        let span = try XCTUnwrap(tracer.finishedSpans.first { $0.operationName == "chat gpt-4o" })
+        XCTAssertEqual(span.traceID, caller.traceID, "the caller's trace, not a trace of its own")
+        XCTAssertEqual(span.parentSpanID, caller.spanID)
+        XCTAssertEqual(span.attributes["gen_ai.response.model"]?.toSpanAttribute(), "gpt-4o-2024-08-06")
+    }
+
+    func testAnExchangeCreatedBeyondTheTrackedLimitTakesTheContextCurrentAtItsEndAndIsCounted() throws {
+        let tracer = InMemoryTracer()
+        let observer = GenAISpanObserver(tracer: tracer, maximumTrackedExchanges: 1)
+        let first = HTTPCore.HTTPRequest(method: .post, url: url)
+        let second = HTTPCore.HTTPRequest(method: .post, url: url)
+        let caller = tracer.startSpan("llm-job", ofKind: .internal)
+        ServiceContext.withValue(caller.context) {
+            observer.handle(.requestCreated(first))
+            observer.handle(.requestCreated(second))
+        }
+        for request in [first, second] {
+            let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
+            observer.handle(
+                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: try call(status: 200))
+            )
+        }
+        caller.end()
+
+        let spans = tracer.finishedSpans.filter { $0.operationName == "chat gpt-4o" }
+        XCTAssertEqual(spans.map(\.parentSpanID), [caller.spanID, nil], "the second was not kept: the end has no context, a trace of its own")
+        XCTAssertEqual(observer.untrackedExchangeCount, 1)
     }
 
     func testAnExchangeThatIsNoLLMCallMakesNoSpan() {
