@@ -27,7 +27,7 @@ final class GenAISpanObserverTests: XCTestCase {
         let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
         let call = GenAIExchange(
             recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: true),
-            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", isStream: true, messageCount: 2), statusCode: 200,
+            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", messageCount: 2), statusCode: 200,
             error: error
         )
         return .requestFailed(error, request: request, response: response, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: call)
