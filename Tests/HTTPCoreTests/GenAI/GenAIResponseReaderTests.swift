@@ -172,4 +172,19 @@ final class GenAIResponseReaderTests: XCTestCase {
         XCTAssertEqual(reader.response.messageCount, 1)
         XCTAssertEqual(GenAIResponse(messageCount: 3).isStream, true)
     }
+
+    func testChunkIntervalsStopAtTheirCapWhileChunksAreStillCounted() throws {
+        var reader = try reader("https://api.openai.com/v1/chat/completions")
+        let chunks = GenAIResponseReader.maximumChunkIntervals + 5
+        let delta = Data(#"{"id":"c1","object":"chat.completion.chunk","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"a"}}]}"#.utf8)
+        for index in 0..<chunks {
+            reader.read(eventType: nil, data: delta, arrivedAfter: 1 + 0.5 * Double(index))
+        }
+        let response = reader.response
+        XCTAssertEqual(response.outputChunkCount, chunks)
+        XCTAssertEqual(response.messageCount, chunks)
+        XCTAssertEqual(response.timeToFirstChunk, 1)
+        XCTAssertEqual(response.outputChunkIntervals.count, GenAIResponseReader.maximumChunkIntervals, "one interval per chunk after the first, up to the cap")
+        XCTAssertEqual(Set(response.outputChunkIntervals), [0.5])
+    }
 }
