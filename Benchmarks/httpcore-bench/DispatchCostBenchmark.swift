@@ -45,13 +45,22 @@ struct DispatchCostBenchmark {
         let observedChainCost = await Self.clientOverhead(
             requests: samples, middlewares: Array(repeating: PassThroughMiddleware(), count: 3), observers: 1
         )
+        let continued = TraceContext(traceparent: Self.callersTraceparent, tracestate: "congo=t61rcWkgMzE")
         let newTraceCost = await Self.clientOverhead(requests: samples, middlewares: [TraceContextMiddleware()])
         let callersTraceCost = await Self.clientOverhead(
             requests: samples, middlewares: [TraceContextMiddleware()], headers: ["traceparent": Self.callersTraceparent]
         )
         let currentTraceCost = await Self.clientOverhead(
-            requests: samples, middlewares: [TraceContextMiddleware()], current: TraceContext(traceparent: Self.callersTraceparent, tracestate: "congo=t61rcWkgMzE")
+            requests: samples, middlewares: [TraceContextMiddleware()], current: continued
         )
+        let interceptCosts = [
+            ("TraceContextMiddleware.intercept alone, new trace", await Self.interceptCost(requests: samples)),
+            ("TraceContextMiddleware.intercept alone, caller's valid traceparent", await Self.interceptCost(
+                requests: samples, headers: ["traceparent": Self.callersTraceparent]
+            )),
+            ("TraceContextMiddleware.intercept alone, TraceContext.current set", await Self.interceptCost(requests: samples, current: continued)),
+        ]
+        let observedTraceCost = await Self.clientOverhead(requests: samples, middlewares: [TraceContextMiddleware()], observers: 1)
         let productionCost = await Self.clientOverhead(
             requests: samples, middlewares: [TraceContextMiddleware(), RetryMiddleware()], observers: 1, timeout: 30
         )
@@ -86,8 +95,9 @@ struct DispatchCostBenchmark {
             ("  the same with TraceContextMiddleware, new trace", newTraceCost),
             ("  the same with TraceContextMiddleware, caller's valid traceparent", callersTraceCost),
             ("  the same with TraceContextMiddleware, TraceContext.current set", currentTraceCost),
+            ("  the same with TraceContextMiddleware, new trace, 1 no-op observer", observedTraceCost),
             ("  production-like: TraceContext + Retry middlewares, 1 no-op observer, timeout 30", productionCost),
-        ] {
+        ] + interceptCosts {
             report.rows.append([
                 .text(name), .integer(samples), .number(cost.nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"),
                 cost.allocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
@@ -120,7 +130,9 @@ struct DispatchCostBenchmark {
                 + "validate() refuses, so they measured the refusal (about 360 ns and 6 allocations, middlewares never ran), not a send.",
             "Allocs: allocations per exchange (\(AllocationCounter.method), every thread; see AllocationCounter), the client's minus the "
                 + "transport's alone, over \(Self.countedRequests) more exchanges. TraceContext rows: no middleware but it; the "
-                + "caller's traceparent is \(Self.callersTraceparent); current is that trace with a tracestate.",
+                + "caller's traceparent is \(Self.callersTraceparent); current is that trace with a tracestate. "
+                + "intercept alone: the middleware called directly with a next that answers at once, minus the same requests "
+                + "handed to that next directly.",
             "emit: the observer's handle(_:) runs inline, within the timed call.",
             "handle: the logger's server is down, so its buffer stays full and drops the oldest "
                 + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
@@ -172,21 +184,52 @@ struct DispatchCostBenchmark {
                 let runClient = { (count: Int) in
                     for _ in 0..<count { _ = try? await client.send(HTTPRequest(url: exchangeURL, headers: headers, timeout: timeout)) }
                 }
-                var best = Double.infinity
-                for _ in 0..<3 {
-                    var start = nowNanoseconds()
-                    await runDirect(requests)
-                    let direct = Double(nowNanoseconds() &- start)
-                    start = nowNanoseconds()
-                    await runClient(requests)
-                    best = min(best, (Double(nowNanoseconds() &- start) - direct) / Double(requests))
-                }
-                let direct = await AllocationCounter.count { await runDirect(countedRequests) }.allocations
-                let sent = await AllocationCounter.count { await runClient(countedRequests) }.allocations
-                let allocations = direct.flatMap { direct in sent.map { Double($0 - direct) / Double(countedRequests) } }
-                return ExchangeCost(nanoseconds: best, allocations: allocations)
+                return await measure(requests: requests, direct: runDirect, measured: runClient)
             }
         }.value
+    }
+
+    /// What `TraceContextMiddleware.intercept` adds to a request carrying `headers`, with
+    /// ``TraceContext/current`` set to `current`: called directly, without a client.
+    private static func interceptCost(requests: Int, headers: HTTPHeaders = [:], current: TraceContext? = nil) async -> ExchangeCost {
+        await Task.detached {
+            await TraceContext.$current.withValue(current) {
+                let middleware = TraceContextMiddleware()
+                let context = HTTPMiddlewareContext()
+                let next: HTTPMiddlewareNext = { request, _ in
+                    (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+                }
+                let runDirect = { (count: Int) in
+                    for _ in 0..<count { _ = try? await next(HTTPRequest(url: exchangeURL, headers: headers), nil) }
+                }
+                let runIntercept = { (count: Int) in
+                    for _ in 0..<count {
+                        _ = try? await middleware.intercept(HTTPRequest(url: exchangeURL, headers: headers), body: nil, context: context, next: next)
+                    }
+                }
+                return await measure(requests: requests, direct: runDirect, measured: runIntercept)
+            }
+        }.value
+    }
+
+    /// Best of 3 mean nanoseconds per request of `measured` minus `direct`, then the
+    /// allocations per request of the same difference, over ``countedRequests``.
+    private static func measure(
+        requests: Int, direct: (Int) async -> Void, measured: (Int) async -> Void
+    ) async -> ExchangeCost {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            var start = nowNanoseconds()
+            await direct(requests)
+            let directNanoseconds = Double(nowNanoseconds() &- start)
+            start = nowNanoseconds()
+            await measured(requests)
+            best = min(best, (Double(nowNanoseconds() &- start) - directNanoseconds) / Double(requests))
+        }
+        let directAllocations = await AllocationCounter.count { await direct(countedRequests) }.allocations
+        let measuredAllocations = await AllocationCounter.count { await measured(countedRequests) }.allocations
+        let allocations = directAllocations.flatMap { direct in measuredAllocations.map { Double($0 - direct) / Double(countedRequests) } }
+        return ExchangeCost(nanoseconds: best, allocations: allocations)
     }
 
     /// A middleware that hands the request on unchanged, to time the chain itself.
