@@ -22,8 +22,11 @@ enum AllocationCounter {
         guard let interposer = Interposer.loaded else { return (try await body(), nil) }
         interposer.reset()
         interposer.enable()
-        let result = try await body()
-        interposer.disable()
+        let result: Result
+        do {
+            defer { interposer.disable() }
+            result = try await body()
+        }
         var counters = [Int64](repeating: 0, count: 6)
         counters.withUnsafeMutableBufferPointer { counter in
             interposer.statistics(counter.baseAddress!, counter.baseAddress! + 1, counter.baseAddress! + 2,
