@@ -1,12 +1,12 @@
 import Foundation
 
-/// One ``withDeadline(seconds:_:)`` call: the operation's task, the deadline timer and the
-/// caller's cancellation race to resume the caller's continuation, which the first of them
-/// does and the others then find decided.
+/// One ``withDeadline(seconds:_:)`` call: the operation's task, the deadline and the caller's
+/// cancellation race to resume the caller's continuation, which the first of them does and
+/// the others then find decided.
 ///
-/// Deciding the race cancels the operation's task and the timer, so no timer outlives its
-/// call (``DeadlineTimers/outstanding`` counts them).
-final class DeadlineRace<Value: Sendable>: Sendable {
+/// Deciding the race cancels the operation's task and removes the deadline from
+/// ``DeadlineTimer``, so no deadline outlives its call.
+final class DeadlineRace<Value: Sendable>: DeadlineExpiring {
     typealias Continuation = UnsafeContinuation<Value, any Error>
 
     /// Where the race stands; each input returns what the caller must do outside the lock.
@@ -15,55 +15,52 @@ final class DeadlineRace<Value: Sendable>: Sendable {
         case starting
         /// The caller was cancelled before it handed its continuation over.
         case cancelledBeforeStart
-        /// The operation and the timer run (each `nil` until it is armed).
-        case racing(Continuation, operation: Task<Void, Never>?, timer: (any DispatchSourceTimer)?)
+        /// The operation runs against its deadline (both `nil` until armed).
+        case racing(Continuation, operation: Task<Void, Never>?, deadline: UInt64?)
         /// The continuation was resumed.
         case decided
 
         /// Takes the caller's continuation; `false` when the caller was already cancelled.
         mutating func begin(_ continuation: Continuation) -> Bool {
             guard case .starting = self else { return false }
-            self = .racing(continuation, operation: nil, timer: nil)
+            self = .racing(continuation, operation: nil, deadline: nil)
             return true
         }
 
-        /// Keeps the operation's task and the timer; `false` when the race was decided
-        /// meanwhile, and the caller must cancel both.
-        mutating func arm(operation: Task<Void, Never>, timer: any DispatchSourceTimer) -> Bool {
+        /// Keeps the operation's task and the deadline's identifier; `false` when the race
+        /// was decided meanwhile, and the caller must cancel both.
+        mutating func arm(operation: Task<Void, Never>, deadline: UInt64) -> Bool {
             guard case .racing(let continuation, nil, nil) = self else { return false }
-            self = .racing(continuation, operation: operation, timer: timer)
+            self = .racing(continuation, operation: operation, deadline: deadline)
             return true
         }
 
         /// Ends the race: what to resume and to cancel, or `nil` when it was already decided.
-        mutating func decide() -> (Continuation, operation: Task<Void, Never>?, timer: (any DispatchSourceTimer)?)? {
+        mutating func decide() -> (Continuation, operation: Task<Void, Never>?, deadline: UInt64?)? {
             switch self {
             case .starting:
                 self = .cancelledBeforeStart
                 return nil
-            case .racing(let continuation, let operation, let timer):
+            case .racing(let continuation, let operation, let deadline):
                 self = .decided
-                return (continuation, operation, timer)
+                return (continuation, operation, deadline)
             case .cancelledBeforeStart, .decided:
                 return nil
             }
         }
     }
 
-    // Guards the race's state; the continuation, task and timer are only used outside it.
+    // Guards the race's state; the continuation and the task are only used outside it.
     private let state = Locked(State.starting)
 
-    /// Takes the caller's continuation and starts the operation and the deadline timer; from
+    /// Takes the caller's continuation and starts the operation against its deadline; from
     /// the caller's task, so that the operation's task inherits its priority and task-locals.
     func start(_ continuation: Continuation, seconds: TimeInterval, operation: @escaping @Sendable () async throws -> Value) {
         guard state.withLock({ $0.begin(continuation) }) else {
             continuation.resume(throwing: CancellationError())
             return
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { self.decide(.failure(DeadlineExceeded())) }
-        timer.schedule(deadline: Moment.now().deadline(after: seconds))
-        DeadlineTimers.armed()
+        let deadline = DeadlineTimer.shared.add(self, at: Moment.now().deadline(after: seconds))
         let task = Task {
             do {
                 self.decide(.success(try await operation()))
@@ -71,27 +68,26 @@ final class DeadlineRace<Value: Sendable>: Sendable {
                 self.decide(.failure(error))
             }
         }
-        let armed = state.withLock { $0.arm(operation: task, timer: timer) }
-        // Activated only once it is kept, so that even a timer that fires at once finds it.
-        timer.activate()
-        if !armed {
+        if !state.withLock({ $0.arm(operation: task, deadline: deadline) }) {
             task.cancel()
-            Self.disarm(timer)
+            DeadlineTimer.shared.remove(deadline)
         }
     }
 
-    /// Resumes the caller with `result` unless the race was already decided, and cancels
-    /// the operation and the timer.
+    /// Cancels the operation and the deadline, then resumes the caller with `result`, unless
+    /// the race was already decided.
+    ///
+    /// Cancelling first means a caller that resumes from ``DeadlineExceeded`` finds the
+    /// operation cancelled already.
     func decide(_ result: Result<Value, any Error>) {
-        guard let (continuation, operation, timer) = state.withLock({ $0.decide() }) else { return }
-        continuation.resume(with: result)
+        guard let (continuation, operation, deadline) = state.withLock({ $0.decide() }) else { return }
         operation?.cancel()
-        if let timer { Self.disarm(timer) }
+        if let deadline { DeadlineTimer.shared.remove(deadline) }
+        continuation.resume(with: result)
     }
 
-    /// Cancels `timer`, which releases its handler and with it this race.
-    private static func disarm(_ timer: any DispatchSourceTimer) {
-        timer.cancel()
-        DeadlineTimers.disarmed()
+    /// The deadline passed: the caller gets ``DeadlineExceeded``.
+    func expire() {
+        decide(.failure(DeadlineExceeded()))
     }
 }

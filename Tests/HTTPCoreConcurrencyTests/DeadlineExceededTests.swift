@@ -14,15 +14,15 @@ final class DeadlineExceededTests: XCTestCase {
 
     @TaskLocal static var callerLabel: String?
 
-    func testReturnsTheOperationsValueWhenItFinishesFirstAndLeavesNoTimer() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+    func testReturnsTheOperationsValueWhenItFinishesFirstAndLeavesNoDeadlinePending() async throws {
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         let value = try await withDeadline(seconds: 60) { 42 }
         XCTAssertEqual(value, 42)
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
     }
 
-    func testTheTimerIsArmedWhileTheOperationRunsAndCancelledWhenItFinishes() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+    func testTheDeadlineIsPendingWhileTheOperationRunsAndRemovedWhenItFinishes() async throws {
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         let started = AsyncCondition(false)
         let release = AsyncCondition(false)
         let call = Task {
@@ -33,15 +33,15 @@ final class DeadlineExceededTests: XCTestCase {
             }
         }
         _ = try await started.wait(timeout: 60) { $0 }
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore + 1)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore + 1)
         release.update { $0 = true }
         let value = try await call.value
         XCTAssertEqual(value, 7)
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
     }
 
     func testThrowsAtTheDeadlineEvenWhenTheOperationIgnoresCancellationAndCancelsIt() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         let release = AsyncCondition(false)
         let operationSawCancellation = AsyncCondition<Bool?>(nil)
         let callEnded = AsyncCondition<Outcome?>(nil)
@@ -60,7 +60,7 @@ final class DeadlineExceededTests: XCTestCase {
         let ended = try await callEnded.wait(timeout: 60) { $0 != nil }
         XCTAssertEqual(ended, .deadlineExceeded)
         XCTAssertNil(operationSawCancellation.state, "the call returned before the operation ended")
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
 
         release.update { $0 = true }
         let sawCancellation = try await operationSawCancellation.wait(timeout: 60) { $0 != nil }
@@ -68,7 +68,7 @@ final class DeadlineExceededTests: XCTestCase {
     }
 
     func testCancellingTheCallerCancelsTheOperationAndThrowsCancellationError() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         let started = AsyncCondition(false)
         let operationSawCancellation = AsyncCondition<Bool?>(nil)
         let call = Task {
@@ -92,11 +92,11 @@ final class DeadlineExceededTests: XCTestCase {
         XCTAssertEqual(ended, .cancelled)
         let sawCancellation = try await operationSawCancellation.wait(timeout: 60) { $0 != nil }
         XCTAssertEqual(sawCancellation, true)
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
     }
 
     func testACallerCancelledBeforeTheCallThrowsCancellationErrorWithoutRunningTheOperation() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         let ran = AsyncCondition(false)
         let call = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -110,18 +110,18 @@ final class DeadlineExceededTests: XCTestCase {
         let ended = await call.value
         XCTAssertEqual(ended, .cancelled)
         XCTAssertFalse(ran.state)
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
     }
 
     func testAnErrorOfTheOperationPassesThrough() async throws {
-        let timersBefore = DeadlineTimers.outstanding
+        let pendingBefore = DeadlineTimer.shared.pendingCount
         do {
             _ = try await withDeadline(seconds: 60) { () async throws -> Int in throw OperationFailed() }
             XCTFail("expected OperationFailed")
         } catch {
             XCTAssertTrue(error is OperationFailed, "\(error)")
         }
-        XCTAssertEqual(DeadlineTimers.outstanding, timersBefore)
+        XCTAssertEqual(DeadlineTimer.shared.pendingCount, pendingBefore)
     }
 
     func testTheOperationSeesTheCallersTaskLocalValues() async throws {
