@@ -14,7 +14,7 @@ package struct DeadlineExceeded: Error {
 /// The operation runs in an unstructured task, so it sees the caller's priority and
 /// task-local values. Cancelling the calling task cancels the operation and throws
 /// `CancellationError` at once, as the task group this replaced did (its sleeping child threw
-/// it). The deadline is an entry in ``DeadlineTimer``, the one Dispatch timer of the process,
+/// it); a caller cancelled before the call does not start the operation. The deadline is an entry in ``DeadlineTimer``, the one Dispatch timer of the process,
 /// removed as soon as the race is decided: no sleeping task and no timer per call (see
 /// ``DeadlineRace``).
 package func withDeadline<Value: Sendable>(
