@@ -39,6 +39,7 @@ struct DispatchCostBenchmark {
         let loggerStatistics = logger.statistics
         await logger.shutdown()
         let clientCost = await Self.clientOverhead(requests: samples, middlewares: [])
+        let timeoutCost = await Self.clientOverhead(requests: samples, middlewares: [], timeout: 30)
         let chainCost = await Self.clientOverhead(requests: samples, middlewares: Array(repeating: PassThroughMiddleware(), count: 3))
         let oneObserverCost = await Self.clientOverhead(requests: samples, middlewares: [], observers: 1)
         let threeObserversCost = await Self.clientOverhead(requests: samples, middlewares: [], observers: 3)
@@ -88,6 +89,7 @@ struct DispatchCostBenchmark {
         }
         for (name, cost) in [
             ("HTTPTransportClient.send minus transport", clientCost),
+            ("  the same with timeout 30 (a buffered transport bounds it with withDeadline)", timeoutCost),
             ("  the same with 3 pass-through middlewares", chainCost),
             ("  the same with 1 no-op observer subscribed", oneObserverCost),
             ("  the same with 3 no-op observers subscribed", threeObserversCost),

@@ -5,21 +5,28 @@ package struct DeadlineExceeded: Error {
     package init() {}
 }
 
-/// `operation`'s result, or ``DeadlineExceeded`` once `seconds` have passed (the operation is
-/// then cancelled): a transport that ignores its own timeout still cannot hold the caller
-/// forever.
+/// `operation`'s result, or ``DeadlineExceeded`` once `seconds` have passed.
+///
+/// At the deadline the operation is cancelled and the call throws at once, even when the
+/// operation ignores cancellation (its result is then discarded): a transport that ignores its
+/// own timeout cannot hold the caller past the deadline.
+///
+/// The operation runs in an unstructured task, so it sees the caller's priority and
+/// task-local values. Cancelling the calling task cancels the operation and throws
+/// `CancellationError` at once, as the task group this replaced did (its sleeping child threw
+/// it); a caller cancelled before the call does not start the operation. The deadline is an entry in ``DeadlineTimer``, the one Dispatch timer of the process,
+/// removed as soon as the race is decided: no sleeping task and no timer per call (see
+/// ``DeadlineRace``).
 package func withDeadline<Value: Sendable>(
     seconds: TimeInterval,
     _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-    try await withThrowingTaskGroup(of: Value.self) { group in
-        group.addTask(operation: operation)
-        group.addTask {
-            try await Task.sleep(nanoseconds: Moment.nanoseconds(seconds))
-            throw DeadlineExceeded()
+    let race = DeadlineRace<Value>()
+    return try await withTaskCancellationHandler {
+        try await withUnsafeThrowingContinuation { continuation in
+            race.start(continuation, seconds: seconds, operation: operation)
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded() }
-        return first
+    } onCancel: {
+        race.decide(.failure(CancellationError()))
     }
 }
