@@ -17,7 +17,7 @@ import HTTPCoreText
 /// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
 /// its URL's text (`URL.absoluteString`, which Foundation keeps and does not copy), a scan of
 /// that text for the host and port and a comparison of bytes per row, without Foundation's
-/// parse of either and without allocating: 56 to 103 ns on the benchmark's shared 2-core
+/// parse of either and without allocating: 55 to 116 ns on the benchmark's shared 2-core
 /// machine (httpcore-bench section 8). A host that is not plain ASCII, or a URL with
 /// userinfo, is read by Foundation (`URL.host`, about 230 ns more).
 /// The path is read only when a row's host matches.
