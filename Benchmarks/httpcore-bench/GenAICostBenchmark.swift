@@ -48,12 +48,13 @@ struct GenAICostBenchmark {
             Column(header: "Recognition on", key: "on_ns"),
             Column(header: "Recognition off", key: "off_ns"),
             Column(header: "On - off", key: "added_ns"),
+            Column(header: "Allocs on - off", key: "added_allocations"),
         ])
         for variant in variants {
-            let (on, off, added) = await measure(variant)
+            let (on, off, added, addedAllocations) = await measure(variant)
             report.rows.append([
                 .text(variant.name), .integer(requests * rounds), .number(on, decimals: 0), .number(off, decimals: 0),
-                .number(added, decimals: 0),
+                .number(added, decimals: 0), addedAllocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
             ])
             if !variant.isLLMCall {
                 report.targets.append(TargetCheck(
@@ -61,6 +62,7 @@ struct GenAICostBenchmark {
                 ))
             }
         }
+        let recognizer = await recognizerAlone(url: orders)
         report.notes = [
             "On and off: the median over \(rounds) rounds of the mean time of \(requests) exchanges through "
                 + "HTTPTransportClient(policy: .release) over an in-memory transport that answers at once, transport included; "
@@ -68,15 +70,38 @@ struct GenAICostBenchmark {
                 + "On - off: the median of each round's difference, on and off measured back to back.",
             "LLM call: a 274-byte chat request and a 717-byte chat.completion answer; on, the terminal event carries the "
                 + "call, its request and response bodies parsed once, when the observer reads event.genAI.",
+            "Allocs on - off: allocations per exchange (\(AllocationCounter.method), every thread), on minus off, over "
+                + "\(requests) exchanges each.",
+            "The recognizer alone, GenAIRecognizer.standard.recognize(method: .post, url:) on the POST's URL, another host: "
+                + String(format: "%.0f ns", recognizer.nanoseconds) + " per call (the median over \(rounds) rounds of \(requests) calls), "
+                + (recognizer.allocations.map { String(format: "%.1f", $0) } ?? "n/a") + " allocations per call.",
             "The target for exchanges that are not LLM calls, nothing measurable: under 100 ns, within this machine's "
                 + "round-to-round noise on a client exchange of 2 to 3 µs.",
         ]
         return report
     }
 
-    /// The median time per exchange of `variant` with recognition on and off, and the median
-    /// of their difference round by round, in nanoseconds.
-    private func measure(_ variant: Variant) async -> (on: Double, off: Double, added: Double) {
+    /// What `GenAIRecognizer.standard` costs a `POST` to `url` by itself: the median time per
+    /// call, and allocations per call (`nil` without the interposer).
+    private func recognizerAlone(url: URL) async -> (nanoseconds: Double, allocations: Double?) {
+        let recognizer = GenAIRecognizer.standard
+        func time(count: Int) -> Double {
+            var recognised = 0
+            let start = nowNanoseconds()
+            for _ in 0..<count where recognizer.recognize(method: .post, url: url) != nil { recognised += 1 }
+            precondition(recognised == 0, "\(url) is not an LLM call")
+            return Double(nowNanoseconds() &- start) / Double(count)
+        }
+        _ = time(count: requests / 10)
+        let samples = (0..<rounds).map { _ in time(count: requests) }
+        let allocations = await AllocationCounter.count { _ = time(count: requests) }.allocations
+        return (median(samples), allocations.map { Double($0) / Double(requests) })
+    }
+
+    /// The median time per exchange of `variant` with recognition on and off, the median of
+    /// their difference round by round, in nanoseconds, and the allocations per exchange that
+    /// recognition adds (`nil` without the interposer).
+    private func measure(_ variant: Variant) async -> (on: Double, off: Double, added: Double, addedAllocations: Double?) {
         let requests = requests
         let rounds = rounds
         return await Task.detached {
@@ -102,7 +127,12 @@ struct GenAICostBenchmark {
                     samples[index].append(await time(clients[index], count: requests))
                 }
             }
-            return (median(samples[0]), median(samples[1]), median(zip(samples[0], samples[1]).map { $0 - $1 }))
+            var allocations: [Int?] = []
+            for client in clients {
+                allocations.append(await AllocationCounter.count { _ = await time(client, count: requests) }.allocations)
+            }
+            let addedAllocations = allocations[0].flatMap { on in allocations[1].map { Double(on - $0) / Double(requests) } }
+            return (median(samples[0]), median(samples[1]), median(zip(samples[0], samples[1]).map { $0 - $1 }), addedAllocations)
         }.value
     }
 

@@ -94,6 +94,39 @@ final class GenAIRecognizerTests: XCTestCase {
         XCTAssertEqual(recognize("https://api.openai.com:8443/v1/chat/completions")?.serverPort, 8443)
     }
 
+    func testAHostThatEndsLikeARowMatchesOnlyWhatTheRowSays() {
+        XCTAssertNil(recognize("https://openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21"),
+                     "the row's suffix starts with a dot")
+        XCTAssertNil(recognize("https://amazonaws.com/model/anthropic.claude-3-haiku/converse"))
+        XCTAssertNil(recognize("https://bedrock-runtime.amazonaws.com/model/anthropic.claude-3-haiku/converse"),
+                     "prefix and suffix may not overlap")
+        XCTAssertNil(recognize("https://openai.com/v1/chat/completions"))
+        XCTAssertEqual(recognize("https://AIPLATFORM.googleapis.COM/v1/projects/p/locations/l/publishers/google/models/gemini-2.5-flash:generateContent")?
+            .provider, .gcpVertexAI, "the whole suffix, in any case")
+        XCTAssertEqual(recognize("https://MY-RESOURCE.OPENAI.AZURE.COM/openai/deployments/gpt-4o/chat/completions")?.provider, .azureOpenAI)
+    }
+
+    func testAPortIsReadAsFoundationReadsItForEveryRowThatNamesOne() {
+        XCTAssertEqual(recognize("https://API.EXAMPLE.COM:11434/api/chat")?.provider, .ollama, "any host on Ollama's port")
+        XCTAssertEqual(recognize("https://api.example.com:011434/api/chat")?.serverPort, 11434)
+        XCTAssertEqual(recognize("http://[2001:db8::1]:11434/api/chat")?.serverAddress, "2001:db8::1")
+        XCTAssertNil(recognize("https://api.example.com/api/chat"), "Ollama's row names a port")
+        XCTAssertNil(recognize("http://[2001:db8::1]/api/chat"))
+        XCTAssertNil(recognize("https://api.example.com:114340/api/chat"))
+        XCTAssertNil(recognize("https://user:11434@api.example.com/api/chat"), "a password is not a port")
+        XCTAssertEqual(recognize("https://user:secret@api.example.com:11434/api/chat")?.provider, .ollama)
+        let gateways = GenAIRecognizer(additionalRoutes: [
+            .openAICompatible(provider: GenAIProvider("gateway"), host: "llm.example.com", port: 8443),
+            .openAICompatible(provider: GenAIProvider("tls_gateway"), host: "tls.example.com", port: 443),
+        ])
+        XCTAssertEqual(recognize("https://LLM.example.com:8443/v1/chat/completions", by: gateways)?.provider.name, "gateway")
+        XCTAssertNil(recognize("https://llm.example.com/v1/chat/completions", by: gateways), "443, not the row's port")
+        XCTAssertNil(recognize("https://llm.example.com:8444/v1/chat/completions", by: gateways))
+        XCTAssertEqual(recognize("https://tls.example.com/v1/chat/completions", by: gateways)?.provider.name, "tls_gateway", "https's port")
+        XCTAssertEqual(recognize("https://tls.example.com:443/v1/chat/completions", by: gateways)?.provider.name, "tls_gateway")
+        XCTAssertNil(recognize("http://tls.example.com/v1/chat/completions", by: gateways), "http's port is 80")
+    }
+
     func testAGatewayOrALocalServerIsOneRowOfConfiguration() {
         let recognizer = GenAIRecognizer(additionalRoutes: [
             .openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com", basePath: "/proxy/v1"),
