@@ -96,15 +96,7 @@ final class ConsoleObserverGenAITests: XCTestCase {
     }
 
     func testAStreamThatEndedWithAProviderErrorUnderA200IsAWarningThatAWarningConsolePrints() async throws {
-        let request = HTTPRequest(method: .post, url: URL(string: "https://api.anthropic.com/v1/messages")!)
-        let call = GenAIExchange(
-            recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
-            request: GenAIRequestParameters(model: "claude-sonnet-4", stream: true),
-            response: GenAIResponse(errorCode: "overloaded_error", messageCount: 3), statusCode: 200, error: nil
-        )
-        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let event = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2, genAI: call)
+        let event = try GenAIFixture.providerErrorUnderA200()
         XCTAssertEqual(ConsoleObserver.level(of: event), .warning)
         let lines = Locked<[String]>([])
         let console = ConsoleObserver(minimumLevel: .warning) { line in lines.withLock { $0.append(line) } }

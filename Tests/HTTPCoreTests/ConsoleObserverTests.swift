@@ -118,6 +118,29 @@ final class ConsoleObserverTests: XCTestCase {
         return .requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1)
     }
 
+    /// A console with a buffer of two whose first write ("first") blocked while five more
+    /// events came ("a" to "e"): three were dropped, "d" and "e" wait; the write is released on
+    /// return. `lines` collects the paths written.
+    private func consoleThatDroppedThreeBehindABlockedWrite() async throws -> (ConsoleObserver, Locked<[String]>) {
+        let writing = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(bufferLimit: 2) { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+        }
+        console.handle(failure("first"))
+        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
+        released.signal()
+        return (console, lines)
+    }
+
     func testHandleReturnsWhileTheOutputIsBlockedAndTheLinesFollowInOrder() async throws {
         // The first write blocks until the test has handled all five events: written inline,
         // the first handle would wait 60 s for a release that comes only after it returned.
@@ -143,22 +166,7 @@ final class ConsoleObserverTests: XCTestCase {
         let previous = HTTPDiagnostics.handler
         HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
         defer { HTTPDiagnostics.handler = previous }
-        let writing = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver(bufferLimit: 2) { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
-        }
-        console.handle(failure("first"))
-        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
-        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
-        released.signal()
+        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
         // Only this observer's reports: a component of an earlier test may still report here.
@@ -275,21 +283,7 @@ final class ConsoleObserverTests: XCTestCase {
         let previous = HTTPDiagnostics.handler
         HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
         defer { HTTPDiagnostics.handler = previous }
-        let writing = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver(bufferLimit: 2) { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
-        }
-        console.handle(failure("first"))
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
-        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
-        released.signal()
+        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
         console.shutdown()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
         XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(

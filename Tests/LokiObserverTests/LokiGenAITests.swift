@@ -68,20 +68,13 @@ final class LokiGenAITests: XCTestCase {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }
         let harness = LokiHarness(receiver: receiver)
-        let request = HTTPRequest(method: .post, url: URL(string: "https://api.anthropic.com/v1/messages")!)
-        let call = GenAIExchange(
-            recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
-            request: GenAIRequestParameters(model: "claude-sonnet-4", stream: true),
-            response: GenAIResponse(errorCode: "overloaded_error", messageCount: 3), statusCode: 200, error: nil
-        )
-        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
-        LokiObserver(logger: harness.logger).handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2, genAI: call))
+        let event = try GenAIFixture.providerErrorUnderA200()
+        LokiObserver(logger: harness.logger).handle(event)
         await harness.logger.flush()
         let received = try await receiver.waitForEntries(1)
         XCTAssertEqual(received.rejections, [])
         XCTAssertEqual(received.lines, ["method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=2000.0"
-            + " request_id=\(request.id) attempt=1 request_bytes=0 response_bytes=0"
+            + " request_id=\(event.requestID) attempt=1 request_bytes=0 response_bytes=0"
             + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4 gen_ai.error.type=overloaded_error"])
         XCTAssertEqual(received.labelSets, [
             ["app": "checkout", "method": "POST", "status_class": "2xx", "host": "api.anthropic.com", "level": "warning", "kind": "http"],
