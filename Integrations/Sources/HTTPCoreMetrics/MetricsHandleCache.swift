@@ -68,8 +68,11 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
     private var meters: [Destination: Meter] = [:]
     private var genAI: [GenAIDimensions: GenAIHandles] = [:]
     /// The meter each exchange in flight was counted on, by request id, until its terminal
-    /// event: several for one id when the same request value is sent again before it ended.
-    private var activeExchanges: [HTTPRequest.ID: [Meter]] = [:]
+    /// event: one value, not an array, so counting an exchange allocates nothing.
+    private var activeExchanges: [HTTPRequest.ID: Meter] = [:]
+    /// The meters of later exchanges of an id already in flight (the same request value sent
+    /// again before it ended), first in, first out.
+    private var repeatedExchanges: [HTTPRequest.ID: [Meter]] = [:]
     private var activeExchangeCount = 0
     private var untrackedExchanges = 0
 
@@ -101,7 +104,7 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         }
         activeExchangeCount += 1   // the slot is taken before any meter is made
         if let cached = meters[destination] {
-            activeExchanges[id, default: []].append(cached)
+            track(cached, for: id)
             lock.unlock()
             return cached
         }
@@ -109,8 +112,17 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         let meter = meter(for: destination)
         lock.lock()
         defer { lock.unlock() }
-        activeExchanges[id, default: []].append(meter)
+        track(meter, for: id)
         return meter
+    }
+
+    /// Keeps `meter` as exchange `id`'s, behind any earlier exchange of that id; under the lock.
+    private func track(_ meter: Meter, for id: HTTPRequest.ID) {
+        if activeExchanges[id] == nil {
+            activeExchanges[id] = meter
+        } else {
+            repeatedExchanges[id, default: []].append(meter)
+        }
     }
 
     /// The meter ``beginExchange(_:at:)`` counted exchange `id` on, forgotten now; `nil` for an
@@ -118,9 +130,13 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
     func endExchange(_ id: HTTPRequest.ID) -> Meter? {
         lock.lock()
         defer { lock.unlock() }
-        guard var counted = activeExchanges[id], !counted.isEmpty else { return nil }
-        let meter = counted.removeFirst()
-        activeExchanges[id] = counted.isEmpty ? nil : counted
+        guard let meter = activeExchanges[id] else { return nil }
+        if var later = repeatedExchanges[id], !later.isEmpty {
+            activeExchanges[id] = later.removeFirst()
+            repeatedExchanges[id] = later.isEmpty ? nil : later
+        } else {
+            activeExchanges[id] = nil
+        }
         activeExchangeCount -= 1
         return meter
     }

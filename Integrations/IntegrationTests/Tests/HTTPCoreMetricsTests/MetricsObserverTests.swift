@@ -55,6 +55,28 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertEqual(try metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 1, "the outcome is the host that answered")
     }
 
+    func testTheSameRequestInFlightTwiceLeavesItsMetersFirstInFirstOut() throws {
+        let metrics = TestMetrics()
+        MetricsSystem.bootstrapInternal(metrics)
+        let observer = MetricsObserver()
+        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        var again = request
+        again.url = URL(string: "https://eu.api.example.com/a")!
+        let started = Date(timeIntervalSince1970: 1_800_000_000)
+        observer.handle(.requestCreated(request))
+        observer.handle(.requestCreated(again))
+        for _ in 0..<2 {
+            let response = HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
+            observer.handle(.requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(0.1)))
+        }
+
+        let first = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
+        let second = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "eu.api.example.com")])
+        XCTAssertEqual(first.values, [1, 0], "the first terminal event leaves the first created meter")
+        XCTAssertEqual(second.values, [1, 0], "the second leaves the second, though both carry one request id")
+        XCTAssertEqual(observer.untrackedActiveExchangeCount, 0)
+    }
+
     func testAnExchangeCreatedBeyondTheActiveExchangeLimitIsLeftOffTheMeterAndCounted() async throws {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
