@@ -9,11 +9,6 @@ import HTTPCore
 /// At most `limit` sets of each kind are kept; a set beyond them gets fresh handles per event,
 /// which record the same values, so a burst of unexpected hosts cannot grow memory without
 /// bound. Copies of the observer share one cache.
-///
-/// It also keeps, per exchange in flight, the active-request meter its created event counted
-/// it on, so that its terminal event takes it off that meter even when a middleware sent it
-/// elsewhere; at most `activeExchangeLimit` exchanges, beyond which one is left off the meter
-/// and counted as untracked.
 final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionaries are touched only under `lock`
     /// The dimensions of a completed exchange.
     struct Outcome: Hashable {
@@ -61,84 +56,14 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
     }
 
     let limit: Int
-    /// The most exchanges in flight whose active-request meter is kept until they end.
-    let activeExchangeLimit: Int
     private let lock = NSLock()
     private var outcomes: [Outcome: Recorders] = [:]
     private var meters: [Destination: Meter] = [:]
     private var genAI: [GenAIDimensions: GenAIHandles] = [:]
-    /// The meter each exchange in flight was counted on, by request id, until its terminal
-    /// event: one value, not an array, so counting an exchange allocates nothing.
-    private var activeExchanges: [HTTPRequest.ID: Meter] = [:]
-    /// The meters of later exchanges of an id already in flight (the same request value sent
-    /// again before it ended), first in, first out.
-    private var repeatedExchanges: [HTTPRequest.ID: [Meter]] = [:]
-    private var activeExchangeCount = 0
-    private var untrackedExchanges = 0
 
-    /// A cache of at most `limit` (at least 0) dimension sets per kind, keeping the meters of
-    /// at most `activeExchangeLimit` (at least 0) exchanges in flight.
-    init(limit: Int, activeExchangeLimit: Int) {
+    /// A cache of at most `limit` (at least 0) dimension sets per kind.
+    init(limit: Int) {
         self.limit = max(0, limit)
-        self.activeExchangeLimit = max(0, activeExchangeLimit)
-    }
-
-    /// How many exchanges were left out of the active-request meter because
-    /// ``activeExchangeLimit`` others were in flight when they were created.
-    var untrackedExchangeCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return untrackedExchanges
-    }
-
-    /// The meter that exchange `id`, created for `destination`, is counted on until
-    /// ``endExchange(_:)`` hands it back; `nil`, and the exchange counted as untracked, when
-    /// ``activeExchangeLimit`` exchanges are in flight already. Once the destination's meter is
-    /// cached, one look-up under the lock.
-    func beginExchange(_ id: HTTPRequest.ID, at destination: Destination) -> Meter? {
-        lock.lock()
-        guard activeExchangeCount < activeExchangeLimit else {
-            untrackedExchanges += 1
-            lock.unlock()
-            return nil
-        }
-        activeExchangeCount += 1   // the slot is taken before any meter is made
-        if let cached = meters[destination] {
-            track(cached, for: id)
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
-        let meter = meter(for: destination)
-        lock.lock()
-        defer { lock.unlock() }
-        track(meter, for: id)
-        return meter
-    }
-
-    /// Keeps `meter` as exchange `id`'s, behind any earlier exchange of that id; under the lock.
-    private func track(_ meter: Meter, for id: HTTPRequest.ID) {
-        if activeExchanges[id] == nil {
-            activeExchanges[id] = meter
-        } else {
-            repeatedExchanges[id, default: []].append(meter)
-        }
-    }
-
-    /// The meter ``beginExchange(_:at:)`` counted exchange `id` on, forgotten now; `nil` for an
-    /// exchange it did not count (untracked, or created before the observer subscribed).
-    func endExchange(_ id: HTTPRequest.ID) -> Meter? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let meter = activeExchanges[id] else { return nil }
-        if var later = repeatedExchanges[id], !later.isEmpty {
-            activeExchanges[id] = later.removeFirst()
-            repeatedExchanges[id] = later.isEmpty ? nil : later
-        } else {
-            activeExchanges[id] = nil
-        }
-        activeExchangeCount -= 1
-        return meter
     }
 
     /// The number of dimension sets cached, outcomes, meters and GenAI sets together.

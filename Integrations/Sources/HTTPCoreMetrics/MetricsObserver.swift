@@ -64,6 +64,9 @@ public struct MetricsObserver: HTTPObserver {
 
     /// The handles made so far, shared by copies of this observer.
     let handles: MetricsHandleCache
+    /// The active-request meter each exchange in flight was counted on, shared by copies of
+    /// this observer.
+    let activeExchanges: HTTPExchangeTable<Meter>
 
     /// Creates an observer that records through the bootstrapped `MetricsSystem`.
     ///
@@ -79,11 +82,16 @@ public struct MetricsObserver: HTTPObserver {
     ///     leaves the meter it entered. An exchange created while this many are in flight is
     ///     left off the meter altogether (``untrackedActiveExchangeCount`` counts it), so the
     ///     meter never drifts. 10,000 by default.
+    ///   - diagnostics: Where the observer reports that it follows `maximumActiveExchanges`
+    ///     already (a warning), and that it has room again (a notice, with how many it left
+    ///     off): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
     public init(
         maximumCachedDimensionSets: Int = MetricsObserver.defaultMaximumCachedDimensionSets,
-        maximumActiveExchanges: Int = MetricsObserver.defaultMaximumActiveExchanges
+        maximumActiveExchanges: Int = MetricsObserver.defaultMaximumActiveExchanges,
+        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
     ) {
-        handles = MetricsHandleCache(limit: maximumCachedDimensionSets, activeExchangeLimit: maximumActiveExchanges)
+        handles = MetricsHandleCache(limit: maximumCachedDimensionSets)
+        activeExchanges = HTTPExchangeTable(limit: maximumActiveExchanges, owner: "MetricsObserver", diagnostics: diagnostics)
     }
 
     /// How many sets of dimensions have their handles kept (meters, outcomes and GenAI sets
@@ -92,7 +100,7 @@ public struct MetricsObserver: HTTPObserver {
 
     /// How many exchanges the active-request meter left out because
     /// `maximumActiveExchanges` others were in flight when they were created.
-    public var untrackedActiveExchangeCount: Int { handles.untrackedExchangeCount }
+    public var untrackedActiveExchangeCount: Int { activeExchanges.untrackedCount }
 
     /// Created and terminal events: the only ones that change a metric.
     public var handledEventNames: Set<HTTPEvent.Name>? {
@@ -112,10 +120,11 @@ public struct MetricsObserver: HTTPObserver {
         let method = Self.methodDimension(event.method.rawValue)
         let server = event.host ?? ""
         guard isTerminal else {
-            handles.beginExchange(event.requestID, at: .init(method: method, server: server))?.increment()
+            let meter = handles.meter(for: .init(method: method, server: server))
+            if activeExchanges.keep(meter, for: event.requestID) { meter.increment() }
             return
         }
-        handles.endExchange(event.requestID)?.decrement()
+        activeExchanges.take(for: event.requestID)?.decrement()
         let statusCode = event.statusCode
         let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
         let outcome = MetricsHandleCache.Outcome(

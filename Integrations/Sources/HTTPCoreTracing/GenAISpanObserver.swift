@@ -24,9 +24,10 @@ import Tracing
 /// spans keep their names and HTTP attributes, as the HTTP conventions want.
 ///
 /// The observer keeps each traced exchange's context from its created event to its terminal
-/// one, for at most `maximumTrackedExchanges` exchanges in flight; an exchange created beyond
-/// them (counted by ``untrackedExchangeCount``), or before the observer subscribed, gets the
-/// span current where its terminal event is emitted.
+/// one, in an ``/HTTPCore/HTTPExchangeTable`` of at most `maximumTrackedExchanges` exchanges in
+/// flight; an exchange created beyond them (counted by ``untrackedExchangeCount``, and the
+/// table's filling reported), or before the observer subscribed, gets the span current where
+/// its terminal event is emitted.
 ///
 /// Prompt and completion content (`gen_ai.input.messages`, `gen_ai.output.messages`) is never
 /// recorded: the convention makes it opt-in, and the event carries none of it. An exchange that
@@ -36,7 +37,7 @@ public struct GenAISpanObserver: HTTPObserver {
     /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each call.
     private let configuredTracer: (any Tracer)?
     /// The context each exchange in flight was created in, shared by copies of this observer.
-    private let parents: GenAISpanParents
+    private let parents: HTTPExchangeTable<ServiceContext>
 
     /// The default number of exchanges in flight whose caller's context is kept.
     public static let defaultMaximumTrackedExchanges = 10_000
@@ -49,9 +50,15 @@ public struct GenAISpanObserver: HTTPObserver {
     ///   - maximumTrackedExchanges: How many exchanges in flight keep the context they were
     ///     created in, the parent of their span; 10,000 by default. Only exchanges created
     ///     inside a `ServiceContext` take a place.
-    public init(tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges) {
+    ///   - diagnostics: Where the observer reports that it keeps `maximumTrackedExchanges`
+    ///     already (a warning), and that it has room again (a notice, with how many it did not
+    ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
+    public init(
+        tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,
+        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
+    ) {
         configuredTracer = tracer
-        parents = GenAISpanParents(limit: maximumTrackedExchanges)
+        parents = HTTPExchangeTable(limit: maximumTrackedExchanges, owner: "GenAISpanObserver", diagnostics: diagnostics)
     }
 
     /// How many exchanges were created inside a `ServiceContext` while

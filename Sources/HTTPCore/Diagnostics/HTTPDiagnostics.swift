@@ -16,8 +16,10 @@ import HTTPCoreConcurrency
 /// with), `QueuedObserver` (an overflow of the observer it runs), the
 /// `DeliveryQueue` and the dev-see and Loki loggers built on it (a full buffer, an outage, a
 /// refusal, items given up, expired, or arriving after shutdown), `DevSeeObserver` and
-/// `LokiObserver` (logs never made from dropped events), and `HTTPObservabilityService`
-/// (exchanges that ended after it stopped). Each also has a parameter or a configuration
+/// `LokiObserver` (logs never made from dropped events), `HTTPObservabilityService`
+/// (exchanges that ended after it stopped), and every ``HTTPExchangeTable``, such as
+/// `MetricsObserver`'s and `GenAISpanObserver`'s (a table of exchanges in flight full, and
+/// room again). Each also has a parameter or a configuration
 /// property that replaces it for that one component.
 ///
 /// Reports are rare: each is made once per occurrence (an outage, an overflow, a status that

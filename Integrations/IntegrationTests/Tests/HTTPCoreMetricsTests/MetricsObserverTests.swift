@@ -80,7 +80,8 @@ final class MetricsObserverTests: XCTestCase {
     func testAnExchangeCreatedBeyondTheActiveExchangeLimitIsLeftOffTheMeterAndCounted() async throws {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
-        let observer = MetricsObserver(maximumActiveExchanges: 1)
+        let diagnostics = DiagnosticsRecorder()
+        let observer = MetricsObserver(maximumActiveExchanges: 1, diagnostics: diagnostics.report)
         let first = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
         let second = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/b")!)
         let started = Date(timeIntervalSince1970: 1_800_000_000)
@@ -94,6 +95,9 @@ final class MetricsObserverTests: XCTestCase {
         let active = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
         XCTAssertEqual(active.values, [1, 0], "the first exchange only: the second neither enters nor leaves")
         XCTAssertEqual(observer.untrackedActiveExchangeCount, 1)
+        XCTAssertEqual(diagnostics.reports.map(\.source), ["MetricsObserver", "MetricsObserver"])
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning, .notice], "full when the second was created, room once the first ended")
+        XCTAssertEqual(diagnostics.reports.last?.metadata["untracked"], "1")
     }
 
     func testBodySizesAreRecordedPerExchangeTheResponsesOnlyWhenOneArrived() async throws {

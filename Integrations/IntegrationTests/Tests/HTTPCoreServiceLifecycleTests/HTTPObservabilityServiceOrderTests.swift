@@ -18,14 +18,14 @@ final class HTTPObservabilityServiceOrderTests: XCTestCase {
         defer { setup.stop() }
         try await setup.run([setup.observability, setup.server])
 
-        XCTAssertEqual(setup.serviceReports.all, [], "the service stopped after every exchange")
+        XCTAssertEqual(setup.serviceReports.reports, [], "the service stopped after every exchange")
         XCTAssertEqual(setup.devSeeServer.storedObjects().count, Setup.drained)
         let lines = try await setup.lokiServer.received().lines
         XCTAssertEqual(lines.count, Setup.drained)
         for statistics in [setup.devSee.statistics.delivery, setup.loki.statistics] {
             XCTAssertEqual([statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [Setup.drained, 0, 0])
         }
-        XCTAssertEqual(setup.loggerReports.all, [], "nothing lost, nothing reported")
+        XCTAssertEqual(setup.loggerReports.reports, [], "nothing lost, nothing reported")
     }
 
     func testListedAfterTheServerItSaysItStoppedTooEarlyAndTheLoggersReportEveryDroppedLog() async throws {
@@ -33,7 +33,7 @@ final class HTTPObservabilityServiceOrderTests: XCTestCase {
         defer { setup.stop() }
         try await setup.run([setup.server, setup.observability])
 
-        XCTAssertEqual(setup.serviceReports.all, [
+        XCTAssertEqual(setup.serviceReports.reports, [
             HTTPDiagnostic(
                 source: "HTTPObservabilityService", level: .error,
                 message: "an exchange (GET api.example.com) ended after the service had shut DevSeeLogger and LokiLogger down: "
@@ -52,7 +52,7 @@ final class HTTPObservabilityServiceOrderTests: XCTestCase {
         // Each logger names what it lost: the first at once, the others together (when their
         // window ends, or at the flush), so the counts add up to every exchange.
         for (source, noun) in [("DevSeeLogger", "log"), ("LokiLogger", "line")] {
-            let reports = setup.loggerReports.all.filter { $0.source == source }
+            let reports = setup.loggerReports.reports.filter { $0.source == source }
             XCTAssertEqual(reports.first?.message, "1 \(noun) arrived after shutdown and was dropped")
             XCTAssertEqual(reports.compactMap { Int($0.metadata["lost"] ?? "") }.reduce(0, +), Setup.drained, "\(reports)")
             XCTAssertEqual(reports.last?.metadata["lost_after_shutdown"], String(Setup.drained))
@@ -71,8 +71,8 @@ private struct Setup {
     let devSee: DevSeeLogger
     let loki: LokiLogger
     let dispatcher = HTTPEventDispatcher()
-    let serviceReports = Reports()
-    let loggerReports = Reports()
+    let serviceReports = DiagnosticsRecorder()
+    let loggerReports = DiagnosticsRecorder()
     let observability: HTTPObservabilityService
     let server: DrainingServer
 
@@ -84,17 +84,17 @@ private struct Setup {
         devSeeConfiguration.isEnabled = true
         devSeeConfiguration.endpointStore = InMemoryEndpointStore()
         devSeeConfiguration.uploadTimeout = 60
-        devSeeConfiguration.diagnostics = { loggerReports.append($0) }
+        devSeeConfiguration.diagnostics = { loggerReports.report($0) }
         devSee = DevSeeLogger(configuration: devSeeConfiguration)
         var lokiConfiguration = LokiConfiguration(url: lokiServer.url, app: "service")
         lokiConfiguration.timeout = 60
-        lokiConfiguration.diagnostics = { loggerReports.append($0) }
+        lokiConfiguration.diagnostics = { loggerReports.report($0) }
         loki = LokiLogger(configuration: lokiConfiguration)
         dispatcher.subscribe(DevSeeObserver(logger: devSee))
         dispatcher.subscribe(LokiObserver(logger: loki))
         let serviceReports = serviceReports
         observability = HTTPObservabilityService(
-            dispatcher: dispatcher, devSeeLogger: devSee, lokiLogger: loki, diagnostics: { serviceReports.append($0) }
+            dispatcher: dispatcher, devSeeLogger: devSee, lokiLogger: loki, diagnostics: { serviceReports.report($0) }
         )
         server = DrainingServer(client: HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher), exchanges: Self.drained)
     }
@@ -131,14 +131,4 @@ private struct DrainingServer: Service {
             _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/orders/\(index)")!))
         }
     }
-}
-
-/// Diagnostics in the order they were made, behind a lock: reports come from several threads.
-private final class Reports: @unchecked Sendable {   // safe: `reports` is only touched under `lock`
-    private let lock = NSLock()
-    private var reports: [HTTPDiagnostic] = []
-
-    func append(_ report: HTTPDiagnostic) { lock.withLock { reports.append(report) } }
-
-    var all: [HTTPDiagnostic] { lock.withLock { reports } }
 }

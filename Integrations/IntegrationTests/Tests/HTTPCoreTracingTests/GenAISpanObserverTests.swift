@@ -139,7 +139,8 @@ final class GenAISpanObserverTests: XCTestCase {
 
     func testAnExchangeCreatedBeyondTheTrackedLimitTakesTheContextCurrentAtItsEndAndIsCounted() throws {
         let tracer = InMemoryTracer()
-        let observer = GenAISpanObserver(tracer: tracer, maximumTrackedExchanges: 1)
+        let diagnostics = DiagnosticsRecorder()
+        let observer = GenAISpanObserver(tracer: tracer, maximumTrackedExchanges: 1, diagnostics: diagnostics.report)
         let first = HTTPCore.HTTPRequest(method: .post, url: url)
         let second = HTTPCore.HTTPRequest(method: .post, url: url)
         let caller = tracer.startSpan("llm-job", ofKind: .internal)
@@ -158,6 +159,8 @@ final class GenAISpanObserverTests: XCTestCase {
         let spans = tracer.finishedSpans.filter { $0.operationName == "chat gpt-4o" }
         XCTAssertEqual(spans.map(\.parentSpanID), [caller.spanID, nil], "the second was not kept: the end has no context, a trace of its own")
         XCTAssertEqual(observer.untrackedExchangeCount, 1)
+        XCTAssertEqual(diagnostics.reports.map(\.source), ["GenAISpanObserver", "GenAISpanObserver"])
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning, .notice], "full when the second was created, room once the first ended")
     }
 
     func testAnExchangeThatIsNoLLMCallMakesNoSpan() {

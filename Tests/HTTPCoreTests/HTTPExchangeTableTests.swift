@@ -1,0 +1,103 @@
+import Foundation
+import HTTPCore
+import HTTPCoreTesting
+import XCTest
+
+final class HTTPExchangeTableTests: XCTestCase {
+    private let first = HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+    private let second = HTTPRequest(url: URL(string: "https://api.example.com/b")!)
+    private let third = HTTPRequest(url: URL(string: "https://api.example.com/c")!)
+
+    private func table(limit: Int) -> (HTTPExchangeTable<String>, DiagnosticsRecorder) {
+        let diagnostics = DiagnosticsRecorder()
+        return (HTTPExchangeTable<String>(limit: limit, owner: "TestObserver", diagnostics: diagnostics.report), diagnostics)
+    }
+
+    func testAValueKeptAtCreationIsTakenOnceAtTheEnd() {
+        let (table, diagnostics) = table(limit: 10)
+        XCTAssertTrue(table.keep("first", for: first.id))
+        XCTAssertTrue(table.keep("second", for: second.id))
+        XCTAssertEqual(table.count, 2)
+
+        XCTAssertEqual(table.take(for: second.id), "second")
+        XCTAssertNil(table.take(for: second.id), "taken once")
+        XCTAssertNil(table.take(for: third.id), "never kept: created before the observer subscribed")
+        XCTAssertEqual(table.take(for: first.id), "first")
+        XCTAssertEqual(table.count, 0)
+        XCTAssertEqual(table.untrackedCount, 0)
+        XCTAssertEqual(diagnostics.reports, [])
+    }
+
+    func testExchangesOfOneRequestValueSentAgainAreTakenFirstInFirstOut() {
+        let (table, _) = table(limit: 10)
+        for value in ["one", "two", "three"] { table.keep(value, for: first.id) }
+
+        XCTAssertEqual([table.take(for: first.id), table.take(for: first.id), table.take(for: first.id), table.take(for: first.id)], [
+            "one", "two", "three", nil,
+        ])
+        XCTAssertEqual(table.count, 0)
+    }
+
+    func testAFullTableRefusesCountsAndReportsOnceEachTimeItFillsAndEmpties() {
+        let (table, diagnostics) = table(limit: 2)
+        table.keep("first", for: first.id)
+        table.keep("second", for: second.id)
+
+        XCTAssertFalse(table.keep("third", for: third.id))
+        XCTAssertFalse(table.keep("third again", for: third.id))
+        XCTAssertEqual(table.untrackedCount, 2)
+        XCTAssertNil(table.take(for: third.id), "a refused exchange has nothing to take")
+        let full = HTTPDiagnostic(
+            source: "TestObserver", level: .warning,
+            message: "2 exchanges in flight are kept already; exchanges created until one ends are not. "
+                + "If fewer are in flight, terminal events were missed: a subscription cancelled while exchanges were in flight",
+            metadata: ["limit": "2"]
+        )
+        XCTAssertEqual(diagnostics.reports, [full], "one warning for two refusals")
+
+        XCTAssertEqual(table.take(for: first.id), "first")
+        let room = HTTPDiagnostic(
+            source: "TestObserver", level: .notice,
+            message: "exchanges in flight are kept again; 2 created while 2 were kept were not",
+            metadata: ["limit": "2", "untracked": "2"]
+        )
+        XCTAssertEqual(diagnostics.reports, [full, room])
+
+        XCTAssertTrue(table.keep("fourth", for: third.id))
+        XCTAssertFalse(table.keep("fifth", for: HTTPRequest(url: URL(string: "https://api.example.com/e")!).id))
+        XCTAssertEqual(table.take(for: second.id), "second")
+        XCTAssertEqual(table.untrackedCount, 3)
+        let roomAgain = HTTPDiagnostic(
+            source: "TestObserver", level: .notice,
+            message: "exchanges in flight are kept again; 1 created while 2 were kept were not",
+            metadata: ["limit": "2", "untracked": "1"]
+        )
+        XCTAssertEqual(diagnostics.reports, [full, room, full, roomAgain], "each filling reported anew, with its own count")
+    }
+
+    func testATableOfNoPlacesKeepsNothing() {
+        let (table, diagnostics) = table(limit: -1)
+        XCTAssertEqual(table.limit, 0)
+        XCTAssertFalse(table.keep("first", for: first.id))
+        XCTAssertNil(table.take(for: first.id))
+        XCTAssertEqual(table.untrackedCount, 1)
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning])
+    }
+
+    func testConcurrentExchangesAreEachTakenOnce() async {
+        let (table, diagnostics) = table(limit: 10_000)
+        let requests = (0..<1_000).map { HTTPRequest(url: URL(string: "https://api.example.com/\($0)")!) }
+        let taken = await withTaskGroup(of: Int.self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    table.keep("\(index)", for: request.id)
+                    return table.take(for: request.id) == "\(index)" ? 1 : 0
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        XCTAssertEqual(taken, 1_000)
+        XCTAssertEqual(table.count, 0)
+        XCTAssertEqual(diagnostics.reports, [])
+    }
+}
