@@ -194,12 +194,12 @@ final class DevSeeReceiverTests: XCTestCase {
         let body = #"{"method":"GET","url":"u","statusCode":200,"duration":1e400,"sizes":[-1e400,1]}"#
 
         let answer = try await post(body)
-        let id = try XCTUnwrap(answer.json?["id"] as? String)
-        let served = try await send("GET", "/api/logs/\(id)")
 
         XCTAssertEqual(answer.status, 201)
         let stored = #","method":"GET","url":"u","statusCode":200,"duration":null,"sizes":[null,1]}"#
         XCTAssertTrue(answer.text.hasSuffix(stored), answer.text)
+        let id = try XCTUnwrap(answer.json?["id"] as? String)
+        let served = try await send("GET", "/api/logs/\(id)")
         XCTAssertEqual(served.text, answer.text)
         XCTAssertEqual(receiver.storedLogs, [Data(body.utf8)], "the body as sent")
         let object = try XCTUnwrap(receiver.storedObjects().first, "JSONSerialization alone refuses 1e400")
