@@ -21,9 +21,13 @@ enum DevSeeLogValidator {
     /// which Fastify hands over as a string, JSON `null`, a number, no body at all).
     static let notAnObject = "Request body must be a valid JSON object"
 
-    /// What Fastify's JSON parsing accepts beyond RFC 8259: `JSON.parse` reads `1e400` as
-    /// `Infinity`, and the body reaches it as text Node decoded, invalid UTF-8 replaced.
-    static let parsingOptions: JSONValue.ParsingOptions = [.overflowingNumbersAsInfinity, .invalidUTF8AsReplacementCharacter]
+    /// A body parsed as Fastify's JSON parser reads it, beyond RFC 8259: secure-json-parse
+    /// drops a leading byte order mark, `JSON.parse` reads `1e400` as `Infinity`, and the
+    /// body reaches it as text Node decoded, invalid UTF-8 replaced.
+    static func parse(_ body: Data) throws(JSONValue.SyntaxError) -> JSONValue {
+        let json = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body
+        return try JSONValue.parse(json, options: [.overflowingNumbersAsInfinity, .invalidUTF8AsReplacementCharacter])
+    }
 
     /// The verdict on a `POST /api/logs` with this content type and body; `declaresLength`
     /// says whether it came with a `Content-Length` (else chunked), which Fastify compares
@@ -42,9 +46,10 @@ enum DevSeeLogValidator {
         }
         // Fastify reads both types as text: Node's UTF-8 decoding turns each maximal
         // ill-formed subsequence into U+FFFD, three bytes, and Fastify limits and counts the
-        // text's UTF-8 bytes. The text is never shorter than the body, so one limit check
-        // covers the declared length's too; and a declared length that the text does not
-        // match is refused, so invalid UTF-8 passes only chunked, or in 3-byte subsequences.
+        // text's UTF-8 bytes. The text is never shorter than the body, so this one limit check
+        // also covers Fastify's check of the declared length; and a declared length that the
+        // text does not match is refused, so invalid UTF-8 passes only chunked, or in 3-byte
+        // subsequences.
         let textLength = String(decoding: body, as: UTF8.self).utf8.count
         guard textLength <= maxBodyBytes else {
             return fastifyError(413, "FST_ERR_CTP_BODY_TOO_LARGE", "Request body is too large")
@@ -63,7 +68,7 @@ enum DevSeeLogValidator {
         }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(body, options: parsingOptions)
+            value = try parse(body)
         } catch {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Body is not valid JSON: \(error)")
         }

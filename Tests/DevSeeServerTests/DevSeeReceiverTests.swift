@@ -214,6 +214,17 @@ final class DevSeeReceiverTests: XCTestCase {
         )
     }
 
+    func test_aLeadingByteOrderMark_isSkippedAsSecureJSONParseSkipsIt() async throws {
+        let body = Data([0xEF, 0xBB, 0xBF]) + Data(log(setting: "method", to: #""PUT""#).utf8)
+
+        let answer = try await send("POST", "/api/logs", body: body, contentType: "application/json")
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(answer.json?["method"] as? String, "PUT")
+        XCTAssertEqual(receiver.storedLogs, [body])
+        XCTAssertEqual(receiver.storedObjects().first?["method"] as? String, "PUT")
+    }
+
     // MARK: - Invalid UTF-8
 
     /// A valid log whose URL ends in `bytes`, which may be invalid UTF-8.
