@@ -95,7 +95,12 @@ final class DevSeeLogStore: Sendable {
             break
         }
 
-        switch DevSeeLogValidator.validate(contentType: request.headers["Content-Type"], body: request.body) {
+        let verdict = DevSeeLogValidator.validate(
+            contentType: request.headers["Content-Type"],
+            body: request.body,
+            declaresLength: request.headers["Content-Length"] != nil
+        )
+        switch verdict {
         case .rejected(let status, let reason, let body):
             return reject(request, status: status, reason: reason, response: .json(body, status: status))
         case .accepted(let log):
@@ -103,7 +108,9 @@ final class DevSeeLogStore: Sendable {
                 ("id", .string(UUID().uuidString.lowercased())),
                 ("timestamp", .string(Self.isoTimestamp())),
             ])
-            if case .object(let members) = log {
+            // Node keeps `Infinity` in the stored entry and `JSON.stringify` serves it as
+            // `null`, in the 201, `GET /api/logs` and the UI's feed alike: stored as `null` here.
+            if case .object(let members) = log.nonFiniteNumbersAsNull {
                 for member in members { entry.set(member.key, member.value) }
             }
             store(request.body, entry: entry)

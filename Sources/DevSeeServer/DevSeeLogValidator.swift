@@ -21,7 +21,18 @@ enum DevSeeLogValidator {
     /// which Fastify hands over as a string, JSON `null`, a number, no body at all).
     static let notAnObject = "Request body must be a valid JSON object"
 
-    static func validate(contentType: String?, body: Data) -> Verdict {
+    /// A body parsed as Fastify's JSON parser reads it, beyond RFC 8259: secure-json-parse
+    /// drops a leading byte order mark, `JSON.parse` reads `1e400` as `Infinity`, and the
+    /// body reaches it as text Node decoded, invalid UTF-8 replaced.
+    static func parse(_ body: Data) throws(JSONValue.SyntaxError) -> JSONValue {
+        let json = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3) : body
+        return try JSONValue.parse(json, options: [.overflowingNumbersAsInfinity, .invalidUTF8AsReplacementCharacter])
+    }
+
+    /// The verdict on a `POST /api/logs` with this content type and body; `declaresLength`
+    /// says whether it came with a `Content-Length` (else chunked), which Fastify compares
+    /// with the length of the body once decoded as text.
+    static func validate(contentType: String?, body: Data, declaresLength: Bool) -> Verdict {
         // Fastify parses `application/json` and `text/plain` (parameters such as `charset`
         // allowed); a request without a content type and without a body goes straight to the
         // route, with no body.
@@ -33,8 +44,18 @@ enum DevSeeLogValidator {
         guard mediaType == "application/json" || mediaType == "text/plain" else {
             return fastifyError(415, "FST_ERR_CTP_INVALID_MEDIA_TYPE", "Unsupported Media Type: \(contentType ?? "")")
         }
-        guard body.count <= maxBodyBytes else {
+        // Fastify reads both types as text: Node's UTF-8 decoding turns each maximal
+        // ill-formed subsequence into U+FFFD, three bytes, and Fastify limits and counts the
+        // text's UTF-8 bytes. The text is never shorter than the body, so this one limit check
+        // also covers Fastify's check of the declared length; and a declared length that the
+        // text does not match is refused, so invalid UTF-8 passes only chunked, or in 3-byte
+        // subsequences.
+        let textLength = String(decoding: body, as: UTF8.self).utf8.count
+        guard textLength <= maxBodyBytes else {
             return fastifyError(413, "FST_ERR_CTP_BODY_TOO_LARGE", "Request body is too large")
+        }
+        guard !declaresLength || textLength == body.count else {
+            return fastifyError(400, "FST_ERR_CTP_INVALID_CONTENT_LENGTH", "Request body size did not match Content-Length")
         }
         // A `text/plain` body reaches the route as a string, JSON or not.
         guard mediaType == "application/json" else { return validationFailed([notAnObject]) }
@@ -47,7 +68,7 @@ enum DevSeeLogValidator {
         }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(body)
+            value = try parse(body)
         } catch {
             return fastifyError(400, "FST_ERR_CTP_INVALID_JSON_BODY", "Body is not valid JSON: \(error)")
         }

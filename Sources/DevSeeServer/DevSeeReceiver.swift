@@ -17,6 +17,13 @@ import HTTPCoreText
 /// `{"id":…,"timestamp":…,…}` (the client's fields win) otherwise. `GET /api/logs?limit=N`,
 /// `GET /api/logs/:id` and `DELETE /api/logs` answer as dev-see does.
 ///
+/// Parsing is Fastify's, not strict RFC 8259: a leading byte order mark is skipped; a number
+/// beyond `Double`'s range (`1e400`) is `Infinity` to the checks and `null` in what is
+/// served, as `JSON.stringify` writes it; and the body is read as Node decodes text, each
+/// maximal ill-formed UTF-8 subsequence a U+FFFD, whose UTF-8 length must then match a
+/// `Content-Length` (else 400 `FST_ERR_CTP_INVALID_CONTENT_LENGTH`, as Fastify answers) and
+/// stay within 1 MiB (413).
+///
 /// ```swift
 /// let receiver = try DevSeeReceiver()
 /// // … point the code under test at receiver.baseURL and make it log twice …
@@ -87,12 +94,20 @@ public final class DevSeeReceiver: Sendable {
         store.storedLogs
     }
 
-    /// ``storedLogs`` decoded with `JSONSerialization`, in arrival order.
+    /// ``storedLogs`` as dev-see holds them, decoded with `JSONSerialization`, in arrival order.
     ///
+    /// Read as the receiver read them when it accepted them: a number beyond `Double`'s range
+    /// (`1e400`) is `NSNull`, as dev-see serves it, invalid UTF-8 in a string is U+FFFD, and a
+    /// leading byte order mark is skipped.
     /// Beware that `JSONSerialization` bridges numbers: `statusCode` reads as `Int`, and a
     /// boolean would read as `1` or `0` (the receiver refuses boolean status codes).
     public func storedObjects() -> [[String: Any]] {
-        storedLogs.compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        storedLogs.compactMap { body in
+            // JSONSerialization refuses these, so it reads the log as the receiver holds it.
+            guard let log = try? DevSeeLogValidator.parse(body) else { return nil }
+            let text = Data(log.nonFiniteNumbersAsNull.serialized.utf8)
+            return try? JSONSerialization.jsonObject(with: text) as? [String: Any]
+        }
     }
 
     /// Every `POST /api/logs` that was not stored, in arrival order, scripted answers included.

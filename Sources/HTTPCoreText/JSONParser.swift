@@ -1,4 +1,4 @@
-/// The recursive-descent parser behind ``JSONValue/parse(_:maximumDepth:keepingMembersNamed:)``,
+/// The recursive-descent parser behind ``JSONValue/parse(_:maximumDepth:keepingMembersNamed:options:)``,
 /// over bytes that stay valid while it runs.
 ///
 /// Each rule takes `building`: a value that is not kept is checked by the same grammar
@@ -8,13 +8,17 @@ struct JSONParser {
     private let maximumDepth: Int
     /// The names of the object members to build; `nil` for all.
     private let keptKeys: Set<String>?
+    /// Read only where strict RFC 8259 refuses: a number out of `Double`'s range, a string
+    /// of invalid UTF-8.
+    private let options: JSONValue.ParsingOptions
     private var position = 0
     private var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, keptKeys: Set<String>?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, keptKeys: Set<String>?, options: JSONValue.ParsingOptions) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
         self.keptKeys = keptKeys
+        self.options = options
     }
 
     /// One value and nothing after it but whitespace.
@@ -128,7 +132,8 @@ struct JSONParser {
     }
 
     /// A number as RFC 8259 spells it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`,
-    /// whose value is finite.
+    /// whose value is finite, or, with ``JSONValue/ParsingOptions/overflowingNumbersAsInfinity``,
+    /// an infinity when it overflows `Double`.
     private mutating func parseNumber() throws(JSONValue.SyntaxError) -> JSONValue {
         let start = position
         if current == UInt8(ascii: "-") { position += 1 }
@@ -160,10 +165,25 @@ struct JSONParser {
             for byte in digits where byte != UInt8(ascii: "-") { value = value * 10 + Double(byte - UInt8(ascii: "0")) }
             return .number(digits.first == UInt8(ascii: "-") ? -value : value, text: text)
         }
-        guard let value = Double(text), value.isFinite else {
+        guard let value = Double(text), value.isFinite || options.contains(.overflowingNumbersAsInfinity) else {
             throw JSONValue.SyntaxError(message: "Number out of range", offset: start)
         }
         return .number(value, text: text)
+    }
+
+    /// A string's content of invalid UTF-8 read as Node reads a body it decodes before
+    /// `JSON.parse`: each maximal ill-formed subsequence becomes one U+FFFD (the WHATWG
+    /// decoder's rule, which `String(decoding:as:)` follows), then escapes are resolved.
+    /// Escapes are ASCII, so the repair cannot make or break one.
+    private static func decodeRepairing(
+        _ content: Slice<UnsafeBufferPointer<UInt8>>, building: Bool, offset: Int
+    ) throws(JSONValue.SyntaxError) -> String? {
+        var repaired = String(decoding: content, as: UTF8.self)
+        let text = repaired.withUTF8 { bytes in
+            building ? JSONString.decode(bytes[...]) : JSONString.hasValidEscapes(bytes[...]) ? "" : nil
+        }
+        guard let text else { throw JSONValue.SyntaxError(message: "Bad escaped character in JSON", offset: offset) }
+        return building ? text : nil
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -171,8 +191,9 @@ struct JSONParser {
     }
 
     /// A string token from its opening quote: its end found and raw control characters
-    /// refused here, its UTF-8 validated, and its escapes resolved by ``JSONString`` (only
-    /// checked, and `nil` returned, when not `building`).
+    /// refused here, its UTF-8 validated (or repaired, with
+    /// ``JSONValue/ParsingOptions/invalidUTF8AsReplacementCharacter``), and its escapes
+    /// resolved by ``JSONString`` (only checked, and `nil` returned, when not `building`).
     private mutating func parseString(building: Bool) throws(JSONValue.SyntaxError) -> String? {
         let start = position + 1
         position = start
@@ -184,7 +205,10 @@ struct JSONParser {
                 let content = bytes[start..<position]
                 position += 1
                 guard isASCII || UTF8Text.isValid(content) else {
-                    throw JSONValue.SyntaxError(message: "Invalid UTF-8 in string", offset: start)
+                    guard options.contains(.invalidUTF8AsReplacementCharacter) else {
+                        throw JSONValue.SyntaxError(message: "Invalid UTF-8 in string", offset: start)
+                    }
+                    return try Self.decodeRepairing(content, building: building, offset: start)
                 }
                 guard let text = building ? JSONString.decode(content) : JSONString.hasValidEscapes(content) ? "" : nil else {
                     throw JSONValue.SyntaxError(message: "Bad escaped character in JSON", offset: start)

@@ -182,18 +182,104 @@ final class DevSeeReceiverTests: XCTestCase {
     }
 
     func test_durationOfAnyNonNegativeNumber_isAccepted() async throws {
-        for value in ["0", "1e300", "0.001"] {
+        for value in ["0", "1e300", "1e400", "0.001"] {
             let answer = try await post(log(setting: "duration", to: value))
             XCTAssertEqual(answer.status, 201, value)
         }
     }
 
-    func test_aNumberOutOfDoubleRange_is400() async throws {
-        // JSON.parse reads 1e400 as Infinity; the package's one JSON parser refuses a number
-        // that is not finite, as it refuses any other it cannot represent.
-        let answer = try await post(log(setting: "duration", to: "1e400"))
-        XCTAssertEqual(answer.status, 400)
-        XCTAssertEqual(answer.json?["code"] as? String, "FST_ERR_CTP_INVALID_JSON_BODY")
+    func test_aNumberOutOfDoubleRange_isAcceptedAsInfinity_andServedAsNull() async throws {
+        // JSON.parse reads 1e400 as Infinity, which passes `duration >= 0`; JSON.stringify
+        // writes Infinity as null, in the 201 and in GET /api/logs alike.
+        let body = #"{"method":"GET","url":"u","statusCode":200,"duration":1e400,"sizes":[-1e400,1]}"#
+
+        let answer = try await post(body)
+
+        XCTAssertEqual(answer.status, 201)
+        let stored = #","method":"GET","url":"u","statusCode":200,"duration":null,"sizes":[null,1]}"#
+        XCTAssertTrue(answer.text.hasSuffix(stored), answer.text)
+        let id = try XCTUnwrap(answer.json?["id"] as? String)
+        let served = try await send("GET", "/api/logs/\(id)")
+        XCTAssertEqual(served.text, answer.text)
+        XCTAssertEqual(receiver.storedLogs, [Data(body.utf8)], "the body as sent")
+        let object = try XCTUnwrap(receiver.storedObjects().first, "JSONSerialization alone refuses 1e400")
+        XCTAssertTrue(object["duration"] is NSNull, "\(object)")
+    }
+
+    func test_infiniteNumbers_areComparedAsJavaScriptComparesThem() async throws {
+        try await assertValidationFails(log(setting: "duration", to: "-1e400"), saying: [#"Field "duration" must be >= 0"#])
+        try await assertValidationFails(
+            log(setting: "statusCode", to: "1e400"),
+            saying: [#"Field "statusCode" must be between 100 and 599"#]
+        )
+    }
+
+    func test_aLeadingByteOrderMark_isSkippedAsSecureJSONParseSkipsIt() async throws {
+        let body = Data([0xEF, 0xBB, 0xBF]) + Data(log(setting: "method", to: #""PUT""#).utf8)
+
+        let answer = try await send("POST", "/api/logs", body: body, contentType: "application/json")
+
+        XCTAssertEqual(answer.status, 201)
+        XCTAssertEqual(answer.json?["method"] as? String, "PUT")
+        XCTAssertEqual(receiver.storedLogs, [body])
+        XCTAssertEqual(receiver.storedObjects().first?["method"] as? String, "PUT")
+    }
+
+    // MARK: - Invalid UTF-8
+
+    /// A valid log whose URL ends in `bytes`, which may be invalid UTF-8.
+    private func log(urlEndingIn bytes: [UInt8]) -> Data {
+        Data(#"{"method":"GET","url":"https://x/"#.utf8) + bytes + Data(#"","statusCode":200,"duration":1}"#.utf8)
+    }
+
+    /// Posts `body` as JSON in one chunk, without a Content-Length (which URLSession always sends).
+    private func postChunked(_ body: Data) throws -> RawHTTPConnection.Response {
+        let connection = try RawHTTPConnection(port: receiver.port)
+        let head = "POST /api/logs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        try connection.send(Data(head.utf8) + Data((String(body.count, radix: 16) + "\r\n").utf8) + body + Data("\r\n0\r\n\r\n".utf8))
+        return try connection.readResponse()
+    }
+
+    func test_invalidUTF8SentChunked_isAccepted_withOneReplacementCharacterPerMaximalIllFormedSubsequence() throws {
+        // Fastify reads the body as text (Node's UTF-8 decoding) before JSON.parse; chunked,
+        // there is no declared length to compare the text with.
+        let body = log(urlEndingIn: [0xFF, 0xC0, 0xAF, 0xF0, 0x9F, 0x98])
+
+        let answer = try postChunked(body)
+
+        XCTAssertEqual(answer.status, 201)
+        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        XCTAssertEqual(entry["url"] as? String, "https://x/\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}", "FF, C0 AF as two, F0 9F 98 as one")
+        XCTAssertEqual(receiver.storedLogs, [body], "the body as sent")
+        XCTAssertEqual(receiver.storedObjects().first?["url"] as? String, entry["url"] as? String, "JSONSerialization alone refuses it")
+    }
+
+    func test_invalidUTF8WithAContentLength_isAcceptedOnlyWhenTheDecodedTextKeepsThatLength() async throws {
+        // Fastify compares Content-Length with the decoded text's UTF-8 length: U+FFFD is
+        // three bytes, so only 3-byte ill-formed subsequences (a cut 4-byte character) keep it.
+        let kept = try await send("POST", "/api/logs", body: log(urlEndingIn: [0xF0, 0x9F, 0x98]), contentType: "application/json")
+        let grown = try await send("POST", "/api/logs", body: log(urlEndingIn: [0xFF]), contentType: "application/json")
+
+        XCTAssertEqual(kept.status, 201)
+        XCTAssertEqual(kept.json?["url"] as? String, "https://x/\u{FFFD}")
+        XCTAssertEqual(grown.status, 400)
+        XCTAssertEqual(grown.json?["code"] as? String, "FST_ERR_CTP_INVALID_CONTENT_LENGTH")
+        XCTAssertEqual(grown.json?["message"] as? String, "Request body size did not match Content-Length")
+        XCTAssertEqual(receiver.storedLogs, [log(urlEndingIn: [0xF0, 0x9F, 0x98])])
+        XCTAssertEqual(receiver.rejections.map(\.status), [400])
+    }
+
+    func test_invalidUTF8ThatDecodesPastOneMebibyte_is413() throws {
+        // Fastify limits the decoded text: one FF, a byte on the wire, is three.
+        let skeleton = log(urlEndingIn: [0xFF])
+        let padding = Data(repeating: UInt8(ascii: "x"), count: 1_048_576 - skeleton.count)
+        let body = log(urlEndingIn: Array(padding) + [0xFF])
+
+        let answer = try postChunked(body)
+
+        XCTAssertEqual(body.count, 1_048_576)
+        XCTAssertEqual(answer.status, 413)
+        XCTAssertEqual(receiver.rejections.map(\.status), [413])
     }
 
     func test_missingContentType_is415() throws {

@@ -118,14 +118,18 @@ final class ConsoleObserverTests: XCTestCase {
         return .requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1)
     }
 
-    /// A console with a buffer of two whose first write ("first") blocked while five more
-    /// events came ("a" to "e"): three were dropped, "d" and "e" wait; the write is released on
-    /// return. `lines` collects the paths written.
-    private func consoleThatDroppedThreeBehindABlockedWrite() async throws -> (ConsoleObserver, Locked<[String]>) {
+    /// A console whose first write ("first") blocked while five more events came ("a" to "e")
+    /// into a buffer with room for two of them, by count (`bufferLimit`, the default) or by
+    /// bytes (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released
+    /// on return. `lines` collects the paths written.
+    private func consoleThatDroppedThreeBehindABlockedWrite(
+        bufferLimit: Int = 2,
+        bufferByteLimit: Int = ConsoleObserver.defaultBufferByteLimit
+    ) async throws -> (ConsoleObserver, Locked<[String]>) {
         let writing = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let lines = Locked<[String]>([])
-        let console = ConsoleObserver(bufferLimit: 2) { line in
+        let console = ConsoleObserver(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit) { line in
             if lines.withLock({ $0.isEmpty }) {
                 writing.signal()
                 _ = released.wait(timeout: .now() + 60)
@@ -305,23 +309,12 @@ final class ConsoleObserverTests: XCTestCase {
         let previous = HTTPDiagnostics.handler
         HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
         defer { HTTPDiagnostics.handler = previous }
-        let writing = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        // Room for two waiting events by bytes, a thousand by count.
+        // Room for two waiting events by bytes, the default thousand by count.
         let eventBytes = failure("a").retainedByteCount
-        let console = ConsoleObserver(bufferByteLimit: 2 * eventBytes + eventBytes / 2) { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
-        }
-        console.handle(failure("first"))
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
-        for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
-        released.signal()
+        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite(
+            bufferLimit: ConsoleObserver.defaultBufferLimit,
+            bufferByteLimit: 2 * eventBytes + eventBytes / 2
+        )
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
         XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
