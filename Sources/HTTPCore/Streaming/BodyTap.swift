@@ -54,8 +54,8 @@ final class BodyTap: Sendable {
     /// the time since the one before.
     ///
     /// `genAI`: the reader of an LLM call's response, fed every message (each read up to
-    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body when
-    /// it carries none.
+    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body,
+    /// up to ``HTTPCorePolicy/maximumGenAIBodyBytes``, when it carries none.
     init(
         captureLimit: Int,
         contentType: String? = nil,

@@ -6,7 +6,9 @@ import Foundation
 /// the facts are first asked for (``response``).
 ///
 /// Memory stays bounded: a kept body is dropped once it passes
-/// ``HTTPCorePolicy/maximumGenAIMessageBytes``, and the reader bounds what it keeps of a stream.
+/// ``HTTPCorePolicy/maximumGenAIBodyBytes``, the bound of a body read whole, so that a JSON
+/// answer gives the same facts streamed as buffered; the reader bounds what it keeps of a
+/// stream.
 struct GenAIResponseTap: Sendable {
     private var reader: GenAIResponseReader
     /// When the attempt that got the response began, in nanoseconds of uptime: arrival times
@@ -36,7 +38,7 @@ struct GenAIResponseTap: Sendable {
     /// Keeps a chunk of a body that is kept, while it fits.
     mutating func keep(_ chunk: ArraySlice<UInt8>) {
         guard body != nil else { return }
-        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIMessageBytes {
+        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIBodyBytes {
             body = nil
         } else {
             body!.append(contentsOf: chunk)
