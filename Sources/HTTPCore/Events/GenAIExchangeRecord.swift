@@ -92,7 +92,9 @@ final class GenAIExchangeRecord: Sendable {
         return count > 15 ? count + allocation : 0
     }
 
-    private static func retainedByteCount(of strings: [String]?) -> Int {
+    /// The bytes an array of `strings` keeps alive: its allocation and elements, and each
+    /// string's own.
+    private static func retainedByteCount(of strings: (some Collection<String>)?) -> Int {
         guard let strings, !strings.isEmpty else { return 0 }
         return strings.reduce(allocation) { $0 + MemoryLayout<String>.stride + retainedByteCount(of: $1) }
     }
@@ -108,10 +110,21 @@ final class GenAIExchangeRecord: Sendable {
 
     /// The bytes `response`'s strings and arrays keep alive.
     static func retainedByteCount(of response: GenAIResponse) -> Int {
-        let intervals = response.outputChunkIntervals.isEmpty
-            ? 0 : allocation + response.outputChunkIntervals.count * MemoryLayout<Double>.stride
-        return retainedByteCount(of: response.id) + retainedByteCount(of: response.model) + retainedByteCount(of: response.errorCode)
-            + retainedByteCount(of: response.finishReasons) + retainedByteCount(of: response.providerFinishReasons) + intervals
+        retainedByteCount(
+            id: response.id, model: response.model, errorCode: response.errorCode, finishReasons: response.finishReasons,
+            providerFinishReasons: response.providerFinishReasons, outputChunkIntervalCount: response.outputChunkIntervals.count
+        )
+    }
+
+    /// The bytes a response of these strings and arrays keeps alive, in any order: a reader
+    /// counts what it read without making the response.
+    static func retainedByteCount(
+        id: String?, model: String?, errorCode: String?, finishReasons: some Collection<String>,
+        providerFinishReasons: some Collection<String>, outputChunkIntervalCount: Int
+    ) -> Int {
+        let intervals = outputChunkIntervalCount == 0 ? 0 : allocation + outputChunkIntervalCount * MemoryLayout<Double>.stride
+        return retainedByteCount(of: id) + retainedByteCount(of: model) + retainedByteCount(of: errorCode)
+            + retainedByteCount(of: finishReasons) + retainedByteCount(of: providerFinishReasons) + intervals
     }
 }
 

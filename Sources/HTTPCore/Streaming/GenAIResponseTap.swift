@@ -56,9 +56,9 @@ struct GenAIResponseTap: Sendable {
     }
 
     /// Bytes it keeps alive, without reading a kept body: that body, and the strings and
-    /// arrays of what was read of the messages.
+    /// arrays of what was read of the messages, counted without making the response.
     var retainedByteCount: Int {
-        (body?.count ?? 0) + GenAIExchangeRecord.retainedByteCount(of: reader.response)
+        (body?.count ?? 0) + reader.retainedByteCount
     }
 
     /// What was read so far, a kept body included: a body cut short reads as nothing.
