@@ -43,6 +43,9 @@ public struct GenAIResponseReader: Sendable {
         return response
     }
 
+    /// The stream messages read so far.
+    var messageCount: Int { current.messageCount }
+
     /// The bytes the strings and arrays of ``response`` keep alive, counted from what was
     /// read without making the response (which sorts the finish reasons): the same as
     /// ``GenAIExchangeRecord/retainedByteCount(of:)`` of ``response``.

@@ -80,8 +80,11 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     ///   ``redactor``;
     /// - a buffered response's body and headers, once, when an observer first reads the
     ///   terminal event's ``HTTPEvent/genAI`` (the request body too);
-    /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
-    ///   or its JSON body, kept privately until it ends.
+    /// - a streamed response's server-sent events or JSON lines, every one, kept privately
+    ///   with their arrival times as they pass and parsed when an observer first reads the
+    ///   terminal event's ``HTTPEvent/genAI`` (at most 256 KiB of them kept unread: past
+    ///   that, those kept are parsed on the reading task to make room); or its JSON body,
+    ///   kept privately until it ends.
     ///
     /// Each body, buffered or streamed, is read up to ``maximumGenAIBodyBytes``, so a JSON
     /// answer gives the same facts either way; each message of a stream up to
