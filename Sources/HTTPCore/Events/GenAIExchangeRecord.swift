@@ -6,8 +6,9 @@ import HTTPCoreConcurrency
 ///
 /// A client's record keeps what the facts are derived from (the recognition, the request as it
 /// went out, what came back, the error) and derives them on first read, once, under its lock:
-/// the bodies' JSON is parsed by the observer that asks (a sink's worker), not on the caller's
-/// task as the event is emitted. Readers that come while it is derived wait for that one.
+/// the bodies' JSON, and a stream's messages its tap kept unread, are parsed by the observer
+/// that asks (a sink's worker), not on the caller's task as the event is emitted. Readers
+/// that come while it is derived wait for that one.
 final class GenAIExchangeRecord: Sendable {
     /// What came back, as the facts are read from it.
     enum Response: Sendable {
@@ -67,8 +68,9 @@ final class GenAIExchangeRecord: Sendable {
 
     /// Bytes it keeps alive, without deriving the facts: the record and its lock, and the
     /// strings and arrays of the facts, or, until they are derived, of the recognition and of
-    /// what a stream's tap read (its kept JSON body included). The bodies the event carries
-    /// are counted by the event (``HTTPEvent/retainedByteCount``), not here.
+    /// what a stream's tap took (its messages kept unread and its kept JSON body included).
+    /// The bodies the event carries are counted by the event (``HTTPEvent/retainedByteCount``),
+    /// not here.
     var retainedByteCount: Int {
         let records = 2 * Self.allocation
         return records + state.withLock { state in
