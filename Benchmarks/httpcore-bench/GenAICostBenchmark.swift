@@ -11,10 +11,13 @@ import HTTPCore
 struct GenAICostBenchmark {
     let requests: Int
     let rounds: Int
+    /// The streamed exchanges timed per round: each reads hundreds of messages.
+    let streams: Int
 
     init(quick: Bool) {
         requests = quick ? 10_000 : 50_000
         rounds = quick ? 20 : 40
+        streams = quick ? 20 : 100
     }
 
     /// One kind of exchange: the request the caller sends and the response the transport gives.
@@ -51,15 +54,25 @@ struct GenAICostBenchmark {
             Column(header: "Allocs on - off", key: "added_allocations"),
         ])
         for variant in variants {
-            let (on, off, added, addedAllocations) = await measure(variant)
-            report.rows.append([
-                .text(variant.name), .integer(requests * rounds), .number(on, decimals: 0), .number(off, decimals: 0),
-                .number(added, decimals: 0), addedAllocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
-            ])
+            let cost = await measure(transport: variant.response, count: requests, perExchange: 1) { client in
+                _ = try? await client.send(variant.makeRequest())
+            }
+            report.rows.append(row(variant.name, exchanges: requests * rounds, cost))
             if !variant.isLLMCall {
                 report.targets.append(TargetCheck(
-                    name: "GenAI recognition adds to \(variant.name)", measured: added, comparison: .below, limit: 100, unit: "ns"
+                    name: "GenAI recognition adds to \(variant.name)", measured: cost.added, comparison: .below, limit: 100, unit: "ns"
                 ))
+            }
+        }
+        for messages in [500, 4000] {
+            let stream = StreamTransport(messageCount: messages)
+            for readsFacts in [false, true] {
+                let cost = await measure(transport: stream, count: streams, perExchange: messages, readsFacts: readsFacts) { client in
+                    _ = try? await client.send(Self.streamRequest) { _, body in for try await _ in body {} }
+                }
+                let name = "LLM call: OpenAI chat stream of \(messages) messages, per message, "
+                    + (readsFacts ? "the observer reading event.genAI inline" : "the reading task")
+                report.rows.append(row(name, exchanges: streams * rounds, cost))
             }
         }
         let recognizer = await recognizerAlone(url: orders)
@@ -77,8 +90,23 @@ struct GenAICostBenchmark {
                 + (recognizer.allocations.map { String(format: "%.1f", $0) } ?? "n/a") + " allocations per call.",
             "The target for exchanges that are not LLM calls, nothing measurable: under 100 ns, within this machine's "
                 + "round-to-round noise on a client exchange of 2 to 3 µs.",
+            "Streams: \(streams) exchanges a round through HTTPTransportClient(policy: .release) over an in-memory transport "
+                + "whose body is one server-sent event a chunk (\(StreamTransport.eventByteCount) bytes each: OpenAI "
+                + "chat.completion.chunk deltas, then a finish chunk and a usage chunk), read to its end by the caller; times "
+                + "divided by the messages of a stream. The reading task: the observer does not read event.genAI, so the "
+                + "time is what the caller's task pays as the body passes (recognition, the tap, the terminal event); read "
+                + "inline: the observer reads event.genAI on the caller's task as the terminal event is emitted, so the "
+                + "facts' derivation is in the time too (a sink reads them on its worker instead).",
         ]
         return report
+    }
+
+    /// A row of the table: what an exchange of `name` cost, on, off and added.
+    private func row(_ name: String, exchanges: Int, _ cost: Cost) -> [Cell] {
+        [
+            .text(name), .integer(exchanges), .number(cost.on, decimals: 0), .number(cost.off, decimals: 0),
+            .number(cost.added, decimals: 0), cost.addedAllocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
+        ]
     }
 
     /// What `GenAIRecognizer.standard` costs a `POST` to `url` by itself: the median time per
@@ -98,41 +126,58 @@ struct GenAICostBenchmark {
         return (median(samples), allocations.map { Double($0) / Double(requests) })
     }
 
-    /// The median time per exchange of `variant` with recognition on and off, the median of
-    /// their difference round by round, in nanoseconds, and the allocations per exchange that
-    /// recognition adds (`nil` without the interposer).
-    private func measure(_ variant: Variant) async -> (on: Double, off: Double, added: Double, addedAllocations: Double?) {
-        let requests = requests
+    /// What recognition costs, in nanoseconds per unit (`perExchange` units an exchange, a
+    /// stream's messages), and allocations per unit (`nil` without the interposer).
+    private struct Cost {
+        let on: Double
+        let off: Double
+        /// The median of each round's difference, on and off measured back to back.
+        let added: Double
+        let addedAllocations: Double?
+    }
+
+    /// The median time per unit of `count` exchanges (`exchange`) over `transport`, with
+    /// recognition on and off, the median of their difference round by round, and the
+    /// allocations per unit that recognition adds. `readsFacts`: whether the observer reads
+    /// the facts inline, as the terminal event is emitted.
+    private func measure<Transport: HTTPTransport>(
+        transport: Transport, count: Int, perExchange: Int, readsFacts: Bool = true,
+        exchange: @escaping @Sendable (HTTPTransportClient<Transport>) async -> Void
+    ) async -> Cost {
         let rounds = rounds
         return await Task.detached {
             let dispatcher = HTTPEventDispatcher()
             // The observer reads the facts, as a sink does: the client derives them on first read.
-            let subscription = dispatcher.subscribe { event in _ = event.genAI }
+            let subscription = dispatcher.subscribe { event in if readsFacts { _ = event.genAI } }
             defer { subscription.cancel() }
             var off = HTTPCorePolicy.release
             off.genAI = nil
             let clients = [HTTPCorePolicy.release, off].map {
-                HTTPTransportClient(transport: variant.response, dispatcher: dispatcher, policy: $0)
+                HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: $0)
             }
-            func time(_ client: HTTPTransportClient<InstantTransport>, count: Int) async -> Double {
+            let units = Double(count * perExchange)
+            func time(_ client: HTTPTransportClient<Transport>, count: Int) async -> Double {
                 let start = nowNanoseconds()
-                for _ in 0..<count { _ = try? await client.send(variant.makeRequest()) }
-                return Double(nowNanoseconds() &- start) / Double(count)
+                for _ in 0..<count { await exchange(client) }
+                return Double(nowNanoseconds() &- start) / units
             }
-            for client in clients { _ = await time(client, count: requests / 10) }
+            for client in clients { _ = await time(client, count: max(1, count / 10)) }
             var samples: [[Double]] = [[], []]
             for round in 0..<rounds {
                 for offset in 0..<2 {
                     let index = (round + offset) % 2
-                    samples[index].append(await time(clients[index], count: requests))
+                    samples[index].append(await time(clients[index], count: count))
                 }
             }
             var allocations: [Int?] = []
             for client in clients {
-                allocations.append(await AllocationCounter.count { _ = await time(client, count: requests) }.allocations)
+                allocations.append(await AllocationCounter.count { _ = await time(client, count: count) }.allocations)
             }
-            let addedAllocations = allocations[0].flatMap { on in allocations[1].map { Double(on - $0) / Double(requests) } }
-            return (median(samples[0]), median(samples[1]), median(zip(samples[0], samples[1]).map { $0 - $1 }), addedAllocations)
+            let addedAllocations = allocations[0].flatMap { on in allocations[1].map { Double(on - $0) / units } }
+            return Cost(
+                on: median(samples[0]), off: median(samples[1]), added: median(zip(samples[0], samples[1]).map { $0 - $1 }),
+                addedAllocations: addedAllocations
+            )
         }.value
     }
 
@@ -145,6 +190,54 @@ struct GenAICostBenchmark {
             HTTPResponse(requestID: request.id, statusCode: 200, headers: headers, body: body, url: request.url)
         }
     }
+
+    /// A transport that answers at once with a stream of OpenAI chat chunks, one server-sent
+    /// event a chunk, made once.
+    private struct StreamTransport: HTTPTransport {
+        static let delta = "data: " + #"{"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk","created":1741570283,"#
+            + #""model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_06737a9306","choices":[{"index":0,"delta":"#
+            + #"{"content":" word"},"logprobs":null,"finish_reason":null}],"usage":null}"# + "\n\n"
+        static let finish = "data: " + #"{"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk","created":1741570283,"#
+            + #""model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_06737a9306","choices":[{"index":0,"delta":{},"#
+            + #""logprobs":null,"finish_reason":"stop"}],"usage":null}"# + "\n\n"
+        static let usage = "data: " + #"{"id":"chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG","object":"chat.completion.chunk","created":1741570283,"#
+            + #""model":"gpt-4o-mini-2024-07-18","system_fingerprint":"fp_06737a9306","choices":[],"usage":{"prompt_tokens":1214,"#
+            + #""completion_tokens":9,"total_tokens":1223}}"# + "\n\n"
+        static var eventByteCount: Int { delta.utf8.count }
+
+        let chunks: [HTTPBody.ByteChunk]
+
+        /// A stream of `messageCount` messages: deltas, a finish chunk and a usage chunk.
+        init(messageCount: Int) {
+            chunks = Array(repeating: HTTPBody.ByteChunk(Self.delta.utf8), count: messageCount - 2)
+                + [HTTPBody.ByteChunk(Self.finish.utf8), HTTPBody.ByteChunk(Self.usage.utf8)]
+        }
+
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+            let head = HTTPResponse(requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
+            let chunks = chunks
+            return (head, HTTPBody(length: .unknown) { Chunks(chunks: chunks) })
+        }
+    }
+
+    /// Chunks in memory, handed over one by one as an asynchronous sequence.
+    private struct Chunks: AsyncSequence, AsyncIteratorProtocol, Sendable {
+        let chunks: [HTTPBody.ByteChunk]
+        var index = 0
+
+        func makeAsyncIterator() -> Chunks { self }
+
+        mutating func next() async -> HTTPBody.ByteChunk? {
+            guard index < chunks.count else { return nil }
+            defer { index += 1 }
+            return chunks[index]
+        }
+    }
+
+    private static let streamRequest = HTTPRequest(
+        method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!, headers: ["Content-Type": "application/json"],
+        body: Data(#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Tell a long story."}],"stream":true}"#.utf8)
+    )
 
     private static let chatRequest = Data(#"""
         {"model":"gpt-4o-mini","messages":[{"role":"system","content":"You are a terse assistant."},\#

@@ -6,8 +6,9 @@ import HTTPCoreConcurrency
 ///
 /// A client's record keeps what the facts are derived from (the recognition, the request as it
 /// went out, what came back, the error) and derives them on first read, once, under its lock:
-/// the bodies' JSON is parsed by the observer that asks (a sink's worker), not on the caller's
-/// task as the event is emitted. Readers that come while it is derived wait for that one.
+/// the bodies' JSON, and a stream's messages its tap kept unread, are parsed by the observer
+/// that asks (a sink's worker), not on the caller's task as the event is emitted. Readers
+/// that come while it is derived wait for that one.
 final class GenAIExchangeRecord: Sendable {
     /// What came back, as the facts are read from it.
     enum Response: Sendable {
@@ -67,8 +68,9 @@ final class GenAIExchangeRecord: Sendable {
 
     /// Bytes it keeps alive, without deriving the facts: the record and its lock, and the
     /// strings and arrays of the facts, or, until they are derived, of the recognition and of
-    /// what a stream's tap read (its kept JSON body included). The bodies the event carries
-    /// are counted by the event (``HTTPEvent/retainedByteCount``), not here.
+    /// what a stream's tap took (its messages kept unread and its kept JSON body included).
+    /// The bodies the event carries are counted by the event (``HTTPEvent/retainedByteCount``),
+    /// not here.
     var retainedByteCount: Int {
         let records = 2 * Self.allocation
         return records + state.withLock { state in
@@ -92,7 +94,9 @@ final class GenAIExchangeRecord: Sendable {
         return count > 15 ? count + allocation : 0
     }
 
-    private static func retainedByteCount(of strings: [String]?) -> Int {
+    /// The bytes an array of `strings` keeps alive: its allocation and elements, and each
+    /// string's own.
+    private static func retainedByteCount(of strings: (some Collection<String>)?) -> Int {
         guard let strings, !strings.isEmpty else { return 0 }
         return strings.reduce(allocation) { $0 + MemoryLayout<String>.stride + retainedByteCount(of: $1) }
     }
@@ -108,10 +112,21 @@ final class GenAIExchangeRecord: Sendable {
 
     /// The bytes `response`'s strings and arrays keep alive.
     static func retainedByteCount(of response: GenAIResponse) -> Int {
-        let intervals = response.outputChunkIntervals.isEmpty
-            ? 0 : allocation + response.outputChunkIntervals.count * MemoryLayout<Double>.stride
-        return retainedByteCount(of: response.id) + retainedByteCount(of: response.model) + retainedByteCount(of: response.errorCode)
-            + retainedByteCount(of: response.finishReasons) + retainedByteCount(of: response.providerFinishReasons) + intervals
+        retainedByteCount(
+            id: response.id, model: response.model, errorCode: response.errorCode, finishReasons: response.finishReasons,
+            providerFinishReasons: response.providerFinishReasons, outputChunkIntervalCount: response.outputChunkIntervals.count
+        )
+    }
+
+    /// The bytes a response of these strings and arrays keeps alive, in any order: a reader
+    /// counts what it read without making the response.
+    static func retainedByteCount(
+        id: String?, model: String?, errorCode: String?, finishReasons: some Collection<String>,
+        providerFinishReasons: some Collection<String>, outputChunkIntervalCount: Int
+    ) -> Int {
+        let intervals = outputChunkIntervalCount == 0 ? 0 : allocation + outputChunkIntervalCount * MemoryLayout<Double>.stride
+        return retainedByteCount(of: id) + retainedByteCount(of: model) + retainedByteCount(of: errorCode)
+            + retainedByteCount(of: finishReasons) + retainedByteCount(of: providerFinishReasons) + intervals
     }
 }
 

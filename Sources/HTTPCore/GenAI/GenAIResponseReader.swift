@@ -43,6 +43,20 @@ public struct GenAIResponseReader: Sendable {
         return response
     }
 
+    /// The stream messages read so far.
+    var messageCount: Int { current.messageCount }
+
+    /// The bytes the strings and arrays of ``response`` keep alive, counted from what was
+    /// read without making the response (which sorts the finish reasons): the same as
+    /// ``GenAIExchangeRecord/retainedByteCount(of:)`` of ``response``.
+    var retainedByteCount: Int {
+        GenAIExchangeRecord.retainedByteCount(
+            id: current.id, model: current.model, errorCode: current.errorCode,
+            finishReasons: finishReasonByChoice.values.lazy.map(GenAIFinishReason.conventionName),
+            providerFinishReasons: finishReasonByChoice.values, outputChunkIntervalCount: current.outputChunkIntervals.count
+        )
+    }
+
     /// Reads a whole response body (or an error body).
     public mutating func read(body: Data) {
         // TGI's `/generate` may answer with a list of one generation.

@@ -80,11 +80,15 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     ///   ``redactor``;
     /// - a buffered response's body and headers, once, when an observer first reads the
     ///   terminal event's ``HTTPEvent/genAI`` (the request body too);
-    /// - a streamed response's server-sent events or JSON lines, every one, as they arrive,
-    ///   or its JSON body, kept privately until it ends.
+    /// - a streamed response's server-sent events or JSON lines, every one, kept privately
+    ///   with their arrival times as they pass and parsed when an observer first reads the
+    ///   terminal event's ``HTTPEvent/genAI`` (at most 256 KiB of them kept unread: past
+    ///   that, those kept are parsed on the reading task to make room); or its JSON body,
+    ///   kept privately until it ends.
     ///
-    /// Each body is read up to ``maximumGenAIBodyBytes``, each message of a stream, and a
-    /// streamed JSON body, up to ``maximumGenAIMessageBytes``.
+    /// Each body, buffered or streamed, is read up to ``maximumGenAIBodyBytes``, so a JSON
+    /// answer gives the same facts either way; each message of a stream up to
+    /// ``maximumGenAIMessageBytes``.
     public var genAI: GenAIRecognizer?
 
     /// The default correlation header name.
@@ -117,21 +121,22 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         return nil
     }
 
-    /// The most bytes of a body sent or received whole that a client reads for an LLM call's
-    /// facts (``genAI``): a request body, or a buffered response's body. A longer one is not
-    /// read, and the facts it holds are left out, so that reading costs bounded time: 4 MiB.
-    /// The body is the one the exchange holds anyway; nothing is copied for the reading.
+    /// The most bytes of a body that a client reads for an LLM call's facts (``genAI``): a
+    /// request body, or a response's body, buffered or streamed (a JSON answer read through
+    /// the streaming API). A longer one is not read, and the facts it holds are left out, so
+    /// that reading costs bounded time: 4 MiB. A buffered body is the one the exchange holds
+    /// anyway; a streamed one is kept by the response's tap, beside what the caller reads,
+    /// until it ends or passes this bound.
     public static let maximumGenAIBodyBytes = 4 << 20
 
     /// The most bytes of one message of a streamed LLM response (a server-sent event's data,
-    /// a JSON line), or of a streamed JSON response body, that a client reads for the call's
-    /// facts (``genAI``): 256 KiB.
+    /// a JSON line) that a client reads for the call's facts (``genAI``): 256 KiB.
     ///
-    /// A streamed response's tap keeps at most this much for the facts beside what
-    /// ``streamMessages`` keeps: the message being assembled (its line and its data, so about
-    /// twice this), or a JSON body until it ends. A longer message still counts as a message
-    /// (``GenAIResponse/messageCount``) but its facts are left out; a longer JSON body is not
-    /// read.
+    /// A streamed response's tap keeps the message being assembled beside what
+    /// ``streamMessages`` keeps (its line and its data, so about twice this). A longer message
+    /// still counts as a message (``GenAIResponse/messageCount``) but its facts are left out.
+    /// A streamed JSON body is not made of messages: it is read up to
+    /// ``maximumGenAIBodyBytes``.
     public static let maximumGenAIMessageBytes = 256 << 10
 
     /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.

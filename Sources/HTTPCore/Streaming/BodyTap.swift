@@ -6,9 +6,11 @@ import HTTPCoreConcurrency
 /// call, reads its response (``GenAIResponseTap``). Never reads the body itself and never
 /// keeps more than the caps.
 ///
-/// An LLM call's messages are read on the reading task after the tap's lock is released,
-/// under a lock of their own that only that task and the end of the exchange take: reading a
-/// message's JSON never holds up a reader of ``snapshot``.
+/// An LLM call's messages are handed to its ``GenAIResponseTap`` after the tap's lock is
+/// released, under a lock of their own that only the reading task and the end of the
+/// exchange take. That tap keeps them unread, within a memory budget, for their JSON to be
+/// parsed when the facts are first asked for (on a sink's worker): the reading task copies
+/// their bytes and parses them only for a stream longer than the budget.
 final class BodyTap: Sendable {
     /// What went through so far.
     struct Snapshot: Sendable {
@@ -53,9 +55,9 @@ final class BodyTap: Sendable {
     /// `onMessage` is given, hands over the first `maxMessages` of them with their index and
     /// the time since the one before.
     ///
-    /// `genAI`: the reader of an LLM call's response, fed every message (each read up to
-    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body when
-    /// it carries none.
+    /// `genAI`: the tap of an LLM call's response, fed every message (each read up to
+    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body,
+    /// up to ``HTTPCorePolicy/maximumGenAIBodyBytes``, when it carries none.
     init(
         captureLimit: Int,
         contentType: String? = nil,
@@ -86,8 +88,9 @@ final class BodyTap: Sendable {
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
-    /// What the LLM call's response tap read so far, to be made into facts later
-    /// (``GenAIResponseTap/response``); `nil` for a tap that reads none.
+    /// What the LLM call's response tap took so far, to be read into facts later
+    /// (``GenAIResponseTap/response``); `nil` for a tap that reads none. A copy that shares
+    /// the tap's buffers until either changes.
     var genAIRead: GenAIResponseTap? { genAI?.withLock { $0 } }
 
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect

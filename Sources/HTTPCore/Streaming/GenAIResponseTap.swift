@@ -1,14 +1,27 @@
 import Foundation
 
-/// What a ``BodyTap`` reads of a recognised LLM call's streamed response, on the reading task:
-/// each complete message, with the seconds since its attempt began, or a body that is not a
-/// stream of messages (a JSON answer, an error body), kept until it ends and read only when
-/// the facts are first asked for (``response``).
+/// What a ``BodyTap`` takes of a recognised LLM call's streamed response, on the reading
+/// task, to be read into facts only when they are first asked for (``response``, by a sink on
+/// its worker): each complete message, with when it arrived, kept unread; or a body that is
+/// not a stream of messages (a JSON answer, an error body), kept until it ends.
 ///
-/// Memory stays bounded: a kept body is dropped once it passes
-/// ``HTTPCorePolicy/maximumGenAIMessageBytes``, and the reader bounds what it keeps of a stream.
+/// The reading task pays for keeping, not for parsing: a message's JSON costs microseconds to
+/// parse, copying its bytes a few nanoseconds. Memory stays bounded: the messages kept unread
+/// take at most ``unreadMessageBudget`` bytes, and when the next would pass it, those kept
+/// are read then, on the reading task, and dropped, so only a very long stream pays for
+/// reading as it passes; a kept body is dropped once it passes
+/// ``HTTPCorePolicy/maximumGenAIBodyBytes``, the bound of a body read whole, so that a JSON
+/// answer gives the same facts streamed as buffered.
 struct GenAIResponseTap: Sendable {
+    /// The most bytes of messages a stream's tap keeps unread: 256 KiB, about a thousand
+    /// OpenAI chunks or two thousand Anthropic deltas.
+    static let unreadMessageBudget = 256 << 10
+
+    /// What was read so far: the response's headers, and the messages read when the budget
+    /// was passed.
     private var reader: GenAIResponseReader
+    /// The messages not read yet, in arrival order after those ``reader`` read.
+    private var unread = GenAIUnreadMessages(budget: GenAIResponseTap.unreadMessageBudget)
     /// When the attempt that got the response began, in nanoseconds of uptime: arrival times
     /// count from it, so the time to the first chunk is the request's, not the exchange's.
     private let began: UInt64
@@ -36,34 +49,62 @@ struct GenAIResponseTap: Sendable {
     /// Keeps a chunk of a body that is kept, while it fits.
     mutating func keep(_ chunk: ArraySlice<UInt8>) {
         guard body != nil else { return }
-        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIMessageBytes {
+        if body!.count + chunk.count > HTTPCorePolicy.maximumGenAIBodyBytes {
             body = nil
         } else {
             body!.append(contentsOf: chunk)
         }
     }
 
-    /// Reads a complete message that arrived at `uptime` (nanoseconds). A message the parser
-    /// cut short, or one longer than ``HTTPCorePolicy/maximumGenAIMessageBytes`` (kept whole
-    /// because the policy's messages are longer), is counted but read as nothing: its JSON,
-    /// cut, would be misread, and reading a longer one would cost unbounded time.
+    /// Takes a complete message that arrived at `uptime` (nanoseconds), to be read with the
+    /// others; it is read now, with those kept before it, only when keeping it would pass the
+    /// budget. A message the parser cut short, or one longer than
+    /// ``HTTPCorePolicy/maximumGenAIMessageBytes`` (kept whole because the policy's messages
+    /// are longer), is counted but read as nothing: its JSON, cut, would be misread, and
+    /// reading a longer one would cost unbounded time.
     mutating func read(_ message: StreamMessageParser.Message, arrivedAt uptime: UInt64) {
-        let seconds = Double(uptime &- began) / 1_000_000_000
         let isReadable = !message.isTruncated && message.data.count <= HTTPCorePolicy.maximumGenAIMessageBytes
-        reader.read(eventType: message.eventType, data: isReadable ? message.data : Data(), arrivedAfter: seconds)
+        let data = isReadable ? message.data : Data()
+        if unread.keep(eventType: message.eventType, data: data, arrivedAt: uptime) { return }
+        readUnread(into: &reader)
+        unread.removeAll()
+        if unread.keep(eventType: message.eventType, data: data, arrivedAt: uptime) { return }
+        reader.read(eventType: message.eventType, data: data, arrivedAfter: seconds(since: uptime))
     }
 
-    /// Bytes it keeps alive, without reading a kept body: that body, and the strings and
-    /// arrays of what was read of the messages.
+    /// The messages kept unread.
+    var unreadMessageCount: Int { unread.count }
+
+    /// The messages read into facts so far, on the reading task.
+    var readMessageCount: Int { reader.messageCount }
+
+    /// Bytes the messages kept unread keep alive: at most ``unreadMessageBudget``.
+    var unreadRetainedByteCount: Int { unread.retainedByteCount }
+
+    /// Bytes it keeps alive, without reading anything: the kept body, the messages kept
+    /// unread, and the strings and arrays of what was read.
     var retainedByteCount: Int {
-        (body?.count ?? 0) + GenAIExchangeRecord.retainedByteCount(of: reader.response)
+        (body?.count ?? 0) + unreadRetainedByteCount + reader.retainedByteCount
     }
 
-    /// What was read so far, a kept body included: a body cut short reads as nothing.
+    /// What was read so far, the messages kept unread and a kept body included: a body cut
+    /// short reads as nothing. Parses what was kept, each time it is asked for.
     var response: GenAIResponse {
-        guard let body, !body.isEmpty else { return reader.response }
         var reader = reader
-        reader.read(body: body)
+        readUnread(into: &reader)
+        if let body, !body.isEmpty { reader.read(body: body) }
         return reader.response
+    }
+
+    /// Reads the messages kept unread into `reader`.
+    private func readUnread(into reader: inout GenAIResponseReader) {
+        unread.forEach { eventType, data, arrivedAt in
+            reader.read(eventType: eventType, data: data, arrivedAfter: seconds(since: arrivedAt))
+        }
+    }
+
+    /// The seconds from the attempt's start to `uptime` (nanoseconds).
+    private func seconds(since uptime: UInt64) -> Double {
+        Double(uptime &- began) / 1_000_000_000
     }
 }

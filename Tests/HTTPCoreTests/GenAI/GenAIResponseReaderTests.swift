@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPCore
+import HTTPCoreTestPeers
 import XCTest
 
 /// The response reader on the shapes the fixture exchanges do not cover: how OpenAI
@@ -186,5 +187,29 @@ final class GenAIResponseReaderTests: XCTestCase {
         XCTAssertEqual(response.timeToFirstChunk, 1)
         XCTAssertEqual(response.outputChunkIntervals.count, GenAIResponseReader.maximumChunkIntervals, "one interval per chunk after the first, up to the cap")
         XCTAssertEqual(Set(response.outputChunkIntervals), [0.5])
+    }
+
+    func testItsRetainedByteCountIsTheResponsesCountedWithoutMakingIt() throws {
+        let fixtures: [GenAIFixture] = [
+            .openAIChatCompletion, .anthropicMessage, .bedrockConverse, .openAIEmbeddings, .openAIRateLimited, .bedrockThrottled,
+            .openAIChatStream, .openAIToolCallStream, .openAIResponsesStream, .anthropicStream, .geminiStream,
+            .ollamaChatStream,
+        ]
+        for fixture in fixtures {
+            var reader = try reader(fixture.url)
+            reader.read(headers: fixture.responseHeaders)
+            if fixture.isStream {
+                for (index, message) in fixture.messages.enumerated() {
+                    reader.read(eventType: message.eventType, data: message.data, arrivedAfter: Double(index))
+                }
+            } else {
+                reader.read(body: Data(fixture.responseBody.utf8))
+            }
+            XCTAssertEqual(reader.retainedByteCount, GenAIExchangeRecord.retainedByteCount(of: reader.response), fixture.url)
+        }
+        var anthropic = try reader(GenAIFixture.anthropicStream.url)
+        for message in GenAIFixture.anthropicStream.messages { anthropic.read(eventType: message.eventType, data: message.data, arrivedAfter: 1) }
+        // id 28 + 64, model 24 + 64, one finish reason twice (64 + 16, each short), one interval (64 + 8).
+        XCTAssertEqual(anthropic.retainedByteCount, 92 + 88 + 80 + 80 + 72)
     }
 }

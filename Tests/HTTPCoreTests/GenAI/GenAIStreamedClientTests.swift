@@ -297,12 +297,12 @@ final class GenAIStreamedClientTests: XCTestCase {
         XCTAssertEqual(call.response.usage?.outputTokens, 15, "the messages after it are")
     }
 
-    func testAStreamedJSONBodyLongerThanTheGenAICapIsNotRead() async throws {
+    func testAStreamedJSONBodyLongerThanTheBodyCapIsNotRead() async throws {
         let fixture = GenAIFixture.openAIChatCompletion
         let transport = StreamingMockTransport(headers: ["Content-Type": "application/json"])
         let exchange = readAll(client(transport), fixture.request)
         let writer = try await transport.nextWriter()
-        let padding = String(repeating: " ", count: HTTPCorePolicy.maximumGenAIMessageBytes)
+        let padding = String(repeating: " ", count: HTTPCorePolicy.maximumGenAIBodyBytes)
         try await writer.write(chunk(fixture.responseBody + padding))
         writer.finish()
         _ = try await exchange.value
