@@ -65,6 +65,7 @@ struct DispatchCostBenchmark {
         let productionCost = await Self.clientOverhead(
             requests: samples, middlewares: [TraceContextMiddleware(), RetryMiddleware()], observers: 1, timeout: 30
         )
+        let devSeeCost = await Self.devSeeCost(requests: samples, serverURL: try BenchmarkEnvironment.unreachableServerURL())
 
         var report = SectionReport(key: "dispatch", title: "2. Cost on the request path, per call (ns)", columns: [
             Column(header: "Call", key: "call"),
@@ -99,12 +100,17 @@ struct DispatchCostBenchmark {
             ("  the same with TraceContextMiddleware, TraceContext.current set", currentTraceCost),
             ("  the same with TraceContextMiddleware, new trace, 1 no-op observer", observedTraceCost),
             ("  production-like: TraceContext + Retry middlewares, 1 no-op observer, timeout 30", productionCost),
+            ("  DevSeeObserver subscribed, server down, minus no observer", devSeeCost.exchange),
         ] + interceptCosts {
             report.rows.append([
                 .text(name), .integer(samples), .number(cost.nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"),
                 cost.allocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
             ])
         }
+        report.rows.append([
+            .text("  the same, process CPU time (every thread) minus no observer's"), .integer(samples),
+            .number(devSeeCost.cpuNanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"), .text("-"),
+        ])
         for (name, summary) in rows.prefix(2) {
             report.targets.append(TargetCheck(name: "\(name) p50", measured: summary.p50 / 1000, comparison: .below, limit: 2, unit: "µs"))
             report.targets.append(TargetCheck(name: "\(name) p99", measured: summary.p99 / 1000, comparison: .below, limit: 10, unit: "µs"))
@@ -138,6 +144,10 @@ struct DispatchCostBenchmark {
             "emit: the observer's handle(_:) runs inline, within the timed call.",
             "handle: the logger's server is down, so its buffer stays full and drops the oldest "
                 + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
+            "DevSeeObserver rows: a client with DevSeeObserver (its server a stopped loopback port, buffer filled first with "
+                + "\(Self.devSeeWarmupRequests) exchanges) against the same client with no observer, interleaved. Process CPU time: "
+                + "getrusage user + system of every thread (the logger's workers and probes included), best of 3 runs; "
+                + "\(devSeeCost.statistics.probes) probes, \(devSeeCost.statistics.dropped) dropped of \(devSeeCost.statistics.accepted) accepted.",
         ]
         subscription.cancel()
         return report
@@ -189,6 +199,56 @@ struct DispatchCostBenchmark {
                 return await measure(requests: requests, direct: runDirect, measured: runClient)
             }
         }.value
+    }
+
+    /// Exchanges made with the dev-see client before its cost is measured: enough to fill its
+    /// logger's buffer (10,000 logs by default), so every measured log drops the oldest, as in a
+    /// service whose dev-see server has been down for a while.
+    static let devSeeWarmupRequests = 12_000
+
+    /// What subscribing `DevSeeObserver`, its server down, adds to an exchange: the wall time
+    /// and allocations of the exchange (``ExchangeCost``), and the process's CPU time per
+    /// exchange, which includes whatever the logger's workers burn on the other core.
+    private static func devSeeCost(
+        requests: Int, serverURL: URL
+    ) async -> (exchange: ExchangeCost, cpuNanoseconds: Double, statistics: DevSeeDeliveryStatistics) {
+        await Task.detached {
+            let transport = InstantTransport()
+            let plain = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher(), policy: .debug)
+            let dispatcher = HTTPEventDispatcher()
+            let logger = BenchmarkEnvironment.makeLogger(serverURL: serverURL)
+            let subscription = dispatcher.subscribe(DevSeeObserver(logger: logger))
+            let observed = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+            let runPlain = { (count: Int) in
+                for _ in 0..<count { _ = try? await plain.send(HTTPRequest(url: exchangeURL)) }
+            }
+            let runObserved = { (count: Int) in
+                for _ in 0..<count { _ = try? await observed.send(HTTPRequest(url: exchangeURL)) }
+            }
+            await runObserved(devSeeWarmupRequests)
+            let exchange = await measure(requests: requests, direct: runPlain, measured: runObserved)
+            var bestCPU = Double.infinity
+            for _ in 0..<3 {
+                var start = processCPUNanoseconds()
+                await runPlain(requests)
+                let plainCPU = Double(processCPUNanoseconds() &- start)
+                start = processCPUNanoseconds()
+                await runObserved(requests)
+                bestCPU = min(bestCPU, (Double(processCPUNanoseconds() &- start) - plainCPU) / Double(requests))
+            }
+            let statistics = logger.statistics
+            subscription.cancel()
+            await logger.shutdown()
+            return (exchange, bestCPU, statistics)
+        }.value
+    }
+
+    /// The CPU time this process used so far, user and system, every thread, in nanoseconds.
+    private static func processCPUNanoseconds() -> UInt64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let microseconds = { (time: timeval) in UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_usec) }
+        return (microseconds(usage.ru_utime) + microseconds(usage.ru_stime)) * 1_000
     }
 
     /// What `TraceContextMiddleware.intercept` adds to a request carrying `headers`, with
