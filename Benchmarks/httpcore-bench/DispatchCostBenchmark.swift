@@ -107,10 +107,15 @@ struct DispatchCostBenchmark {
                 cost.allocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
             ])
         }
-        report.rows.append([
-            .text("  the same, process CPU time (every thread)"), .integer(samples),
-            .number(devSeeCost.cpuNanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"), .text("-"),
-        ])
+        for (name, nanoseconds) in [
+            ("  the same, process CPU time (every thread)", devSeeCost.cpuNanoseconds),
+            ("  the same, \(Self.concurrentCallers) callers at once, wall time per exchange", devSeeCost.concurrentNanoseconds),
+            ("  the same, \(Self.concurrentCallers) callers at once, process CPU time", devSeeCost.concurrentCPUNanoseconds),
+        ] {
+            report.rows.append([
+                .text(name), .integer(samples), .number(nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"), .text("-"),
+            ])
+        }
         for (name, summary) in rows.prefix(2) {
             report.targets.append(TargetCheck(name: "\(name) p50", measured: summary.p50 / 1000, comparison: .below, limit: 2, unit: "µs"))
             report.targets.append(TargetCheck(name: "\(name) p99", measured: summary.p99 / 1000, comparison: .below, limit: 10, unit: "µs"))
@@ -211,7 +216,10 @@ struct DispatchCostBenchmark {
     /// exchange, which includes whatever the logger's workers burn on the other core.
     private static func devSeeCost(
         requests: Int, serverURL: URL
-    ) async -> (exchange: ExchangeCost, cpuNanoseconds: Double, statistics: DevSeeDeliveryStatistics) {
+    ) async -> (
+        exchange: ExchangeCost, cpuNanoseconds: Double, concurrentNanoseconds: Double, concurrentCPUNanoseconds: Double,
+        statistics: DevSeeDeliveryStatistics
+    ) {
         await Task.detached {
             let transport = InstantTransport()
             let logger = BenchmarkEnvironment.makeLogger(serverURL: serverURL)
@@ -222,10 +230,10 @@ struct DispatchCostBenchmark {
             let dispatcher = HTTPEventDispatcher()
             let subscription = dispatcher.subscribe(observer)
             let observed = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
-            let runPlain = { (count: Int) in
+            let runPlain: @Sendable (Int) async -> Void = { count in
                 for _ in 0..<count { _ = try? await plain.send(HTTPRequest(url: exchangeURL)) }
             }
-            let runObserved = { (count: Int) in
+            let runObserved: @Sendable (Int) async -> Void = { count in
                 for _ in 0..<count { _ = try? await observed.send(HTTPRequest(url: exchangeURL)) }
             }
             await runObserved(devSeeWarmupRequests)
@@ -239,12 +247,35 @@ struct DispatchCostBenchmark {
                 await runObserved(requests)
                 bestCPU = min(bestCPU, (Double(processCPUNanoseconds() &- start) - plainCPU) / Double(requests))
             }
+            var bestConcurrentWall = Double.infinity
+            var bestConcurrentCPU = Double.infinity
+            for _ in 0..<3 {
+                let plainCost = await concurrentCost(callers: concurrentCallers, requests: requests, run: runPlain)
+                let observedCost = await concurrentCost(callers: concurrentCallers, requests: requests, run: runObserved)
+                bestConcurrentWall = min(bestConcurrentWall, (observedCost.wall - plainCost.wall) / Double(requests))
+                bestConcurrentCPU = min(bestConcurrentCPU, (observedCost.cpu - plainCost.cpu) / Double(requests))
+            }
             let statistics = logger.statistics
             subscription.cancel()
             noOpSubscription.cancel()
             await logger.shutdown()
-            return (exchange, bestCPU, statistics)
+            return (exchange, bestCPU, bestConcurrentWall, bestConcurrentCPU, statistics)
         }.value
+    }
+
+    /// Callers of the concurrent DevSeeObserver rows, as many as server-bench's largest cells.
+    static let concurrentCallers = 16
+
+    /// Wall and process CPU nanoseconds of `requests` exchanges made by `callers` tasks at once.
+    private static func concurrentCost(
+        callers: Int, requests: Int, run: @escaping @Sendable (Int) async -> Void
+    ) async -> (wall: Double, cpu: Double) {
+        let start = nowNanoseconds()
+        let startCPU = processCPUNanoseconds()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<callers { group.addTask { await run(requests / callers) } }
+        }
+        return (Double(nowNanoseconds() &- start), Double(processCPUNanoseconds() &- startCPU))
     }
 
     /// An observer that handles the events `DevSeeObserver` handles, and does nothing with
