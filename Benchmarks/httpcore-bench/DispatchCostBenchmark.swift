@@ -238,15 +238,7 @@ struct DispatchCostBenchmark {
             }
             await runObserved(devSeeWarmupRequests)
             let exchange = await measure(requests: requests, direct: runPlain, measured: runObserved)
-            var bestCPU = Double.infinity
-            for _ in 0..<3 {
-                var start = processCPUNanoseconds()
-                await runPlain(requests)
-                let plainCPU = Double(processCPUNanoseconds() &- start)
-                start = processCPUNanoseconds()
-                await runObserved(requests)
-                bestCPU = min(bestCPU, (Double(processCPUNanoseconds() &- start) - plainCPU) / Double(requests))
-            }
+            let bestCPU = await bestDifference(requests: requests, clock: processCPUNanoseconds, direct: runPlain, measured: runObserved)
             var bestConcurrentWall = Double.infinity
             var bestConcurrentCPU = Double.infinity
             for _ in 0..<3 {
@@ -317,20 +309,29 @@ struct DispatchCostBenchmark {
         }.value
     }
 
+    /// Best of 3 runs of the mean nanoseconds of `clock` per request that `measured` takes
+    /// beyond `direct`.
+    private static func bestDifference(
+        requests: Int, clock: () -> UInt64, direct: (Int) async -> Void, measured: (Int) async -> Void
+    ) async -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            var start = clock()
+            await direct(requests)
+            let directNanoseconds = Double(clock() &- start)
+            start = clock()
+            await measured(requests)
+            best = min(best, (Double(clock() &- start) - directNanoseconds) / Double(requests))
+        }
+        return best
+    }
+
     /// Best of 3 mean nanoseconds per request of `measured` minus `direct`, then the
     /// allocations per request of the same difference, over ``countedRequests``.
     private static func measure(
         requests: Int, direct: (Int) async -> Void, measured: (Int) async -> Void
     ) async -> ExchangeCost {
-        var best = Double.infinity
-        for _ in 0..<3 {
-            var start = nowNanoseconds()
-            await direct(requests)
-            let directNanoseconds = Double(nowNanoseconds() &- start)
-            start = nowNanoseconds()
-            await measured(requests)
-            best = min(best, (Double(nowNanoseconds() &- start) - directNanoseconds) / Double(requests))
-        }
+        let best = await bestDifference(requests: requests, clock: nowNanoseconds, direct: direct, measured: measured)
         let directAllocations = await AllocationCounter.count { await direct(countedRequests) }.allocations
         let measuredAllocations = await AllocationCounter.count { await measured(countedRequests) }.allocations
         let allocations = directAllocations.flatMap { direct in measuredAllocations.map { Double($0 - direct) / Double(countedRequests) } }
