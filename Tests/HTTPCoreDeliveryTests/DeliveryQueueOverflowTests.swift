@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPCore
 import HTTPCoreConcurrency
 import XCTest
 
@@ -36,6 +37,27 @@ final class DeliveryQueueOverflowTests: XCTestCase {
         }
         XCTAssertEqual(shutDown.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(queue.statistics.delivered, 1)
+    }
+
+    func testWhileTheDestinationIsDownAFullBufferDropsItemsWithoutBuildingOrSendingThem() async {
+        let harness = QueueHarness(script: [.unreachable(reason: "refused")]) { configuration in
+            configuration.bufferLimit = 10
+            configuration.maximumConcurrentSends = 1
+            configuration.buildsBatchesAhead = true
+            // No probe within the test: what happens between probes is the subject.
+            configuration.backoff = Backoff(initial: 3600, maximum: 3600, jitter: .none)
+        }
+        harness.enqueue(0..<1)
+        // Returns once the send found the outage and no probe is under way.
+        await harness.queue.flush()
+        harness.enqueue(1..<101)
+
+        let record = harness.sender.record.update { $0 }
+        XCTAssertEqual(record.built, [[0]], "only the send that found the outage built its batch")
+        XCTAssertEqual(record.sent, [[0]])
+        let statistics = harness.queue.statistics
+        XCTAssertEqual([statistics.dropped, statistics.pending, statistics.probes], [91, 10, 0])
+        await harness.queue.shutdown()
     }
 }
 
