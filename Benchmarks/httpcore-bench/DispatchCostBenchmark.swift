@@ -65,6 +65,7 @@ struct DispatchCostBenchmark {
         let productionCost = await Self.clientOverhead(
             requests: samples, middlewares: [TraceContextMiddleware(), RetryMiddleware()], observers: 1, timeout: 30
         )
+        let devSeeCost = await Self.devSeeCost(requests: samples, serverURL: try BenchmarkEnvironment.unreachableServerURL())
 
         var report = SectionReport(key: "dispatch", title: "2. Cost on the request path, per call (ns)", columns: [
             Column(header: "Call", key: "call"),
@@ -99,10 +100,20 @@ struct DispatchCostBenchmark {
             ("  the same with TraceContextMiddleware, TraceContext.current set", currentTraceCost),
             ("  the same with TraceContextMiddleware, new trace, 1 no-op observer", observedTraceCost),
             ("  production-like: TraceContext + Retry middlewares, 1 no-op observer, timeout 30", productionCost),
+            ("  DevSeeObserver subscribed, server down, minus a no-op observer of its events", devSeeCost.exchange),
         ] + interceptCosts {
             report.rows.append([
                 .text(name), .integer(samples), .number(cost.nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"),
                 cost.allocations.map { .number($0, decimals: 1) } ?? .text("n/a"),
+            ])
+        }
+        for (name, nanoseconds) in [
+            ("  the same, process CPU time (every thread)", devSeeCost.cpuNanoseconds),
+            ("  the same, \(Self.concurrentCallers) callers at once, wall time per exchange", devSeeCost.concurrentNanoseconds),
+            ("  the same, \(Self.concurrentCallers) callers at once, process CPU time", devSeeCost.concurrentCPUNanoseconds),
+        ] {
+            report.rows.append([
+                .text(name), .integer(samples), .number(nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"), .text("-"),
             ])
         }
         for (name, summary) in rows.prefix(2) {
@@ -138,6 +149,10 @@ struct DispatchCostBenchmark {
             "emit: the observer's handle(_:) runs inline, within the timed call.",
             "handle: the logger's server is down, so its buffer stays full and drops the oldest "
                 + "(\(loggerStatistics.dropped) dropped of \(loggerStatistics.accepted) accepted).",
+            "DevSeeObserver rows: a client with DevSeeObserver (its server a stopped loopback port, buffer filled first with "
+                + "\(Self.devSeeWarmupRequests) exchanges) against the same client with a no-op observer of the same events (terminal, retried, message). Process CPU time: "
+                + "getrusage user + system of every thread (the logger's workers and probes included), best of 3 runs; "
+                + "\(devSeeCost.statistics.probes) probes, \(devSeeCost.statistics.dropped) dropped of \(devSeeCost.statistics.accepted) accepted.",
         ]
         subscription.cancel()
         return report
@@ -191,6 +206,86 @@ struct DispatchCostBenchmark {
         }.value
     }
 
+    /// Exchanges made with the dev-see client before its cost is measured: enough to fill its
+    /// logger's buffer (10,000 logs by default), so every measured log drops the oldest, as in a
+    /// service whose dev-see server has been down for a while.
+    static let devSeeWarmupRequests = 12_000
+
+    /// What subscribing `DevSeeObserver`, its server down, adds to an exchange: the wall time
+    /// and allocations of the exchange (``ExchangeCost``), and the process's CPU time per
+    /// exchange, which includes whatever the logger's workers burn on the other core.
+    private static func devSeeCost(
+        requests: Int, serverURL: URL
+    ) async -> (
+        exchange: ExchangeCost, cpuNanoseconds: Double, concurrentNanoseconds: Double, concurrentCPUNanoseconds: Double,
+        statistics: DevSeeDeliveryStatistics
+    ) {
+        await Task.detached {
+            let transport = InstantTransport()
+            let logger = BenchmarkEnvironment.makeLogger(serverURL: serverURL)
+            let observer = DevSeeObserver(logger: logger)
+            let noOp = HTTPEventDispatcher()
+            let noOpSubscription = noOp.subscribe(SameEventsNoOpObserver(handledEventNames: observer.handledEventNames))
+            let plain = HTTPTransportClient(transport: transport, dispatcher: noOp, policy: .debug)
+            let dispatcher = HTTPEventDispatcher()
+            let subscription = dispatcher.subscribe(observer)
+            let observed = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+            let runPlain: @Sendable (Int) async -> Void = { count in
+                for _ in 0..<count { _ = try? await plain.send(HTTPRequest(url: exchangeURL)) }
+            }
+            let runObserved: @Sendable (Int) async -> Void = { count in
+                for _ in 0..<count { _ = try? await observed.send(HTTPRequest(url: exchangeURL)) }
+            }
+            await runObserved(devSeeWarmupRequests)
+            let exchange = await measure(requests: requests, direct: runPlain, measured: runObserved)
+            let bestCPU = await bestDifference(requests: requests, clock: processCPUNanoseconds, direct: runPlain, measured: runObserved)
+            var bestConcurrentWall = Double.infinity
+            var bestConcurrentCPU = Double.infinity
+            for _ in 0..<3 {
+                let plainCost = await concurrentCost(callers: concurrentCallers, requests: requests, run: runPlain)
+                let observedCost = await concurrentCost(callers: concurrentCallers, requests: requests, run: runObserved)
+                bestConcurrentWall = min(bestConcurrentWall, (observedCost.wall - plainCost.wall) / Double(requests))
+                bestConcurrentCPU = min(bestConcurrentCPU, (observedCost.cpu - plainCost.cpu) / Double(requests))
+            }
+            let statistics = logger.statistics
+            subscription.cancel()
+            noOpSubscription.cancel()
+            await logger.shutdown()
+            return (exchange, bestCPU, bestConcurrentWall, bestConcurrentCPU, statistics)
+        }.value
+    }
+
+    /// Callers of the concurrent DevSeeObserver rows, as many as server-bench's largest cells.
+    static let concurrentCallers = 16
+
+    /// Wall and process CPU nanoseconds of `requests` exchanges made by `callers` tasks at once.
+    private static func concurrentCost(
+        callers: Int, requests: Int, run: @escaping @Sendable (Int) async -> Void
+    ) async -> (wall: Double, cpu: Double) {
+        let start = nowNanoseconds()
+        let startCPU = processCPUNanoseconds()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<callers { group.addTask { await run(requests / callers) } }
+        }
+        return (Double(nowNanoseconds() &- start), Double(processCPUNanoseconds() &- startCPU))
+    }
+
+    /// An observer that handles the events `DevSeeObserver` handles, and does nothing with
+    /// them: the client builds the same events for it, so what DevSeeObserver costs beyond it
+    /// is its own.
+    private struct SameEventsNoOpObserver: HTTPObserver {
+        let handledEventNames: Set<HTTPEvent.Name>?
+        func handle(_ event: HTTPEvent) {}
+    }
+
+    /// The CPU time this process used so far, user and system, every thread, in nanoseconds.
+    private static func processCPUNanoseconds() -> UInt64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let microseconds = { (time: timeval) in UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_usec) }
+        return (microseconds(usage.ru_utime) + microseconds(usage.ru_stime)) * 1_000
+    }
+
     /// What `TraceContextMiddleware.intercept` adds to a request carrying `headers`, with
     /// ``TraceContext/current`` set to `current`: called directly, without a client.
     private static func interceptCost(requests: Int, headers: HTTPHeaders = [:], current: TraceContext? = nil) async -> ExchangeCost {
@@ -214,20 +309,29 @@ struct DispatchCostBenchmark {
         }.value
     }
 
+    /// Best of 3 runs of the mean nanoseconds of `clock` per request that `measured` takes
+    /// beyond `direct`.
+    private static func bestDifference(
+        requests: Int, clock: () -> UInt64, direct: (Int) async -> Void, measured: (Int) async -> Void
+    ) async -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            var start = clock()
+            await direct(requests)
+            let directNanoseconds = Double(clock() &- start)
+            start = clock()
+            await measured(requests)
+            best = min(best, (Double(clock() &- start) - directNanoseconds) / Double(requests))
+        }
+        return best
+    }
+
     /// Best of 3 mean nanoseconds per request of `measured` minus `direct`, then the
     /// allocations per request of the same difference, over ``countedRequests``.
     private static func measure(
         requests: Int, direct: (Int) async -> Void, measured: (Int) async -> Void
     ) async -> ExchangeCost {
-        var best = Double.infinity
-        for _ in 0..<3 {
-            var start = nowNanoseconds()
-            await direct(requests)
-            let directNanoseconds = Double(nowNanoseconds() &- start)
-            start = nowNanoseconds()
-            await measured(requests)
-            best = min(best, (Double(nowNanoseconds() &- start) - directNanoseconds) / Double(requests))
-        }
+        let best = await bestDifference(requests: requests, clock: nowNanoseconds, direct: direct, measured: measured)
         let directAllocations = await AllocationCounter.count { await direct(countedRequests) }.allocations
         let measuredAllocations = await AllocationCounter.count { await measured(countedRequests) }.allocations
         let allocations = directAllocations.flatMap { direct in measuredAllocations.map { Double($0 - direct) / Double(countedRequests) } }

@@ -66,20 +66,46 @@ package struct DeliveryBuffer {
     /// - Precondition: `0 <= offset < count`.
     package subscript(offset: Int) -> Item { items[offset] }
 
-    /// Appends an item and returns how many items were dropped to make room (the item itself
-    /// counts when it alone exceeds the byte limit).
-    package mutating func append(_ item: Item) -> Int {
-        guard item.byteCost <= byteLimit else { return 1 }
-        var dropped = 0
-        while byteCount + item.byteCost > byteLimit, popFirst() != nil {
-            dropped += 1
+    /// The items an append dropped to make room, handed back rather than freed, so that the
+    /// caller releases them (and everything they keep alive) once it has let go of its lock.
+    ///
+    /// A full buffer drops an item on every append, the oldest, whose memory is long out of
+    /// the cache: freeing it under the queue's lock made every other enqueue wait for it.
+    /// Holding the first dropped item allocates nothing; only an append that drops several (a
+    /// large item making room by bytes) keeps the others in an array.
+    package struct Evicted {
+        /// The first item dropped; with the buffer full by count, the only one.
+        package private(set) var first: Item?
+        /// The items dropped after the first.
+        package private(set) var others: [Item] = []
+
+        package init() {}
+
+        /// How many items were dropped.
+        package var count: Int { first == nil ? 0 : 1 + others.count }
+
+        mutating func add(_ item: Item) {
+            if first == nil { first = item } else { others.append(item) }
+        }
+    }
+
+    /// Appends an item and returns the items dropped to make room (the item itself when it
+    /// alone exceeds the byte limit), for the caller to release.
+    package mutating func append(_ item: Item) -> Evicted {
+        var evicted = Evicted()
+        guard item.byteCost <= byteLimit else {
+            evicted.add(item)
+            return evicted
+        }
+        while byteCount + item.byteCost > byteLimit, let oldest = popFirst() {
+            evicted.add(oldest)
         }
         byteCount += item.byteCost
-        if let evicted = items.append(item) {
-            byteCount -= evicted.byteCost
-            dropped += 1
+        if let oldest = items.append(item) {
+            byteCount -= oldest.byteCost
+            evicted.add(oldest)
         }
-        return dropped
+        return evicted
     }
 
     package mutating func popFirst() -> Item? {

@@ -112,10 +112,11 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     }
 
     /// Applies an input under the lock, then starts the sends and the build and delivers the
-    /// outbox outside it.
+    /// outbox outside it; the items the input dropped are released outside it too.
     private func perform(_ input: (inout DeliveryQueueState) -> DeliveryStateMachine.Actions) {
-        let (sends, build, delivers) = state.withLock { state in
-            let (sends, build) = state.take(input(&state)) { timer in
+        let (sends, build, delivers, evicted) = state.withLock { state in
+            let actions = input(&state)
+            let (sends, build) = state.take(actions) { timer in
                 Task.detached { [self] in
                     do { try await Task.sleep(nanoseconds: timer.delay) } catch { return }
                     let now = configuration.uptimeNanoseconds()
@@ -127,8 +128,10 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
             }
             let delivers = !state.outbox.isEmpty && !state.isDeliveringOutbox
             if delivers { state.isDeliveringOutbox = true }
-            return (sends, build, delivers)
+            return (sends, build, delivers, actions.evicted)
         }
+        // The last reference to an item dropped from a full buffer: freed here, off the lock.
+        withExtendedLifetime(evicted) {}
         if delivers { deliverOutbox() }
         for send in sends {
             Task.detached { [self] in

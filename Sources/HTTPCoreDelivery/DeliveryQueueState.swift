@@ -27,8 +27,13 @@ struct DeliveryQueueState {
         for id in actions.cancelledTimers {
             timers.removeValue(forKey: id)?.cancel()
         }
-        outbox += actions.diagnostics.map(DeliveryQueueOutboxEntry.report)
-        outbox += actions.resumedFlushes.compactMap { flushes.removeValue(forKey: $0) }.map(DeliveryQueueOutboxEntry.resume)
+        // Most inputs (an enqueue) have neither: appending nothing still costs a call per array.
+        if !actions.diagnostics.isEmpty {
+            outbox += actions.diagnostics.map(DeliveryQueueOutboxEntry.report)
+        }
+        if !actions.resumedFlushes.isEmpty {
+            outbox += actions.resumedFlushes.compactMap { flushes.removeValue(forKey: $0) }.map(DeliveryQueueOutboxEntry.resume)
+        }
         return (actions.sends, actions.build)
     }
 }

@@ -1,7 +1,7 @@
 extension DeliveryStateMachine {
     /// What the caller of an input must do, in this order: start the timers, sends and build,
     /// cancel the timers, report the diagnostics, then resume the flushes (so whoever a flush
-    /// wakes sees the reports).
+    /// wakes sees the reports); and release the evicted items outside its lock.
     struct Actions {
         /// A batch to send: build it from `items` unless `batch` was already built, send it,
         /// and report the outcome with ``DeliveryStateMachine/sendCompleted(_:outcome:batch:now:)``.
@@ -32,5 +32,8 @@ extension DeliveryStateMachine {
         var cancelledTimers: [UInt64] = []
         var diagnostics: [DeliveryDiagnostic] = []
         var resumedFlushes: [UInt64] = []
+        /// Items dropped from the buffer to make room: release them after the lock that guards
+        /// the machine, the last of these actions.
+        var evicted = DeliveryBuffer.Evicted()
     }
 }

@@ -156,7 +156,8 @@ struct DeliveryStateMachine {
         }
         nextSequence += 1
         let item = Item(sequence: nextSequence, element: element, byteCost: byteCost, enqueuedAt: now)
-        recordDrops(buffer.append(item), &actions)
+        actions.evicted = buffer.append(item)
+        recordDrops(actions.evicted.count, &actions)
         startSends(now: now, &actions)
         return finish(actions)
     }
@@ -609,8 +610,7 @@ struct DeliveryStateMachine {
 
     /// Ends an overflow that is over and resumes the flushes that are done: every input
     /// ends here.
-    private mutating func finish(_ actions: Actions) -> Actions {
-        var actions = actions
+    private mutating func finish(_ actions: consuming Actions) -> Actions {
         if let dropped = dropsInOverflow, buffer.count <= buffer.countLimit / 2, buffer.byteCount <= buffer.byteLimit / 2 {
             // Half, not one free slot, so a sustained overflow reports once, not per item.
             dropsInOverflow = nil

@@ -16,7 +16,7 @@ final class LogBufferTests: XCTestCase {
 
     func testCountLimitDropsTheOldest() {
         var buffer = LogBuffer(countLimit: 3, byteLimit: 1_000)
-        let dropped = (1...5).map { buffer.append(item($0)) }
+        let dropped = (1...5).map { buffer.append(item($0)).count }
         XCTAssertEqual(dropped, [0, 0, 0, 1, 1])
         XCTAssertEqual(buffer.count, 3)
         XCTAssertEqual(buffer.firstSequence, 3)
@@ -25,13 +25,13 @@ final class LogBufferTests: XCTestCase {
 
     func testByteLimitDropsTheOldestUntilTheNewLogFits() {
         var buffer = LogBuffer(countLimit: 100, byteLimit: 100)
-        XCTAssertEqual(buffer.append(item(1, cost: 40)), 0)
-        XCTAssertEqual(buffer.append(item(2, cost: 40)), 0)
-        XCTAssertEqual(buffer.append(item(3, cost: 50)), 1, "the oldest goes: 40 + 50 fits")
+        XCTAssertEqual(buffer.append(item(1, cost: 40)).count, 0)
+        XCTAssertEqual(buffer.append(item(2, cost: 40)).count, 0)
+        XCTAssertEqual(buffer.append(item(3, cost: 50)).count, 1, "the oldest goes: 40 + 50 fits")
         XCTAssertEqual(buffer.byteCount, 90)
-        XCTAssertEqual(buffer.append(item(4, cost: 70)), 2, "both older logs go to make room for 70 bytes")
+        XCTAssertEqual(buffer.append(item(4, cost: 70)).count, 2, "both older logs go to make room for 70 bytes")
         XCTAssertEqual(buffer.byteCount, 70)
-        XCTAssertEqual(buffer.append(item(5, cost: 101)), 1, "a log larger than the limit drops itself")
+        XCTAssertEqual(buffer.append(item(5, cost: 101)).count, 1, "a log larger than the limit drops itself")
         XCTAssertEqual(buffer.firstSequence, 4)
         XCTAssertEqual(buffer.byteCount, 70)
     }

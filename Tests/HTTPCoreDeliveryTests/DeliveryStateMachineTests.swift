@@ -322,6 +322,8 @@ final class DeliveryStateMachineTests: XCTestCase {
         XCTAssertEqual(overflow.diagnostics, [.overflowStarted(countLimit: 2, byteLimit: 16 * 1024 * 1024)])
         XCTAssertEqual(machine.buffer.first?.element as? Int, 2, "the batch put back was the oldest")
         XCTAssertEqual([machine.statistics.dropped, machine.statistics.pending], [1, 2])
+        XCTAssertEqual(overflow.evicted.first?.element as? Int, 1, "handed back, for the queue to release outside its lock")
+        XCTAssertEqual(overflow.evicted.count, 1)
     }
 
     func testRetryNowProbesAtOnceAndStartsTheBackoffAfresh() {
