@@ -256,6 +256,36 @@ final class HTTPRequestValidationTests: XCTestCase {
         )
     }
 
+    func testAPolicysCorrelationHeaderThatIsNoTokenFailsTheRequestBeforeAnyTransportSeesIt() async throws {
+        // The header the policy adds is checked with the caller's, with or without middlewares,
+        // buffered or streamed: it used to be added after the check, so only a middleware's
+        // request was checked with it.
+        var policy = HTTPCorePolicy.debug
+        policy.correlationHeaderName = "X Correlation ID"
+        let passThrough = ClosureMiddleware { request, next in try await next(request) }
+        for middlewares in [[], [passThrough]] as [[any HTTPMiddleware]] {
+            let transport = MockTransport()
+            let client = HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: HTTPEventDispatcher(), policy: policy)
+            var messages: [String] = []
+            for streamed in [false, true] {
+                do {
+                    if streamed {
+                        _ = try await client.send(HTTPRequest(url: url), body: nil)
+                    } else {
+                        _ = try await client.send(HTTPRequest(url: url))
+                    }
+                    XCTFail("sent with \(middlewares.count) middlewares, streamed: \(streamed)")
+                } catch let error as HTTPError {
+                    XCTAssertEqual(error.code, .invalidRequest)
+                    messages.append(error.message ?? "")
+                }
+            }
+            XCTAssertEqual(transport.requests.count, 0, "\(middlewares.count) middlewares")
+            XCTAssertEqual(messages.count, 2)
+            XCTAssertTrue(messages.allSatisfy { $0.contains("\"X Correlation ID\" is not a token") }, "\(messages)")
+        }
+    }
+
     func testAnInfiniteTimeoutReachesTheTransportAsNoDeadline() async throws {
         let transport = MockTransport()
         let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())

@@ -15,8 +15,10 @@ extension HTTPTransportClient {
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
+        // Added first, so that the policy's header is checked with the caller's.
+        let added = addCorrelationHeader(to: &outgoing)
         let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
-        let correlation = addCorrelationHeader(to: &outgoing) ?? reportedCorrelation(in: outgoing)
+        let correlation = added ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
         let readsGenAI = readsGenAI

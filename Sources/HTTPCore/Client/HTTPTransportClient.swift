@@ -97,8 +97,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0)))
+        // Added first, so that the policy's header is checked with the caller's.
         let added = addCorrelationHeader(to: &request)
+        let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0)))
         if !dispatcher.hasObservers {
             if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
