@@ -189,27 +189,85 @@ final class GenAIResponseReaderTests: XCTestCase {
         XCTAssertEqual(Set(response.outputChunkIntervals), [0.5])
     }
 
-    func testItsRetainedByteCountIsTheResponsesCountedWithoutMakingIt() throws {
-        let fixtures: [GenAIFixture] = [
-            .openAIChatCompletion, .anthropicMessage, .bedrockConverse, .openAIEmbeddings, .openAIRateLimited, .bedrockThrottled,
-            .openAIChatStream, .openAIToolCallStream, .openAIResponsesStream, .anthropicStream, .geminiStream,
-            .ollamaChatStream,
-        ]
-        for fixture in fixtures {
-            var reader = try reader(fixture.url)
-            reader.read(headers: fixture.responseHeaders)
-            if fixture.isStream {
-                for (index, message) in fixture.messages.enumerated() {
-                    reader.read(eventType: message.eventType, data: message.data, arrivedAfter: Double(index))
-                }
-            } else {
-                reader.read(body: Data(fixture.responseBody.utf8))
+    /// Reads `fixture`'s response, each stream message a second after the one before.
+    private func read(_ fixture: GenAIFixture) throws -> GenAIResponseReader {
+        var reader = try reader(fixture.url)
+        reader.read(headers: fixture.responseHeaders)
+        if fixture.isStream {
+            for (index, message) in fixture.messages.enumerated() {
+                reader.read(eventType: message.eventType, data: message.data, arrivedAfter: Double(index))
             }
-            XCTAssertEqual(reader.retainedByteCount, GenAIExchangeRecord.retainedByteCount(of: reader.response), fixture.url)
+        } else {
+            reader.read(body: Data(fixture.responseBody.utf8))
         }
-        var anthropic = try reader(GenAIFixture.anthropicStream.url)
-        for message in GenAIFixture.anthropicStream.messages { anthropic.read(eventType: message.eventType, data: message.data, arrivedAfter: 1) }
-        // id 28 + 64, model 24 + 64, one finish reason twice (64 + 16, each short), one interval (64 + 8).
-        XCTAssertEqual(anthropic.retainedByteCount, 92 + 88 + 80 + 80 + 72)
+        return reader
+    }
+
+    /// The bytes a response's strings and arrays keep, as ``GenAIExchangeRecord`` counts
+    /// them: a string of more than 15 UTF-8 bytes (too long to be kept inside its `String`)
+    /// its bytes and an allocation of 64, a shorter one nothing; a list of finish reasons 64,
+    /// and 16 a reason with the reason's own; the chunk intervals 64, and 8 an interval; an
+    /// empty list nothing. Each fixture's fields are asserted too, so the arithmetic is theirs.
+    func testItsRetainedByteCountIsWhatTheStringsAndArraysReadKeep() throws {
+        typealias Expected = (
+            fixture: GenAIFixture, id: String?, model: String?, errorCode: String?, finishReasons: [String],
+            providerFinishReasons: [String], intervals: Int, bytes: Int
+        )
+        let cases: [Expected] = [
+            // id 21 and model 18 bytes; two short reasons, in each list.
+            (.openAIChatCompletion, "chatcmpl-Bx4Reasoning", "o4-mini-2025-04-16", nil, ["stop", "length"], ["stop", "length"], 0,
+             (21 + 64) + (18 + 64) + 2 * (64 + 2 * 16)),
+            // id 20 and model 25 bytes; one short reason, in each list.
+            (.anthropicMessage, "msg_01Aq9w938a90dw8q", "claude-3-5-haiku-20241022", nil, ["tool_call"], ["tool_use"], 0,
+             (20 + 64) + (25 + 64) + 2 * (64 + 16)),
+            // No id or model in Converse's answer; one short reason, in each list.
+            (.bedrockConverse, nil, nil, nil, ["stop"], ["end_turn"], 0, 2 * (64 + 16)),
+            // Model 22 bytes; no reason.
+            (.openAIEmbeddings, nil, "text-embedding-3-small", nil, [], [], 0, 22 + 64),
+            // Error code 19 bytes.
+            (.openAIRateLimited, nil, nil, "rate_limit_exceeded", [], [], 0, 19 + 64),
+            // Error code 19 bytes, from the header.
+            (.bedrockThrottled, nil, nil, "ThrottlingException", [], [], 0, 19 + 64),
+            // id 38 and model 22 bytes; one short reason, in each list; three text deltas, two intervals.
+            (.openAIChatStream, "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "gpt-4o-mini-2024-07-18", nil, ["stop"], ["stop"], 2,
+             (38 + 64) + (22 + 64) + 2 * (64 + 16) + (64 + 2 * 8)),
+            // id 15 bytes, kept inside its String; model 18 bytes; one short reason, in each list;
+            // the name and two argument fragments, two intervals.
+            (.openAIToolCallStream, "chatcmpl-C1tool", "gpt-4.1-2025-04-14", nil, ["tool_call"], ["tool_calls"], 2,
+             0 + (18 + 64) + 2 * (64 + 16) + (64 + 2 * 8)),
+            // id 53 and model 18 bytes; one short reason, in each list; two text deltas, one interval.
+            (.openAIResponsesStream, "resp_67c9fdcecf488190bdd9a0409de3a1ec07b8b0ad4e5eb654", "gpt-4.1-2025-04-14", nil,
+             ["stop"], ["completed"], 1, (53 + 64) + (18 + 64) + 2 * (64 + 16) + (64 + 8)),
+            // id 28 and model 24 bytes; one short reason, in each list; two text deltas, one interval.
+            (.anthropicStream, "msg_01XFDUDYJgAACzvnptvVoYEL", "claude-sonnet-4-20250514", nil, ["stop"], ["end_turn"], 1,
+             (28 + 64) + (24 + 64) + 2 * (64 + 16) + (64 + 8)),
+            // id 23 and model 16 bytes; one short reason, in each list; three text parts, two intervals.
+            (.geminiStream, "mKNtaPWFD8ngz7IPpqO_kAQ", "gemini-2.5-flash", nil, ["stop"], ["STOP"], 2,
+             (23 + 64) + (16 + 64) + 2 * (64 + 16) + (64 + 2 * 8)),
+            // Model 8 bytes, kept inside its String; one short reason, in each list; two text lines, one interval.
+            (.ollamaChatStream, nil, "llama3.2", nil, ["stop"], ["stop"], 1, 0 + 2 * (64 + 16) + (64 + 8)),
+        ]
+        for expected in cases {
+            let reader = try read(expected.fixture)
+            let response = reader.response
+            let url = expected.fixture.url
+            XCTAssertEqual(response.id, expected.id, url)
+            XCTAssertEqual(response.model, expected.model, url)
+            XCTAssertEqual(response.errorCode, expected.errorCode, url)
+            XCTAssertEqual(response.finishReasons, expected.finishReasons, url)
+            XCTAssertEqual(response.providerFinishReasons, expected.providerFinishReasons, url)
+            XCTAssertEqual(response.outputChunkIntervals.count, expected.intervals, url)
+            XCTAssertEqual(reader.retainedByteCount, expected.bytes, url)
+        }
+    }
+
+    func testAFinishReasonLongerThanFifteenBytesCountsItsOwnBytes() throws {
+        var reader = try reader("https://api.openai.com/v1/responses")
+        reader.read(body: Data(#"{"id":"resp_1","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"o3-2025-04-16","output":[]}"#.utf8))
+        XCTAssertEqual(reader.response.finishReasons, ["length"])
+        XCTAssertEqual(reader.response.providerFinishReasons, ["max_output_tokens"])
+        // id 6 and model 13 bytes, kept inside their Strings; "length", short, in one list;
+        // "max_output_tokens", 17 bytes, in the other.
+        XCTAssertEqual(reader.retainedByteCount, (64 + 16) + (64 + 16 + 17 + 64))
     }
 }
