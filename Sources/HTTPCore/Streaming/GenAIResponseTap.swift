@@ -78,7 +78,8 @@ struct GenAIResponseTap: Sendable {
     /// The messages read into facts so far, on the reading task.
     var readMessageCount: Int { reader.messageCount }
 
-    /// Bytes the messages kept unread keep alive: at most ``unreadMessageBudget``.
+    /// Bytes the messages kept unread keep, as `GenAIUnreadMessages` counts them: at most
+    /// ``unreadMessageBudget`` (their buffers' spare capacity is not counted).
     var unreadRetainedByteCount: Int { unread.retainedByteCount }
 
     /// Bytes it keeps alive, without reading anything: the kept body, the messages kept
