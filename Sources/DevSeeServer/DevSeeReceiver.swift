@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 import HTTPCoreLoopback
 import HTTPCoreText
 
@@ -35,6 +36,19 @@ import HTTPCoreText
 public final class DevSeeReceiver: Sendable {
     private let server: LoopbackHTTPServer
     private let store: DevSeeLogStore
+    /// ``storedObjects()``'s objects so far, each log parsed on the first call that returns it.
+    private let parsedLogs = Locked(ParsedLogs())
+
+    /// The objects of the first stored logs, in arrival order (`nil` for one that does not read
+    /// as an object), and how many logs were parsed to make them.
+    ///
+    /// Its objects are what `JSONSerialization` makes without `.mutableContainers`: values and
+    /// immutable Foundation objects, never changed once made, so handing them to any thread is
+    /// safe; the lock guards the arrays.
+    private struct ParsedLogs {
+        var objects: [[String: Any]?] = []
+        var parseCount = 0
+    }
 
     /// Starts listening on 127.0.0.1:`port` (`0` picks a free port) at once.
     ///
@@ -101,13 +115,34 @@ public final class DevSeeReceiver: Sendable {
     /// leading byte order mark is skipped.
     /// Beware that `JSONSerialization` bridges numbers: `statusCode` reads as `Int`, and a
     /// boolean would read as `1` or `0` (the receiver refuses boolean status codes).
+    ///
+    /// Each log is parsed once, by the first call that returns it; later calls return the same
+    /// objects, so polling this while logs arrive costs a copy of the array, not a parse of
+    /// every log.
     public func storedObjects() -> [[String: Any]] {
-        storedLogs.compactMap { body in
-            // JSONSerialization refuses these, so it reads the log as the receiver holds it.
-            guard let log = try? DevSeeLogValidator.parse(body) else { return nil }
-            let text = Data(log.nonFiniteNumbersAsNull.serialized.utf8)
-            return try? JSONSerialization.jsonObject(with: text) as? [String: Any]
+        let logs = storedLogs
+        return parsedLogs.withLock { parsed in
+            for body in logs.dropFirst(parsed.objects.count) {
+                parsed.objects.append(Self.object(of: body))
+                parsed.parseCount += 1
+            }
+            // A call that read fewer logs than another one parsed returns what it read.
+            return parsed.objects.prefix(logs.count).compactMap { $0 }
         }
+    }
+
+    /// How many stored logs ``storedObjects()`` parsed: each once, however often it is called.
+    var parsedLogCount: Int {
+        parsedLogs.withLock { $0.parseCount }
+    }
+
+    /// A stored log as ``storedObjects()`` returns it. JSONSerialization refuses a number
+    /// beyond `Double`'s range and invalid UTF-8, so it reads the log as the receiver holds it
+    /// (`null` for the one, U+FFFD for the other).
+    private static func object(of body: Data) -> [String: Any]? {
+        guard let log = try? DevSeeLogValidator.parse(body) else { return nil }
+        let text = Data(log.nonFiniteNumbersAsNull.serialized.utf8)
+        return try? JSONSerialization.jsonObject(with: text) as? [String: Any]
     }
 
     /// Every `POST /api/logs` that was not stored, in arrival order, scripted answers included.

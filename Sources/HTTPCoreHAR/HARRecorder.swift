@@ -30,8 +30,8 @@ import HTTPCoreConcurrency
 /// counted in ``droppedCount``, which the file states in `log.comment` and
 /// `_droppedEntries`.
 ///
-/// Cost: `handle(_:)` runs on the task that emitted the event and, but for the large events
-/// below, redacts nothing: at a terminal or retried event it stores the event, with the
+/// Cost: `handle(_:)` runs on the task that emitted the event and, but for the events with
+/// large bodies below, redacts nothing: at a terminal or retried event it stores the event, with the
 /// message events kept for its attempt, and at a message event it keeps the event for its
 /// entry (a retain and an append, under a lock). Entries are made from their events by ``harDocument()`` and
 /// ``write(to:)``, which read the events' redacted request and response (redacted once per
@@ -40,10 +40,17 @@ import HTTPCoreConcurrency
 ///
 /// An entry weighs its event until then: the request and response as the client holds
 /// them, plus, for a stream, ``maxStreamMessagesPerEntry`` message events of at most the
-/// policy's `streamMessages.maxBytes`. An event keeping more than 256 KiB alive (large
-/// bodies) is made into its entry at once instead, in `handle(_:)`: the entry keeps only the
-/// redacted request and response, so it weighs its headers plus twice the policy's body cap
-/// at most, whatever the bodies' sizes. Messages of
+/// policy's `streamMessages.maxBytes`. An event holding more than 256 KiB of raw bodies (a
+/// buffered exchange's, or a request body given whole) is made into its entry at once
+/// instead, in `handle(_:)`: the entry keeps only the redacted request and response, so it
+/// weighs its headers plus twice the policy's body cap at most, whatever the bodies' sizes.
+/// Nothing else counts, since making the entry would not shrink it: a streamed response is
+/// held only as far as the policy captures it, and URL, headers and messages would be kept
+/// redacted. Nor does an LLM call's record (``/HTTPCore/HTTPEvent/genAI``): what it took of a
+/// streamed answer to read the facts from (up to 4 MiB of a JSON body or 256 KiB of
+/// messages) is shared with the other observers and let go once the first of them reads the
+/// facts, as this recorder does when it builds a document; made at once, the entry would
+/// read them on the request's task. Messages of
 /// exchanges still open are kept for at most ``capacity`` exchanges at once: past it, the
 /// oldest stream's are forgotten (and counted as dropped in its entry). Nothing else is kept
 /// between events: the times of an entry's attempt come with its terminal or retried event.
@@ -90,10 +97,10 @@ public final class HARRecorder: HTTPObserver {
     /// are counted in the entry's `_droppedStreamMessages`.
     public let maxStreamMessagesPerEntry: Int
 
-    /// The most bytes an event may keep alive for its entry to be made only when a document
-    /// is built; a heavier one is made into its entry at once, so the recorder keeps its
-    /// redacted, capped request and response rather than its raw bodies.
-    static let maximumDeferredEventBytes = 256 * 1024
+    /// The most raw body bytes an event may hold (``rawBodyByteCount(of:)``) for its entry to
+    /// be made only when a document is built; a heavier one is made into its entry at once, so
+    /// the recorder keeps its redacted, capped request and response rather than its raw bodies.
+    static let maximumDeferredBodyBytes = 256 * 1024
 
     private struct State {
         var entries: BoundedQueue<HARRecordedEntry>
@@ -121,7 +128,7 @@ public final class HARRecorder: HTTPObserver {
 
     /// Stores terminal and retried events for their entries, and keeps the message events of
     /// streamed responses for their entry; ignores the others. Redacts nothing (but see the
-    /// type's notes on events keeping large bodies alive).
+    /// type's notes on events holding large raw bodies).
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
             keep(event)
@@ -130,12 +137,24 @@ public final class HARRecorder: HTTPObserver {
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
         let entry: HARRecordedEntry =
-            event.retainedByteCount > Self.maximumDeferredEventBytes
+            Self.rawBodyByteCount(of: event) > Self.maximumDeferredBodyBytes
             ? .exchange(HARExchange(event: event, messageEvents: messages))
             : .event(event, messages: messages)
         state.withLock { state in
             if state.entries.append(entry) != nil { state.overflowCount += 1 }
         }
+    }
+
+    /// The body bytes `event` holds raw, which its entry, once made, would hold redacted and
+    /// cut to the policy's cap: what a deferred entry keeps beyond a made one. Reads sizes
+    /// only; redacts and parses nothing.
+    ///
+    /// A request body counts as the bytes sent: all held when it was given whole, a bound on
+    /// the first bytes held when it was streamed. A streamed response counts nothing: its
+    /// event holds only the policy's capture of it, as the entry would. The rest of the event
+    /// is not counted (see the type's notes).
+    static func rawBodyByteCount(of event: HTTPEvent) -> Int {
+        event.requestBodyByteCount + (event.isStreamed ? 0 : event.responseBodyByteCount ?? 0)
     }
 
     /// Keeps a message event for its entry, unless the entry has its fill. With ``capacity``

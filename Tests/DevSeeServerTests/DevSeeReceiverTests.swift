@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import DevSeeServer
+@testable import DevSeeServer
 import HTTPCoreTestPeers
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -435,6 +435,40 @@ final class DevSeeReceiverTests: XCTestCase {
 
         XCTAssertEqual(body.utf8.count, 1_048_576)
         XCTAssertEqual(answer.status, 201)
+    }
+
+    // MARK: - Stored objects
+
+    /// A stored log read as `storedObjects()` read every log on every call before it kept its
+    /// objects: the receiver's parse, non-finite numbers as `null`, then JSONSerialization.
+    private func objectReadAfresh(_ body: Data) throws -> NSDictionary {
+        let log = try DevSeeLogValidator.parse(body)
+        let text = Data(log.nonFiniteNumbersAsNull.serialized.utf8)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: text) as? NSDictionary)
+    }
+
+    func test_storedObjects_parsesEachLogOnce_andReturnsWhatReadingItAfreshReturns() async throws {
+        let infinite = #"{"method":"GET","url":"u","statusCode":200,"duration":1e400,"sizes":[-1e400,1]}"#
+        let infiniteAnswer = try await post(infinite)
+        let invalidUTF8Answer = try postChunked(log(urlEndingIn: [0xFF, 0xC0, 0xAF]))
+        XCTAssertEqual([infiniteAnswer.status, invalidUTF8Answer.status], [201, 201])
+
+        let first = receiver.storedObjects()
+        let second = receiver.storedObjects()
+
+        XCTAssertEqual(receiver.parsedLogCount, 2, "each log parsed once, by the first call")
+        XCTAssertEqual(first.count, 2)
+        XCTAssertTrue(first[0]["duration"] is NSNull, "\(first[0])")
+        XCTAssertEqual(first[0]["sizes"] as? NSArray, [NSNull(), 1])
+        XCTAssertEqual(first[1]["url"] as? String, "https://x/\u{FFFD}\u{FFFD}\u{FFFD}", "FF, then C0 AF as two")
+        let readAfresh = try receiver.storedLogs.map(objectReadAfresh)
+        XCTAssertEqual(first.map { NSDictionary(dictionary: $0) }, readAfresh, "first call")
+        XCTAssertEqual(second.map { NSDictionary(dictionary: $0) }, readAfresh, "second call")
+
+        let validAnswer = try await post(Self.validLog)
+        XCTAssertEqual(validAnswer.status, 201)
+        XCTAssertEqual(receiver.storedObjects().map { $0["method"] as? String }, ["GET", "GET", "GET"])
+        XCTAssertEqual(receiver.parsedLogCount, 3, "only the new log parsed")
     }
 
     // MARK: - Scripted answers

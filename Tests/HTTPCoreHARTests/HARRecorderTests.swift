@@ -5,6 +5,7 @@ import HTTPCoreURLSession
 import XCTest
 import HTTPCoreConcurrency
 import HTTPCoreLoopback
+import HTTPCoreTestPeers
 
 @testable import HTTPCore
 
@@ -500,6 +501,91 @@ final class HARRecorderTests: XCTestCase {
         let content = try XCTUnwrap((entry["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertEqual(content["size"] as? Int, 300 * 1024)
         XCTAssertEqual((content["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
+    }
+
+    /// Every event of `fixture`'s call through a client with the debug policy, as a dispatcher
+    /// delivered them, nothing read from them.
+    private func events(of fixture: GenAIFixture) async throws -> [HTTPEvent] {
+        let dispatcher = HTTPEventDispatcher()
+        let kept = Locked<[HTTPEvent]>([])
+        dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
+        try await fixture.send(through: dispatcher, policy: .debug)
+        await dispatcher.flush()
+        return kept.withLock { $0 }
+    }
+
+    /// OpenAI's chat stream answering with `count` content deltas of about 300 bytes each.
+    private func openAIChatStream(deltas count: Int) -> GenAIFixture {
+        var fixture = GenAIFixture.openAIChatStream
+        let events = fixture.events
+        fixture.responseBody = events[0] + String(repeating: events[1], count: count) + events[4...].joined()
+        return fixture
+    }
+
+    func testAnLLMCallHoldingSmallBodiesIsMadeWhenTheDocumentIsBuiltHoweverMuchItsGenAIReadingKeeps() async throws {
+        // 1,100 deltas: the stream's GenAI reading keeps 256 KiB of them unread, for the facts.
+        for fixture in [openAIChatStream(deltas: 1_100), .openAIChatCompletion] {
+            let events = try await events(of: fixture)
+            let terminal = try XCTUnwrap(events.last)
+            XCTAssertEqual(terminal.name, .requestSucceeded)
+            if fixture.isStream {
+                XCTAssertGreaterThan(terminal.retainedByteCount, 256 * 1024, "what the event keeps alive, its GenAI reading included")
+            }
+            let recorder = HARRecorder()
+
+            for event in events { recorder.handle(event) }
+
+            XCTAssertFalse(terminal.requestRecord.isExposed, "handle redacted nothing of the request")
+            XCTAssertEqual(terminal.responseRecord?.isExposed, false, "nor of the response")
+            XCTAssertEqual(terminal.genAIRecord?.isDerived, false, "nor read the call's facts")
+            let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+            XCTAssertTrue(terminal.requestRecord.isExposed, "the entry was made from the event by harDocument()")
+            XCTAssertEqual(terminal.genAIRecord?.isDerived, true)
+            let attributes = try XCTUnwrap((entry["_genAI"] as? [String: Any])?["attributes"] as? [String: Any])
+            XCTAssertEqual(attributes["gen_ai.request.model"] as? String, fixture.isStream ? "gpt-4o-mini" : "o4-mini")
+            if fixture.isStream {
+                XCTAssertEqual(entry["_streamMessageCount"] as? Int, 1_104, "role, 1,100 deltas, finish, usage, [DONE]")
+                XCTAssertEqual((entry["_eventSourceMessages"] as? [Any])?.count, HARRecorder.defaultMaxStreamMessagesPerEntry)
+            }
+        }
+    }
+
+    /// The terminal event of an OpenAI chat call whose request body, a 300 KiB prompt, lives
+    /// in a buffer that sets `freed` when the last `Data` sharing it goes.
+    private func terminalEventOfALargePrompt(freed: Locked<Bool>) async throws -> HTTPEvent {
+        let json = Array(#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":""#.utf8)
+            + Array(repeating: UInt8(ascii: "a"), count: 300 * 1024) + Array(#""}]}"#.utf8)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: json.count, alignment: 1)
+        buffer.copyMemory(from: json, byteCount: json.count)
+        let body = Data(bytesNoCopy: buffer, count: json.count, deallocator: .custom { buffer, _ in
+            buffer.deallocate()
+            freed.withLock { $0 = true }
+        })
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!, headers: ["Content-Type": "application/json"],
+            body: body
+        )
+        let answer = Data(GenAIFixture.openAIChatCompletion.responseBody.utf8)
+        return try await terminalEvent(of: request, answer: .status(200, body: answer, headers: ["Content-Type": "application/json"]))
+    }
+
+    func testAnLLMCallWhoseRequestBodyPassesTheThresholdIsMadeAtOnceAndItsRawBodyLetGo() async throws {
+        let freed = Locked(false)
+        var terminal: HTTPEvent? = try await terminalEventOfALargePrompt(freed: freed)
+        XCTAssertFalse(freed.withLock { $0 }, "the event holds the raw request body")
+        let recorder = HARRecorder()
+
+        recorder.handle(try XCTUnwrap(terminal))
+        XCTAssertEqual(terminal?.requestRecord.isExposed, true, "its capped, redacted body is kept instead of the raw one")
+        terminal = nil
+
+        XCTAssertTrue(freed.withLock { $0 }, "the recorder keeps no raw body: 300 KiB weigh 64 KiB")
+        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let request = try XCTUnwrap(entry["request"] as? [String: Any])
+        XCTAssertEqual(request["bodySize"] as? Int, 300 * 1024 + 65)
+        XCTAssertEqual(((request["postData"] as? [String: Any])?["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
+        let attributes = try XCTUnwrap((entry["_genAI"] as? [String: Any])?["attributes"] as? [String: Any])
+        XCTAssertEqual(attributes["gen_ai.request.model"] as? String, "gpt-4o-mini")
     }
 
     func testEntriesMadeAtDocumentTimeKeepTheCapacityAndTheDroppedCountExact() async throws {
