@@ -50,7 +50,10 @@ import HTTPCoreConcurrency
 /// streamed answer to read the facts from (up to 4 MiB of a JSON body or 256 KiB of
 /// messages) is shared with the other observers and let go once the first of them reads the
 /// facts, as this recorder does when it builds a document; made at once, the entry would
-/// read them on the request's task. Messages of
+/// read them on the request's task. So that entries not made yet stay bounded together,
+/// whoever reads the facts: once their events keep ``maximumDeferredBytes`` alive (by
+/// `retainedByteCount`, as recorded), a later one is made at once too, until older entries
+/// are dropped or removed. Messages of
 /// exchanges still open are kept for at most ``capacity`` exchanges at once: past it, the
 /// oldest stream's are forgotten (and counted as dropped in its entry). Nothing else is kept
 /// between events: the times of an entry's attempt come with its terminal or retried event.
@@ -102,22 +105,54 @@ public final class HARRecorder: HTTPObserver {
     /// the recorder keeps its redacted, capped request and response rather than its raw bodies.
     static let maximumDeferredBodyBytes = 256 * 1024
 
+    /// The most bytes the events of entries not made yet keep alive together by default: 32 MiB.
+    public static let defaultMaximumDeferredBytes = 32 * 1024 * 1024
+
+    /// The most bytes the events of entries not made yet may keep alive together, as their
+    /// `retainedByteCount` counted when they were recorded; an event past it is made into its
+    /// entry at once.
+    public let maximumDeferredBytes: Int
+
     private struct State {
         var entries: BoundedQueue<HARRecordedEntry>
         /// The message events of streamed exchanges still open, by request.
         var openStreams: [HTTPRequest.ID: [HTTPEvent]] = [:]
         /// Entries dropped to stay within the capacity.
         var overflowCount = 0
+        /// What the entries not made yet count against ``maximumDeferredBytes``.
+        var deferredByteCount = 0
+
+        /// What appending an entry frees of ``deferredByteCount``: the oldest entry's, when
+        /// the queue is full and drops it.
+        var byteCountFreedByAppending: Int {
+            entries.isFull ? entries.first?.deferredByteCount ?? 0 : 0
+        }
+
+        /// Keeps `entry`, dropping (and counting) the oldest when the queue is full.
+        mutating func append(_ entry: HARRecordedEntry) {
+            if let dropped = entries.append(entry) {
+                overflowCount += 1
+                deferredByteCount -= dropped.deferredByteCount
+            }
+            deferredByteCount += entry.deferredByteCount
+        }
     }
 
     private let state: Locked<State>
 
-    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one)
-    /// and the first `maxStreamMessagesPerEntry` messages of each streamed response.
-    public init(capacity: Int = HARRecorder.defaultCapacity, maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry) {
+    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one),
+    /// the first `maxStreamMessagesPerEntry` messages of each streamed response, and makes an
+    /// entry at once rather than when a document is built once the events of entries not made
+    /// yet keep `maximumDeferredBytes` alive (a value below 0 is 0: every entry made at once).
+    public init(
+        capacity: Int = HARRecorder.defaultCapacity,
+        maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry,
+        maximumDeferredBytes: Int = HARRecorder.defaultMaximumDeferredBytes
+    ) {
         let entries = BoundedQueue<HARRecordedEntry>(capacity: max(1, capacity))
         self.capacity = entries.capacity
         self.maxStreamMessagesPerEntry = max(0, maxStreamMessagesPerEntry)
+        self.maximumDeferredBytes = max(0, maximumDeferredBytes)
         state = Locked(State(entries: entries))
     }
 
@@ -136,13 +171,18 @@ public final class HARRecorder: HTTPObserver {
         }
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
-        let entry: HARRecordedEntry =
-            Self.rawBodyByteCount(of: event) > Self.maximumDeferredBodyBytes
-            ? .exchange(HARExchange(event: event, messageEvents: messages))
-            : .event(event, messages: messages)
-        state.withLock { state in
-            if state.entries.append(entry) != nil { state.overflowCount += 1 }
+        if Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes {
+            let byteCount = event.retainedByteCount
+            let isDeferred = state.withLock { state in
+                guard state.deferredByteCount - state.byteCountFreedByAppending + byteCount <= maximumDeferredBytes else { return false }
+                state.append(.event(event, messages: messages, byteCount: byteCount))
+                return true
+            }
+            if isDeferred { return }
         }
+        // Made outside the lock: redacting it may take a while.
+        let entry = HARRecordedEntry.exchange(HARExchange(event: event, messageEvents: messages))
+        state.withLock { $0.append(entry) }
     }
 
     /// The body bytes `event` holds raw, which its entry, once made, would hold redacted and
@@ -199,6 +239,7 @@ public final class HARRecorder: HTTPObserver {
         state.withLock { state in
             state.entries.removeAll()
             state.overflowCount = 0
+            state.deferredByteCount = 0
         }
     }
 

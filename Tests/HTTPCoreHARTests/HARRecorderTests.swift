@@ -523,14 +523,10 @@ final class HARRecorderTests: XCTestCase {
     }
 
     func testAnLLMCallHoldingSmallBodiesIsMadeWhenTheDocumentIsBuiltHoweverMuchItsGenAIReadingKeeps() async throws {
-        // 1,100 deltas: the stream's GenAI reading keeps 256 KiB of them unread, for the facts.
         for fixture in [openAIChatStream(deltas: 1_100), .openAIChatCompletion] {
             let events = try await events(of: fixture)
             let terminal = try XCTUnwrap(events.last)
             XCTAssertEqual(terminal.name, .requestSucceeded)
-            if fixture.isStream {
-                XCTAssertGreaterThan(terminal.retainedByteCount, 256 * 1024, "what the event keeps alive, its GenAI reading included")
-            }
             let recorder = HARRecorder()
 
             for event in events { recorder.handle(event) }
@@ -548,6 +544,22 @@ final class HARRecorderTests: XCTestCase {
                 XCTAssertEqual((entry["_eventSourceMessages"] as? [Any])?.count, HARRecorder.defaultMaxStreamMessagesPerEntry)
             }
         }
+    }
+
+    func testAnEventHeavyWithWhatItsEntryWouldKeepAnywayIsMadeWhenTheDocumentIsBuilt() async throws {
+        // 300 KiB in a header the policy shows: the entry, made, would keep it all the same.
+        let context = String(repeating: "a", count: 300 * 1024)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!, headers: ["X-Context": context])
+        let terminal = try await terminalEvent(of: request, answer: .status(200, body: Data("[]".utf8), headers: ["Content-Type": "application/json"]))
+        XCTAssertGreaterThan(terminal.retainedByteCount, 300 * 1024)
+        let recorder = HARRecorder()
+
+        recorder.handle(terminal)
+
+        XCTAssertFalse(terminal.requestRecord.isExposed, "only raw bodies are worth making the entry at once for")
+        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let headers = try XCTUnwrap((entry["request"] as? [String: Any])?["headers"] as? [[String: Any]])
+        XCTAssertEqual(headers.first { ($0["name"] as? String) == "X-Context" }?["value"] as? String, context)
     }
 
     /// The terminal event of an OpenAI chat call whose request body, a 300 KiB prompt, lives
@@ -586,6 +598,50 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(((request["postData"] as? [String: Any])?["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
         let attributes = try XCTUnwrap((entry["_genAI"] as? [String: Any])?["attributes"] as? [String: Any])
         XCTAssertEqual(attributes["gen_ai.request.model"] as? String, "gpt-4o-mini")
+    }
+
+    func testEntriesNotMadeYetKeepAtMostTheRecordersByteBudgetAliveAndAnEventPastItIsMadeAtOnce() async throws {
+        // Three long LLM streams: each event keeps over 64 KiB of unread messages alive for
+        // its GenAI facts, and nothing else reads them.
+        var terminals: [HTTPEvent] = []
+        var streams: [[HTTPEvent]] = []
+        for _ in 0..<3 {
+            let events = try await events(of: openAIChatStream(deltas: 1_100))
+            terminals.append(try XCTUnwrap(events.last))
+            streams.append(events)
+        }
+        let byteCounts = terminals.map(\.retainedByteCount)
+        XCTAssertTrue(byteCounts.allSatisfy { $0 > 64 * 1024 }, "\(byteCounts)")
+        let recorder = HARRecorder(maximumDeferredBytes: byteCounts[0] + byteCounts[1])
+
+        for events in streams { for event in events { recorder.handle(event) } }
+
+        XCTAssertEqual(terminals.map(\.requestRecord.isExposed), [false, false, true], "the third is past the budget: made at once")
+        XCTAssertEqual(terminals.map { $0.genAIRecord?.isDerived }, [false, false, true])
+        let entries = try entries(of: recorder.harDocument())
+        XCTAssertEqual(entries.map { $0["_streamMessageCount"] as? Int }, [1_104, 1_104, 1_104])
+        XCTAssertEqual(entries.compactMap { ($0["_genAI"] as? [String: Any])?["attributes"] }.count, 3)
+    }
+
+    func testAnEntryDroppedForTheCapacityGivesItsBytesBackToTheBudget() async throws {
+        var terminals: [HTTPEvent] = []
+        var streams: [[HTTPEvent]] = []
+        for _ in 0..<3 {
+            let events = try await events(of: openAIChatStream(deltas: 1_100))
+            terminals.append(try XCTUnwrap(events.last))
+            streams.append(events)
+        }
+        let byteCounts = terminals.map(\.retainedByteCount)
+        let recorder = HARRecorder(capacity: 2, maximumDeferredBytes: max(byteCounts[0] + byteCounts[1], byteCounts[1] + byteCounts[2]))
+
+        for events in streams { for event in events { recorder.handle(event) } }
+
+        XCTAssertEqual(terminals.map(\.requestRecord.isExposed), [false, false, false], "the first, dropped, left room for the third")
+        XCTAssertEqual(recorder.droppedCount, 1)
+        recorder.removeAll()
+        let fourth = try await events(of: openAIChatStream(deltas: 1_100))
+        for event in fourth { recorder.handle(event) }
+        XCTAssertEqual(fourth.last?.requestRecord.isExposed, false, "removeAll() gave the whole budget back")
     }
 
     func testEntriesMadeAtDocumentTimeKeepTheCapacityAndTheDroppedCountExact() async throws {
