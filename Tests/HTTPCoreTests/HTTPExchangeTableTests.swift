@@ -76,6 +76,28 @@ final class HTTPExchangeTableTests: XCTestCase {
         XCTAssertEqual(diagnostics.reports, [full, room, full, roomAgain], "each filling reported anew, with its own count")
     }
 
+    func testALookUpFindsTheValueToKeepOnlyWhenThereIsRoom() {
+        let (table, diagnostics) = table(limit: 1)
+        let lookUps = Locked(0)
+        func keep(_ found: String?, for id: HTTPRequest.ID) -> String {
+            switch table.keep(for: id, lookingUp: { lookUps.withLock { $0 += 1 }; return found }) {
+            case .kept(let value): "kept \(value)"
+            case .refused: "refused"
+            case .notFound: "not found"
+            }
+        }
+
+        XCTAssertEqual(keep(nil, for: first.id), "not found")
+        XCTAssertEqual(table.count, 0, "nothing kept when nothing is found")
+        XCTAssertEqual(keep("first", for: first.id), "kept first")
+        XCTAssertEqual(keep("second", for: second.id), "refused")
+        XCTAssertEqual(lookUps.withLock { $0 }, 2, "not looked up when the table is full")
+        XCTAssertEqual(table.untrackedCount, 1)
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning])
+        XCTAssertEqual(table.take(for: first.id), "first")
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning, .notice])
+    }
+
     func testATableOfNoPlacesKeepsNothing() {
         let (table, diagnostics) = table(limit: -1)
         XCTAssertEqual(table.limit, 0)

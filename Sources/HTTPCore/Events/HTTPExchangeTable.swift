@@ -103,6 +103,16 @@ public final class HTTPExchangeTable<Value: Sendable>: Sendable {
         }
     }
 
+    /// What ``keep(for:lookingUp:)`` did with an exchange.
+    public enum Keeping: Sendable {
+        /// Kept, with the value found.
+        case kept(Value)
+        /// Refused and counted: ``limit`` exchanges are kept already.
+        case refused
+        /// Not kept: the look-up found no value.
+        case notFound
+    }
+
     /// A report on the table's room.
     private enum Report {
         /// Full: an exchange was refused.
@@ -139,18 +149,40 @@ public final class HTTPExchangeTable<Value: Sendable>: Sendable {
     /// counted, when ``limit`` exchanges are kept already.
     @discardableResult
     public func keep(_ value: Value, for id: HTTPRequest.ID) -> Bool {
-        let (kept, delivers) = state.withLock { state -> (Bool, Bool) in
-            guard state.count < limit else { return (false, state.refuse()) }
+        if case .kept = keep(for: id, lookingUp: { value }) { return true }
+        return false
+    }
+
+    /// Keeps for exchange `id` the value `lookUp` finds, calling it under the table's lock:
+    /// for an observer whose values come from a cache of its own, guarded by this lock, so
+    /// that finding the value and keeping it take one lock per exchange, not two.
+    ///
+    /// ```swift
+    /// switch meters.keep(for: event.requestID, lookingUp: { cachedMeter(for: destination) }) {
+    /// case .kept(let meter): meter.increment()
+    /// case .refused: break
+    /// case .notFound: // make it, outside the lock, then keep(for:lookingUp:) again to store and keep it
+    /// }
+    /// ```
+    ///
+    /// `lookUp` must be short and must not call code its caller does not own (a factory, a
+    /// handler) nor use this table: it holds up every exchange that keeps or takes meanwhile.
+    /// It is not called when ``limit`` exchanges are kept already: the exchange is refused and
+    /// counted, as ``keep(_:for:)`` does. When it finds nothing, nothing is kept.
+    public func keep(for id: HTTPRequest.ID, lookingUp lookUp: () -> Value?) -> Keeping {
+        let (keeping, delivers) = state.withLock { state -> (Keeping, Bool) in
+            guard state.count < limit else { return (.refused, state.refuse()) }
+            guard let value = lookUp() else { return (.notFound, false) }
             state.count += 1
             if state.first[id] == nil {
                 state.first[id] = value
             } else {
                 state.later[id, default: []].append(value)
             }
-            return (true, false)
+            return (.kept(value), false)
         }
         if delivers { deliverReports() }
-        return kept
+        return keeping
     }
 
     /// The value kept for exchange `id`, forgotten now; `nil` when none was kept (refused, or
