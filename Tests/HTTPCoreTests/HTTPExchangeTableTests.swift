@@ -76,26 +76,44 @@ final class HTTPExchangeTableTests: XCTestCase {
         XCTAssertEqual(diagnostics.reports, [full, room, full, roomAgain], "each filling reported anew, with its own count")
     }
 
-    func testALookUpFindsTheValueToKeepOnlyWhenThereIsRoom() {
+    func testAValueIsLookedUpUnderTheLockMadeOutsideItAndStoredOnlyWhenThereIsRoom() {
         let (table, diagnostics) = table(limit: 1)
-        let lookUps = Locked(0)
-        func keep(_ found: String?, for id: HTTPRequest.ID) -> String {
-            switch table.keep(for: id, lookingUp: { lookUps.withLock { $0 += 1 }; return found }) {
-            case .kept(let value): "kept \(value)"
-            case .refused: "refused"
-            case .notFound: "not found"
-            }
+        let cache = Locked<[String: String]>([:])
+        let calls = Locked<[String]>([])
+        func keep(_ key: String, for id: HTTPRequest.ID) -> String? {
+            table.keep(
+                for: id,
+                lookingUp: {
+                    calls.withLock { $0.append("look up \(key)") }
+                    return cache.withLock { $0[key] }
+                },
+                making: {
+                    // Outside the table's lock: the table can be read here.
+                    calls.withLock { $0.append("make \(key) with \(table.count) kept") }
+                    return "made \(key)"
+                },
+                storing: { made in
+                    calls.withLock { $0.append("store \(made)") }
+                    return cache.withLock { cache in
+                        if let raced = cache[key] { return raced }
+                        cache[key] = made
+                        return made
+                    }
+                }
+            )
         }
 
-        XCTAssertEqual(keep(nil, for: first.id), "not found")
-        XCTAssertEqual(table.count, 0, "nothing kept when nothing is found")
-        XCTAssertEqual(keep("first", for: first.id), "kept first")
-        XCTAssertEqual(keep("second", for: second.id), "refused")
-        XCTAssertEqual(lookUps.withLock { $0 }, 2, "not looked up when the table is full")
+        XCTAssertEqual(keep("a", for: first.id), "made a")
+        XCTAssertEqual(calls.withLock { $0 }, ["look up a", "make a with 0 kept", "store made a"])
+        XCTAssertEqual(table.take(for: first.id), "made a")
+        calls.withLock { $0 = [] }
+        XCTAssertEqual(keep("a", for: first.id), "made a")
+        XCTAssertEqual(calls.withLock { $0 }, ["look up a"], "found: nothing made or stored")
+        calls.withLock { $0 = [] }
+        XCTAssertNil(keep("b", for: second.id), "refused: the table is full")
+        XCTAssertEqual(calls.withLock { $0 }, [], "nothing looked up or made for a refused exchange")
         XCTAssertEqual(table.untrackedCount, 1)
         XCTAssertEqual(diagnostics.reports.map(\.level), [.warning])
-        XCTAssertEqual(table.take(for: first.id), "first")
-        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning, .notice])
     }
 
     func testATableOfNoPlacesKeepsNothing() {

@@ -144,15 +144,15 @@ public struct MetricsObserver: HTTPObserver {
 
     /// Counts exchange `id` on the active-request meter of `destination`, and keeps that meter
     /// for its terminal event: one lock when the meter is cached, the table's, which looks it
-    /// up as it keeps the exchange; none made when the table is full.
+    /// up as it keeps the exchange; none looked up or made when the table is full.
     private func enterActiveRequests(_ id: HTTPRequest.ID, destination: MetricsHandleCache.Destination) {
         let handles = handles
-        var keeping = activeExchanges.keep(for: id, lookingUp: { handles.cachedMeter(for: destination) })
-        if case .notFound = keeping {
-            let made = handles.makeMeter(for: destination)
-            keeping = activeExchanges.keep(for: id, lookingUp: { handles.cache(made, for: destination) })
-        }
-        if case .kept(let meter) = keeping { meter.increment() }
+        activeExchanges.keep(
+            for: id,
+            lookingUp: { handles.cachedMeter(for: destination) },
+            making: { handles.makeMeter(for: destination) },
+            storing: { handles.cache($0, for: destination) }
+        )?.increment()
     }
 
     /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.
