@@ -63,8 +63,8 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
     private let lock = NSLock()
     /// Touched only under `lock`.
     private var outcomes: [Outcome: Recorders] = [:]
-    /// Read under the lock of the table that keeps the meters (``cachedMeter(for:)``), or under
-    /// `lock`; written under both (``cache(_:for:)``).
+    /// Read under the lock of the table that keeps the meters (``cachedMeter(for:)``,
+    /// ``cache(_:for:)``), or under `lock` (``count``); written under both (``cache(_:for:)``).
     private var meters: [Destination: Meter] = [:]
     /// Touched only under `lock`.
     private var genAI: [GenAIDimensions: GenAIHandles] = [:]
@@ -82,7 +82,7 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
     }
 
     /// The active-request meter of `destination` made already; `nil` when none is cached.
-    /// Called only under the lock of the table that keeps the meters, in its look-up.
+    /// Called only under the lock of the table that keeps the meters, as its look-up.
     func cachedMeter(for destination: Destination) -> Meter? {
         meters[destination]
     }
@@ -98,7 +98,7 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
 
     /// The meter of `destination`: the one cached, else `made`, cached while fewer than
     /// ``limit`` destinations are. Called only under the lock of the table that keeps the
-    /// meters, in its look-up; takes `lock` as well to store, so that ``count`` reads under it.
+    /// meters, as its store; takes `lock` as well to write, so that ``count`` reads under it.
     func cache(_ made: Meter, for destination: Destination) -> Meter {
         if let raced = meters[destination] { return raced }
         guard meters.count < limit else { return made }

@@ -31,7 +31,7 @@ import Foundation
 /// The same request value may be sent again before its first exchange ended: the exchanges of
 /// one id are taken first in, first out. Keeping and taking the first exchange of an id
 /// allocates nothing once the table has grown. Thread-safe: one lock, held for a dictionary
-/// access, never while reporting.
+/// access (and the look-up of ``keep(for:lookingUp:making:storing:)``), never while reporting.
 public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   // safe: `state` is touched only under `lock`
     /// The most exchanges kept at once.
     public let limit: Int
