@@ -44,7 +44,9 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     // inlined is the lock and the dictionaries; the reports stay behind `refuseAndUnlock()` and
     // `unlockAfterTaking()`. An NSLock and a stored state rather than a `Locked<State>`, whose
     // closures and the tuples they return cost more look-ups where the code is not specialized.
+    /// Guards `state`; never held while a report is made.
     @usableFromInline let lock = NSLock()
+    /// The exchanges kept and the reports due, touched only under `lock`.
     @usableFromInline var state = State()
 
     /// The exchanges kept, and the reports due: a value changed only under the table's lock.
@@ -56,7 +58,9 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
         @usableFromInline var first: [HTTPRequest.ID: Value] = [:]
         /// The values of later exchanges of an id already in flight, first in, first out.
         @usableFromInline var later: [HTTPRequest.ID: [Value]] = [:]
+        /// How many exchanges are kept, first and later ones.
         @usableFromInline var count = 0
+        /// The refusals counted and the reports they make due.
         @usableFromInline var reports = HTTPExchangeTableReports()
     }
 
@@ -217,6 +221,7 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
         }
     }
 
+    /// The diagnostic that makes `report`, as `owner`.
     private func diagnostic(for report: HTTPExchangeTableReports.Report) -> HTTPDiagnostic {
         switch report {
         case .full:
