@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 import HTTPCoreTesting
 import XCTest
 
@@ -75,6 +76,45 @@ final class HTTPExchangeTableTests: XCTestCase {
         XCTAssertEqual(diagnostics.reports, [full, room, full, roomAgain], "each filling reported anew, with its own count")
     }
 
+    func testAValueIsLookedUpUnderTheLockMadeOutsideItAndStoredOnlyWhenThereIsRoom() {
+        let (table, diagnostics) = table(limit: 1)
+        let cache = Locked<[String: String]>([:])
+        let calls = Locked<[String]>([])
+        func keep(_ key: String, for id: HTTPRequest.ID) -> String? {
+            table.keep(
+                for: id,
+                lookingUp: {
+                    calls.withLock { $0.append("look up \(key)") }
+                    return cache.withLock { $0[key] }
+                },
+                making: {
+                    calls.withLock { $0.append("make \(key)") }
+                    return "made \(key)"
+                },
+                storing: { made in
+                    calls.withLock { $0.append("store \(made)") }
+                    return cache.withLock { cache in
+                        if let raced = cache[key] { return raced }
+                        cache[key] = made
+                        return made
+                    }
+                }
+            )
+        }
+
+        XCTAssertEqual(keep("a", for: first.id), "made a")
+        XCTAssertEqual(calls.withLock { $0 }, ["look up a", "make a", "store made a"])
+        XCTAssertEqual(table.take(for: first.id), "made a")
+        calls.withLock { $0 = [] }
+        XCTAssertEqual(keep("a", for: first.id), "made a")
+        XCTAssertEqual(calls.withLock { $0 }, ["look up a"], "found: nothing made or stored")
+        calls.withLock { $0 = [] }
+        XCTAssertNil(keep("b", for: second.id), "refused: the table is full")
+        XCTAssertEqual(calls.withLock { $0 }, [], "nothing looked up or made for a refused exchange")
+        XCTAssertEqual(table.untrackedCount, 1)
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning])
+    }
+
     func testATableOfNoPlacesKeepsNothing() {
         let (table, diagnostics) = table(limit: -1)
         XCTAssertEqual(table.limit, 0)
@@ -99,5 +139,70 @@ final class HTTPExchangeTableTests: XCTestCase {
         XCTAssertEqual(taken, 1_000)
         XCTAssertEqual(table.count, 0)
         XCTAssertEqual(diagnostics.reports, [])
+    }
+
+    func testAReportHandlerMayReadAndUseTheTableItReportsOn() async throws {
+        let table = Locked<HTTPExchangeTable<String>?>(nil)
+        let seen = Locked<[String]>([])
+        let (first, second, third) = (first, second, third)
+        let fourth = HTTPRequest(url: URL(string: "https://api.example.com/d")!)
+        let reporting = HTTPExchangeTable<String>(limit: 1, owner: "TestObserver") { diagnostic in
+            guard let table = table.withLock({ $0 }) else { return }
+            seen.withLock { $0.append("\(diagnostic.level): \(table.count) kept, \(table.untrackedCount) untracked") }
+            // Keeps in the report: refused while full, kept once there is room.
+            let kept = table.keep("kept in the \(diagnostic.level)", for: diagnostic.level == .warning ? third.id : fourth.id)
+            seen.withLock { $0.append("kept: \(kept)") }
+        }
+        table.withLock { $0 = reporting }
+        let finished = Locked(false)
+        // On a thread of its own: without the fix the reports lock the table again and this
+        // thread never returns, so the wait below fails after its 60 s bound.
+        Thread.detachNewThread {
+            reporting.keep("first", for: first.id)
+            reporting.keep("second", for: second.id)
+            _ = reporting.take(for: first.id)
+            finished.withLock { $0 = true }
+        }
+        try await waitUntil("keep and take return while their reports use the table") { finished.withLock { $0 } }
+
+        XCTAssertEqual(seen.withLock { $0 }, [
+            "warning: 1 kept, 1 untracked", "kept: false",
+            "notice: 0 kept, 2 untracked", "kept: true",
+        ])
+        XCTAssertEqual(reporting.take(for: fourth.id), "kept in the notice")
+        XCTAssertEqual(reporting.untrackedCount, 2)
+    }
+
+    func testReportsOfTablesFillingAndEmptyingOnManyThreadsAlternateAndCountEveryRefusal() async throws {
+        let (table, diagnostics) = table(limit: 2)
+        let threads = 4
+        let rounds = 20_000
+        let finished = Locked(0)
+        for thread in 0..<threads {
+            Thread.detachNewThread {
+                let ids = (0..<3).map { HTTPRequest(url: URL(string: "https://api.example.com/\(thread)/\($0)")!).id }
+                for round in 0..<rounds {
+                    // Two exchanges in flight per thread at most, against a table of two: it
+                    // fills and empties again and again, its reports racing.
+                    let id = ids[round % ids.count]
+                    table.keep("\(round)", for: id)
+                    table.keep("\(round) again", for: id)
+                    _ = table.take(for: id)
+                    _ = table.take(for: id)
+                }
+                finished.withLock { $0 += 1 }
+            }
+        }
+        try await waitUntil("every thread filled and emptied the table \(rounds) times") { finished.withLock { $0 } == threads }
+
+        let reports = diagnostics.reports
+        XCTAssertEqual(table.count, 0)
+        XCTAssertGreaterThan(table.untrackedCount, 0, "the table was full at times")
+        let levels = reports.map(\.level)
+        let outOfOrder = levels.indices.first { levels[$0] != ($0.isMultiple(of: 2) ? .warning : .notice) }
+        XCTAssertNil(outOfOrder, "a warning, then its notice, in order: \(levels.count) reports")
+        XCTAssertEqual(levels.count % 2, 0, "the table has room in the end: the last report is a notice")
+        let noticed = reports.compactMap { $0.metadata["untracked"].flatMap(Int.init) }.reduce(0, +)
+        XCTAssertEqual(noticed, table.untrackedCount, "the notices count every refused exchange once")
     }
 }

@@ -9,7 +9,11 @@ import HTTPCore
 /// At most `limit` sets of each kind are kept; a set beyond them gets fresh handles per event,
 /// which record the same values, so a burst of unexpected hosts cannot grow memory without
 /// bound. Copies of the observer share one cache.
-final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionaries are touched only under `lock`
+///
+/// The active-request meters are looked up under the lock of the observer's table of
+/// exchanges in flight (``MetricsObserver/activeExchanges``), as the exchange is kept: one lock
+/// per created event rather than one here and one there.
+final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictionary
     /// The dimensions of a completed exchange.
     struct Outcome: Hashable {
         let method: String
@@ -57,8 +61,12 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
 
     let limit: Int
     private let lock = NSLock()
+    /// Touched only under `lock`.
     private var outcomes: [Outcome: Recorders] = [:]
+    /// Read under the lock of the table that keeps the meters (``cachedMeter(for:)``,
+    /// ``cache(_:for:)``), or under `lock` (``count``); written under both (``cache(_:for:)``).
     private var meters: [Destination: Meter] = [:]
+    /// Touched only under `lock`.
     private var genAI: [GenAIDimensions: GenAIHandles] = [:]
 
     /// A cache of at most `limit` (at least 0) dimension sets per kind.
@@ -73,20 +81,30 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: the dictionarie
         return outcomes.count + meters.count + genAI.count
     }
 
-    /// The active-request meter of `destination`.
-    func meter(for destination: Destination) -> Meter {
-        lock.lock()
-        let found = meters[destination]
-        lock.unlock()
-        if let found { return found }
-        let made = Meter(
+    /// The active-request meter of `destination` made already; `nil` when none is cached.
+    /// Called only under the lock of the table that keeps the meters, as its look-up.
+    func cachedMeter(for destination: Destination) -> Meter? {
+        meters[destination]
+    }
+
+    /// A new active-request meter of `destination`, made outside any lock: the factory is the
+    /// application's code.
+    func makeMeter(for destination: Destination) -> Meter {
+        Meter(
             label: MetricsObserver.activeRequestsLabel,
             dimensions: [("http.request.method", destination.method), ("server.address", destination.server)]
         )
-        lock.lock()
-        defer { lock.unlock() }
+    }
+
+    /// The meter of `destination`: the one cached, else `made`, cached while fewer than
+    /// ``limit`` destinations are. Called only under the lock of the table that keeps the
+    /// meters, as its store; takes `lock` as well to write, so that ``count`` reads under it.
+    func cache(_ made: Meter, for destination: Destination) -> Meter {
         if let raced = meters[destination] { return raced }
-        if meters.count < limit { meters[destination] = made }
+        guard meters.count < limit else { return made }
+        lock.lock()
+        meters[destination] = made
+        lock.unlock()
         return made
     }
 

@@ -65,7 +65,7 @@ public struct MetricsObserver: HTTPObserver {
     /// The handles made so far, shared by copies of this observer.
     let handles: MetricsHandleCache
     /// The active-request meter each exchange in flight was counted on, shared by copies of
-    /// this observer.
+    /// this observer. Its lock also guards the reads of the meters `handles` caches.
     let activeExchanges: HTTPExchangeTable<Meter>
 
     /// Creates an observer that records through the bootstrapped `MetricsSystem`.
@@ -120,8 +120,7 @@ public struct MetricsObserver: HTTPObserver {
         let method = Self.methodDimension(event.method.rawValue)
         let server = event.host ?? ""
         guard isTerminal else {
-            let meter = handles.meter(for: .init(method: method, server: server))
-            if activeExchanges.keep(meter, for: event.requestID) { meter.increment() }
+            enterActiveRequests(event.requestID, destination: .init(method: method, server: server))
             return
         }
         activeExchanges.take(for: event.requestID)?.decrement()
@@ -141,6 +140,19 @@ public struct MetricsObserver: HTTPObserver {
         recorded.requestBodySize.record(event.requestBodyByteCount)
         if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
         if let call = event.genAI { record(call, durationMilliseconds: event.durationMilliseconds) }
+    }
+
+    /// Counts exchange `id` on the active-request meter of `destination`, and keeps that meter
+    /// for its terminal event: one lock when the meter is cached, the table's, which looks it
+    /// up as it keeps the exchange; none looked up or made when the table is full.
+    private func enterActiveRequests(_ id: HTTPRequest.ID, destination: MetricsHandleCache.Destination) {
+        let handles = handles
+        activeExchanges.keep(
+            for: id,
+            lookingUp: { handles.cachedMeter(for: destination) },
+            making: { handles.makeMeter(for: destination) },
+            storing: { handles.cache($0, for: destination) }
+        )?.increment()
     }
 
     /// The `http.request.method` dimension of a method: itself when standard, else `_OTHER`.

@@ -152,6 +152,42 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, 5)
         XCTAssertEqual(observer.cachedDimensionSetCount, 4)
     }
+
+    func testACreatedEventTheFullActiveExchangeTableRefusesMakesNoMeter() throws {
+        let factory = CountingMetricsFactory()
+        MetricsSystem.bootstrapInternal(factory)
+        let diagnostics = DiagnosticsRecorder()
+        let observer = MetricsObserver(maximumActiveExchanges: 0, diagnostics: diagnostics.report)
+        for path in ["a", "b", "c"] {
+            observer.handle(.requestCreated(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/\(path)")!)))
+        }
+
+        XCTAssertEqual(factory.made("api.example.com"), [:], "no meter looked up or made for exchanges left off the meter")
+        XCTAssertEqual(observer.untrackedActiveExchangeCount, 3)
+        XCTAssertEqual(observer.cachedDimensionSetCount, 0)
+        XCTAssertEqual(diagnostics.reports.map(\.level), [.warning])
+    }
+
+    func testTheMetricsFactoryMakesAMeterOutsideTheActiveExchangeTablesLock() async throws {
+        let factory = CallingBackMetricsFactory()
+        MetricsSystem.bootstrapInternal(factory)
+        let observer = MetricsObserver()
+        // The factory reads the observer's table as it makes the meter: under the table's lock,
+        // that read would wait for itself.
+        factory.onMakeMeter = { observer.untrackedActiveExchangeCount }
+        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        let finished = FinishedFlag()
+        Thread.detachNewThread {
+            observer.handle(.requestCreated(request))
+            finished.set()
+        }
+        try await waitUntil("the created event is handled") { finished.isSet }
+
+        let active = try factory.metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
+        XCTAssertEqual(active.values, [1])
+        XCTAssertEqual(factory.madeMeters, 1)
+        XCTAssertEqual(observer.cachedDimensionSetCount, 1)
+    }
 }
 
 /// Sends every request to `host` instead of the one the caller chose, as a regional failover would.
@@ -167,4 +203,59 @@ private struct HostRewritingMiddleware: HTTPMiddleware {
         moved.url = components?.url ?? request.url
         return try await next(moved, body)
     }
+}
+
+/// Swift-metrics' test backend, calling back the code under test each time it makes a meter.
+private final class CallingBackMetricsFactory: MetricsFactory, @unchecked Sendable {   // safe: `callback` and `meters` are touched only under `lock`
+    let metrics = TestMetrics()
+    private let lock = NSLock()
+    private var callback: @Sendable () -> Int = { 0 }
+    private var meters = 0
+
+    /// Called each time a meter is made, before it is returned.
+    var onMakeMeter: @Sendable () -> Int {
+        get { lock.withLock { callback } }
+        set { lock.withLock { callback = newValue } }
+    }
+
+    /// How many meters were made.
+    var madeMeters: Int { lock.withLock { meters } }
+
+    func makeMeter(label: String, dimensions: [(String, String)]) -> MeterHandler {
+        _ = onMakeMeter()
+        lock.withLock { meters += 1 }
+        return metrics.makeMeter(label: label, dimensions: dimensions)
+    }
+
+    func makeCounter(label: String, dimensions: [(String, String)]) -> CounterHandler {
+        metrics.makeCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> FloatingPointCounterHandler {
+        metrics.makeFloatingPointCounter(label: label, dimensions: dimensions)
+    }
+
+    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> RecorderHandler {
+        metrics.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+    }
+
+    func makeTimer(label: String, dimensions: [(String, String)]) -> TimerHandler {
+        metrics.makeTimer(label: label, dimensions: dimensions)
+    }
+
+    func destroyCounter(_ handler: CounterHandler) { metrics.destroyCounter(handler) }
+    func destroyFloatingPointCounter(_ handler: FloatingPointCounterHandler) { metrics.destroyFloatingPointCounter(handler) }
+    func destroyMeter(_ handler: MeterHandler) { metrics.destroyMeter(handler) }
+    func destroyRecorder(_ handler: RecorderHandler) { metrics.destroyRecorder(handler) }
+    func destroyTimer(_ handler: TimerHandler) { metrics.destroyTimer(handler) }
+}
+
+/// Set once by one thread, read by another.
+private final class FinishedFlag: @unchecked Sendable {   // safe: `value` is touched only under `lock`
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+
+    var isSet: Bool { lock.withLock { value } }
 }
