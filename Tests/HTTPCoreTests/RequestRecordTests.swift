@@ -2,7 +2,8 @@
 import Foundation
 import XCTest
 
-/// A request record reads its URL's host once per exchange, without keeping earlier records.
+/// A request record reads its URL's host once per exchange, without keeping earlier records, and
+/// shares with an earlier record of its exchange the redaction of every part the two have equal.
 final class RequestRecordTests: XCTestCase {
     private let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/items")!, body: Data(count: 1 << 20))
 
@@ -24,5 +25,72 @@ final class RequestRecordTests: XCTestCase {
         var moved = request
         moved.url = URL(string: "https://other.example.com/v1/items")!
         XCTAssertEqual(RequestRecord(request: moved, policy: .debug, correlation: nil, earlier: third).host, "other.example.com")
+    }
+
+    /// The caller's request as a middleware meets it: a query secret, a JSON body, metadata.
+    private let callers = HTTPRequest(
+        method: .post, url: URL(string: "https://api.example.com/v1/items?token=t0ken")!,
+        headers: ["Content-Type": "application/json", "Authorization": "Bearer s3cret"], body: Data(#"{"password":"hunter2","n":1}"#.utf8),
+        metadata: ["route": "/v1/items"]
+    )
+
+    func testARecordWhoseHeadersAloneChangedSharesTheRedactedURLBodyAndMetadata() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        XCTAssertEqual(created.exposedURL, "https://api.example.com/v1/items?token=[REDACTED]")
+        XCTAssertEqual(created.exposedBody.body.map { String(decoding: $0, as: UTF8.self) }, #"{"password":"[REDACTED]","n":1}"#)
+        XCTAssertEqual(created.exposedMetadata, ["route": "/v1/items"])
+        XCTAssertEqual(created.exposedHeaders["Authorization"], Redactor.mask)
+        var traced = callers
+        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+
+        let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
+        XCTAssertEqual(attempt.exposedFields, ["url", "body", "metadata"], "redacted once, for the caller's record; the headers are not")
+        XCTAssertEqual(attempt.exposedURL, created.exposedURL)
+        XCTAssertEqual(attempt.exposedBody.body, created.exposedBody.body)
+        XCTAssertEqual(attempt.exposedMetadata, created.exposedMetadata)
+        XCTAssertEqual(attempt.exposedHeaders, [
+            "Content-Type": "application/json", "Authorization": Redactor.mask,
+            "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        ])
+        XCTAssertEqual(attempt.host, "api.example.com")
+    }
+
+    func testWhatALaterRecordRedactsFirstTheEarlierOneReadsWithoutRedactingIt() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        var traced = callers
+        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
+        XCTAssertEqual(created.exposedFields, [])
+
+        XCTAssertEqual(attempt.exposedURL, "https://api.example.com/v1/items?token=[REDACTED]")
+        _ = attempt.exposedHeaders
+        XCTAssertEqual(created.exposedFields, ["url"], "the URL the attempt redacted; not its headers, which differ")
+    }
+
+    func testARecordOfAnotherURLAndBodySharesNeitherAndShowsItsOwn() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        _ = created.exposed
+        XCTAssertEqual(created.host, "api.example.com")
+        var moved = callers
+        moved.url = URL(string: "https://eu.example.com/v1/items?key=k3y")!
+        moved.body = Data(#"{"token":"abc","n":2}"#.utf8)
+
+        let attempt = RequestRecord(request: moved, policy: .debug, correlation: nil, earlier: created)
+        XCTAssertEqual(attempt.exposedFields, ["headers", "metadata"], "only the parts it left as they were")
+        XCTAssertEqual(attempt.exposedURL, "https://eu.example.com/v1/items?key=[REDACTED]")
+        XCTAssertEqual(attempt.exposedBody.body.map { String(decoding: $0, as: UTF8.self) }, #"{"token":"[REDACTED]","n":2}"#)
+        XCTAssertEqual(attempt.host, "eu.example.com")
+        XCTAssertEqual(created.exposedURL, "https://api.example.com/v1/items?token=[REDACTED]", "the earlier record keeps its own")
+    }
+
+    func testABodyIsSharedOnlyWithTheSameContentTypeAndStreamedByteCount() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        _ = created.exposed
+        var retyped = callers
+        retyped.headers["Content-Type"] = "text/plain"
+        XCTAssertEqual(RequestRecord(request: retyped, policy: .debug, correlation: nil, earlier: created).exposedFields, ["url", "metadata"])
+        let streamed = RequestRecord(request: callers, policy: .debug, correlation: nil, isStreamed: true, streamedBodyByteCount: 1 << 20, earlier: created)
+        XCTAssertEqual(streamed.exposedFields, ["url", "headers", "metadata"])
+        XCTAssertEqual(streamed.exposedBody.isTruncated, true, "its own body: the first bytes of a longer one")
     }
 }

@@ -8,6 +8,10 @@ import HTTPCoreConcurrency
 /// one redaction. Each field is redacted on its own, on the thread that reads it first (a
 /// sink's worker, or an observer that reads it inline): an observer that reads only the URL
 /// pays for the URL alone, and one that reads only what metrics need pays for nothing.
+///
+/// A record made from an earlier one of its exchange (a middleware's request made from the
+/// caller's) shares with it the parts the two have equal (``Parts``): a header a middleware
+/// added has the headers redacted again, not the URL or the body.
 final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
@@ -17,24 +21,41 @@ final class RequestRecord: @unchecked Sendable {
     let streamedBodyByteCount: Int?
     /// Whether the exchange was made with the streaming `send`.
     let isStreamed: Bool
-    /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
-    /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
-    private var cache = Exposed()
-    /// The URL's host once read (`.some(nil)` for a URL without one), under the same lock,
-    /// while the record shares no ``hostCache``.
-    private var parsedHost: String??
-    /// The host this record reads, shared with the other records of its exchange of the same
-    /// URL: given by an earlier one, or made when a later one asks (``hostCacheToShare()``),
-    /// under the same lock. An exchange's attempts whose URL the middlewares left as it was
-    /// parse its host once, not once per record, and no record keeps another alive.
-    private var hostCache: URLHostCache?
+    /// The fields computed so far that this record does not share: read and written only under
+    /// ``LockStripes``' lock for this record (which makes it `@unchecked Sendable`), so a
+    /// record is one allocation.
+    private var cache = Fields()
+    /// The fields this record shares with the other records of its exchange, under the same
+    /// lock: given by an earlier record, or made when a later one asks (``fieldsToShare()``).
+    private var shared: SharedRequestFields?
+    /// The parts whose fields this record reads from and writes to ``shared``, under the same
+    /// lock: the parts equal to the earlier record's, or all of them once this record made
+    /// ``shared``.
+    private var sharedParts: Parts = []
 
-    /// The fields redacted so far.
-    private struct Exposed {
+    /// A request's parsed and redacted fields, each `nil` until computed.
+    struct Fields {
+        /// The URL's host (`.some(nil)` for a URL without one).
+        var host: String??
         var url: String?
         var headers: HTTPHeaders?
         var body: HTTPCorePolicy.ExposedBody?
         var metadata: [String: String]?
+    }
+
+    /// The parts of a request whose fields two records of one exchange can share when the
+    /// parts are equal.
+    struct Parts: OptionSet, Sendable {
+        let rawValue: UInt8
+
+        /// The URL: its host and its redacted form.
+        static let url = Parts(rawValue: 1 << 0)
+        static let headers = Parts(rawValue: 1 << 1)
+        /// The body as events show it, which its `Content-Type` and a streamed body's byte
+        /// count shape too.
+        static let body = Parts(rawValue: 1 << 2)
+        static let metadata = Parts(rawValue: 1 << 3)
+        static let all: Parts = [.url, .headers, .body, .metadata]
     }
 
     /// A request's correlation id and where it came from.
@@ -46,8 +67,8 @@ final class RequestRecord: @unchecked Sendable {
         let isGenerated: Bool
     }
 
-    /// A record of `request`; `earlier`, a record of the same exchange whose URL this one
-    /// shares when the two are equal.
+    /// A record of `request`; `earlier`, a record of the same exchange (so of the same policy)
+    /// whose fields this one shares for the parts the two have equal.
     init(
         request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
         earlier: RequestRecord? = nil
@@ -57,21 +78,62 @@ final class RequestRecord: @unchecked Sendable {
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
+        guard let earlier else { return }
+        let equal = earlier.partsEqual(to: request, streamedBodyByteCount: streamedBodyByteCount)
+        guard !equal.isEmpty else { return }
+        let (fields, parts) = earlier.fieldsToShare()
         // Not yet seen by another thread: set without the lock.
-        hostCache = earlier.flatMap { $0.request.url == request.url ? $0.hostCacheToShare() : nil }
+        shared = fields
+        sharedParts = equal.intersection(parts)
     }
 
-    /// The cache of this record's host for a later record of the same URL: this record's own,
-    /// made on the first call and read from then on, seeded with the host if it was parsed.
-    private func hostCacheToShare() -> URLHostCache {
-        let (cache, parsed) = LockStripes.withLock(for: self) { (hostCache, parsedHost) }
-        if let cache { return cache }
-        let made = URLHostCache(url: request.url, parsed: parsed)
-        return LockStripes.withLock(for: self) {
-            if let hostCache { return hostCache }
-            hostCache = made
-            return made
+    /// The parts of `request`, sent with a streamed body of `streamedBodyByteCount` bytes, that
+    /// are this record's.
+    private func partsEqual(to request: HTTPRequest, streamedBodyByteCount: Int?) -> Parts {
+        var parts: Parts = []
+        if request.url == self.request.url { parts.insert(.url) }
+        let hasSameHeaders = request.headers == self.request.headers
+        if hasSameHeaders { parts.insert(.headers) }
+        if streamedBodyByteCount == self.streamedBodyByteCount, request.body == self.request.body,
+            hasSameHeaders || request.headers["Content-Type"] == self.request.headers["Content-Type"]
+        {
+            parts.insert(.body)
         }
+        if request.metadata == self.request.metadata { parts.insert(.metadata) }
+        return parts
+    }
+
+    /// The fields this record shares with later records of its exchange, made on the first
+    /// call (seeded with the fields it computed until then), and the parts they hold for it.
+    ///
+    /// A field this record computes while another thread makes them may land in its own cache
+    /// alone; a later record then computes it again, to an equal value.
+    private func fieldsToShare() -> (SharedRequestFields, Parts) {
+        if let existing = LockStripes.withLock(for: self, { shared.map { ($0, sharedParts) } }) { return existing }
+        let made = SharedRequestFields(fields: Fields())
+        return LockStripes.withLock(for: self) {
+            if let shared { return (shared, sharedParts) }
+            // Not yet seen by another thread: seeded without its lock.
+            made.fields = cache
+            shared = made
+            sharedParts = .all
+            return (made, .all)
+        }
+    }
+
+    /// The field of `part` at `own` (this record's cache) or `inShared` (the fields it shares,
+    /// when it shares `part`), computed by `compute` on first read.
+    @inline(__always)
+    private func field<Value>(
+        of part: Parts,
+        own: ReferenceWritableKeyPath<RequestRecord, Value?>,
+        inShared: ReferenceWritableKeyPath<SharedRequestFields, Value?>,
+        orCompute compute: () -> Value
+    ) -> Value {
+        let (cached, fields) = LockStripes.withLock(for: self) { (self[keyPath: own], sharedParts.contains(part) ? shared : nil) }
+        if let cached { return cached }
+        guard let fields else { return LockStripes.field(own, of: self, orCompute: compute) }
+        return LockStripes.field(inShared, of: fields, orCompute: compute)
     }
 
     /// The bytes of the body sent.
@@ -82,12 +144,17 @@ final class RequestRecord: @unchecked Sendable {
     /// Whether any field's redacted form was computed yet.
     var isExposed: Bool { !exposedFields.isEmpty }
 
-    /// The fields whose redacted form was computed yet, in declaration order.
+    /// The fields whose redacted form was computed yet (by this record, or by one it shares
+    /// them with), in declaration order.
     var exposedFields: [String] {
-        LockStripes.withLock(for: self) {
-            [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil), ("metadata", cache.metadata != nil)]
-                .filter(\.1).map(\.0)
-        }
+        let (own, sharedFields, parts): (Fields, SharedRequestFields?, Parts) = LockStripes.withLock(for: self) { (cache, shared, sharedParts) }
+        var inShared = Fields()
+        if let sharedFields { inShared = LockStripes.withLock(for: sharedFields) { sharedFields.fields } }
+        let computed: [(String, Parts, Bool, Bool)] = [
+            ("url", .url, own.url != nil, inShared.url != nil), ("headers", .headers, own.headers != nil, inShared.headers != nil),
+            ("body", .body, own.body != nil, inShared.body != nil), ("metadata", .metadata, own.metadata != nil, inShared.metadata != nil),
+        ]
+        return computed.filter { _, part, isOwn, isShared in isOwn || (isShared && parts.contains(part)) }.map(\.0)
     }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
@@ -99,32 +166,31 @@ final class RequestRecord: @unchecked Sendable {
         return Redactor.mask
     }
 
-    /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once per
-    /// record or per run of records of the same URL.
+    /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once for the
+    /// records of an exchange that share the URL.
     var host: String? {
-        if let shared = LockStripes.withLock(for: self, { hostCache }) { return shared.host }
-        return LockStripes.field(\.parsedHost, of: self) { request.url.host }
+        field(of: .url, own: \.cache.host, inShared: \.fields.host) { request.url.host }
     }
 
     /// The URL, redacted.
     var exposedURL: String {
-        LockStripes.field(\.cache.url, of: self) { policy.redactor.redactedURL(request.url) }
+        field(of: .url, own: \.cache.url, inShared: \.fields.url) { policy.redactor.redactedURL(request.url) }
     }
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        LockStripes.field(\.cache.headers, of: self) { policy.redactor.redactedHeaders(request.headers) }
+        field(of: .headers, own: \.cache.headers, inShared: \.fields.headers) { policy.redactor.redactedHeaders(request.headers) }
     }
 
     /// The metadata, redacted like headers.
     var exposedMetadata: [String: String] {
         guard !request.metadata.isEmpty else { return [:] }
-        return LockStripes.field(\.cache.metadata, of: self) { policy.redactor.redactedMetadata(request.metadata) }
+        return field(of: .metadata, own: \.cache.metadata, inShared: \.fields.metadata) { policy.redactor.redactedMetadata(request.metadata) }
     }
 
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
-        LockStripes.field(\.cache.body, of: self) {
+        field(of: .body, own: \.cache.body, inShared: \.fields.body) {
             policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
     }
