@@ -56,6 +56,23 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
         XCTAssertEqual(started.requestHeaders["traceparent"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
     }
 
+    func testARetryOfTheRequestAMiddlewareChangedCarriesTheRecordOfTheAttemptBefore() async throws {
+        let traces = ClosureMiddleware { request, next in
+            var request = request
+            request.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+            return try await next(request)
+        }
+        let retriesOnce = ClosureMiddleware { request, next in
+            _ = try await next(request)
+            return try await next(request)
+        }
+        let events = try await events(of: callers, through: [traces, retriesOnce])
+        XCTAssertEqual(events.map(\.attempt), [0, 1, 1, 1, 2, 2, 2])
+        XCTAssertFalse(events[1].requestRecord === events[0].requestRecord)
+        XCTAssertTrue(events[1...].allSatisfy { $0.requestRecord === events[1].requestRecord }, "both attempts, and the end, carry one record")
+        XCTAssertEqual(events[4].requestHeaders["traceparent"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    }
+
     func testAnAttemptWhoseMiddlewareChangedTheURLAndBodyShowsItsOwnAndSharesTheRest() async throws {
         let moves = ClosureMiddleware { request, next in
             var request = request

@@ -30,13 +30,21 @@ extension HTTPTransportClient {
             return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
                 .get().splitBody
         }
-        let (number, retried) = exchange.attempts.begin()
+        let (number, retried, latest) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
-        // The caller's request keeps its record; a middleware's shares with it what it left as it was.
+        // The caller's request keeps its record, and a retry of a middleware's the record of the
+        // attempt before; another shares with the caller's what the middlewares left as it was.
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
-        let record = isCallers ? created : RequestRecord(
-            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
-        )
+        let record: RequestRecord
+        if isCallers {
+            record = created
+        } else if let latest, latest.request == request {
+            record = latest
+        } else {
+            record = RequestRecord(
+                request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
+            )
+        }
         let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
         exchange.attempts.end(attempt)
         return try attempt.result.get().splitBody

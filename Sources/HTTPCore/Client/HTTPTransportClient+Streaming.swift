@@ -69,7 +69,7 @@ extension HTTPTransportClient {
                 message: "a request body that can be read once was sent already; make it replayable to send it again"
             )
         }
-        let (number, retried) = exchange.attempts.begin()
+        let (number, retried, _) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
         // The caller's request, sent with no streamed body, keeps its record; another shares with it what it left as it was.
         let record: RequestRecord
