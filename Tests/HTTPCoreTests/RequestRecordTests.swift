@@ -63,8 +63,34 @@ final class RequestRecordTests: XCTestCase {
         XCTAssertEqual(created.exposedFields, [])
 
         XCTAssertEqual(attempt.exposedURL, "https://api.example.com/v1/items?token=[REDACTED]")
-        _ = attempt.exposedHeaders
-        XCTAssertEqual(created.exposedFields, ["url"], "the URL the attempt redacted; not its headers, which differ")
+        XCTAssertEqual(created.exposedFields, ["url"], "the URL the attempt redacted")
+    }
+
+    func testARecordWithHeadersAddedAfterTheEarlierOnesSharesTheRedactionOfThoseAndRedactsOnlyTheAdded() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        var traced = callers
+        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        traced.headers.add(name: "X-Api-Key", value: "k3y")
+        let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
+
+        XCTAssertEqual(attempt.exposedHeaders, [
+            "Content-Type": "application/json", "Authorization": Redactor.mask,
+            "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "X-Api-Key": Redactor.mask,
+        ])
+        XCTAssertEqual(attempt.exposedHeaders, Redactor.standard.redactedHeaders(traced.headers), "as if redacted whole")
+        XCTAssertEqual(created.exposedFields, ["headers"], "the caller's headers, redacted once for both records")
+        XCTAssertEqual(created.exposedHeaders, ["Content-Type": "application/json", "Authorization": Redactor.mask])
+    }
+
+    func testARecordWhoseMiddlewareReplacedAHeaderRedactsItsHeadersAlone() {
+        let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
+        var reauthorized = callers
+        reauthorized.headers["Authorization"] = "Bearer n3w"
+        reauthorized.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        let attempt = RequestRecord(request: reauthorized, policy: .debug, correlation: nil, earlier: created)
+
+        XCTAssertEqual(attempt.exposedHeaders, Redactor.standard.redactedHeaders(reauthorized.headers))
+        XCTAssertEqual(created.exposedFields, [], "its headers are not a continuation of the caller's")
     }
 
     func testARecordOfAnotherURLAndBodySharesNeitherAndShowsItsOwn() {

@@ -32,6 +32,10 @@ final class RequestRecord: @unchecked Sendable {
     /// lock: the parts equal to the earlier record's, or all of them once this record made
     /// ``shared``.
     private var sharedParts: Parts = []
+    /// How many of this record's first header fields are the earlier record's, whose headers
+    /// ``shared`` holds redacted (a middleware added headers after them); `nil` when its
+    /// headers do not extend those. Set once, before the record is seen by another thread.
+    private var sharedHeaderPrefixCount: Int?
 
     /// A request's parsed and redacted fields, each `nil` until computed.
     struct Fields {
@@ -80,11 +84,14 @@ final class RequestRecord: @unchecked Sendable {
         self.streamedBodyByteCount = streamedBodyByteCount
         guard let earlier else { return }
         let equal = earlier.partsEqual(to: request, streamedBodyByteCount: streamedBodyByteCount)
-        guard !equal.isEmpty else { return }
+        let extendsHeaders = !equal.contains(.headers) && earlier.request.headers.count > 0
+            && request.headers.fields.starts(with: earlier.request.headers.fields)
+        guard !equal.isEmpty || extendsHeaders else { return }
         let (fields, parts) = earlier.fieldsToShare()
         // Not yet seen by another thread: set without the lock.
         shared = fields
         sharedParts = equal.intersection(parts)
+        if extendsHeaders, parts.contains(.headers) { sharedHeaderPrefixCount = earlier.request.headers.count }
     }
 
     /// The parts of `request`, sent with a streamed body of `streamedBodyByteCount` bytes, that
@@ -179,7 +186,23 @@ final class RequestRecord: @unchecked Sendable {
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        field(of: .headers, own: \.cache.headers, inShared: \.fields.headers) { policy.redactor.redactedHeaders(request.headers) }
+        field(of: .headers, own: \.cache.headers, inShared: \.fields.headers) { redactedHeaders() }
+    }
+
+    /// The headers redacted field by field: those of the earlier record that this one's start
+    /// with, as the records share them, then the ones a middleware added after them.
+    private func redactedHeaders() -> HTTPHeaders {
+        let redactor = policy.redactor
+        guard redactor.redactsHeaders, let prefixCount = sharedHeaderPrefixCount, let shared = LockStripes.withLock(for: self, { shared })
+        else { return redactor.redactedHeaders(request.headers) }
+        var headers = LockStripes.field(\.fields.headers, of: shared) {
+            redactor.redactedHeaders(HTTPHeaders(request.headers.fields.prefix(prefixCount)))
+        }
+        headers.reserveCapacity(request.headers.count)
+        for field in request.headers.fields.dropFirst(prefixCount) {
+            headers.add(name: field.name, value: redactor.redactedHeaderValue(field.value, name: field.name))
+        }
+        return headers
     }
 
     /// The metadata, redacted like headers.
