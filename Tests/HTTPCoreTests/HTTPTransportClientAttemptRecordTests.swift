@@ -12,6 +12,16 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
         headers: ["Content-Type": "application/json"], body: Data(#"{"password":"hunter2"}"#.utf8), metadata: ["route": "/v1/items"]
     )
 
+    /// The header a trace context middleware adds.
+    private static let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    /// Adds ``traceparent`` after the caller's headers, as `TraceContextMiddleware` does.
+    private static let traces = ClosureMiddleware { request, next in
+        var request = request
+        request.headers.add(name: "traceparent", value: traceparent)
+        return try await next(request)
+    }
+
     /// The events of one buffered exchange of `request` through `middlewares`.
     private func events(of request: HTTPRequest, through middlewares: [any HTTPMiddleware]) async throws -> [HTTPEvent] {
         let dispatcher = HTTPEventDispatcher()
@@ -37,12 +47,7 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
     }
 
     func testAnAttemptWhoseMiddlewareAddedAHeaderSharesTheCreatedRecordsRedactedURLBodyAndMetadata() async throws {
-        let traces = ClosureMiddleware { request, next in
-            var request = request
-            request.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-            return try await next(request)
-        }
-        let events = try await events(of: callers, through: [traces])
+        let events = try await events(of: callers, through: [Self.traces])
         let (created, started) = (events[0], events[1])
         XCTAssertFalse(started.requestRecord === created.requestRecord, "the attempt's request is not the caller's")
         XCTAssertEqual(created.request.url, "https://api.example.com/v1/items?token=[REDACTED]")
@@ -53,24 +58,19 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
         XCTAssertEqual(started.request.body, created.request.body)
         XCTAssertEqual(started.metadata, ["route": "/v1/items"])
         XCTAssertEqual(created.requestHeaders["traceparent"], nil, "created shows the caller's request")
-        XCTAssertEqual(started.requestHeaders["traceparent"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        XCTAssertEqual(started.requestHeaders["traceparent"], Self.traceparent)
     }
 
     func testARetryOfTheRequestAMiddlewareChangedCarriesTheRecordOfTheAttemptBefore() async throws {
-        let traces = ClosureMiddleware { request, next in
-            var request = request
-            request.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-            return try await next(request)
-        }
         let retriesOnce = ClosureMiddleware { request, next in
             _ = try await next(request)
             return try await next(request)
         }
-        let events = try await events(of: callers, through: [traces, retriesOnce])
+        let events = try await events(of: callers, through: [Self.traces, retriesOnce])
         XCTAssertEqual(events.map(\.attempt), [0, 1, 1, 1, 2, 2, 2])
         XCTAssertFalse(events[1].requestRecord === events[0].requestRecord)
         XCTAssertTrue(events[1...].allSatisfy { $0.requestRecord === events[1].requestRecord }, "both attempts, and the end, carry one record")
-        XCTAssertEqual(events[4].requestHeaders["traceparent"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        XCTAssertEqual(events[4].requestHeaders["traceparent"], Self.traceparent)
     }
 
     func testAnAttemptWhoseMiddlewareChangedTheURLAndBodyShowsItsOwnAndSharesTheRest() async throws {

@@ -33,6 +33,8 @@ final class RequestRecordTests: XCTestCase {
         headers: ["Content-Type": "application/json", "Authorization": "Bearer s3cret"], body: Data(#"{"password":"hunter2","n":1}"#.utf8),
         metadata: ["route": "/v1/items"]
     )
+    /// The header a trace context middleware adds.
+    private let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
     func testARecordWhoseHeadersAloneChangedSharesTheRedactedURLBodyAndMetadata() {
         let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
@@ -41,7 +43,7 @@ final class RequestRecordTests: XCTestCase {
         XCTAssertEqual(created.exposedMetadata, ["route": "/v1/items"])
         XCTAssertEqual(created.exposedHeaders["Authorization"], Redactor.mask)
         var traced = callers
-        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        traced.headers.add(name: "traceparent", value: traceparent)
 
         let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
         XCTAssertEqual(attempt.exposedFields, ["url", "body", "metadata"], "redacted once, for the caller's record; the headers are not")
@@ -50,7 +52,7 @@ final class RequestRecordTests: XCTestCase {
         XCTAssertEqual(attempt.exposedMetadata, created.exposedMetadata)
         XCTAssertEqual(attempt.exposedHeaders, [
             "Content-Type": "application/json", "Authorization": Redactor.mask,
-            "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            "traceparent": traceparent,
         ])
         XCTAssertEqual(attempt.host, "api.example.com")
     }
@@ -58,7 +60,7 @@ final class RequestRecordTests: XCTestCase {
     func testWhatALaterRecordRedactsFirstTheEarlierOneReadsWithoutRedactingIt() {
         let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
         var traced = callers
-        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        traced.headers.add(name: "traceparent", value: traceparent)
         let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
         XCTAssertEqual(created.exposedFields, [])
 
@@ -69,13 +71,13 @@ final class RequestRecordTests: XCTestCase {
     func testARecordWithHeadersAddedAfterTheEarlierOnesSharesTheRedactionOfThoseAndRedactsOnlyTheAdded() {
         let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
         var traced = callers
-        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        traced.headers.add(name: "traceparent", value: traceparent)
         traced.headers.add(name: "X-Api-Key", value: "k3y")
         let attempt = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: created)
 
         XCTAssertEqual(attempt.exposedHeaders, [
             "Content-Type": "application/json", "Authorization": Redactor.mask,
-            "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "X-Api-Key": Redactor.mask,
+            "traceparent": traceparent, "X-Api-Key": Redactor.mask,
         ])
         XCTAssertEqual(attempt.exposedHeaders, Redactor.standard.redactedHeaders(traced.headers), "as if redacted whole")
         XCTAssertEqual(created.exposedFields, ["headers"], "the caller's headers, redacted once for both records")
@@ -86,7 +88,7 @@ final class RequestRecordTests: XCTestCase {
         let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
         var reauthorized = callers
         reauthorized.headers["Authorization"] = "Bearer n3w"
-        reauthorized.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        reauthorized.headers.add(name: "traceparent", value: traceparent)
         let attempt = RequestRecord(request: reauthorized, policy: .debug, correlation: nil, earlier: created)
 
         XCTAssertEqual(attempt.exposedHeaders, Redactor.standard.redactedHeaders(reauthorized.headers))
