@@ -2,19 +2,32 @@
 import Foundation
 import XCTest
 
-/// A request record reads its URL's host once per exchange, without keeping earlier records, and
-/// shares with an earlier record of its exchange the redaction of every part the two have equal.
+/// A request record reads its URL's host once per exchange, and reads from an earlier record of
+/// its exchange the redaction of every part the two have equal, keeping it only when that keeps
+/// no other body alive.
 final class RequestRecordTests: XCTestCase {
     private let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/items")!, body: Data(count: 1 << 20))
 
-    func testALaterRecordOfTheSameURLDoesNotKeepTheEarlierOneAlive() {
+    func testALaterRecordWhoseBodyAMiddlewareReEncodedDoesNotKeepTheEarlierOneAlive() {
         var earlier: RequestRecord? = RequestRecord(request: request, policy: .debug, correlation: nil)
         weak let weakEarlier = earlier
         XCTAssertEqual(earlier?.host, "api.example.com")
-        let later = RequestRecord(request: request, policy: .debug, correlation: nil, earlier: earlier)
+        var compressed = request
+        compressed.body = Data(count: 1 << 10)
+        let later = RequestRecord(request: compressed, policy: .debug, correlation: nil, earlier: earlier)
         earlier = nil
         XCTAssertNil(weakEarlier, "the earlier record, and its body, are freed")
         XCTAssertEqual(later.host, "api.example.com")
+    }
+
+    func testALaterRecordOfTheSameBodyKeepsTheEarlierOneAliveAndReadsItsFields() {
+        var earlier: RequestRecord? = RequestRecord(request: request, policy: .debug, correlation: nil)
+        weak let weakEarlier = earlier
+        let later = RequestRecord(request: request, policy: .debug, correlation: nil, earlier: earlier)
+        earlier = nil
+        XCTAssertNotNil(weakEarlier, "kept: it holds no body that the later record does not")
+        XCTAssertEqual(later.exposedURL, "https://api.example.com/v1/items")
+        XCTAssertEqual(weakEarlier?.exposedFields, ["url"], "redacted once, in the earlier record")
     }
 
     func testRecordsOfTheSameURLShareOneHost() {
@@ -95,7 +108,7 @@ final class RequestRecordTests: XCTestCase {
         XCTAssertEqual(created.exposedFields, [], "its headers are not a continuation of the caller's")
     }
 
-    func testARecordOfAnotherURLAndBodySharesNeitherAndShowsItsOwn() {
+    func testARecordOfAnotherURLAndABodyOfAnotherLengthSharesNothingAndShowsItsOwn() {
         let created = RequestRecord(request: callers, policy: .debug, correlation: nil)
         _ = created.exposed
         XCTAssertEqual(created.host, "api.example.com")
@@ -104,7 +117,7 @@ final class RequestRecordTests: XCTestCase {
         moved.body = Data(#"{"token":"abc","n":2}"#.utf8)
 
         let attempt = RequestRecord(request: moved, policy: .debug, correlation: nil, earlier: created)
-        XCTAssertEqual(attempt.exposedFields, ["headers", "metadata"], "only the parts it left as they were")
+        XCTAssertEqual(attempt.exposedFields, [], "a body re-encoded by a middleware: nothing is read from the caller's record")
         XCTAssertEqual(attempt.exposedURL, "https://eu.example.com/v1/items?key=[REDACTED]")
         XCTAssertEqual(attempt.exposedBody.body.map { String(decoding: $0, as: UTF8.self) }, #"{"token":"[REDACTED]","n":2}"#)
         XCTAssertEqual(attempt.host, "eu.example.com")

@@ -23,7 +23,7 @@ extension HTTPTransportClient {
         }
         let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
         // The caller's request as the middlewares left it (a retry's, for one) was checked as the exchange began.
-        let isCallers = request == exchange.request
+        let isCallers = Self.isUnchanged(request, from: exchange.request)
         let checked = isCallers ? nil : exchange.request
         guard let created = exchange.created else {
             _ = exchange.attempts.begin()
@@ -38,7 +38,7 @@ extension HTTPTransportClient {
         let record: RequestRecord
         if isCallers {
             record = created
-        } else if let latest, latest.request == request {
+        } else if let latest, Self.isUnchanged(request, from: latest.request) {
             record = latest
         } else {
             record = RequestRecord(

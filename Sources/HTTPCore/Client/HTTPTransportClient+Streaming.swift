@@ -55,7 +55,7 @@ extension HTTPTransportClient {
         outgoing.id = exchange.request.id
         // A request a middleware changed is checked again; the caller's was when the exchange began.
         let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
-        let isCallers = outgoing == exchange.request
+        let isCallers = Self.isUnchanged(outgoing, from: exchange.request)
         if !isCallers || bodyLength != exchange.bodyLength,
             let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength, urlCheckedAs: exchange.request.url)
         {

@@ -145,6 +145,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
+    /// Whether a middleware passed `request` on as `original` was: the header and metadata
+    /// counts first, which a middleware that adds a header or a key (a trace context) changes,
+    /// so such an attempt costs two comparisons, not a walk of the URL and the fields; then
+    /// every field, each an identity check for one the middlewares left as it was.
+    static func isUnchanged(_ request: HTTPRequest, from original: HTTPRequest) -> Bool {
+        request.headers.count == original.headers.count && request.metadata.count == original.metadata.count && request == original
+    }
+
     /// The policy's correlation header, added with a new UUID when missing, as the request's
     /// correlation id; `nil` when the policy names none (``reportedCorrelation(in:)`` then
     /// finds one the caller set).

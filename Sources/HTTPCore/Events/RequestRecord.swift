@@ -10,8 +10,11 @@ import HTTPCoreConcurrency
 /// pays for the URL alone, and one that reads only what metrics need pays for nothing.
 ///
 /// A record made from an earlier one of its exchange (a middleware's request made from the
-/// caller's) shares with it the parts the two have equal (``Parts``): a header a middleware
-/// added has the headers redacted again, not the URL or the body.
+/// caller's) reads from it the fields of the parts the two have equal (``Parts``): a header a
+/// middleware added has the headers redacted again, not the URL or the body. Making such a
+/// record costs the request path one retain and a body length comparison; which parts are
+/// equal is found when a field is first read (on a sink's worker), and for the host, which an
+/// observer may read inline, the URL alone is compared.
 final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
@@ -21,21 +24,17 @@ final class RequestRecord: @unchecked Sendable {
     let streamedBodyByteCount: Int?
     /// Whether the exchange was made with the streaming `send`.
     let isStreamed: Bool
-    /// The fields computed so far that this record does not share: read and written only under
-    /// ``LockStripes``' lock for this record (which makes it `@unchecked Sendable`), so a
-    /// record is one allocation.
+    /// The record of the same exchange whose fields this one reads for the parts the two have
+    /// equal. Kept alive by this one, so kept only when that keeps no other body alive: it has
+    /// none, or one as long as this one's (the same bytes, for a body the middlewares passed
+    /// on); a record whose middleware re-encoded the body reads nothing from it.
+    private let earlier: RequestRecord?
+    /// The fields computed so far: read and written only under ``LockStripes``' lock for this
+    /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache = Fields()
-    /// The fields this record shares with the other records of its exchange, under the same
-    /// lock: given by an earlier record, or made when a later one asks (``fieldsToShare()``).
-    private var shared: SharedRequestFields?
-    /// The parts whose fields this record reads from and writes to ``shared``, under the same
-    /// lock: the parts equal to the earlier record's, or all of them once this record made
-    /// ``shared``.
-    private var sharedParts: Parts = []
-    /// How many of this record's first header fields are the earlier record's, whose headers
-    /// ``shared`` holds redacted (a middleware added headers after them); `nil` when its
-    /// headers do not extend those. Set once, before the record is seen by another thread.
-    private var sharedHeaderPrefixCount: Int?
+    /// Which parts of the request equal ``earlier``'s, under the same lock; `nil` until a
+    /// field is first read.
+    private var sharing: Sharing?
 
     /// A request's parsed and redacted fields, each `nil` until computed.
     struct Fields {
@@ -59,7 +58,15 @@ final class RequestRecord: @unchecked Sendable {
         /// count shape too.
         static let body = Parts(rawValue: 1 << 2)
         static let metadata = Parts(rawValue: 1 << 3)
-        static let all: Parts = [.url, .headers, .body, .metadata]
+    }
+
+    /// What a record shares with its ``earlier`` one.
+    private struct Sharing {
+        /// The parts equal to the earlier record's.
+        var parts: Parts
+        /// How many of this record's first header fields are the earlier record's (a middleware
+        /// added headers after them); `nil` when its headers do not extend those.
+        var headerPrefixCount: Int?
     }
 
     /// A request's correlation id and where it came from.
@@ -72,7 +79,7 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// A record of `request`; `earlier`, a record of the same exchange (so of the same policy)
-    /// whose fields this one shares for the parts the two have equal.
+    /// whose fields this one reads for the parts the two have equal.
     init(
         request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
         earlier: RequestRecord? = nil
@@ -82,65 +89,54 @@ final class RequestRecord: @unchecked Sendable {
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
-        guard let earlier else { return }
-        let equal = earlier.partsEqual(to: request, streamedBodyByteCount: streamedBodyByteCount)
-        let extendsHeaders = !equal.contains(.headers) && earlier.request.headers.count > 0
-            && request.headers.fields.starts(with: earlier.request.headers.fields)
-        guard !equal.isEmpty || extendsHeaders else { return }
-        let (fields, parts) = earlier.fieldsToShare()
-        // Not yet seen by another thread: set without the lock.
-        shared = fields
-        sharedParts = equal.intersection(parts)
-        if extendsHeaders, parts.contains(.headers) { sharedHeaderPrefixCount = earlier.request.headers.count }
+        // A length, not the bytes: the request path pays no comparison of bodies.
+        if let earlier, earlier.request.body == nil || earlier.request.body?.count == request.body?.count {
+            self.earlier = earlier
+        } else {
+            self.earlier = nil
+        }
     }
 
-    /// The parts of `request`, sent with a streamed body of `streamedBodyByteCount` bytes, that
-    /// are this record's.
-    private func partsEqual(to request: HTTPRequest, streamedBodyByteCount: Int?) -> Parts {
+    /// Which parts of this record's request equal `earlier`'s: compared on the first read of
+    /// a field, not as the record is made.
+    private static func sharing(of request: HTTPRequest, streamedBodyByteCount: Int?, with earlier: RequestRecord) -> Sharing {
+        let other = earlier.request
         var parts: Parts = []
-        if request.url == self.request.url { parts.insert(.url) }
-        let hasSameHeaders = request.headers == self.request.headers
+        if request.url == other.url { parts.insert(.url) }
+        let hasSameHeaders = request.headers == other.headers
         if hasSameHeaders { parts.insert(.headers) }
-        if streamedBodyByteCount == self.streamedBodyByteCount, request.body == self.request.body,
-            hasSameHeaders || request.headers["Content-Type"] == self.request.headers["Content-Type"]
+        if streamedBodyByteCount == earlier.streamedBodyByteCount, request.body == other.body,
+            hasSameHeaders || request.headers["Content-Type"] == other.headers["Content-Type"]
         {
             parts.insert(.body)
         }
-        if request.metadata == self.request.metadata { parts.insert(.metadata) }
-        return parts
+        if request.metadata == other.metadata { parts.insert(.metadata) }
+        let extendsHeaders = !hasSameHeaders && !other.headers.isEmpty && request.headers.fields.starts(with: other.headers.fields)
+        return Sharing(parts: parts, headerPrefixCount: extendsHeaders ? other.headers.count : nil)
     }
 
-    /// The fields this record shares with later records of its exchange, made on the first
-    /// call (seeded with the fields it computed until then), and the parts they hold for it.
-    ///
-    /// A field this record computes while another thread makes them may land in its own cache
-    /// alone; a later record then computes it again, to an equal value.
-    private func fieldsToShare() -> (SharedRequestFields, Parts) {
-        if let existing = LockStripes.withLock(for: self, { shared.map { ($0, sharedParts) } }) { return existing }
-        let made = SharedRequestFields(fields: Fields())
+    /// The earlier record and what this one shares with it, compared on first use; `nil`
+    /// without one.
+    private func sharedWithEarlier() -> (RequestRecord, Sharing)? {
+        guard let earlier else { return nil }
+        if let known = LockStripes.withLock(for: self, { sharing }) { return (earlier, known) }
+        let compared = Self.sharing(of: request, streamedBodyByteCount: streamedBodyByteCount, with: earlier)
         return LockStripes.withLock(for: self) {
-            if let shared { return (shared, sharedParts) }
-            // Not yet seen by another thread: seeded without its lock.
-            made.fields = cache
-            shared = made
-            sharedParts = .all
-            return (made, .all)
+            if let sharing { return (earlier, sharing) }
+            sharing = compared
+            return (earlier, compared)
         }
     }
 
-    /// The field of `part` at `own` (this record's cache) or `inShared` (the fields it shares,
-    /// when it shares `part`), computed by `compute` on first read.
-    @inline(__always)
+    /// The field at `own`, computed on first read: the earlier record's `fromEarlier` when
+    /// the two have `part` equal, else `compute`'s.
     private func field<Value>(
-        of part: Parts,
-        own: ReferenceWritableKeyPath<RequestRecord, Value?>,
-        inShared: ReferenceWritableKeyPath<SharedRequestFields, Value?>,
-        orCompute compute: () -> Value
+        _ own: ReferenceWritableKeyPath<RequestRecord, Value?>, of part: Parts, fromEarlier: (RequestRecord) -> Value, orCompute compute: () -> Value
     ) -> Value {
-        let (cached, fields) = LockStripes.withLock(for: self) { (self[keyPath: own], sharedParts.contains(part) ? shared : nil) }
-        if let cached { return cached }
-        guard let fields else { return LockStripes.field(own, of: self, orCompute: compute) }
-        return LockStripes.field(inShared, of: fields, orCompute: compute)
+        LockStripes.field(own, of: self) {
+            guard let (earlier, sharing) = sharedWithEarlier(), sharing.parts.contains(part) else { return compute() }
+            return fromEarlier(earlier)
+        }
     }
 
     /// The bytes of the body sent.
@@ -151,17 +147,21 @@ final class RequestRecord: @unchecked Sendable {
     /// Whether any field's redacted form was computed yet.
     var isExposed: Bool { !exposedFields.isEmpty }
 
-    /// The fields whose redacted form was computed yet (by this record, or by one it shares
-    /// them with), in declaration order.
+    /// The fields whose redacted form was computed yet (by this record, or by the earlier one
+    /// for a part the two have equal), in declaration order.
     var exposedFields: [String] {
-        let (own, sharedFields, parts): (Fields, SharedRequestFields?, Parts) = LockStripes.withLock(for: self) { (cache, shared, sharedParts) }
-        var inShared = Fields()
-        if let sharedFields { inShared = LockStripes.withLock(for: sharedFields) { sharedFields.fields } }
-        let computed: [(String, Parts, Bool, Bool)] = [
-            ("url", .url, own.url != nil, inShared.url != nil), ("headers", .headers, own.headers != nil, inShared.headers != nil),
-            ("body", .body, own.body != nil, inShared.body != nil), ("metadata", .metadata, own.metadata != nil, inShared.metadata != nil),
+        let own = LockStripes.withLock(for: self) { cache }
+        var inEarlier: [String] = []
+        var parts: Parts = []
+        if let (earlier, sharing) = sharedWithEarlier() {
+            inEarlier = earlier.exposedFields
+            parts = sharing.parts
+        }
+        let computed: [(String, Parts, Bool)] = [
+            ("url", .url, own.url != nil), ("headers", .headers, own.headers != nil), ("body", .body, own.body != nil),
+            ("metadata", .metadata, own.metadata != nil),
         ]
-        return computed.filter { _, part, isOwn, isShared in isOwn || (isShared && parts.contains(part)) }.map(\.0)
+        return computed.filter { name, part, isOwn in isOwn || (parts.contains(part) && inEarlier.contains(name)) }.map(\.0)
     }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
@@ -174,30 +174,32 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once for the
-    /// records of an exchange that share the URL.
+    /// records of an exchange that share the URL. An observer that reads it inline (metrics)
+    /// pays for one URL comparison, not for the other parts'.
     var host: String? {
-        field(of: .url, own: \.cache.host, inShared: \.fields.host) { request.url.host }
+        LockStripes.field(\.cache.host, of: self) {
+            guard let earlier, request.url == earlier.request.url else { return request.url.host }
+            return earlier.host
+        }
     }
 
     /// The URL, redacted.
     var exposedURL: String {
-        field(of: .url, own: \.cache.url, inShared: \.fields.url) { policy.redactor.redactedURL(request.url) }
+        field(\.cache.url, of: .url, fromEarlier: \.exposedURL) { policy.redactor.redactedURL(request.url) }
     }
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        field(of: .headers, own: \.cache.headers, inShared: \.fields.headers) { redactedHeaders() }
+        field(\.cache.headers, of: .headers, fromEarlier: \.exposedHeaders) { redactedHeaders() }
     }
 
     /// The headers redacted field by field: those of the earlier record that this one's start
-    /// with, as the records share them, then the ones a middleware added after them.
+    /// with, as that record redacts them, then the ones a middleware added after them.
     private func redactedHeaders() -> HTTPHeaders {
         let redactor = policy.redactor
-        guard redactor.redactsHeaders, let prefixCount = sharedHeaderPrefixCount, let shared = LockStripes.withLock(for: self, { shared })
+        guard redactor.redactsHeaders, let (earlier, sharing) = sharedWithEarlier(), let prefixCount = sharing.headerPrefixCount
         else { return redactor.redactedHeaders(request.headers) }
-        var headers = LockStripes.field(\.fields.headers, of: shared) {
-            redactor.redactedHeaders(HTTPHeaders(request.headers.fields.prefix(prefixCount)))
-        }
+        var headers = earlier.exposedHeaders
         headers.reserveCapacity(request.headers.count)
         for field in request.headers.fields.dropFirst(prefixCount) {
             headers.add(name: field.name, value: redactor.redactedHeaderValue(field.value, name: field.name))
@@ -208,12 +210,12 @@ final class RequestRecord: @unchecked Sendable {
     /// The metadata, redacted like headers.
     var exposedMetadata: [String: String] {
         guard !request.metadata.isEmpty else { return [:] }
-        return field(of: .metadata, own: \.cache.metadata, inShared: \.fields.metadata) { policy.redactor.redactedMetadata(request.metadata) }
+        return field(\.cache.metadata, of: .metadata, fromEarlier: \.exposedMetadata) { policy.redactor.redactedMetadata(request.metadata) }
     }
 
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
-        field(of: .body, own: \.cache.body, inShared: \.fields.body) {
+        field(\.cache.body, of: .body, fromEarlier: \.exposedBody) {
             policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
     }
