@@ -44,9 +44,10 @@ import HTTPCoreText
 /// about 0.25 µs for three headers), a few clock reads, two allocations for the request's
 /// record and two for the response's, and each handling observer's ``HTTPObserver/handle(_:)``
 /// per event, inline. Through middlewares, an attempt of the caller's request as it was keeps
-/// its record; one whose request a middleware changed makes a record, sharing with the
-/// caller's the parts left as they were (one more allocation per exchange), so that only the
-/// changed parts are redacted again. Redaction
+/// its record; one whose request a middleware changed makes a record (one allocation), which
+/// reads from the caller's record the redaction of the parts left as they were, so that only
+/// the changed parts are redacted again: which parts those are is found when a sink first
+/// reads a field, not on the request path. Redaction
 /// runs where an observer reads a redacted field: on the sinks' workers. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
