@@ -66,6 +66,11 @@ struct DispatchCostBenchmark {
             requests: samples, middlewares: [TraceContextMiddleware(), RetryMiddleware()], observers: 1, timeout: 30
         )
         let devSeeCost = await Self.devSeeCost(requests: samples, serverURL: try BenchmarkEnvironment.unreachableServerURL())
+        let readProductionCost = await Self.clientOverhead(
+            requests: samples, middlewares: [TraceContextMiddleware(), RetryMiddleware()], observers: 1, readsRequests: true,
+            headers: ["Authorization": "Bearer s3cret-t0ken", "Accept": "application/json", "Content-Type": "application/json"],
+            body: JSONFixture.body(bytes: 1024), timeout: 30
+        )
 
         var report = SectionReport(key: "dispatch", title: "2. Cost on the request path, per call (ns)", columns: [
             Column(header: "Call", key: "call"),
@@ -101,6 +106,7 @@ struct DispatchCostBenchmark {
             ("  the same with TraceContextMiddleware, new trace, 1 no-op observer", observedTraceCost),
             ("  production-like: TraceContext + Retry middlewares, 1 no-op observer, timeout 30", productionCost),
             ("  DevSeeObserver subscribed, server down, minus a no-op observer of its events", devSeeCost.exchange),
+            ("  production-like, a POST of 1 KiB JSON with 3 headers, the observer reading each event's redacted request", readProductionCost),
         ] + interceptCosts {
             report.rows.append([
                 .text(name), .integer(samples), .number(cost.nanoseconds, decimals: 0), .text("-"), .text("-"), .text("-"), .text("-"),
@@ -179,12 +185,16 @@ struct DispatchCostBenchmark {
     }
 
     /// What the client adds to an exchange, off the main actor so no hop is timed; the
-    /// requests carry `headers`, and run with ``TraceContext/current`` set to `current`.
+    /// requests carry `headers` (and `body`, in a POST), and run with ``TraceContext/current``
+    /// set to `current`; `readsRequests`: whether each observer reads every event's redacted
+    /// request, as a sink that shows it does on its worker.
     private static func clientOverhead(
         requests: Int,
         middlewares: [any HTTPMiddleware],
         observers: Int = 0,
+        readsRequests: Bool = false,
         headers: HTTPHeaders = [:],
+        body: Data? = nil,
         current: TraceContext? = nil,
         timeout: TimeInterval? = nil
     ) async -> ExchangeCost {
@@ -192,14 +202,21 @@ struct DispatchCostBenchmark {
             await TraceContext.$current.withValue(current) {
                 let transport = InstantTransport()
                 let dispatcher = HTTPEventDispatcher()
-                let subscriptions = (0..<observers).map { _ in dispatcher.subscribe { _ in } }
+                let subscriptions = (0..<observers).map { _ in
+                    readsRequests ? dispatcher.subscribe { event in _ = event.request } : dispatcher.subscribe { _ in }
+                }
                 defer { subscriptions.forEach { $0.cancel() } }
                 let client = HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
+                let method: HTTPMethod = body == nil ? .get : .post
                 let runDirect = { (count: Int) in
-                    for _ in 0..<count { _ = try? await transport.perform(HTTPRequest(url: exchangeURL, headers: headers, timeout: timeout)) }
+                    for _ in 0..<count {
+                        _ = try? await transport.perform(HTTPRequest(method: method, url: exchangeURL, headers: headers, body: body, timeout: timeout))
+                    }
                 }
                 let runClient = { (count: Int) in
-                    for _ in 0..<count { _ = try? await client.send(HTTPRequest(url: exchangeURL, headers: headers, timeout: timeout)) }
+                    for _ in 0..<count {
+                        _ = try? await client.send(HTTPRequest(method: method, url: exchangeURL, headers: headers, body: body, timeout: timeout))
+                    }
                 }
                 return await measure(requests: requests, direct: runDirect, measured: runClient)
             }

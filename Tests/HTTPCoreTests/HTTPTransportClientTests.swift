@@ -90,6 +90,26 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(HTTPTransportClient(transport: TenBytes()).maximumBufferedResponseBytes, 64 << 20)
     }
 
+    func testABufferedCallTakesTheTransportsBufferedShortcutAndAStreamedCallItsOneMethod() async throws {
+        struct Shortcut: BufferedShortcut {
+            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+                (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody("one method"))
+            }
+
+            func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+                HTTPResponse(requestID: request.id, statusCode: 200, body: Data("shortcut".utf8), url: request.url)
+            }
+        }
+        for middlewares in [[], [RetryMiddleware()]] as [[any HTTPMiddleware]] {
+            let client = HTTPTransportClient(transport: Shortcut(), middlewares: middlewares, dispatcher: dispatcher)
+            let whole = try await client.send(HTTPRequest(url: url))
+            XCTAssertEqual(whole.body, Data("shortcut".utf8), "\(middlewares.count) middlewares")
+            let (_, streamed) = try await client.send(HTTPRequest(url: url), body: nil)
+            let body = try await streamed.collect(upTo: .max)
+            XCTAssertEqual(body, Data("one method".utf8), "\(middlewares.count) middlewares")
+        }
+    }
+
     func testClientAndServerErrorsAreResponsesThatSucceed() async throws {
         let transport = MockTransport()
         transport.enqueue(.status(404), .status(503))

@@ -53,11 +53,12 @@ struct AttemptLog: Sendable {
     var startedCount: Int { state.withLock { $0.started } }
 
     /// Numbers a new attempt and hands over the ended attempts not yet reported: each is
-    /// followed by this one, so each was retried.
-    func begin() -> (number: Int, retried: [Attempt]) {
+    /// followed by this one, so each was retried. `latest`: the request record of the attempt
+    /// that ended last (the highest number), which a retry of the same request carries too.
+    func begin() -> (number: Int, retried: [Attempt], latest: RequestRecord?) {
         state.withLock { state in
             state.started += 1
-            return (state.started, state.takeUnreported())
+            return (state.started, state.takeUnreported(), state.last?.request)
         }
     }
 

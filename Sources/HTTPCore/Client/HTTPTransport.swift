@@ -125,6 +125,13 @@ extension HTTPTransport {
     /// limits apply), else its one method and a collect of up to `maximumBytes`.
     package func performWhole(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
         if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request) }
+        return try await performCollected(request, upTo: maximumBytes)
+    }
+
+    /// One exchange of `request` (its body in ``HTTPRequest/body``) through the transport's one
+    /// method, the response body collected up to `maximumBytes`; ``performWhole(_:upTo:)``
+    /// without the shortcut, for a caller that looked for it once.
+    package func performCollected(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
         var (response, body) = try await perform(request, body: nil)
         response.body = try await body.collectForBufferedCall(upTo: maximumBytes)
         return response

@@ -22,20 +22,30 @@ extension HTTPTransportClient {
             }
         }
         let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
+        // The caller's request as the middlewares left it (a retry's, for one) was checked as the exchange began.
+        let isCallers = Self.isUnchanged(request, from: exchange.request)
+        let checked = isCallers ? nil : exchange.request
         guard let created = exchange.created else {
             _ = exchange.attempts.begin()
-            return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: exchange.request)
+            return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
                 .get().splitBody
         }
-        let (number, retried) = exchange.attempts.begin()
+        let (number, retried, latest) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
+        // The caller's request keeps its record, and a retry of a middleware's the record of the
+        // attempt before; another shares with the caller's what the middlewares left as it was.
         // A correlation header that a middleware added (a traceparent) counts from this attempt on.
-        let record = RequestRecord(
-            request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
-        )
-        let attempt = await performBuffered(
-            record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: exchange.request
-        )
+        let record: RequestRecord
+        if isCallers {
+            record = created
+        } else if let latest, Self.isUnchanged(request, from: latest.request) {
+            record = latest
+        } else {
+            record = RequestRecord(
+                request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
+            )
+        }
+        let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
         exchange.attempts.end(attempt)
         return try attempt.result.get().splitBody
     }
@@ -82,7 +92,8 @@ extension HTTPTransportClient {
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
         request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
-            return .success(try await transport.performWhole(request, upTo: maximumBufferedResponseBytes))
+            if let bufferedShortcut { return .success(try await bufferedShortcut.performBuffered(request)) }
+            return .success(try await transport.performCollected(request, upTo: maximumBufferedResponseBytes))
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))
         }

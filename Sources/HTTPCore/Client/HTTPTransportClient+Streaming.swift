@@ -15,9 +15,10 @@ extension HTTPTransportClient {
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
-        // Added first, so that the policy's header is checked with the caller's.
+        let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
+        // Added first, so the policy's header is checked with the caller's (see send(_:)).
         let added = addCorrelationHeader(to: &outgoing)
-        let invalid = Self.prepareForSending(&outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)))
+        let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength)
         let correlation = added ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
@@ -25,8 +26,8 @@ extension HTTPTransportClient {
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = Exchange(
-            request: request, created: created, readsGenAI: readsGenAI, deadline: request.timeout.map { start.deadline(after: $0) },
-            buffers: false
+            request: request, bodyLength: bodyLength, created: created, readsGenAI: readsGenAI,
+            deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
         )
         if let invalid {
             endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: invalid)
@@ -52,11 +53,11 @@ extension HTTPTransportClient {
     func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         outgoing.id = exchange.request.id
-        // A request a middleware passed on is checked again; the caller's was when the exchange began.
-        if !middlewares.isEmpty,
-            let invalid = Self.prepareForSending(
-                &outgoing, bodyLength: body?.length ?? .known(Int64(outgoing.body?.count ?? 0)), urlCheckedAs: exchange.request.url
-            )
+        // A request a middleware changed is checked again; the caller's was when the exchange began.
+        let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
+        let isCallers = Self.isUnchanged(outgoing, from: exchange.request)
+        if !isCallers || bodyLength != exchange.bodyLength,
+            let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength, urlCheckedAs: exchange.request.url)
         {
             throw invalid
         }
@@ -68,12 +69,18 @@ extension HTTPTransportClient {
                 message: "a request body that can be read once was sent already; make it replayable to send it again"
             )
         }
-        let (number, retried) = exchange.attempts.begin()
+        let (number, retried, _) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
-        let record = RequestRecord(
-            request: request, policy: policy, correlation: exchange.created?.correlation ?? reportedCorrelation(in: request), isStreamed: true,
-            streamedBodyByteCount: body == nil ? nil : 0, earlier: exchange.created
-        )
+        // The caller's request, sent with no streamed body, keeps its record; another shares with it what it left as it was.
+        let record: RequestRecord
+        if isCallers, body == nil, let created = exchange.created {
+            record = created
+        } else {
+            record = RequestRecord(
+                request: request, policy: policy, correlation: exchange.created?.correlation ?? reportedCorrelation(in: request),
+                isStreamed: true, streamedBodyByteCount: body == nil ? nil : 0, earlier: exchange.created
+            )
+        }
         let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
         let sentBody = body.map { requestTap!.watching($0) }
         let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout

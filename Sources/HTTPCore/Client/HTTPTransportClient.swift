@@ -27,7 +27,7 @@ import HTTPCoreText
 /// Every request is checked before a transport sees it (``HTTPRequest/validate()``): a request
 /// that cannot be sent fails with ``HTTPError/Code/invalidRequest`` naming the field and the
 /// rule, after its `created` event and without a `started` one. A request a middleware passes
-/// on is checked again.
+/// on is checked again when the middleware changed it (its URL only when that changed).
 ///
 /// Buffered calls (``send(_:)``) and streamed ones (``send(_:body:)``) run one pipeline: the
 /// same middlewares, each attempt one call of the transport's one method. A buffered call
@@ -43,7 +43,11 @@ import HTTPCoreText
 /// Cost on the request path: the check (one pass over the URL's text and the header bytes,
 /// about 0.25 µs for three headers), a few clock reads, two allocations for the request's
 /// record and two for the response's, and each handling observer's ``HTTPObserver/handle(_:)``
-/// per event, inline, plus one allocation per attempt when there are middlewares. Redaction
+/// per event, inline. Through middlewares, an attempt of the caller's request as it was keeps
+/// its record; one whose request a middleware changed makes a record (one allocation), which
+/// reads from the caller's record the redaction of the parts left as they were, so that only
+/// the changed parts are redacted again: which parts those are is found when a sink first
+/// reads a field, not on the request path. Redaction
 /// runs where an observer reads a redacted field: on the sinks' workers. With no observer subscribed when the exchange starts, it emits no event
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
@@ -70,6 +74,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// body fails it with ``HTTPError/Code/responseTooLarge``. Read such a body with
     /// ``send(_:body:)``. A transport's own limit may be lower.
     public let maximumBufferedResponseBytes: Int
+    /// The transport's cheaper way to answer a buffered call (``BufferedShortcut``), when it has
+    /// one: looked for once, here, rather than by a dynamic cast per call.
+    let bufferedShortcut: (any BufferedShortcut)?
 
     /// Creates a client around a transport.
     ///
@@ -92,12 +99,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         self.dispatcher = dispatcher
         self.policy = policy
         self.maximumBufferedResponseBytes = max(0, maximumBufferedResponseBytes)
+        bufferedShortcut = transport as? any BufferedShortcut
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
-        // Added first, so that the policy's header is checked with the caller's.
+        // Added first, so the policy's header is checked with the caller's: an attempt of the
+        // caller's request as it was is not checked again.
         let added = addCorrelationHeader(to: &request)
         let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0)))
         if !dispatcher.hasObservers {
@@ -137,6 +146,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
+    /// Whether a middleware passed `request` on as `original` was: the header and metadata
+    /// counts first, which a middleware that adds a header or a key (a trace context) changes,
+    /// so such an attempt costs two comparisons, not a walk of the URL and the fields; then
+    /// every field, each an identity check for one the middlewares left as it was.
+    static func isUnchanged(_ request: HTTPRequest, from original: HTTPRequest) -> Bool {
+        request.headers.count == original.headers.count && request.metadata.count == original.metadata.count && request == original
+    }
+
     /// The policy's correlation header, added with a new UUID when missing, as the request's
     /// correlation id; `nil` when the policy names none (``reportedCorrelation(in:)`` then
     /// finds one the caller set).
@@ -169,6 +186,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     struct Exchange: Sendable {
         /// The caller's request, checked, whose id and timeout every attempt keeps.
         let request: HTTPRequest
+        /// The length of the body the caller's request was checked with: a streamed body's, or
+        /// its ``HTTPRequest/body``'s.
+        let bodyLength: HTTPBody.Length
         /// Its record, which the `created` event carried, and whose correlation id every
         /// attempt keeps; `nil` when the exchange is not observed (nobody observed as it
         /// began): its events are then not emitted, and its attempts only counted.
@@ -183,10 +203,15 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         /// the exchange begins.
         let readsGenAI: Bool
 
-        /// An exchange of `request` (recorded as `created` when observed) that must be over by
-        /// `deadline`, with no attempt yet; `readsGenAI`: whether its attempts read LLM calls.
-        init(request: HTTPRequest, created: RequestRecord?, readsGenAI: Bool = false, deadline: DispatchTime?, buffers: Bool) {
+        /// An exchange of `request` (recorded as `created` when observed), checked with a body of
+        /// `bodyLength` (by default its ``HTTPRequest/body``'s), that must be over by `deadline`,
+        /// with no attempt yet; `readsGenAI`: whether its attempts read LLM calls.
+        init(
+            request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, readsGenAI: Bool = false, deadline: DispatchTime?,
+            buffers: Bool
+        ) {
             self.request = request
+            self.bodyLength = bodyLength ?? .known(Int64(request.body?.count ?? 0))
             self.created = created
             self.readsGenAI = readsGenAI
             self.buffers = buffers

@@ -8,6 +8,13 @@ import HTTPCoreConcurrency
 /// one redaction. Each field is redacted on its own, on the thread that reads it first (a
 /// sink's worker, or an observer that reads it inline): an observer that reads only the URL
 /// pays for the URL alone, and one that reads only what metrics need pays for nothing.
+///
+/// A record made from an earlier one of its exchange (a middleware's request made from the
+/// caller's) reads from it the fields of the parts the two have equal (``Parts``): a header a
+/// middleware added has the headers redacted again, not the URL or the body. Making such a
+/// record costs the request path one retain and a body length comparison; which parts are
+/// equal is found when a field is first read (on a sink's worker), and for the host, which an
+/// observer may read inline, the URL alone is compared.
 final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
     let policy: HTTPCorePolicy
@@ -17,24 +24,49 @@ final class RequestRecord: @unchecked Sendable {
     let streamedBodyByteCount: Int?
     /// Whether the exchange was made with the streaming `send`.
     let isStreamed: Bool
-    /// The fields redacted so far: read and written only under ``LockStripes``' lock for this
+    /// The record of the same exchange whose fields this one reads for the parts the two have
+    /// equal. Kept alive by this one, so kept only when that keeps no other body alive: it has
+    /// none, or one as long as this one's (the same bytes, for a body the middlewares passed
+    /// on); a record whose middleware re-encoded the body reads nothing from it.
+    private let earlier: RequestRecord?
+    /// The fields computed so far: read and written only under ``LockStripes``' lock for this
     /// record (which makes it `@unchecked Sendable`), so a record is one allocation.
-    private var cache = Exposed()
-    /// The URL's host once read (`.some(nil)` for a URL without one), under the same lock,
-    /// while the record shares no ``hostCache``.
-    private var parsedHost: String??
-    /// The host this record reads, shared with the other records of its exchange of the same
-    /// URL: given by an earlier one, or made when a later one asks (``hostCacheToShare()``),
-    /// under the same lock. An exchange's attempts whose URL the middlewares left as it was
-    /// parse its host once, not once per record, and no record keeps another alive.
-    private var hostCache: URLHostCache?
+    private var cache = Fields()
+    /// Which parts of the request equal ``earlier``'s, under the same lock; `nil` until a
+    /// field is first read.
+    private var sharing: Sharing?
 
-    /// The fields redacted so far.
-    private struct Exposed {
+    /// A request's parsed and redacted fields, each `nil` until computed.
+    struct Fields {
+        /// The URL's host (`.some(nil)` for a URL without one).
+        var host: String??
         var url: String?
         var headers: HTTPHeaders?
         var body: HTTPCorePolicy.ExposedBody?
         var metadata: [String: String]?
+    }
+
+    /// The parts of a request whose fields two records of one exchange can share when the
+    /// parts are equal.
+    struct Parts: OptionSet, Sendable {
+        let rawValue: UInt8
+
+        /// The URL: its host and its redacted form.
+        static let url = Parts(rawValue: 1 << 0)
+        static let headers = Parts(rawValue: 1 << 1)
+        /// The body as events show it, which its `Content-Type` and a streamed body's byte
+        /// count shape too.
+        static let body = Parts(rawValue: 1 << 2)
+        static let metadata = Parts(rawValue: 1 << 3)
+    }
+
+    /// What a record shares with its ``earlier`` one.
+    private struct Sharing {
+        /// The parts equal to the earlier record's.
+        var parts: Parts
+        /// How many of this record's first header fields are the earlier record's (a middleware
+        /// added headers after them); `nil` when its headers do not extend those.
+        var headerPrefixCount: Int?
     }
 
     /// A request's correlation id and where it came from.
@@ -46,8 +78,8 @@ final class RequestRecord: @unchecked Sendable {
         let isGenerated: Bool
     }
 
-    /// A record of `request`; `earlier`, a record of the same exchange whose URL this one
-    /// shares when the two are equal.
+    /// A record of `request`; `earlier`, a record of the same exchange (so of the same policy)
+    /// whose fields this one reads for the parts the two have equal.
     init(
         request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
         earlier: RequestRecord? = nil
@@ -57,20 +89,53 @@ final class RequestRecord: @unchecked Sendable {
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
-        // Not yet seen by another thread: set without the lock.
-        hostCache = earlier.flatMap { $0.request.url == request.url ? $0.hostCacheToShare() : nil }
+        // A length, not the bytes: the request path pays no comparison of bodies.
+        if let earlier, earlier.request.body == nil || earlier.request.body?.count == request.body?.count {
+            self.earlier = earlier
+        } else {
+            self.earlier = nil
+        }
     }
 
-    /// The cache of this record's host for a later record of the same URL: this record's own,
-    /// made on the first call and read from then on, seeded with the host if it was parsed.
-    private func hostCacheToShare() -> URLHostCache {
-        let (cache, parsed) = LockStripes.withLock(for: self) { (hostCache, parsedHost) }
-        if let cache { return cache }
-        let made = URLHostCache(url: request.url, parsed: parsed)
+    /// Which parts of this record's request equal `earlier`'s: compared on the first read of
+    /// a field, not as the record is made.
+    private static func sharing(of request: HTTPRequest, streamedBodyByteCount: Int?, with earlier: RequestRecord) -> Sharing {
+        let other = earlier.request
+        var parts: Parts = []
+        if request.url == other.url { parts.insert(.url) }
+        let hasSameHeaders = request.headers == other.headers
+        if hasSameHeaders { parts.insert(.headers) }
+        if streamedBodyByteCount == earlier.streamedBodyByteCount, request.body == other.body,
+            hasSameHeaders || request.headers["Content-Type"] == other.headers["Content-Type"]
+        {
+            parts.insert(.body)
+        }
+        if request.metadata == other.metadata { parts.insert(.metadata) }
+        let extendsHeaders = !hasSameHeaders && !other.headers.isEmpty && request.headers.fields.starts(with: other.headers.fields)
+        return Sharing(parts: parts, headerPrefixCount: extendsHeaders ? other.headers.count : nil)
+    }
+
+    /// The earlier record and what this one shares with it, compared on first use; `nil`
+    /// without one.
+    private func sharedWithEarlier() -> (RequestRecord, Sharing)? {
+        guard let earlier else { return nil }
+        if let known = LockStripes.withLock(for: self, { sharing }) { return (earlier, known) }
+        let compared = Self.sharing(of: request, streamedBodyByteCount: streamedBodyByteCount, with: earlier)
         return LockStripes.withLock(for: self) {
-            if let hostCache { return hostCache }
-            hostCache = made
-            return made
+            if let sharing { return (earlier, sharing) }
+            sharing = compared
+            return (earlier, compared)
+        }
+    }
+
+    /// The field at `own`, computed on first read: the earlier record's `fromEarlier` when
+    /// the two have `part` equal, else `compute`'s.
+    private func field<Value>(
+        _ own: ReferenceWritableKeyPath<RequestRecord, Value?>, of part: Parts, fromEarlier: (RequestRecord) -> Value, orCompute compute: () -> Value
+    ) -> Value {
+        LockStripes.field(own, of: self) {
+            guard let (earlier, sharing) = sharedWithEarlier(), sharing.parts.contains(part) else { return compute() }
+            return fromEarlier(earlier)
         }
     }
 
@@ -82,12 +147,21 @@ final class RequestRecord: @unchecked Sendable {
     /// Whether any field's redacted form was computed yet.
     var isExposed: Bool { !exposedFields.isEmpty }
 
-    /// The fields whose redacted form was computed yet, in declaration order.
+    /// The fields whose redacted form was computed yet (by this record, or by the earlier one
+    /// for a part the two have equal), in declaration order.
     var exposedFields: [String] {
-        LockStripes.withLock(for: self) {
-            [("url", cache.url != nil), ("headers", cache.headers != nil), ("body", cache.body != nil), ("metadata", cache.metadata != nil)]
-                .filter(\.1).map(\.0)
+        let own = LockStripes.withLock(for: self) { cache }
+        var inEarlier: [String] = []
+        var parts: Parts = []
+        if let (earlier, sharing) = sharedWithEarlier() {
+            inEarlier = earlier.exposedFields
+            parts = sharing.parts
         }
+        let computed: [(String, Parts, Bool)] = [
+            ("url", .url, own.url != nil), ("headers", .headers, own.headers != nil), ("body", .body, own.body != nil),
+            ("metadata", .metadata, own.metadata != nil),
+        ]
+        return computed.filter { name, part, isOwn in isOwn || (parts.contains(part) && inEarlier.contains(name)) }.map(\.0)
     }
 
     /// The correlation id as events may show it: one the client generated as it is; one the
@@ -99,32 +173,49 @@ final class RequestRecord: @unchecked Sendable {
         return Redactor.mask
     }
 
-    /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once per
-    /// record or per run of records of the same URL.
+    /// The URL's host, as Foundation's `URL.host` reads it: parsed on first read, once for the
+    /// records of an exchange that share the URL. An observer that reads it inline (metrics)
+    /// pays for one URL comparison, not for the other parts'.
     var host: String? {
-        if let shared = LockStripes.withLock(for: self, { hostCache }) { return shared.host }
-        return LockStripes.field(\.parsedHost, of: self) { request.url.host }
+        LockStripes.field(\.cache.host, of: self) {
+            guard let earlier, request.url == earlier.request.url else { return request.url.host }
+            return earlier.host
+        }
     }
 
     /// The URL, redacted.
     var exposedURL: String {
-        LockStripes.field(\.cache.url, of: self) { policy.redactor.redactedURL(request.url) }
+        field(\.cache.url, of: .url, fromEarlier: \.exposedURL) { policy.redactor.redactedURL(request.url) }
     }
 
     /// The headers, redacted.
     var exposedHeaders: HTTPHeaders {
-        LockStripes.field(\.cache.headers, of: self) { policy.redactor.redactedHeaders(request.headers) }
+        field(\.cache.headers, of: .headers, fromEarlier: \.exposedHeaders) { redactedHeaders() }
+    }
+
+    /// The headers redacted field by field: those of the earlier record that this one's start
+    /// with, as that record redacts them, then the ones a middleware added after them.
+    private func redactedHeaders() -> HTTPHeaders {
+        let redactor = policy.redactor
+        guard redactor.redactsHeaders, let (earlier, sharing) = sharedWithEarlier(), let prefixCount = sharing.headerPrefixCount
+        else { return redactor.redactedHeaders(request.headers) }
+        var headers = earlier.exposedHeaders
+        headers.reserveCapacity(request.headers.count)
+        for field in request.headers.fields.dropFirst(prefixCount) {
+            headers.add(name: field.name, value: redactor.redactedHeaderValue(field.value, name: field.name))
+        }
+        return headers
     }
 
     /// The metadata, redacted like headers.
     var exposedMetadata: [String: String] {
         guard !request.metadata.isEmpty else { return [:] }
-        return LockStripes.field(\.cache.metadata, of: self) { policy.redactor.redactedMetadata(request.metadata) }
+        return field(\.cache.metadata, of: .metadata, fromEarlier: \.exposedMetadata) { policy.redactor.redactedMetadata(request.metadata) }
     }
 
     /// The captured body, redacted and capped.
     var exposedBody: HTTPCorePolicy.ExposedBody {
-        LockStripes.field(\.cache.body, of: self) {
+        field(\.cache.body, of: .body, fromEarlier: \.exposedBody) {
             policy.exposedBody(request.body, contentType: request.headers["Content-Type"], totalByteCount: streamedBodyByteCount)
         }
     }
