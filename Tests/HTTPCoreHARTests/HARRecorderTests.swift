@@ -600,16 +600,21 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(attributes["gen_ai.request.model"] as? String, "gpt-4o-mini")
     }
 
-    func testEntriesNotMadeYetKeepAtMostTheRecordersByteBudgetAliveAndAnEventPastItIsMadeAtOnce() async throws {
-        // Three long LLM streams: each event keeps over 64 KiB of unread messages alive for
-        // its GenAI facts, and nothing else reads them.
-        var terminals: [HTTPEvent] = []
+    /// The events of three long LLM streams, each ending with its terminal event, whose
+    /// GenAI reading keeps its unread messages alive (over 64 KiB) until something reads the facts.
+    private func threeLongStreams() async throws -> [[HTTPEvent]] {
         var streams: [[HTTPEvent]] = []
         for _ in 0..<3 {
             let events = try await events(of: openAIChatStream(deltas: 1_100))
-            terminals.append(try XCTUnwrap(events.last))
+            XCTAssertTrue(events.last?.name.isTerminal == true)
             streams.append(events)
         }
+        return streams
+    }
+
+    func testEntriesNotMadeYetKeepAtMostTheRecordersByteBudgetAliveAndAnEventPastItIsMadeAtOnce() async throws {
+        let streams = try await threeLongStreams()
+        let terminals = streams.map { $0.last! }
         let byteCounts = terminals.map(\.retainedByteCount)
         XCTAssertTrue(byteCounts.allSatisfy { $0 > 64 * 1024 }, "\(byteCounts)")
         let recorder = HARRecorder(maximumDeferredBytes: byteCounts[0] + byteCounts[1])
@@ -624,13 +629,8 @@ final class HARRecorderTests: XCTestCase {
     }
 
     func testAnEntryDroppedForTheCapacityGivesItsBytesBackToTheBudget() async throws {
-        var terminals: [HTTPEvent] = []
-        var streams: [[HTTPEvent]] = []
-        for _ in 0..<3 {
-            let events = try await events(of: openAIChatStream(deltas: 1_100))
-            terminals.append(try XCTUnwrap(events.last))
-            streams.append(events)
-        }
+        let streams = try await threeLongStreams()
+        let terminals = streams.map { $0.last! }
         let byteCounts = terminals.map(\.retainedByteCount)
         let recorder = HARRecorder(capacity: 2, maximumDeferredBytes: max(byteCounts[0] + byteCounts[1], byteCounts[1] + byteCounts[2]))
 
