@@ -215,6 +215,57 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 0)
     }
 
+    func testHeadersAMiddlewareKeptAreCheckedAgainForFramingAndOnesItChangedOrAddedWhole() async throws {
+        /// Passes the request on with its headers and body changed by `change`.
+        struct ChangingMiddleware: HTTPMiddleware {
+            let change: @Sendable (inout HTTPRequest) -> Void
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse, HTTPBody) {
+                var request = request
+                change(&request)
+                return try await next(request, body)
+            }
+        }
+        let caller = HTTPRequest(
+            method: .post, url: url, headers: ["Accept": "*/*", "Content-Length": "2", "X-TenantK": "acme"], body: Data("{}".utf8)
+        )
+        let cases: [(String, @Sendable (inout HTTPRequest) -> Void, String)] = [
+            ("a body of another length under the caller's Content-Length", { $0.body = Data("{\"a\":1}".utf8) },
+             #"header Content-Length "2" is not the body's length, 7 bytes: leave it out, the transport sets it"#),
+            ("a kept field's value changed", { $0.headers["X-TenantK"] = "ac\u{0}me" },
+             #"header "X-TenantK" value has NUL at byte 2: values may not hold CR, LF, NUL or other control characters but tab"#),
+            ("a kept field's name respelled with the Kelvin sign, equal as a Swift string", { request in
+                request.headers = HTTPHeaders(request.headers.map { $0.name == "X-TenantK" ? .init(name: "X-Tenant\u{212A}", value: $0.value) : $0 })
+                XCTAssertEqual("X-TenantK", "X-Tenant\u{212A}")
+            }, #"header name "X-Tenant\#u{212A}" is not a token: letters, digits and !#$%&'*+-.^_`|~ only"#),
+            ("a field added after the kept ones", { $0.headers.add(name: "Bad Name", value: "x") },
+             #"header name "Bad Name" is not a token: letters, digits and !#$%&'*+-.^_`|~ only"#),
+        ]
+        let transport = MockTransport()
+        for (situation, change, message) in cases {
+            let client = HTTPTransportClient(
+                transport: transport, middlewares: [ChangingMiddleware(change: change)], dispatcher: HTTPEventDispatcher()
+            )
+            do {
+                _ = try await client.send(caller)
+                XCTFail("expected an error: \(situation)")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, message, situation)
+            }
+            do {
+                try await client.send(caller) { _, _ in XCTFail("no response expected: \(situation)") }
+                XCTFail("expected an error: \(situation)")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error.message, message, "streamed: \(situation)")
+            }
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+        let adding = ChangingMiddleware { $0.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01") }
+        _ = try await HTTPTransportClient(transport: transport, middlewares: [adding], dispatcher: HTTPEventDispatcher()).send(caller)
+        XCTAssertEqual(transport.requests.map { $0.headers.map(\.name) }, [["Accept", "Content-Length", "X-TenantK", "traceparent"]])
+    }
+
     func testAURLAMiddlewareChangedIsCheckedAgainAndOneItKeptIsSentAsChecked() async throws {
         struct MovingMiddleware: HTTPMiddleware {
             let target: URL

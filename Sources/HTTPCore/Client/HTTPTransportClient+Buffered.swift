@@ -86,7 +86,9 @@ extension HTTPTransportClient {
         var timeout = timeout
         if let checked {
             let bodyLength = HTTPBody.Length.known(Int64(request.body?.count ?? 0))
-            if let invalid = Self.prepareForSending(&request, bodyLength: bodyLength, urlCheckedAs: checked.url) { return .failure(invalid) }
+            if let invalid = Self.prepareForSending(&request, bodyLength: bodyLength, urlCheckedAs: checked.url, headersCheckedAs: checked.headers) {
+                return .failure(invalid)
+            }
             if let own = timeout, own > HTTPRequest.longestTimeout { timeout = nil }
         }
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }

@@ -57,7 +57,7 @@ extension HTTPTransportClient {
         let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
         let isCallers = Self.isUnchanged(outgoing, from: exchange.request)
         if !isCallers || bodyLength != exchange.bodyLength,
-            let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength, urlCheckedAs: exchange.request.url)
+            let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength, urlCheckedAs: exchange.request.url, headersCheckedAs: exchange.request.headers)
         {
             throw invalid
         }

@@ -134,12 +134,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
     /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
-    /// request can be sent. `checkedURL`: the URL of the caller's request, checked already,
-    /// for a request a middleware passes on (see
-    /// ``HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:)``).
-    static func prepareForSending(_ request: inout HTTPRequest, bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil) -> HTTPError? {
+    /// request can be sent. `checkedURL` and `checkedHeaders`: the URL and headers of the
+    /// caller's request, checked already, for a request a middleware passes on (see
+    /// ``HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:headersCheckedAs:)``).
+    static func prepareForSending(
+        _ request: inout HTTPRequest, bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil, headersCheckedAs checkedHeaders: HTTPHeaders? = nil
+    ) -> HTTPError? {
         do throws(HTTPError) {
-            try request.prepareForSending(bodyLength: bodyLength, urlCheckedAs: checkedURL)
+            try request.prepareForSending(bodyLength: bodyLength, urlCheckedAs: checkedURL, headersCheckedAs: checkedHeaders)
             return nil
         } catch {
             return error
@@ -149,9 +151,13 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Whether a middleware passed `request` on as `original` was: the header and metadata
     /// counts first, which a middleware that adds a header or a key (a trace context) changes,
     /// so such an attempt costs two comparisons, not a walk of the URL and the fields; then
-    /// every field, each an identity check for one the middlewares left as it was.
+    /// every field, each an identity check for one the middlewares left as it was; then the
+    /// header fields' byte counts, since strings equal in Swift may be spelled with other
+    /// bytes (a name respelled with the Kelvin sign for `K` is equal to the one checked, but
+    /// is no token: it must be checked again).
     static func isUnchanged(_ request: HTTPRequest, from original: HTTPRequest) -> Bool {
         request.headers.count == original.headers.count && request.metadata.count == original.metadata.count && request == original
+            && request.headers.countOfLeadingFields(sharedWith: original.headers) == request.headers.count
     }
 
     /// The policy's correlation header, added with a new UUID when missing, as the request's

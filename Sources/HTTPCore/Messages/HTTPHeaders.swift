@@ -120,6 +120,23 @@ public struct HTTPHeaders: Sendable, Hashable {
         }
     }
 
+    /// How many fields these headers begin with that are `other`'s first ones, names and values
+    /// equal, in order.
+    ///
+    /// Equal as Swift strings of as many UTF-8 bytes: a string canonically equivalent to
+    /// another but spelled with other bytes (the Kelvin sign for `K`) has a different length
+    /// wherever one of them is ASCII, as every name that passed ``HTTPRequest/validate()`` is.
+    package func countOfLeadingFields(sharedWith other: HTTPHeaders) -> Int {
+        var count = 0
+        for (field, otherField) in zip(fields, other.fields) {
+            guard field.name.utf8.count == otherField.name.utf8.count, field.name == otherField.name,
+                field.value.utf8.count == otherField.value.utf8.count, field.value == otherField.value
+            else { break }
+            count += 1
+        }
+        return count
+    }
+
     /// Compares two header names as HTTP does: ASCII case-insensitively. (Names that are not
     /// ASCII, which no request may send, also match when they are equal as Swift strings:
     /// canonically equivalent.)

@@ -44,12 +44,12 @@ extension HTTPRequest {
 
     /// What ``validate()`` throws for the request sent with a body of `bodyLength`, or `nil`
     /// for a request every transport can send.
-    /// `checksURL`: `false` for a URL known to pass (see
-    /// ``prepareForSending(bodyLength:urlCheckedAs:)``).
-    package func validationProblem(bodyLength: HTTPBody.Length, checksURL: Bool = true) -> HTTPError? {
+    /// `checksURL`: `false` for a URL known to pass; `checkedHeaders`: headers that passed
+    /// already (see ``prepareForSending(bodyLength:urlCheckedAs:headersCheckedAs:)``).
+    package func validationProblem(bodyLength: HTTPBody.Length, checksURL: Bool = true, checkedHeaders: HTTPHeaders? = nil) -> HTTPError? {
         if let problem = Self.timeoutProblem(timeout) { return problem }
         if checksURL, let problem = urlProblem { return problem }
-        if let problem = headerProblem(bodyLength: bodyLength) { return problem }
+        if let problem = headerProblem(bodyLength: bodyLength, checkedHeaders: checkedHeaders) { return problem }
         if method == .trace, bodyLength != .known(0) {
             return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
         }
@@ -62,12 +62,17 @@ extension HTTPRequest {
     /// the scheme in lowercase (`HTTP://` is `http://`, RFC 3986; FoundationNetworking on Linux
     /// takes only the lowercase spelling).
     ///
-    /// `checkedURL`: a URL that passed this check already, as the caller's request's did when a
-    /// middleware passes on a request made from it. When the request's URL is still that one,
-    /// it is neither scanned nor parsed again (its scheme was made lowercase then).
-    package mutating func prepareForSending(bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil) throws(HTTPError) {
+    /// `checkedURL` and `checkedHeaders`: the URL and headers of a request that passed this
+    /// check already, as the caller's request's did when a middleware passes on a request made
+    /// from it. When the request's URL is still that one, it is neither scanned nor parsed
+    /// again (its scheme was made lowercase then); the fields its headers begin with as those
+    /// had them (a middleware that adds headers appends them) are checked for framing only,
+    /// which depends on the body.
+    package mutating func prepareForSending(
+        bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil, headersCheckedAs checkedHeaders: HTTPHeaders? = nil
+    ) throws(HTTPError) {
         let isURLChecked = checkedURL == url
-        if let problem = validationProblem(bodyLength: bodyLength, checksURL: !isURLChecked) { throw problem }
+        if let problem = validationProblem(bodyLength: bodyLength, checksURL: !isURLChecked, checkedHeaders: checkedHeaders) { throw problem }
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
         if !isURLChecked, let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -191,9 +196,16 @@ extension HTTPRequest {
     }
 
     /// What is wrong with a header, checked in one pass over the fields: its name, its value,
-    /// then framing.
-    private func headerProblem(bodyLength: HTTPBody.Length) -> HTTPError? {
+    /// then framing. The first fields that are those of `checkedHeaders`, which passed, are
+    /// checked for framing only.
+    private func headerProblem(bodyLength: HTTPBody.Length, checkedHeaders: HTTPHeaders?) -> HTTPError? {
+        var checkedCount = checkedHeaders.map(headers.countOfLeadingFields(sharedWith:)) ?? 0
         for field in headers {
+            guard checkedCount == 0 else {
+                checkedCount -= 1
+                if let problem = Self.framingProblem(field, bodyLength: bodyLength) { return problem }
+                continue
+            }
             if field.name.isEmpty { return Self.invalid("header name is empty") }
             if !Self.allBytes(of: field.name, satisfy: HTTPMethod.isTokenCharacter) {
                 return Self.invalid("header name \(Self.quoted(field.name)) is not a token: letters, digits and !#$%&'*+-.^_`|~ only")
