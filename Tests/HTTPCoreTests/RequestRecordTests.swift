@@ -30,6 +30,18 @@ final class RequestRecordTests: XCTestCase {
         XCTAssertEqual(weakEarlier?.exposedFields, ["url"], "redacted once, in the earlier record")
     }
 
+    func testALaterRecordShowsItsHeadersAsSentWhenTheyAreEqualToTheEarliersOnlyAsSwiftStrings() {
+        let url = URL(string: "https://api.example.com/v1/items")!
+        let earlier = RequestRecord(request: HTTPRequest(url: url, headers: ["X-Unit": "K"]), policy: .debug, correlation: nil)
+        XCTAssertEqual(earlier.exposedHeaders["X-Unit"], "K")
+        for headers: HTTPHeaders in [["X-Unit": "\u{212A}"], ["X-Unit": "\u{212A}", "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]] {
+            XCTAssertEqual(headers["X-Unit"], "K", "equal as Swift strings")
+            let later = RequestRecord(request: HTTPRequest(url: url, headers: headers), policy: .debug, correlation: nil, earlier: earlier)
+
+            XCTAssertEqual(later.exposedHeaders["X-Unit"]?.unicodeScalars.map(\.value), [0x212A], "the Kelvin sign, as sent")
+        }
+    }
+
     func testRecordsOfTheSameURLShareOneHost() {
         let first = RequestRecord(request: request, policy: .debug, correlation: nil)
         let second = RequestRecord(request: request, policy: .debug, correlation: nil, earlier: first)

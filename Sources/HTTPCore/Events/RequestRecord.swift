@@ -103,7 +103,10 @@ final class RequestRecord: @unchecked Sendable {
         let other = earlier.request
         var parts: Parts = []
         if request.url == other.url { parts.insert(.url) }
-        let hasSameHeaders = request.headers == other.headers
+        // Field by field with their byte counts, not `==`: headers equal as Swift strings may
+        // be spelled with other bytes (the Kelvin sign for `K`), which events must show as sent.
+        let sharedFieldCount = request.headers.countOfLeadingFields(sharedWith: other.headers)
+        let hasSameHeaders = sharedFieldCount == request.headers.count && sharedFieldCount == other.headers.count
         if hasSameHeaders { parts.insert(.headers) }
         if streamedBodyByteCount == earlier.streamedBodyByteCount, request.body == other.body,
             hasSameHeaders || request.headers["Content-Type"] == other.headers["Content-Type"]
@@ -111,7 +114,7 @@ final class RequestRecord: @unchecked Sendable {
             parts.insert(.body)
         }
         if request.metadata == other.metadata { parts.insert(.metadata) }
-        let extendsHeaders = !hasSameHeaders && !other.headers.isEmpty && request.headers.fields.starts(with: other.headers.fields)
+        let extendsHeaders = !hasSameHeaders && !other.headers.isEmpty && sharedFieldCount == other.headers.count
         return Sharing(parts: parts, headerPrefixCount: extendsHeaders ? other.headers.count : nil)
     }
 
