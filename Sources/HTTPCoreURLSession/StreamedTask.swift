@@ -104,7 +104,7 @@ final class StreamedTask: Sendable {
     /// Cancels the task, and on FoundationNetworking cancels it again, at growing intervals up
     /// to 2 s, until URLSession reports it complete (for about a minute at most): a cancel there is sometimes lost, and the
     /// transfer then goes on without a data callback to cancel again from (seen under the
-    /// thread sanitizer: the server was still writing a minute later).
+    /// thread sanitizer, and once in a plain run: the server was still writing a minute later).
     private func cancelUntilCompleted() {
         cancelTask()
         #if canImport(FoundationNetworking)
