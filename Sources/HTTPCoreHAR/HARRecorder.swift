@@ -52,8 +52,8 @@ import HTTPCoreConcurrency
 /// facts, as this recorder does when it builds a document; made at once, the entry would
 /// read them on the request's task. So that entries not made yet stay bounded together,
 /// whoever reads the facts: once their events keep ``maximumDeferredBytes`` alive (by
-/// `retainedByteCount`, as recorded), a later one is made at once too, until older entries
-/// are dropped or removed. Messages of
+/// `retainedByteCount`, as recorded, the message events kept with an entry included), a later
+/// one is made at once too, until older entries are dropped or removed. Messages of
 /// exchanges still open are kept for at most ``capacity`` exchanges at once: past it, the
 /// oldest stream's are forgotten (and counted as dropped in its entry). Nothing else is kept
 /// between events: the times of an entry's attempt come with its terminal or retried event.
@@ -109,8 +109,9 @@ public final class HARRecorder: HTTPObserver {
     public static let defaultMaximumDeferredBytes = 32 * 1024 * 1024
 
     /// The most bytes the events of entries not made yet may keep alive together, as their
-    /// `retainedByteCount` counted when they were recorded; an event past it is made into its
-    /// entry at once.
+    /// `retainedByteCount` counted when they were recorded (the terminal or retried event's and
+    /// those of the stream messages kept with it); an event past it is made into its entry at
+    /// once.
     public let maximumDeferredBytes: Int
 
     private struct State {
@@ -172,7 +173,7 @@ public final class HARRecorder: HTTPObserver {
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
         if Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes {
-            let byteCount = event.retainedByteCount
+            let byteCount = messages.reduce(event.retainedByteCount) { $0 + $1.retainedByteCount }
             let isDeferred = state.withLock { state in
                 guard state.deferredByteCount - state.byteCountFreedByAppending + byteCount <= maximumDeferredBytes else { return false }
                 state.append(.event(event, messages: messages, byteCount: byteCount))

@@ -612,10 +612,33 @@ final class HARRecorderTests: XCTestCase {
         return streams
     }
 
+    /// What an entry not made yet counts against the budget: its terminal event's
+    /// `retainedByteCount` and those of the first `maxStreamMessagesPerEntry` message events.
+    private func deferredByteCount(of events: [HTTPEvent], maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry) -> Int {
+        events.filter { $0.name == .responseMessage }.prefix(maxStreamMessagesPerEntry)
+            .reduce(events.last!.retainedByteCount) { $0 + $1.retainedByteCount }
+    }
+
+    func testTheBudgetCountsTheStreamMessagesKeptWithAnEntry() async throws {
+        let events = try await events(of: openAIChatStream(deltas: 1_100))
+        let terminal = try XCTUnwrap(events.last)
+        let byteCount = deferredByteCount(of: events)
+        XCTAssertGreaterThan(byteCount - terminal.retainedByteCount, 100 * 20, "100 messages of over 20 bytes each")
+
+        let exact = HARRecorder(maximumDeferredBytes: byteCount)
+        for event in events { exact.handle(event) }
+        XCTAssertEqual(terminal.requestRecord.isExposed, false, "deferred: the entry reaches the budget exactly")
+
+        let events2 = try await self.events(of: openAIChatStream(deltas: 1_100))
+        let tooSmall = HARRecorder(maximumDeferredBytes: deferredByteCount(of: events2) - 1)
+        for event in events2 { tooSmall.handle(event) }
+        XCTAssertEqual(events2.last?.requestRecord.isExposed, true, "made at once: with its messages it passes the budget by a byte")
+    }
+
     func testEntriesNotMadeYetKeepAtMostTheRecordersByteBudgetAliveAndAnEventPastItIsMadeAtOnce() async throws {
         let streams = try await threeLongStreams()
         let terminals = streams.map { $0.last! }
-        let byteCounts = terminals.map(\.retainedByteCount)
+        let byteCounts = streams.map { deferredByteCount(of: $0) }
         XCTAssertTrue(byteCounts.allSatisfy { $0 > 64 * 1024 }, "\(byteCounts)")
         let recorder = HARRecorder(maximumDeferredBytes: byteCounts[0] + byteCounts[1])
 
@@ -631,7 +654,7 @@ final class HARRecorderTests: XCTestCase {
     func testAnEntryDroppedForTheCapacityGivesItsBytesBackToTheBudget() async throws {
         let streams = try await threeLongStreams()
         let terminals = streams.map { $0.last! }
-        let byteCounts = terminals.map(\.retainedByteCount)
+        let byteCounts = streams.map { deferredByteCount(of: $0) }
         let recorder = HARRecorder(capacity: 2, maximumDeferredBytes: max(byteCounts[0] + byteCounts[1], byteCounts[1] + byteCounts[2]))
 
         for events in streams { for event in events { recorder.handle(event) } }
