@@ -42,6 +42,22 @@ final class RequestRecordTests: XCTestCase {
         }
     }
 
+    func testWhatWasExposedIsToldWithoutComparingThePartsForGoodAndAFieldReadComparesThem() {
+        let earlier = RequestRecord(request: request, policy: .debug, correlation: nil)
+        XCTAssertEqual(earlier.exposedURL, "https://api.example.com/v1/items")
+        var traced = request
+        traced.headers.add(name: "traceparent", value: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        let later = RequestRecord(request: traced, policy: .debug, correlation: nil, earlier: earlier)
+        XCTAssertFalse(later.hasComparedParts, "making the record compares nothing")
+
+        XCTAssertEqual(later.exposedFields, ["url"], "the URL, shared, was redacted by the earlier record")
+        XCTAssertFalse(later.hasComparedParts, "telling it keeps no comparison")
+
+        XCTAssertEqual(later.exposedHeaders["traceparent"], "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        XCTAssertTrue(later.hasComparedParts, "the first field read compares the parts, once")
+        XCTAssertEqual(later.exposedFields, ["url", "headers"])
+    }
+
     func testRecordsOfTheSameURLShareOneHost() {
         let first = RequestRecord(request: request, policy: .debug, correlation: nil)
         let second = RequestRecord(request: request, policy: .debug, correlation: nil, earlier: first)

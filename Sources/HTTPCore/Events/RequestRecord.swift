@@ -147,18 +147,24 @@ final class RequestRecord: @unchecked Sendable {
 
     var correlationID: String? { correlation?.value }
 
+    /// Whether the parts shared with the earlier record were compared and kept: on the first
+    /// read of a field, never as the record is made.
+    var hasComparedParts: Bool { LockStripes.withLock(for: self) { sharing != nil } }
+
     /// Whether any field's redacted form was computed yet.
     var isExposed: Bool { !exposedFields.isEmpty }
 
     /// The fields whose redacted form was computed yet (by this record, or by the earlier one
-    /// for a part the two have equal), in declaration order.
+    /// for a part the two have equal), in declaration order. A diagnostic that changes
+    /// nothing: when no field was read yet, the parts are compared for this answer alone, not
+    /// kept, so reading it leaves the record as it found it.
     var exposedFields: [String] {
-        let own = LockStripes.withLock(for: self) { cache }
+        let (own, known) = LockStripes.withLock(for: self) { (cache, sharing) }
         var inEarlier: [String] = []
         var parts: Parts = []
-        if let (earlier, sharing) = sharedWithEarlier() {
+        if let earlier {
             inEarlier = earlier.exposedFields
-            parts = sharing.parts
+            parts = (known ?? Self.sharing(of: request, streamedBodyByteCount: streamedBodyByteCount, with: earlier)).parts
         }
         let computed: [(String, Parts, Bool)] = [
             ("url", .url, own.url != nil), ("headers", .headers, own.headers != nil), ("body", .body, own.body != nil),
