@@ -42,6 +42,23 @@ final class RequestRecordTests: XCTestCase {
         }
     }
 
+    func testALaterRecordShowsItsMetadataAsGivenWhenItIsEqualToTheEarliersOnlyAsSwiftStrings() {
+        var first = HTTPRequest(url: URL(string: "https://api.example.com/v1/items")!)
+        first.metadata = ["unit": "K", "K": "key"]
+        let earlier = RequestRecord(request: first, policy: .debug, correlation: nil)
+        XCTAssertEqual(earlier.exposedMetadata, ["unit": "K", "K": "key"])
+        for metadata in [["unit": "\u{212A}", "K": "key"], ["unit": "K", "\u{212A}": "key"]] {
+            var later = first
+            later.metadata = metadata
+            XCTAssertEqual(later.metadata, first.metadata, "equal as Swift strings")
+            let record = RequestRecord(request: later, policy: .debug, correlation: nil, earlier: earlier)
+
+            let shown = record.exposedMetadata.map { Array($0.key.unicodeScalars.map(\.value)) + [0] + $0.value.unicodeScalars.map(\.value) }
+            let given = metadata.map { Array($0.key.unicodeScalars.map(\.value)) + [0] + $0.value.unicodeScalars.map(\.value) }
+            XCTAssertEqual(Set(shown), Set(given), "as given, the Kelvin sign included")
+        }
+    }
+
     func testWhatWasExposedIsToldWithoutComparingThePartsForGoodAndAFieldReadComparesThem() {
         let earlier = RequestRecord(request: request, policy: .debug, correlation: nil)
         XCTAssertEqual(earlier.exposedURL, "https://api.example.com/v1/items")

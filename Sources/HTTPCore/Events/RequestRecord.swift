@@ -109,13 +109,29 @@ final class RequestRecord: @unchecked Sendable {
         let hasSameHeaders = sharedFieldCount == request.headers.count && sharedFieldCount == other.headers.count
         if hasSameHeaders { parts.insert(.headers) }
         if streamedBodyByteCount == earlier.streamedBodyByteCount, request.body == other.body,
-            hasSameHeaders || request.headers["Content-Type"] == other.headers["Content-Type"]
+            hasSameHeaders || hasSameBytes(request.headers["Content-Type"], other.headers["Content-Type"])
         {
             parts.insert(.body)
         }
-        if request.metadata == other.metadata { parts.insert(.metadata) }
+        if hasSameBytes(request.metadata, other.metadata) { parts.insert(.metadata) }
         let extendsHeaders = !hasSameHeaders && !other.headers.isEmpty && sharedFieldCount == other.headers.count
         return Sharing(parts: parts, headerPrefixCount: extendsHeaders ? other.headers.count : nil)
+    }
+
+    /// Whether `a` and `b` are the same UTF-8 bytes (`==` is canonical equivalence).
+    private static func hasSameBytes(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether `a` and `b` hold the same keys and values, each the same UTF-8 bytes: a
+    /// `Dictionary` finds a key under any canonically equivalent spelling.
+    private static func hasSameBytes(_ a: [String: String], _ b: [String: String]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.allSatisfy { key, value in
+            guard let index = b.index(forKey: key) else { return false }
+            return hasSameBytes(key, b[index].key) && hasSameBytes(value, b[index].value)
+        }
     }
 
     /// The earlier record and what this one shares with it, compared on first use; `nil`
