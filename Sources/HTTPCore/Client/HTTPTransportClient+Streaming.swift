@@ -103,7 +103,7 @@ extension HTTPTransportClient {
         case .failure(let error):
             let sent = streamedRecord(record, tap: requestTap)
             exchange.attempts.end(AttemptLog.Attempt(
-                number: number, request: sent, response: nil, result: .failure(error), startedAt: start.date, ended: ended,
+                number: number, request: sent, response: nil, error: error, startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: nil)
             ))
             throw error
@@ -119,7 +119,7 @@ extension HTTPTransportClient {
                 genAI: exchange.readsGenAI ? recognizedGenAI(request) : nil
             )
             exchange.attempts.end(AttemptLog.Attempt(
-                number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
+                number: number, request: record, response: headRecord, error: nil, startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: responseTap)
             ))
             // A body nobody reads on (a retried attempt's, dropped) stops the transport's transfer.

@@ -179,9 +179,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     nonisolated(nonsending) private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
+        let (attempt, result) = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
-            attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
+            result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
         )
     }
@@ -281,7 +281,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(.requestRetried) { HTTPEvent(
             name: $0, request: attempt.request, attempt: attempt.number, response: attempt.response,
-            error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
+            error: attempt.error, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
         ) }
     }
 
