@@ -63,9 +63,17 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
     private let lock = NSLock()
     /// Touched only under `lock`.
     private var outcomes: [Outcome: Recorders] = [:]
+    /// The outcome whose cached recorders were handed out last, and those recorders: an
+    /// exchange mostly ends as the one before did, and comparing with it spares hashing four
+    /// strings. Only ever one of ``outcomes``. Touched only under `lock`.
+    private var latestOutcome: (outcome: Outcome, recorders: Recorders)?
     /// Read under the lock of the table that keeps the meters (``cachedMeter(for:)``,
     /// ``cache(_:for:)``), or under `lock` (``count``); written under both (``cache(_:for:)``).
     private var meters: [Destination: Meter] = [:]
+    /// The destination whose cached meter was looked up last, and that meter, for the same
+    /// reason as ``latestOutcome``. Only ever one of ``meters``. Touched only under the lock
+    /// of the table that keeps the meters (``cachedMeter(for:)``).
+    private var latestMeter: (destination: Destination, meter: Meter)?
     /// Touched only under `lock`.
     private var genAI: [GenAIDimensions: GenAIHandles] = [:]
 
@@ -84,7 +92,10 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
     /// The active-request meter of `destination` made already; `nil` when none is cached.
     /// Called only under the lock of the table that keeps the meters, as its look-up.
     func cachedMeter(for destination: Destination) -> Meter? {
-        meters[destination]
+        if let latest = latestMeter, latest.destination == destination { return latest.meter }
+        guard let cached = meters[destination] else { return nil }
+        latestMeter = (destination, cached)
+        return cached
     }
 
     /// A new active-request meter of `destination`, made outside any lock: the factory is the
@@ -111,7 +122,12 @@ final class MetricsHandleCache: @unchecked Sendable {   // safe: see each dictio
     /// The timer, counter and body size recorders of `outcome`.
     func recorders(for outcome: Outcome) -> Recorders {
         lock.lock()
+        if let latest = latestOutcome, latest.outcome == outcome {
+            lock.unlock()
+            return latest.recorders
+        }
         let cached = outcomes[outcome]
+        if let cached { latestOutcome = (outcome, cached) }
         lock.unlock()
         return cached ?? makeRecorders(for: outcome)
     }

@@ -14,7 +14,10 @@ struct AttemptLog: Sendable {
         let request: RequestRecord
         /// The response, as its events show it; `nil` when the attempt failed.
         let response: ResponseRecord?
-        let result: Result<HTTPResponse, HTTPError>
+        /// Why the attempt failed; `nil` when a response came. Its events need no more of the
+        /// result: keeping the whole `HTTPResponse` here would copy it each time the attempt is
+        /// stored or handed over.
+        let error: HTTPError?
         let startedAt: Date
         let ended: (date: Date, durationMilliseconds: Double)
         /// What went through a streaming attempt's bodies; `nil` for a buffered attempt.
@@ -26,21 +29,43 @@ struct AttemptLog: Sendable {
 
     private struct State {
         var started = 0
-        /// The oldest ended attempt not yet reported: held here, not in an array, so an
-        /// exchange of one attempt allocates none.
-        var firstUnreported: Attempt?
-        /// The ended attempts not yet reported after ``firstUnreported``, oldest first.
-        var moreUnreported: [Attempt] = []
+        /// The ended attempt with the highest number, which a retry of the same request and
+        /// the terminal event describe. Held once: when it is also unreported (the usual case,
+        /// one attempt that ends the exchange), ``lastIsUnreported`` says so instead of a copy.
         var last: Attempt?
+        /// Whether ``last`` is yet to be reported.
+        var lastIsUnreported = false
+        /// Where ``last`` stands among the unreported attempts, in the order they ended: how
+        /// many of ``otherUnreported`` ended before it.
+        var lastPosition = 0
+        /// The ended attempts not yet reported other than ``last``, in the order they ended.
+        var otherUnreported: [Attempt] = []
 
-        /// Takes the ended attempts not yet reported, oldest first.
-        mutating func takeUnreported() -> [Attempt] {
-            guard let first = firstUnreported else { return [] }
-            defer {
-                firstUnreported = nil
-                moreUnreported.removeAll()
+        /// Records an ended attempt, unreported.
+        mutating func add(_ attempt: Attempt) {
+            guard attempt.number >= (last?.number ?? 0) else {
+                otherUnreported.append(attempt)
+                return
             }
-            return [first] + moreUnreported
+            if lastIsUnreported, let superseded = last {
+                otherUnreported.insert(superseded, at: lastPosition)
+            }
+            last = attempt
+            lastIsUnreported = true
+            lastPosition = otherUnreported.count
+        }
+
+        /// Takes the ended attempts not yet reported, in the order they ended, leaving out
+        /// the attempt numbered `excluded`.
+        mutating func takeUnreported(excluding excluded: Int? = nil) -> [Attempt] {
+            var taken = otherUnreported
+            otherUnreported = []
+            if lastIsUnreported, let last {
+                taken.insert(last, at: lastPosition)
+                lastIsUnreported = false
+            }
+            guard let excluded else { return taken }
+            return taken.filter { $0.number != excluded }
         }
     }
 
@@ -64,14 +89,7 @@ struct AttemptLog: Sendable {
 
     /// Records an ended attempt.
     func end(_ attempt: Attempt) {
-        state.withLock { state in
-            if state.firstUnreported == nil {
-                state.firstUnreported = attempt
-            } else {
-                state.moreUnreported.append(attempt)
-            }
-            if attempt.number >= (state.last?.number ?? 0) { state.last = attempt }
-        }
+        state.withLock { $0.add(attempt) }
     }
 
     /// Closes the log: the last attempt, which the terminal event describes, and the other
@@ -80,11 +98,11 @@ struct AttemptLog: Sendable {
         state.withLock { state in
             let last = state.last
             // The last attempt alone, the usual end, leaves nothing to filter.
-            if state.moreUnreported.isEmpty, state.firstUnreported?.number == last?.number {
-                state.firstUnreported = nil
+            if state.otherUnreported.isEmpty {
+                state.lastIsUnreported = false
                 return (last, [])
             }
-            return (last, state.takeUnreported().filter { $0.number != last?.number })
+            return (last, state.takeUnreported(excluding: last?.number))
         }
     }
 }

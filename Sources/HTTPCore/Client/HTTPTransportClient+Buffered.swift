@@ -9,7 +9,7 @@ extension HTTPTransportClient {
     /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
-    nonisolated(nonsending) func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    nonisolated(nonsending) func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         var request = request
         request.id = exchange.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
@@ -45,16 +45,18 @@ extension HTTPTransportClient {
                 request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
             )
         }
-        let attempt = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
+        let (attempt, result) = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
         exchange.attempts.end(attempt)
-        return try attempt.result.get().splitBody
+        return try result.get().splitBody
     }
 
     /// One buffered attempt with its `started` and `received` events: the transport called
     /// once for `record`'s request (see ``performBuffered(_:timeout:deadline:madeFrom:)``).
+    /// Returns the attempt, as the log keeps it, and its result apart, which only the caller
+    /// needs.
     nonisolated(nonsending) func performBuffered(
         _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
-    ) async -> AttemptLog.Attempt {
+    ) async -> (attempt: AttemptLog.Attempt, result: Result<HTTPResponse, HTTPError>) {
         let start = Moment.now()
         dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
@@ -70,7 +72,8 @@ extension HTTPTransportClient {
                 attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             ) }
         }
-        return AttemptLog.Attempt(number: number, request: record, response: response, result: result, startedAt: start.date, ended: ended)
+        let attempt = AttemptLog.Attempt(number: number, request: record, response: response, error: result.failure, startedAt: start.date, ended: ended)
+        return (attempt, result)
     }
 
     /// The transport called once and its response body taken whole, within `timeout` (the

@@ -25,7 +25,7 @@ extension HTTPTransportClient {
         let readsGenAI = readsGenAI
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
-        let exchange = Exchange(
+        let exchange = MiddlewareExchange(
             request: request, bodyLength: bodyLength, created: created, readsGenAI: readsGenAI,
             deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
         )
@@ -50,7 +50,7 @@ extension HTTPTransportClient {
     }
 
     /// One streaming attempt with its `started` and `received` events, its bodies tapped.
-    func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         outgoing.id = exchange.request.id
         // A request a middleware changed is checked again; the caller's was when the exchange began.
@@ -103,7 +103,7 @@ extension HTTPTransportClient {
         case .failure(let error):
             let sent = streamedRecord(record, tap: requestTap)
             exchange.attempts.end(AttemptLog.Attempt(
-                number: number, request: sent, response: nil, result: .failure(error), startedAt: start.date, ended: ended,
+                number: number, request: sent, response: nil, error: error, startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: nil)
             ))
             throw error
@@ -119,7 +119,7 @@ extension HTTPTransportClient {
                 genAI: exchange.readsGenAI ? recognizedGenAI(request) : nil
             )
             exchange.attempts.end(AttemptLog.Attempt(
-                number: number, request: record, response: headRecord, result: .success(head), startedAt: start.date, ended: ended,
+                number: number, request: record, response: headRecord, error: nil, startedAt: start.date, ended: ended,
                 taps: BodyTaps(request: requestTap, response: responseTap)
             ))
             // A body nobody reads on (a retried attempt's, dropped) stops the transport's transfer.
@@ -174,7 +174,7 @@ extension HTTPTransportClient {
     /// which a streamed exchange always makes, observed or not; the terminal event describes it
     /// when no attempt was made.
     private func endStream(
-        _ exchange: Exchange, created: RequestRecord, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?
+        _ exchange: MiddlewareExchange, created: RequestRecord, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?
     ) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()

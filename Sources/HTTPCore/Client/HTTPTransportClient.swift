@@ -179,56 +179,18 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     // MARK: Without middlewares: one attempt, the caller's request as it is
 
     nonisolated(nonsending) private func sendDirectly(_ record: RequestRecord) async throws(HTTPError) -> HTTPResponse {
-        let attempt = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
+        let (attempt, result) = await performBuffered(record, number: 1, timeout: record.request.timeout, deadline: nil, madeFrom: nil)
         return try finish(
-            attempt.result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
+            result, request: record, attempt: 1, response: attempt.response, startedAt: attempt.startedAt, ended: attempt.ended,
             attemptTiming: attempt.timing
         )
     }
 
     // MARK: Through middlewares: zero or more attempts
 
-    /// What the steps of one exchange through the middlewares share.
-    struct Exchange: Sendable {
-        /// The caller's request, checked, whose id and timeout every attempt keeps.
-        let request: HTTPRequest
-        /// The length of the body the caller's request was checked with: a streamed body's, or
-        /// its ``HTTPRequest/body``'s.
-        let bodyLength: HTTPBody.Length
-        /// Its record, which the `created` event carried, and whose correlation id every
-        /// attempt keeps; `nil` when the exchange is not observed (nobody observed as it
-        /// began): its events are then not emitted, and its attempts only counted.
-        let created: RequestRecord?
-        let context: HTTPMiddlewareContext
-        let attempts: AttemptLog
-        /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
-        /// streams it (``HTTPClient/send(_:body:)``).
-        let buffers: Bool
-        /// Whether a streamed attempt's response is read for an LLM call's facts
-        /// (``HTTPCorePolicy/genAI``) when its request, as it goes out, is one: decided once, as
-        /// the exchange begins.
-        let readsGenAI: Bool
-
-        /// An exchange of `request` (recorded as `created` when observed), checked with a body of
-        /// `bodyLength` (by default its ``HTTPRequest/body``'s), that must be over by `deadline`,
-        /// with no attempt yet; `readsGenAI`: whether its attempts read LLM calls.
-        init(
-            request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, readsGenAI: Bool = false, deadline: DispatchTime?,
-            buffers: Bool
-        ) {
-            self.request = request
-            self.bodyLength = bodyLength ?? .known(Int64(request.body?.count ?? 0))
-            self.created = created
-            self.readsGenAI = readsGenAI
-            self.buffers = buffers
-            attempts = AttemptLog()
-            context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
-        }
-    }
-
     nonisolated(nonsending) private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let exchange = Exchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
+        let exchange = MiddlewareExchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
         let result: Result<HTTPResponse, HTTPError>
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
@@ -255,7 +217,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Runs the middleware at `index` with a `next` that runs the rest of the chain; past the
     /// last middleware, makes one attempt.
     nonisolated(nonsending) func runMiddleware(
-        at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: Exchange
+        at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange
     ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
         guard index < middlewares.count else {
             return exchange.buffers ? try await bufferedAttempt(request, body, exchange) : try await streamedAttempt(request, body, exchange)
@@ -281,7 +243,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     func emitRetried(_ attempt: AttemptLog.Attempt) {
         dispatcher.emit(.requestRetried) { HTTPEvent(
             name: $0, request: attempt.request, attempt: attempt.number, response: attempt.response,
-            error: attempt.result.failure, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
+            error: attempt.error, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
         ) }
     }
 

@@ -115,7 +115,7 @@ public struct RetryMiddleware: HTTPMiddleware {
             } catch let error as HTTPError {
                 outcome = .failure(error)
             }
-            guard attempt < attempts, let wait = wait(beforeRetry: attempt, after: outcome.map(\.0), of: request, context) else {
+            guard attempt < attempts, let wait = wait(beforeRetry: attempt, after: outcome, of: request, context) else {
                 return try outcome.get()
             }
             if case .success(let (_, replaced)) = outcome { replaced.stopReading() }
@@ -138,9 +138,12 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     /// How long to wait before retry `retry` after `outcome`; `nil` when it is final.
+    ///
+    /// Takes the attempt's outcome as `next` returned it: a response taken out of it would be
+    /// a copy of every field, made on each request for nothing when it is final.
     func wait(
         beforeRetry retry: Int,
-        after outcome: Result<HTTPResponse, HTTPError>,
+        after outcome: Result<(HTTPResponse, HTTPBody), HTTPError>,
         of request: HTTPRequest,
         _ context: HTTPMiddlewareContext
     ) -> TimeInterval? {
@@ -148,7 +151,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         // would be retried ends as cancelled in the wait, not with the outcome it replaces.
         let wait: TimeInterval
         switch outcome {
-        case .success(let response):
+        case .success(let (response, _)):
             guard request.isIdempotent, retryableStatusCodes.contains(response.statusCode) else { return nil }
             if let asked = response.retryAfter() {
                 guard asked <= maximumRetryAfter else { return nil }

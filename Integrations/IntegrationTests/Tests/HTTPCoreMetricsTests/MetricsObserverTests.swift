@@ -153,6 +153,31 @@ final class MetricsObserverTests: XCTestCase {
         XCTAssertEqual(observer.cachedDimensionSetCount, 4)
     }
 
+    func testExchangesThatEachEndUnlikeTheOneBeforeAreEachRecordedOnTheirOwnHandles() async throws {
+        let factory = CountingMetricsFactory()
+        MetricsSystem.bootstrapInternal(factory)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(MetricsObserver())
+        let transport = MockTransport()
+        transport.enqueue(.status(200), .status(503), .status(200), .status(503), .status(200), .status(503))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        // Each exchange ends with another status than the one before, or at another host.
+        for host in ["a.example", "a.example", "b.example", "b.example", "a.example", "a.example"] {
+            _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://\(host)/x")!))
+        }
+        await dispatcher.flush()
+
+        for (host, count) in [("a.example", 2.0), ("b.example", 1.0)] {
+            let ok = [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("server.address", host), ("error.type", "")]
+            let failed = [("http.request.method", "GET"), ("http.response.status_class", "5xx"), ("server.address", host), ("error.type", "503")]
+            XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, ok).totalValue, Int64(count), host)
+            XCTAssertEqual(try factory.metrics.expectCounter(MetricsObserver.requestsLabel, failed).totalValue, Int64(count), host)
+            let active = try factory.metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", host)])
+            XCTAssertEqual(active.values, Array(repeating: [1.0, 0.0], count: Int(count) * 2).flatMap { $0 }, host)
+            XCTAssertEqual(factory.made(host), ["meter": 1, "timer": 2, "counter": 2, "recorder": 4], host)
+        }
+    }
+
     func testACreatedEventTheFullActiveExchangeTableRefusesMakesNoMeter() throws {
         let factory = CountingMetricsFactory()
         MetricsSystem.bootstrapInternal(factory)
