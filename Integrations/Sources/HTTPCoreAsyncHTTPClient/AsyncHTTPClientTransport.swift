@@ -70,6 +70,11 @@ import NIOHTTP1
 /// reader is woken. No task relays it. While about 256 KiB wait unread, the part's future
 /// stays pending and AHC reads no more from the socket.
 ///
+/// AHC's request for a URL is made once and copied for the next exchanges to that URL and
+/// method (`RequestTemplates`, the last eight kept, without headers or body): making one takes
+/// the URL apart through Foundation, about 11,000 instructions on Linux, a third of what the
+/// transport added to a bare AHC exchange.
+///
 /// AHC creates a span per request with the unredacted URL when its configuration has a
 /// tracer. ``makeHTTPClient(configuration:)`` switches that off, so `HTTPCoreTracing` spans
 /// are not doubled and `url.full` never leaves the process unredacted; a client you make
@@ -85,6 +90,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public let maximumStreamedResponseBytes: Int?
     /// The one timer that ends the exchanges still under way at their deadline.
     let deadlines: ExchangeDeadlines
+    /// AHC's requests for the URLs sent to last, so that AHC does not take a URL apart again.
+    let templates = RequestTemplates()
 
     /// Creates a transport over `client`.
     ///
@@ -141,7 +148,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         let task: AsyncHTTPClient.HTTPClient.Task<Void>
         do {
-            let outgoing = try AsyncHTTPClient.HTTPClient.Request(
+            let outgoing = try templates.request(
                 url: request.url,
                 method: .init(rawValue: request.method.rawValue),
                 headers: Self.nioHeaders(request.headers),
