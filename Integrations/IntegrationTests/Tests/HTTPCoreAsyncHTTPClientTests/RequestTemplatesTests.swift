@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
 import XCTest
 
