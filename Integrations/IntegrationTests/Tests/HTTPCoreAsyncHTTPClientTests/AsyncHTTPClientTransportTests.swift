@@ -282,6 +282,23 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(client.transport.deadlines.timersScheduled, 1, "each later deadline waits behind the first timer")
     }
 
+    func testCallsToTheSameURLShareOneKeptRequestAndSendOnlyTheirOwnHeaders() async throws {
+        let client = client()
+        var first = HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30)
+        first.headers.add(name: "X-Tag", value: "first")
+        var second = HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30)
+        second.headers.add(name: "X-Tag", value: "second")
+
+        let firstResponse = try await client.send(first)
+        let secondResponse = try await client.send(second)
+        let untagged = try await client.send(HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30))
+
+        XCTAssertEqual(firstResponse.headers["X-Echo-Tags"], "first")
+        XCTAssertEqual(secondResponse.headers["X-Echo-Tags"], "second", "the kept request carries no header of the first call")
+        XCTAssertEqual(untagged.headers["X-Echo-Tags"], "")
+        XCTAssertEqual(client.transport.templates.keptURLs, [server.url("/users/42")])
+    }
+
     func testARefusedConnectionCannotConnect() async throws {
         let closed = try LoopbackHTTPServer()
         let url = closed.url("/x?token=S3CR3T")
