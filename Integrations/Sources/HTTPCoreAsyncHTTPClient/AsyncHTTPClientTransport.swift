@@ -67,8 +67,9 @@ import NIOHTTP1
 /// ## The body's path
 ///
 /// The transport is an AHC response delegate: each body part is copied once, on the event
-/// loop that read it, into the body the caller reads, waking only the reader, as a bare AHC
-/// reader is woken. No task relays it. While about 256 KiB wait unread, the part's future
+/// loop the delegate runs on (the one that read it, unless AHC's pool gave the request a
+/// connection on another loop: AHC then hops each callback over), into the body the caller
+/// reads, waking only the reader, as a bare AHC reader is woken. No task relays it. While about 256 KiB wait unread, the part's future
 /// stays pending and AHC reads no more from the socket.
 ///
 /// The head is handed over at the end of the event loop's turn in which it came (the same

@@ -7,7 +7,8 @@ import NIOHTTP1
 
 /// Receives one exchange through AHC's delegate API and hands it over as HTTPCore's: the head
 /// to the caller of ``AsyncHTTPClientTransport/perform(_:body:)``, and each body part, on the
-/// event loop that read it, straight into the body the caller reads.
+/// delegate's event loop (the connection's, unless AHC hops the callbacks to it from another),
+/// straight into the body the caller reads.
 ///
 /// No task stands between the connection and the reader: a part is copied once into the chunk
 /// the reader gets, and the reader's task is the only one woken for it, as with a bare AHC
