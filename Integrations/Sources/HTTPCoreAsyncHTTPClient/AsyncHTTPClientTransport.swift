@@ -24,8 +24,7 @@ import NIOHTTP1
 /// - Method, headers (repeated ones too, both ways) and body are passed as they are.
 /// - The request body is uploaded as AHC's connection takes it, chunk by chunk, never
 ///   collected: with `Content-Length` when its ``/HTTPCore/HTTPBody/length`` is known, else chunked.
-/// - The call returns as soon as the response head arrives (at the end of the event loop's
-///   turn that read it, see "The body's path"). The body is read from AHC's
+/// - The call returns as soon as the response head arrives. The body is read from AHC's
 ///   response body, which reads the socket only while asked for more: a slow reader slows the
 ///   transfer, and at most about 256 KiB wait unread on HTTPCore's side (plus AHC's own few
 ///   buffers). Its ``/HTTPCore/HTTPBody/length`` is the `Content-Length` when the head has one (and no
@@ -71,13 +70,6 @@ import NIOHTTP1
 /// connection on another loop: AHC then hops each callback over), into the body the caller
 /// reads, waking only the reader, as a bare AHC reader is woken. No task relays it. While about 256 KiB wait unread, the part's future
 /// stays pending and AHC reads no more from the socket.
-///
-/// The head is handed over at the end of the event loop's turn in which it came (the same
-/// read, when the delegate runs on the connection's loop): a response whose whole body, as
-/// long as its `Content-Length` and within the cap, came in that turn is handed over in
-/// memory, a replayable body, with no stream and one wake-up of the caller; any other
-/// goes on as a stream from the bytes that came. Only the length of a body that came whole is
-/// known from its bytes; a failure in that turn fails the body after them, not the head.
 ///
 /// AHC's request for a URL is made once and copied for the next exchanges to that URL and
 /// method (`RequestTemplates`, the last eight kept, without headers or body): making one takes

@@ -15,9 +15,6 @@ import NIOHTTP1
 /// reader. Backpressure is AHC's own: while the body holds `bufferSize` unread bytes the part's
 /// future stays pending, and AHC reads no more from the socket until the reader took half.
 ///
-/// The head waits for the end of the event loop's turn (`handOver`): a response that came
-/// whole in that turn is handed over in memory, with no stream at all.
-///
 /// The exchange ends, and its AHC task with it, when the body ends; when the reader stops
 /// early (AHC then cancels the request and closes its connection); or at its deadline, when
 /// the transport's ``ExchangeDeadlines`` cancels the task and the exchange fails with
@@ -79,22 +76,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var pump: Task<Void, Never>?
     }
 
-    /// The response head AHC gave, held until the end of the event loop's turn, with what came
-    /// after it in that turn: a small response read in one turn is handed over whole.
-    private struct HeldHead {
-        let head: HTTPResponseHead
-        let length: HTTPBody.Length
-        /// The body parts that came with the head.
-        var bytes: ByteBuffer?
-        /// How the exchange ended in the same turn, when it did.
-        var end: Result<Void, HTTPCore.HTTPError>?
-    }
-
     private struct State {
         var visits = Visits()
         var head = HeadWait.pending
-        /// The head received and not yet handed over (``handOver(_:)``).
-        var held: HeldHead?
         var writer: HTTPBody.Writer?
         var bodyBytes = 0
         /// The promise of a body part that found the body full, until the reader drains it.
@@ -162,8 +146,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     /// The AHC task failed: fails the head if it is still awaited. For a client already shut
     /// down, whose task fails without telling the delegate.
     func taskFailed(_ error: any Error) {
-        // A head received is handed over with the failure in its body, as the hand-over says.
-        guard state.withLockedValue({ $0.held == nil }) else { return }
         answerHead(.failure(failure(error)))
     }
 
@@ -307,46 +289,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let length = AsyncHTTPClientTransport.responseLength(method: request.method, status: Int(head.status.code), headers: head.headers)
-        if case .known(let count) = length, count <= Int64(maximumBytes) {
-            // The caller gets the head at the end of this turn of the event loop, after the
-            // parts AHC reads in it: a response that came whole is handed over whole, in memory,
-            // with no stream between the loop and the reader and one wake-up of the caller.
-            state.withLockedValue { $0.held = HeldHead(head: head, length: length) }
-            task.eventLoop.execute { [self] in handOver(task) }
-            return task.eventLoop.makeSucceededVoidFuture()
-        }
-        return stream(head, length: length, task: task)
-    }
-
-    /// Hands over the head held since ``didReceiveHead(task:_:)``, once: with the body in
-    /// memory when the exchange ended well in the same turn and the bytes are the length the
-    /// head declared, else with a stream of the bytes that came, then the rest or the end.
-    private func handOver(_ task: AsyncHTTPClient.HTTPClient.Task<Void>) {
-        guard let held = state.withLockedValue({ state in
-            defer { state.held = nil }
-            return state.held
-        }) else { return }
-        let count = held.bytes?.readableBytes ?? 0
-        if case .success = held.end, held.length == .known(Int64(count)) {
-            let bytes = held.bytes.map { Data($0.readableBytesView) } ?? Data()
-            let visits = state.withLockedValue { $0.visits }
-            return answerHead(.success(Head(head: held.head, body: HTTPBody(bytes), visits: visits)))
-        }
-        _ = stream(held.head, length: held.length, task: task)
-        let writer = state.withLockedValue { $0.writer }
-        if let bytes = held.bytes, bytes.readableBytes > 0 {
-            _ = writer?.yield(Self.chunk(of: bytes, count: bytes.readableBytes), whenDrained: { [self] in drained() })
-        }
-        switch held.end {
-        case nil: break
-        case .success: writer?.finish()
-        case .failure(let error): writer?.finish(throwing: error)
-        }
-        if held.end != nil { state.withLockedValue { $0.writer = nil } }
-    }
-
-    /// Answers the head with a body streamed from the parts to come.
-    private func stream(_ head: HTTPResponseHead, length: HTTPBody.Length, task: AsyncHTTPClient.HTTPClient.Task<Void>) -> EventLoopFuture<Void> {
         let (body, writer) = HTTPBody.makeStream(length: length)
         let visits = state.withLockedValue { state in
             state.writer = writer
@@ -366,25 +308,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didReceiveBodyPart(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let isHeld = state.withLockedValue { state -> Bool in
-            // Within the declared length, which is within the cap: kept for the hand-over.
-            guard var held = state.held, case .known(let count) = held.length,
-                Int64(state.bodyBytes + buffer.readableBytes) <= count
-            else { return false }
-            state.held = nil
-            state.bodyBytes += buffer.readableBytes
-            if held.bytes == nil {
-                held.bytes = buffer
-            } else {
-                var more = buffer
-                held.bytes!.writeBuffer(&more)
-            }
-            state.held = held
-            return true
-        }
-        if isHeld { return task.eventLoop.makeSucceededVoidFuture() }
-        // More than the head declared: handed over now, the rest streamed.
-        handOver(task)
         let (writer, room) = state.withLockedValue { state in
             defer { state.bodyBytes += buffer.readableBytes }
             return (state.writer, maximumBytes - state.bodyBytes)
@@ -424,7 +347,6 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: any Error) {
-        if hold(.failure(failure(error))) { return }
         let (writer, visits) = end()
         if let writer {
             // After the reader stopped the body is over, and this is dropped.
@@ -439,23 +361,10 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        if hold(.success(())) { return }
         guard let writer = end().writer else {
             return answerHead(.failure(.invalidResponse))
         }
         writer.finish()
-    }
-
-    /// Ends the exchange with `end` when its head is still held, for the hand-over to tell;
-    /// `false` when the head was handed over already (or never came).
-    private func hold(_ end: Result<Void, HTTPCore.HTTPError>) -> Bool {
-        let isHeld = state.withLockedValue { state -> Bool in
-            guard state.held != nil, state.held?.end == nil else { return false }
-            state.held?.end = end
-            return true
-        }
-        if isHeld { _ = self.end() }
-        return isHeld
     }
 
     private static func chunk(of buffer: ByteBuffer, count: Int) -> HTTPBody.ByteChunk {
