@@ -109,9 +109,9 @@ public final class HARRecorder: HTTPObserver {
     public static let defaultMaximumDeferredBytes = 32 * 1024 * 1024
 
     /// The most bytes the events of entries not made yet may keep alive together, as their
-    /// `retainedByteCount` counted when they were recorded (the terminal or retried event's and
-    /// those of the stream messages kept with it); an event past it is made into its entry at
-    /// once.
+    /// `retainedByteCount` counted when they were recorded (the terminal or retried event's, and
+    /// what each stream message kept with it holds beyond the records they share); an event
+    /// past it is made into its entry at once.
     public let maximumDeferredBytes: Int
 
     private struct State {
@@ -173,7 +173,8 @@ public final class HARRecorder: HTTPObserver {
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
         if Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes {
-            let byteCount = messages.reduce(event.retainedByteCount) { $0 + $1.retainedByteCount }
+            // The message events share the exchange's records with `event`: only their own bytes add.
+            let byteCount = messages.reduce(event.retainedByteCount) { $0 + $1.retainedMessageByteCount }
             let isDeferred = state.withLock { state in
                 guard state.deferredByteCount - state.byteCountFreedByAppending + byteCount <= maximumDeferredBytes else { return false }
                 state.append(.event(event, messages: messages, byteCount: byteCount))

@@ -312,7 +312,7 @@ public struct HTTPEvent: Sendable {
     /// bytes per allocation, 2 KiB for the records, and for an LLM call the strings and arrays
     /// of its facts (``GenAIExchangeRecord/retainedByteCount``).
     package var retainedByteCount: Int {
-        let allocation = 64
+        let allocation = Self.allocationByteCount
         let request = requestRecord.request
         func bytes(of headers: HTTPHeaders) -> Int {
             headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 * allocation }
@@ -323,6 +323,16 @@ public struct HTTPEvent: Sendable {
             + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
             + (storage.genAI?.retainedByteCount ?? 0)
     }
+
+    /// Bytes a `responseMessage` event keeps alive beyond the records it shares with the other
+    /// events of its exchange (request, response, which ``retainedByteCount`` counts for each):
+    /// its message's bytes, and its own storage and message record, two allocations.
+    package var retainedMessageByteCount: Int {
+        (messageRecord?.raw.data.count ?? 0) + 2 * Self.allocationByteCount
+    }
+
+    /// What the byte counts add for each allocation: its header and rounding, about.
+    private static let allocationByteCount = 64
 
     /// Everything the event holds, behind one reference: an event is copied into each
     /// observer's queue, its batch and its handler, and a copy is then one retain.
