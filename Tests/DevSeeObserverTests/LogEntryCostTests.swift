@@ -38,6 +38,37 @@ final class LogEntryCostTests: XCTestCase {
         XCTAssertFalse(harness.diagnostics.state.contains { $0.hasPrefix("buffer full") })
     }
 
+    /// The messages of one stream share its request: the first counts it, the others only
+    /// their own data, so ten messages of a 100 KiB prompt's answer and its exchange log fit a
+    /// 512 KiB buffer (charged the prompt once per message, they weighed about 1 MiB).
+    func testAStreamsMessagesShareTheCostOfTheirRequest() async throws {
+        let receiver = try DevSeeReceiver()
+        receiver.stop()
+        let harness = LoggerHarness(receiver: receiver) { configuration in
+            configuration.logsStreamMessages = true
+            configuration.bufferByteLimit = 512 * 1024
+            configuration.initialBackoff = 30
+            configuration.maxBackoff = 30
+        }
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/v1/chat")!, headers: ["Content-Type": "application/json"],
+            body: Data(repeating: UInt8(ascii: "p"), count: 100 * 1024)
+        )
+        let response = HTTPResponse(
+            requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data(), url: request.url
+        )
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let messages = (0..<10).map { index in
+            HTTPEvent.responseMessage("{\"t\":\"token \(index)\"}", index: index, of: response, to: request, startedAt: start, at: start + 1)
+        }
+        XCTAssertGreaterThan(messages.reduce(0) { $0 + $1.retainedByteCount }, 2 * 512 * 1024 - 1024)
+        for message in messages { harness.logger.accept(message) }
+        harness.logger.accept(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2))
+        let statistics = harness.logger.statistics
+        XCTAssertEqual(statistics.dropped, 0, "\(statistics)")
+        XCTAssertEqual(statistics.pending, 11)
+    }
+
     func testAnLLMCallsEntryCountsTheStringsOfItsFacts() throws {
         func cost(model: String, stopSequences: [String]? = nil) throws -> Int {
             let request = HTTPRequest(method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!)
