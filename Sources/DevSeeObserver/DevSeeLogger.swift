@@ -197,25 +197,20 @@ public final class DevSeeLogger: Sendable {
     /// encoded when it is uploaded, on the logger's workers. Only an event whose bodies are
     /// large has its log captured now (its bodies cut at ``DevSeeLoggerConfiguration/maxBodyBytes``),
     /// so the buffer does not keep them alive. A message event's index is read without
-    /// redacting anything.
-    ///
-    /// A queued event costs what it keeps alive. The message events of one exchange share its
-    /// request and response: the first message counts them, a later one only what it adds
-    /// (``/HTTPCore/HTTPEvent/retainedMessageByteCount``), so a stream's messages are not
-    /// charged its request body once each.
+    /// redacting anything. A queued event costs what it keeps alive
+    /// (``/HTTPCore/HTTPEvent/queuedByteCount``): a stream's messages after the first share
+    /// the request and response the first one counted.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
-        var laterMessage = false
         if event.name == .responseMessage {
             guard let index = event.messageIndex, index < configuration.messageLogsPerExchange else { return }
-            laterMessage = index > 0
         }
         let retained = event.retainedByteCount
         if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
             let entry = LogEntry(accepted: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: configuration.messageLogsPerExchange)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
-            shipper.accept(.event(event), byteCost: laterMessage ? event.retainedMessageByteCount : retained)
+            shipper.accept(.event(event), byteCost: event.queuedByteCount)
         }
     }
 

@@ -8,11 +8,12 @@ enum LokiPendingLine: Sendable {
     case event(HTTPEvent)
 
     /// What the item keeps alive while it waits, for the buffer's byte limit: an event's
-    /// raw request and response, or a made line's text.
+    /// raw request and response (``/HTTPCore/HTTPEvent/queuedByteCount``: a stream's later
+    /// messages share those of the first), or a made line's text.
     var byteCost: Int {
         switch self {
         case .line(let entry): entry.byteCost
-        case .event(let event): event.retainedByteCount
+        case .event(let event): event.queuedByteCount
         }
     }
 }

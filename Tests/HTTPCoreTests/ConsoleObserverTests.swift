@@ -304,6 +304,37 @@ final class ConsoleObserverTests: XCTestCase {
         ])
     }
 
+    /// Behind a blocked write, ten messages of a 100 KiB prompt's answer and the exchange's end
+    /// fit 512 KiB: the later messages share the request the first one counted (charged it
+    /// each, they weighed about 1 MiB and most were dropped).
+    func testAStreamsMessagesShareTheCostOfTheirRequest() async throws {
+        let writing = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(minimumLevel: .debug, bufferByteLimit: 512 * 1024) { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(line) }
+        }
+        console.handle(failure("first"))
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!, body: Data(count: 100 * 1024))
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<10 {
+            console.handle(.responseMessage("token \(index)", index: index, of: response, to: request, startedAt: start))
+        }
+        console.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1))
+        released.signal()
+        await console.flush()
+        let written = lines.withLock { $0 }
+        XCTAssertEqual(written.count, 12, "\(written)")
+        XCTAssertEqual(written.last?.hasPrefix("POST https://api.example.com/v1/chat -> 200"), true, "\(written)")
+    }
+
     func testTheByteLimitDropsTheOldestWaitingEvents() async throws {
         let reports = Locked<[HTTPDiagnostic]>([])
         let previous = HTTPDiagnostics.handler

@@ -240,4 +240,17 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertFalse(HTTPEvent.Name("app.cache.hit").isTerminal)
         XCTAssertEqual(Set([HTTPEvent.Name("http.response.received"), .responseReceived]).count, 1)
     }
+
+    func testAStreamsLaterMessagesCountInAQueueOnlyWhatTheyAdd() {
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!, body: Data(count: 100 * 1024))
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = HTTPEvent.responseMessage(#"{"t":"Hel"}"#, index: 0, of: response, to: request, startedAt: start)
+        let second = HTTPEvent.responseMessage(#"{"t":"lo"}"#, index: 1, of: response, to: request, startedAt: start)
+        let end = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1)
+        XCTAssertGreaterThan(first.queuedByteCount, 100 * 1024, "the first message counts the request it shares")
+        XCTAssertEqual(first.queuedByteCount, first.retainedByteCount)
+        XCTAssertEqual(second.queuedByteCount, 10 + 2 * 64, "its data and its two allocations")
+        XCTAssertEqual(end.queuedByteCount, end.retainedByteCount)
+    }
 }

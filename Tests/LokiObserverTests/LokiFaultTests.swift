@@ -195,4 +195,28 @@ final class LokiFaultTests: XCTestCase {
         XCTAssertTrue(harness.diagnostics.withLock { $0 }.contains { $0.hasPrefix("buffer full (10000 lines or 1024 KiB)") })
         await harness.logger.shutdown()
     }
+
+    /// With Loki down, ten message lines of a 100 KiB prompt's answer and the exchange's line
+    /// fit a 512 KiB buffer: the later messages share the request the first one counted
+    /// (charged it each, they weighed about 1 MiB and pushed lines out).
+    func testAStreamsMessagesShareTheCostOfTheirRequest() async throws {
+        let receiver = try LokiReceiver()
+        receiver.stop()
+        let harness = LokiHarness(receiver: receiver) {
+            $0.maxMessageLinesPerExchange = 10
+            $0.delivery.bufferByteLimit = 512 * 1024
+            $0.delivery.backoff = Backoff(initial: 30, maximum: 30, jitter: .none)
+        }
+        let observer = LokiObserver(logger: harness.logger)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!, body: Data(count: 100 * 1024))
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<10 {
+            observer.handle(.responseMessage("token \(index)", index: index, of: response, to: request, startedAt: start))
+        }
+        observer.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1))
+        let statistics = harness.logger.statistics
+        XCTAssertEqual([statistics.accepted, statistics.dropped, statistics.pending], [11, 0, 11], "\(statistics)")
+        await harness.logger.shutdown()
+    }
 }

@@ -331,6 +331,16 @@ public struct HTTPEvent: Sendable {
         (messageRecord?.raw.data.count ?? 0) + 2 * Self.allocationByteCount
     }
 
+    /// Bytes this event keeps alive in a queue that holds the events of its exchange in order:
+    /// a stream's message after the first counts only what it adds
+    /// (``retainedMessageByteCount``), since the first counted the request and response they
+    /// share; any other event counts ``retainedByteCount``. Charged the whole exchange each,
+    /// ten messages of a 100 KiB prompt's answer would weigh a megabyte.
+    package var queuedByteCount: Int {
+        if let index = messageRecord?.index, index > 0 { return retainedMessageByteCount }
+        return retainedByteCount
+    }
+
     /// What the byte counts add for each allocation: its header and rounding, about.
     private static let allocationByteCount = 64
 

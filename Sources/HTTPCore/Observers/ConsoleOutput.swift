@@ -90,7 +90,7 @@ final class ConsoleOutput: Sendable {
 
     /// Keeps `event` to be written; drops the oldest waiting ones when the buffer is full.
     func accept(_ event: HTTPEvent) {
-        let byteCost = event.retainedByteCount
+        let byteCost = event.queuedByteCount
         let (startsDrain, isFirstAfterShutdown) = state.withLock { state -> (Bool, Bool) in
             state.accepted += 1
             guard !state.isShutDown else {
