@@ -210,7 +210,7 @@ public final class DevSeeLogger: Sendable {
             let entry = LogEntry(accepted: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: configuration.messageLogsPerExchange)
             shipper.accept(.entry(entry), byteCost: entry.byteCost)
         } else {
-            shipper.accept(.event(event), byteCost: event.queuedByteCount)
+            shipper.accept(.event(event), byteCost: event.isLaterStreamMessage ? event.retainedMessageByteCount : retained)
         }
     }
 

@@ -337,8 +337,13 @@ public struct HTTPEvent: Sendable {
     /// share; any other event counts ``retainedByteCount``. Charged the whole exchange each,
     /// ten messages of a 100 KiB prompt's answer would weigh a megabyte.
     package var queuedByteCount: Int {
-        if let index = messageRecord?.index, index > 0 { return retainedMessageByteCount }
-        return retainedByteCount
+        isLaterStreamMessage ? retainedMessageByteCount : retainedByteCount
+    }
+
+    /// Whether this is a stream's message after its first, which shares the request and
+    /// response the first one counted (see ``queuedByteCount``).
+    package var isLaterStreamMessage: Bool {
+        (messageRecord?.index ?? 0) > 0
     }
 
     /// What the byte counts add for each allocation: its header and rounding, about.
