@@ -17,7 +17,8 @@ import HTTPCoreConcurrency
 /// observer may read inline, the URL alone is compared.
 final class RequestRecord: @unchecked Sendable {
     let request: HTTPRequest
-    let policy: HTTPCorePolicy
+    /// The client's policy, shared by its records (one reference, not a copy of the policy).
+    let sharedPolicy: SharedPolicy
     let correlation: Correlation?
     /// For a streamed body: the bytes that went out (`request.body` then holds their first
     /// bytes, as captured); `nil` for a request sent whole.
@@ -78,14 +79,25 @@ final class RequestRecord: @unchecked Sendable {
         let isGenerated: Bool
     }
 
-    /// A record of `request`; `earlier`, a record of the same exchange (so of the same policy)
-    /// whose fields this one reads for the parts the two have equal.
-    init(
+    /// A record of `request` under a policy of its own (for events made as values, and tests).
+    convenience init(
         request: HTTPRequest, policy: HTTPCorePolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
         earlier: RequestRecord? = nil
     ) {
+        self.init(
+            request: request, policy: SharedPolicy(policy), correlation: correlation, isStreamed: isStreamed,
+            streamedBodyByteCount: streamedBodyByteCount, earlier: earlier
+        )
+    }
+
+    /// A record of `request` under a client's `policy`; `earlier`, a record of the same exchange
+    /// (so of the same policy) whose fields this one reads for the parts the two have equal.
+    init(
+        request: HTTPRequest, policy: SharedPolicy, correlation: Correlation?, isStreamed: Bool = false, streamedBodyByteCount: Int? = nil,
+        earlier: RequestRecord? = nil
+    ) {
         self.request = request
-        self.policy = policy
+        sharedPolicy = policy
         self.correlation = correlation
         self.isStreamed = isStreamed
         self.streamedBodyByteCount = streamedBodyByteCount
@@ -157,6 +169,9 @@ final class RequestRecord: @unchecked Sendable {
             return fromEarlier(earlier)
         }
     }
+
+    /// The policy the record's fields are exposed by.
+    var policy: HTTPCorePolicy { sharedPolicy.policy }
 
     /// The bytes of the body sent.
     var bodyByteCount: Int { streamedBodyByteCount ?? request.body?.count ?? 0 }
