@@ -58,6 +58,25 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertEqual(everything.events.map(\.name), names, "an observer that names none is handed every event")
     }
 
+    func testEachBuiltInNameReachesOnlyItsOwnObserverAndAnotherNameOnlyTheOneThatNamesIt() {
+        let dispatcher = HTTPEventDispatcher()
+        let builtIn: [HTTPEvent.Name] = [
+            .requestCreated, .requestStarted, .requestRetried, .responseReceived, .responseMessage,
+            .requestSucceeded, .requestFailed, .requestCancelled,
+        ]
+        let other = HTTPEvent.Name("test.other")
+        let names = builtIn + [other, HTTPEvent.Name("test.unnamed")]
+        let recorders = names.map { _ in RecordingObserver() }
+        for (name, recorder) in zip(names, recorders) {
+            dispatcher.subscribe(Named(names: [name], recorder: recorder))
+        }
+        let mixed = RecordingObserver()
+        dispatcher.subscribe(Named(names: [.requestStarted, other], recorder: mixed))
+        names.map { event($0) }.forEach(dispatcher.emit)
+        XCTAssertEqual(recorders.map { $0.events.map(\.name) }, names.map { [$0] })
+        XCTAssertEqual(mixed.events.map(\.name), [.requestStarted, other])
+    }
+
     func testAnEventIsBuiltOnlyWhenASubscribedObserverHandlesItsNameAndOnceForAll() {
         let dispatcher = HTTPEventDispatcher()
         let names: [HTTPEvent.Name] = [.requestCreated, .requestStarted, .responseReceived, .requestRetried, .requestSucceeded]
@@ -154,6 +173,14 @@ final class HTTPEventDispatcherTests: XCTestCase {
     private struct TerminalOnly: HTTPObserver {
         let recorder: RecordingObserver
         var handledEventNames: Set<HTTPEvent.Name>? { HTTPEvent.Name.terminal }
+        func handle(_ event: HTTPEvent) { recorder.handle(event) }
+    }
+
+    /// An observer handed the events of `names` only, into a recorder.
+    private struct Named: HTTPObserver {
+        let names: Set<HTTPEvent.Name>
+        let recorder: RecordingObserver
+        var handledEventNames: Set<HTTPEvent.Name>? { names }
         func handle(_ event: HTTPEvent) { recorder.handle(event) }
     }
 

@@ -354,6 +354,20 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(transport.requests.map(\.url.absoluteString), ["https://user:pw@Example.com:8443/a%20b?q=1#f"])
     }
 
+    func testASchemeWithAnUppercaseLetterAnywhereReachesTheTransportInLowercaseAndALowercaseOneAsItWas() async throws {
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        let urls = [
+            URL(string: "httP://example.com/last")!, URL(string: "hTtps://example.com/middle")!,
+            URL(string: "b?q=1", relativeTo: URL(string: "HTTP://example.com/a/")!)!, URL(string: "https://example.com/as-it-was")!,
+        ]
+        for url in urls { _ = try await client.send(HTTPRequest(url: url)) }
+        XCTAssertEqual(transport.requests.map(\.url.absoluteString), [
+            "http://example.com/last", "https://example.com/middle", "http://example.com/a/b?q=1", "https://example.com/as-it-was",
+        ])
+        XCTAssertEqual(transport.requests.last?.url, urls.last, "a lowercase scheme's URL is handed over as the caller made it")
+    }
+
     func testTheStreamingSendRefusesAnInvalidRequestWithEvents() async throws {
         let dispatcher = HTTPEventDispatcher()
         let recorder = RecordingObserver()

@@ -42,7 +42,7 @@ extension HTTPTransportClient {
             record = latest
         } else {
             record = RequestRecord(
-                request: request, policy: policy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
+                request: request, policy: sharedPolicy, correlation: created.correlation ?? reportedCorrelation(in: request), earlier: created
             )
         }
         let (attempt, result) = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
@@ -66,7 +66,7 @@ extension HTTPTransportClient {
         let ended = start.ended()
         var response: ResponseRecord?
         if case .success(let value) = result {
-            response = ResponseRecord(response: value, policy: policy)
+            response = ResponseRecord(response: value, policy: sharedPolicy)
             dispatcher.emit(.responseReceived) { HTTPEvent(
                 name: $0, request: record, attempt: number, response: response, startedAt: start.date,
                 attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)

@@ -21,7 +21,7 @@ extension HTTPTransportClient {
         let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength)
         let correlation = added ?? reportedCorrelation(in: outgoing)
         let request = outgoing
-        let created = RequestRecord(request: request, policy: policy, correlation: correlation, isStreamed: true)
+        let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation, isStreamed: true)
         let readsGenAI = readsGenAI
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
@@ -77,7 +77,7 @@ extension HTTPTransportClient {
             record = created
         } else {
             record = RequestRecord(
-                request: request, policy: policy, correlation: exchange.created?.correlation ?? reportedCorrelation(in: request),
+                request: request, policy: sharedPolicy, correlation: exchange.created?.correlation ?? reportedCorrelation(in: request),
                 isStreamed: true, streamedBodyByteCount: body == nil ? nil : 0, earlier: exchange.created
             )
         }
@@ -108,7 +108,7 @@ extension HTTPTransportClient {
             ))
             throw error
         case .success(let (head, responseBody)):
-            let headRecord = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: 0)
+            let headRecord = ResponseRecord(response: head, policy: sharedPolicy, streamedBodyByteCount: 0)
             let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             dispatcher.emit(.responseReceived) { HTTPEvent(
                 name: $0, request: record, attempt: number, response: headRecord, startedAt: start.date,
@@ -163,7 +163,7 @@ extension HTTPTransportClient {
         var request = record.request
         request.body = seen.captured
         return RequestRecord(
-            request: request, policy: policy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount,
+            request: request, policy: sharedPolicy, correlation: record.correlation, isStreamed: true, streamedBodyByteCount: seen.byteCount,
             earlier: record
         )
     }
@@ -189,14 +189,14 @@ extension HTTPTransportClient {
                 let seen = tap.snapshot
                 var captured = head
                 captured.body = seen.captured
-                response = ResponseRecord(response: captured, policy: policy, streamedBodyByteCount: seen.byteCount)
+                response = ResponseRecord(response: captured, policy: sharedPolicy, streamedBodyByteCount: seen.byteCount)
                 if seen.messageCount > 0 {
                     summary = HTTPEvent.StreamSummary(
                         messageCount: seen.messageCount, droppedMessageCount: seen.messageCount - seen.emittedMessageCount
                     )
                 }
             } else {
-                response = ResponseRecord(response: head, policy: policy, streamedBodyByteCount: delivered)
+                response = ResponseRecord(response: head, policy: sharedPolicy, streamedBodyByteCount: delivered)
             }
         }
         let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed

@@ -74,6 +74,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// body fails it with ``HTTPError/Code/responseTooLarge``. Read such a body with
     /// ``send(_:body:)``. A transport's own limit may be lower.
     public let maximumBufferedResponseBytes: Int
+    /// ``policy``, boxed once: the records of this client's exchanges share it.
+    let sharedPolicy: SharedPolicy
     /// The transport's cheaper way to answer a buffered call (``BufferedShortcut``), when it has
     /// one: looked for once, here, rather than by a dynamic cast per call.
     let bufferedShortcut: (any BufferedShortcut)?
@@ -98,6 +100,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         self.middlewares = middlewares
         self.dispatcher = dispatcher
         self.policy = policy
+        sharedPolicy = SharedPolicy(policy)
         self.maximumBufferedResponseBytes = max(0, maximumBufferedResponseBytes)
         bufferedShortcut = transport as? any BufferedShortcut
     }
@@ -118,7 +121,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             return try await sendThroughMiddlewares(request, created: nil)
         }
         let correlation = added ?? reportedCorrelation(in: request)
-        let created = RequestRecord(request: request, policy: policy, correlation: correlation)
+        let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation)
         dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         if let invalid {
             let now = Moment.now()
@@ -206,7 +209,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         for attempt in unreported { emitRetried(attempt) }
         var response: ResponseRecord?
         if case .success(let value) = result {
-            response = last?.response.flatMap { $0.holds(value) ? $0 : nil } ?? ResponseRecord(response: value, policy: policy)
+            response = last?.response.flatMap { $0.holds(value) ? $0 : nil } ?? ResponseRecord(response: value, policy: sharedPolicy)
         }
         return try finish(
             result, request: last?.request ?? created, attempt: last?.number ?? 0, response: response,

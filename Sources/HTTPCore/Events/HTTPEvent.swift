@@ -98,6 +98,23 @@ public struct HTTPEvent: Sendable {
             step == .succeeded || step == .failed || step == .cancelled
         }
 
+        /// A bit of its own for each built-in name, 0 for another: a set of built-in names is
+        /// then one integer, which the dispatcher tests an event's name against with one `&`
+        /// rather than comparing it with each name an observer handles.
+        var builtInBit: UInt16 {
+            switch step {
+            case .other: 0
+            case .created: 1 << 0
+            case .started: 1 << 1
+            case .retried: 1 << 2
+            case .received: 1 << 3
+            case .message: 1 << 4
+            case .succeeded: 1 << 5
+            case .failed: 1 << 6
+            case .cancelled: 1 << 7
+            }
+        }
+
         /// The dotted name.
         public var description: String { rawValue }
     }

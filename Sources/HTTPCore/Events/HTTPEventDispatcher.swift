@@ -101,22 +101,32 @@ public final class HTTPEventDispatcher: Sendable {
 /// One subscribed observer, with the names it handles read once.
 final class Subscriber: Sendable {
     let observer: any HTTPObserver
-    /// The names of the events the observer handles; `nil` for all. A short array: a few
-    /// comparisons of names cost less than hashing one.
-    private let handledNames: [HTTPEvent.Name]?
+    /// The built-in names the observer handles, as their bits (``HTTPEvent/Name/builtInBit``):
+    /// every event is matched against them on its way to the observer, with one `&`.
+    private let handledBuiltInBits: UInt16
+    /// The other names it handles (only the package's tests make such names): a short array,
+    /// whose few comparisons cost less than hashing a name.
+    private let handledOtherNames: [HTTPEvent.Name]
+    /// Whether it handles every name (``HTTPObserver/handledEventNames`` is `nil`).
+    private let handlesEveryName: Bool
     /// Whether the observer handles any terminal event.
     let handlesTerminalEvents: Bool
     private let cancelled = Locked(false)
 
     init(_ observer: some HTTPObserver) {
         self.observer = observer
-        handledNames = observer.handledEventNames.map(Array.init)
-        handlesTerminalEvents = handledNames?.contains(where: \.isTerminal) ?? true
+        let names = observer.handledEventNames
+        handlesEveryName = names == nil
+        handledBuiltInBits = names?.reduce(0) { $0 | $1.builtInBit } ?? 0
+        handledOtherNames = names?.filter { $0.builtInBit == 0 } ?? []
+        handlesTerminalEvents = names?.contains(where: \.isTerminal) ?? true
     }
 
     /// Whether the observer handles events named `name`.
     func handles(_ name: HTTPEvent.Name) -> Bool {
-        handledNames?.contains(name) ?? true
+        if handlesEveryName { return true }
+        let bit = name.builtInBit
+        return bit != 0 ? handledBuiltInBits & bit != 0 : handledOtherNames.contains(name)
     }
 
     /// Whether its subscription was cancelled.

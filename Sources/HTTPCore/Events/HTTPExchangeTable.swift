@@ -164,15 +164,15 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     @inlinable
     public func take(for id: HTTPRequest.ID) -> Value? {
         lock.lock()
-        guard let value = state.first[id] else {
+        // One hash of the id in the usual case: removed as it is found, and `later`, empty
+        // unless a request value is in flight twice, is not looked in.
+        guard let value = state.first.removeValue(forKey: id) else {
             lock.unlock()
             return nil
         }
-        if var later = state.later[id], !later.isEmpty {
+        if !state.later.isEmpty, var later = state.later.removeValue(forKey: id) {
             state.first[id] = later.removeFirst()
-            state.later[id] = later.isEmpty ? nil : later
-        } else {
-            state.first[id] = nil
+            if !later.isEmpty { state.later[id] = later }
         }
         state.count -= 1
         unlockAfterTaking()
@@ -183,9 +183,10 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     @inlinable
     func insert(_ value: Value, for id: HTTPRequest.ID) {
         state.count += 1
-        if state.first[id] == nil {
-            state.first[id] = value
-        } else {
+        // One hash of the id in the usual case; a request value already in flight keeps its
+        // first value there, and this one waits behind it.
+        if let first = state.first.updateValue(value, forKey: id) {
+            state.first[id] = first
             state.later[id, default: []].append(value)
         }
     }

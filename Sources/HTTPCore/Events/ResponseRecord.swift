@@ -5,7 +5,8 @@ import HTTPCoreConcurrency
 /// ``RequestRecord``).
 final class ResponseRecord: @unchecked Sendable {
     let response: HTTPResponse
-    let policy: HTTPCorePolicy
+    /// The client's policy, shared by its records (one reference, not a copy of the policy).
+    let sharedPolicy: SharedPolicy
     /// For a streamed body: the bytes received so far (`response.body` then holds their first
     /// bytes, as captured); `nil` for a response received whole.
     let streamedBodyByteCount: Int?
@@ -21,11 +22,20 @@ final class ResponseRecord: @unchecked Sendable {
         var body: HTTPCorePolicy.ExposedBody?
     }
 
-    init(response: HTTPResponse, policy: HTTPCorePolicy, streamedBodyByteCount: Int? = nil) {
+    /// A record of `response` under a policy of its own (for events made as values, and tests).
+    convenience init(response: HTTPResponse, policy: HTTPCorePolicy, streamedBodyByteCount: Int? = nil) {
+        self.init(response: response, policy: SharedPolicy(policy), streamedBodyByteCount: streamedBodyByteCount)
+    }
+
+    /// A record of `response` under a client's `policy`.
+    init(response: HTTPResponse, policy: SharedPolicy, streamedBodyByteCount: Int? = nil) {
         self.response = response
-        self.policy = policy
+        sharedPolicy = policy
         self.streamedBodyByteCount = streamedBodyByteCount
     }
+
+    /// The policy the record's fields are exposed by.
+    var policy: HTTPCorePolicy { sharedPolicy.policy }
 
     /// The bytes of the body received.
     var bodyByteCount: Int { streamedBodyByteCount ?? response.body.count }

@@ -74,12 +74,24 @@ extension HTTPRequest {
         let isURLChecked = checkedURL == url
         if let problem = validationProblem(bodyLength: bodyLength, checksURL: !isURLChecked, checkedHeaders: checkedHeaders) { throw problem }
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
-        if !isURLChecked, let scheme = url.scheme, scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }),
+        // The checked URL's absolute string begins with its scheme: read there, Foundation's
+        // `scheme` (a parse, about 400 instructions) is needed only for one to lowercase.
+        if !isURLChecked, Self.hasUppercaseScheme(url.absoluteString), let scheme = url.scheme,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         {
             components.scheme = scheme.lowercased()
             if let lowercased = components.url { url = lowercased }
         }
+    }
+
+    /// Whether the scheme `absoluteString` begins with, up to its first `:`, has an uppercase
+    /// letter.
+    private static func hasUppercaseScheme(_ absoluteString: String) -> Bool {
+        for byte in absoluteString.utf8 {
+            if byte == UInt8(ascii: ":") { return false }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return true }
+        }
+        return false
     }
 
     /// What is wrong with a timeout, or `nil` for `nil` or a positive number of seconds.
