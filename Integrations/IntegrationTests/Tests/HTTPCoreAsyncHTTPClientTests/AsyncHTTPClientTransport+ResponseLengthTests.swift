@@ -11,6 +11,10 @@ final class AsyncHTTPClientTransportResponseLengthTests: XCTestCase {
         let cases: [(fields: [(String, String)], method: HTTPCore.HTTPMethod, status: Int, expected: HTTPBody.Length)] = [
             ([("Content-Length", "64")], .get, 200, .known(64)),
             ([("content-length", " 64\t")], .get, 200, .known(64)),
+            ([("CONTENT-LENGTH", "64")], .get, 200, .known(64)),
+            // Case is folded for letters only: `\r` | 0x20 is `-`, and this is no Content-Length.
+            ([("Content\rLength", "64")], .get, 200, .unknown),
+            ([("Content_Length", "64")], .get, 200, .unknown),
             ([("Content-Length", "64, 64")], .get, 200, .known(64)),
             ([("Content-Length", "64"), ("Content-Length", "64")], .get, 200, .known(64)),
             ([("Content-Length", "64, 65")], .get, 200, .unknown),
