@@ -63,6 +63,14 @@ import NIOHTTP1
 /// the head or in the body after the bytes that came (read or not), and AHC cancels the
 /// request, closing its connection.
 ///
+/// The same timer checks on each exchange 50 ms after it began: AHC fails the task of a
+/// client already shut down without telling its delegate, and nothing public tells that task
+/// apart from one under way, so an exchange still going then watches its task's failure (a
+/// callback added to the task's future, which wakes its event loop). A send on a client shut
+/// down fails with ``/HTTPCore/HTTPError/Code/invalidRequest`` after those 50 ms, with or
+/// without a timeout; an exchange over sooner, as most on a local network are, never wakes
+/// that loop for it.
+///
 /// ## The body's path
 ///
 /// The transport is an AHC response delegate: each body part is copied once, on the event
@@ -163,13 +171,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             throw HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
         }
-        delegate.attach(task)
         // A client already shut down fails the task without telling the delegate. Nothing
-        // public tells that task apart from one under way, so every exchange watches its
-        // task; the head itself is awaited without a hop to the event loop.
-        task.futureResult.whenFailure { error in
-            delegate.taskFailed(error)
-        }
+        // public tells that task apart from one under way: the delegate watches its task's
+        // failure once the exchange outlived its start check (see
+        // `ExchangeDelegate.startCheckDue()`). The head itself is awaited without a hop to
+        // the event loop.
+        delegate.attach(task)
         let head = try await withTaskCancellationHandler {
             try await delegate.awaitHead()
         } onCancel: {

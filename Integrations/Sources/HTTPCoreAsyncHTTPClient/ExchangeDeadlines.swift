@@ -1,22 +1,26 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Ends the exchanges whose deadline passed, with one NIO timer for all of them instead of one
-/// per exchange.
+/// Ends the exchanges whose deadline passed, and checks on the ones still under way a moment
+/// after they began, with one NIO timer for all of them instead of one per exchange.
 ///
 /// A timer scheduled on an event loop from another thread (as AHC schedules one for each
 /// request given a deadline) costs about five allocations and a wake-up of that loop, so per
 /// request it would cost more than the rest of the transport. Here an exchange watched adds an
-/// entry to a table under a lock; the one timer is armed for the earliest deadline in the table
-/// and, when it fires, tells the exchanges whose deadline passed and re-arms for the earliest
-/// left. With one timeout for every request the timer is rearmed about once per timeout, not
-/// once per request. An exchange that ends first removes its entry; none is ended late, none
-/// early.
+/// entry to a table under a lock; the one timer is armed for the earliest time due in the table
+/// and, when it fires, tells the exchanges that are due and re-arms for the earliest left. An
+/// exchange that ends first removes its entry; none is told late, none early.
+///
+/// Each entry is due twice at most: at its start check (``Exchange/startCheckDue()``), a
+/// moment after the exchange began, and at its deadline (``Exchange/deadlinePassed()``). With
+/// exchanges under way the timer fires about once per start-check delay, whatever the rate.
 final class ExchangeDeadlines: Sendable {
     /// What this can end: an exchange under way.
     protocol Exchange: Sendable {
         /// Its deadline passed: end it as timed out.
         func deadlinePassed()
+        /// Its start check is due: it has been under way since the check was set.
+        func startCheckDue()
     }
 
     /// What an exchange is watched under; gives it back with ``unwatch(_:)``.
@@ -25,8 +29,14 @@ final class ExchangeDeadlines: Sendable {
     }
 
     private struct Watched {
+        /// When the exchange is timed out; `.distantFuture` for never.
         let deadline: NIODeadline
+        /// When its start check is due; `nil` once told, or when none was asked for.
+        var startCheck: NIODeadline?
         let exchange: any Exchange
+
+        /// The next time this entry is due.
+        var due: NIODeadline { startCheck.map { min($0, deadline) } ?? deadline }
     }
 
     private struct State {
@@ -46,15 +56,19 @@ final class ExchangeDeadlines: Sendable {
         self.eventLoop = eventLoop
     }
 
-    /// Ends `exchange` at `deadline` unless ``unwatch(_:)`` comes first.
-    func watch(_ exchange: any Exchange, until deadline: NIODeadline) -> Ticket {
+    /// Ends `exchange` at `deadline` (`nil` for never), and tells it at `startCheck` (`nil` for
+    /// no check) that it is still watched, unless ``unwatch(_:)`` comes first.
+    func watch(_ exchange: any Exchange, until deadline: NIODeadline?, checkingStartAt startCheck: NIODeadline? = nil) -> Ticket {
+        let entry = Watched(deadline: deadline ?? .distantFuture, startCheck: startCheck, exchange: exchange)
         let (ticket, replaced) = state.withLockedValue { state -> (Ticket, Scheduled<Void>?) in
             let key = state.nextKey
             state.nextKey &+= 1
-            state.watched[key] = Watched(deadline: deadline, exchange: exchange)
-            if let armed = state.armed, armed.at <= deadline { return (Ticket(key: key), nil) }
+            state.watched[key] = entry
+            let due = entry.due
+            if due == .distantFuture { return (Ticket(key: key), nil) }
+            if let armed = state.armed, armed.at <= due { return (Ticket(key: key), nil) }
             let replaced = state.armed?.timer
-            arm(&state, at: deadline)
+            arm(&state, at: due)
             return (Ticket(key: key), replaced)
         }
         replaced?.cancel()
@@ -83,19 +97,33 @@ final class ExchangeDeadlines: Sendable {
         state.armed = (deadline, generation, eventLoop.scheduleTask(deadline: deadline) { [self] in sweep(firing: generation) })
     }
 
-    /// Ends every exchange whose deadline passed and arms the timer for the earliest left.
+    /// Ends every exchange whose deadline passed, tells those whose start check is due, and arms
+    /// the timer for the earliest time left. An entry with no deadline leaves the table once
+    /// its check was told.
     private func sweep(firing generation: Int) {
         let now = eventLoop.now
-        let (expired, previous) = state.withLockedValue { state -> ([any Exchange], Scheduled<Void>?) in
-            let expired = state.watched.values.filter { $0.deadline <= now }.map(\.exchange)
-            state.watched = state.watched.filter { $0.value.deadline > now }
+        let (expired, checked, previous) = state.withLockedValue { state -> ([any Exchange], [any Exchange], Scheduled<Void>?) in
+            var expired: [any Exchange] = []
+            var checked: [any Exchange] = []
+            for key in state.watched.keys where state.watched[key]!.due <= now {
+                var entry = state.watched[key]!
+                if entry.deadline <= now {
+                    expired.append(entry.exchange)
+                    state.watched[key] = nil
+                    continue
+                }
+                checked.append(entry.exchange)
+                entry.startCheck = nil
+                state.watched[key] = entry.deadline == .distantFuture ? nil : entry
+            }
             // A `watch` may have armed another timer while this one fired.
             let previous = state.armed.flatMap { $0.generation == generation ? nil : $0.timer }
             state.armed = nil
-            if let earliest = state.watched.values.map(\.deadline).min() { arm(&state, at: earliest) }
-            return (expired, previous)
+            if let earliest = state.watched.values.map(\.due).min(), earliest != .distantFuture { arm(&state, at: earliest) }
+            return (expired, checked, previous)
         }
         previous?.cancel()
         expired.forEach { $0.deadlinePassed() }
+        checked.forEach { $0.startCheckDue() }
     }
 }

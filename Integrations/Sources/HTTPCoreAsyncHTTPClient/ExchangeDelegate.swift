@@ -96,6 +96,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var task: AsyncHTTPClient.HTTPClient.Task<Void>?
         /// Whether the deadline passed before the exchange ended.
         var timedOut = false
+        /// Whether the AHC task's failure is watched: set once the exchange outlived its start
+        /// check (or its deadline), so that ``attach(_:)`` watches a task that comes later.
+        var watchesTaskFailure = false
         var ticket: ExchangeDeadlines.Ticket?
     }
 
@@ -104,9 +107,14 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
+    /// How long an exchange runs before its AHC task's failure is watched (see
+    /// ``startCheckDue()``).
+    static let startCheckDelay = TimeAmount.milliseconds(50)
+
     /// A delegate for `request`, whose body parts stop after `maximumBytes` with
     /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)``;
-    /// `deadlines` ends it at `deadline`, when there is one.
+    /// `deadlines` ends it at `deadline`, when there is one, and checks on it after
+    /// ``startCheckDelay``.
     init(
         request: HTTPCore.HTTPRequest, maximumBytes: Int,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
@@ -115,27 +123,59 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         self.maximumBytes = maximumBytes
         self.deadlines = deadlines
         // Watched before AHC starts, so the entry is gone once the exchange ends.
-        if let deadline {
-            let ticket = deadlines.watch(self, until: deadline)
-            state.withLockedValue { $0.ticket = ticket }
-        }
+        let ticket = deadlines.watch(self, until: deadline, checkingStartAt: .now() + Self.startCheckDelay)
+        state.withLockedValue { $0.ticket = ticket }
     }
 
-    /// Gives the AHC task running the exchange; cancels it at once when the deadline came first.
+    /// Gives the AHC task running the exchange; cancels it at once when the deadline came first,
+    /// and watches its failure when the start check came first.
     func attach(_ task: AsyncHTTPClient.HTTPClient.Task<Void>) {
-        let timedOut = state.withLockedValue { state in
+        let (timedOut, watchesFailure) = state.withLockedValue { state in
             state.task = task
-            return state.timedOut
+            return (state.timedOut, state.watchesTaskFailure)
         }
+        if watchesFailure { watchFailure(of: task) }
         if timedOut { task.cancel() }
     }
 
     func deadlinePassed() {
-        let task = state.withLockedValue { state in
+        let (task, watchesFailure) = state.withLockedValue { state in
             state.timedOut = true
-            return state.task
+            return (state.task, watchFailureFromNowOn(&state))
         }
+        // Cancelling a task AHC failed without telling the delegate tells it nothing either.
+        if let task, watchesFailure { watchFailure(of: task) }
         task?.cancel()
+    }
+
+    /// The exchange has run for ``startCheckDelay`` and is not over: its AHC task may be one AHC
+    /// failed without telling the delegate (a client already shut down fails the task it
+    /// returns), so its failure is watched from now on.
+    ///
+    /// Watching every task at once would cost each exchange a wake-up of the task's event loop
+    /// (a callback added to its future from another thread), about 8,000 instructions with
+    /// its loop turn: an exchange over within the delay, as most on a local network are, never
+    /// pays it. A send on a client shut down fails after the delay, not at once.
+    func startCheckDue() {
+        let (task, watchesFailure) = state.withLockedValue { state in
+            (state.task, watchFailureFromNowOn(&state))
+        }
+        if let task, watchesFailure { watchFailure(of: task) }
+    }
+
+    /// Marks the task's failure watched, unless the exchange is over or it is already; whether
+    /// the caller should watch it.
+    private func watchFailureFromNowOn(_ state: inout State) -> Bool {
+        guard !state.isEnded, !state.watchesTaskFailure else { return false }
+        state.watchesTaskFailure = true
+        return true
+    }
+
+    /// Fails the head, if it is still awaited, when `task` fails.
+    private func watchFailure(of task: AsyncHTTPClient.HTTPClient.Task<Void>) {
+        task.futureResult.whenFailure { [self] error in
+            taskFailed(error)
+        }
     }
 
     /// HTTPCore's error for what ended the exchange: a timeout when the deadline cancelled it.

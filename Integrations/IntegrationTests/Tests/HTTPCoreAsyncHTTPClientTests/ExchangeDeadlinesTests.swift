@@ -9,11 +9,14 @@ import XCTest
 /// The one timer that ends every exchange still under way past its deadline, on an event loop
 /// whose clock the test moves.
 final class ExchangeDeadlinesTests: XCTestCase {
-    /// An exchange that records whether its deadline passed.
+    /// An exchange that records whether its deadline passed, and how often its start check came.
     private final class RecordingExchange: ExchangeDeadlines.Exchange {
         private let cancelled = NIOLockedValueBox(false)
+        private let checks = NIOLockedValueBox(0)
         var wasCancelled: Bool { cancelled.withLockedValue { $0 } }
+        var startChecks: Int { checks.withLockedValue { $0 } }
         func deadlinePassed() { cancelled.withLockedValue { $0 = true } }
+        func startCheckDue() { checks.withLockedValue { $0 += 1 } }
     }
 
     /// XCTest makes a new instance for each test, so each has its own loop and table.
@@ -93,5 +96,61 @@ final class ExchangeDeadlinesTests: XCTestCase {
         _ = deadlines.watch(late, until: start + .milliseconds(50))
         loop.advanceTime(to: start + .milliseconds(50))
         XCTAssertTrue(late.wasCancelled)
+    }
+
+    func testTheStartCheckComesOnceAtItsTimeAndTheDeadlineStillAtItsOwn() {
+        let start = loop.now
+        let exchange = RecordingExchange()
+        let ticket = deadlines.watch(exchange, until: start + .seconds(30), checkingStartAt: start + .milliseconds(50))
+
+        loop.advanceTime(to: start + .milliseconds(50) - .nanoseconds(1))
+        XCTAssertEqual(exchange.startChecks, 0)
+        loop.advanceTime(to: start + .milliseconds(50))
+        XCTAssertEqual(exchange.startChecks, 1)
+        XCTAssertFalse(exchange.wasCancelled)
+        XCTAssertEqual(deadlines.watchedCount, 1)
+
+        loop.advanceTime(to: start + .seconds(30))
+        XCTAssertEqual(exchange.startChecks, 1)
+        XCTAssertTrue(exchange.wasCancelled)
+        XCTAssertFalse(deadlines.unwatch(ticket))
+    }
+
+    func testAnExchangeWithoutDeadlineLeavesTheTableAfterItsStartCheck() {
+        let start = loop.now
+        let exchange = RecordingExchange()
+        let ticket = deadlines.watch(exchange, until: nil, checkingStartAt: start + .milliseconds(50))
+        XCTAssertEqual(deadlines.timersScheduled, 1)
+
+        loop.advanceTime(to: start + .milliseconds(50))
+        XCTAssertEqual(exchange.startChecks, 1)
+        XCTAssertEqual(deadlines.watchedCount, 0)
+        // Nothing is due any more: no timer is armed for an entry that never times out.
+        XCTAssertEqual(deadlines.timersScheduled, 1)
+        XCTAssertFalse(deadlines.unwatch(ticket))
+        loop.advanceTime(by: .hours(1))
+        XCTAssertEqual(exchange.startChecks, 1)
+        XCTAssertFalse(exchange.wasCancelled)
+    }
+
+    func testExchangesOverBeforeTheirStartCheckAreNeverToldAndShareOneTimer() {
+        let start = loop.now
+        let exchanges = (0..<1000).map { _ in RecordingExchange() }
+        let tickets = exchanges.enumerated().map { index, exchange in
+            deadlines.watch(exchange, until: start + .seconds(30), checkingStartAt: start + .milliseconds(50) + .microseconds(Int64(index)))
+        }
+        XCTAssertEqual(deadlines.timersScheduled, 1)
+        XCTAssertTrue(tickets.dropLast().allSatisfy { deadlines.unwatch($0) })
+
+        loop.advanceTime(to: start + .milliseconds(51))
+        XCTAssertEqual(exchanges.map(\.startChecks).reduce(0, +), 1)
+        XCTAssertEqual(exchanges.last!.startChecks, 1)
+        XCTAssertFalse(exchanges.contains(where: \.wasCancelled))
+    }
+
+    func testAnExchangeWithNeitherDeadlineNorCheckArmsNoTimer() {
+        let ticket = deadlines.watch(RecordingExchange(), until: nil)
+        XCTAssertEqual(deadlines.timersScheduled, 0)
+        XCTAssertTrue(deadlines.unwatch(ticket))
     }
 }
