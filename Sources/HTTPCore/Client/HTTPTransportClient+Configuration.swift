@@ -8,9 +8,13 @@ extension HTTPTransportClient {
     /// instructions). A client that holds one reference is copied with one retain, and its
     /// layout is the same for every transport.
     final class Configuration: Sendable {
+        /// ``HTTPTransportClient/middlewares``.
         let middlewares: [any HTTPMiddleware]
+        /// ``HTTPTransportClient/dispatcher``.
         let dispatcher: HTTPEventDispatcher
+        /// ``HTTPTransportClient/policy``, boxed once: the records of the client's exchanges share it.
         let sharedPolicy: SharedPolicy
+        /// ``HTTPTransportClient/maximumBufferedResponseBytes``, never negative.
         let maximumBufferedResponseBytes: Int
         /// The transport's ``BufferedShortcut``, when it has one: looked for once, here, rather
         /// than by a dynamic cast per call.
@@ -18,6 +22,7 @@ extension HTTPTransportClient {
         /// Last: every field before it has an offset that does not depend on the transport.
         let transport: Transport
 
+        /// Keeps what a client is made with; `sharedPolicy` boxes its policy.
         init(
             transport: Transport, middlewares: [any HTTPMiddleware], dispatcher: HTTPEventDispatcher, sharedPolicy: SharedPolicy,
             maximumBufferedResponseBytes: Int
