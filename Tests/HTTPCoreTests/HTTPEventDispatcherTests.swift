@@ -114,6 +114,28 @@ final class HTTPEventDispatcherTests: XCTestCase {
         XCTAssertTrue(dispatcher.hasObservers)
     }
 
+    func testASubscriptionKeptAfterItsDispatcherIsGoneKeepsNoOtherObserverAlive() {
+        // Observers that are classes, so their lifetimes can be watched.
+        final class Observer: HTTPObserver {
+            func handle(_ event: HTTPEvent) {}
+        }
+        weak var otherObserver: Observer?
+        weak var freedDispatcher: HTTPEventDispatcher?
+        var kept: HTTPEventSubscription?
+        do {
+            let dispatcher = HTTPEventDispatcher()
+            let other = Observer()
+            kept = dispatcher.subscribe(Observer())
+            dispatcher.subscribe(other)
+            otherObserver = other
+            freedDispatcher = dispatcher
+        }
+        XCTAssertNil(freedDispatcher)
+        XCTAssertNil(otherObserver)
+        kept?.cancel()
+        XCTAssertEqual(kept?.isCancelled, true)
+    }
+
     func testAnObserverMayCancelItsOwnSubscriptionWhileHandlingAnEvent() {
         let dispatcher = HTTPEventDispatcher()
         let subscription = Locked<HTTPEventSubscription?>(nil)

@@ -58,7 +58,7 @@ extension HTTPTransportClient {
         _ record: RequestRecord, number: Int, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?
     ) async -> (attempt: AttemptLog.Attempt, result: Result<HTTPResponse, HTTPError>) {
         let start = Moment.now()
-        dispatcher.emit(.requestStarted) { HTTPEvent(
+        configuration.dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
         ) }
@@ -67,7 +67,7 @@ extension HTTPTransportClient {
         var response: ResponseRecord?
         if case .success(let value) = result {
             response = ResponseRecord(response: value, policy: sharedPolicy)
-            dispatcher.emit(.responseReceived) { HTTPEvent(
+            configuration.dispatcher.emit(.responseReceived) { HTTPEvent(
                 name: $0, request: record, attempt: number, response: response, startedAt: start.date,
                 attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             ) }
@@ -98,7 +98,7 @@ extension HTTPTransportClient {
         request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
             if let bufferedShortcut { return .success(try await bufferedShortcut.performBuffered(request)) }
-            return .success(try await transport.performCollected(request, upTo: maximumBufferedResponseBytes))
+            return .success(try await configuration.transport.performCollected(request, upTo: maximumBufferedResponseBytes))
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))
         }

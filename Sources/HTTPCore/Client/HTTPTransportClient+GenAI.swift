@@ -6,7 +6,7 @@ extension HTTPTransportClient {
     /// middlewares (one may move the call to another provider), and call it only for an
     /// observed exchange.
     func recognizedGenAI(_ request: HTTPRequest) -> GenAIRecognition? {
-        policy.genAI?.recognize(request)
+        sharedPolicy.policy.genAI?.recognize(request)
     }
 
     /// Whether an exchange beginning now reads LLM calls for their facts: recognition is on
@@ -14,7 +14,7 @@ extension HTTPTransportClient {
     /// exchange decides once, as it begins, whether its response is tapped for them; a
     /// buffered one needs no decision, as its terminal event is built only for such an observer.
     var readsGenAI: Bool {
-        policy.genAI != nil && dispatcher.hasTerminalEventObservers
+        sharedPolicy.policy.genAI != nil && configuration.dispatcher.hasTerminalEventObservers
     }
 
     /// The record of the LLM call `request` (as it last went out) is, if any, for its terminal

@@ -23,7 +23,7 @@ extension HTTPTransportClient {
         let request = outgoing
         let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation, isStreamed: true)
         let readsGenAI = readsGenAI
-        dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
+        configuration.dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = MiddlewareExchange(
             request: request, bodyLength: bodyLength, created: created, readsGenAI: readsGenAI,
@@ -81,20 +81,20 @@ extension HTTPTransportClient {
                 isStreamed: true, streamedBodyByteCount: body == nil ? nil : 0, earlier: exchange.created
             )
         }
-        let requestTap = body.map { _ in BodyTap(captureLimit: policy.capturedBodyBytes) }
+        let requestTap = body.map { _ in BodyTap(captureLimit: sharedPolicy.policy.capturedBodyBytes) }
         let sentBody = body.map { requestTap!.watching($0) }
         let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
         var bounded = request
         bounded.timeout = Self.attemptTimeout(own: ownTimeout, deadline: exchange.context.deadline)
         let start = Moment.now()
-        dispatcher.emit(.requestStarted) { HTTPEvent(
+        configuration.dispatcher.emit(.requestStarted) { HTTPEvent(
             name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
         ) }
         let result: Swift.Result<(HTTPResponse, HTTPBody), HTTPError>
         do {
             if let interruption = exchange.context.interruption { throw interruption }
-            result = .success(try await transport.perform(bounded, body: sentBody))
+            result = .success(try await configuration.transport.perform(bounded, body: sentBody))
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
@@ -110,7 +110,7 @@ extension HTTPTransportClient {
         case .success(let (head, responseBody)):
             let headRecord = ResponseRecord(response: head, policy: sharedPolicy, streamedBodyByteCount: 0)
             let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
-            dispatcher.emit(.responseReceived) { HTTPEvent(
+            configuration.dispatcher.emit(.responseReceived) { HTTPEvent(
                 name: $0, request: record, attempt: number, response: headRecord, startedAt: start.date,
                 attemptTiming: timing
             ) }
@@ -136,22 +136,23 @@ extension HTTPTransportClient {
         began: Moment, genAI: GenAIRecognition?
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
-        if policy.bodyCapture == .omitted {
+        if sharedPolicy.policy.bodyCapture == .omitted {
             emit = nil
         } else {
-            emit = { [dispatcher, policy] arrival in
+            emit = { [dispatcher, sharedPolicy] arrival in
                 dispatcher.emit(.responseMessage) { HTTPEvent(
                     name: $0, request: request, attempt: attempt, response: headRecord, startedAt: timing.startedAt,
                     attemptTiming: timing,
                     message: StreamMessageRecord(
                         raw: arrival.message, index: arrival.index, millisecondsSincePrevious: arrival.millisecondsSincePrevious,
-                        redactor: policy.redactor
+                        redactor: sharedPolicy.policy.redactor
                     )
                 ) }
             }
         }
         return BodyTap(
-            captureLimit: policy.capturedBodyBytes, contentType: head.headers["Content-Type"], messages: policy.streamMessages,
+            captureLimit: sharedPolicy.policy.capturedBodyBytes, contentType: head.headers["Content-Type"],
+            messages: sharedPolicy.policy.streamMessages,
             onMessage: emit, genAI: genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
         )
     }
@@ -200,7 +201,7 @@ extension HTTPTransportClient {
             }
         }
         let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed
-        dispatcher.emit(name) { HTTPEvent(
+        configuration.dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
             genAI: exchange.readsGenAI ? streamedGenAI(request, head: head, tap: responseTap, error: error) : nil

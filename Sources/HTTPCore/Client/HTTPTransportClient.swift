@@ -63,22 +63,24 @@ import HTTPCoreText
 /// is emitted.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
-    public let transport: Transport
+    public var transport: Transport { configuration.transport }
     /// The middlewares every request goes through, first to last, before the transport.
-    public let middlewares: [any HTTPMiddleware]
+    public var middlewares: [any HTTPMiddleware] { configuration.middlewares }
     /// The dispatcher that receives this client's events.
-    public let dispatcher: HTTPEventDispatcher
+    public var dispatcher: HTTPEventDispatcher { configuration.dispatcher }
     /// What events expose, and whether requests carry a correlation header.
-    public let policy: HTTPCorePolicy
+    public var policy: HTTPCorePolicy { configuration.sharedPolicy.policy }
     /// The most response body bytes a buffered call (``send(_:)``) takes into memory; a longer
     /// body fails it with ``HTTPError/Code/responseTooLarge``. Read such a body with
     /// ``send(_:body:)``. A transport's own limit may be lower.
-    public let maximumBufferedResponseBytes: Int
+    public var maximumBufferedResponseBytes: Int { configuration.maximumBufferedResponseBytes }
     /// ``policy``, boxed once: the records of this client's exchanges share it.
-    let sharedPolicy: SharedPolicy
+    var sharedPolicy: SharedPolicy { configuration.sharedPolicy }
     /// The transport's cheaper way to answer a buffered call (``BufferedShortcut``), when it has
     /// one: looked for once, here, rather than by a dynamic cast per call.
-    let bufferedShortcut: (any BufferedShortcut)?
+    var bufferedShortcut: (any BufferedShortcut)? { configuration.bufferedShortcut }
+    /// All of the above, in one reference (see ``Configuration``).
+    let configuration: Configuration
 
     /// Creates a client around a transport.
     ///
@@ -96,13 +98,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         policy: HTTPCorePolicy = .default,
         maximumBufferedResponseBytes: Int = 64 << 20
     ) {
-        self.transport = transport
-        self.middlewares = middlewares
-        self.dispatcher = dispatcher
-        self.policy = policy
-        sharedPolicy = SharedPolicy(policy)
-        self.maximumBufferedResponseBytes = max(0, maximumBufferedResponseBytes)
-        bufferedShortcut = transport as? any BufferedShortcut
+        configuration = Configuration(
+            transport: transport, middlewares: middlewares, dispatcher: dispatcher, sharedPolicy: SharedPolicy(policy),
+            maximumBufferedResponseBytes: max(0, maximumBufferedResponseBytes)
+        )
     }
 
     /// Performs one exchange; see ``HTTPClient/send(_:)``.
@@ -112,7 +111,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         // caller's request as it was is not checked again.
         let added = addCorrelationHeader(to: &request)
         let invalid = Self.prepareForSending(&request, bodyLength: .known(Int64(request.body?.count ?? 0)))
-        if !dispatcher.hasObservers {
+        if !configuration.dispatcher.hasObservers {
             if let invalid { throw invalid }
             // Nobody observes: no events, only the middlewares, the transport and the deadline.
             guard !middlewares.isEmpty else {
@@ -122,7 +121,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
         let correlation = added ?? reportedCorrelation(in: request)
         let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation)
-        dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
+        configuration.dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         if let invalid {
             let now = Moment.now()
             return try finish(
@@ -167,7 +166,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// correlation id; `nil` when the policy names none (``reportedCorrelation(in:)`` then
     /// finds one the caller set).
     func addCorrelationHeader(to request: inout HTTPRequest) -> RequestRecord.Correlation? {
-        guard let name = policy.correlationHeaderName else { return nil }
+        guard let name = sharedPolicy.policy.correlationHeaderName else { return nil }
         if let existing = request.headers[name] { return .init(headerName: name, value: existing, isGenerated: false) }
         let value = UUID().uuidString
         request.headers.add(name: name, value: value)
@@ -176,7 +175,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// The first of the policy's reported headers that the request carries, as its correlation id.
     func reportedCorrelation(in request: HTTPRequest) -> RequestRecord.Correlation? {
-        policy.reportedCorrelation(in: request.headers).map { .init(headerName: $0.headerName, value: $0.value, isGenerated: false) }
+        sharedPolicy.reportedCorrelation(in: request.headers)
     }
 
     // MARK: Without middlewares: one attempt, the caller's request as it is
@@ -244,7 +243,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// Emits a retried attempt's event. Call it in a loop: passed as `forEach(emitRetried)`, a
     /// method becomes a closure that copies the client into a new allocation on every call.
     func emitRetried(_ attempt: AttemptLog.Attempt) {
-        dispatcher.emit(.requestRetried) { HTTPEvent(
+        configuration.dispatcher.emit(.requestRetried) { HTTPEvent(
             name: $0, request: attempt.request, attempt: attempt.number, response: attempt.response,
             error: attempt.error, startedAt: attempt.startedAt, ended: attempt.ended, attemptTiming: attempt.timing
         ) }
@@ -265,7 +264,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     ) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let value):
-            dispatcher.emit(.requestSucceeded) { HTTPEvent(
+            configuration.dispatcher.emit(.requestSucceeded) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
                 attemptTiming: attemptTiming,
                 genAI: bufferedGenAI(request, response: value, error: nil)
@@ -273,7 +272,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
-            dispatcher.emit(name) { HTTPEvent(
+            configuration.dispatcher.emit(name) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming,
                 genAI: bufferedGenAI(request, response: nil, error: error)
             ) }

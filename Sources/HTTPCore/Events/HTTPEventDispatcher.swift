@@ -38,6 +38,11 @@ public final class HTTPEventDispatcher: Sendable {
     /// Creates a dispatcher without observers.
     public init() {}
 
+    /// Lets the observers go: a subscription outliving the dispatcher holds the emptied list.
+    deinit {
+        subscribers.withLock { $0.removeAll() }
+    }
+
     /// Whether any observer is subscribed.
     public var hasObservers: Bool {
         subscribers.withLock { !$0.isEmpty }
@@ -54,8 +59,12 @@ public final class HTTPEventDispatcher: Sendable {
     public func subscribe(_ observer: some HTTPObserver) -> HTTPEventSubscription {
         let subscriber = Subscriber(observer)
         subscribers.withLock { $0.append(subscriber) }
-        return HTTPEventSubscription(subscriber) { [weak self] cancelled in
-            self?.subscribers.withLock { subscribers in subscribers.removeAll { $0 === cancelled } }
+        // The list, not the dispatcher: a weak reference to the dispatcher would give it a side
+        // table, and every retain and release of it (clients hold it) would take the runtime's
+        // slow path, about 125 instructions a pair. The dispatcher empties the list as it goes,
+        // so a subscription kept longer keeps no observer alive.
+        return HTTPEventSubscription(subscriber) { [subscribers] cancelled in
+            subscribers.withLock { subscribers in subscribers.removeAll { $0 === cancelled } }
         }
     }
 
