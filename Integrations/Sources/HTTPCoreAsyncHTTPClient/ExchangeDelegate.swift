@@ -179,8 +179,13 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     /// HTTPCore's error for what ended the exchange: a timeout when the deadline cancelled it.
+    /// A client already shut down never started the exchange, so its error stands even when
+    /// the deadline passed before the failure was watched (a timeout under the start check's
+    /// delay).
     func failure(_ error: any Error) -> HTTPCore.HTTPError {
-        state.withLockedValue { $0.timedOut } ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
+        let neverStarted = (error as? HTTPClientError) == .alreadyShutdown
+        return !neverStarted && state.withLockedValue { $0.timedOut }
+            ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
     }
 
     /// The AHC task failed: fails the head if it is still awaited. For a client already shut

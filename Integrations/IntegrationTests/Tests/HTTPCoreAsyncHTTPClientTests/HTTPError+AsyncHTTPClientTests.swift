@@ -46,10 +46,11 @@ final class HTTPErrorAsyncHTTPClientTests: XCTestCase {
         try await ahc.shutdown()
         let client = HTTPTransportClient(asyncHTTPClient: ahc, dispatcher: HTTPEventDispatcher())
         // AHC fails the task of a client shut down without telling the delegate: the start
-        // check finds it, with a deadline and without one. Without the check the first would
-        // end as a timeout after 60 s, and the second would wait forever, so it runs only
-        // once the first passed.
-        for timeout in [60, nil] as [TimeInterval?] {
+        // check finds it, with a deadline and without one, and a deadline of 0.01 s finds it
+        // first, naming the shutdown, not a timeout. Without the check the first would end as
+        // a timeout after 60 s and the second would wait forever, so each runs only once the
+        // one before passed.
+        for timeout in [60, nil, 0.01] as [TimeInterval?] {
             do {
                 _ = try await client.send(HTTPCore.HTTPRequest(url: server.url("/"), timeout: timeout))
                 XCTFail("expected an error")
