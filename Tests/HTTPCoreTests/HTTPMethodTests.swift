@@ -24,4 +24,11 @@ final class HTTPMethodTests: XCTestCase {
         XCTAssertEqual(HTTPMethod("GET"), .get)
         XCTAssertNotEqual(HTTPMethod("get"), .get)
     }
+
+    /// The bit set answers as RFC 9110's `tchar` rule, spelled out, for every byte.
+    func testTokenCharactersAreExactlyRFC9110s() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        let accepted = (0...255).map(UInt8.init).filter(HTTPMethod.isTokenCharacter)
+        XCTAssertEqual(accepted, tchar.sorted())
+    }
 }

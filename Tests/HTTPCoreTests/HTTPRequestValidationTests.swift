@@ -97,6 +97,38 @@ final class HTTPRequestValidationTests: XCTestCase {
         )
     }
 
+    /// Values are read 8 bytes at a time: every forbidden byte is found, and named at its
+    /// offset, wherever it falls in a word or in the tail after the last whole word; a tab, a
+    /// byte of 0x80 or over and every other allowed byte pass wherever they fall.
+    func testEveryForbiddenValueByteIsFoundAtEveryOffset() {
+        let rule = ": values may not hold CR, LF, NUL or other control characters but tab"
+        let forbidden = (0x00...0x1F).filter { $0 != 0x09 } + [0x7F]
+        for byte in forbidden.map(UInt8.init) {
+            for offset in 0..<19 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+                bytes[offset] = byte
+                let name = byte == 0x0D ? "CR" : byte == 0x0A ? "LF" : byte == 0 ? "NUL" : "the control character 0x" + String(byte, radix: 16, uppercase: true)
+                XCTAssertEqual(
+                    problem(HTTPRequest(url: url, headers: ["A": String(decoding: bytes, as: UTF8.self)])),
+                    "header \"A\" value has \(name) at byte \(offset)" + rule
+                )
+            }
+        }
+        let allowed = [0x09] + Array(0x20...0x7E)
+        for byte in allowed.map(UInt8.init) {
+            for offset in 0..<19 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 19)
+                bytes[offset] = byte
+                XCTAssertNil(problem(HTTPRequest(url: url, headers: ["A": String(decoding: bytes, as: UTF8.self)])), "\(byte) at \(offset)")
+            }
+        }
+        XCTAssertNil(problem(HTTPRequest(url: url, headers: ["A": String(repeating: "é\u{7FF}\u{FFFF}\u{10FFFF}", count: 5)])))
+        XCTAssertEqual(
+            problem(HTTPRequest(url: url, headers: ["A": String(repeating: "é", count: 8) + "\t\u{1F}"])),
+            "header \"A\" value has the control character 0x1F at byte 17" + rule
+        )
+    }
+
     func testMessagesNeverQuoteAHeaderValueOrTheURLBeyondSchemeAndPort() {
         let messages = [
             problem(HTTPRequest(url: URL(string: "https://user:s3cr3t@h:99999/p?token=s3cr3t")!)),
