@@ -122,7 +122,9 @@ extension HTTPRequest {
             return invalid("url is \(bytes.count) bytes long, over the limit of \(maximumURLBytes) (HTTPRequest.maximumURLBytes)")
         }
         let afterScheme = bytes[(colon + 1)...]
-        guard afterScheme.starts(with: "//".utf8) else { return invalid("url has no host") }
+        guard afterScheme.count >= 2, afterScheme[colon + 1] == UInt8(ascii: "/"), afterScheme[colon + 2] == UInt8(ascii: "/") else {
+            return invalid("url has no host")
+        }
         let authority = afterScheme.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
         let hostEnd: Int
@@ -132,7 +134,8 @@ extension HTTPRequest {
             hostEnd = hostAndPort.firstIndex(of: UInt8(ascii: ":")) ?? hostAndPort.endIndex
         }
         let host = hostAndPort[..<hostEnd]
-        guard !host.isEmpty, !host.elementsEqual("[]".utf8) else { return invalid("url has no host") }
+        let isEmptyIPLiteral = host.count == 2 && host.first == UInt8(ascii: "[") && host.last == UInt8(ascii: "]")
+        guard !host.isEmpty, !isEmptyIPLiteral else { return invalid("url has no host") }
         guard !hasSpaceOrControl(host) else { return invalid("url host has a space or a control character") }
         let afterHost = hostAndPort[hostEnd...]
         guard afterHost.first == UInt8(ascii: ":") else { return nil }
@@ -143,11 +146,13 @@ extension HTTPRequest {
     /// scheme's default) or in 1…65535.
     private static func portProblem(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPError? {
         guard !digits.isEmpty else { return nil }
-        let port = String(decoding: digits, as: UTF8.self)
-        guard digits.allSatisfy(isDigit) else { return invalid("port \(quoted(port)) is not a number in 1…65535") }
+        // The port's text is made for a message only: a valid one costs no string.
+        guard digits.allSatisfy(isDigit) else { return invalid("port \(quoted(String(decoding: digits, as: UTF8.self))) is not a number in 1…65535") }
         let significant = digits.drop { $0 == UInt8(ascii: "0") }
         let number = significant.count > 5 ? Int.max : significant.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        guard (1...65_535).contains(number) else { return invalid("port \(UTF8Text.cut(port, toBytes: 32)) is out of range 1…65535") }
+        guard (1...65_535).contains(number) else {
+            return invalid("port \(UTF8Text.cut(String(decoding: digits, as: UTF8.self), toBytes: 32)) is out of range 1…65535")
+        }
         return nil
     }
 
