@@ -47,8 +47,17 @@ extension HTTPRequest {
     /// `checksURL`: `false` for a URL known to pass; `checkedHeaders`: headers that passed
     /// already (see ``prepareForSending(bodyLength:urlCheckedAs:headersCheckedAs:)``).
     package func validationProblem(bodyLength: HTTPBody.Length, checksURL: Bool = true, checkedHeaders: HTTPHeaders? = nil) -> HTTPError? {
+        var schemeHasUppercase = false
+        return validationProblem(bodyLength: bodyLength, checksURL: checksURL, checkedHeaders: checkedHeaders, schemeHasUppercase: &schemeHasUppercase)
+    }
+
+    /// ``validationProblem(bodyLength:checksURL:checkedHeaders:)``, telling as well whether the
+    /// URL's scheme, when checked, has an uppercase letter.
+    private func validationProblem(
+        bodyLength: HTTPBody.Length, checksURL: Bool, checkedHeaders: HTTPHeaders?, schemeHasUppercase: inout Bool
+    ) -> HTTPError? {
         if let problem = Self.timeoutProblem(timeout) { return problem }
-        if checksURL, let problem = urlProblem { return problem }
+        if checksURL, let problem = urlProblem(schemeHasUppercase: &schemeHasUppercase) { return problem }
         if let problem = headerProblem(bodyLength: bodyLength, checkedHeaders: checkedHeaders) { return problem }
         if method == .trace, bodyLength != .known(0) {
             return Self.invalid("body: a TRACE request has no body (RFC 9110, section 9.3.8)")
@@ -71,27 +80,20 @@ extension HTTPRequest {
     package mutating func prepareForSending(
         bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil, headersCheckedAs checkedHeaders: HTTPHeaders? = nil
     ) throws(HTTPError) {
-        let isURLChecked = checkedURL == url
-        if let problem = validationProblem(bodyLength: bodyLength, checksURL: !isURLChecked, checkedHeaders: checkedHeaders) { throw problem }
+        var schemeHasUppercase = false
+        let problem = validationProblem(
+            bodyLength: bodyLength, checksURL: checkedURL != url, checkedHeaders: checkedHeaders, schemeHasUppercase: &schemeHasUppercase
+        )
+        if let problem { throw problem }
         if let timeout, timeout > Self.longestTimeout { self.timeout = nil }
-        // The checked URL's absolute string begins with its scheme: read there, Foundation's
-        // `scheme` (a parse, about 400 instructions) is needed only for one to lowercase.
-        if !isURLChecked, Self.hasUppercaseScheme(url.absoluteString), let scheme = url.scheme,
+        // The scheme's case is read as the URL is checked: Foundation's `scheme` (a parse, about
+        // 400 instructions) is needed only for one to lowercase.
+        if schemeHasUppercase, let scheme = url.scheme,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         {
             components.scheme = scheme.lowercased()
             if let lowercased = components.url { url = lowercased }
         }
-    }
-
-    /// Whether the scheme `absoluteString` begins with, up to its first `:`, has an uppercase
-    /// letter.
-    private static func hasUppercaseScheme(_ absoluteString: String) -> Bool {
-        for byte in absoluteString.utf8 {
-            if byte == UInt8(ascii: ":") { return false }
-            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { return true }
-        }
-        return false
     }
 
     /// What is wrong with a timeout, or `nil` for `nil` or a positive number of seconds.
@@ -104,42 +106,61 @@ extension HTTPRequest {
     /// What is wrong with the URL, read from its absolute string in one pass: Foundation's
     /// `scheme`, `host` and `port` cost about as much each, and `port` is `nil` for one too
     /// long for an `Int` (a transport would then connect to the default port instead).
-    private var urlProblem: HTTPError? {
+    /// `schemeHasUppercase`: set to whether the scheme has an uppercase letter, which the
+    /// request as sent spells in lowercase.
+    private func urlProblem(schemeHasUppercase: inout Bool) -> HTTPError? {
         var text = url.absoluteString
-        return text.withUTF8(Self.urlProblem(in:))
+        return text.withUTF8 { Self.urlProblem(in: $0, schemeHasUppercase: &schemeHasUppercase) }
     }
 
-    private static func urlProblem(in bytes: UnsafeBufferPointer<UInt8>) -> HTTPError? {
+    private static func urlProblem(in bytes: UnsafeBufferPointer<UInt8>, schemeHasUppercase: inout Bool) -> HTTPError? {
         // RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), before the first ":".
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
-            bytes[..<colon].allSatisfy({ isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) })
-        else { return invalid("url has no scheme: use an absolute http or https URL") }
-        let scheme = bytes[..<colon]
-        guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
-            return invalid("url scheme \(quoted(String(decoding: scheme, as: UTF8.self))) is not supported: use http or https")
+        var colon = 0
+        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
+            let byte = bytes[colon]
+            guard isLetter(byte) || colon > 0 && (isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))
+            else { return invalid("url has no scheme: use an absolute http or https URL") }
+            if byte < UInt8(ascii: "a"), isLetter(byte) { schemeHasUppercase = true }
+            colon += 1
+        }
+        guard colon > 0, colon < bytes.count else { return invalid("url has no scheme: use an absolute http or https URL") }
+        // Scheme bytes are letters, digits and "+-." only, so setting 0x20 lowercases a letter and
+        // turns no other of them into one.
+        let isHTTP = (colon == 4 || colon == 5) && bytes[0] | 0x20 == UInt8(ascii: "h") && bytes[1] | 0x20 == UInt8(ascii: "t")
+            && bytes[2] | 0x20 == UInt8(ascii: "t") && bytes[3] | 0x20 == UInt8(ascii: "p") && (colon == 4 || bytes[4] | 0x20 == UInt8(ascii: "s"))
+        guard isHTTP else {
+            return invalid("url scheme \(quoted(String(decoding: bytes[..<colon], as: UTF8.self))) is not supported: use http or https")
         }
         guard bytes.count <= maximumURLBytes else {
             return invalid("url is \(bytes.count) bytes long, over the limit of \(maximumURLBytes) (HTTPRequest.maximumURLBytes)")
         }
-        let afterScheme = bytes[(colon + 1)...]
-        guard afterScheme.count >= 2, afterScheme[colon + 1] == UInt8(ascii: "/"), afterScheme[colon + 2] == UInt8(ascii: "/") else {
+        let authorityStart = colon + 3
+        guard authorityStart <= bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else {
             return invalid("url has no host")
         }
-        let authority = afterScheme.dropFirst(2).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
-        let hostEnd: Int
-        if hostAndPort.first == UInt8(ascii: "[") {
-            hostEnd = hostAndPort.firstIndex(of: UInt8(ascii: "]")).map { $0 + 1 } ?? hostAndPort.endIndex
-        } else {
-            hostEnd = hostAndPort.firstIndex(of: UInt8(ascii: ":")) ?? hostAndPort.endIndex
+        // The authority runs to the path, the query or the fragment; its host follows the last "@".
+        var authorityEnd = authorityStart
+        var hostStart = authorityStart
+        while authorityEnd < bytes.count {
+            let byte = bytes[authorityEnd]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") { hostStart = authorityEnd + 1 }
+            authorityEnd += 1
         }
-        let host = hostAndPort[..<hostEnd]
-        let isEmptyIPLiteral = host.count == 2 && host.first == UInt8(ascii: "[") && host.last == UInt8(ascii: "]")
-        guard !host.isEmpty, !isEmptyIPLiteral else { return invalid("url has no host") }
-        guard !hasSpaceOrControl(host) else { return invalid("url host has a space or a control character") }
-        let afterHost = hostAndPort[hostEnd...]
-        guard afterHost.first == UInt8(ascii: ":") else { return nil }
-        return portProblem(afterHost.dropFirst())
+        // An IP literal ends after its "]"; any other host at the port's ":".
+        var hostEnd = hostStart
+        if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+            while hostEnd < authorityEnd, bytes[hostEnd] != UInt8(ascii: "]") { hostEnd += 1 }
+            if hostEnd < authorityEnd { hostEnd += 1 }
+        } else {
+            while hostEnd < authorityEnd, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+        }
+        let hostLength = hostEnd - hostStart
+        let isEmptyIPLiteral = hostLength == 2 && bytes[hostStart] == UInt8(ascii: "[") && bytes[hostStart + 1] == UInt8(ascii: "]")
+        guard hostLength > 0, !isEmptyIPLiteral else { return invalid("url has no host") }
+        guard !hasSpaceOrControl(bytes[hostStart..<hostEnd]) else { return invalid("url host has a space or a control character") }
+        guard hostEnd < authorityEnd, bytes[hostEnd] == UInt8(ascii: ":") else { return nil }
+        return portProblem(bytes[(hostEnd + 1)..<authorityEnd])
     }
 
     /// What is wrong with the port written after a URL's host, or `nil` when it is empty (the
@@ -177,11 +198,6 @@ extension HTTPRequest {
 
     private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
-        bytes.count == lowercase.utf8CodeUnitCount
-            && zip(bytes, UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// What is wrong with one of the caller's framing fields for a body of `bodyLength`: a
