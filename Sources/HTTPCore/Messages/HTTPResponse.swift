@@ -66,22 +66,46 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// The identifier of the request this answers.
-    public var requestID: HTTPRequest.ID
+    public var requestID: HTTPRequest.ID {
+        get { storage.requestID }
+        _modify { yield &uniqueStorage().requestID }
+    }
     /// The numeric status code.
-    public var statusCode: Int
+    public var statusCode: Int {
+        get { storage.statusCode }
+        _modify { yield &uniqueStorage().statusCode }
+    }
     /// The header fields, in order, repeated names kept.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &uniqueStorage().headers }
+    }
     /// The body; empty when the server sent none.
-    public var body: Data
+    public var body: Data {
+        get { storage.body }
+        _modify { yield &uniqueStorage().body }
+    }
     /// The final URL, after any redirects.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        _modify { yield &uniqueStorage().url }
+    }
     /// How the transport reached this response when it followed redirects; `nil` when it
     /// followed none, or cannot tell.
-    public var redirection: HTTPRedirection?
+    public var redirection: HTTPRedirection? {
+        get { storage.redirection }
+        _modify { yield &uniqueStorage().redirection }
+    }
     /// Header fields the transport added to the request it sent (a `User-Agent`, an
     /// `Accept-Encoding`…), as far as it can tell; empty when it added none or cannot tell.
     /// Outputs show them with the request's own.
-    public var addedRequestHeaders: HTTPHeaders = [:]
+    public var addedRequestHeaders: HTTPHeaders {
+        get { storage.addedRequestHeaders }
+        _modify { yield &uniqueStorage().addedRequestHeaders }
+    }
+
+    /// The fields, shared by copies until one of them changes (copy on write).
+    private var storage: Storage
 
     /// The status and its class.
     public var status: Status { Status(code: statusCode) }
@@ -95,12 +119,32 @@ public struct HTTPResponse: Sendable, Hashable {
         url: URL,
         redirection: HTTPRedirection? = nil
     ) {
-        self.requestID = requestID
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.url = url
-        self.redirection = redirection
+        storage = Storage(
+            requestID: requestID, statusCode: statusCode, headers: headers, body: body, url: url,
+            redirection: redirection, addedRequestHeaders: [:]
+        )
+    }
+
+    /// The storage, copied first when another response shares it, so that writing it changes
+    /// this response alone.
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// Whether the two responses have equal fields; copies of one response are equal at once.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.hasSameFields(as: rhs.storage)
+    }
+
+    /// Whether this response and `other` hold one storage: copies that neither changed since.
+    func sharesStorage(with other: HTTPResponse) -> Bool {
+        storage === other.storage
+    }
+
+    /// Hashes every field that ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        storage.hashFields(into: &hasher)
     }
 }
 
@@ -108,8 +152,30 @@ extension HTTPResponse {
     /// The response as a streaming exchange hands it over: the head, with an empty body, and
     /// its body in memory as a replayable ``HTTPBody``.
     package var splitBody: (head: HTTPResponse, body: HTTPBody) {
+        splittingBody()
+    }
+
+    /// ``splitBody`` from a response its caller no longer needs, so that the head can keep
+    /// its storage instead of copying it.
+    package consuming func splittingBody() -> (head: HTTPResponse, body: HTTPBody) {
+        let body = self.body
         var head = self
-        head.body = Data()
+        if !body.isEmpty { head.body = Data() }
         return (head, HTTPBody(body))
+    }
+}
+
+extension HTTPResponse: CustomReflectable {
+    /// The response's fields, as `print`, `dump` and debuggers showed them before they moved
+    /// into one storage: the storage itself is no field of the response.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "requestID": requestID, "statusCode": statusCode, "headers": headers, "body": body, "url": url,
+                "redirection": redirection as Any, "addedRequestHeaders": addedRequestHeaders,
+            ],
+            displayStyle: .struct
+        )
     }
 }
