@@ -80,7 +80,7 @@ final class HTTPResponseTests: XCTestCase {
 
     func testSplittingTheBodyGivesAnEmptyBodiedHeadAndLeavesTheResponseAsItWas() async throws {
         let response = Self.fullResponse()
-        let (head, body) = response.splitBody
+        let (head, body) = response.splittingBody()
         assertHoldsFullResponseFields(response, "split")
         var expectedHead = Self.fullResponse()
         expectedHead.body = Data()
@@ -92,7 +92,7 @@ final class HTTPResponseTests: XCTestCase {
     func testSplittingAResponseWithoutABodyKeepsItsStorage() {
         var response = Self.fullResponse()
         response.body = Data()
-        let (head, _) = response.splitBody
+        let (head, _) = response.splittingBody()
         XCTAssertTrue(head.sharesStorage(with: response))
     }
 

@@ -150,13 +150,8 @@ public struct HTTPResponse: Sendable, Hashable {
 
 extension HTTPResponse {
     /// The response as a streaming exchange hands it over: the head, with an empty body, and
-    /// its body in memory as a replayable ``HTTPBody``.
-    package var splitBody: (head: HTTPResponse, body: HTTPBody) {
-        splittingBody()
-    }
-
-    /// ``splitBody`` from a response its caller no longer needs, so that the head can keep
-    /// its storage instead of copying it.
+    /// its body in memory as a replayable ``HTTPBody``. Consuming: the head keeps the
+    /// response's storage instead of copying it when the caller holds no other copy.
     package consuming func splittingBody() -> (head: HTTPResponse, body: HTTPBody) {
         let body = self.body
         var head = self
