@@ -119,11 +119,11 @@ extension HTTPRequest {
         while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
             let byte = bytes[colon]
             guard isLetter(byte) || colon > 0 && (isDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))
-            else { return invalid("url has no scheme: use an absolute http or https URL") }
+            else { return noScheme }
             if byte < UInt8(ascii: "a"), isLetter(byte) { schemeHasUppercase = true }
             colon += 1
         }
-        guard colon > 0, colon < bytes.count else { return invalid("url has no scheme: use an absolute http or https URL") }
+        guard colon > 0, colon < bytes.count else { return noScheme }
         // Scheme bytes are letters, digits and "+-." only, so setting 0x20 lowercases a letter and
         // turns no other of them into one.
         let isHTTP = (colon == 4 || colon == 5) && bytes[0] | 0x20 == UInt8(ascii: "h") && bytes[1] | 0x20 == UInt8(ascii: "t")
@@ -162,6 +162,9 @@ extension HTTPRequest {
         guard hostEnd < authorityEnd, bytes[hostEnd] == UInt8(ascii: ":") else { return nil }
         return portProblem(bytes[(hostEnd + 1)..<authorityEnd])
     }
+
+    /// The problem of a URL that does not begin with a scheme and its `:`.
+    private static var noScheme: HTTPError { invalid("url has no scheme: use an absolute http or https URL") }
 
     /// What is wrong with the port written after a URL's host, or `nil` when it is empty (the
     /// scheme's default) or in 1…65535.
