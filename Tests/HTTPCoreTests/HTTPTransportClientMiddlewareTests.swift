@@ -361,7 +361,7 @@ struct ClosureMiddleware: HTTPMiddleware {
             var (response, responseBody) = try await next(request, requestBody)
             response.body = try await responseBody.collect(upTo: .max)
             return response
-        }.splittingBody()
+        }.splitBody
     }
 }
 

@@ -97,10 +97,10 @@ extension HTTPBufferedTransport {
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
-        guard let timeout = request.timeout else { return try await perform(request).splittingBody() }
+        guard let timeout = request.timeout else { return try await perform(request).splitBody }
         let bounded = request
         do {
-            return try await withDeadline(seconds: timeout) { try await perform(bounded) }.splittingBody()
+            return try await withDeadline(seconds: timeout) { try await perform(bounded) }.splitBody
         } catch is DeadlineExceeded {
             throw HTTPError.timeout
         }

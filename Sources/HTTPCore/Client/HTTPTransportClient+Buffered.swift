@@ -28,7 +28,7 @@ extension HTTPTransportClient {
         guard let created = exchange.created else {
             _ = exchange.attempts.begin()
             return try await performBuffered(request, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
-                .get().splittingBody()
+                .get().splitBody
         }
         let (number, retried, latest) = exchange.attempts.begin()
         for attempt in retried { emitRetried(attempt) }
@@ -47,7 +47,7 @@ extension HTTPTransportClient {
         }
         let (attempt, result) = await performBuffered(record, number: number, timeout: ownTimeout, deadline: exchange.context.deadline, madeFrom: checked)
         exchange.attempts.end(attempt)
-        return try result.get().splittingBody()
+        return try result.get().splitBody
     }
 
     /// One buffered attempt with its `started` and `received` events: the transport called

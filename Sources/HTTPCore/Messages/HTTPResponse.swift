@@ -66,46 +66,22 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// The identifier of the request this answers.
-    public var requestID: HTTPRequest.ID {
-        get { storage.requestID }
-        _modify { yield &uniqueStorage().requestID }
-    }
+    public var requestID: HTTPRequest.ID
     /// The numeric status code.
-    public var statusCode: Int {
-        get { storage.statusCode }
-        _modify { yield &uniqueStorage().statusCode }
-    }
+    public var statusCode: Int
     /// The header fields, in order, repeated names kept.
-    public var headers: HTTPHeaders {
-        get { storage.headers }
-        _modify { yield &uniqueStorage().headers }
-    }
+    public var headers: HTTPHeaders
     /// The body; empty when the server sent none.
-    public var body: Data {
-        get { storage.body }
-        _modify { yield &uniqueStorage().body }
-    }
+    public var body: Data
     /// The final URL, after any redirects.
-    public var url: URL {
-        get { storage.url }
-        _modify { yield &uniqueStorage().url }
-    }
+    public var url: URL
     /// How the transport reached this response when it followed redirects; `nil` when it
     /// followed none, or cannot tell.
-    public var redirection: HTTPRedirection? {
-        get { storage.redirection }
-        _modify { yield &uniqueStorage().redirection }
-    }
+    public var redirection: HTTPRedirection?
     /// Header fields the transport added to the request it sent (a `User-Agent`, an
     /// `Accept-Encoding`…), as far as it can tell; empty when it added none or cannot tell.
     /// Outputs show them with the request's own.
-    public var addedRequestHeaders: HTTPHeaders {
-        get { storage.addedRequestHeaders }
-        _modify { yield &uniqueStorage().addedRequestHeaders }
-    }
-
-    /// The fields, shared by copies until one of them changes (copy on write).
-    private var storage: Storage
+    public var addedRequestHeaders: HTTPHeaders = [:]
 
     /// The status and its class.
     public var status: Status { Status(code: statusCode) }
@@ -119,58 +95,21 @@ public struct HTTPResponse: Sendable, Hashable {
         url: URL,
         redirection: HTTPRedirection? = nil
     ) {
-        storage = Storage(
-            requestID: requestID, statusCode: statusCode, headers: headers, body: body, url: url,
-            redirection: redirection, addedRequestHeaders: [:]
-        )
-    }
-
-    /// The storage, copied first when another response shares it, so that writing it changes
-    /// this response alone.
-    private mutating func uniqueStorage() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
-    }
-
-    /// Whether the two responses have equal fields; copies of one response are equal at once.
-    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.hasSameFields(as: rhs.storage)
-    }
-
-    /// Whether this response and `other` hold one storage: copies that neither changed since.
-    func sharesStorage(with other: HTTPResponse) -> Bool {
-        storage === other.storage
-    }
-
-    /// Hashes every field that ``==(_:_:)`` compares.
-    public func hash(into hasher: inout Hasher) {
-        storage.hashFields(into: &hasher)
+        self.requestID = requestID
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.redirection = redirection
     }
 }
 
 extension HTTPResponse {
     /// The response as a streaming exchange hands it over: the head, with an empty body, and
-    /// its body in memory as a replayable ``HTTPBody``. Consuming: the head keeps the
-    /// response's storage instead of copying it when the caller holds no other copy.
-    package consuming func splittingBody() -> (head: HTTPResponse, body: HTTPBody) {
-        let body = self.body
+    /// its body in memory as a replayable ``HTTPBody``.
+    package var splitBody: (head: HTTPResponse, body: HTTPBody) {
         var head = self
-        if !body.isEmpty { head.body = Data() }
+        head.body = Data()
         return (head, HTTPBody(body))
-    }
-}
-
-extension HTTPResponse: CustomReflectable {
-    /// The response's fields, as `print`, `dump` and debuggers showed them before they moved
-    /// into one storage: the storage itself is no field of the response.
-    public var customMirror: Mirror {
-        Mirror(
-            self,
-            children: [
-                "requestID": requestID, "statusCode": statusCode, "headers": headers, "body": body, "url": url,
-                "redirection": redirection as Any, "addedRequestHeaders": addedRequestHeaders,
-            ],
-            displayStyle: .struct
-        )
     }
 }
