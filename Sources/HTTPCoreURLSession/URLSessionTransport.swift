@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@_spi(Transports) import HTTPCore
 import HTTPCoreConcurrency
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -67,7 +67,7 @@ import FoundationNetworking
 ///   holds the threads the body's producer needs. On
 ///   Apple platforms the body is still collected before sending (up to
 ///   `HTTPBody.maximumBufferedBytes`).
-public struct URLSessionTransport: HTTPTransport, BufferedShortcut {
+public struct URLSessionTransport: HTTPTransport {
     /// The session that performs the exchanges.
     public let session: URLSession
     /// How many response bytes an exchange accepts.
@@ -107,10 +107,6 @@ public struct URLSessionTransport: HTTPTransport, BufferedShortcut {
         throw Self.tooManyRedirects
     }
 
-    /// The buffered path, for `HTTPTransportClient`: ``perform(_:)``.
-    package func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await perform(request)
-    }
 
     static let tooManyRedirects = HTTPError.transport(.tooManyRedirects, message: "more than \(maximumBodyRedirects) redirects")
 
@@ -328,5 +324,13 @@ extension URLSessionTransport {
             }
         }
         return headers
+    }
+}
+
+@_spi(Transports) extension URLSessionTransport: BufferedShortcut {
+    /// The buffered path, for `HTTPTransportClient`: ``perform(_:)``, within the session's own
+    /// limits (for ``URLSessionClient``, the same as the client's `maximumBytes`).
+    public func performBuffered(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
+        try await perform(request)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@_spi(Transports) import HTTPCore
 import HTTPCoreTesting
 import XCTest
 import HTTPCoreConcurrency
@@ -96,14 +96,15 @@ final class HTTPTransportClientTests: XCTestCase {
                 (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody("one method"))
             }
 
-            func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
-                HTTPResponse(requestID: request.id, statusCode: 200, body: Data("shortcut".utf8), url: request.url)
+            func performBuffered(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
+                HTTPResponse(requestID: request.id, statusCode: 200, body: Data("shortcut up to \(maximumBytes)".utf8), url: request.url)
             }
         }
         for middlewares in [[], [RetryMiddleware()]] as [[any HTTPMiddleware]] {
-            let client = HTTPTransportClient(transport: Shortcut(), middlewares: middlewares, dispatcher: dispatcher)
+            let client = HTTPTransportClient(transport: Shortcut(), middlewares: middlewares, dispatcher: dispatcher, maximumBufferedResponseBytes: 1234)
             let whole = try await client.send(HTTPRequest(url: url))
-            XCTAssertEqual(whole.body, Data("shortcut".utf8), "\(middlewares.count) middlewares")
+            // The shortcut is handed the client's limit, which it must hold to.
+            XCTAssertEqual(whole.body, Data("shortcut up to 1234".utf8), "\(middlewares.count) middlewares")
             let (_, streamed) = try await client.send(HTTPRequest(url: url), body: nil)
             let body = try await streamed.collect(upTo: .max)
             XCTAssertEqual(body, Data("one method".utf8), "\(middlewares.count) middlewares")

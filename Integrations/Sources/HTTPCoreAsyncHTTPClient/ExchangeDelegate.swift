@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import HTTPCore
+@_spi(Transports) import HTTPCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -14,6 +14,10 @@ import NIOHTTP1
 /// the reader gets, and the reader's task is the only one woken for it, as with a bare AHC
 /// reader. Backpressure is AHC's own: while the body holds `bufferSize` unread bytes the part's
 /// future stays pending, and AHC reads no more from the socket until the reader took half.
+///
+/// For a buffered call (``Delivery/collected(clientLimit:)``) there is no stream: the parts are
+/// appended on the event loop, and the caller is resumed once, at the end, with the head and
+/// the whole body.
 ///
 /// The exchange ends, and its AHC task with it, when the body ends; when the reader stops
 /// early (AHC then cancels the request and closes its connection); or at its deadline, when
@@ -47,10 +51,30 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         }
     }
 
+    /// How the response body reaches the caller.
+    enum Delivery: Sendable {
+        /// As it comes: the head is handed over as it arrives, and the body streams from the
+        /// connection into an ``/HTTPCore/HTTPBody`` the caller reads.
+        case streamed
+        /// Whole, for a buffered call: the delegate collects the body on its event loop and
+        /// hands the head over with it when the exchange ends, so no stream and no second
+        /// wake-up of the caller stand between the connection and the bytes. `clientLimit`:
+        /// the client's `maximumBufferedResponseBytes`.
+        case collected(clientLimit: Int)
+    }
+
     /// The head of the exchange with the body that follows it, and the redirects before it.
     struct Head: Sendable {
+        /// The body, as the exchange's ``Delivery`` hands it over.
+        enum Body: Sendable {
+            /// Still coming from the connection.
+            case streamed(HTTPBody)
+            /// All of it, `nil` when empty.
+            case collected(ByteBuffer?)
+        }
+
         let head: HTTPResponseHead
-        let body: HTTPBody
+        let body: Body
         let visits: Visits
     }
 
@@ -81,6 +105,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var head = HeadWait.pending
         var writer: HTTPBody.Writer?
         var bodyBytes = 0
+        /// A collected delivery's head, kept until the body is whole.
+        var collectedHead: HTTPResponseHead?
+        /// A collected delivery's body so far: the first part as AHC gave it, the others
+        /// appended to it.
+        var collected: ByteBuffer?
         /// The promise of a body part that found the body full, until the reader drains it.
         var paused: EventLoopPromise<Void>?
         /// Whether the reader drained the body before the full part's promise was made.
@@ -104,6 +133,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
 
     private let request: HTTPCore.HTTPRequest
     private let maximumBytes: Int
+    private let delivery: Delivery
     private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
@@ -112,15 +142,16 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     static let startCheckDelay = TimeAmount.milliseconds(50)
 
     /// A delegate for `request`, whose body parts stop after `maximumBytes` with
-    /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)``;
-    /// `deadlines` ends it at `deadline`, when there is one, and checks on it after
-    /// ``startCheckDelay``.
+    /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)`` and reach the caller
+    /// as `delivery` says; `deadlines` ends it at `deadline`, when there is one, and checks on
+    /// it after ``startCheckDelay``.
     init(
-        request: HTTPCore.HTTPRequest, maximumBytes: Int,
+        request: HTTPCore.HTTPRequest, maximumBytes: Int, delivery: Delivery,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
     ) {
         self.request = request
         self.maximumBytes = maximumBytes
+        self.delivery = delivery
         self.deadlines = deadlines
         // Watched before AHC starts, so the entry is gone once the exchange ends.
         let ticket = deadlines.watch(self, until: deadline, checkingStartAt: .now() + Self.startCheckDelay)
@@ -230,15 +261,26 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         waiting?.resume(with: answer)
     }
 
+    /// What the exchange leaves when it ends: the streamed body's writer, or the collected
+    /// head and body, and the heads AHC received.
+    private struct Ending {
+        let writer: HTTPBody.Writer?
+        let collectedHead: HTTPResponseHead?
+        let collected: ByteBuffer?
+        let visits: Visits
+    }
+
     /// The exchange ended: stops the request body's upload and the deadline's watch.
-    private func end() -> (writer: HTTPBody.Writer?, visits: Visits) {
-        let (writer, visits, passes, ticket) = state.withLockedValue { state in
+    private func end() -> Ending {
+        let (ending, passes, ticket) = state.withLockedValue { state in
             defer {
                 state.isEnded = true
                 state.passes = []
                 state.ticket = nil
+                state.collected = nil
             }
-            return (state.writer, state.visits, state.passes, state.ticket)
+            let ending = Ending(writer: state.writer, collectedHead: state.collectedHead, collected: state.collected, visits: state.visits)
+            return (ending, state.passes, state.ticket)
         }
         if let ticket { deadlines.unwatch(ticket) }
         // The server may answer before it read the whole request body. AHC is done with the
@@ -247,7 +289,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
             pass.pump?.cancel()
             pass.sent.fail(HTTPClientError.cancelled)
         }
-        return (writer, visits)
+        return ending
     }
 
     // MARK: Request body
@@ -334,6 +376,16 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let length = AsyncHTTPClientTransport.responseLength(method: request.method, status: Int(head.status.code), headers: head.headers)
+        if case .collected(let clientLimit) = delivery {
+            if case .known(let count) = length, let exceeded = exceededLimit(count, isDeclared: true, clientLimit: clientLimit) {
+                // Refused before reading a byte, as the client's collect refuses a streamed one.
+                answerHead(.failure(tooLarge(exceeded, clientLimit: clientLimit)))
+                task.cancel()
+            } else {
+                state.withLockedValue { $0.collectedHead = head }
+            }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let (body, writer) = HTTPBody.makeStream(length: length)
         let visits = state.withLockedValue { state in
             state.writer = writer
@@ -343,7 +395,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         // its connection, so nothing is left half-read in the pool.
         writer.onTermination { task.cancel() }
         // Before any cancellation below: a failed task fails the head that is still pending.
-        answerHead(.success(Head(head: head, body: body, visits: visits)))
+        answerHead(.success(Head(head: head, body: .streamed(body), visits: visits)))
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does.
             writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url))
@@ -353,6 +405,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didReceiveBodyPart(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        if case .collected(let clientLimit) = delivery {
+            return collect(buffer, clientLimit: clientLimit, task: task)
+        }
         let (writer, room) = state.withLockedValue { state in
             defer { state.bodyBytes += buffer.readableBytes }
             return (state.writer, maximumBytes - state.bodyBytes)
@@ -381,6 +436,60 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         }
     }
 
+    /// Adds a body part to a collected delivery's body, or fails the call once the body is
+    /// over a limit (see ``exceededLimit(_:isDeclared:clientLimit:)``) and cancels the
+    /// request.
+    private func collect(_ buffer: ByteBuffer, clientLimit: Int, task: AsyncHTTPClient.HTTPClient.Task<Void>) -> EventLoopFuture<Void> {
+        let exceeded = state.withLockedValue { state -> Limit? in
+            state.bodyBytes += buffer.readableBytes
+            if let exceeded = exceededLimit(Int64(state.bodyBytes), isDeclared: false, clientLimit: clientLimit) { return exceeded }
+            if state.collected == nil {
+                state.collected = buffer
+            } else {
+                state.collected!.writeImmutableBuffer(buffer)
+            }
+            return nil
+        }
+        if let exceeded {
+            answerHead(.failure(tooLarge(exceeded, clientLimit: clientLimit)))
+            task.cancel()
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// A limit on a collected body.
+    private enum Limit {
+        /// The client's `maximumBufferedResponseBytes`.
+        case client
+        /// The transport's ``AsyncHTTPClientTransport/maximumStreamedResponseBytes``.
+        case transport
+    }
+
+    /// The limit a body of `count` bytes (declared by the head when `isDeclared`, else received
+    /// so far) is over, `nil` within both: the one whose error a streamed delivery collected
+    /// by the client would give.
+    ///
+    /// The client's collect refuses a declared length over its limit before reading, so that
+    /// limit comes first; the transport's own refuses it next. A body of unknown length is cut
+    /// at the lower limit, the transport's when it is no higher, since the transport stops the
+    /// stream before the client's collect sees more.
+    private func exceededLimit(_ count: Int64, isDeclared: Bool, clientLimit: Int) -> Limit? {
+        if isDeclared {
+            if count > Int64(clientLimit) { return .client }
+            return count > Int64(maximumBytes) ? .transport : nil
+        }
+        guard count > Int64(min(clientLimit, maximumBytes)) else { return nil }
+        return clientLimit < maximumBytes ? .client : .transport
+    }
+
+    /// The error for a body over `limit`: made only then, since its message costs allocations.
+    private func tooLarge(_ limit: Limit, clientLimit: Int) -> HTTPCore.HTTPError {
+        switch limit {
+        case .client: HTTPBody.bufferedCallTooLarge(clientLimit)
+        case .transport: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url)
+        }
+    }
+
     /// The reader took half the buffered bytes, or stopped: AHC may read on.
     private func drained() {
         let paused = state.withLockedValue { state in
@@ -392,21 +501,27 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didReceiveError(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ error: any Error) {
-        let (writer, visits) = end()
-        if let writer {
+        let ending = end()
+        let visits = ending.visits
+        if let writer = ending.writer {
             // After the reader stopped the body is over, and this is dropped.
             writer.finish(throwing: failure(error))
         } else if error is BodyNotResendable, let redirect = visits.last {
             let (body, writer) = HTTPBody.makeStream(length: .known(0))
             writer.finish()
-            answerHead(.success(Head(head: redirect.head, body: body, visits: visits)))
+            answerHead(.success(Head(head: redirect.head, body: .streamed(body), visits: visits)))
         } else {
             answerHead(.failure(failure(error)))
         }
     }
 
     func didFinishRequest(task: AsyncHTTPClient.HTTPClient.Task<Void>) throws {
-        guard let writer = end().writer else {
+        let ending = end()
+        if case .collected = delivery {
+            guard let head = ending.collectedHead else { return answerHead(.failure(.invalidResponse)) }
+            return answerHead(.success(Head(head: head, body: .collected(ending.collected), visits: ending.visits)))
+        }
+        guard let writer = ending.writer else {
             return answerHead(.failure(.invalidResponse))
         }
         writer.finish()

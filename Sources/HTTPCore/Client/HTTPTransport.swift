@@ -108,15 +108,24 @@ extension HTTPBufferedTransport {
 }
 
 /// A transport with a cheaper way to answer a call that buffers (``HTTPClient/send(_:)``)
-/// than streaming and collecting: URLSession's completion-handler tasks, for one.
+/// than streaming and collecting: URLSession's completion-handler tasks, or
+/// AsyncHTTPClient's response delegate collecting the body on its event loop.
 ///
-/// Not a seam: ``HTTPTransportClient`` takes the shortcut when its transport offers it, and
-/// the answer must be what ``HTTPTransport/perform(_:body:)`` with a `nil` body, collected,
-/// would give, within the same deadline.
-package protocol BufferedShortcut: HTTPTransport {
+/// Not a seam, and not part of the public contract: a transport implements
+/// ``HTTPTransport/perform(_:body:)`` alone. HTTPCore's own transports adopt it through the
+/// `Transports` SPI (`@_spi(Transports) import HTTPCore`), which may change in any release.
+/// ``HTTPTransportClient`` takes the shortcut when its transport offers it, and the answer must
+/// be what ``HTTPTransport/perform(_:body:)`` with a `nil` body, collected up to the same
+/// limit, would give, within the same deadline: the same head, the same bytes, the same
+/// errors.
+@_spi(Transports) public protocol BufferedShortcut: HTTPTransport {
     /// Performs one exchange of `request` (its body in ``HTTPRequest/body``) and returns the
     /// whole response by the request's ``HTTPRequest/timeout``.
-    func performBuffered(_ request: HTTPRequest) async throws -> HTTPResponse
+    ///
+    /// A body over `maximumBytes` fails the call with
+    /// ``HTTPBody/bufferedCallTooLarge(_:)``, as the client's collect of a streamed body would;
+    /// a transport's own lower limit fails it with the transport's error.
+    func performBuffered(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse
 }
 
 extension HTTPTransport {
@@ -124,7 +133,7 @@ extension HTTPTransport {
     /// taken whole: through the transport's ``BufferedShortcut`` when it has one (its own
     /// limits apply), else its one method and a collect of up to `maximumBytes`.
     package func performWhole(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
-        if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request) }
+        if let shortcut = self as? any BufferedShortcut { return try await shortcut.performBuffered(request, upTo: maximumBytes) }
         return try await performCollected(request, upTo: maximumBytes)
     }
 

@@ -97,7 +97,7 @@ extension HTTPTransportClient {
         if let interruption = HTTPMiddlewareContext(deadline: deadline).interruption { return .failure(interruption) }
         request.timeout = deadline == nil ? timeout : Self.attemptTimeout(own: timeout, deadline: deadline)
         do {
-            if let bufferedShortcut { return .success(try await bufferedShortcut.performBuffered(request)) }
+            if let bufferedShortcut { return .success(try await bufferedShortcut.performBuffered(request, upTo: maximumBufferedResponseBytes)) }
             return .success(try await configuration.transport.performCollected(request, upTo: maximumBufferedResponseBytes))
         } catch {
             return .failure(classify(error, for: request.url, deadline: deadline))

@@ -213,12 +213,19 @@ extension HTTPBody {
         do {
             return try await collect(upTo: maximumBytes)
         } catch let error as HTTPError where error == Self.tooManyBytes(maximumBytes) {
-            throw HTTPError.transport(
-                .responseTooLarge,
-                message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
-                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
-            )
+            throw Self.bufferedCallTooLarge(maximumBytes)
         }
+    }
+
+    /// What a buffered call (``HTTPClient/send(_:)``) fails with when the response body is
+    /// over `maximumBytes`, the client's ``HTTPTransportClient/maximumBufferedResponseBytes``:
+    /// thrown by the client's collect, and by a ``BufferedShortcut`` that collects itself.
+    @_spi(Transports) public static func bufferedCallTooLarge(_ maximumBytes: Int) -> HTTPError {
+        .transport(
+            .responseTooLarge,
+            message: "the response body is over \(maximumBytes) bytes, the most a buffered call takes "
+                + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
+        )
     }
 
     /// What ``collect(upTo:)`` throws for a body over `maxBytes`.

@@ -34,7 +34,7 @@ struct VariantClient: Sendable {
     /// The largest body read: the largest response with room to spare.
     static let maximumResponseBytes = 1 << 20
 
-    /// The logger of `LoggingObserver` and of the `hand-written` variant: a no-op handler, so
+    /// The logger of `LoggingObserver` and of the `hand-written` variants: a no-op handler, so
     /// both pay for deciding not to log and nothing for a backend.
     static let logger = Logger(label: "server-bench", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -46,6 +46,10 @@ struct VariantClient: Sendable {
         let http = AsyncHTTPClientTransport.makeHTTPClient(configuration: configuration)
         if variant == .handWritten {
             let perform = HandWrittenGET.make(url.absoluteString, with: http, logger: logger)
+            return VariantClient(variant: variant, perform: perform, httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
+        }
+        if variant == .handWrittenProduction {
+            let perform = HandWrittenProductionGET.make(url, with: http, logger: logger)
             return VariantClient(variant: variant, perform: perform, httpClient: http, dispatcher: nil, subscriptions: [], devSeeLogger: nil)
         }
         if variant.isBare {
