@@ -151,7 +151,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let response = Self.response(to: request, head: head.head, visits: head.visits, hasBody: hasBody)
         switch head.body {
         case .streamed(let body): return (response, body)
-        case .collected(let bytes): return (response, HTTPBody(bytes.map { Data($0.readableBytesView) } ?? Data()))
+        case .collected(let bytes): return (response, HTTPBody(Self.data(of: bytes)))
         }
     }
 
@@ -207,6 +207,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             task.cancel()
         }
         return (head, uploaded != nil)
+    }
+
+    /// A collected body's bytes as `Data`, copied once from the buffer's memory; empty for none.
+    ///
+    /// Not `Data(buffer.readableBytesView)`: that goes through `Data`'s generic sequence
+    /// initializer and its dynamic casts, about 1,500 instructions for 64 bytes.
+    static func data(of bytes: ByteBuffer?) -> Data {
+        guard let bytes, bytes.readableBytes > 0 else { return Data() }
+        return bytes.withUnsafeReadableBytes { Data($0) }
     }
 
     /// The request's `timeout` from now, as AHC's deadline.
@@ -301,7 +310,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var response = Self.response(to: request, head: head.head, visits: head.visits, hasBody: hasBody)
         switch head.body {
         case .collected(let bytes):
-            if let bytes { response.body = Data(bytes.readableBytesView) }
+            response.body = Self.data(of: bytes)
         case .streamed(let body):
             response.body = try await body.collect(upTo: maximumBytes)
         }

@@ -131,7 +131,10 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         var ticket: ExchangeDeadlines.Ticket?
     }
 
-    private let request: HTTPCore.HTTPRequest
+    /// The request's method, which tells whether its response has a body.
+    private let method: HTTPCore.HTTPMethod
+    /// The request's URL, which errors name (its host and port).
+    private let url: URL
     private let maximumBytes: Int
     private let delivery: Delivery
     private let deadlines: ExchangeDeadlines
@@ -149,7 +152,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         request: HTTPCore.HTTPRequest, maximumBytes: Int, delivery: Delivery,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
     ) {
-        self.request = request
+        // Not the whole request: a copy of it would cost a retain and a release of each part.
+        method = request.method
+        url = request.url
         self.maximumBytes = maximumBytes
         self.delivery = delivery
         self.deadlines = deadlines
@@ -216,7 +221,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     func failure(_ error: any Error) -> HTTPCore.HTTPError {
         let neverStarted = (error as? HTTPClientError) == .alreadyShutdown
         return !neverStarted && state.withLockedValue { $0.timedOut }
-            ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: request.url)
+            ? .timeout : HTTPCore.HTTPError(asyncHTTPClientError: error, url: url)
     }
 
     /// The AHC task failed: fails the head if it is still awaited. For a client already shut
@@ -375,7 +380,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     }
 
     func didReceiveHead(task: AsyncHTTPClient.HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        let length = AsyncHTTPClientTransport.responseLength(method: request.method, status: Int(head.status.code), headers: head.headers)
+        let length = AsyncHTTPClientTransport.responseLength(method: method, status: Int(head.status.code), headers: head.headers)
         if case .collected(let clientLimit) = delivery {
             if case .known(let count) = length, let exceeded = exceededLimit(count, isDeclared: true, clientLimit: clientLimit) {
                 // Refused before reading a byte, as the client's collect refuses a streamed one.
@@ -398,7 +403,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         answerHead(.success(Head(head: head, body: .streamed(body), visits: visits)))
         if case .known(let count) = length, count > Int64(maximumBytes) {
             // Refused before reading a byte, as `collect(upTo:)` does.
-            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url))
+            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: url))
             task.cancel()
         }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -415,7 +420,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         guard let writer, buffer.readableBytes > 0 else { return task.eventLoop.makeSucceededVoidFuture() }
         guard buffer.readableBytes <= room else {
             if room > 0 { _ = writer.yield(Self.chunk(of: buffer, count: room)) {} }
-            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url))
+            writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: url))
             task.cancel()
             return task.eventLoop.makeSucceededVoidFuture()
         }
@@ -486,7 +491,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     private func tooLarge(_ limit: Limit, clientLimit: Int) -> HTTPCore.HTTPError {
         switch limit {
         case .client: HTTPBody.bufferedCallTooLarge(clientLimit)
-        case .transport: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: request.url)
+        case .transport: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: url)
         }
     }
 
