@@ -328,9 +328,13 @@ extension URLSessionTransport {
 }
 
 @_spi(Transports) extension URLSessionTransport: BufferedShortcut {
-    /// The buffered path, for `HTTPTransportClient`: ``perform(_:)``, within the session's own
-    /// limits (for ``URLSessionClient``, the same as the client's `maximumBytes`).
+    /// The buffered path, for `HTTPTransportClient`: ``perform(_:)``, within the session's
+    /// ``Limits/maximumBufferedBytes``, and failing as the client's own collect would for a
+    /// body over the client's `maximumBytes` when that is lower (for ``URLSessionClient`` the
+    /// two are the same, and the session's error names its limit).
     public func performBuffered(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
-        try await perform(request)
+        let response = try await perform(request)
+        guard response.body.count <= maximumBytes else { throw HTTPBody.bufferedCallTooLarge(maximumBytes) }
+        return response
     }
 }

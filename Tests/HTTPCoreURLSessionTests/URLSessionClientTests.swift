@@ -24,6 +24,28 @@ final class URLSessionClientTests: XCTestCase {
         server.stop()
     }
 
+    /// A client built around the transport with a buffered limit below the session's: its
+    /// buffered calls take the session's completion-handler shortcut, which must hold to the
+    /// client's limit, as the client's own collect of a streamed body does.
+    func testABufferedCallHoldsToTheClientsLimitBelowTheSessions() async throws {
+        server.route("/big") { _ in LoopbackResponse(body: Data(repeating: 65, count: 4096)) }
+        let client = HTTPTransportClient(transport: self.client.base.transport, dispatcher: dispatcher, maximumBufferedResponseBytes: 4095)
+        do {
+            _ = try await client.send(HTTPRequest(url: server.url("/big")))
+            XCTFail("expected response_too_large")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.code, .responseTooLarge)
+            XCTAssertEqual(
+                error.message,
+                "the response body is over 4095 bytes, the most a buffered call takes "
+                    + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
+            )
+        }
+        let fits = try await HTTPTransportClient(transport: self.client.base.transport, dispatcher: dispatcher, maximumBufferedResponseBytes: 4096)
+            .send(HTTPRequest(url: server.url("/big")))
+        XCTAssertEqual(fits.body.count, 4096)
+    }
+
     // MARK: Translation
 
     func testRequestMethodHeadersAndBodyReachTheServer() async throws {
