@@ -118,9 +118,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   - client: Performs the exchanges; its owner shuts it down.
     ///   - maximumStreamedResponseBytes: The most bytes of a response body; no limit by default.
     public init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int? = nil) {
+        self.init(
+            client: client, maximumStreamedResponseBytes: maximumStreamedResponseBytes,
+            startCheckDelay: ExchangeDeadlines.defaultStartCheckDelay
+        )
+    }
+
+    /// Creates a transport over `client` whose exchanges' start checks are due
+    /// `startCheckDelay` after they begin: for tests, which set it beyond their own length.
+    init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int?, startCheckDelay: TimeAmount) {
         self.client = client
         self.maximumStreamedResponseBytes = maximumStreamedResponseBytes
-        self.deadlines = ExchangeDeadlines(on: client.eventLoopGroup.next())
+        self.deadlines = ExchangeDeadlines(on: client.eventLoopGroup.next(), startCheckDelay: startCheckDelay)
     }
 
     /// An `HTTPClient` with AHC's own tracing off (`HTTPCoreTracing` traces instead), failed

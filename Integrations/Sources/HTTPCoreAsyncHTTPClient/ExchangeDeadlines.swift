@@ -48,12 +48,21 @@ final class ExchangeDeadlines: Sendable {
         var generation = 0
     }
 
+    /// How long an exchange runs before its start check is due, unless a table is made with
+    /// another delay.
+    static let defaultStartCheckDelay = TimeAmount.milliseconds(50)
+
+    /// How long an exchange runs before its start check is due (see
+    /// ``Exchange/startCheckDue()``).
+    let startCheckDelay: TimeAmount
     private let eventLoop: any EventLoop
     private let state = NIOLockedValueBox(State())
 
-    /// A table whose timer runs on `eventLoop`, and tells the time by its clock.
-    init(on eventLoop: any EventLoop) {
+    /// A table whose timer runs on `eventLoop`, and tells the time by its clock; its exchanges'
+    /// start checks are due `startCheckDelay` after they begin.
+    init(on eventLoop: any EventLoop, startCheckDelay: TimeAmount = defaultStartCheckDelay) {
         self.eventLoop = eventLoop
+        self.startCheckDelay = startCheckDelay
     }
 
     /// Ends `exchange` at `deadline` (`nil` for never), and tells it at `startCheck` (`nil` for

@@ -140,14 +140,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     private let deadlines: ExchangeDeadlines
     private let state = NIOLockedValueBox(State())
 
-    /// How long an exchange runs before its AHC task's failure is watched (see
-    /// ``startCheckDue()``).
-    static let startCheckDelay = TimeAmount.milliseconds(50)
-
     /// A delegate for `request`, whose body parts stop after `maximumBytes` with
     /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)`` and reach the caller
     /// as `delivery` says; `deadlines` ends it at `deadline`, when there is one, and checks on
-    /// it after ``startCheckDelay``.
+    /// it after the table's
+    /// `startCheckDelay`.
     init(
         request: HTTPCore.HTTPRequest, maximumBytes: Int, delivery: Delivery,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
@@ -159,7 +156,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         self.delivery = delivery
         self.deadlines = deadlines
         // Watched before AHC starts, so the entry is gone once the exchange ends.
-        let ticket = deadlines.watch(self, until: deadline, checkingStartAt: .now() + Self.startCheckDelay)
+        let ticket = deadlines.watch(self, until: deadline, checkingStartAt: .now() + deadlines.startCheckDelay)
         state.withLockedValue { $0.ticket = ticket }
     }
 
@@ -184,7 +181,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         task?.cancel()
     }
 
-    /// The exchange has run for ``startCheckDelay`` and is not over: its AHC task may be one AHC
+    /// The exchange has run for the table's `startCheckDelay` and is not over: its AHC task may be one AHC
     /// failed without telling the delegate (a client already shut down fails the task it
     /// returns), so its failure is watched from now on.
     ///
