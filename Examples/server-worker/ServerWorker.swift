@@ -218,7 +218,10 @@ struct ServerWorker {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow", "/flaky"][index % 6]
-                let call = Task { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: 0.3)) }
+                // The slow path (10 s) gets a deadline it cannot meet; the others, one that
+                // a loaded machine still meets.
+                let timeout: TimeInterval = path == "/slow" ? 0.3 : 30
+                let call = Task { _ = try? await client.send(HTTPRequest(url: api.url(path), timeout: timeout)) }
                 // Stopping the worker cancels the group, and the group cancels each call.
                 group.addTask { await withTaskCancellationHandler { await call.value } onCancel: { call.cancel() } }
                 if index % 7 == 6 { call.cancel() }

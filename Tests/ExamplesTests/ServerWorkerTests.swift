@@ -16,7 +16,7 @@ final class ServerWorkerTests: XCTestCase {
         let traces = output.prefix(2).map { String($0.split(separator: " ").last ?? "") }
         XCTAssertEqual(traces.map(\.count), [32, 32])
         XCTAssertNotEqual(traces[0], traces[1], "one trace per round")
-        // Per round of 10: paths cycle users, users, missing, broken, slow (timeout 0.3 s), flaky (503 then 200,
+        // Per round of 10: paths cycle users, users, missing, broken, slow (10 s, timeout 0.3 s; the others 30 s), flaky (503 then 200,
         // retried once); index 6 is cancelled.
         // Reported by status class: a 404 or a 500 is a response, not a success.
         XCTAssertTrue(output[2].hasPrefix("done: 8 2xx, 4 4xx, 4 5xx, 2 failed, 2 cancelled, 2 attempts retried"), output[2])

@@ -20,7 +20,8 @@ final class DeliveryQueueBatchingTests: XCTestCase {
     }
 
     func testAPartialBatchLeavesOnceItsOldestItemHasWaitedTheMaximumDelay() async throws {
-        let harness = QueueHarness { $0.batching = .init(maximumCount: 100, maximumDelay: 0.05) }
+        // A second, so a preempted test thread still enqueues all three before the timer fires.
+        let harness = QueueHarness { $0.batching = .init(maximumCount: 100, maximumDelay: 1) }
         harness.enqueue(0..<3)
         let sent = try await harness.sender.waitForSends(1)
         XCTAssertEqual(sent, [[0, 1, 2]], "no flush: the timer sent it")

@@ -44,18 +44,31 @@ final class GenAIStreamedClientTests: XCTestCase {
     func testAStreamedAnthropicAnswerUnderTheReleasePolicyGivesUsageFinishAndTimeToFirstChunk() async throws {
         let fixture = GenAIFixture.anthropicStream
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let exchange = readAll(client(transport), fixture.request)
+        let bytesRead = AsyncCondition(0)
+        let client = client(transport)
+        let exchange = Task {
+            try await client.send(fixture.request) { _, body in
+                for try await chunk in body { bytesRead.update { $0 += chunk.count } }
+            }
+        }
         let writer = try await transport.nextWriter()
+        var bytesWritten = 0
         for event in fixture.events {
-            // The answer's chunks come after a pause each, so their times are known at least.
-            if event.contains("content_block_delta") { try await Task.sleep(nanoseconds: 20_000_000) }
+            // Each of the answer's chunks comes a pause after the reader took everything before
+            // it (its arrival is stamped as it is read), so the pause lies between the two
+            // arrivals however late the reader runs.
+            if event.contains("content_block_delta") {
+                let written = bytesWritten
+                _ = try await bytesRead.wait(timeout: 60, until: { $0 == written })
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
             let middle = event.index(event.startIndex, offsetBy: event.count / 2)
             try await writer.write(chunk(String(event[..<middle])))
             try await writer.write(chunk(String(event[middle...])))
+            bytesWritten += event.utf8.count
         }
         writer.finish()
-        let error = try await exchange.value
-        XCTAssertNil(error)
+        try await exchange.value
         let end = try await terminal()
         XCTAssertEqual(end.name, .requestSucceeded)
         XCTAssertEqual(recorder.events.filter { $0.name == .responseMessage }.count, 0, "the policy emits no message")

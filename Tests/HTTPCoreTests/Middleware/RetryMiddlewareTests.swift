@@ -93,16 +93,17 @@ final class RetryMiddlewareTests: XCTestCase {
 
     func testABackoffLongerThanTheDeadlineReturnsTheLastAnswerAtOnce() async throws {
         server.route("/flaky", answering: [Self.busy(), Self.busy(), .text("ok")])
-        let client = client(RetryMiddleware(backoff: Backoff(initial: 1, maximum: 1, jitter: .none)))
-        // Waiting 1 s would pass the 0.5 s deadline and end in a timeout; the 503 proves no wait.
-        let response = try await client.send(HTTPRequest(url: server.url("/flaky"), timeout: 0.5))
+        let client = client(RetryMiddleware(backoff: Backoff(initial: 60, maximum: 60, jitter: .none)))
+        // Waiting 60 s would pass the 30 s deadline and end in a timeout; the 503 proves no wait.
+        let response = try await client.send(HTTPRequest(url: server.url("/flaky"), timeout: 30))
         XCTAssertEqual(response.statusCode, 503)
         XCTAssertEqual(server.requests.count, 1)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestSucceeded)
         XCTAssertEqual(events.last?.attempt, 1)
-        // The control: the same middleware with room for the wait retries.
-        let roomy = try await client.send(HTTPRequest(url: server.url("/flaky"), timeout: 5))
+        // The control: a backoff of 1 s, with room for it before the same deadline, retries.
+        let shorter = self.client(RetryMiddleware(backoff: Backoff(initial: 1, maximum: 1, jitter: .none)))
+        let roomy = try await shorter.send(HTTPRequest(url: server.url("/flaky"), timeout: 30))
         XCTAssertEqual(roomy.statusCode, 200)
         XCTAssertEqual(server.requests.count, 3)
     }
@@ -177,7 +178,9 @@ final class RetryMiddlewareTests: XCTestCase {
         var slow = LoopbackResponse.text("late")
         slow.delay = 10
         server.route("/slow", answering: [slow, .text("ok")])
-        let retry = RetryMiddleware(backoff: quick, attemptTimeout: 0.3)
+        // Two attempts: the second is the last, so no attempt timeout cuts it however slowly it
+        // connects; without the first's, the call would end at the caller's 8 s as a timeout.
+        let retry = RetryMiddleware(maximumAttempts: 2, backoff: quick, attemptTimeout: 0.3)
         let response = try await client(retry).send(HTTPRequest(url: server.url("/slow"), timeout: 8))
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "ok")
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -221,8 +224,10 @@ final class RetryMiddlewareTests: XCTestCase {
 
     func testTheLastAttemptRunsUntilTheCallersDeadline() async throws {
         let transport = MockTransport()
-        transport.enqueue(.status(503), .status(503), .status(200, after: 0.5))
-        let retry = RetryMiddleware(maximumAttempts: 3, backoff: quick, attemptTimeout: 0.05)
+        // The first two answer at once, well within their second even on a loaded machine; the
+        // last answers after twice that.
+        transport.enqueue(.status(503), .status(503), .status(200, after: 2))
+        let retry = RetryMiddleware(maximumAttempts: 3, backoff: quick, attemptTimeout: 1)
         let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
         let response = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/items/1")!, timeout: 30))
         XCTAssertEqual(response.statusCode, 200)

@@ -314,7 +314,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let gate = server.makeGate()
         let closed = ServerReport<Bool>()
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
-        let received = try await client().send(request("/stalled", timeout: 0.5)) { _, body -> Int in
+        let received = try await client().send(request("/stalled", timeout: 2)) { _, body -> Int in
             var count = 0
             do {
                 for try await chunk in body { count += chunk.count }
@@ -339,7 +339,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let closed = ServerReport<Bool>()
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let transport = AsyncHTTPClientTransport(client: ahc)
-        let (head, body) = try await transport.perform(request("/stalled", timeout: 0.5), body: nil)
+        let (head, body) = try await transport.perform(request("/stalled", timeout: 2), body: nil)
         XCTAssertEqual(head.statusCode, 200)
         var count = 0
         do {
@@ -417,7 +417,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
             return HTTPBody.ByteChunk("late".utf8)
         }, length: .unknown)
         do {
-            _ = try await client().send(request("/upload", method: .post, timeout: 0.5), body: body) { head, _ in head.statusCode }
+            _ = try await client().send(request("/upload", method: .post, timeout: 2), body: body) { head, _ in head.statusCode }
             XCTFail("expected a timeout")
         } catch let error as HTTPCore.HTTPError {
             XCTAssertEqual(error, .timeout)

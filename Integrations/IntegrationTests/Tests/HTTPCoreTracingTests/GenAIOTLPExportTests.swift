@@ -109,12 +109,23 @@ final class GenAIOTLPExportTests: XCTestCase {
         let everything = String(decoding: try JSONSerialization.data(withJSONObject: spans), as: UTF8.self)
         XCTAssertFalse(everything.contains("Say hello") || everything.contains("Hel"), "no prompt or completion content")
 
-        // Cumulative exports repeat every 50 ms; once every stream has arrived, one more round
-        // makes sure each point is the final one.
-        let genAIStreamCount = 5
-        _ = try await receiver.waitFor("/metrics", count: genAIStreamCount)
-        try await Task.sleep(for: .milliseconds(300))
-        let points = try await receiver.waitFor("/metrics", count: genAIStreamCount).filter { ($0["name"] as? String)?.hasPrefix("gen_ai.") == true }
+        // Cumulative exports repeat every 50 ms, and the receiver keeps each stream's latest
+        // point. Every value was recorded before the flush returned, but an export may have
+        // caught the two per-chunk intervals half recorded: waits for a point of each of the
+        // five GenAI streams, the per-chunk one with both intervals, however slow the exports.
+        func genAIPoints() async throws -> [[String: Any]] {
+            try await receiver.waitFor("/metrics", count: 1).filter { ($0["name"] as? String)?.hasPrefix("gen_ai.") == true }
+        }
+        func isComplete(_ points: [[String: Any]]) -> Bool {
+            let perChunk = points.first { $0["name"] as? String == MetricsObserver.genAITimePerOutputChunkLabel }
+            return points.count == 5 && (perChunk?["count"] as? NSNumber)?.intValue == 2
+        }
+        var points = try await genAIPoints()
+        let giveUp = Date().addingTimeInterval(60)
+        while !isComplete(points), Date() < giveUp {
+            try await Task.sleep(for: .milliseconds(50))  // the export interval
+            points = try await genAIPoints()
+        }
         func point(_ name: String, tokenType: String? = nil) throws -> [String: Any] {
             let found = points.filter { $0["name"] as? String == name && ($0["attributes"] as? [String: Any])?["gen_ai.token.type"] as? String == tokenType }
             XCTAssertEqual(found.count, 1, "one stream of \(name) \(tokenType ?? "")")
@@ -137,7 +148,9 @@ final class GenAIOTLPExportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(duration["sum"] as? Double), 0.1, "two 50 ms pauses at least")
         XCTAssertEqual((firstChunk["count"] as? NSNumber)?.intValue, 1)
         XCTAssertEqual((perChunk["count"] as? NSNumber)?.intValue, 2, "three output chunks, two intervals")
-        XCTAssertGreaterThan(try XCTUnwrap(perChunk["sum"] as? Double), 0.05, "about the two 50 ms pauses, as the client saw them arrive")
+        // The intervals are stamped as the client reads the chunks: a reader late for "Hel"
+        // shortens the first, so only their being measured is certain.
+        XCTAssertGreaterThan(try XCTUnwrap(perChunk["sum"] as? Double), 0, "the two intervals, as the client saw the chunks arrive")
         for (type, count) in [("input", 12.0), ("output", 3.0)] {
             let tokens = try point(MetricsObserver.genAITokenUsageLabel, tokenType: type)
             XCTAssertEqual(tokens["unit"] as? String, "{token}")
