@@ -143,8 +143,7 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
     /// A delegate for `request`, whose body parts stop after `maximumBytes` with
     /// ``AsyncHTTPClientTransport/streamedResponseTooLarge(limit:url:)`` and reach the caller
     /// as `delivery` says; `deadlines` ends it at `deadline`, when there is one, and checks on
-    /// it after the table's
-    /// `startCheckDelay`.
+    /// it after the table's `startCheckDelay`.
     init(
         request: HTTPCore.HTTPRequest, maximumBytes: Int, delivery: Delivery,
         deadline: NIODeadline?, watchedBy deadlines: ExchangeDeadlines
@@ -181,9 +180,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         task?.cancel()
     }
 
-    /// The exchange has run for the table's `startCheckDelay` and is not over: its AHC task may be one AHC
-    /// failed without telling the delegate (a client already shut down fails the task it
-    /// returns), so its failure is watched from now on.
+    /// The exchange has run for the table's `startCheckDelay` and is not over: its AHC task may
+    /// be one AHC failed without telling the delegate (a client already shut down fails the
+    /// task it returns), so its failure is watched from now on.
     ///
     /// Watching every task at once would cost each exchange a wake-up of the task's event loop
     /// (a callback added to its future from another thread), about 8,000 instructions with
