@@ -1,158 +1,138 @@
-/// A provider's credential format: a prefix and what follows it. A word of this shape is
-/// masked wherever it stands (free text, JSON string values, header values, URL query values
-/// and path segments, stream deltas) at `.standard` and `.strict`, whatever name it is under.
+/// A provider's credential format, written from the provider's documentation: the bytes it
+/// starts with and what follows them. A secret of this shape is masked wherever it stands (free
+/// text, JSON string values, header values, URL query values and path segments, stream deltas)
+/// at `.standard` and `.strict`, whatever name it is under.
 ///
-/// A word matches when it starts with a prefix followed by at least the row's number of bytes
-/// of its alphabet, one of them a digit or a capital (generated secrets have one; prose such
-/// as `sk-learn-…` does not); the secret runs as far as the alphabet does.
+/// A word matches when it starts with a row's prefix followed by a run of the row's alphabet
+/// whose length is in the row's range, one of its bytes a digit or a capital (generated secrets
+/// have one; prose such as `sk-learn-…` does not). A run longer than an exact or bounded
+/// length is another word, not this secret. The whole word is then masked, so a secret's tail
+/// is never left visible after a byte its alphabet lacks (`xapp-…/…`).
 ///
-/// The formats are the ones the providers document for their secret keys and tokens;
-/// identifiers that are not secrets (Stripe's `cus_…`, `tok_…`, Twilio's `AC…` and `SK…` SIDs,
-/// OpenAI's `chatcmpl-…`) are not listed. Adding a format is one row of ``all``.
+/// Identifiers that are not secrets (Stripe's `cus_…`, `tok_…`, Twilio's `AC…` SIDs, OpenAI's
+/// `chatcmpl-…`) are not listed. Adding a format is one row of ``all``; ``SecretFormatIndex``
+/// finds every row's prefix in one pass, whatever the table's size.
 struct KnownSecretFormat: Sendable {
     /// The provider and the kind of secret.
     let name: String
     /// The bytes the secret starts with, matched with case.
     let prefix: [UInt8]
-    /// The fewest bytes of ``alphabet`` that must follow the prefix.
-    let minimumLength: Int
-    /// The bytes that may follow the prefix.
-    let alphabet: Alphabet
+    /// What follows the prefix.
+    let body: Body
     /// Bytes the secret must hold after its prefix (Stripe's `_secret_`), if any.
     let infix: [UInt8]?
+    /// How many ASCII digits stand before the prefix (Telegram's bot id before `:AA`), if any.
+    let leadingDigits: ClosedRange<Int>?
 
-    init(_ name: String, prefix: String, atLeast minimumLength: Int, of alphabet: Alphabet, containing infix: String? = nil) {
-        self.name = name
-        self.prefix = Array(prefix.utf8)
-        self.minimumLength = minimumLength
-        self.alphabet = alphabet
-        self.infix = infix.map { Array($0.utf8) }
+    /// A row whose prefix is followed by a run of `alphabet` bytes, `length` of them.
+    ///
+    /// - Parameters:
+    ///   - name: The provider and the kind of secret.
+    ///   - prefix: The bytes the secret starts with, matched with case.
+    ///   - length: How many bytes of `alphabet` follow the prefix.
+    ///   - alphabet: The bytes that may follow the prefix.
+    ///   - infix: Bytes the run must hold, if any.
+    ///   - leadingDigits: How many digits stand before the prefix, for formats that start
+    ///     with a number (`123456789:AA…`).
+    init(
+        _ name: String, prefix: String, _ length: Length, of alphabet: Alphabet, containing infix: String? = nil,
+        afterDigits leadingDigits: ClosedRange<Int>? = nil
+    ) {
+        self.init(name, prefix: prefix, body: .run(alphabet, length.range), infix: infix, leadingDigits: leadingDigits)
     }
 
-    /// What may follow a prefix.
-    enum Alphabet: Sendable {
-        /// `A-Z`, `a-z`, `0-9`.
-        case alphanumeric
-        /// Letters, digits, `_` and `-`: base64url.
-        case base64URL
-        /// Letters, digits, `_`, `-` and `.`.
-        case base64URLAndDot
-        /// `A-Z` and `0-9`.
-        case upperAlphanumeric
-        /// `0-9`, `a-f`, `A-F`.
-        case hex
+    /// A row whose body has a shape of its own (a PEM block).
+    init(_ name: String, prefix: String, body: Body, infix: String? = nil, leadingDigits: ClosedRange<Int>? = nil) {
+        precondition(!prefix.isEmpty, "a format needs a prefix: \(name)")
+        self.name = name
+        self.prefix = Array(prefix.utf8)
+        self.body = body
+        self.infix = infix.map { Array($0.utf8) }
+        self.leadingDigits = leadingDigits
+    }
 
-        func contains(_ byte: UInt8) -> Bool {
-            let isDigit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
-            let isLower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+    /// How many bytes of the alphabet follow the prefix.
+    enum Length: Sendable {
+        /// Exactly this many: a longer run is another word.
+        case exactly(Int)
+        /// This many or more, as far as the alphabet goes.
+        case atLeast(Int)
+        /// From the first to the second, both included: a longer run is another word.
+        case between(Int, Int)
+
+        var range: ClosedRange<Int> {
             switch self {
-            case .alphanumeric: return isDigit || isUpper || isLower
-            case .base64URL: return isDigit || isUpper || isLower || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-            case .base64URLAndDot:
-                return isDigit || isUpper || isLower || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            case .upperAlphanumeric: return isDigit || isUpper
-            case .hex: return isDigit || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+            case .exactly(let count): count...count
+            case .atLeast(let count): count...Int.max
+            case .between(let lower, let upper): lower...upper
             }
         }
     }
 
-    /// The formats, one row each.
-    static let all: [KnownSecretFormat] = [
-        // OpenAI (sk-…, sk-proj-…, sk-svcacct-…, sk-admin-…), Anthropic (sk-ant-api03-…), DeepSeek.
-        KnownSecretFormat("OpenAI or Anthropic API key", prefix: "sk-", atLeast: 20, of: .base64URL),
-        KnownSecretFormat("Stripe live secret key", prefix: "sk_live_", atLeast: 16, of: .alphanumeric),
-        KnownSecretFormat("Stripe test secret key", prefix: "sk_test_", atLeast: 16, of: .alphanumeric),
-        KnownSecretFormat("Stripe live restricted key", prefix: "rk_live_", atLeast: 16, of: .alphanumeric),
-        KnownSecretFormat("Stripe test restricted key", prefix: "rk_test_", atLeast: 16, of: .alphanumeric),
-        KnownSecretFormat("Stripe webhook signing secret", prefix: "whsec_", atLeast: 24, of: .alphanumeric),
-        KnownSecretFormat("Stripe PaymentIntent client secret", prefix: "pi_", atLeast: 20, of: .base64URL, containing: "_secret_"),
-        KnownSecretFormat("Stripe SetupIntent client secret", prefix: "seti_", atLeast: 20, of: .base64URL, containing: "_secret_"),
-        KnownSecretFormat("GitHub personal access token", prefix: "ghp_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("GitHub OAuth token", prefix: "gho_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("GitHub user-to-server token", prefix: "ghu_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("GitHub installation token", prefix: "ghs_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("GitHub refresh token", prefix: "ghr_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("GitHub fine-grained token", prefix: "github_pat_", atLeast: 22, of: .base64URL),
-        KnownSecretFormat("Slack bot token", prefix: "xoxb-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("Slack user token", prefix: "xoxp-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("Slack app token", prefix: "xoxa-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("Slack refresh token", prefix: "xoxe-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("Slack legacy token", prefix: "xoxs-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("Slack app-level token", prefix: "xapp-", atLeast: 10, of: .base64URL),
-        KnownSecretFormat("AWS access key id", prefix: "AKIA", atLeast: 16, of: .upperAlphanumeric),
-        KnownSecretFormat("AWS temporary access key id", prefix: "ASIA", atLeast: 16, of: .upperAlphanumeric),
-        KnownSecretFormat("Google API key", prefix: "AIza", atLeast: 35, of: .base64URL),
-        KnownSecretFormat("Google OAuth access token", prefix: "ya29.", atLeast: 20, of: .base64URLAndDot),
-        KnownSecretFormat("GitLab personal access token", prefix: "glpat-", atLeast: 20, of: .base64URL),
-        KnownSecretFormat("GitLab deploy token", prefix: "gldt-", atLeast: 20, of: .base64URL),
-        KnownSecretFormat("GitLab runner token", prefix: "glrt-", atLeast: 20, of: .base64URL),
-        KnownSecretFormat("Hugging Face token", prefix: "hf_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("Groq API key", prefix: "gsk_", atLeast: 40, of: .alphanumeric),
-        KnownSecretFormat("xAI API key", prefix: "xai-", atLeast: 40, of: .alphanumeric),
-        KnownSecretFormat("Replicate API token", prefix: "r8_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("Perplexity API key", prefix: "pplx-", atLeast: 40, of: .alphanumeric),
-        KnownSecretFormat("npm access token", prefix: "npm_", atLeast: 36, of: .alphanumeric),
-        KnownSecretFormat("PyPI API token", prefix: "pypi-", atLeast: 50, of: .base64URL),
-        KnownSecretFormat("SendGrid API key", prefix: "SG.", atLeast: 60, of: .base64URLAndDot),
-        KnownSecretFormat("Shopify access token", prefix: "shpat_", atLeast: 32, of: .hex),
-        KnownSecretFormat("Shopify shared secret", prefix: "shpss_", atLeast: 32, of: .hex),
-        KnownSecretFormat("DigitalOcean token", prefix: "dop_v1_", atLeast: 64, of: .hex),
-        KnownSecretFormat("Linear API key", prefix: "lin_api_", atLeast: 30, of: .alphanumeric),
-        KnownSecretFormat("Notion integration secret", prefix: "ntn_", atLeast: 40, of: .alphanumeric),
-        KnownSecretFormat("Postman API key", prefix: "PMAK-", atLeast: 50, of: .base64URL),
-        KnownSecretFormat("Databricks token", prefix: "dapi", atLeast: 32, of: .hex),
-        KnownSecretFormat("Atlassian API token", prefix: "ATATT", atLeast: 50, of: .base64URL),
-        KnownSecretFormat("Square access token", prefix: "EAAA", atLeast: 60, of: .base64URL),
-        KnownSecretFormat("Mapbox secret token", prefix: "sk.eyJ", atLeast: 60, of: .base64URLAndDot),
-    ]
-
-    /// For each byte, the formats whose prefix starts with it: a word is compared with those only.
-    private static let formatsByFirstByte: [[KnownSecretFormat]] = {
-        var table = [[KnownSecretFormat]](repeating: [], count: 256)
-        for format in all { table[Int(format.prefix[0])].append(format) }
-        return table
-    }()
-
-    /// The first two bytes of every prefix, as bits of a 65,536-bit set: most words are
-    /// answered by their first two bytes, without touching the formats.
-    private static let prefixPairs: [UInt64] = {
-        var bits = [UInt64](repeating: 0, count: 1024)
-        for format in all {
-            let pair = Int(format.prefix[0]) << 8 | Int(format.prefix[1])
-            bits[pair >> 6] |= 1 << UInt64(pair & 63)
-        }
-        return bits
-    }()
-
-    /// The length of the secret that starts `bytes`, when one of the formats does; the
-    /// secret runs as far as its alphabet does.
-    static func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
-        guard bytes.count >= 2 else { return nil }
-        let first = bytes[bytes.startIndex], pair = Int(first) << 8 | Int(bytes[bytes.startIndex + 1])
-        guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
-        for format in formatsByFirstByte[Int(first)] where bytes.count >= format.prefix.count + format.minimumLength {
-            guard zip(format.prefix, bytes).allSatisfy({ $0 == $1 }) else { continue }
-            let bodyStart = bytes.startIndex + format.prefix.count
-            var end = bodyStart
-            while end < bytes.endIndex, format.alphabet.contains(bytes[end]) { end += 1 }
-            // A sentence's full stop after the secret is not part of it.
-            while end > bodyStart, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
-            // Generated secrets hold a digit or a capital; prose (`sk-learn-…`) does not.
-            guard end - bodyStart >= format.minimumLength,
-                bytes[bodyStart..<end].contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") || $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            else { continue }
-            if let infix = format.infix, !bytes[bodyStart..<end].contains(infix) { continue }
-            return end - bytes.startIndex
-        }
-        return nil
+    /// What follows a prefix.
+    enum Body: Sendable {
+        /// A run of the alphabet's bytes, as many as the range allows.
+        case run(Alphabet, ClosedRange<Int>)
+        /// A PEM block whose label names a private key (`-----BEGIN RSA PRIVATE KEY-----`,
+        /// `OPENSSH`, `EC`, `ENCRYPTED`, `PGP … BLOCK`), up to the end of its `-----END …-----`
+        /// line, or to the end of the text when it is cut.
+        case privateKeyBlock
     }
-}
 
-extension Collection where Element == UInt8, Index == Int {
-    /// Whether the bytes hold `pattern` somewhere.
-    fileprivate func contains(_ pattern: [UInt8]) -> Bool {
-        guard count >= pattern.count else { return false }
-        return (startIndex...(endIndex - pattern.count)).contains { self[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+    /// A set of ASCII bytes that may follow a prefix.
+    struct Alphabet: Sendable {
+        /// One bit per byte below 128.
+        private let low: UInt64
+        private let high: UInt64
+
+        init(_ characters: String) {
+            var low: UInt64 = 0, high: UInt64 = 0
+            for byte in characters.utf8 {
+                precondition(byte < 128, "an alphabet is ASCII")
+                if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+            }
+            self.low = low
+            self.high = high
+        }
+
+        private init(low: UInt64, high: UInt64) {
+            self.low = low
+            self.high = high
+        }
+
+        /// Whether `byte` is in the set.
+        @inline(__always)
+        func contains(_ byte: UInt8) -> Bool {
+            byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
+        }
+
+        /// This set with `characters` added.
+        func adding(_ characters: String) -> Alphabet {
+            let other = Alphabet(characters)
+            return Alphabet(low: low | other.low, high: high | other.high)
+        }
+
+        static let digits = Alphabet("0123456789")
+        static let upper = Alphabet("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        static let lower = Alphabet("abcdefghijklmnopqrstuvwxyz")
+        /// `A-Z`, `a-z`, `0-9`: base62.
+        static let alphanumeric = upper.adding("abcdefghijklmnopqrstuvwxyz0123456789")
+        /// `A-Z` and `0-9`.
+        static let upperAlphanumeric = upper.adding("0123456789")
+        /// `a-z` and `0-9`.
+        static let lowerAlphanumeric = lower.adding("0123456789")
+        /// Letters, digits, `_` and `-`: base64url.
+        static let base64URL = alphanumeric.adding("_-")
+        /// Letters, digits, `_`, `-` and `.`.
+        static let base64URLAndDot = base64URL.adding(".")
+        /// Letters, digits, `+`, `/` and `=`: base64 with its padding.
+        static let base64 = alphanumeric.adding("+/=")
+        /// `0-9`, `a-f`, `A-F`.
+        static let hex = Alphabet("0123456789abcdefABCDEF")
+        /// `0-9`, `a-f`.
+        static let lowerHex = Alphabet("0123456789abcdef")
+        /// What crypt(3) hashes are written with: letters, digits, `.`, `/` and the `$` between
+        /// their fields.
+        static let crypt = alphanumeric.adding("./$")
     }
 }

@@ -1,0 +1,185 @@
+/// Every ``KnownSecretFormat`` prefix in one trie, so a word is compared with the rows its
+/// first bytes lead to and no others: the cost per word is the length of the longest prefix it
+/// starts, whatever the table's size.
+///
+/// Most words are answered by their first two bytes alone, from a 65,536-bit set of the pairs
+/// that start a prefix.
+struct SecretFormatIndex: Sendable {
+    /// The index of ``KnownSecretFormat/all``.
+    static let shared = SecretFormatIndex(KnownSecretFormat.all)
+
+    /// The rows, in table order.
+    private let rows: [KnownSecretFormat]
+    /// The rows that start with digits (``KnownSecretFormat/leadingDigits``): few, read in turn.
+    private let digitLedRows: [KnownSecretFormat]
+    /// The first two bytes of every prefix, as bits.
+    private let prefixPairs: [UInt64]
+    /// Whether a byte starts a prefix.
+    private let firstBytes: [Bool]
+    /// The trie: node 0 is the root; each node's children are a run of ``edgeBytes`` and
+    /// ``edgeTargets`` from ``firstEdge``, and the rows whose prefix ends at it are in
+    /// ``nodeRows``.
+    private let firstEdge: [Int32]
+    private let edgeCount: [Int32]
+    private let edgeBytes: [UInt8]
+    private let edgeTargets: [Int32]
+    private let nodeRows: [[Int32]]
+
+    init(_ formats: [KnownSecretFormat]) {
+        rows = formats
+        digitLedRows = formats.filter { $0.leadingDigits != nil }
+        var pairs = [UInt64](repeating: 0, count: 1024)
+        var first = [Bool](repeating: false, count: 256)
+        // Built as nested dictionaries first, then laid out flat.
+        var children: [[UInt8: Int]] = [[:]]
+        var ending: [[Int32]] = [[]]
+        for (rowIndex, format) in formats.enumerated() where format.leadingDigits == nil {
+            precondition(format.prefix.count >= 2, "a prefix has two bytes or more: \(format.name)")
+            let pair = Int(format.prefix[0]) << 8 | Int(format.prefix[1])
+            pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+            first[Int(format.prefix[0])] = true
+            var node = 0
+            for byte in format.prefix {
+                if let next = children[node][byte] {
+                    node = next
+                } else {
+                    children.append([:])
+                    ending.append([])
+                    children[node][byte] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+            ending[node].append(Int32(rowIndex))
+        }
+        if !digitLedRows.isEmpty { for digit in UInt8(ascii: "0")...UInt8(ascii: "9") { first[Int(digit)] = true } }
+        var firstEdge = [Int32](), edgeCount = [Int32](), edgeBytes = [UInt8](), edgeTargets = [Int32]()
+        for node in children.indices {
+            firstEdge.append(Int32(edgeBytes.count))
+            edgeCount.append(Int32(children[node].count))
+            for (byte, target) in children[node].sorted(by: { $0.key < $1.key }) {
+                edgeBytes.append(byte)
+                edgeTargets.append(Int32(target))
+            }
+        }
+        prefixPairs = pairs
+        firstBytes = first
+        self.firstEdge = firstEdge
+        self.edgeCount = edgeCount
+        self.edgeBytes = edgeBytes
+        self.edgeTargets = edgeTargets
+        nodeRows = ending
+    }
+
+    /// Whether a secret of some row may start with `byte`: callers that look at every byte ask
+    /// this before ``secretLength(atStartOf:)``.
+    @inline(__always)
+    func mayStart(with byte: UInt8) -> Bool {
+        firstBytes[Int(byte)]
+    }
+
+    /// The length of the secret that starts `bytes`, when a row's format does: the longest
+    /// prefix's rows are tried first, then the shorter ones it extends.
+    func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
+        let start = bytes.startIndex
+        guard bytes.endIndex - start >= 2 else { return nil }
+        let first = bytes[start]
+        if first &- UInt8(ascii: "0") < 10, !digitLedRows.isEmpty, let length = digitLedLength(bytes) { return length }
+        let pair = Int(first) << 8 | Int(bytes[start + 1])
+        guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
+        return match(from: 0, at: start, in: bytes)
+    }
+
+    /// The secret from the trie's `node`, whose path ends just before `position`.
+    private func match<Bytes: Collection<UInt8>>(from node: Int, at position: Int, in bytes: Bytes) -> Int? where Bytes.Index == Int {
+        if position < bytes.endIndex, let child = child(of: node, byte: bytes[position]),
+            let length = match(from: child, at: position + 1, in: bytes)
+        {
+            return length
+        }
+        for row in nodeRows[node] {
+            if let end = Self.bodyEnd(of: rows[Int(row)], from: position, in: bytes) { return end - bytes.startIndex }
+        }
+        return nil
+    }
+
+    private func child(of node: Int, byte: UInt8) -> Int? {
+        let first = Int(firstEdge[node])
+        for edge in first..<(first + Int(edgeCount[node])) where edgeBytes[edge] == byte { return Int(edgeTargets[edge]) }
+        return nil
+    }
+
+    /// A row that starts with digits: the digits, then its prefix and body.
+    private func digitLedLength<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.Index == Int {
+        var digitsEnd = bytes.startIndex
+        while digitsEnd < bytes.endIndex, bytes[digitsEnd] &- UInt8(ascii: "0") < 10 { digitsEnd += 1 }
+        let digitCount = digitsEnd - bytes.startIndex
+        for row in digitLedRows where row.leadingDigits?.contains(digitCount) == true {
+            guard bytes.endIndex - digitsEnd >= row.prefix.count,
+                bytes[digitsEnd..<(digitsEnd + row.prefix.count)].elementsEqual(row.prefix)
+            else { continue }
+            if let end = Self.bodyEnd(of: row, from: digitsEnd + row.prefix.count, in: bytes) { return end - bytes.startIndex }
+        }
+        return nil
+    }
+
+    /// Where `format`'s secret ends when its body starts at `start`, or `nil` when the bytes
+    /// there are not its body.
+    private static func bodyEnd<Bytes: Collection<UInt8>>(of format: KnownSecretFormat, from start: Int, in bytes: Bytes) -> Int?
+    where Bytes.Index == Int {
+        switch format.body {
+        case .run(let alphabet, let length):
+            // Read one byte past the longest run allowed, to tell a longer word.
+            let limit = length.upperBound == Int.max ? bytes.endIndex : min(bytes.endIndex, start + length.upperBound + 1)
+            var end = start
+            while end < limit, alphabet.contains(bytes[end]) { end += 1 }
+            // A sentence's full stop after the secret is not part of it.
+            while end > start, bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            guard length.contains(end - start) else { return nil }
+            // Generated secrets hold a digit or a capital; prose (`sk-learn-…`) does not.
+            var generated = false
+            for index in start..<end where bytes[index] &- UInt8(ascii: "0") < 10 || bytes[index] &- UInt8(ascii: "A") < 26 {
+                generated = true
+                break
+            }
+            guard generated else { return nil }
+            if let infix = format.infix, !contains(infix, in: bytes, start..<end) { return nil }
+            return end
+        case .privateKeyBlock:
+            return privateKeyBlockEnd(from: start, in: bytes)
+        }
+    }
+
+    /// After `-----BEGIN `: a label that names a private key and ends in `-----` on the same
+    /// line, then everything up to the end of the `-----END …-----` line that closes it, or to
+    /// the end of the bytes when none does.
+    private static func privateKeyBlockEnd<Bytes: Collection<UInt8>>(from start: Int, in bytes: Bytes) -> Int? where Bytes.Index == Int {
+        let dashes = Array("-----".utf8)
+        var labelEnd = start
+        while labelEnd < min(bytes.endIndex, start + 80), bytes[labelEnd] != UInt8(ascii: "-"), bytes[labelEnd] >= 0x20 { labelEnd += 1 }
+        guard contains(Array("PRIVATE KEY".utf8), in: bytes, start..<labelEnd),
+            bytes.endIndex - labelEnd >= dashes.count, bytes[labelEnd..<(labelEnd + dashes.count)].elementsEqual(dashes)
+        else { return nil }
+        let ending = Array("-----END ".utf8)
+        guard let endLine = firstIndex(of: ending, in: bytes, from: labelEnd + dashes.count),
+            let close = firstIndex(of: dashes, in: bytes, from: endLine + ending.count)
+        else { return bytes.endIndex }
+        return close + dashes.count
+    }
+
+    private static func contains<Bytes: Collection<UInt8>>(_ pattern: [UInt8], in bytes: Bytes, _ range: Range<Int>) -> Bool
+    where Bytes.Index == Int {
+        firstIndex(of: pattern, in: bytes[range], from: range.lowerBound) != nil
+    }
+
+    /// Where `pattern` first stands in `bytes` at or after `start`.
+    private static func firstIndex<Bytes: Collection<UInt8>>(of pattern: [UInt8], in bytes: Bytes, from start: Int) -> Int?
+    where Bytes.Index == Int {
+        guard let head = pattern.first, bytes.endIndex - start >= pattern.count else { return nil }
+        var index = start
+        while index <= bytes.endIndex - pattern.count {
+            if bytes[index] == head, bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
