@@ -638,9 +638,12 @@ struct JSONMasker {
             var followsWordByte = false
             while position < content.upperBound {
                 let byte = input[position]
-                // A provider key starts a word; only word starts are looked up.
+                // A provider key starts a word, or with punctuation (`$2b$…`, `-----BEGIN …`);
+                // only those starts are looked up.
                 let isWordByte = Self.isWordByte(byte)
-                if isWordByte, !followsWordByte, KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil {
+                if !followsWordByte, isWordByte || SecretFormatIndex.shared.mayStart(with: byte),
+                    KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil
+                {
                     return true
                 }
                 followsWordByte = isWordByte

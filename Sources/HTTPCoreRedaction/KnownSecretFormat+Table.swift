@@ -48,8 +48,8 @@ extension KnownSecretFormat {
         KnownSecretFormat("Mapbox secret token", prefix: "sk.eyJ", .atLeast(60), of: .base64URLAndDot),
         // Private keys in PEM and OpenSSH armour.
         KnownSecretFormat("PEM or OpenSSH private key block", prefix: "-----BEGIN ", body: .privateKeyBlock),
-        // Telegram bot token: the bot's id, a colon, then 35 bytes starting AA.
-        KnownSecretFormat("Telegram bot token", prefix: ":AA", .exactly(33), of: .base64URL, afterDigits: 8...10),
+        // Telegram bot token: the bot's id, a colon, then the secret, which starts `AA` (34 to 36 bytes).
+        KnownSecretFormat("Telegram bot token", prefix: ":AA", .between(32, 34), of: .base64URL, afterDigits: 8...10),
     ]
 
     /// The length of the secret that starts `bytes`, when one of the formats does (see

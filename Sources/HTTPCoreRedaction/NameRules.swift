@@ -301,7 +301,7 @@ final class NameLists: Sendable, Hashable {
     static let pluralWords = FlatNames(["tokens", "passwords", "secrets", "apikeys", "cookies"].map { Array($0.utf8) })
 
     private static let sharedNumericSecretWords = NameMatcher(wordNames: [
-        "password", "passwords", "passwd", "passphrase", "passcode", "pin", "otp", "cvv", "cvc", "ssn", "card_number",
+        "password", "passwords", "passwd", "pwd", "passphrase", "passcode", "pin", "otp", "cvv", "cvc", "ssn", "card_number",
     ])
     private static let sharedBuiltInHeaderWordExemptions = NameMatcher(wholeNames: ["sec-websocket-key", "sec-websocket-accept"])
 

@@ -155,8 +155,8 @@ struct PairMasker {
     /// once and read again. Too deep, it is masked. Returns whether it ends inside a mask.
     mutating func maskValue(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
         let bytes = view.bytes
-        if redactor.level != .none, KnownSecretFormat.secretLength(atStartOf: bytes[range]) != nil {
-            // A provider's key under any name: `?q=sk-proj-…`.
+        if redactor.level != .none, KnownSecretFormat.secretLength(atStartOf: bytes[range]) != nil || TextScrubber.isJWT(bytes[range]) {
+            // A provider's key or a JSON Web Token under any name: `?q=sk-proj-…`, `?q=eyJ…`.
             mask(range, in: view)
             return true
         }

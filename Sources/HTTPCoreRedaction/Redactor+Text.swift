@@ -71,6 +71,12 @@ extension Redactor {
                 break
             }
             guard TextScrubber.isNameByte(byte) else {
+                // A format that starts with punctuation (`$2b$…`, `-----BEGIN …`).
+                if SecretFormatIndex.shared.mayStart(with: byte),
+                    KnownSecretFormat.secretLength(atStartOf: utf8[index...]) != nil
+                {
+                    return true
+                }
                 index += 1
                 continue
             }
@@ -80,7 +86,11 @@ extension Redactor {
                 if utf8[end] >= 0x80 { return true }
                 end += 1
             }
-            if TextScrubber.mayStartARule(utf8[index..<end], strict: level == .strict) { return true }
+            if KnownSecretFormat.secretLength(atStartOf: utf8[index...]) != nil
+                || TextScrubber.mayStartARule(utf8[index..<end], strict: level == .strict)
+            {
+                return true
+            }
             index = end
         }
         return false
@@ -112,12 +122,12 @@ struct TextScrubber {
     private static let credentialSchemes = WordList(["bearer", "basic", "digest", "negotiate"])
     /// Schemes after a sensitive name (`Authorization: Token abc`).
     private static let schemesAfterName = credentialSchemes + WordList(["token"])
-    /// Whether a word, as ``word()`` reads one, could make a rule mask something without a
-    /// separator: a JWT or base64 JSON, a credential scheme (`…Bearer`), a credential word, or
-    /// at `.strict` a long word. ``Redactor/textRulesMayChange(utf8:)`` asks it; no copy.
+    /// Whether a word, as ``word()`` reads one, could make a rule other than a known format's
+    /// mask something without a separator: a JWT or base64 JSON, a credential scheme
+    /// (`…Bearer`), a credential word, or at `.strict` a long word. ``Redactor/textRulesMayChange(utf8:)`` asks it; no copy.
     static func mayStartARule(_ word: Slice<UnsafeBufferPointer<UInt8>>, strict: Bool) -> Bool {
         if strict, word.count >= 16 { return true }
-        if startsLikeBase64JSON(word) || KnownSecretFormat.secretLength(atStartOf: word) != nil { return true }
+        if startsLikeBase64JSON(word) { return true }
         return credentialSchemes.isSuffix(of: word) || credentialWords.contains(word)
     }
 
@@ -155,6 +165,11 @@ struct TextScrubber {
                 word()
             } else if byte == UInt8(ascii: "/"), at("//"), index == 0 || Self.isSpace(input[index - 1]) {
                 url(from: index)
+            } else if SecretFormatIndex.shared.mayStart(with: byte), index == 0 || !Self.isNameByte(input[index - 1]),
+                let length = KnownSecretFormat.secretLength(atStartOf: input[index...])
+            {
+                // A format that starts with punctuation: a crypt hash (`$2b$…`), a PEM block.
+                maskSecret(from: index, length: length)
             } else {
                 output.append(byte)
                 index += 1
@@ -192,10 +207,9 @@ struct TextScrubber {
             url(from: start)
             return
         }
-        if let length = KnownSecretFormat.secretLength(atStartOf: run) {
+        if let length = KnownSecretFormat.secretLength(atStartOf: input[start...]) {
             // A provider's key (`sk-proj-…`, `ghp_…`, `AKIA…`), under any name or none.
-            output.append(contentsOf: Self.mask)
-            index = start + length
+            maskSecret(from: start, length: length)
             return
         }
         if Self.isJWT(run) || Self.isBase64JSON(run) && base64JSONHoldsSecret(run) || masksRandomWords && Self.looksRandom(run) {
@@ -224,6 +238,16 @@ struct TextScrubber {
             copy(to: separatorEnd)
             maskUserinfoPassword()
         }
+    }
+
+    /// Masks the secret of a known format at `start`, `length` bytes long, and the rest of
+    /// the word it stands in, so no tail of it is left after a byte its alphabet lacks
+    /// (`xapp-…/…`); a sentence's punctuation after it is kept.
+    private mutating func maskSecret(from start: Int, length: Int) {
+        var end = tokenEnd(from: start)
+        while end > start + length, Self.isSentencePunctuation(input[end - 1]) { end -= 1 }
+        output.append(contentsOf: Self.mask)
+        index = max(start + length, end)
     }
 
     /// After a name: the end of `"`, `'` or `\"` closing it, spaces, and `=`, `=>` or `:` (not
@@ -290,7 +314,7 @@ struct TextScrubber {
             // `API key provided:`), but is masked with it when it is one (`hunter22!`).
             let end = tokenEnd(from: start)
             var wordEnd = end
-            while wordEnd > start, [UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "!"), UInt8(ascii: "?")].contains(input[wordEnd - 1]) {
+            while wordEnd > start, Self.isSentencePunctuation(input[wordEnd - 1]) {
                 wordEnd -= 1
             }
             guard wordEnd > start, !Self.isQuote(input[start]), isCredential(input[start..<wordEnd]) else { return }
@@ -482,6 +506,11 @@ struct TextScrubber {
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
+    }
+
+    /// `.`, `:`, `!` and `?`: what a sentence puts after a word.
+    private static func isSentencePunctuation(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?")
     }
 
     private static func isQuote(_ byte: UInt8) -> Bool {

@@ -149,11 +149,14 @@ extension PairMasker {
         let bytes = view.bytes
         let end = range.upperBound
         var pathStart = range.lowerBound
+        var host: Range<Int>?
         switch Self.start(of: view, range) {
         case .pairs:
             return maskQuery(view, range, nesting: nesting)
         case .authority(let authorityStart):
             pathStart = maskUserinfo(view, authorityStart..<end)
+            let hostStart = bytes[authorityStart..<pathStart].lastIndex(of: ASCII.atSign).map { $0 + 1 } ?? authorityStart
+            host = hostStart..<pathStart
         case .path:
             break
         }
@@ -179,7 +182,14 @@ extension PairMasker {
             deeper.depth += 1
             return maskURL(view, embeddedURL..<end, nesting: deeper)
         }
-        var endsMasked = maskPath(view, pathStart..<pathEnd, nesting: nesting)
+        var endsMasked: Bool
+        if let host, redactor.level != .none, let secretStart = WebhookURLFormat.secretStart(host: bytes[host], path: bytes[pathStart..<pathEnd]) {
+            // A webhook whose path is its credential: what follows the service's prefix.
+            mask(secretStart..<pathEnd, in: view)
+            endsMasked = false
+        } else {
+            endsMasked = maskPath(view, pathStart..<pathEnd, nesting: nesting)
+        }
         var queryEnd = pathEnd
         if pathEnd < end, bytes[pathEnd] == ASCII.questionMark {
             queryEnd = pathEnd + 1

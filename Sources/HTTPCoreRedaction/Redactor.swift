@@ -94,7 +94,7 @@ public struct Redactor: Sendable, Hashable {
     /// `hadAuthorization`) keeps numbers and booleans, unless the word's secrets are numbers
     /// (`password_confirmation`, `pin_code`).
     public static let defaultSensitiveWords: Set<String> = [
-        "password", "passwords", "passwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
+        "password", "passwords", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
         "ssn", "cvv", "cvc", "pin", "api_key", "api_keys", "private_key", "secret_key", "access_key", "signing_key",
         "encryption_key", "session_id", "session_key", "card_number", "authorization", "auth_code", "device_code",
         "cookie", "csrf", "xsrf", "jwt",
