@@ -72,6 +72,24 @@ struct NameKey {
         }
     }
 
+    /// Whether the name reads as a generated value rather than as words: 16 letters and digits
+    /// or more, four of its words or more a single letter (`zH1t8H4ILV6vBt5d…`, a base64 hash
+    /// or id standing where a name would). Such a name's words are chance, not meaning: the
+    /// `SSN` in `3cSSN44` names no social security number. `user1Password` has no such word.
+    var looksGenerated: Bool {
+        guard letters.count >= 16 else { return false }
+        var singleLetters = 0
+        var index = 0
+        while index < letters.count {
+            var end = index + 1
+            while end < letters.count, !wordStarts[end] { end += 1 }
+            if end == index + 1, letters[index] > UInt8(ascii: "9") { singleLetters += 1 }
+            if singleLetters >= 4 { return true }
+            index = end
+        }
+        return false
+    }
+
     /// The name with look-alike characters read as the ASCII letters they stand for, so they
     /// cannot hide a sensitive name: compatibility forms (full-width `ｐ`, ligatures) become
     /// their plain letters, Cyrillic and Greek letters that look Latin become that letter (their

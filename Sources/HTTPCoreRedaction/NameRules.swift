@@ -166,16 +166,18 @@ struct NameRules: Sendable {
         guard level != .none else { return .levelDecides }
         if lists.builtIn(kind).matchesWhole(key) { return .mask }
         var rule = wordRule ?? builtInWordRule(key)
-        if headerWords, rule != .mask, !lists.builtInHeaderWordExemptions.matchesWhole(key) {
+        if headerWords, rule != .mask, !key.looksGenerated, !lists.builtInHeaderWordExemptions.matchesWhole(key) {
             let headerRule = Self.rule(for: lists.builtInHeaderWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
             if headerRule != .levelDecides { rule = headerRule }
         }
         return rule
     }
 
-    /// The rule the built-in words make of a name, the same for every kind.
+    /// The rule the built-in words make of a name, the same for every kind. A name that reads
+    /// as a generated value (``NameKey/looksGenerated``) has no words to match.
     private func builtInWordRule(_ key: NameKey) -> NameRule {
-        Self.rule(for: lists.builtInWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
+        guard !key.looksGenerated else { return .levelDecides }
+        return Self.rule(for: lists.builtInWords.wordMatch(key, pluralWords: NameLists.pluralWords), key, lists)
     }
 
     /// The rule a built-in word match makes.

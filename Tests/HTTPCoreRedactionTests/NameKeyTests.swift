@@ -126,4 +126,17 @@ final class NameKeyTests: XCTestCase {
             #"{"newPassword":"[REDACTED]","token_type":"bearer","auth_token":"[REDACTED]","user":{"pa\u017f\u017fword":"[REDACTED]","keyboard":"qwerty"}}"#
         )
     }
+
+    func testANameThatReadsAsAGeneratedValueHasNoWordsToMatch() {
+        let redactor = Redactor.standard
+        // Base64 standing where a name would: `SSN`, `Pin` and `Otp` are chance.
+        for name in ["zH1t8H4ILV6vBt5dTPsdPEiuzB3cSSN44", "aB3dPinQ7xK2mW9vT4", "k9OtpZ2aB7cD4eF1gH"] {
+            XCTAssertEqual(redactor.redactedText("\(name)=abc1"), "\(name)=abc1", name)
+            XCTAssertEqual(redactor.redactedHeaderValue("v", name: name), "v", name)
+        }
+        // Names with words, digits among them, keep their words.
+        for name in ["user1Password", "customerSSN", "a1b2c3Password", "X-Api-Key-2024-Rotation"] {
+            XCTAssertEqual(redactor.redactedText("\(name)=abc1"), "\(name)=[REDACTED]", name)
+        }
+    }
 }
