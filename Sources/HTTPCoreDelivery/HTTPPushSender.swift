@@ -27,7 +27,7 @@ import HTTPCoreText
 /// | 2xx | ``DeliveryOutcome/delivered``, unless `verifiesSuccess` says the answer is not the destination's: then rejected with its status and that reason |
 /// | 429 | retryable, after its `Retry-After` when it has one |
 /// | 408, 5xx | retryable (a `Retry-After` is not read) |
-/// | any other status | rejected, with the first 200 bytes of the body as the reason |
+/// | any other status | rejected, with the first 200 bytes of the body, redacted by `redactor`, as the reason |
 /// | an answer that is not HTTP (``/HTTPCore/HTTPError/invalidResponse``) | retryable with status 0 |
 /// | no answer: refused, reset, timed out, any other error | unreachable, with the error's ``/HTTPCore/HTTPError/typeName`` and the destination's host and port as the reason |
 /// | no answer a second after `timeout`, from a transport that does not honour the request's timeout | unreachable (`timeout`) |
@@ -43,6 +43,10 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     /// How long one request may take, in seconds; set as the request's
     /// ``/HTTPCore/HTTPRequest/timeout``, and enforced a second later should the transport not honour it.
     public let timeout: TimeInterval
+    /// The sink's redactor, which a refused answer's body passes before its start becomes the
+    /// rejection's reason: a destination may echo what it refused, a credential among it, and
+    /// the reason is printed with the sink's diagnostics.
+    public let redactor: Redactor
     private let url: @Sendable () -> URL
     private let body: @Sendable ([Item]) -> Data
     private let verifiesSuccess: @Sendable (HTTPResponse) -> String?
@@ -56,6 +60,8 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     ///     that changes applies from the next send on.
     ///   - headers: the headers of every request.
     ///   - timeout: how long one request may take, in seconds.
+    ///   - redactor: the sink's redactor, applied to a refused answer's body before its first
+    ///     200 bytes become the rejection's reason.
     ///   - verifiesSuccess: reads a 2xx answer: `nil` when it is the destination's, else why it
     ///     is not (for example a proxy's page), and the batch is then rejected with the
     ///     answer's status, never retried. By default every 2xx is a delivery.
@@ -66,6 +72,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
         url: @escaping @Sendable () -> URL,
         headers: HTTPHeaders,
         timeout: TimeInterval,
+        redactor: Redactor = .standard,
         verifiesSuccess: @escaping @Sendable (HTTPResponse) -> String? = { _ in nil },
         body: @escaping @Sendable ([Item]) -> Data
     ) {
@@ -73,6 +80,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
         self.url = url
         self.headers = headers
         self.timeout = timeout
+        self.redactor = redactor
         self.verifiesSuccess = verifiesSuccess
         self.body = body
     }
@@ -84,6 +92,11 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
 
     /// The most bytes of a destination's answer read: an answer is a status and a short text.
     static var maximumAnswerBytes: Int { 1 << 20 }
+
+    /// The most bytes of a refused answer that are redacted for its reason: far more than the
+    /// 200 shown, so what the redactor masks whole (a quoted value, a JSON object) is seen whole,
+    /// and little enough that a refused batch never costs a large body's redaction.
+    static var redactedAnswerBytes: Int { 4096 }
 
     /// Posts `batch` and classifies the answer; returns within `timeout` plus a second.
     public func send(_ batch: Data) async -> DeliveryOutcome {
@@ -115,7 +128,9 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
         case (.serverError, _), (_, 408):
             return .retryable(status: response.statusCode, retryAfter: nil)
         default:
-            let excerpt = UTF8Text.decode(response.body.prefix(200), isCut: response.body.count > 200) ?? ""
+            let head = Data(response.body.prefix(Self.redactedAnswerBytes))
+            let redacted = redactor.redactedBody(head, contentType: response.headers["Content-Type"], isTruncated: response.body.count > head.count)
+            let excerpt = UTF8Text.decode(redacted.prefix(200), isCut: redacted.count > 200) ?? ""
             return .rejected(status: response.statusCode, reason: excerpt.trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }

@@ -9,7 +9,9 @@ extension Redactor {
     /// else kept.
     ///
     /// - URLs (`scheme://…`, `//host…`) get ``redactedURL(string:)``; a URL ends at whitespace,
-    ///   a quote, a bracket, `,`, `;` or `\`.
+    ///   a quote, a bracket, `,`, `;` or `\`. One with its slashes escaped, as JSON may write
+    ///   them (`https:\/\/host\/cb?token=…`), runs on over each `\/`, is masked as the plain
+    ///   URL is, and keeps its escaped slashes.
     /// - A sensitive name (as a header, a query item or a body key) followed by `=`, `:`, `=>`
     ///   (spaces allowed around them), or written as a command-line flag (`--password x`,
     ///   `--token=x`), has its value masked. The name may be quoted, escaped-quoted (`\"token\"`
@@ -203,7 +205,7 @@ struct TextScrubber {
             }
         }
         let run = input[start..<end]
-        if at("://", from: end) {
+        if at("://", from: end) || at(#":\/\/"#, from: end) {
             url(from: start)
             return
         }
@@ -427,10 +429,32 @@ struct TextScrubber {
     // MARK: URLs
 
     /// The URL starting at `start` (its scheme already read, or `//`), redacted.
+    ///
+    /// A URL whose slashes are escaped, as JSON quoted inside a message writes them
+    /// (`https:\/\/host\/cb?token=…`), runs on over each `\/`, is redacted with its slashes
+    /// plain, so the URL rules mask what they mask in `https://host/cb?token=…` (a userinfo,
+    /// a nested encoded query), and is written back with its slashes escaped.
     private mutating func url(from start: Int) {
+        var schemeEnd = start
+        while schemeEnd < input.count, Self.isNameByte(input[schemeEnd]) || Self.isNameInnerByte(input[schemeEnd]) { schemeEnd += 1 }
+        let isEscaped = at(#":\/\/"#, from: schemeEnd)
         var end = start
-        while end < input.count, !Self.endsURL(input[end]) { end += 1 }
-        output.append(contentsOf: redactor.redactedURL(string: String(decoding: input[start..<end], as: UTF8.self)).utf8)
+        while end < input.count {
+            if isEscaped, input[end] == UInt8(ascii: "\\"), end + 1 < input.count, input[end + 1] == UInt8(ascii: "/") {
+                end += 2
+            } else if Self.endsURL(input[end]) {
+                break
+            } else {
+                end += 1
+            }
+        }
+        let text = String(decoding: input[start..<end], as: UTF8.self)
+        if isEscaped {
+            let redacted = redactor.redactedURL(string: text.replacingOccurrences(of: #"\/"#, with: "/"))
+            output.append(contentsOf: redacted.replacingOccurrences(of: "/", with: #"\/"#).utf8)
+        } else {
+            output.append(contentsOf: redactor.redactedURL(string: text).utf8)
+        }
         index = end
     }
 

@@ -181,6 +181,21 @@ public struct Redactor: Sendable, Hashable {
         }
     }
 
+    /// A header's name as events and sinks show it: the text rules (``redactedText(_:)``), as
+    /// at `.standard` whatever the level but `.none`, for a name that holds more than a name:
+    /// a line pasted whole (`X-Debug-Authorization: Bearer …` becomes
+    /// `X-Debug-Authorization: Bearer [REDACTED]`), a provider key or a JWT used as a name.
+    ///
+    /// Ordinary names (`Content-Type`, `X-Request-Id`) cost one scan that changes nothing. At
+    /// `.strict` a name is not masked for looking random, as `X-Amz-Content-Sha256` would be:
+    /// names are chosen by programs, and the value beside it is masked anyway.
+    public func redactedHeaderName(_ name: String) -> String {
+        guard level != .none else { return name }
+        var rules = self
+        if rules.level == .strict { rules.level = .standard }
+        return rules.textRulesMayChange(name) ? rules.redactedText(name) : name
+    }
+
     /// A `Refresh` value (`5; url=https://…`) with its URL redacted by the URL rules.
     private func redactedRefresh(_ value: String) -> String {
         guard let range = value.range(of: "url=", options: .caseInsensitive) else { return redactedText(value) }

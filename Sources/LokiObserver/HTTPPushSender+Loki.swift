@@ -17,7 +17,7 @@ extension HTTPPushSender where Item == LokiPendingLine {
         if let authorization = configuration.authorization { headers["Authorization"] = authorization.headerValue }
         let compressesBodies = configuration.compressesBodies
         let body = Locked(LokiPushBody())
-        return HTTPPushSender(transport: transport, url: { pushURL }, headers: headers, timeout: configuration.timeout) { items in
+        return HTTPPushSender(transport: transport, url: { pushURL }, headers: headers, timeout: configuration.timeout, redactor: configuration.redactor) { items in
             let entries = lines.entries(items)
             let json = body.withLock { $0.encode(entries) }
             return Data(compressesBodies ? Gzip.compress(json) : json)

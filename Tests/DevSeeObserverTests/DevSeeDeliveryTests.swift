@@ -179,6 +179,18 @@ final class DevSeeDeliveryTests: XCTestCase {
         XCTAssertEqual(harness.diagnostics.state.filter { $0.contains("400") }.count, 1)
     }
 
+    func testARefusalThatEchoesACredentialIsReportedRedactedByTheLoggersRedactor() async throws {
+        receiver.script([.body(status: 403, contentType: "application/json", body: #"{"error":"forbidden","api_key":"sk-live-991","app":"x"}"#)])
+        let harness = LoggerHarness(receiver: receiver) { $0.redactor = Redactor(sensitiveBodyKeys: ["app"]) }
+        await harness.logger.log(request: request(), response: response(200))
+        await harness.logger.flush()
+        XCTAssertEqual(harness.logger.statistics.rejected, 1)
+        XCTAssertEqual(harness.diagnostics.state, [
+            #"the destination refused a batch with status 403 ({"error":"forbidden","api_key":"[REDACTED]","app":"[REDACTED]"}); "#
+                + "such batches are dropped",
+        ])
+    }
+
     func testAnswerThatIsNotDevSeeIsRejected() async throws {
         receiver.script([.body(status: 200, contentType: "text/html", body: "<html>hello</html>")])
         let harness = LoggerHarness(receiver: receiver)

@@ -30,6 +30,7 @@ final class HTTPPushSenderTests: XCTestCase {
         to url: URL,
         timeout: TimeInterval = 10,
         transport: (any HTTPTransport)? = nil,
+        redactor: Redactor = .standard,
         verifiesSuccess: @escaping @Sendable (HTTPResponse) -> String? = { _ in nil }
     ) -> HTTPPushSender<String> {
         HTTPPushSender(
@@ -37,6 +38,7 @@ final class HTTPPushSenderTests: XCTestCase {
             url: { url },
             headers: ["Content-Type": "text/plain; charset=utf-8"],
             timeout: timeout,
+            redactor: redactor,
             verifiesSuccess: verifiesSuccess
         ) { lines in Data(lines.joined(separator: "\n").utf8) }
     }
@@ -69,6 +71,23 @@ final class HTTPPushSenderTests: XCTestCase {
             let outcome = await sender(to: server.url("/\(index)")).send(Data("line".utf8))
             XCTAssertEqual(outcome, row.expected, row.name)
         }
+    }
+
+    func testARefusedAnswerPassesTheSinksRedactorBeforeItsStartBecomesTheReason() async throws {
+        let echo = "invalid push: Authorization: Bearer abc123def, stream_key=SK-991 from tenant team-a"
+        let json = #"{"error":"bad credentials","password":"hunter2","hint":"\#(String(repeating: "x", count: 300))"}"#
+        server.route("/text") { _ in Self.answer(400, echo) }
+        server.route("/json") { _ in .json(json, status: 401) }
+        let standard = await sender(to: server.url("/text")).send(Data("line".utf8))
+        XCTAssertEqual(standard, .rejected(status: 400, reason: "invalid push: Authorization: Bearer [REDACTED], stream_key=SK-991 from tenant team-a"))
+        let own = await sender(to: server.url("/text"), redactor: Redactor(sensitiveBodyKeys: ["stream_key"])).send(Data("line".utf8))
+        XCTAssertEqual(own, .rejected(status: 400, reason: "invalid push: Authorization: Bearer [REDACTED], stream_key=[REDACTED] from tenant team-a"))
+        let strict = await sender(to: server.url("/text"), redactor: .strict).send(Data("line".utf8))
+        XCTAssertEqual(strict, .rejected(status: 400, reason: "[REDACTED: \(echo.utf8.count) bytes of unknown type]"), "at .strict a text body is only its size")
+        // Redacted as its type, then cut at 200 bytes.
+        let redactedJSON = #"{"error":"bad credentials","password":"[REDACTED]","hint":""# + String(repeating: "x", count: 300) + #""}"#
+        let cut = await sender(to: server.url("/json")).send(Data("line".utf8))
+        XCTAssertEqual(cut, .rejected(status: 401, reason: String(redactedJSON.prefix(200))))
     }
 
     func testNoAnswerIsUnreachableWithTheFailureAndTheHostAndPort() async throws {

@@ -153,6 +153,36 @@ final class RedactorTextTests: XCTestCase {
         ])
     }
 
+    func testAURLWithEscapedSlashesIsMaskedAsThePlainOneAndKeepsItsEscapes() {
+        // An error text that quotes a JSON answer, where PHP and many others write `\/`.
+        check([
+            (#"{"error":"bad url https:\/\/alice:hunter2@api.example.com\/v1?sig=abc123secret&page=2\"}"#,
+             #"{"error":"bad url https:\/\/api.example.com\/v1?sig=[REDACTED]&page=2\"}"#),
+            (#"see https:\/\/api.example.com\/cb?redirect_uri=https%3A%2F%2Fa%2Fcb%3Fcode%3DSECRET%26state%3Dx now"#,
+             #"see https:\/\/api.example.com\/cb?redirect_uri=https%3A%2F%2Fa%2Fcb%3Fcode%3D[REDACTED]%26state%3Dx now"#),
+            (#"at https:\/\/api.example.com\/v1?token=abc123secret, retrying"#, #"at https:\/\/api.example.com\/v1?token=[REDACTED], retrying"#),
+        ])
+        let urls = [
+            "https://alice:hunter2@api.example.com/v1?sig=abc123secret&page=2",
+            "https://api.example.com/cb?redirect_uri=https%3A%2F%2Fa%2Fcb%3Fcode%3DSECRET%26state%3Dx",
+            "https://api.example.com/verify/eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk",
+            "https://api.example.com/a;jsessionid=ABCDEF123/b",
+            "https://api.example.com/cb#access_token=SECRET1&state=2",
+            "postgres://app:s3cr3t@db.internal:5432/orders",
+            "https://api.example.com/v1/orders?page=2",
+        ]
+        for redactor in [Redactor.standard, .strict] {
+            for url in urls {
+                let escaped = url.replacingOccurrences(of: "/", with: #"\/"#)
+                XCTAssertEqual(
+                    redactor.redactedText("GET \(escaped) failed"),
+                    "GET " + redactor.redactedURL(string: url).replacingOccurrences(of: "/", with: #"\/"#) + " failed",
+                    "\(redactor.level): \(url)"
+                )
+            }
+        }
+    }
+
     func testWhitespaceAndLevels() {
         let text = "a\tpassword = x\n\n  token: y  "
         XCTAssertEqual(scrubbed(text), "a\tpassword = [REDACTED]\n\n  token: [REDACTED]  ")

@@ -24,4 +24,16 @@ final class TextRulesPrecheckTests: XCTestCase {
         }
         XCTAssertGreaterThan(skipped, 1_000, "the property was checked on texts the precheck passes over")
     }
+
+    func testOrdinaryHeaderNamesCostThePrecheckAlone() {
+        let names = [
+            "Content-Type", "Content-Length", "Accept", "Accept-Encoding", "User-Agent", "Host", "X-Request-Id", "X-Correlation-ID",
+            "traceparent", "Authorization", "X-Api-Key", "Cookie", "Set-Cookie", "X-RateLimit-Remaining-Tokens", "X-Amz-Content-Sha256",
+            "Access-Control-Allow-Origin", "Sec-WebSocket-Key", "OpenAI-Organization", "anthropic-version", "X-Goog-Api-Key",
+        ]
+        for name in names {
+            XCTAssertFalse(Redactor.standard.textRulesMayChange(name), name)
+            XCTAssertEqual(Redactor.strict.redactedHeaderName(name), name)
+        }
+    }
 }

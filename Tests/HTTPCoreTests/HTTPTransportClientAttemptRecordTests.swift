@@ -61,6 +61,23 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
         XCTAssertEqual(started.requestHeaders["traceparent"], Self.traceparent)
     }
 
+    func testHeaderNamesThatHoldACredentialAreMaskedInTheCallersAndTheAddedFields() async throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk"
+        let addsAJWTNamedHeader = ClosureMiddleware { request, next in
+            var request = request
+            request.headers.add(name: jwt, value: "1")
+            return try await next(request)
+        }
+        var request = callers
+        // A GitHub token pasted as a name: a valid token, so it is sent.
+        request.headers.add(name: "ghp_0123456789abcdefghijABCDEFGHIJ012345", value: "2")
+        let events = try await events(of: request, through: [addsAJWTNamedHeader])
+        let (created, started) = (events[0], events[1])
+        XCTAssertEqual(created.requestHeaders.map(\.name), ["Content-Type", "[REDACTED]"])
+        XCTAssertEqual(started.requestHeaders.map(\.name), ["Content-Type", "[REDACTED]", "[REDACTED]"])
+        XCTAssertEqual(started.requestHeaders.map(\.value), ["application/json", "2", "1"])
+    }
+
     func testARetryOfTheRequestAMiddlewareChangedCarriesTheRecordOfTheAttemptBefore() async throws {
         let retriesOnce = ClosureMiddleware { request, next in
             _ = try await next(request)

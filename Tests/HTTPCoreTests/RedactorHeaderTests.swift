@@ -22,6 +22,31 @@ final class RedactorHeaderTests: XCTestCase {
         XCTAssertFalse(Redactor.standard.masksHeader(named: "X-Request-ID"))
     }
 
+    func testANameThatHoldsMoreThanANameGetsTheTextRules() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk"
+        let headers = HTTPHeaders([
+            .init(name: "X-Debug-Authorization: Bearer abc123", value: "1"),
+            .init(name: "Bearer abc123", value: "2"),
+            .init(name: jwt, value: "3"),
+            .init(name: "X-Debug", value: "token=abc123"),
+            .init(name: "Content-Type", value: "application/json"),
+            .init(name: "X-Request-Id", value: "req_8f14e45fceea167a"),
+            .init(name: "X-Amz-Content-Sha256", value: "UNSIGNED-PAYLOAD"),
+        ])
+        let names = [
+            "X-Debug-Authorization: Bearer [REDACTED]", "Bearer [REDACTED]", "[REDACTED]", "X-Debug", "Content-Type",
+            "X-Request-Id", "X-Amz-Content-Sha256",
+        ]
+        XCTAssertEqual(Redactor.standard.redactedHeaders(headers).map(\.name), names)
+        XCTAssertEqual(
+            Redactor.standard.redactedHeaders(headers).map(\.value),
+            ["1", "2", "3", "token=[REDACTED]", "application/json", "req_8f14e45fceea167a", "UNSIGNED-PAYLOAD"],
+            "values are judged by the name as sent: one that mentions a secret keeps a number"
+        )
+        XCTAssertEqual(Redactor.strict.redactedHeaders(headers).map(\.name), names, "a name is not masked for looking random at .strict")
+        XCTAssertEqual(Redactor.none.redactedHeaders(headers), headers)
+    }
+
     func testURLValuedHeadersGetTheURLRules() {
         let headers: HTTPHeaders = [
             "Location": "https://user:pw@api.example.com/cb?code=\(secret)&state=ok",

@@ -14,6 +14,8 @@ final class TransportMessageScrubberTests: XCTestCase {
             ("the query as sent", "refused: token=S3CR%2F3T+x&%74ag=Q9ZRAW&page=2"),
             ("the query decoded", "refused: token=S3CR/3T+x&tag=Q9ZRAW&page=2"),
             ("the query decoded as a form", "refused: token=S3CR/3T x&tag=Q9ZRAW&page=2"),
+            ("the query decoded, quoted in JSON with its slash escaped", #"refused: {"query":"token=S3CR\/3T+x&tag=Q9ZRAW&page=2"}"#),
+            ("one value decoded, quoted in JSON with its slash escaped", #"refused: {"token":"S3CR\/3T+x"}"#),
             ("plus written as %20", "refused: token=S3CR%2F3T%20x&%74ag=Q9ZRAW&page=2"),
             ("one value decoded as a form", "bad token 'S3CR/3T x'"),
             ("one value as sent", "bad token S3CR%2F3T+x"),

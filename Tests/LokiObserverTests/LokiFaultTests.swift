@@ -135,6 +135,19 @@ final class LokiFaultTests: XCTestCase {
         ])
     }
 
+    func testARefusalThatEchoesACredentialIsReportedRedactedByTheLoggersRedactor() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        try await receiver.script([["status": 400, "body": "invalid push: Authorization: Bearer abc123def, stream_key=SK-991"]])
+        let harness = LokiHarness(receiver: receiver) { $0.redactor = Redactor(sensitiveBodyKeys: ["stream_key"]) }
+        harness.logger.info("one")
+        await harness.logger.flush()
+        XCTAssertEqual(harness.diagnostics.withLock { $0 }, [
+            "the destination refused a batch with status 400 (invalid push: Authorization: Bearer [REDACTED], stream_key=[REDACTED]); "
+                + "such batches are dropped",
+        ])
+    }
+
     func testAConnectionResetIsRetried() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }

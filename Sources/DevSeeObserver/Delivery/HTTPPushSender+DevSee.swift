@@ -19,6 +19,7 @@ extension HTTPPushSender where Item == PendingLog {
             url: { destination.uploadURL },
             headers: ["Content-Type": "application/json"],
             timeout: configuration.uploadTimeout,
+            redactor: configuration.redactor,
             verifiesSuccess: { answer in looksLikeJSONObject(answer.body) ? nil : "the answer is not a dev-see server's" }
         ) { logs in
             // Batches hold one log: dev-see takes one `api_log` per request.

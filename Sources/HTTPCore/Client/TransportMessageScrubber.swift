@@ -5,10 +5,11 @@ import HTTPCoreText
 /// it: the query, the userinfo and the fragment, whatever the privacy level.
 ///
 /// A message may quote them in any spelling, so each is removed as sent, percent-decoded,
-/// with `+` read as a space, re-encoded whole, and with its percent escapes in either case
-/// (matching ignores case). Each query and fragment value of four characters or more is
-/// removed on its own too, in the same spellings, for a message that quotes one parameter:
-/// shorter values (`page=2`) would mask ordinary words and numbers of the text.
+/// with `+` read as a space, re-encoded whole, with its percent escapes in either case
+/// (matching ignores case), and with its slashes escaped as JSON may write them (`\/`). Each
+/// query and fragment value of four characters or more is removed on its own too, in the same
+/// spellings, for a message that quotes one parameter: shorter values (`page=2`) would mask
+/// ordinary words and numbers of the text.
 package struct TransportMessageScrubber {
     /// Shorter query and fragment values are only removed as part of the whole query.
     package static let minimumValueLength = 4
@@ -55,6 +56,8 @@ package struct TransportMessageScrubber {
             if let reencoded = decoded.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { spellings.insert(reencoded) }
             if let queryEncoded = decoded.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) { spellings.insert(queryEncoded) }
         }
+        // A message that quotes JSON may write each `/` as `\/`.
+        for spelling in spellings where spelling.contains("/") { spellings.insert(spelling.replacingOccurrences(of: "/", with: #"\/"#)) }
         return spellings
     }
 

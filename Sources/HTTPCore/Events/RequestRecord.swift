@@ -255,7 +255,7 @@ final class RequestRecord: @unchecked Sendable {
         var headers = earlier.exposedHeaders
         headers.reserveCapacity(request.headers.count)
         for field in request.headers.fields.dropFirst(prefixCount) {
-            headers.add(name: field.name, value: redactor.redactedHeaderValue(field.value, name: field.name))
+            headers.add(name: redactor.redactedHeaderName(field.name), value: redactor.redactedHeaderValue(field.value, name: field.name))
         }
         return headers
     }

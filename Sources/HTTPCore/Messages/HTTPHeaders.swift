@@ -113,10 +113,10 @@ public struct HTTPHeaders: Sendable, Hashable {
         fields.removeAll { Self.matches($0.name, name) }
     }
 
-    /// Rewrites the value of every field in place, keeping names and order.
-    package mutating func mapValues(_ transform: (Field) -> String) {
+    /// Rewrites every field in place, keeping their order.
+    package mutating func mapFields(_ transform: (Field) -> Field) {
         for index in fields.indices {
-            fields[index].value = transform(fields[index])
+            fields[index] = transform(fields[index])
         }
     }
 

@@ -34,7 +34,7 @@ extension HTTPRequest {
     /// ``HTTPHeaders`` takes any name and value when they are set, so that setting a header
     /// never traps or drops it silently; this check refuses them at send, with the name.
     /// Messages never quote a header value or the URL's path, query or userinfo: they may hold
-    /// secrets.
+    /// secrets. A header name is quoted with the text rules applied, as events show it.
     ///
     /// The streaming `send(_:body:receive:)` runs the same check with the length of the body it
     /// streams.
@@ -222,10 +222,9 @@ extension HTTPRequest {
             let digits = item.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }
             let text = String(decoding: digits.reversed(), as: UTF8.self)
             guard !text.isEmpty, text.utf8.allSatisfy(isDigit), Int64(text) == length else {
-                return invalid(
-                    "header Content-Length \(quoted(String(item))) is not the body's length, \(length) bytes: "
-                        + "leave it out, the transport sets it"
-                )
+                // The value is not quoted, as no header value is: a header set from the wrong
+                // variable may hold a secret.
+                return invalid("header Content-Length is not the body's length, \(length) bytes: leave it out, the transport sets it")
             }
         }
         return nil
@@ -244,13 +243,13 @@ extension HTTPRequest {
             }
             if field.name.isEmpty { return Self.invalid("header name is empty") }
             if !Self.allBytes(of: field.name, satisfy: HTTPMethod.isTokenCharacter) {
-                return Self.invalid("header name \(Self.quoted(field.name)) is not a token: letters, digits and !#$%&'*+-.^_`|~ only")
+                return Self.invalid("header name \(Self.quoted(name: field.name)) is not a token: letters, digits and !#$%&'*+-.^_`|~ only")
             }
             if !Self.isFieldValue(field.value) {
                 let offset = field.value.utf8.firstIndex { !Self.isFieldValueByte($0) }!
                 let position = field.value.utf8.distance(from: field.value.utf8.startIndex, to: offset)
                 return Self.invalid(
-                    "header \(Self.quoted(field.name)) value has \(Self.controlName(field.value.utf8[offset])) at byte \(position): "
+                    "header \(Self.quoted(name: field.name)) value has \(Self.controlName(field.value.utf8[offset])) at byte \(position): "
                         + "values may not hold CR, LF, NUL or other control characters but tab"
                 )
             }
@@ -312,6 +311,13 @@ extension HTTPRequest {
     /// `text` cut to 64 bytes, as a quoted string with control characters escaped.
     private static func quoted(_ text: String) -> String {
         String(decoding: JSONString.encode(UTF8Text.cut(text, toBytes: 64)), as: UTF8.self)
+    }
+
+    /// A header name as a message quotes it: as events show it (``/HTTPCoreRedaction/Redactor/redactedHeaderName(_:)``),
+    /// since a name that is not a token may be a whole line pasted as the name
+    /// (`X-Debug-Authorization: Bearer …`), then quoted like any text.
+    private static func quoted(name: String) -> String {
+        quoted(Redactor.standard.redactedHeaderName(name))
     }
 
     private static func invalid(_ message: String) -> HTTPError {
