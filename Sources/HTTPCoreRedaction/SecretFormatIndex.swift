@@ -3,8 +3,8 @@
 /// starts, whatever the table's size.
 ///
 /// Most words are answered by their first two bytes alone, from a 65,536-bit set of the pairs
-/// that start a prefix.
-struct SecretFormatIndex: Sendable {
+/// that start a prefix. A class, so reading the shared index retains nothing per word.
+final class SecretFormatIndex: Sendable {
     /// The index of ``KnownSecretFormat/all``.
     static let shared = SecretFormatIndex(KnownSecretFormat.all)
 

@@ -14,6 +14,7 @@ struct WebhookURLFormat: Sendable {
     let pathPrefix: [UInt8]
 
     init(_ name: String, host: String, subdomains: Bool = false, path: String) {
+        precondition(host.utf8.count >= 8, "a host of eight bytes or more, so its last eight tell it: \(host)")
         self.name = name
         self.host = Array(host.utf8)
         matchesSubdomains = subdomains
@@ -37,26 +38,54 @@ struct WebhookURLFormat: Sendable {
     ]
 
     /// Where the secret starts in the path `path` of a URL to `host`, when a row names that
-    /// host and the path goes on past the row's prefix.
+    /// host and the path goes on past the row's prefix. Most hosts are answered by their last
+    /// eight bytes alone, compared as one word with each row's.
     static func secretStart(host: ArraySlice<UInt8>, path: ArraySlice<UInt8>) -> Int? {
-        for format in all where format.matches(host: host) {
-            guard path.count > format.pathPrefix.count, path.starts(with: format.pathPrefix) else { continue }
+        guard path.count > 1 else { return nil }
+        var end = host.endIndex
+        // A port, then a final dot, are not part of the name.
+        var index = end
+        while index > host.startIndex, host[index - 1] &- UInt8(ascii: "0") < 10 { index -= 1 }
+        if index > host.startIndex, index < end, host[index - 1] == UInt8(ascii: ":") { end = index - 1 }
+        if end > host.startIndex, host[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        let name = host[host.startIndex..<end]
+        let tail = Self.tail(of: name)
+        let table = WebhookURLTable.shared
+        for row in table.tails.indices where table.tails[row] == tail {
+            let format = table.formats[row]
+            guard format.matches(name: name), path.count > format.pathPrefix.count, path.starts(with: format.pathPrefix) else { continue }
             // Make's webhooks live on `hook.<zone>.make.com`; its other hosts are its site.
-            if format.pathPrefix.count == 1, !host.starts(with: "hook.".utf8) { continue }
+            if format.pathPrefix.count == 1, !name.starts(with: "hook.".utf8) { continue }
             return path.startIndex + format.pathPrefix.count
         }
         return nil
     }
 
-    /// Whether `host` (any case, a port and a final dot allowed) is this row's host.
-    private func matches(host: ArraySlice<UInt8>) -> Bool {
-        var end = host.endIndex
-        if let colon = host.lastIndex(of: UInt8(ascii: ":")) { end = colon }
-        if end > host.startIndex, host[end - 1] == UInt8(ascii: ".") { end -= 1 }
-        let name = host[host.startIndex..<end]
-        guard name.count >= self.host.count else { return false }
-        let tail = name.suffix(self.host.count)
-        guard zip(tail, self.host).allSatisfy({ ($0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0) == $1 }) else { return false }
-        return name.count == self.host.count || matchesSubdomains && name[tail.startIndex - 1] == UInt8(ascii: ".")
+    /// The last eight bytes of a host name (fewer when it is shorter), lowercased, as one word.
+    fileprivate static func tail<Bytes: BidirectionalCollection<UInt8>>(of name: Bytes) -> UInt64 {
+        var word: UInt64 = 0
+        for byte in name.suffix(8) { word = word << 8 | UInt64(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+        return word
     }
+
+    /// Whether the host name `name` (any case) is this row's host, or a subdomain of it when
+    /// the row allows.
+    private func matches(name: ArraySlice<UInt8>) -> Bool {
+        guard name.count >= host.count else { return false }
+        let start = name.endIndex - host.count
+        for offset in 0..<host.count {
+            let byte = name[start + offset]
+            guard (byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) == host[offset] else { return false }
+        }
+        return name.count == host.count || matchesSubdomains && name[start - 1] == UInt8(ascii: ".")
+    }
+}
+
+/// The rows of ``WebhookURLFormat/all`` with the last eight bytes of each host as one word,
+/// read without a copy or a retain per URL.
+private final class WebhookURLTable: Sendable {
+    static let shared = WebhookURLTable()
+
+    let formats = WebhookURLFormat.all
+    let tails = WebhookURLFormat.all.map { WebhookURLFormat.tail(of: $0.host) }
 }
