@@ -1,0 +1,196 @@
+import Foundation
+@testable import HTTPCoreRedaction
+import XCTest
+
+/// Every row of ``KnownSecretFormat/all`` against ``KnownSecretFormatCorpus``: each secret is
+/// masked whole by `Redactor.standard` wherever text stands, and each near-miss is kept byte for
+/// byte in the same places.
+final class KnownSecretFormatTableTests: XCTestCase {
+    private let redactor = Redactor.standard
+    private let examples = KnownSecretFormatCorpus.examples
+
+    // MARK: The table and its corpus
+
+    func testEveryRowHasAnExampleAndEveryExampleNamesARow() {
+        let rowNames = KnownSecretFormat.all.map(\.name)
+        XCTAssertGreaterThanOrEqual(rowNames.count, 200)
+        XCTAssertEqual(Set(rowNames).count, rowNames.count, "every row's name is unique")
+        let exampleNames = Set(examples.map(\.format))
+        XCTAssertEqual(Set(rowNames).subtracting(exampleNames).sorted(), [], "rows without an example")
+        XCTAssertEqual(exampleNames.subtracting(rowNames).sorted(), [], "examples that name no row")
+    }
+
+    func testEverySecretIsTheWholeMatchOfItsOwnRow() {
+        let rows = Dictionary(KnownSecretFormat.all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for example in examples {
+            guard let row = rows[example.format] else { continue }
+            let index = SecretFormatIndex([row])
+            XCTAssertEqual(index.secretLength(atStartOf: Array(example.secret.utf8)), example.secret.utf8.count, example.format)
+            XCTAssertNil(index.secretLength(atStartOf: Array(example.nearMiss.utf8)), example.format)
+        }
+    }
+
+    func testTheGapListsNameRowsTheEngineStillMisses() {
+        let rowNames = Set(KnownSecretFormat.all.map(\.name))
+        XCTAssertEqual(Self.textRuleGaps.subtracting(rowNames).sorted(), [])
+        XCTAssertEqual(Self.pathSegmentGaps.subtracting(rowNames).sorted(), [])
+        // A row leaves its list once the engine masks it there, so the lists stay exact.
+        for example in examples where Self.textRuleGaps.contains(example.format) {
+            XCTAssertNotEqual(redactor.redactedText("with \(example.secret). retry"), "with [REDACTED]. retry", example.format)
+        }
+        for example in examples where Self.pathSegmentGaps.contains(example.format) {
+            XCTAssertNotEqual(redactor.redactedURL(string: "https://a.example/keys/\(example.secret)"), "https://a.example/keys/[REDACTED]", example.format)
+        }
+    }
+
+    // MARK: Secrets, masked whole
+
+    func testEverySecretIsMaskedWholeInFreeText() {
+        for example in examples where !Self.textRuleGaps.contains(example.format) {
+            XCTAssertEqual(
+                redactor.redactedText("deploy failed with \(example.secret). retry"), "deploy failed with [REDACTED]. retry", example.format
+            )
+        }
+    }
+
+    func testEverySecretIsMaskedInAJSONStringValueUnderANeutralKey() {
+        for example in examples where !Self.textRuleGaps.contains(example.format) {
+            XCTAssertEqual(json(#"{"note":\#(Self.quoted(example.secret)),"n":1}"#), #"{"note":"[REDACTED]","n":1}"#, example.format)
+        }
+    }
+
+    func testEverySecretIsMaskedInAStreamedDelta() {
+        for example in examples where !Self.textRuleGaps.contains(example.format) {
+            XCTAssertEqual(stream(Self.delta(Self.quoted(example.secret))), Self.delta(#""[REDACTED]""#), example.format)
+        }
+    }
+
+    func testEverySecretIsMaskedInAHeaderValueUnderANeutralName() {
+        // A header value is one line: a PEM block's line breaks cannot stand in it.
+        for example in examples where Self.headerCanCarry(example.secret) && !Self.textRuleGaps.contains(example.format) {
+            XCTAssertEqual(redactor.redactedHeaderValue(example.secret, name: "X-Debug"), Redactor.mask, example.format)
+        }
+    }
+
+    func testEverySecretIsMaskedInAQueryValue() {
+        // `&`, `#` and whitespace end a query value: a PEM block cannot stand in one unescaped.
+        for example in examples where Self.queryCanCarry(example.secret) {
+            XCTAssertEqual(
+                redactor.redactedURL(string: "https://a.example/v1?q=\(example.secret)&page=2"), "https://a.example/v1?q=[REDACTED]&page=2",
+                example.format
+            )
+        }
+    }
+
+    func testEverySecretIsMaskedInAPathSegment() {
+        // `/` ends a segment: webhook URLs, base64 and crypt hashes that hold one span segments.
+        for example in examples where Self.pathCanCarry(example.secret) && !Self.pathSegmentGaps.contains(example.format) {
+            XCTAssertEqual(
+                redactor.redactedURL(string: "https://a.example/keys/\(example.secret)/usage"), "https://a.example/keys/[REDACTED]/usage",
+                example.format
+            )
+        }
+    }
+
+    // MARK: Near-misses, kept
+
+    func testEveryNearMissIsKeptInFreeTextJSONAndStreamedDeltas() {
+        for example in examples {
+            let text = "deploy failed with \(example.nearMiss). retry"
+            XCTAssertEqual(redactor.redactedText(text), text, example.format)
+            let body = #"{"note":\#(Self.quoted(example.nearMiss)),"n":1}"#
+            XCTAssertEqual(json(body), body, example.format)
+            let delta = Self.delta(Self.quoted(example.nearMiss))
+            XCTAssertEqual(stream(delta), delta, example.format)
+        }
+    }
+
+    func testEveryNearMissIsKeptInHeaderValuesQueryValuesAndPathSegments() {
+        for example in examples {
+            if Self.headerCanCarry(example.nearMiss) {
+                XCTAssertEqual(redactor.redactedHeaderValue(example.nearMiss, name: "X-Debug"), example.nearMiss, example.format)
+            }
+            if Self.queryCanCarry(example.nearMiss) {
+                let url = "https://a.example/v1?q=\(example.nearMiss)&page=2"
+                XCTAssertEqual(redactor.redactedURL(string: url), url, example.format)
+            }
+            if Self.pathCanCarry(example.nearMiss) {
+                let url = "https://a.example/keys/\(example.nearMiss)/usage"
+                XCTAssertEqual(redactor.redactedURL(string: url), url, example.format)
+            }
+        }
+    }
+
+    // MARK: What each place can carry, and what the engine misses
+
+    /// Rows whose secrets the text rules do not mask whole, in free text and through them in
+    /// JSON strings, stream deltas and header values. The scrubber reads a word as letters,
+    /// digits, `_` and `%`, with `-`, `.` and `+` inside, and looks a format up only from a
+    /// word's start and only within it. So a secret that starts with another byte (`$2b$…`,
+    /// `-----BEGIN …`, `:AA…` after a bot id, `https://…` that the URL rules take) is never
+    /// looked up, and one that holds another byte (`/` and `=` of base64, `$` of Braintree, `:`
+    /// of Asana and Twitch, `!` of Salesforce) is masked up to that byte, its tail shown. Each
+    /// row's data matches its example whole (``testEverySecretIsTheWholeMatchOfItsOwnRow()``):
+    /// the word rule is what misses them, and these rows leave the list as it learns to.
+    static let textRuleGaps: Set<String> = [
+        // Password hashes start with `$` and hold `$` between their fields.
+        "bcrypt hash ($2a$)", "bcrypt hash ($2b$)", "bcrypt hash ($2y$)", "MD5-crypt hash", "Apache MD5 hash", "SHA-256-crypt hash",
+        "SHA-512-crypt hash", "yescrypt hash", "scrypt crypt hash", "Argon2id hash", "Argon2i hash", "Argon2d hash", "scrypt PHC hash",
+        "PBKDF2-SHA256 PHC hash", "PBKDF2-SHA512 PHC hash", "Django PBKDF2-SHA256 hash", "Django Argon2 hash", "Django bcrypt-SHA256 hash",
+        "Braintree production access token", "Braintree sandbox access token",
+        // Base64 with `/`, `+` or `=` padding; Atlassian's `=` before the CRC.
+        "Adyen API key", "Amazon Bedrock API key", "Fly.io macaroon token", "Grafana Cloud access policy token", "Grafana legacy API key",
+        "Cloudflare Tunnel token", "Intercom access token", "Sentry organization auth token", "Atlassian API token",
+        "Atlassian Connect token",
+        // `/`, `:` and `!` inside the token.
+        "Google OAuth refresh token", "Asana personal access token", "Asana v2 personal access token", "Twitch chat OAuth token",
+        "Telegram bot token", "Salesforce session id",
+        // A URL whose path is the secret: the URL rules take it and mask only its query.
+        "Slack incoming webhook URL", "Slack workflow webhook URL", "Discord webhook URL", "Discord legacy webhook URL",
+        "Zapier catch hook URL", "Microsoft Teams connector webhook URL",
+        // A block that starts `-----` and spans lines.
+        "PEM or OpenSSH private key block",
+    ]
+
+    /// Rows whose secrets a path segment does not mask whole: a segment with `=` is read as
+    /// `name=value` pairs, and one with `%` is decoded before it is looked up, so base64
+    /// padding, PHC parameters and X's percent-escapes hide the format.
+    static let pathSegmentGaps: Set<String> = [
+        "Atlassian API token", "Atlassian Connect token", "Grafana Cloud access policy token", "Grafana legacy API key",
+        "Fly.io macaroon token", "X app-only bearer token", "Argon2i hash", "scrypt PHC hash",
+    ]
+
+    private static func headerCanCarry(_ value: String) -> Bool {
+        !value.contains(where: \.isNewline)
+    }
+
+    private static func queryCanCarry(_ value: String) -> Bool {
+        !value.contains { $0 == "&" || $0 == "#" || $0.isWhitespace }
+    }
+
+    private static func pathCanCarry(_ value: String) -> Bool {
+        !value.contains { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }
+    }
+
+    // MARK: Helpers
+
+    /// `value` as a JSON string token, `/` unescaped as APIs send it.
+    private static func quoted(_ value: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+
+    /// A chat completion stream's event whose delta content is the JSON string `content`.
+    private static func delta(_ content: String) -> String {
+        #"data: {"choices":[{"delta":{"content":\#(content)}}]}"# + "\n\n"
+    }
+
+    private func json(_ body: String) -> String {
+        String(decoding: redactor.redactedBody(Data(body.utf8), contentType: "application/json"), as: UTF8.self)
+    }
+
+    private func stream(_ body: String) -> String {
+        String(decoding: redactor.redactedBody(Data(body.utf8), contentType: "text/event-stream"), as: UTF8.self)
+    }
+}
