@@ -121,6 +121,24 @@ final class KnownSecretFormatTableTests: XCTestCase {
         }
     }
 
+    func testOrdinaryWordsAndIdsThatShareAShortPrefixAreKept() {
+        // Words, ids and hashes that start like a row with a short or common prefix.
+        let kept = [
+            "key-rotation-2024", "key-" + String(repeating: "a1", count: 15), "live_stream_2024_Final", "test_ParseNestedJSONObject2",
+            "st.louis.mo.US", "patternMatcherV2", "pattern.Matcher.V2", "sat.Sun.2024", "ser.Deserializer2", "secret_santa_2024",
+            "secret-sauce-v2", "api_org_chart_v2", "access-control-allow-origin", "access-sandbox-guide", "re_Compile2", "pa-Announcer3",
+            "md-Button2", "fc-Barcelona1899", "cu_Later2", "u+1F600", "sk_Learn2", "pk_live_51H8xYzA1b2C3d4E5f6", "00112233445566778899",
+            "1/2", "2/3/2024", "t1.Micro", "sl.Footer2", "dose2Morning", "EAAB", "AQEB", "API-V2-DOCS", "SCW123", "LTAI",
+            "0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6", "3f2504e0-4f89-41d3-9a0c-0305e82c3301",
+        ]
+        for word in kept {
+            XCTAssertEqual(redactor.redactedText("see \(word) now"), "see \(word) now", word)
+            XCTAssertEqual(json(#"{"note":\#(Self.quoted(word))}"#), #"{"note":\#(Self.quoted(word))}"#, word)
+            XCTAssertEqual(redactor.redactedHeaderValue(word, name: "X-Debug"), word, word)
+            XCTAssertEqual(redactor.redactedURL(string: "https://a.example/v1?q=\(word)"), "https://a.example/v1?q=\(word)", word)
+        }
+    }
+
     // MARK: What each place can carry, and what the engine misses
 
     /// Rows whose secrets the text rules do not mask whole, in free text and through them in
