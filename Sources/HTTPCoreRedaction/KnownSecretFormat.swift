@@ -131,8 +131,16 @@ struct KnownSecretFormat: Sendable {
         static let hex = Alphabet("0123456789abcdefABCDEF")
         /// `0-9`, `a-f`.
         static let lowerHex = Alphabet("0123456789abcdef")
+        /// `0-9`, `a-f` and `-`: what a UUID is written with.
+        static let uuid = lowerHex.adding("-")
         /// What crypt(3) hashes are written with: letters, digits, `.`, `/` and the `$` between
         /// their fields.
         static let crypt = alphanumeric.adding("./$")
+        /// Bitcoin's base58: letters and digits without `0`, `O`, `I` and `l`.
+        static let base58 = Alphabet("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        /// Bech32's data characters, lowercase (`nsec1…`).
+        static let bech32 = Alphabet("qpzry9x8gf2tvdw0s3jn54khce6mua7l")
+        /// Bech32's data characters, uppercase (`AGE-SECRET-KEY-1…`).
+        static let bech32Upper = Alphabet("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
     }
 }
