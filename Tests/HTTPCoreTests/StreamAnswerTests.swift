@@ -9,7 +9,7 @@ final class StreamAnswerTests: XCTestCase {
     private func answer(_ fixtureName: String, redactedBy redactor: Redactor = .none) throws -> StreamAnswer {
         let fixture = try XCTUnwrap(RedactionFixture.llmCorpus.first { $0.name == fixtureName })
         let body = redactor.redactedBody(Data(fixture.body.utf8), contentType: fixture.contentType)
-        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType))
+        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType, redactedBy: [redactor]))
     }
 
     func testEachLLMShapeReadsAsTheTextItGenerated() throws {
@@ -37,24 +37,24 @@ final class StreamAnswerTests: XCTestCase {
 
     func testAnyOtherStreamReadsAsItsDataOnePerLine() throws {
         let body = Data("event: tick\ndata: one\n\n: comment\n\ndata: {\"n\":2}\n\ndata: three\ndata: lines\n\n".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8"))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8", redactedBy: [.standard]))
         XCTAssertEqual(answer.shape, .data)
         XCTAssertEqual(answer.messageCount, 3)
         XCTAssertEqual(answer.text, "one\n{\"n\":2}\nthree\nlines")
-        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json"), "not a stream")
-        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream"), "no message")
+        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json", redactedBy: []), "not a stream")
+        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream", redactedBy: []), "no message")
     }
 
     func testABodyCutShortKeepsItsCompleteMessagesAndSaysSo() throws {
         let body = Data("data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo\"".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true, redactedBy: [.standard]))
         XCTAssertEqual(answer.text, "Hel")
         XCTAssertTrue(answer.isTruncated)
     }
 
     func testALongAnswerIsCutAtTheLimit() throws {
         let chunk = "data: {\"choices\":[{\"delta\":{\"content\":\"\(String(repeating: "é", count: 1000))\"}}]}\n\n"
-        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream"))
+        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream", redactedBy: [.standard]))
         XCTAssertTrue(answer.isTruncated)
         XCTAssertLessThanOrEqual(answer.text.utf8.count, StreamAnswer.maximumBytes)
         XCTAssertEqual(answer.text.utf8.count, StreamAnswer.maximumBytes, "cut on a character boundary: é is two bytes")
