@@ -59,4 +59,49 @@ final class StreamAnswerTests: XCTestCase {
         XCTAssertLessThanOrEqual(answer.text.utf8.count, StreamAnswer.maximumBytes)
         XCTAssertEqual(answer.text.utf8.count, StreamAnswer.maximumBytes, "cut on a character boundary: é is two bytes")
     }
+
+    /// An OpenAI chat stream of `deltas`, as JSON string contents.
+    private static func chatStream(_ deltas: [String]) -> Data {
+        Data(deltas.map { "data: {\"choices\":[{\"delta\":{\"content\":\"\($0)\"}}]}\n\n" }.joined().utf8)
+    }
+
+    func testTheJoinedAnswerIsMaskedAsOneTextByEachRedactor() throws {
+        let body = Self.chatStream(["Set DB_PASS", "WORD=hunter2secret and use sk-proj-AbCd", "Ef12GhIj34KlMnOp56QrStUv78WxYz90 now"])
+        let joined = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: []))
+        XCTAssertEqual(joined.text, "Set DB_PASSWORD=hunter2secret and use sk-proj-AbCdEf12GhIj34KlMnOp56QrStUv78WxYz90 now", "no redactor: as joined")
+        let masked = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard]))
+        XCTAssertEqual(masked.text, "Set DB_PASSWORD=[REDACTED] and use [REDACTED] now")
+    }
+
+    func testASinksRedactorMasksTheAnswerOnTopOfThePolicys() throws {
+        let body = Self.chatStream(["deploy_ph", "rase=correct-horse"])
+        let answer = try XCTUnwrap(
+            StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard, Redactor(sensitiveBodyKeys: ["deploy_phrase"])])
+        )
+        XCTAssertEqual(answer.text, "deploy_phrase=[REDACTED]")
+    }
+
+    func testAMaskAtADeltasEdgeTakesTheRestOfTheSecretFromItsNeighbour() throws {
+        let cases: [([String], String)] = [
+            (["Use [REDACTED]", "78WxYz90AbCd now."], "Use [REDACTED] now."),
+            (["Use [REDACTED]", "."], "Use [REDACTED]."),
+            (["Use [REDACTED]", "AbCd-ef. Then"], "Use [REDACTED]. Then"),
+            (["See ghp_Ab12", "[REDACTED] here"], "See [REDACTED] here"),
+            (["token=", "[REDACTED]"], "token=[REDACTED]"),
+            (["[REDACTED]", "[REDACTED]"], "[REDACTED][REDACTED]"),
+        ]
+        for (deltas, expected) in cases {
+            let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: []))
+            XCTAssertEqual(answer.text, expected, "\(deltas)")
+        }
+    }
+
+    func testALongAnswerIsCutBeforeTheWordTheLimitFallsIn() throws {
+        let word = "abcdefghi "
+        let deltas = Array(repeating: word, count: StreamAnswer.maximumBytes / word.utf8.count) + ["ab", "cdefghijkl tail"]
+        let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: [.standard]))
+        XCTAssertTrue(answer.isTruncated)
+        XCTAssertTrue(answer.text.hasSuffix("abcdefghi"), String(answer.text.suffix(20)))
+        XCTAssertEqual(answer.text.utf8.count, (StreamAnswer.maximumBytes / word.utf8.count) * word.utf8.count - 1, "the cut word is left out")
+    }
 }

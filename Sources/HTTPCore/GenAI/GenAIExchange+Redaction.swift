@@ -13,7 +13,7 @@ extension GenAIExchange {
     /// | ``GenAIResponse/errorCode`` (and ``errorType`` when it is that code) | `code`, `type`, `status`, `error_type` |
     ///
     /// So `sensitiveBodyKeys: ["stop"]` masks the stop sequences, and `.strict` every one of
-    /// these facts unless its key is allowed (`allowedBodyKeys: ["model"]`). Numbers (token
+    /// these facts unless its first key is allowed (`allowedBodyKeys: ["model"]`). Numbers (token
     /// counts, sampling parameters, times) are kept: they cannot carry a credential. The
     /// provider's and operation's names and the server's address come from the route table
     /// and the URL's host, not from a body, and are kept too.
@@ -42,9 +42,14 @@ extension GenAIExchange {
     }
 
     /// How one kind of fact is masked: whole when a key it comes under is masked, else by the
-    /// text rules.
+    /// text rules. `.strict` judges it by its first key, so allowing that one keeps it; the
+    /// others mask it only by name (a configured or built-in sensitive one). A fact `.strict`
+    /// keeps is under an allowed key, so `.standard`'s text rules read it: a model name is no
+    /// random word to mask, a provider key in it still is.
     private static func factMasker(_ redactor: Redactor, keys: [String]) -> (String) -> String {
-        if keys.contains(where: redactor.masksBodyKey) { return { _ in Redactor.mask } }
-        return redactor.redactedText
+        var byName = redactor
+        if byName.level == .strict { byName.level = .standard }
+        if redactor.masksBodyKey(keys[0]) || keys.dropFirst().contains(where: byName.masksBodyKey) { return { _ in Redactor.mask } }
+        return byName.redactedText
     }
 }
