@@ -26,8 +26,13 @@ final class OutputsLLMSecretsTests: XCTestCase {
         _ = try await outputs.client(policy: policy).send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
     }
 
-    /// Asserts that every output shows `expected` as the stream's answer.
-    private func assertAnswer(_ expected: String, in shown: Shown, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Streams `deltas` through fresh outputs and asserts that every one shows `expected` as
+    /// the stream's answer.
+    private func assertAnswer(of deltas: [String], is expected: String, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let outputs = try Outputs()
+        defer { outputs.stop() }
+        try await streamChat(deltas, through: outputs)
+        let shown = try await outputs.shown(logs: 1, lines: 1)
         let log = try XCTUnwrap(shown.devSee.first, file: file, line: line)
         XCTAssertEqual(log["streamAnswer"] as? String, expected, "dev-see's stored answer", file: file, line: line)
         let body = log["responseBody"] as? String ?? ""
@@ -45,53 +50,35 @@ final class OutputsLLMSecretsTests: XCTestCase {
     // MARK: The assembled answer
 
     func testAKeySplitOverTwoDeltasIsMaskedInTheAnswerOfEveryOutput() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat(["Your key is sk-proj-AbCd", "Ef12GhIj34KlMnOp56QrStUv78WxYz90AbCdEfGhIj12KlMn. Keep it safe."], through: outputs)
-        try assertAnswer("Your key is [REDACTED]. Keep it safe.", in: try await outputs.shown(logs: 1, lines: 1))
+        try await assertAnswer(
+            of: ["Your key is sk-proj-AbCd", "Ef12GhIj34KlMnOp56QrStUv78WxYz90AbCdEfGhIj12KlMn. Keep it safe."],
+            is: "Your key is [REDACTED]. Keep it safe."
+        )
     }
 
     func testAJWTSplitOverTwoDeltasIsMaskedInTheAnswerOfEveryOutput() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat(
-            ["Here it is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U and more"],
-            through: outputs
+        try await assertAnswer(
+            of: ["Here it is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U and more"],
+            is: "Here it is [REDACTED] and more"
         )
-        try assertAnswer("Here it is [REDACTED] and more", in: try await outputs.shown(logs: 1, lines: 1))
     }
 
     func testAPasswordPairSplitOverTwoDeltasIsMaskedInTheAnswerOfEveryOutput() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat(["Set DB_PASS", "WORD=hunter2secret and restart."], through: outputs)
-        try assertAnswer("Set DB_PASSWORD=[REDACTED] and restart.", in: try await outputs.shown(logs: 1, lines: 1))
+        try await assertAnswer(of: ["Set DB_PASS", "WORD=hunter2secret and restart."], is: "Set DB_PASSWORD=[REDACTED] and restart.")
     }
 
     func testAnEscapedKeyIsMaskedInTheAnswerOfEveryOutputAsThePlainKeyWouldBe() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat([#"The key \u0073k-proj-AbCdEf12GhIj34KlMnOp56QrStUv78WxYz90 works"#], through: outputs)
-        try assertAnswer("The key [REDACTED] works", in: try await outputs.shown(logs: 1, lines: 1))
+        try await assertAnswer(of: [#"The key \u0073k-proj-AbCdEf12GhIj34KlMnOp56QrStUv78WxYz90 works"#], is: "The key [REDACTED] works")
     }
 
     func testAKeyMaskedInItsFirstDeltaShowsNoTailFromTheNext() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat(["Use sk-proj-AbCdEf12GhIj34KlMnOp56QrStUv", "78WxYz90AbCd now."], through: outputs)
-        try assertAnswer("Use [REDACTED] now.", in: try await outputs.shown(logs: 1, lines: 1))
+        try await assertAnswer(of: ["Use sk-proj-AbCdEf12GhIj34KlMnOp56QrStUv", "78WxYz90AbCd now."], is: "Use [REDACTED] now.")
     }
 
     func testOrdinaryIdsSplitOverDeltasStayInTheAnswerAsTheyWere() async throws {
-        let outputs = try Outputs()
-        defer { outputs.stop() }
-        try await streamChat(
-            ["Request 3f2b9c1e-8a7d-4c2b-", "9e1f-0a1b2c3d4e5f failed at commit 9fceb02d0ae598e9", "5dc970b74767f19372d61af8; max_tokens=256."],
-            through: outputs
-        )
-        try assertAnswer(
-            "Request 3f2b9c1e-8a7d-4c2b-9e1f-0a1b2c3d4e5f failed at commit 9fceb02d0ae598e95dc970b74767f19372d61af8; max_tokens=256.",
-            in: try await outputs.shown(logs: 1, lines: 1)
+        try await assertAnswer(
+            of: ["Request 3f2b9c1e-8a7d-4c2b-", "9e1f-0a1b2c3d4e5f failed at commit 9fceb02d0ae598e9", "5dc970b74767f19372d61af8; max_tokens=256."],
+            is: "Request 3f2b9c1e-8a7d-4c2b-9e1f-0a1b2c3d4e5f failed at commit 9fceb02d0ae598e95dc970b74767f19372d61af8; max_tokens=256."
         )
     }
 
@@ -131,6 +118,18 @@ final class OutputsLLMSecretsTests: XCTestCase {
         }
     }
 
+    /// Asserts that every output shows the call's model as masked: the summaries, the
+    /// attributes, Loki's field and the span's name.
+    private func assertMaskedModel(in shown: Shown, operation: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        assertSummary(model: "[REDACTED]", finish: "stop", in: shown, file: file, line: line)
+        let (devSee, har, span) = try attributes(shown)
+        XCTAssertEqual(devSee["gen_ai.request.model"] as? String, "[REDACTED]", "dev-see", file: file, line: line)
+        XCTAssertEqual(har["gen_ai.request.model"] as? String, "[REDACTED]", "HAR", file: file, line: line)
+        XCTAssertEqual(span["gen_ai.request.model"], .string("[REDACTED]"), "span", file: file, line: line)
+        XCTAssertEqual(shown.spans.first?.name, "\(operation) [REDACTED]", "span", file: file, line: line)
+        XCTAssertTrue(shown.loki[0].contains(" gen_ai.request.model=[REDACTED] "), shown.loki[0], file: file, line: line)
+    }
+
     func testAKeyPastedAsTheModelIsMaskedInEveryOutput() async throws {
         let outputs = try Outputs()
         defer { outputs.stop() }
@@ -139,13 +138,7 @@ final class OutputsLLMSecretsTests: XCTestCase {
             ["Hello"], through: outputs, requestBody: #"{"model":"\#(key)","stream":true}"#, policy: outputs.recognizingLLMCalls()
         )
         let shown = try await outputs.shown(logs: 1, lines: 1)
-        assertSummary(model: "[REDACTED]", finish: "stop", in: shown)
-        let (devSee, har, span) = try attributes(shown)
-        XCTAssertEqual(devSee["gen_ai.request.model"] as? String, "[REDACTED]")
-        XCTAssertEqual(har["gen_ai.request.model"] as? String, "[REDACTED]")
-        XCTAssertEqual(span["gen_ai.request.model"], .string("[REDACTED]"))
-        XCTAssertEqual(shown.spans.first?.name, "chat [REDACTED]")
-        XCTAssertTrue(shown.loki[0].contains(" gen_ai.request.model=[REDACTED] "), shown.loki[0])
+        try assertMaskedModel(in: shown, operation: "chat")
         for (output, text) in [("dev-see", "\(shown.devSee)"), ("HAR", "\(shown.har)"), ("Loki", shown.loki[0]), ("console", "\(shown.console)"), ("spans", "\(shown.spans)")] {
             XCTAssertFalse(text.contains(key), "\(output) shows the key")
         }
@@ -166,14 +159,7 @@ final class OutputsLLMSecretsTests: XCTestCase {
         _ = try await outputs.client(policy: outputs.recognizingLLMCalls()).send(request, body: nil) { _, body in
             try await body.collect(upTo: 1 << 20).count
         }
-        let shown = try await outputs.shown(logs: 1, lines: 1)
-        assertSummary(model: "[REDACTED]", finish: "stop", in: shown)
-        let (devSee, har, span) = try attributes(shown)
-        XCTAssertEqual(devSee["gen_ai.request.model"] as? String, "[REDACTED]")
-        XCTAssertEqual(har["gen_ai.request.model"] as? String, "[REDACTED]")
-        XCTAssertEqual(span["gen_ai.request.model"], .string("[REDACTED]"))
-        XCTAssertEqual(shown.spans.first?.name, "generate_content [REDACTED]")
-        XCTAssertTrue(shown.loki[0].contains(" gen_ai.request.model=[REDACTED] "), shown.loki[0])
+        try assertMaskedModel(in: try await outputs.shown(logs: 1, lines: 1), operation: "generate_content")
     }
 
     func testStopSequencesUnderAPolicysSensitiveNameAreMaskedInEveryOutput() async throws {
