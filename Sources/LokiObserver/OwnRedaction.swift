@@ -47,9 +47,8 @@ struct OwnRedaction {
         guard event.isStreamed, let response = event.response, let body = response.body else { return nil }
         let contentType = response.headers["Content-Type"]
         let masked = redactor.map { $0.redactedBody(body, contentType: contentType, isTruncated: response.isBodyTruncated) } ?? body
-        return StreamAnswer(
-            body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated, redactedBy: [event.redactor] + (redactor.map { [$0] } ?? [])
-        )
+        let redactors = [event.redactor] + (redactor.map { [$0] } ?? [])
+        return StreamAnswer(body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated, redactedBy: redactors)
     }
 
     /// The LLM call's facts, masked by the policy and by the sink's redactor when it differs.

@@ -113,7 +113,10 @@ final class OutputsLLMSecretsTests: XCTestCase {
     /// Asserts that every output that shows a call's summary shows the one of `model` and `finish`.
     private func assertSummary(model: String, finish: String, in shown: Shown, file: StaticString = #filePath, line: UInt = #line) {
         let shownSummaries = Self.summaries(shown)
-        for (output, summary) in [("dev-see", shownSummaries.devSee), ("HAR", shownSummaries.har), ("console", shownSummaries.console), ("devsee-tail", shownSummaries.tail)] {
+        let outputs = [
+            ("dev-see", shownSummaries.devSee), ("HAR", shownSummaries.har), ("console", shownSummaries.console), ("devsee-tail", shownSummaries.tail),
+        ]
+        for (output, summary) in outputs {
             XCTAssertTrue(Self.isSummary(summary, model: model, finish: finish), "\(output): \(summary ?? "none")", file: file, line: line)
         }
     }
@@ -139,7 +142,10 @@ final class OutputsLLMSecretsTests: XCTestCase {
         )
         let shown = try await outputs.shown(logs: 1, lines: 1)
         try assertMaskedModel(in: shown, operation: "chat")
-        for (output, text) in [("dev-see", "\(shown.devSee)"), ("HAR", "\(shown.har)"), ("Loki", shown.loki[0]), ("console", "\(shown.console)"), ("spans", "\(shown.spans)")] {
+        let shownTexts = [
+            ("dev-see", "\(shown.devSee)"), ("HAR", "\(shown.har)"), ("Loki", shown.loki[0]), ("console", "\(shown.console)"), ("spans", "\(shown.spans)"),
+        ]
+        for (output, text) in shownTexts {
             XCTAssertFalse(text.contains(key), "\(output) shows the key")
         }
     }
