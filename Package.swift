@@ -144,7 +144,7 @@ let package = Package(
             name: "OutputsTests",
             dependencies: [
                 "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreLoopback",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
+                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
             ]
         ),
         .testTarget(

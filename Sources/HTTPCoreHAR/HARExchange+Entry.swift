@@ -45,9 +45,11 @@ extension HARExchange {
         }
         if isStreamed { members.append(("_streamed", true)) }
         if isStreamed, let response, let body = response.body,
-            let answer = StreamAnswer(body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated)
+            let answer = StreamAnswer(
+                body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: [redactor]
+            )
         {
-            // The answer the stream carried, read from the captured (masked) body.
+            // The answer the stream carried, read from the captured (masked) body and masked as one text.
             var fields: [(String, HARJSON)] = [("shape", .string(answer.shape.rawValue)), ("text", .string(answer.text))]
             if answer.isTruncated { fields.append(("_truncated", true)) }
             members.append(("_streamAnswer", .object(fields)))

@@ -36,6 +36,9 @@ struct HARExchange: Sendable {
     let messages: [HARStreamMessage]
     /// The LLM call the exchange was (``/HTTPCore/HTTPEvent/genAI``), if any.
     let genAI: GenAIExchange?
+    /// The client's policy's redactor, which masked every field: it masks the stream's
+    /// answer once its deltas are joined (``/HTTPCore/StreamAnswer``).
+    let redactor: Redactor
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
     /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
@@ -67,6 +70,7 @@ struct HARExchange: Sendable {
         streamMessageCount = max(event.streamMessageCount, messages.count)
         self.messages = messages
         genAI = event.genAI
+        redactor = event.redactor
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,
             attemptDurationMilliseconds: event.attemptDurationMilliseconds

@@ -46,7 +46,7 @@ extension LokiLineBuilder {
                 fields.append(("answer", cut ? UTF8Text.prefix(answer.text, maxBytes: Self.maximumAnswerBytes) + "…" : answer.text))
             }
         }
-        if let call = event.genAI { fields += Self.genAIFields(call) }
+        if let call = own.genAI { fields += Self.genAIFields(call) }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
             fields.append(("error", own.text(error.description)))

@@ -41,12 +41,20 @@ struct OwnRedaction {
     }
 
     /// The answer a streamed response carried, read from its captured body (masked by the
-    /// policy, and by the sink's redactor when it differs); `nil` without one.
+    /// policy, and by the sink's redactor when it differs) and masked as one text by both;
+    /// `nil` without one.
     var streamAnswer: StreamAnswer? {
         guard event.isStreamed, let response = event.response, let body = response.body else { return nil }
         let contentType = response.headers["Content-Type"]
         let masked = redactor.map { $0.redactedBody(body, contentType: contentType, isTruncated: response.isBodyTruncated) } ?? body
-        return StreamAnswer(body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated)
+        let redactors = [event.redactor] + (redactor.map { [$0] } ?? [])
+        return StreamAnswer(body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated, redactedBy: redactors)
+    }
+
+    /// The LLM call's facts, masked by the policy and by the sink's redactor when it differs.
+    var genAI: GenAIExchange? {
+        guard let call = event.genAI else { return nil }
+        return redactor.map(call.redacted) ?? call
     }
 
     /// A stream message's data, under its event name.

@@ -9,7 +9,7 @@ final class StreamAnswerTests: XCTestCase {
     private func answer(_ fixtureName: String, redactedBy redactor: Redactor = .none) throws -> StreamAnswer {
         let fixture = try XCTUnwrap(RedactionFixture.llmCorpus.first { $0.name == fixtureName })
         let body = redactor.redactedBody(Data(fixture.body.utf8), contentType: fixture.contentType)
-        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType))
+        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType, redactedBy: [redactor]))
     }
 
     func testEachLLMShapeReadsAsTheTextItGenerated() throws {
@@ -37,26 +37,71 @@ final class StreamAnswerTests: XCTestCase {
 
     func testAnyOtherStreamReadsAsItsDataOnePerLine() throws {
         let body = Data("event: tick\ndata: one\n\n: comment\n\ndata: {\"n\":2}\n\ndata: three\ndata: lines\n\n".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8"))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8", redactedBy: [.standard]))
         XCTAssertEqual(answer.shape, .data)
         XCTAssertEqual(answer.messageCount, 3)
         XCTAssertEqual(answer.text, "one\n{\"n\":2}\nthree\nlines")
-        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json"), "not a stream")
-        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream"), "no message")
+        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json", redactedBy: []), "not a stream")
+        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream", redactedBy: []), "no message")
     }
 
     func testABodyCutShortKeepsItsCompleteMessagesAndSaysSo() throws {
         let body = Data("data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo\"".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true, redactedBy: [.standard]))
         XCTAssertEqual(answer.text, "Hel")
         XCTAssertTrue(answer.isTruncated)
     }
 
     func testALongAnswerIsCutAtTheLimit() throws {
         let chunk = "data: {\"choices\":[{\"delta\":{\"content\":\"\(String(repeating: "é", count: 1000))\"}}]}\n\n"
-        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream"))
+        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream", redactedBy: [.standard]))
         XCTAssertTrue(answer.isTruncated)
         XCTAssertLessThanOrEqual(answer.text.utf8.count, StreamAnswer.maximumBytes)
         XCTAssertEqual(answer.text.utf8.count, StreamAnswer.maximumBytes, "cut on a character boundary: é is two bytes")
+    }
+
+    /// An OpenAI chat stream of `deltas`, as JSON string contents.
+    private static func chatStream(_ deltas: [String]) -> Data {
+        Data(deltas.map { "data: {\"choices\":[{\"delta\":{\"content\":\"\($0)\"}}]}\n\n" }.joined().utf8)
+    }
+
+    func testTheJoinedAnswerIsMaskedAsOneTextByEachRedactor() throws {
+        let body = Self.chatStream(["Set DB_PASS", "WORD=hunter2secret and use sk-proj-AbCd", "Ef12GhIj34KlMnOp56QrStUv78WxYz90 now"])
+        let joined = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: []))
+        XCTAssertEqual(joined.text, "Set DB_PASSWORD=hunter2secret and use sk-proj-AbCdEf12GhIj34KlMnOp56QrStUv78WxYz90 now", "no redactor: as joined")
+        let masked = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard]))
+        XCTAssertEqual(masked.text, "Set DB_PASSWORD=[REDACTED] and use [REDACTED] now")
+    }
+
+    func testASinksRedactorMasksTheAnswerOnTopOfThePolicys() throws {
+        let body = Self.chatStream(["deploy_ph", "rase=correct-horse"])
+        let answer = try XCTUnwrap(
+            StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard, Redactor(sensitiveBodyKeys: ["deploy_phrase"])])
+        )
+        XCTAssertEqual(answer.text, "deploy_phrase=[REDACTED]")
+    }
+
+    func testAMaskAtADeltasEdgeTakesTheRestOfTheSecretFromItsNeighbour() throws {
+        let cases: [([String], String)] = [
+            (["Use [REDACTED]", "78WxYz90AbCd now."], "Use [REDACTED] now."),
+            (["Use [REDACTED]", "."], "Use [REDACTED]."),
+            (["Use [REDACTED]", "AbCd-ef. Then"], "Use [REDACTED]. Then"),
+            (["See ghp_Ab12", "[REDACTED] here"], "See [REDACTED] here"),
+            (["token=", "[REDACTED]"], "token=[REDACTED]"),
+            (["[REDACTED]", "[REDACTED]"], "[REDACTED][REDACTED]"),
+        ]
+        for (deltas, expected) in cases {
+            let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: []))
+            XCTAssertEqual(answer.text, expected, "\(deltas)")
+        }
+    }
+
+    func testALongAnswerIsCutBeforeTheWordTheLimitFallsIn() throws {
+        let word = "abcdefghi "
+        let deltas = Array(repeating: word, count: StreamAnswer.maximumBytes / word.utf8.count) + ["ab", "cdefghijkl tail"]
+        let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: [.standard]))
+        XCTAssertTrue(answer.isTruncated)
+        XCTAssertTrue(answer.text.hasSuffix("abcdefghi"), String(answer.text.suffix(20)))
+        XCTAssertEqual(answer.text.utf8.count, (StreamAnswer.maximumBytes / word.utf8.count) * word.utf8.count - 1, "the cut word is left out")
     }
 }

@@ -50,7 +50,7 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
-        entry.genAI = captured.genAI.map { .exchange($0.exchange.boundedForDevSee) }
+        entry.genAI = captured.genAI.map { .exchange($0.exchange.redacted(by: redactor).boundedForDevSee) }
         if let correlation = captured.correlation, let name = correlation.headerName,
             redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
         {
@@ -70,9 +70,13 @@ struct PayloadBuilder: Sendable {
             entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor)
         }
         let responseText = redactedResponse.map(BodyRenderer.render)
-        // A streamed exchange's answer, read from its masked body, comes first.
+        // A streamed exchange's answer, read from its masked body and masked as one text by the
+        // policy's redactor and this one, comes first.
         let answer = entry.stream == nil ? nil : redactedResponse.flatMap { body in
-            StreamAnswer(body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated)
+            StreamAnswer(
+                body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated,
+                redactedBy: [captured.redactedBy, redactor].compactMap { $0 }
+            )
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.

@@ -131,7 +131,8 @@ final class GenAIExchangeRecord: Sendable {
 }
 
 extension GenAIExchangeRecord.Source {
-    /// The facts of the call.
+    /// The facts of the call, their texts masked by the policy's redactor
+    /// (``GenAIExchange/redacted(by:)``).
     func derived() -> GenAIExchange {
         let response: GenAIResponse
         let statusCode: Int?
@@ -150,18 +151,15 @@ extension GenAIExchangeRecord.Source {
         }
         return GenAIExchange(
             recognition: recognition, request: requestParameters, response: response, statusCode: statusCode, error: error
-        )
+        ).redacted(by: request.policy.redactor)
     }
 
     /// The parameters the request's body asks for. Its stop sequences are the caller's text:
-    /// they are kept only when the policy captures bodies, each through the policy's redactor,
-    /// as the body itself would be shown; otherwise they are left out.
+    /// they are kept only when the policy captures bodies, as the body itself would be shown;
+    /// otherwise they are left out.
     private var requestParameters: GenAIRequestParameters {
-        let policy = request.policy
         var parameters = GenAIRequestParameters(body: Self.readable(request.request.body), for: recognition)
-        if let stopSequences = parameters.stopSequences {
-            parameters.stopSequences = policy.capturedBodyBytes > 0 ? stopSequences.map(policy.redactor.redactedText) : nil
-        }
+        if request.policy.capturedBodyBytes == 0 { parameters.stopSequences = nil }
         return parameters
     }
 

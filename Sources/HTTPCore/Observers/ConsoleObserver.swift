@@ -201,7 +201,10 @@ public struct ConsoleObserver: HTTPObserver {
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
             lines += response.headers.map { "  \($0.name): \($0.value)" }
             if event.isStreamed, body != .sizeOnly, let data = response.body,
-                let answer = StreamAnswer(body: data, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated)
+                let answer = StreamAnswer(
+                    body: data, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated,
+                    redactedBy: [event.redactor]
+                )
             {
                 // The answer the stream carried, before the events it came in.
                 let label = answer.shape == .data ? "data" : answer.shape.rawValue

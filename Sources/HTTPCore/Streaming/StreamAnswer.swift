@@ -17,8 +17,16 @@ import HTTPCoreText
 ///
 /// For any other stream it is the messages' data, one per line. Sinks show it first, before
 /// the messages themselves: the dev-see log, HAR (`_streamAnswer`), Loki (`answer`), the
-/// console. It is read from the captured body as the policy exposed it, so it is masked, and
-/// it holds at most ``maximumBytes``.
+/// console. It is read from the captured body as the policy exposed it, so each message is
+/// masked, and it holds at most ``maximumBytes``.
+///
+/// Generated text is also masked as one text once joined: a key, a JWT or
+/// `DB_PASSWORD=hunter2` split over two deltas is masked in neither, and readers take the
+/// joined answer as the truth. The joined text goes through the text rules
+/// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) of each redactor given, the policy's and a sink's own;
+/// a secret a delta's own masking cut at the delta's end (or start) is masked with the part
+/// the next (or previous) delta carries, so no tail of it shows. The messages' data of
+/// another stream is masked per message only, as the messages themselves are shown.
 public struct StreamAnswer: Sendable, Hashable {
     /// Whose stream shape the answer was read by.
     public enum Shape: String, Sendable, Hashable {
@@ -46,7 +54,16 @@ public struct StreamAnswer: Sendable, Hashable {
 
     /// Reads the answer of a streamed body of `contentType` (`text/event-stream`, NDJSON or
     /// JSON Lines); `nil` for another type or a body without a complete message.
-    public init?(body: Data, contentType: String?, isBodyTruncated: Bool = false) {
+    ///
+    /// - Parameters:
+    ///   - body: The captured body, masked message by message as the policy (and a sink's own
+    ///     redactor) exposed it.
+    ///   - contentType: The response's `Content-Type`.
+    ///   - isBodyTruncated: Whether the body was cut at the capture cap; its last, incomplete
+    ///     message is then left out.
+    ///   - redactors: The redactors whose text rules mask the joined generated text, in order:
+    ///     the event's policy's, then a sink's own when it differs. Empty leaves it as joined.
+    public init?(body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactors: [Redactor]) {
         guard var parser = StreamMessageParser(contentType: contentType, maxBytes: Self.maximumBytes) else { return nil }
         var messages: [StreamMessageParser.Message] = []
         parser.feed([UInt8](body)[...]) { messages.append($0) }
@@ -57,15 +74,68 @@ public struct StreamAnswer: Sendable, Hashable {
         for message in messages {
             guard let (found, delta) = Self.delta(of: message) else { continue }
             shape = shape ?? found
-            deltas += delta
+            Self.append(delta, to: &deltas)
         }
-        var text = shape == nil ? messages.map { String(decoding: $0.data, as: UTF8.self) }.joined(separator: "\n") : deltas
-        let isCut = text.utf8.count > Self.maximumBytes
+        var text: String
+        var isCut: Bool
+        if shape == nil {
+            text = messages.map { String(decoding: $0.data, as: UTF8.self) }.joined(separator: "\n")
+            isCut = text.utf8.count > Self.maximumBytes
+        } else {
+            isCut = deltas.utf8.count > Self.maximumBytes
+            text = isCut ? Self.wholeWords(deltas, maxBytes: Self.maximumBytes) : deltas
+            for redactor in redactors { text = redactor.redactedText(text) }
+            isCut = isCut || text.utf8.count > Self.maximumBytes
+        }
         if isCut { text = UTF8Text.prefix(text, maxBytes: Self.maximumBytes) }
         self.shape = shape ?? .data
         self.text = text
         self.messageCount = messages.count
         self.isTruncated = isCut || isBodyTruncated
+    }
+
+    /// Appends a delta to the answer so far. Where one side of the join is a mask that reached
+    /// its delta's edge, the characters of a credential the other side continues it with
+    /// (letters, digits, `-_.+/=~%`) are left out: they are the rest of the masked secret. A
+    /// `.`, `-` or `/` that ends that run is prose's (the sentence's full stop) and is kept.
+    private static func append(_ delta: String, to answer: inout String) {
+        var delta = Substring(delta)
+        if answer.hasSuffix(Redactor.mask) {
+            var rest = delta.drop(while: continuesASecret)
+            while rest.startIndex > delta.startIndex, ".-/".contains(delta[delta.index(before: rest.startIndex)]) {
+                rest = delta[delta.index(before: rest.startIndex)...]
+            }
+            delta = rest
+        }
+        if delta.hasPrefix(Redactor.mask), !answer.hasSuffix(Redactor.mask) {
+            while let last = answer.last, continuesASecret(last), last != "=" { answer.removeLast() }
+        }
+        answer += delta
+    }
+
+    /// Whether a character can stand inside a credential: base64, base64url, hex, and the
+    /// separators provider formats use.
+    private static func continuesASecret(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue else { return false }
+        switch ascii {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-_.+/=~%".utf8.contains(ascii)
+        }
+    }
+
+    /// The first `maxBytes` bytes of `text` without the word the cut falls in, so that no
+    /// secret is kept in part; a text that is one word is cut as it falls.
+    private static func wholeWords(_ text: String, maxBytes: Int) -> String {
+        let kept = UTF8Text.prefix(text, maxBytes: maxBytes)
+        guard let next = text.utf8.dropFirst(kept.utf8.count).first, !Self.isSpace(next) else { return kept }
+        guard let space = kept.utf8.lastIndex(where: Self.isSpace) else { return kept }
+        return String(kept[..<space])
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 
     /// The shape a message is in and the text it adds, as ``LLMPayload`` reads it; `nil` when

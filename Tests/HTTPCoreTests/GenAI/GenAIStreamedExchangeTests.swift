@@ -55,7 +55,7 @@ final class GenAIStreamedExchangeTests: XCTestCase {
         XCTAssertEqual(exchange.response.providerFinishReasons, ["tool_calls"])
         XCTAssertNil(exchange.response.usage, "no include_usage: no counts, not zeros")
         XCTAssertEqual(exchange.response.outputChunkCount, 3, "the call's name, then two argument fragments")
-        let answer = try XCTUnwrap(StreamAnswer(body: Data(fixture.responseBody.utf8), contentType: fixture.contentType))
+        let answer = try XCTUnwrap(StreamAnswer(body: Data(fixture.responseBody.utf8), contentType: fixture.contentType, redactedBy: []))
         XCTAssertEqual(answer.text, "")
     }
 
