@@ -53,7 +53,12 @@ struct PairMasker {
     /// Reads at most `limit` bytes of `text`, cut at a character boundary.
     init(_ text: Substring, limit: Int, redactor: Redactor) {
         var text = text
-        var bytes = text.withUTF8 { Array($0) }
+        self.init(bytes: text.withUTF8 { Array($0) }, limit: limit, redactor: redactor)
+    }
+
+    /// Reads at most `limit` of the UTF-8 `bytes`, cut at a character boundary.
+    init(bytes: [UInt8], limit: Int, redactor: Redactor) {
+        var bytes = bytes
         let kept = UTF8Text.boundary(in: bytes, atMost: limit)
         omittedByteCount = bytes.count - kept
         if omittedByteCount > 0 { bytes.removeSubrange(kept...) }
@@ -69,10 +74,15 @@ struct PairMasker {
 
     /// The output: the source with every replacement made, and the marker for what was not read.
     mutating func finish() -> String {
+        String(decoding: finishBytes(), as: UTF8.self)
+    }
+
+    /// ``finish()`` as UTF-8 bytes.
+    mutating func finishBytes() -> [UInt8] {
         output.append(contentsOf: source[copied...])
         copied = source.count
         if omittedByteCount > 0 { output.append(contentsOf: "[REDACTED: \(omittedByteCount) more bytes]".utf8) }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Replaces the source bytes of `range` in `view`; replacements come in source order, since

@@ -60,6 +60,7 @@ extension Redactor {
 
     /// ``textRulesMayChange(_:)`` over UTF-8 bytes, for bodies read in place.
     func textRulesMayChange(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let formats = SecretFormatIndex.shared
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
@@ -74,8 +75,7 @@ extension Redactor {
             }
             guard TextScrubber.isNameByte(byte) else {
                 // A format that starts with punctuation (`$2b$…`, `-----BEGIN …`).
-                if SecretFormatIndex.shared.mayStart(with: byte),
-                    KnownSecretFormat.secretLength(atStartOf: utf8[index...]) != nil
+                if formats.mayStart(with: byte), formats.secretLength(atStartOf: utf8[index...]) != nil
                 {
                     return true
                 }
@@ -88,7 +88,7 @@ extension Redactor {
                 if utf8[end] >= 0x80 { return true }
                 end += 1
             }
-            if KnownSecretFormat.secretLength(atStartOf: utf8[index...]) != nil
+            if formats.secretLength(atStartOf: utf8[index...]) != nil
                 || TextScrubber.mayStartARule(utf8[index..<end], strict: level == .strict)
             {
                 return true
@@ -142,6 +142,8 @@ struct TextScrubber {
 
     /// Whether a random-looking word is masked wherever it stands (`.strict`).
     private let masksRandomWords: Bool
+    /// The known formats, read once rather than through the shared index per word.
+    private let formats = SecretFormatIndex.shared
 
     init(_ text: String, redactor: Redactor) {
         masksRandomWords = redactor.level == .strict
@@ -167,8 +169,8 @@ struct TextScrubber {
                 word()
             } else if byte == UInt8(ascii: "/"), at("//"), index == 0 || Self.isSpace(input[index - 1]) {
                 url(from: index)
-            } else if SecretFormatIndex.shared.mayStart(with: byte), index == 0 || !Self.isNameByte(input[index - 1]),
-                let length = KnownSecretFormat.secretLength(atStartOf: input[index...])
+            } else if formats.mayStart(with: byte), index == 0 || !Self.isNameByte(input[index - 1]),
+                let length = formats.secretLength(atStartOf: input[index...])
             {
                 // A format that starts with punctuation: a crypt hash (`$2b$…`), a PEM block.
                 maskSecret(from: index, length: length)
@@ -205,11 +207,11 @@ struct TextScrubber {
             }
         }
         let run = input[start..<end]
-        if at("://", from: end) || at(#":\/\/"#, from: end) {
+        if end < input.count, input[end] == UInt8(ascii: ":"), at("://", from: end) || at(#":\/\/"#, from: end) {
             url(from: start)
             return
         }
-        if let length = KnownSecretFormat.secretLength(atStartOf: input[start...]) {
+        if let length = formats.secretLength(atStartOf: input[start...]) {
             // A provider's key (`sk-proj-…`, `ghp_…`, `AKIA…`), under any name or none.
             maskSecret(from: start, length: length)
             return
@@ -439,21 +441,22 @@ struct TextScrubber {
         while schemeEnd < input.count, Self.isNameByte(input[schemeEnd]) || Self.isNameInnerByte(input[schemeEnd]) { schemeEnd += 1 }
         let isEscaped = at(#":\/\/"#, from: schemeEnd)
         var end = start
-        while end < input.count {
-            if isEscaped, input[end] == UInt8(ascii: "\\"), end + 1 < input.count, input[end + 1] == UInt8(ascii: "/") {
-                end += 2
-            } else if Self.endsURL(input[end]) {
-                break
-            } else {
-                end += 1
-            }
-        }
-        let text = String(decoding: input[start..<end], as: UTF8.self)
         if isEscaped {
+            while end < input.count {
+                if input[end] == UInt8(ascii: "\\"), end + 1 < input.count, input[end + 1] == UInt8(ascii: "/") {
+                    end += 2
+                } else if Self.endsURL(input[end]) {
+                    break
+                } else {
+                    end += 1
+                }
+            }
+            let text = String(decoding: input[start..<end], as: UTF8.self)
             let redacted = redactor.redactedURL(string: text.replacingOccurrences(of: #"\/"#, with: "/"))
             output.append(contentsOf: redacted.replacingOccurrences(of: "/", with: #"\/"#).utf8)
         } else {
-            output.append(contentsOf: redactor.redactedURL(string: text).utf8)
+            while end < input.count, !Self.endsURL(input[end]) { end += 1 }
+            output.append(contentsOf: redactor.redactedURL(utf8: Array(input[start..<end])))
         }
         index = end
     }

@@ -66,6 +66,15 @@ extension Redactor {
         return masker.finish()
     }
 
+    /// ``redactedURL(string:)`` of a URL's UTF-8 bytes, for the text rules, which read bytes.
+    func redactedURL(utf8 bytes: [UInt8]) -> [UInt8] {
+        guard level != .none || !sensitiveQueryNames.isEmpty else { return bytes }
+        var masker = PairMasker(bytes: bytes, limit: Self.maximumURLBytes, redactor: self)
+        let source = masker.sourceView
+        masker.maskURL(source, 0..<source.count, nesting: PairMasker.Nesting())
+        return masker.finishBytes()
+    }
+
     /// `text` without a credential that its end cuts short, replaced by ``mask``: a JSON Web
     /// Token (`eyJ…`, which the text rules mask once they see its two dots), or what follows
     /// the last `scheme://` (raw or percent-encoded) while its authority is not known to be

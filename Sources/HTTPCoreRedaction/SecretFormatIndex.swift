@@ -3,7 +3,7 @@
 /// starts, whatever the table's size.
 ///
 /// Most words are answered by their first two bytes alone, from a 65,536-bit set of the pairs
-/// that start a prefix. A class, so reading the shared index retains nothing per word.
+/// that start a prefix; a word that passes goes straight to the trie's node after its pair. A class, so reading the shared index retains nothing per word.
 final class SecretFormatIndex: Sendable {
     /// The index of ``KnownSecretFormat/all``.
     static let shared = SecretFormatIndex(KnownSecretFormat.all)
@@ -14,6 +14,8 @@ final class SecretFormatIndex: Sendable {
     private let digitLedRows: [KnownSecretFormat]
     /// The first two bytes of every prefix, as bits.
     private let prefixPairs: [UInt64]
+    /// For each pair of first bytes, the trie's node after them (0 where none is).
+    private let pairNodes: [UInt16]
     /// Whether a byte starts a prefix.
     private let firstBytes: [Bool]
     /// The trie: node 0 is the root; each node's children are a run of ``edgeBytes`` and
@@ -61,6 +63,14 @@ final class SecretFormatIndex: Sendable {
                 edgeTargets.append(Int32(target))
             }
         }
+        var pairNodes = [UInt16](repeating: 0, count: 65536)
+        for (first, afterFirst) in children[0] {
+            for (second, node) in children[afterFirst] {
+                precondition(node < Int(UInt16.max), "the trie fits 16-bit node numbers")
+                pairNodes[Int(first) << 8 | Int(second)] = UInt16(node)
+            }
+        }
+        self.pairNodes = pairNodes
         prefixPairs = pairs
         firstBytes = first
         self.firstEdge = firstEdge
@@ -86,7 +96,7 @@ final class SecretFormatIndex: Sendable {
         if first &- UInt8(ascii: "0") < 10, !digitLedRows.isEmpty, let length = digitLedLength(bytes) { return length }
         let pair = Int(first) << 8 | Int(bytes[start + 1])
         guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
-        return match(from: 0, at: start, in: bytes)
+        return match(from: Int(pairNodes[pair]), at: start + 2, in: bytes)
     }
 
     /// The secret from the trie's `node`, whose path ends just before `position`.

@@ -62,9 +62,14 @@ struct WebhookURLFormat: Sendable {
     }
 
     /// The last eight bytes of a host name (fewer when it is shorter), lowercased, as one word.
-    fileprivate static func tail<Bytes: BidirectionalCollection<UInt8>>(of name: Bytes) -> UInt64 {
+    fileprivate static func tail(of name: ArraySlice<UInt8>) -> UInt64 {
         var word: UInt64 = 0
-        for byte in name.suffix(8) { word = word << 8 | UInt64(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte) }
+        var index = max(name.startIndex, name.endIndex - 8)
+        while index < name.endIndex {
+            let byte = name[index]
+            word = word << 8 | UInt64(byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte)
+            index += 1
+        }
         return word
     }
 
@@ -87,5 +92,5 @@ private final class WebhookURLTable: Sendable {
     static let shared = WebhookURLTable()
 
     let formats = WebhookURLFormat.all
-    let tails = WebhookURLFormat.all.map { WebhookURLFormat.tail(of: $0.host) }
+    let tails = WebhookURLFormat.all.map { WebhookURLFormat.tail(of: $0.host[...]) }
 }
