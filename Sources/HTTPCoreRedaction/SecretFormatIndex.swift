@@ -12,6 +12,10 @@ final class SecretFormatIndex: Sendable {
     private let rows: [KnownSecretFormat]
     /// The rows that start with digits (``KnownSecretFormat/leadingDigits``): few, read in turn.
     private let digitLedRows: [KnownSecretFormat]
+    /// The fewest digits any of them starts with (`Int.max` when there is none): a word whose
+    /// first that many bytes are not all digits is no such row's, which most numbers and dates
+    /// show at once.
+    private let fewestLeadingDigits: Int
     /// The first two bytes of every prefix, as bits.
     private let prefixPairs: [UInt64]
     /// For each pair of first bytes, the trie's node after them (0 where none is).
@@ -30,6 +34,7 @@ final class SecretFormatIndex: Sendable {
     init(_ formats: [KnownSecretFormat]) {
         rows = formats
         digitLedRows = formats.filter { $0.leadingDigits != nil }
+        fewestLeadingDigits = digitLedRows.compactMap { $0.leadingDigits?.lowerBound }.min() ?? Int.max
         var pairs = [UInt64](repeating: 0, count: 1024)
         var first = [Bool](repeating: false, count: 256)
         // Built as nested dictionaries first, then laid out flat.
@@ -93,7 +98,11 @@ final class SecretFormatIndex: Sendable {
         let start = bytes.startIndex
         guard bytes.endIndex - start >= 2 else { return nil }
         let first = bytes[start]
-        if first &- UInt8(ascii: "0") < 10, !digitLedRows.isEmpty, let length = digitLedLength(bytes) { return length }
+        if first &- UInt8(ascii: "0") < 10, bytes.endIndex - start > fewestLeadingDigits,
+            bytes[start + fewestLeadingDigits - 1] &- UInt8(ascii: "0") < 10, let length = digitLedLength(bytes)
+        {
+            return length
+        }
         let pair = Int(first) << 8 | Int(bytes[start + 1])
         guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
         return match(from: Int(pairNodes[pair]), at: start + 2, in: bytes)
