@@ -38,6 +38,8 @@ public struct GenAISpanObserver: HTTPObserver {
     private let configuredTracer: (any Tracer)?
     /// The context each exchange in flight was created in, shared by copies of this observer.
     private let parents: HTTPExchangeTable<ServiceContext>
+    /// The redactor the span's text facts pass on top of the client policy's, if any.
+    private let redactor: Redactor?
 
     /// The default number of exchanges in flight whose caller's context is kept.
     public static let defaultMaximumTrackedExchanges = 10_000
@@ -53,10 +55,16 @@ public struct GenAISpanObserver: HTTPObserver {
     ///   - diagnostics: Where the observer reports that it keeps `maximumTrackedExchanges`
     ///     already (a warning), and that it has room again (a notice, with how many it did not
     ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
+    ///   - redactor: A redactor the call's text facts (models, stop sequences, response id,
+    ///     finish reasons, error code) pass before they become attributes, on top of the client
+    ///     policy's, which masked them as they were derived (``/HTTPCore/GenAIExchange/redacted(by:)``):
+    ///     a tracing backend with stricter rules than the app's. `nil`, the default, adds none.
     public init(
         tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,
-        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
+        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) },
+        redactor: Redactor? = nil
     ) {
+        self.redactor = redactor
         configuredTracer = tracer
         parents = HTTPExchangeTable(limit: maximumTrackedExchanges, owner: "GenAISpanObserver", diagnostics: diagnostics)
     }
@@ -82,7 +90,8 @@ public struct GenAISpanObserver: HTTPObserver {
         }
         guard event.name.isTerminal else { return }
         let parent = parents.take(for: event.requestID)
-        guard let call = event.genAI else { return }
+        guard let derived = event.genAI else { return }
+        let call = redactor.map(derived.redacted(by:)) ?? derived
         let tracer = tracer
         let started = event.startedAt.map(Self.instant) ?? DefaultTracerClock.now
         let context = parent ?? ServiceContext.current ?? .topLevel

@@ -70,6 +70,23 @@ final class GenAISpanObserverTests: XCTestCase {
         XCTAssertNil(span.status)
     }
 
+    func testAnObserversOwnRedactorMasksTheSpansTextFactsOnTopOfThePolicys() throws {
+        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
+        let call = GenAIExchange(
+            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stopSequences: ["END-OF-TURN"], stream: false),
+            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], messageCount: 1),
+            statusCode: 200, error: nil
+        )
+        let plain = InMemoryTracer(), masked = InMemoryTracer()
+        GenAISpanObserver(tracer: plain).handle(succeeded(status: 200, genAI: call))
+        GenAISpanObserver(tracer: masked, redactor: Redactor(sensitiveBodyKeys: ["stop"])).handle(succeeded(status: 200, genAI: call))
+
+        let plainSpan = try XCTUnwrap(plain.finishedSpans.first), maskedSpan = try XCTUnwrap(masked.finishedSpans.first)
+        XCTAssertEqual(plainSpan.attributes["gen_ai.request.stop_sequences"]?.toSpanAttribute(), .stringArray(["END-OF-TURN"]))
+        XCTAssertEqual(maskedSpan.attributes["gen_ai.request.stop_sequences"]?.toSpanAttribute(), .stringArray([Redactor.mask]))
+        XCTAssertEqual(maskedSpan.attributes["gen_ai.request.model"]?.toSpanAttribute(), "gpt-4o", "facts the redactor does not mask are kept")
+    }
+
     func testAFailedCallCarriesItsErrorTypeAndAnErrorStatus() throws {
         let tracer = InMemoryTracer()
         GenAISpanObserver(tracer: tracer).handle(succeeded(status: 429, genAI: try call(status: 429)))
