@@ -3,7 +3,7 @@ import HTTPCore
 import HTTPCoreTestPeers
 
 /// Section 5: throughput of every masker of `Redactor.standard`, on realistic and on
-/// adversarial inputs (target: at least 50 MB/s on 1 MiB, JSON at 150 MB/s), and what the
+/// adversarial inputs (target: at least 50 MB/s on 1 MiB, JSON at 320 MB/s), and what the
 /// precision corpus comes to: secrets shown and harmless values changed.
 struct RedactionBenchmark {
     let minimumSeconds: Double
@@ -44,10 +44,11 @@ struct RedactionBenchmark {
                 .text(entry.label), .integer(bytes), .integer(iterations), .number(seconds, decimals: 2),
                 .number(megabytesPerSecond, decimals: 1),
             ])
-            // JSON's target is for documents of 64 KiB and more; a 1 KiB one pays a fixed setup.
+            // JSON's target (twice its 160 MB/s before the key table and run copies) is for
+            // documents of 64 KiB and more; a 1 KiB one pays a fixed setup.
             let isJSON = entry.label.hasPrefix("JSON") && !entry.label.hasSuffix("1 KiB")
             report.targets.append(TargetCheck(
-                name: "masking \(entry.label)", measured: megabytesPerSecond, comparison: .atLeast, limit: isJSON ? 150 : 50, unit: "MB/s"
+                name: "masking \(entry.label)", measured: megabytesPerSecond, comparison: .atLeast, limit: isJSON ? 320 : 50, unit: "MB/s"
             ))
         }
         report.notes = [
