@@ -563,10 +563,22 @@ struct JSONMasker {
         /// credential or a JWT with the text rules applied (``Redactor/redactedText(_:)``);
         /// other strings are copied as they are. A string cut short also loses a
         /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
+        ///
+        /// Content with an escape is judged by its decoded text (`\u0073k-proj-…`,
+        /// `https:\/\/…` read as `sk-proj-…`, `https://…`), so an escape never hides a secret;
+        /// when nothing in it is masked, its escaped bytes are copied as they came.
         mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
+            var decoded: String?
+            let mayHoldSecret: Bool
+            switch Self.scanText(input[content]) {
+            case .mayHoldSecret: mayHoldSecret = true
+            case .plain: mayHoldSecret = false
+            case .escaped:
+                decoded = JSONString.decode(input[content])
+                mayHoldSecret = decoded.map(Self.mayHoldTextSecret) ?? false
+            }
             // A string cut short is always decoded: its end may cut a credential in two.
-            let mayHoldSecret = mayHoldTextSecret(content)
-            guard mayHoldSecret || !isClosed, let decoded = JSONString.decode(input[content]) else {
+            guard mayHoldSecret || !isClosed, let decoded = decoded ?? JSONString.decode(input[content]) else {
                 copyString(content, isClosed: isClosed)
                 return
             }
@@ -631,37 +643,55 @@ struct JSONMasker {
             return false
         }
 
+        /// What a scan of a string's content found, without decoding it.
+        enum TextScan {
+            /// Nothing the text rules mask, and no escape.
+            case plain
+            /// An escape, and nothing the text rules mask in the bytes as written: the decoded
+            /// text decides.
+            case escaped
+            /// Something the text rules may mask.
+            case mayHoldSecret
+        }
+
         /// Whether string content may hold a secret that the text rules find: a URL, a
-        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
-        func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
-            var position = content.lowerBound
+        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential, a JWT (`eyJ`)
+        /// or a provider key; or, when it does not, whether it holds an escape.
+        static func scanText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> TextScan {
+            var position = bytes.startIndex
             var followsWordByte = false
-            while position < content.upperBound {
-                let byte = input[position]
+            var isEscaped = false
+            while position < bytes.endIndex {
+                let byte = bytes[position]
                 // A provider key starts a word; only word starts are looked up.
                 let isWordByte = Self.isWordByte(byte)
-                if isWordByte, !followsWordByte, KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil {
-                    return true
+                if isWordByte, !followsWordByte, KnownSecretFormat.secretLength(atStartOf: bytes[position...]) != nil {
+                    return .mayHoldSecret
                 }
                 followsWordByte = isWordByte
                 switch byte {
-                case UInt8(ascii: "="), UInt8(ascii: "@"): return true
-                case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
-                    return true
-                case UInt8(ascii: "e") where position + 2 < content.upperBound
-                    && input[position + 1] == UInt8(ascii: "y") && input[position + 2] == UInt8(ascii: "J"):
-                    return true
+                case UInt8(ascii: "="), UInt8(ascii: "@"): return .mayHoldSecret
+                case UInt8(ascii: ":") where position + 2 < bytes.endIndex && bytes[position + 1] == UInt8(ascii: "/"):
+                    return .mayHoldSecret
+                case UInt8(ascii: "e") where position + 2 < bytes.endIndex
+                    && bytes[position + 1] == UInt8(ascii: "y") && bytes[position + 2] == UInt8(ascii: "J"):
+                    return .mayHoldSecret
                 case UInt8(ascii: "B"), UInt8(ascii: "b"):
-                    if startsWithCaseless("bearer ", at: position, before: content.upperBound)
-                        || startsWithCaseless("basic ", at: position, before: content.upperBound)
-                    {
-                        return true
+                    if startsWithCaseless("bearer ", at: position, in: bytes) || startsWithCaseless("basic ", at: position, in: bytes) {
+                        return .mayHoldSecret
                     }
+                case UInt8(ascii: "\\"): isEscaped = true
                 default: break
                 }
                 position += 1
             }
-            return false
+            return isEscaped ? .escaped : .plain
+        }
+
+        /// Whether decoded text may hold a secret that the text rules find (see ``scanText(_:)``).
+        static func mayHoldTextSecret(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { scanText($0[...]) == .mayHoldSecret }
         }
 
         /// A letter or a digit.
@@ -669,12 +699,12 @@ struct JSONMasker {
             byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
         }
 
-        /// Whether the input at `position` starts with the lowercase ASCII `word`, in any case.
-        func startsWithCaseless(_ word: StaticString, at position: Int, before end: Int) -> Bool {
-            guard end - position >= word.utf8CodeUnitCount else { return false }
+        /// Whether `bytes` at `position` start with the lowercase ASCII `word`, in any case.
+        static func startsWithCaseless(_ word: StaticString, at position: Int, in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard bytes.endIndex - position >= word.utf8CodeUnitCount else { return false }
             let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             return letters.indices.allSatisfy { offset in
-                let byte = input[position + offset]
+                let byte = bytes[position + offset]
                 return (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letters[offset]
             }
         }
