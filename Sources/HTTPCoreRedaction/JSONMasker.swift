@@ -23,8 +23,8 @@ struct JSONMasker {
 
     enum KeyRule: Equatable {
         /// The values under the key are judged by the rule (``ValueRule``): strings masked,
-        /// numbers and booleans too under ``ValueRule/maskEvery``; objects are read on, their
-        /// keys judged by themselves.
+        /// numbers and booleans too under ``ValueRule/maskEvery``, at any depth; see
+        /// ``Context/holderRule`` for the members of an object under the key.
         case judged(ValueRule)
         /// Only sensitive keys below are masked (an allowed key).
         case keepSensitiveOnly
@@ -33,18 +33,38 @@ struct JSONMasker {
     }
 
     /// What the keys above a value say about the keys below it.
+    ///
+    /// Under a name that holds a secret (``ValueRule/maskEvery``: `password`, `token`,
+    /// `api_key`, `auth`), the secret is whatever the object holds: `{"password": {"old": …,
+    /// "new": …}}` is a password change, `{"token": [{"v": …}]}` a token in parts. So every
+    /// member takes the rule, at any depth, unless its own name says otherwise: a sensitive
+    /// name masks by its own rule, an allowed one is kept, and a member that describes the
+    /// secret rather than holds it is read as any value. A member describes it when one of
+    /// its words is a descriptor (``NameMatcher/descriptorWords``), as the joined name would
+    /// (`{"password": {"expires_at": …}}` as `password_expires_at`; `token_type`, `id`,
+    /// `name`, `scope`, a tool schema's `type` and `description`). Hugging Face TGI's token
+    /// object, exactly its four members under `token` (see ``GeneratedTextNames``), is
+    /// generated text and read as any object. A leaked secret is an incident; a masked flag
+    /// under a secret's name is the price.
+    ///
+    /// Under a name that only mentions secrets (``ValueRule/maskText``: `api_keys`,
+    /// `promptTokensDetails`), an object is about them, not one of them: its members are
+    /// judged by their own names, and only the value-holding ones
+    /// (``JSONMasker/valueHolderKeys``: `{"api_keys": [{"value": …}]}`) take the rule.
     struct Context {
-        /// The rule of the secret-named key an object sits under: its value-holding members
-        /// (``JSONMasker/valueHolderKeys``: `{"password": {"value": …}}`) take it.
+        /// The rule of the secret-named key an object sits under, which its members take.
         var holderRule: ValueRule?
         /// Whether the value sits under a `logprobs` key, where `token` names a piece of
         /// generated text (see ``GeneratedTextNames``), not a credential.
         var isLogprobs = false
+        /// Whether the key is one TGI gives its token objects (`token`, `tokens`, `top_tokens`),
+        /// so that an object of their shape under it is generated text.
+        var holdsTokenObjects = false
 
         static let none = Context()
     }
 
-    /// Keys of an object under a secret-named key that hold the secret itself.
+    /// Keys of an object under a name that mentions secrets that hold the secret itself.
     static let valueHolderKeys = FlatNames([
         "value", "values", "data", "raw", "plain", "plaintext", "pass", "pwd", "string", "encoded", "base64", "b64", "hex",
         "ciphertext", "secret",
@@ -228,9 +248,8 @@ struct JSONMasker {
         }
 
         /// Scans one value under a key with a rule: a string is masked, a number or boolean
-        /// when the rule masks every value, `null` never; an object is read on with its keys
-        /// judged by themselves (value-holding ones take the rule), an array's elements by
-        /// the same rule.
+        /// when the rule masks every value, `null` never; an object's members take the rule
+        /// unless their names say otherwise (see ``Context``), an array's elements take it.
         mutating func judgedValue(depth: Int, rule: ValueRule, mode: Mode, context: Context) throws {
             guard depth < JSONMasker.maximumDepth else { throw Failure() }
             guard index < input.count else {
@@ -241,7 +260,9 @@ struct JSONMasker {
             let first = input[index]
             switch first {
             case UInt8(ascii: "{"):
-                try object(depth: depth, mode: mode, isOperation: false, context: Context(holderRule: rule, isLogprobs: context.isLogprobs))
+                let isTokenObject = context.holdsTokenObjects && startsTokenObject()
+                let holderContext = Context(holderRule: isTokenObject ? nil : rule, isLogprobs: context.isLogprobs)
+                try object(depth: depth, mode: mode, isOperation: false, context: holderContext)
             case UInt8(ascii: "["):
                 try array(depth: depth, mode: mode, elementRule: rule, context: context)
             default:
@@ -303,7 +324,9 @@ struct JSONMasker {
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
                 var keyRule = rule(forRawKey: rawKey)
-                if let holderRule = context.holderRule, keyRule == .inherit, Self.isValueHolder(rawKey) {
+                if let holderRule = context.holderRule, keyRule == .inherit,
+                    holderRule == .maskEvery ? !Self.describesSecret(rawKey) : Self.isValueHolder(rawKey)
+                {
                     keyRule = .judged(holderRule)
                 } else if context.isLogprobs, case .judged = keyRule, GeneratedTextNames.isGeneratedTextKey(rawKey) {
                     keyRule = .inherit
@@ -317,7 +340,10 @@ struct JSONMasker {
                         isUnboundVariable = true
                     }
                 }
-                let memberContext = Context(isLogprobs: context.isLogprobs || GeneratedTextNames.isLogProbabilitiesKey(rawKey))
+                let memberContext = Context(
+                    isLogprobs: context.isLogprobs || GeneratedTextNames.isLogProbabilitiesKey(rawKey),
+                    holdsTokenObjects: GeneratedTextNames.isTokenObjectKey(rawKey)
+                )
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
                 } else {
@@ -436,6 +462,38 @@ struct JSONMasker {
                 }
             default:
                 try skipScalar()
+            }
+        }
+
+        /// Whether the object at `index` is a TGI token object: each of its four members once and
+        /// nothing else (see ``GeneratedTextNames``). Reads ahead without moving `index`.
+        func startsTokenObject() -> Bool {
+            var probe = self
+            var seen = 0
+            do {
+                probe.index += 1
+                while true {
+                    probe.skipWhitespace(copying: false)
+                    guard try probe.peek() == UInt8(ascii: "\"") else { return false }
+                    let keyStart = probe.index
+                    try probe.skipString()
+                    guard let member = GeneratedTextNames.tokenObjectMember(input[(keyStart + 1)..<(probe.index - 1)]),
+                        seen & 1 << member == 0
+                    else { return false }
+                    seen |= 1 << member
+                    probe.skipWhitespace(copying: false)
+                    guard try probe.peek() == UInt8(ascii: ":") else { return false }
+                    probe.index += 1
+                    probe.skipWhitespace(copying: false)
+                    try probe.skipValue(depth: 0)
+                    probe.skipWhitespace(copying: false)
+                    let next = try probe.peek()
+                    probe.index += 1
+                    if next == UInt8(ascii: "}") { return seen == 1 << GeneratedTextNames.tokenObjectMemberCount - 1 }
+                    guard next == UInt8(ascii: ",") else { return false }
+                }
+            } catch {
+                return false
             }
         }
 
@@ -615,6 +673,15 @@ struct JSONMasker {
         static func isValueHolder(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
             guard key.count <= 10, key.allSatisfy({ $0 < 0x80 }) else { return false }
             return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { valueHolderKeys.contains($0.letters, hash: $0.hash) }
+        }
+
+        /// Whether a member of an object under a secret name describes the secret rather than
+        /// holds it (see ``Context``). A key with escapes is read decoded.
+        static func describesSecret(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.allSatisfy({ $0 != UInt8(ascii: "\\") }) else {
+                return NameKey.with(JSONString.decode(key) ?? "") { NameMatcher.hasDescriptorWord($0) }
+            }
+            return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { NameMatcher.hasDescriptorWord($0) }
         }
 
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a
