@@ -26,17 +26,16 @@ enum GeneratedTextNames {
         tokenNames.contains(key.letters, hash: key.hash)
     }
 
-    /// Whether a raw JSON key, under log probabilities, names generated text.
-    static func isGeneratedTextKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        guard key.count <= 6, key.allSatisfy({ $0 < 0x80 }) else { return false }
-        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { isGeneratedTextEvent($0) }
+    /// Whether a JSON key (ASCII, without escapes, `byteCount` bytes as written), under log
+    /// probabilities, names generated text.
+    static func isGeneratedTextKey(_ key: NameKey, byteCount: Int) -> Bool {
+        byteCount <= 6 && tokenNames.contains(key.letters, hash: key.hash)
     }
 
-    /// Whether a raw JSON key is a name TGI gives its token objects: `token`, `tokens`,
-    /// `top_tokens`.
-    static func isTokenObjectKey(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        guard key.count <= 10, key.allSatisfy({ $0 < 0x80 }) else { return false }
-        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { tokenObjectNames.contains($0.letters, hash: $0.hash) }
+    /// Whether a JSON key (ASCII, without escapes, `byteCount` bytes as written) is a name TGI
+    /// gives its token objects: `token`, `tokens`, `top_tokens`.
+    static func isTokenObjectKey(_ key: NameKey, byteCount: Int) -> Bool {
+        byteCount <= 10 && tokenObjectNames.contains(key.letters, hash: key.hash)
     }
 
     /// Which of a TGI token object's members (`id`, `text`, `logprob`, `special`, counted from

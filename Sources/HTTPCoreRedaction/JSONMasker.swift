@@ -126,24 +126,48 @@ struct JSONMasker {
             }
             scanner.skipWhitespace()
             if scanner.index != input.count { throw Failure() }
-            return (scanner.output, nil)
+            return (scanner.finishedOutput(), nil)
         } catch is EndOfInput where isPrefix {
-            return (scanner.output, nil)
+            return (scanner.finishedOutput(), nil)
         } catch {
-            return (scanner.output, scanner.index)
+            return (scanner.finishedOutput(), scanner.index)
         }
     }
 
-    /// The rule for a key given as the raw bytes between its quotes.
+    /// What a key given as the raw bytes between its quotes says, its rule and the LLM names it
+    /// may be (see ``KeyFacts``), from one reading of the key.
     ///
     /// Plain ASCII keys (nearly all) are read in place, without allocating; keys with escapes
-    /// or characters outside ASCII are decoded and folded first.
-    func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+    /// or characters outside ASCII are decoded and folded first for their rule, and are none
+    /// of the LLM names.
+    func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
+        let namesLogProbabilities = GeneratedTextNames.isLogProbabilitiesKey(raw)
         guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
-            return rule(forKey: JSONString.decode(raw) ?? "")
+            return KeyFacts(
+                rule: rule(forKey: JSONString.decode(raw) ?? ""), namesLogProbabilities: namesLogProbabilities, namesTokenObjects: false,
+                namesGeneratedText: false
+            )
         }
         let rules = nameRules
-        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { Self.rule(for: $0, rules) }
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { key in
+            KeyFacts(
+                rule: Self.rule(for: key, rules), namesLogProbabilities: namesLogProbabilities,
+                namesTokenObjects: GeneratedTextNames.isTokenObjectKey(key, byteCount: raw.count),
+                namesGeneratedText: GeneratedTextNames.isGeneratedTextKey(key, byteCount: raw.count)
+            )
+        }
+    }
+
+    /// What a key's bytes say wherever it stands, worked out once per distinct key.
+    struct KeyFacts {
+        let rule: KeyRule
+        /// Whether it names log probabilities (``GeneratedTextNames/isLogProbabilitiesKey(_:)``).
+        let namesLogProbabilities: Bool
+        /// Whether TGI names its token objects so (``GeneratedTextNames/isTokenObjectKey(_:byteCount:)``).
+        let namesTokenObjects: Bool
+        /// Whether it names generated text under log probabilities
+        /// (``GeneratedTextNames/isGeneratedTextKey(_:byteCount:)``).
+        let namesGeneratedText: Bool
     }
 
     func rule(forKey key: String) -> KeyRule {
@@ -164,41 +188,69 @@ struct JSONMasker {
         let input: UnsafeBufferPointer<UInt8>
         let masker: JSONMasker
         var index = 0
-        var output: [UInt8] = []
+        /// The output written so far; the input bytes of ``pending`` follow it.
+        private var written: [UInt8] = []
+        /// Input copied to the output but not yet written: runs of kept bytes are written with
+        /// one memcpy each, when something else must be written or the scan ends.
+        private var pending = 0..<0
         /// What the variables of the GraphQL query last read are for (see
         /// ``GraphQLMasker/Masked/variableRules``), until its operation's `variables` take them.
         var graphQLVariableRules: [String: ValueRule]?
-        /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
+        /// What recent keys say, by a hash of their bytes: documents repeat their keys. Open
+        /// addressing, a few slots probed, so that two keys of one object rarely evict each other.
         private var recentKeys = [RecentKey?](repeating: nil, count: 64)
+
+        /// How many slots from a key's own are probed for it.
+        private static let probedSlots = 4
 
         private struct RecentKey {
             let range: Range<Int>
-            let rule: KeyRule
+            let facts: KeyFacts
         }
 
         init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
             self.input = input
             self.masker = masker
-            output.reserveCapacity(input.count)
+            written.reserveCapacity(input.count)
         }
 
-        /// The rule for a key, remembered for the next time the same key bytes come.
-        mutating func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+        /// The whole output: what was written, then what is pending.
+        mutating func finishedOutput() -> [UInt8] {
+            writePending()
+            return written
+        }
+
+        /// The facts of a key, remembered for the next time the same key bytes come.
+        mutating func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
             var hash: UInt32 = 2_166_136_261
             for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let slot = Int(hash & 63)
-            if let recent = recentKeys[slot], recent.range.count == raw.count,
-                memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
-            {
-                return recent.rule
+            let home = Int(hash) & (recentKeys.count - 1)
+            var slot = home
+            for _ in 0..<Self.probedSlots {
+                guard let recent = recentKeys[slot] else { break }
+                if recent.range.count == raw.count,
+                    memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
+                {
+                    return recent.facts
+                }
+                slot = (slot + 1) & (recentKeys.count - 1)
             }
-            let rule = masker.rule(forRawKey: raw)
-            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, rule: rule)
-            return rule
+            if recentKeys[slot] != nil { slot = home }
+            let facts = masker.facts(forRawKey: raw)
+            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, facts: facts)
+            return facts
         }
 
         /// Skips whitespace; copies it to the output unless the value around it is masked.
+        @inline(__always)
         mutating func skipWhitespace(copying: Bool = true) {
+            // Most tokens follow the one before without whitespace.
+            guard index < input.count, input[index] <= 0x20 else { return }
+            skipWhitespaceRun(copying: copying)
+        }
+
+        /// ``skipWhitespace(copying:)`` past its first byte's check.
+        private mutating func skipWhitespaceRun(copying: Bool) {
             let start = index
             while index < input.count {
                 switch input[index] {
@@ -308,12 +360,10 @@ struct JSONMasker {
         ) throws {
             // What the operation's query passes its variables to, once its `query` is read.
             var queryVariableRules: [String: ValueRule]?
-            output.append(UInt8(ascii: "{"))
-            index += 1
+            copyByte()
             skipWhitespace()
             if try peek() == UInt8(ascii: "}") {
-                index += 1
-                output.append(UInt8(ascii: "}"))
+                copyByte()
                 return
             }
             while true {
@@ -323,12 +373,13 @@ struct JSONMasker {
                 try skipString()
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
-                var keyRule = rule(forRawKey: rawKey)
+                let facts = facts(forRawKey: rawKey)
+                var keyRule = facts.rule
                 if let holderRule = context.holderRule, keyRule == .inherit,
                     holderRule == .maskEvery ? !Self.describesSecret(rawKey) : Self.isValueHolder(rawKey)
                 {
                     keyRule = .judged(holderRule)
-                } else if context.isLogprobs, case .judged = keyRule, GeneratedTextNames.isGeneratedTextKey(rawKey) {
+                } else if context.isLogprobs, case .judged = keyRule, facts.namesGeneratedText {
                     keyRule = .inherit
                 }
                 // A variable the query passes nowhere is masked whole, keys kept.
@@ -341,8 +392,7 @@ struct JSONMasker {
                     }
                 }
                 let memberContext = Context(
-                    isLogprobs: context.isLogprobs || GeneratedTextNames.isLogProbabilitiesKey(rawKey),
-                    holdsTokenObjects: GeneratedTextNames.isTokenObjectKey(rawKey)
+                    isLogprobs: context.isLogprobs || facts.namesLogProbabilities, holdsTokenObjects: facts.namesTokenObjects
                 )
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
@@ -351,8 +401,7 @@ struct JSONMasker {
                 }
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
-                index += 1
-                output.append(UInt8(ascii: ":"))
+                copyByte()
                 skipWhitespace()
                 // Only an operation's key can name the GraphQL query; decode no other.
                 let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
@@ -385,11 +434,9 @@ struct JSONMasker {
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
-                    index += 1
-                    output.append(UInt8(ascii: ","))
+                    copyByte()
                 case UInt8(ascii: "}"):
-                    index += 1
-                    output.append(UInt8(ascii: "}"))
+                    copyByte()
                     return
                 default:
                     throw Failure()
@@ -398,12 +445,10 @@ struct JSONMasker {
         }
 
         mutating func array(depth: Int, mode: Mode, elementRule: ValueRule?, context: Context) throws {
-            output.append(UInt8(ascii: "["))
-            index += 1
+            copyByte()
             skipWhitespace()
             if try peek() == UInt8(ascii: "]") {
-                index += 1
-                output.append(UInt8(ascii: "]"))
+                copyByte()
                 return
             }
             while true {
@@ -416,11 +461,9 @@ struct JSONMasker {
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
-                    index += 1
-                    output.append(UInt8(ascii: ","))
+                    copyByte()
                 case UInt8(ascii: "]"):
-                    index += 1
-                    output.append(UInt8(ascii: "]"))
+                    copyByte()
                     return
                 default:
                     throw Failure()
@@ -500,6 +543,7 @@ struct JSONMasker {
         /// Skips a string token, leaving `index` after its closing quote.
         mutating func skipString() throws {
             index += 1
+            skipPlainStringBytes()
             while index < input.count {
                 switch input[index] {
                 case UInt8(ascii: "\""):
@@ -530,16 +574,46 @@ struct JSONMasker {
             throw EndOfInput()
         }
 
+        /// Moves `index` past the bytes that cannot end a string or start an escape, eight at a
+        /// time, to the first quote, backslash or control character when one comes before the
+        /// last eight bytes of the input.
+        @inline(__always)
+        private mutating func skipPlainStringBytes() {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            guard let base = input.baseAddress else { return }
+            while index + 8 <= input.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                // A byte is flagged when it is zero after the XOR (a quote, a backslash), or
+                // below 0x20; bytes at 0x80 and above never are. A borrow can flag a byte after a
+                // flagged one, never before it, so the lowest flag is the first such byte.
+                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let flagged = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highBits
+                guard flagged == 0 else {
+                    index += flagged.trailingZeroBitCount / 8
+                    return
+                }
+                index += 8
+            }
+        }
+
         /// Skips a number, `true`, `false` or `null`.
         mutating func skipScalar() throws {
             let start = index
+            // Whether the token holds only a number's bytes, so that it is one when it starts
+            // like one: judged as it is read, as ``JSONString/isScalar(_:)`` would judge it.
+            var isNumeric = true
             while index < input.count {
                 switch input[index] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    index += 1
+                case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    isNumeric = false
                     index += 1
                 default:
-                    guard index > start, JSONString.isScalar(input[start..<index]) else {
+                    guard index > start, isNumeric ? startsNumber(at: start) : isLiteral(start..<index) else {
                         // Report the failure where the bad token starts, not inside it.
                         index = start
                         throw Failure()
@@ -560,15 +634,53 @@ struct JSONMasker {
             throw EndOfInput()
         }
 
-        /// Copies input bytes to the output with one memcpy.
+        /// Whether the byte at `position` can start a JSON number: `-` or a digit.
+        private func startsNumber(at position: Int) -> Bool {
+            let first = input[position]
+            return first == UInt8(ascii: "-") || first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
+        }
+
+        /// Whether the bytes are `true`, `false` or `null`.
+        private func isLiteral(_ range: Range<Int>) -> Bool {
+            let bytes = input[range]
+            switch bytes.count {
+            case 4: return bytes.elementsEqual([UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+                || bytes.elementsEqual([UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+            case 5: return bytes.elementsEqual([UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+            default: return false
+            }
+        }
+
+        /// Copies input bytes to the output: a range that follows the pending one joins it.
+        @inline(__always)
         mutating func copy(_ range: Range<Int>) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+            if range.lowerBound == pending.upperBound {
+                pending = pending.lowerBound..<range.upperBound
+            } else {
+                writePending()
+                pending = range
+            }
+        }
+
+        /// Copies the byte at `index` to the output and steps past it.
+        @inline(__always)
+        mutating func copyByte() {
+            copy(index..<(index + 1))
+            index += 1
+        }
+
+        /// Writes the pending input bytes to the output, before bytes of another source.
+        mutating func writePending() {
+            guard !pending.isEmpty else { return }
+            written.append(contentsOf: UnsafeBufferPointer(rebasing: input[pending]))
+            pending = pending.upperBound..<pending.upperBound
         }
 
         mutating func writeMask() {
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: Redactor.mask.utf8)
-            output.append(UInt8(ascii: "\""))
+            writePending()
+            written.append(UInt8(ascii: "\""))
+            written.append(contentsOf: Redactor.mask.utf8)
+            written.append(UInt8(ascii: "\""))
         }
 
         /// Copies a string token, given by its content, masking what it hides: GraphQL literals
@@ -657,9 +769,10 @@ struct JSONMasker {
 
         /// Writes `text` as a string token, without its closing quote when it was cut short.
         mutating func writeString(_ text: String, isClosed: Bool) {
-            output.append(UInt8(ascii: "\""))
-            JSONString.appendEscaped(text, to: &output)
-            if isClosed { output.append(UInt8(ascii: "\"")) }
+            writePending()
+            written.append(UInt8(ascii: "\""))
+            JSONString.appendEscaped(text, to: &written)
+            if isClosed { written.append(UInt8(ascii: "\"")) }
         }
 
         /// `end`, or the start of a UTF-8 character that the end of input cut short before it,
@@ -722,12 +835,15 @@ struct JSONMasker {
         }
 
         /// Whether string content may hold a secret that the text rules find: a URL, a
-        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential, a JWT (`eyJ`)
+        /// `name=value` pair, `user:password@host` (a `:` before an `@`), a `Bearer`/`Basic` credential, a JWT (`eyJ`)
         /// or a provider key; or, when it does not, whether it holds an escape.
         static func scanText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> TextScan {
             var position = bytes.startIndex
             var followsWordByte = false
             var isEscaped = false
+            // `@` matters only after a `:` (`user:secret@host`): an email address alone is no
+            // secret the text rules mask.
+            var followsColon = false
             while position < bytes.endIndex {
                 let byte = bytes[position]
                 // A provider key starts a word; only word starts are looked up.
@@ -737,9 +853,11 @@ struct JSONMasker {
                 }
                 followsWordByte = isWordByte
                 switch byte {
-                case UInt8(ascii: "="), UInt8(ascii: "@"): return .mayHoldSecret
-                case UInt8(ascii: ":") where position + 2 < bytes.endIndex && bytes[position + 1] == UInt8(ascii: "/"):
-                    return .mayHoldSecret
+                case UInt8(ascii: "="): return .mayHoldSecret
+                case UInt8(ascii: "@") where followsColon: return .mayHoldSecret
+                case UInt8(ascii: ":"):
+                    if position + 2 < bytes.endIndex && bytes[position + 1] == UInt8(ascii: "/") { return .mayHoldSecret }
+                    followsColon = true
                 case UInt8(ascii: "e") where position + 2 < bytes.endIndex
                     && bytes[position + 1] == UInt8(ascii: "y") && bytes[position + 2] == UInt8(ascii: "J"):
                     return .mayHoldSecret

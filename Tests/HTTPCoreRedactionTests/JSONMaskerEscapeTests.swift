@@ -57,3 +57,24 @@ final class JSONMaskerEscapeTests: XCTestCase {
         XCTAssertEqual(masked("\(body)\n", "application/x-ndjson"), "\(body)\n")
     }
 }
+
+/// Strings are read to their closing quote however long they are and wherever an escape or a
+/// quote falls in them (the scan reads eight bytes at a time).
+final class JSONMaskerStringLengthTests: XCTestCase {
+    func testEveryLengthAndEscapePositionIsReadToTheClosingQuote() {
+        for length in 0..<20 {
+            let text = String(repeating: "a", count: length) + #"\"\\"# + String(repeating: "é", count: length)
+            let body = #"{"note":""# + text + #"","password":"S3CR3T","n":1}"#
+            let masked = Redactor.standard.redactedBody(Data(body.utf8), contentType: "application/json")
+            XCTAssertEqual(String(decoding: masked, as: UTF8.self), #"{"note":""# + text + #"","password":"[REDACTED]","n":1}"#, "length \(length)")
+        }
+    }
+
+    func testAControlCharacterInAStringIsUnreadableAtEveryPosition() {
+        for length in 0..<12 {
+            let body = #"{"password":"S3CR3T","note":""# + String(repeating: "a", count: length) + "\u{01}\"}"
+            let masked = String(decoding: Redactor.standard.redactedBody(Data(body.utf8), contentType: "application/json"), as: UTF8.self)
+            XCTAssertEqual(masked, #"{"password":"[REDACTED]","note":"# + "…[REDACTED: unreadable JSON, 3 more bytes]", "length \(length)")
+        }
+    }
+}
