@@ -198,7 +198,8 @@ struct JSONMasker {
         var graphQLVariableRules: [String: ValueRule]?
         /// What recent keys say, by a hash of their bytes: documents repeat their keys. Open
         /// addressing, a few slots probed, so that two keys of one object rarely evict each other.
-        private var recentKeys = [RecentKey?](repeating: nil, count: 64)
+        /// A small document (a stream's message) has few keys, and a table of its own each time.
+        private var recentKeys: [RecentKey?]
 
         /// How many slots from a key's own are probed for it.
         private static let probedSlots = 4
@@ -211,6 +212,7 @@ struct JSONMasker {
         init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
             self.input = input
             self.masker = masker
+            recentKeys = Array(repeating: nil, count: input.count < 1024 ? 16 : 64)
             written.reserveCapacity(input.count)
         }
 
