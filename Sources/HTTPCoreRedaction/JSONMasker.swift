@@ -98,10 +98,16 @@ struct JSONMasker {
     /// server-sent event's `event:` name); `nil` for a document of its own.
     let documentRule: ValueRule?
 
+    /// The facts of keys read before, shared by the documents of one stream (its messages);
+    /// `nil` for a document that remembers only its own. It must hold the facts of this
+    /// masker's redactor only.
+    let keyMemory: JSONKeyMemory?
+
     init(
         redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0,
-        documentRule: ValueRule? = nil
+        documentRule: ValueRule? = nil, keyMemory: JSONKeyMemory? = nil
     ) {
+        self.keyMemory = keyMemory
         self.redactor = redactor
         self.documentRule = documentRule
         self.stringNesting = stringNesting
@@ -196,23 +202,14 @@ struct JSONMasker {
         /// What the variables of the GraphQL query last read are for (see
         /// ``GraphQLMasker/Masked/variableRules``), until its operation's `variables` take them.
         var graphQLVariableRules: [String: ValueRule]?
-        /// What recent keys say, by a hash of their bytes: documents repeat their keys. Open
-        /// addressing, a few slots probed, so that two keys of one object rarely evict each other.
-        /// A small document (a stream's message) has few keys, and a table of its own each time.
-        private var recentKeys: [RecentKey?]
-
-        /// How many slots from a key's own are probed for it.
-        private static let probedSlots = 4
-
-        private struct RecentKey {
-            let range: Range<Int>
-            let facts: KeyFacts
-        }
+        /// What the keys read say: the masker's memory, or one of this document's own.
+        private let keyMemory: JSONKeyMemory
 
         init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
             self.input = input
             self.masker = masker
-            recentKeys = Array(repeating: nil, count: input.count < 1024 ? 16 : 64)
+            // A small document has few keys.
+            keyMemory = masker.keyMemory ?? JSONKeyMemory(slotCount: input.count < 1024 ? 16 : 64)
             written.reserveCapacity(input.count)
         }
 
@@ -223,23 +220,11 @@ struct JSONMasker {
         }
 
         /// The facts of a key, remembered for the next time the same key bytes come.
-        mutating func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
-            var hash: UInt32 = 2_166_136_261
-            for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let home = Int(hash) & (recentKeys.count - 1)
-            var slot = home
-            for _ in 0..<Self.probedSlots {
-                guard let recent = recentKeys[slot] else { break }
-                if recent.range.count == raw.count,
-                    memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
-                {
-                    return recent.facts
-                }
-                slot = (slot + 1) & (recentKeys.count - 1)
-            }
-            if recentKeys[slot] != nil { slot = home }
+        func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
+            let remembered = keyMemory.facts(of: raw)
+            if let facts = remembered.facts { return facts }
             let facts = masker.facts(forRawKey: raw)
-            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, facts: facts)
+            keyMemory.remember(facts, of: raw, in: remembered.slot)
             return facts
         }
 
