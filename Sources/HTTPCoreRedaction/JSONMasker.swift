@@ -23,8 +23,8 @@ struct JSONMasker {
 
     enum KeyRule: Equatable {
         /// The values under the key are judged by the rule (``ValueRule``): strings masked,
-        /// numbers and booleans too under ``ValueRule/maskEvery``; objects are read on, their
-        /// keys judged by themselves.
+        /// numbers and booleans too under ``ValueRule/maskEvery``, at any depth; see
+        /// ``Context/holderRule`` for the members of an object under the key.
         case judged(ValueRule)
         /// Only sensitive keys below are masked (an allowed key).
         case keepSensitiveOnly
@@ -33,18 +33,38 @@ struct JSONMasker {
     }
 
     /// What the keys above a value say about the keys below it.
+    ///
+    /// Under a name that holds a secret (``ValueRule/maskEvery``: `password`, `token`,
+    /// `api_key`, `auth`), the secret is whatever the object holds: `{"password": {"old": …,
+    /// "new": …}}` is a password change, `{"token": [{"v": …}]}` a token in parts. So every
+    /// member takes the rule, at any depth, unless its own name says otherwise: a sensitive
+    /// name masks by its own rule, an allowed one is kept, and a member that describes the
+    /// secret rather than holds it is read as any value. A member describes it when one of
+    /// its words is a descriptor (``NameMatcher/descriptorWords``), as the joined name would
+    /// (`{"password": {"expires_at": …}}` as `password_expires_at`; `token_type`, `id`,
+    /// `name`, `scope`, a tool schema's `type` and `description`). Hugging Face TGI's token
+    /// object, exactly its four members under `token` (see ``GeneratedTextNames``), is
+    /// generated text and read as any object. A leaked secret is an incident; a masked flag
+    /// under a secret's name is the price.
+    ///
+    /// Under a name that only mentions secrets (``ValueRule/maskText``: `api_keys`,
+    /// `promptTokensDetails`), an object is about them, not one of them: its members are
+    /// judged by their own names, and only the value-holding ones
+    /// (``JSONMasker/valueHolderKeys``: `{"api_keys": [{"value": …}]}`) take the rule.
     struct Context {
-        /// The rule of the secret-named key an object sits under: its value-holding members
-        /// (``JSONMasker/valueHolderKeys``: `{"password": {"value": …}}`) take it.
+        /// The rule of the secret-named key an object sits under, which its members take.
         var holderRule: ValueRule?
         /// Whether the value sits under a `logprobs` key, where `token` names a piece of
         /// generated text (see ``GeneratedTextNames``), not a credential.
         var isLogprobs = false
+        /// Whether the key is one TGI gives its token objects (`token`, `tokens`, `top_tokens`),
+        /// so that an object of their shape under it is generated text.
+        var holdsTokenObjects = false
 
         static let none = Context()
     }
 
-    /// Keys of an object under a secret-named key that hold the secret itself.
+    /// Keys of an object under a name that mentions secrets that hold the secret itself.
     static let valueHolderKeys = FlatNames([
         "value", "values", "data", "raw", "plain", "plaintext", "pass", "pwd", "string", "encoded", "base64", "b64", "hex",
         "ciphertext", "secret",
@@ -78,10 +98,16 @@ struct JSONMasker {
     /// server-sent event's `event:` name); `nil` for a document of its own.
     let documentRule: ValueRule?
 
+    /// The facts of keys read before, shared by the documents of one stream (its messages);
+    /// `nil` for a document that remembers only its own. It must hold the facts of this
+    /// masker's redactor only.
+    let keyMemory: JSONKeyMemory?
+
     init(
         redactor: Redactor, mode: Mode, masksGraphQLQuery: Bool, isPrefix: Bool = false, stringNesting: Int = 0,
-        documentRule: ValueRule? = nil
+        documentRule: ValueRule? = nil, keyMemory: JSONKeyMemory? = nil
     ) {
+        self.keyMemory = keyMemory
         self.redactor = redactor
         self.documentRule = documentRule
         self.stringNesting = stringNesting
@@ -106,24 +132,48 @@ struct JSONMasker {
             }
             scanner.skipWhitespace()
             if scanner.index != input.count { throw Failure() }
-            return (scanner.output, nil)
+            return (scanner.finishedOutput(), nil)
         } catch is EndOfInput where isPrefix {
-            return (scanner.output, nil)
+            return (scanner.finishedOutput(), nil)
         } catch {
-            return (scanner.output, scanner.index)
+            return (scanner.finishedOutput(), scanner.index)
         }
     }
 
-    /// The rule for a key given as the raw bytes between its quotes.
+    /// What a key given as the raw bytes between its quotes says, its rule and the LLM names it
+    /// may be (see ``KeyFacts``), from one reading of the key.
     ///
     /// Plain ASCII keys (nearly all) are read in place, without allocating; keys with escapes
-    /// or characters outside ASCII are decoded and folded first.
-    func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
+    /// or characters outside ASCII are decoded and folded first for their rule, and are none
+    /// of the LLM names.
+    func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
+        let namesLogProbabilities = GeneratedTextNames.isLogProbabilitiesKey(raw)
         guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
-            return rule(forKey: JSONString.decode(raw) ?? "")
+            return KeyFacts(
+                rule: rule(forKey: JSONString.decode(raw) ?? ""), namesLogProbabilities: namesLogProbabilities, namesTokenObjects: false,
+                namesGeneratedText: false
+            )
         }
         let rules = nameRules
-        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { Self.rule(for: $0, rules) }
+        return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { key in
+            KeyFacts(
+                rule: Self.rule(for: key, rules), namesLogProbabilities: namesLogProbabilities,
+                namesTokenObjects: GeneratedTextNames.isTokenObjectKey(key, byteCount: raw.count),
+                namesGeneratedText: GeneratedTextNames.isGeneratedTextKey(key, byteCount: raw.count)
+            )
+        }
+    }
+
+    /// What a key's bytes say wherever it stands, worked out once per distinct key.
+    struct KeyFacts {
+        let rule: KeyRule
+        /// Whether it names log probabilities (``GeneratedTextNames/isLogProbabilitiesKey(_:)``).
+        let namesLogProbabilities: Bool
+        /// Whether TGI names its token objects so (``GeneratedTextNames/isTokenObjectKey(_:byteCount:)``).
+        let namesTokenObjects: Bool
+        /// Whether it names generated text under log probabilities
+        /// (``GeneratedTextNames/isGeneratedTextKey(_:byteCount:)``).
+        let namesGeneratedText: Bool
     }
 
     func rule(forKey key: String) -> KeyRule {
@@ -144,41 +194,50 @@ struct JSONMasker {
         let input: UnsafeBufferPointer<UInt8>
         let masker: JSONMasker
         var index = 0
-        var output: [UInt8] = []
+        /// The output written so far; the input bytes of ``pending`` follow it.
+        private var written: [UInt8] = []
+        /// Input copied to the output but not yet written: runs of kept bytes are written with
+        /// one memcpy each, when something else must be written or the scan ends.
+        private var pending = 0..<0
         /// What the variables of the GraphQL query last read are for (see
         /// ``GraphQLMasker/Masked/variableRules``), until its operation's `variables` take them.
         var graphQLVariableRules: [String: ValueRule]?
-        /// The rules of recent keys by a hash of their bytes: documents repeat their keys.
-        private var recentKeys = [RecentKey?](repeating: nil, count: 64)
-
-        private struct RecentKey {
-            let range: Range<Int>
-            let rule: KeyRule
-        }
+        /// What the keys read say: the masker's memory, or one of this document's own.
+        private let keyMemory: JSONKeyMemory
 
         init(input: UnsafeBufferPointer<UInt8>, masker: JSONMasker) {
             self.input = input
             self.masker = masker
-            output.reserveCapacity(input.count)
+            // A small document has few keys.
+            keyMemory = masker.keyMemory ?? JSONKeyMemory(slotCount: input.count < 1024 ? 16 : 64)
+            written.reserveCapacity(input.count)
         }
 
-        /// The rule for a key, remembered for the next time the same key bytes come.
-        mutating func rule(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyRule {
-            var hash: UInt32 = 2_166_136_261
-            for byte in raw { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-            let slot = Int(hash & 63)
-            if let recent = recentKeys[slot], recent.range.count == raw.count,
-                memcmp(input.baseAddress! + recent.range.lowerBound, input.baseAddress! + raw.startIndex, raw.count) == 0
-            {
-                return recent.rule
-            }
-            let rule = masker.rule(forRawKey: raw)
-            recentKeys[slot] = RecentKey(range: raw.startIndex..<raw.endIndex, rule: rule)
-            return rule
+        /// The whole output: what was written, then what is pending.
+        mutating func finishedOutput() -> [UInt8] {
+            writePending()
+            return written
+        }
+
+        /// The facts of a key, remembered for the next time the same key bytes come.
+        func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
+            let remembered = keyMemory.facts(of: raw)
+            if let facts = remembered.facts { return facts }
+            let facts = masker.facts(forRawKey: raw)
+            keyMemory.remember(facts, of: raw, in: remembered.slot)
+            return facts
         }
 
         /// Skips whitespace; copies it to the output unless the value around it is masked.
+        @inline(__always)
         mutating func skipWhitespace(copying: Bool = true) {
+            // Most tokens follow the one before without whitespace.
+            guard index < input.count, input[index] <= 0x20 else { return }
+            skipWhitespaceRun(copying: copying)
+        }
+
+        /// ``skipWhitespace(copying:)`` past its first byte's check.
+        private mutating func skipWhitespaceRun(copying: Bool) {
             let start = index
             while index < input.count {
                 switch input[index] {
@@ -228,9 +287,8 @@ struct JSONMasker {
         }
 
         /// Scans one value under a key with a rule: a string is masked, a number or boolean
-        /// when the rule masks every value, `null` never; an object is read on with its keys
-        /// judged by themselves (value-holding ones take the rule), an array's elements by
-        /// the same rule.
+        /// when the rule masks every value, `null` never; an object's members take the rule
+        /// unless their names say otherwise (see ``Context``), an array's elements take it.
         mutating func judgedValue(depth: Int, rule: ValueRule, mode: Mode, context: Context) throws {
             guard depth < JSONMasker.maximumDepth else { throw Failure() }
             guard index < input.count else {
@@ -241,7 +299,9 @@ struct JSONMasker {
             let first = input[index]
             switch first {
             case UInt8(ascii: "{"):
-                try object(depth: depth, mode: mode, isOperation: false, context: Context(holderRule: rule, isLogprobs: context.isLogprobs))
+                let isTokenObject = context.holdsTokenObjects && startsTokenObject()
+                let holderContext = Context(holderRule: isTokenObject ? nil : rule, isLogprobs: context.isLogprobs)
+                try object(depth: depth, mode: mode, isOperation: false, context: holderContext)
             case UInt8(ascii: "["):
                 try array(depth: depth, mode: mode, elementRule: rule, context: context)
             default:
@@ -287,12 +347,10 @@ struct JSONMasker {
         ) throws {
             // What the operation's query passes its variables to, once its `query` is read.
             var queryVariableRules: [String: ValueRule]?
-            output.append(UInt8(ascii: "{"))
-            index += 1
+            copyByte()
             skipWhitespace()
             if try peek() == UInt8(ascii: "}") {
-                index += 1
-                output.append(UInt8(ascii: "}"))
+                copyByte()
                 return
             }
             while true {
@@ -302,10 +360,13 @@ struct JSONMasker {
                 try skipString()
                 let keyEnd = index
                 let rawKey = input[(keyStart + 1)..<(keyEnd - 1)]
-                var keyRule = rule(forRawKey: rawKey)
-                if let holderRule = context.holderRule, keyRule == .inherit, Self.isValueHolder(rawKey) {
+                let facts = facts(forRawKey: rawKey)
+                var keyRule = facts.rule
+                if let holderRule = context.holderRule, keyRule == .inherit,
+                    holderRule == .maskEvery ? !Self.describesSecret(rawKey) : Self.isValueHolder(rawKey)
+                {
                     keyRule = .judged(holderRule)
-                } else if context.isLogprobs, case .judged = keyRule, GeneratedTextNames.isGeneratedTextKey(rawKey) {
+                } else if context.isLogprobs, case .judged = keyRule, facts.namesGeneratedText {
                     keyRule = .inherit
                 }
                 // A variable the query passes nowhere is masked whole, keys kept.
@@ -317,7 +378,9 @@ struct JSONMasker {
                         isUnboundVariable = true
                     }
                 }
-                let memberContext = Context(isLogprobs: context.isLogprobs || GeneratedTextNames.isLogProbabilitiesKey(rawKey))
+                let memberContext = Context(
+                    isLogprobs: context.isLogprobs || facts.namesLogProbabilities, holdsTokenObjects: facts.namesTokenObjects
+                )
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
                 } else {
@@ -325,8 +388,7 @@ struct JSONMasker {
                 }
                 skipWhitespace()
                 guard try peek() == UInt8(ascii: ":") else { throw Failure() }
-                index += 1
-                output.append(UInt8(ascii: ":"))
+                copyByte()
                 skipWhitespace()
                 // Only an operation's key can name the GraphQL query; decode no other.
                 let operationKey = isOperation && masker.masksGraphQLQuery ? JSONString.decode(rawKey) : nil
@@ -359,11 +421,9 @@ struct JSONMasker {
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
-                    index += 1
-                    output.append(UInt8(ascii: ","))
+                    copyByte()
                 case UInt8(ascii: "}"):
-                    index += 1
-                    output.append(UInt8(ascii: "}"))
+                    copyByte()
                     return
                 default:
                     throw Failure()
@@ -372,12 +432,10 @@ struct JSONMasker {
         }
 
         mutating func array(depth: Int, mode: Mode, elementRule: ValueRule?, context: Context) throws {
-            output.append(UInt8(ascii: "["))
-            index += 1
+            copyByte()
             skipWhitespace()
             if try peek() == UInt8(ascii: "]") {
-                index += 1
-                output.append(UInt8(ascii: "]"))
+                copyByte()
                 return
             }
             while true {
@@ -390,11 +448,9 @@ struct JSONMasker {
                 skipWhitespace()
                 switch try peek() {
                 case UInt8(ascii: ","):
-                    index += 1
-                    output.append(UInt8(ascii: ","))
+                    copyByte()
                 case UInt8(ascii: "]"):
-                    index += 1
-                    output.append(UInt8(ascii: "]"))
+                    copyByte()
                     return
                 default:
                     throw Failure()
@@ -439,9 +495,42 @@ struct JSONMasker {
             }
         }
 
+        /// Whether the object at `index` is a TGI token object: each of its four members once and
+        /// nothing else (see ``GeneratedTextNames``). Reads ahead without moving `index`.
+        func startsTokenObject() -> Bool {
+            var probe = self
+            var seen = 0
+            do {
+                probe.index += 1
+                while true {
+                    probe.skipWhitespace(copying: false)
+                    guard try probe.peek() == UInt8(ascii: "\"") else { return false }
+                    let keyStart = probe.index
+                    try probe.skipString()
+                    guard let member = GeneratedTextNames.tokenObjectMember(input[(keyStart + 1)..<(probe.index - 1)]),
+                        seen & 1 << member == 0
+                    else { return false }
+                    seen |= 1 << member
+                    probe.skipWhitespace(copying: false)
+                    guard try probe.peek() == UInt8(ascii: ":") else { return false }
+                    probe.index += 1
+                    probe.skipWhitespace(copying: false)
+                    try probe.skipValue(depth: 0)
+                    probe.skipWhitespace(copying: false)
+                    let next = try probe.peek()
+                    probe.index += 1
+                    if next == UInt8(ascii: "}") { return seen == 1 << GeneratedTextNames.tokenObjectMemberCount - 1 }
+                    guard next == UInt8(ascii: ",") else { return false }
+                }
+            } catch {
+                return false
+            }
+        }
+
         /// Skips a string token, leaving `index` after its closing quote.
         mutating func skipString() throws {
             index += 1
+            skipPlainStringBytes()
             while index < input.count {
                 switch input[index] {
                 case UInt8(ascii: "\""):
@@ -472,16 +561,46 @@ struct JSONMasker {
             throw EndOfInput()
         }
 
+        /// Moves `index` past the bytes that cannot end a string or start an escape, eight at a
+        /// time, to the first quote, backslash or control character when one comes before the
+        /// last eight bytes of the input.
+        @inline(__always)
+        private mutating func skipPlainStringBytes() {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            guard let base = input.baseAddress else { return }
+            while index + 8 <= input.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                // A byte is flagged when it is zero after the XOR (a quote, a backslash), or
+                // below 0x20; bytes at 0x80 and above never are. A borrow can flag a byte after a
+                // flagged one, never before it, so the lowest flag is the first such byte.
+                let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let flagged = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word) & highBits
+                guard flagged == 0 else {
+                    index += flagged.trailingZeroBitCount / 8
+                    return
+                }
+                index += 8
+            }
+        }
+
         /// Skips a number, `true`, `false` or `null`.
         mutating func skipScalar() throws {
             let start = index
+            // Whether the token holds only a number's bytes, so that it is one when it starts
+            // like one: judged as it is read, as ``JSONString/isScalar(_:)`` would judge it.
+            var isNumeric = true
             while index < input.count {
                 switch input[index] {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-                    UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    index += 1
+                case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                    isNumeric = false
                     index += 1
                 default:
-                    guard index > start, JSONString.isScalar(input[start..<index]) else {
+                    guard index > start, isNumeric ? startsNumber(at: start) : isLiteral(start..<index) else {
                         // Report the failure where the bad token starts, not inside it.
                         index = start
                         throw Failure()
@@ -502,15 +621,53 @@ struct JSONMasker {
             throw EndOfInput()
         }
 
-        /// Copies input bytes to the output with one memcpy.
+        /// Whether the byte at `position` can start a JSON number: `-` or a digit.
+        private func startsNumber(at position: Int) -> Bool {
+            let first = input[position]
+            return first == UInt8(ascii: "-") || first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
+        }
+
+        /// Whether the bytes are `true`, `false` or `null`.
+        private func isLiteral(_ range: Range<Int>) -> Bool {
+            let bytes = input[range]
+            switch bytes.count {
+            case 4: return bytes.elementsEqual([UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+                || bytes.elementsEqual([UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+            case 5: return bytes.elementsEqual([UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+            default: return false
+            }
+        }
+
+        /// Copies input bytes to the output: a range that follows the pending one joins it.
+        @inline(__always)
         mutating func copy(_ range: Range<Int>) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: input[range]))
+            if range.lowerBound == pending.upperBound {
+                pending = pending.lowerBound..<range.upperBound
+            } else {
+                writePending()
+                pending = range
+            }
+        }
+
+        /// Copies the byte at `index` to the output and steps past it.
+        @inline(__always)
+        mutating func copyByte() {
+            copy(index..<(index + 1))
+            index += 1
+        }
+
+        /// Writes the pending input bytes to the output, before bytes of another source.
+        mutating func writePending() {
+            guard !pending.isEmpty else { return }
+            written.append(contentsOf: UnsafeBufferPointer(rebasing: input[pending]))
+            pending = pending.upperBound..<pending.upperBound
         }
 
         mutating func writeMask() {
-            output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: Redactor.mask.utf8)
-            output.append(UInt8(ascii: "\""))
+            writePending()
+            written.append(UInt8(ascii: "\""))
+            written.append(contentsOf: Redactor.mask.utf8)
+            written.append(UInt8(ascii: "\""))
         }
 
         /// Copies a string token, given by its content, masking what it hides: GraphQL literals
@@ -563,10 +720,22 @@ struct JSONMasker {
         /// credential or a JWT with the text rules applied (``Redactor/redactedText(_:)``);
         /// other strings are copied as they are. A string cut short also loses a
         /// credential that its end cuts short (``Redactor/maskingCutCredential(_:)``).
+        ///
+        /// Content with an escape is judged by its decoded text (`\u0073k-proj-…`,
+        /// `https:\/\/…` read as `sk-proj-…`, `https://…`), so an escape never hides a secret;
+        /// when nothing in it is masked, its escaped bytes are copied as they came.
         mutating func maskTextSecrets(content: Range<Int>, isClosed: Bool) {
+            var decoded: String?
+            let mayHoldSecret: Bool
+            switch Self.scanText(input[content]) {
+            case .mayHoldSecret: mayHoldSecret = true
+            case .plain: mayHoldSecret = false
+            case .escaped:
+                decoded = JSONString.decode(input[content])
+                mayHoldSecret = decoded.map(Self.mayHoldTextSecret) ?? false
+            }
             // A string cut short is always decoded: its end may cut a credential in two.
-            let mayHoldSecret = mayHoldTextSecret(content)
-            guard mayHoldSecret || !isClosed, let decoded = JSONString.decode(input[content]) else {
+            guard mayHoldSecret || !isClosed, let decoded = decoded ?? JSONString.decode(input[content]) else {
                 copyString(content, isClosed: isClosed)
                 return
             }
@@ -587,9 +756,10 @@ struct JSONMasker {
 
         /// Writes `text` as a string token, without its closing quote when it was cut short.
         mutating func writeString(_ text: String, isClosed: Bool) {
-            output.append(UInt8(ascii: "\""))
-            JSONString.appendEscaped(text, to: &output)
-            if isClosed { output.append(UInt8(ascii: "\"")) }
+            writePending()
+            written.append(UInt8(ascii: "\""))
+            JSONString.appendEscaped(text, to: &written)
+            if isClosed { written.append(UInt8(ascii: "\"")) }
         }
 
         /// `end`, or the start of a UTF-8 character that the end of input cut short before it,
@@ -603,6 +773,15 @@ struct JSONMasker {
         static func isValueHolder(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
             guard key.count <= 10, key.allSatisfy({ $0 < 0x80 }) else { return false }
             return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { valueHolderKeys.contains($0.letters, hash: $0.hash) }
+        }
+
+        /// Whether a member of an object under a secret name describes the secret rather than
+        /// holds it (see ``Context``). A key with escapes is read decoded.
+        static func describesSecret(_ key: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard key.allSatisfy({ $0 != UInt8(ascii: "\\") }) else {
+                return NameKey.with(JSONString.decode(key) ?? "") { NameMatcher.hasDescriptorWord($0) }
+            }
+            return NameKey.with(utf8: UnsafeBufferPointer(rebasing: key)) { NameMatcher.hasDescriptorWord($0) }
         }
 
         /// Whether an object key looks like a value rather than a field name (at `.strict` such a
@@ -631,40 +810,62 @@ struct JSONMasker {
             return false
         }
 
+        /// What a scan of a string's content found, without decoding it.
+        enum TextScan {
+            /// Nothing the text rules mask, and no escape.
+            case plain
+            /// An escape, and nothing the text rules mask in the bytes as written: the decoded
+            /// text decides.
+            case escaped
+            /// Something the text rules may mask.
+            case mayHoldSecret
+        }
+
         /// Whether string content may hold a secret that the text rules find: a URL, a
-        /// `name=value` pair, `user:password@host`, a `Bearer`/`Basic` credential or a JWT (`eyJ`).
-        func mayHoldTextSecret(_ content: Range<Int>) -> Bool {
-            var position = content.lowerBound
+        /// `name=value` pair, `user:password@host` (a `:` before an `@`), a `Bearer`/`Basic` credential, a JWT (`eyJ`)
+        /// or a provider key; or, when it does not, whether it holds an escape.
+        static func scanText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> TextScan {
+            var position = bytes.startIndex
             var followsWordByte = false
-            while position < content.upperBound {
-                let byte = input[position]
+            var isEscaped = false
+            // `@` matters only after a `:` (`user:secret@host`): an email address alone is no
+            // secret the text rules mask.
+            var followsColon = false
+            let formats = SecretFormatIndex.shared
+            while position < bytes.endIndex {
+                let byte = bytes[position]
                 // A provider key starts a word, or with punctuation (`$2b$…`, `-----BEGIN …`);
                 // only those starts are looked up.
                 let isWordByte = Self.isWordByte(byte)
-                if !followsWordByte, isWordByte || SecretFormatIndex.shared.mayStart(with: byte),
-                    KnownSecretFormat.secretLength(atStartOf: input[position..<content.upperBound]) != nil
-                {
-                    return true
+                if !followsWordByte, isWordByte || formats.mayStart(with: byte), formats.secretLength(atStartOf: bytes[position...]) != nil {
+                    return .mayHoldSecret
                 }
                 followsWordByte = isWordByte
                 switch byte {
-                case UInt8(ascii: "="), UInt8(ascii: "@"): return true
-                case UInt8(ascii: ":") where position + 2 < content.upperBound && input[position + 1] == UInt8(ascii: "/"):
-                    return true
-                case UInt8(ascii: "e") where position + 2 < content.upperBound
-                    && input[position + 1] == UInt8(ascii: "y") && input[position + 2] == UInt8(ascii: "J"):
-                    return true
+                case UInt8(ascii: "="): return .mayHoldSecret
+                case UInt8(ascii: "@") where followsColon: return .mayHoldSecret
+                case UInt8(ascii: ":"):
+                    if position + 2 < bytes.endIndex && bytes[position + 1] == UInt8(ascii: "/") { return .mayHoldSecret }
+                    followsColon = true
+                case UInt8(ascii: "e") where position + 2 < bytes.endIndex
+                    && bytes[position + 1] == UInt8(ascii: "y") && bytes[position + 2] == UInt8(ascii: "J"):
+                    return .mayHoldSecret
                 case UInt8(ascii: "B"), UInt8(ascii: "b"):
-                    if startsWithCaseless("bearer ", at: position, before: content.upperBound)
-                        || startsWithCaseless("basic ", at: position, before: content.upperBound)
-                    {
-                        return true
+                    if startsWithCaseless("bearer ", at: position, in: bytes) || startsWithCaseless("basic ", at: position, in: bytes) {
+                        return .mayHoldSecret
                     }
+                case UInt8(ascii: "\\"): isEscaped = true
                 default: break
                 }
                 position += 1
             }
-            return false
+            return isEscaped ? .escaped : .plain
+        }
+
+        /// Whether decoded text may hold a secret that the text rules find (see ``scanText(_:)``).
+        static func mayHoldTextSecret(_ text: String) -> Bool {
+            var text = text
+            return text.withUTF8 { scanText($0[...]) == .mayHoldSecret }
         }
 
         /// A letter or a digit.
@@ -672,12 +873,12 @@ struct JSONMasker {
             byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
         }
 
-        /// Whether the input at `position` starts with the lowercase ASCII `word`, in any case.
-        func startsWithCaseless(_ word: StaticString, at position: Int, before end: Int) -> Bool {
-            guard end - position >= word.utf8CodeUnitCount else { return false }
+        /// Whether `bytes` at `position` start with the lowercase ASCII `word`, in any case.
+        static func startsWithCaseless(_ word: StaticString, at position: Int, in bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            guard bytes.endIndex - position >= word.utf8CodeUnitCount else { return false }
             let letters = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
             return letters.indices.allSatisfy { offset in
-                let byte = input[position + offset]
+                let byte = bytes[position + offset]
                 return (byte >= 65 && byte <= 90 ? byte | 0x20 : byte) == letters[offset]
             }
         }

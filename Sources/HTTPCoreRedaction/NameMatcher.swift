@@ -34,7 +34,7 @@ final class NameMatcher: Sendable, Hashable {
         "endpoint", "name", "method", "methods", "algorithm", "algorithms", "alg", "algs", "enabled", "required", "format",
         "policy", "supported", "scope", "scopes", "id", "ids", "hint", "prefix", "location", "header", "param",
         "parameter", "field", "status", "provider", "source", "kind", "check", "checks", "result", "verified",
-        "verification", "strength", "set", "changed", "updated", "present",
+        "verification", "strength", "set", "changed", "updated", "present", "description", "title",
     ].map { Array($0.utf8) })
 
     /// First words that make a name a question about a secret, whose number or boolean answer
@@ -95,14 +95,7 @@ final class NameMatcher: Sendable, Hashable {
         }
         guard matchEnd >= 0 else { return .none }
         if matchEnd < count {
-            var wordStart = matchEnd
-            while wordStart < count {
-                var wordEnd = wordStart + 1
-                while wordEnd < count, !key.wordStarts[wordEnd] { wordEnd += 1 }
-                if Self.descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[wordStart..<wordEnd])) { return .describes }
-                wordStart = wordEnd
-            }
-            return .mentions
+            return Self.hasDescriptorWord(key, from: matchEnd) ? .describes : .mentions
         }
         if let pluralWords, pluralWords.contains(UnsafeBufferPointer(rebasing: letters[matchStart..<matchEnd])) { return .mentions }
         if matchStart > 0 {
@@ -113,6 +106,20 @@ final class NameMatcher: Sendable, Hashable {
             }
         }
         return .holds
+    }
+
+    /// Whether one of the name's words from the word starting at `start` on is one of
+    /// ``descriptorWords``.
+    static func hasDescriptorWord(_ key: NameKey, from start: Int = 0) -> Bool {
+        let letters = key.letters
+        var wordStart = start
+        while wordStart < letters.count {
+            var wordEnd = wordStart + 1
+            while wordEnd < letters.count, !key.wordStarts[wordEnd] { wordEnd += 1 }
+            if descriptorWords.contains(UnsafeBufferPointer(rebasing: letters[wordStart..<wordEnd])) { return true }
+            wordStart = wordEnd
+        }
+        return false
     }
 
     static func == (left: NameMatcher, right: NameMatcher) -> Bool {

@@ -93,11 +93,12 @@ extension Redactor {
                 let bytes = raw.bindMemory(to: UInt8.self)
                 var output: [UInt8] = []
                 output.reserveCapacity(bytes.count)
+                let keyMemory = JSONKeyMemory(slotCount: 64)
                 var start = 0
                 while start < bytes.count {
                     let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
                     let line = bytes[start..<end]
-                    output += maskedMessage(line, isTruncated: isTruncated && end == bytes.count, eventRule: nil) ?? Array(line)
+                    output += maskedMessage(line, isTruncated: isTruncated && end == bytes.count, eventRule: nil, keyMemory: keyMemory) ?? Array(line)
                     if end < bytes.count { output.append(UInt8(ascii: "\n")) }
                     start = end + 1
                 }
@@ -295,12 +296,15 @@ extension Redactor {
 
     /// One message's data masked (see ``redactedStreamData(_:isTruncated:eventType:)``), or
     /// `nil` when nothing in it changes.
-    private func maskedMessage(_ data: Slice<UnsafeBufferPointer<UInt8>>, isTruncated: Bool, eventRule: ValueRule?) -> [UInt8]? {
+    /// `keyMemory` holds the facts of the keys of the stream's messages before.
+    private func maskedMessage(
+        _ data: Slice<UnsafeBufferPointer<UInt8>>, isTruncated: Bool, eventRule: ValueRule?, keyMemory: JSONKeyMemory? = nil
+    ) -> [UInt8]? {
         let first = data.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
             let masker = JSONMasker(
                 redactor: self, mode: level == .strict ? .everyValue : .sensitiveKeys, masksGraphQLQuery: true,
-                isPrefix: isTruncated, documentRule: eventRule
+                isPrefix: isTruncated, documentRule: eventRule, keyMemory: keyMemory
             )
             let result = masker.mask(UnsafeBufferPointer(rebasing: data))
             if result.failedAt == nil {
@@ -329,6 +333,7 @@ extension Redactor {
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
             var event: [SSELine] = []
+            let keyMemory = JSONKeyMemory(slotCount: 64)
             var index = 0
             while index < bytes.count {
                 // A line ends at CRLF, LF or CR.
@@ -342,11 +347,11 @@ extension Redactor {
                 event.append(line)
                 index = next
                 if line.text.isEmpty {
-                    appendMaskedEvent(event, in: bytes, isCut: false, to: &output)
+                    appendMaskedEvent(event, in: bytes, isCut: false, keyMemory: keyMemory, to: &output)
                     event.removeAll(keepingCapacity: true)
                 }
             }
-            appendMaskedEvent(event, in: bytes, isCut: isTruncated, to: &output)
+            appendMaskedEvent(event, in: bytes, isCut: isTruncated, keyMemory: keyMemory, to: &output)
             return Data(output)
         }
     }
@@ -377,20 +382,22 @@ extension Redactor {
 
     /// The lines of one event, masked: its data as one message, the other lines by the text
     /// rules; copied as they came when nothing changes.
-    private func appendMaskedEvent(_ lines: [SSELine], in bytes: UnsafeBufferPointer<UInt8>, isCut: Bool, to output: inout [UInt8]) {
+    private func appendMaskedEvent(
+        _ lines: [SSELine], in bytes: UnsafeBufferPointer<UInt8>, isCut: Bool, keyMemory: JSONKeyMemory, to output: inout [UInt8]
+    ) {
         guard let first = lines.first, let last = lines.last else { return }
         let eventRule = eventRule(lines.last { $0.isEvent }.map { String(decoding: bytes[$0.value], as: UTF8.self) })
         let dataLines = lines.filter(\.isData)
         var masked: [UInt8]?
         if dataLines.count == 1 {
-            masked = maskedMessage(bytes[dataLines[0].value], isTruncated: isCut, eventRule: eventRule)
+            masked = maskedMessage(bytes[dataLines[0].value], isTruncated: isCut, eventRule: eventRule, keyMemory: keyMemory)
         } else if dataLines.count > 1 {
             var joined: [UInt8] = []
             for (position, line) in dataLines.enumerated() {
                 if position > 0 { joined.append(0x0A) }
                 joined += bytes[line.value]
             }
-            masked = joined.withUnsafeBufferPointer { maskedMessage($0[...], isTruncated: isCut, eventRule: eventRule) }
+            masked = joined.withUnsafeBufferPointer { maskedMessage($0[...], isTruncated: isCut, eventRule: eventRule, keyMemory: keyMemory) }
         }
         let otherLinesChange = lines.contains { !$0.isData && !$0.text.isEmpty && textRulesMayChange(utf8: UnsafeBufferPointer(rebasing: bytes[$0.text])) }
         guard masked != nil || otherLinesChange else {

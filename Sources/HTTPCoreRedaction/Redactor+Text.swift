@@ -284,6 +284,12 @@ struct TextScrubber {
     /// a whole, the rest of the line for a cookie list, a scheme's credential, or a token.
     private mutating func value(isCookie: Bool) {
         guard index < input.count else { return }
+        // Text masked already (a joined answer of masked deltas) is kept as it is: masking a
+        // mask would leave its bracket behind.
+        if at("[REDACTED]") {
+            copy(to: index + Self.mask.count)
+            return
+        }
         let byte = input[index]
         if isCookie {
             let end = input[index...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? input.count
@@ -311,7 +317,7 @@ struct TextScrubber {
     private mutating func maskNextToken(onlyIf isCredential: ((ArraySlice<UInt8>) -> Bool)? = nil) {
         var start = index
         while start < input.count, Self.isSpace(input[start]) { start += 1 }
-        guard start > index, start < input.count else { return }
+        guard start > index, start < input.count, !at("[REDACTED]", from: start) else { return }
         if let isCredential {
             // Only a bare word shaped like a credential; anything else is read as usual. A
             // sentence's punctuation after it does not make it one (`the token refresh.`,

@@ -59,6 +59,19 @@ final class RedactorEventStreamTests: XCTestCase {
         )
     }
 
+    func testEveryMessageOfALongStreamIsMaskedAsItWouldBeAlone() {
+        // Keys repeat across messages and many are new (more key bytes than a stream's key
+        // memory keeps): each message is judged by its own keys all the same.
+        func message(_ index: Int) -> (String, String) {
+            let name = "field_\(index)_" + String(repeating: "x", count: 100)
+            let input = #"{"\#(name)":"v\#(index)","password":"p\#(index)","token_type":"Bearer"}"#
+            return (input, #"{"\#(name)":"v\#(index)","password":"[REDACTED]","token_type":"Bearer"}"#)
+        }
+        let messages = (0..<300).map(message)
+        XCTAssertEqual(masked(messages.map { $0.0 + "\n" }.joined(), "application/x-ndjson"), messages.map { $0.1 + "\n" }.joined())
+        XCTAssertEqual(masked(messages.map { "data: " + $0.0 + "\n\n" }.joined()), messages.map { "data: " + $0.1 + "\n\n" }.joined())
+    }
+
     func testProviderKeysInStreamedDeltasAreMasked() {
         let key = "sk-proj-" + String(repeating: "Ab3", count: 16)
         let stream = "data: {\"choices\":[{\"delta\":{\"content\":\"use \(key) here\"}}]}\n\n"

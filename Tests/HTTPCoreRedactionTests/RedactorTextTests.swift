@@ -239,4 +239,13 @@ final class RedactorTextTests: XCTestCase {
             if output.contains("S3cr3t") { return }
         }
     }
+
+    func testTextMaskedAlreadyIsKeptAsItIs() {
+        // A joined answer of masked deltas is read again: a mask after a credential word or a
+        // sensitive name stays one mask, its brackets whole.
+        for text in ["The key [REDACTED] works", "password=[REDACTED] and token: [REDACTED].", "Bearer [REDACTED]", "secret [REDACTED]]"] {
+            XCTAssertEqual(Redactor.standard.redactedText(text), text)
+            XCTAssertEqual(Redactor.standard.redactedText(Redactor.standard.redactedText(text)), text)
+        }
+    }
 }

@@ -16,7 +16,7 @@ final class RedactorTruncatedBodyTests: XCTestCase {
             (#"{"blob":"aaaa"#, #"{"blob":"aaaa"#, "a plain string, up to the cut"),
             (#"{"user":"roy","password":"hunt"#, #"{"user":"roy","password":"[REDACTED]""#, "a sensitive string"),
             (#"{"user":"roy","password":"#, #"{"user":"roy","password":"[REDACTED]""#, "a sensitive value not begun"),
-            (#"{"auth":{"user":"roy","pin":"12"#, #"{"auth":{"user":"roy","pin":"[REDACTED]""#, "a sensitive object, read on"),
+            (#"{"auth":{"type":"basic","user":"ro"#, #"{"auth":{"type":"basic","user":"[REDACTED]""#, "a sensitive object: its descriptor kept, the rest masked"),
             (#"{"auth":{"value":"S3"#, #"{"auth":{"value":"[REDACTED]""#, "a sensitive object's value-holding member"),
             (#"{"pin":12"#, #"{"pin":"[REDACTED]""#, "a sensitive number"),
             (#"{"items":[1,2,3"#, #"{"items":[1,2,3"#, "an array"),

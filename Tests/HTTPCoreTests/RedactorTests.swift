@@ -76,10 +76,10 @@ final class RedactorTests: XCTestCase {
     func testJSONSensitiveKeysAtAnyDepth() {
         let input = #"{"user":{"name":"Roy","password":"p1","cards":[{"card_number":"4111","cvv":"123"},{"cardNumber":"5500"}]},"#
             + #""Token":{"nested":"object","value":"v"},"list":[1,2,{"SSN":"078-05-1120","pin":1234}],"api-key":"k","ok":true,"n":null}"#
-        // An object under a secret name is read on: its keys are judged by themselves, and its
-        // value-holding ones (`value`, `data`, …) take the secret name's rule.
+        // Every member of an object under a name that holds a secret takes its rule, unless
+        // its own name describes the secret (`token_type`, `expires_in`).
         let expected = #"{"user":{"name":"Roy","password":"[REDACTED]","cards":[{"card_number":"[REDACTED]","cvv":"[REDACTED]"},{"cardNumber":"[REDACTED]"}]},"#
-            + #""Token":{"nested":"object","value":"[REDACTED]"},"list":[1,2,{"SSN":"[REDACTED]","pin":"[REDACTED]"}],"api-key":"[REDACTED]","ok":true,"n":null}"#
+            + #""Token":{"nested":"[REDACTED]","value":"[REDACTED]"},"list":[1,2,{"SSN":"[REDACTED]","pin":"[REDACTED]"}],"api-key":"[REDACTED]","ok":true,"n":null}"#
         XCTAssertEqual(body(.standard, input, "application/json"), expected)
     }
 
