@@ -831,7 +831,7 @@ struct JSONMasker {
             // `@` matters only after a `:` (`user:secret@host`): an email address alone is no
             // secret the text rules mask.
             var followsColon = false
-            let formats = SecretFormatIndex.shared
+            let formats = SecretFormatIndex.shared.reader
             while position < bytes.endIndex {
                 let byte = bytes[position]
                 // A provider key starts a word, or with punctuation (`$2b$…`, `-----BEGIN …`);

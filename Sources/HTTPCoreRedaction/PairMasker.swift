@@ -44,6 +44,8 @@ struct PairMasker {
     private static let maskBytes = Array(Redactor.mask.utf8)
 
     let redactor: Redactor
+    /// The known formats, read once rather than through the shared index per value.
+    let formats = SecretFormatIndex.shared.reader
     private let source: [UInt8]
     private let omittedByteCount: Int
     private var output: [UInt8] = []
@@ -165,7 +167,9 @@ struct PairMasker {
     /// once and read again. Too deep, it is masked. Returns whether it ends inside a mask.
     mutating func maskValue(_ view: View, _ range: Range<Int>, nesting: Nesting) -> Bool {
         let bytes = view.bytes
-        if redactor.level != .none, KnownSecretFormat.secretLength(atStartOf: bytes[range]) != nil || TextScrubber.isJWT(bytes[range]) {
+        if redactor.level != .none,
+            formats.secretLength(atStartOf: bytes[range]) != nil || range.count > 10 && TextScrubber.isJWT(bytes[range])
+        {
             // A provider's key or a JSON Web Token under any name: `?q=sk-proj-…`, `?q=eyJ…`.
             mask(range, in: view)
             return true

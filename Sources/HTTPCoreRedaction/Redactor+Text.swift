@@ -60,7 +60,7 @@ extension Redactor {
 
     /// ``textRulesMayChange(_:)`` over UTF-8 bytes, for bodies read in place.
     func textRulesMayChange(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let formats = SecretFormatIndex.shared
+        let formats = SecretFormatIndex.shared.reader
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
@@ -143,7 +143,7 @@ struct TextScrubber {
     /// Whether a random-looking word is masked wherever it stands (`.strict`).
     private let masksRandomWords: Bool
     /// The known formats, read once rather than through the shared index per word.
-    private let formats = SecretFormatIndex.shared
+    private let formats = SecretFormatIndex.shared.reader
 
     init(_ text: String, redactor: Redactor) {
         masksRandomWords = redactor.level == .strict

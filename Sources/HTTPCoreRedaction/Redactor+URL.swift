@@ -339,7 +339,7 @@ extension PairMasker {
             } else if hasPercent, Self.hasEscape(bytes, start..<end) {
                 endsMasked = maskDecoded(view, start..<end, nesting: nesting)
             } else if redactor.level != .none, TextScrubber.isJWT(bytes[start..<end])
-                || KnownSecretFormat.secretLength(atStartOf: bytes[start..<end]) != nil
+                || formats.secretLength(atStartOf: bytes[start..<end]) != nil
                 || redactor.level == .strict && TextScrubber.looksRandom(bytes[start..<end])
             {
                 // `/verify/eyJ…` and `/keys/sk-…` at any level; `/reset/3f9a1c0e8b7d6a5f4e3d` at `.strict`.

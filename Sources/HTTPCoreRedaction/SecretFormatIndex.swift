@@ -3,7 +3,9 @@
 /// starts, whatever the table's size.
 ///
 /// Most words are answered by their first two bytes alone, from a 65,536-bit set of the pairs
-/// that start a prefix; a word that passes goes straight to the trie's node after its pair. A class, so reading the shared index retains nothing per word.
+/// that start a prefix; a word that passes goes straight to the trie's node after its pair.
+/// Scanners hold a ``Reader``, which reads those first checks through plain pointers, so a word
+/// costs no reference counting.
 final class SecretFormatIndex: Sendable {
     /// The index of ``KnownSecretFormat/all``.
     static let shared = SecretFormatIndex(KnownSecretFormat.all)
@@ -16,12 +18,12 @@ final class SecretFormatIndex: Sendable {
     /// first that many bytes are not all digits is no such row's, which most numbers and dates
     /// show at once.
     private let fewestLeadingDigits: Int
-    /// The first two bytes of every prefix, as bits.
-    private let prefixPairs: [UInt64]
+    /// The first two bytes of every prefix, as bits: 1,024 words, owned by the index.
+    private nonisolated(unsafe) let prefixPairs: UnsafeMutablePointer<UInt64>
+    /// Whether a byte starts a prefix: 256 flags, owned by the index.
+    private nonisolated(unsafe) let firstBytes: UnsafeMutablePointer<Bool>
     /// For each pair of first bytes, the trie's node after them (0 where none is).
     private let pairNodes: [UInt16]
-    /// Whether a byte starts a prefix.
-    private let firstBytes: [Bool]
     /// The trie: node 0 is the root; each node's children are a run of ``edgeBytes`` and
     /// ``edgeTargets`` from ``firstEdge``, and the rows whose prefix ends at it are in
     /// ``nodeRows``.
@@ -76,8 +78,10 @@ final class SecretFormatIndex: Sendable {
             }
         }
         self.pairNodes = pairNodes
-        prefixPairs = pairs
-        firstBytes = first
+        prefixPairs = .allocate(capacity: pairs.count)
+        prefixPairs.initialize(from: pairs, count: pairs.count)
+        firstBytes = .allocate(capacity: first.count)
+        firstBytes.initialize(from: first, count: first.count)
         self.firstEdge = firstEdge
         self.edgeCount = edgeCount
         self.edgeBytes = edgeBytes
@@ -85,27 +89,63 @@ final class SecretFormatIndex: Sendable {
         nodeRows = ending
     }
 
-    /// Whether a secret of some row may start with `byte`: callers that look at every byte ask
-    /// this before ``secretLength(atStartOf:)``.
-    @inline(__always)
-    func mayStart(with byte: UInt8) -> Bool {
-        firstBytes[Int(byte)]
+    deinit {
+        prefixPairs.deallocate()
+        firstBytes.deallocate()
     }
 
-    /// The length of the secret that starts `bytes`, when a row's format does: the longest
-    /// prefix's rows are tried first, then the shorter ones it extends.
-    func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
-        let start = bytes.startIndex
-        guard bytes.endIndex - start >= 2 else { return nil }
-        let first = bytes[start]
-        if first &- UInt8(ascii: "0") < 10, bytes.endIndex - start > fewestLeadingDigits,
-            bytes[start + fewestLeadingDigits - 1] &- UInt8(ascii: "0") < 10, let length = digitLedLength(bytes)
-        {
-            return length
+    /// A reader of this index for a scanner to keep: a plain value, valid while the index
+    /// lives (the shared one always does).
+    var reader: Reader {
+        Reader(index: self, prefixPairs: prefixPairs, firstBytes: firstBytes, fewestLeadingDigits: fewestLeadingDigits)
+    }
+
+    /// The index's first checks through plain pointers, and the index itself, unretained, for
+    /// the words that pass them.
+    struct Reader {
+        fileprivate unowned(unsafe) let index: SecretFormatIndex
+        fileprivate let prefixPairs: UnsafePointer<UInt64>
+        fileprivate let firstBytes: UnsafePointer<Bool>
+        fileprivate let fewestLeadingDigits: Int
+
+        /// Whether a secret of some row may start with `byte`: callers that look at every byte
+        /// ask this before ``secretLength(atStartOf:)``.
+        @inline(__always)
+        func mayStart(with byte: UInt8) -> Bool {
+            firstBytes[Int(byte)]
         }
-        let pair = Int(first) << 8 | Int(bytes[start + 1])
-        guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
-        return match(from: Int(pairNodes[pair]), at: start + 2, in: bytes)
+
+        /// The length of the secret that starts `bytes`, when a row's format does: the longest
+        /// prefix's rows are tried first, then the shorter ones it extends.
+        @inline(__always)
+        func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
+            let start = bytes.startIndex
+            guard bytes.endIndex - start >= 2 else { return nil }
+            let first = bytes[start]
+            if first &- UInt8(ascii: "0") < 10, bytes.endIndex - start > fewestLeadingDigits,
+                bytes[start + fewestLeadingDigits - 1] &- UInt8(ascii: "0") < 10, let length = index.digitLedLength(bytes)
+            {
+                return length
+            }
+            let pair = Int(first) << 8 | Int(bytes[start + 1])
+            guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
+            return index.match(pair: pair, at: start + 2, in: bytes)
+        }
+    }
+
+    /// Whether a secret of some row may start with `byte`.
+    func mayStart(with byte: UInt8) -> Bool {
+        reader.mayStart(with: byte)
+    }
+
+    /// The length of the secret that starts `bytes`, when a row's format does (see ``Reader``).
+    func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
+        reader.secretLength(atStartOf: bytes)
+    }
+
+    /// The secret of a word whose first two bytes are `pair`, read on from `position`.
+    fileprivate func match<Bytes: Collection<UInt8>>(pair: Int, at position: Int, in bytes: Bytes) -> Int? where Bytes.Index == Int {
+        match(from: Int(pairNodes[pair]), at: position, in: bytes)
     }
 
     /// The secret from the trie's `node`, whose path ends just before `position`.
@@ -128,7 +168,7 @@ final class SecretFormatIndex: Sendable {
     }
 
     /// A row that starts with digits: the digits, then its prefix and body.
-    private func digitLedLength<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.Index == Int {
+    fileprivate func digitLedLength<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? where Bytes.Index == Int {
         var digitsEnd = bytes.startIndex
         while digitsEnd < bytes.endIndex, bytes[digitsEnd] &- UInt8(ascii: "0") < 10 { digitsEnd += 1 }
         let digitCount = digitsEnd - bytes.startIndex

@@ -51,6 +51,8 @@ struct WebhookURLFormat: Sendable {
         let name = host[host.startIndex..<end]
         let tail = Self.tail(of: name)
         let table = WebhookURLTable.shared
+        // Most hosts are no row's: one bit of a 64-bit set says so.
+        guard table.tailBits & WebhookURLTable.bit(of: tail) != 0 else { return nil }
         for row in table.tails.indices where table.tails[row] == tail {
             let format = table.formats[row]
             guard format.matches(name: name), path.count > format.pathPrefix.count, path.starts(with: format.pathPrefix) else { continue }
@@ -93,4 +95,11 @@ private final class WebhookURLTable: Sendable {
 
     let formats = WebhookURLFormat.all
     let tails = WebhookURLFormat.all.map { WebhookURLFormat.tail(of: $0.host[...]) }
+    /// A bit for each row's tail (``bit(of:)``).
+    let tailBits = WebhookURLFormat.all.reduce(UInt64(0)) { $0 | bit(of: WebhookURLFormat.tail(of: $1.host[...])) }
+
+    /// One of 64 bits, picked by a multiplicative hash of a tail.
+    static func bit(of tail: UInt64) -> UInt64 {
+        1 << ((tail &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
 }
