@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 extension Redactor {
     /// The most UTF-8 bytes of free text that ``redactedText(_:)`` reads; the rest is replaced
@@ -538,7 +539,7 @@ struct TextScrubber {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
+        UTF8Text.isSpace(byte)
     }
 
     /// `.`, `:`, `!` and `?`: what a sentence puts after a word.

@@ -7,6 +7,13 @@ import Foundation
 /// Cuts fall on Unicode scalar boundaries: a combining mark may be separated from its base,
 /// but no byte sequence is left invalid.
 package enum UTF8Text {
+    /// Whether `byte` is ASCII white space where words end: space, tab, line feed, vertical
+    /// tab, form feed, carriage return.
+    @inline(__always)
+    package static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
+    }
+
     /// `data` as UTF-8 text, or `nil` when it is not text. A body cut short (`isCut`) may end
     /// inside a character: its trailing incomplete character is then left out rather than
     /// the whole body refused as binary.

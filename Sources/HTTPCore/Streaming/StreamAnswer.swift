@@ -129,13 +129,9 @@ public struct StreamAnswer: Sendable, Hashable {
     /// secret is kept in part; a text that is one word is cut as it falls.
     private static func wholeWords(_ text: String, maxBytes: Int) -> String {
         let kept = UTF8Text.prefix(text, maxBytes: maxBytes)
-        guard let next = text.utf8.dropFirst(kept.utf8.count).first, !Self.isSpace(next) else { return kept }
-        guard let space = kept.utf8.lastIndex(where: Self.isSpace) else { return kept }
+        guard let next = text.utf8.dropFirst(kept.utf8.count).first, !UTF8Text.isSpace(next) else { return kept }
+        guard let space = kept.utf8.lastIndex(where: UTF8Text.isSpace) else { return kept }
         return String(kept[..<space])
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 
     /// The shape a message is in and the text it adds, as ``LLMPayload`` reads it; `nil` when
