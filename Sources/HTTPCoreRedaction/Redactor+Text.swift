@@ -287,7 +287,7 @@ struct TextScrubber {
         guard index < input.count else { return }
         // Text masked already (a joined answer of masked deltas) is kept as it is: masking a
         // mask would leave its bracket behind.
-        if at("[REDACTED]") {
+        if input[index] == UInt8(ascii: "["), at("[REDACTED]") {
             copy(to: index + Self.mask.count)
             return
         }
@@ -318,7 +318,7 @@ struct TextScrubber {
     private mutating func maskNextToken(onlyIf isCredential: ((ArraySlice<UInt8>) -> Bool)? = nil) {
         var start = index
         while start < input.count, Self.isSpace(input[start]) { start += 1 }
-        guard start > index, start < input.count, !at("[REDACTED]", from: start) else { return }
+        guard start > index, start < input.count, input[start] != UInt8(ascii: "[") || !at("[REDACTED]", from: start) else { return }
         if let isCredential {
             // Only a bare word shaped like a credential; anything else is read as usual. A
             // sentence's punctuation after it does not make it one (`the token refresh.`,
@@ -539,7 +539,7 @@ struct TextScrubber {
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
-        UTF8Text.isSpace(byte)
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
 
     /// `.`, `:`, `!` and `?`: what a sentence puts after a word.

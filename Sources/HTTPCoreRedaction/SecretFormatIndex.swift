@@ -13,7 +13,7 @@ final class SecretFormatIndex: Sendable {
     /// The rows, in table order.
     private let rows: [KnownSecretFormat]
     /// The rows that start with digits (``KnownSecretFormat/leadingDigits``): few, read in turn.
-    private let digitLedRows: [KnownSecretFormat]
+    private let digitLedRows: [Int]
     /// The fewest digits any of them starts with (`Int.max` when there is none): a word whose
     /// first that many bytes are not all digits is no such row's, which most numbers and dates
     /// show at once.
@@ -25,18 +25,23 @@ final class SecretFormatIndex: Sendable {
     /// For each pair of first bytes, the trie's node after them (0 where none is).
     private let pairNodes: [UInt16]
     /// The trie: node 0 is the root; each node's children are a run of ``edgeBytes`` and
-    /// ``edgeTargets`` from ``firstEdge``, and the rows whose prefix ends at it are in
-    /// ``nodeRows``.
+    /// ``edgeTargets`` from ``firstEdge``.
     private let firstEdge: [Int32]
     private let edgeCount: [Int32]
     private let edgeBytes: [UInt8]
     private let edgeTargets: [Int32]
-    private let nodeRows: [[Int32]]
+    /// The rows whose prefix ends at each node: `nodeRowCount[node]` of ``nodeRowList`` from
+    /// `nodeRowStart[node]`, longest body rules first as the table lists them.
+    private let nodeRowStart: [Int32]
+    private let nodeRowCount: [Int32]
+    private let nodeRowList: [Int32]
+    /// Each row's body, a plain value read without touching the row's name or arrays.
+    private let rowBodies: [KnownSecretFormat.Body]
 
     init(_ formats: [KnownSecretFormat]) {
         rows = formats
-        digitLedRows = formats.filter { $0.leadingDigits != nil }
-        fewestLeadingDigits = digitLedRows.compactMap { $0.leadingDigits?.lowerBound }.min() ?? Int.max
+        digitLedRows = formats.indices.filter { formats[$0].leadingDigits != nil }
+        fewestLeadingDigits = formats.compactMap { $0.leadingDigits?.lowerBound }.min() ?? Int.max
         var pairs = [UInt64](repeating: 0, count: 1024)
         var first = [Bool](repeating: false, count: 256)
         // Built as nested dictionaries first, then laid out flat.
@@ -86,7 +91,15 @@ final class SecretFormatIndex: Sendable {
         self.edgeCount = edgeCount
         self.edgeBytes = edgeBytes
         self.edgeTargets = edgeTargets
-        nodeRows = ending
+        var starts = [Int32](), list = [Int32]()
+        for rows in ending {
+            starts.append(Int32(list.count))
+            list += rows
+        }
+        nodeRowStart = starts
+        nodeRowCount = ending.map { Int32($0.count) }
+        nodeRowList = list
+        rowBodies = formats.map(\.body)
     }
 
     deinit {
@@ -97,13 +110,13 @@ final class SecretFormatIndex: Sendable {
     /// A reader of this index for a scanner to keep: a plain value, valid while the index
     /// lives (the shared one always does).
     var reader: Reader {
-        Reader(index: self, prefixPairs: prefixPairs, firstBytes: firstBytes, fewestLeadingDigits: fewestLeadingDigits)
+        Reader(index: Unmanaged.passUnretained(self), prefixPairs: prefixPairs, firstBytes: firstBytes, fewestLeadingDigits: fewestLeadingDigits)
     }
 
-    /// The index's first checks through plain pointers, and the index itself, unretained, for
-    /// the words that pass them.
+    /// The index's first checks through plain pointers, and the index itself, unretained (it
+    /// outlives every reader), for the words that pass them.
     struct Reader {
-        fileprivate unowned(unsafe) let index: SecretFormatIndex
+        fileprivate let index: Unmanaged<SecretFormatIndex>
         fileprivate let prefixPairs: UnsafePointer<UInt64>
         fileprivate let firstBytes: UnsafePointer<Bool>
         fileprivate let fewestLeadingDigits: Int
@@ -123,13 +136,14 @@ final class SecretFormatIndex: Sendable {
             guard bytes.endIndex - start >= 2 else { return nil }
             let first = bytes[start]
             if first &- UInt8(ascii: "0") < 10, bytes.endIndex - start > fewestLeadingDigits,
-                bytes[start + fewestLeadingDigits - 1] &- UInt8(ascii: "0") < 10, let length = index.digitLedLength(bytes)
+                bytes[start + fewestLeadingDigits - 1] &- UInt8(ascii: "0") < 10,
+                let length = index._withUnsafeGuaranteedRef({ $0.digitLedLength(bytes) })
             {
                 return length
             }
             let pair = Int(first) << 8 | Int(bytes[start + 1])
             guard prefixPairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { return nil }
-            return index.match(pair: pair, at: start + 2, in: bytes)
+            return index._withUnsafeGuaranteedRef { $0.match(pair: pair, at: start + 2, in: bytes) }
         }
     }
 
@@ -148,15 +162,38 @@ final class SecretFormatIndex: Sendable {
         match(from: Int(pairNodes[pair]), at: position, in: bytes)
     }
 
-    /// The secret from the trie's `node`, whose path ends just before `position`.
+    /// The secret from the trie's `node`, whose path ends just before `position`: the path is
+    /// walked down as far as the word follows it, then the rows of the nodes passed are tried
+    /// from the deepest up. Most words leave the trie at once, having passed no row's end.
     private func match<Bytes: Collection<UInt8>>(from node: Int, at position: Int, in bytes: Bytes) -> Int? where Bytes.Index == Int {
-        if position < bytes.endIndex, let child = child(of: node, byte: bytes[position]),
-            let length = match(from: child, at: position + 1, in: bytes)
-        {
-            return length
+        var node = node, position = position
+        // The deepest node passed that ends a row, and the last before it, kept without a
+        // list: prefixes that end inside a longer one are few (`sk-`, `sk-ant-…`).
+        var ends: (node: Int, position: Int)?
+        var shallower: [(node: Int, position: Int)] = []
+        while true {
+            if nodeRowCount[node] > 0 {
+                if let previous = ends { shallower.append(previous) }
+                ends = (node, position)
+            }
+            guard position < bytes.endIndex, let next = child(of: node, byte: bytes[position]) else { break }
+            node = next
+            position += 1
         }
-        for row in nodeRows[node] {
-            if let end = Self.bodyEnd(of: rows[Int(row)], from: position, in: bytes) { return end - bytes.startIndex }
+        guard let deepest = ends else { return nil }
+        if let end = rowsEnd(at: deepest.node, from: deepest.position, in: bytes) { return end }
+        for passed in shallower.reversed() {
+            if let end = rowsEnd(at: passed.node, from: passed.position, in: bytes) { return end }
+        }
+        return nil
+    }
+
+    /// The first of the rows ending at `node` whose body starts at `position`: its secret's
+    /// length from the word's start.
+    private func rowsEnd<Bytes: Collection<UInt8>>(at node: Int, from position: Int, in bytes: Bytes) -> Int? where Bytes.Index == Int {
+        let first = Int(nodeRowStart[node])
+        for slot in first..<(first + Int(nodeRowCount[node])) {
+            if let end = bodyEnd(of: Int(nodeRowList[slot]), from: position, in: bytes) { return end - bytes.startIndex }
         }
         return nil
     }
@@ -172,20 +209,19 @@ final class SecretFormatIndex: Sendable {
         var digitsEnd = bytes.startIndex
         while digitsEnd < bytes.endIndex, bytes[digitsEnd] &- UInt8(ascii: "0") < 10 { digitsEnd += 1 }
         let digitCount = digitsEnd - bytes.startIndex
-        for row in digitLedRows where row.leadingDigits?.contains(digitCount) == true {
-            guard bytes.endIndex - digitsEnd >= row.prefix.count,
-                bytes[digitsEnd..<(digitsEnd + row.prefix.count)].elementsEqual(row.prefix)
-            else { continue }
-            if let end = Self.bodyEnd(of: row, from: digitsEnd + row.prefix.count, in: bytes) { return end - bytes.startIndex }
+        for row in digitLedRows where rows[row].leadingDigits?.contains(digitCount) == true {
+            let prefix = rows[row].prefix
+            guard bytes.endIndex - digitsEnd >= prefix.count, bytes[digitsEnd..<(digitsEnd + prefix.count)].elementsEqual(prefix) else { continue }
+            if let end = bodyEnd(of: row, from: digitsEnd + prefix.count, in: bytes) { return end - bytes.startIndex }
         }
         return nil
     }
 
-    /// Where `format`'s secret ends when its body starts at `start`, or `nil` when the bytes
-    /// there are not its body.
-    private static func bodyEnd<Bytes: Collection<UInt8>>(of format: KnownSecretFormat, from start: Int, in bytes: Bytes) -> Int?
+    /// Where the secret of row `row` ends when its body starts at `start`, or `nil` when the
+    /// bytes there are not its body.
+    private func bodyEnd<Bytes: Collection<UInt8>>(of row: Int, from start: Int, in bytes: Bytes) -> Int?
     where Bytes.Index == Int {
-        switch format.body {
+        switch rowBodies[row] {
         case .run(let alphabet, let length):
             // Read one byte past the longest run allowed, to tell a longer word.
             let limit = length.upperBound == Int.max ? bytes.endIndex : min(bytes.endIndex, start + length.upperBound + 1)
@@ -201,10 +237,10 @@ final class SecretFormatIndex: Sendable {
                 break
             }
             guard generated else { return nil }
-            if let infix = format.infix, !contains(infix, in: bytes, start..<end) { return nil }
+            if let infix = rows[row].infix, !Self.contains(infix, in: bytes, start..<end) { return nil }
             return end
         case .privateKeyBlock:
-            return privateKeyBlockEnd(from: start, in: bytes)
+            return Self.privateKeyBlockEnd(from: start, in: bytes)
         }
     }
 

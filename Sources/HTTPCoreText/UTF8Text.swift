@@ -9,7 +9,7 @@ import Foundation
 package enum UTF8Text {
     /// Whether `byte` is ASCII white space where words end: space, tab, line feed, vertical
     /// tab, form feed, carriage return.
-    @inline(__always)
+    @inlinable
     package static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0B || byte == 0x0C
     }
