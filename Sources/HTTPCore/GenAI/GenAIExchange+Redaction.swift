@@ -1,8 +1,9 @@
 extension GenAIExchange {
     /// The call with each fact that is text from the wire masked as the body value it was read
-    /// from would be: ``Redactor/mask`` when `redactor` masks one of the body keys providers
-    /// send it under, and otherwise its text rules (``Redactor/redactedText(_:)``), which mask
-    /// a provider key pasted into `model` or a Gemini model path.
+    /// from would be: ``/HTTPCoreRedaction/Redactor/mask`` when `redactor` masks one of the
+    /// body keys providers send it under, and otherwise its text rules
+    /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``), which mask a provider key pasted
+    /// into `model` or a Gemini model path.
     ///
     /// | Fact | Body keys |
     /// |---|---|
