@@ -322,10 +322,4 @@ extension KnownSecretFormat {
         KnownSecretFormat("Django Argon2 hash", prefix: "argon2$argon2id$", .atLeast(40), of: .crypt.adding("=,+")),
         KnownSecretFormat("Django bcrypt-SHA256 hash", prefix: "bcrypt_sha256$$2b$", .exactly(56), of: .crypt),
     ]
-
-    /// The length of the secret that starts `bytes`, when one of the formats does (see
-    /// ``SecretFormatIndex``).
-    static func secretLength<Bytes: Collection<UInt8>>(atStartOf bytes: Bytes) -> Int? where Bytes.Index == Int {
-        SecretFormatIndex.shared.secretLength(atStartOf: bytes)
-    }
 }
