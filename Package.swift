@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),
         .library(name: "LokiObserver", targets: ["LokiObserver"]),
         .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
+        .library(name: "HTTPCoreGenAI", targets: ["HTTPCoreGenAI"]),
     ],
     dependencies: [],
     targets: [
@@ -32,6 +33,8 @@ let package = Package(
         // The redaction engine, and the contract built on it.
         .target(name: "HTTPCoreRedaction", dependencies: ["HTTPCoreText"]),
         .target(name: "HTTPCore", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        // Interpreters: conventions read from the traffic, plugged in through the policy.
+        .target(name: "HTTPCoreGenAI", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // Transports.
         .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore", "HTTPCoreConcurrency"]),
         // Sinks.
@@ -52,7 +55,7 @@ let package = Package(
         // This repository's own test and example support; not products.
         .target(
             name: "HTTPCoreTestPeers",
-            dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
+            dependencies: ["HTTPCore", "HTTPCoreGenAI", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
             path: "Tests/HTTPCoreTestPeers"
         ),
         .target(name: "HTTPCoreTestEnd", dependencies: ["HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestEnd"),
@@ -87,7 +90,7 @@ let package = Package(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI",
             ],
             path: "Benchmarks/httpcore-bench"
         ),
@@ -96,7 +99,14 @@ let package = Package(
         .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreTestPeers"]),
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
+            dependencies: ["HTTPCoreGenAI", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
+        ),
+        .testTarget(
+            name: "HTTPCoreGenAITests",
+            dependencies: [
+                "HTTPCoreGenAI", "HTTPCore", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency",
+                "HTTPCoreTestPeers",
+            ]
         ),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
@@ -109,7 +119,7 @@ let package = Package(
         .testTarget(name: "HTTPCoreTestEndTests", dependencies: ["HTTPCoreTestEnd", "HTTPCoreConcurrency"]),
         .testTarget(
             name: "DevSeeObserverTests",
-            dependencies: [
+            dependencies: ["HTTPCoreGenAI", 
                 "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
                 "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ]
@@ -120,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LokiObserverTests",
-            dependencies: [
+            dependencies: ["HTTPCoreGenAI", 
                 "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
                 "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ],
@@ -128,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPCoreHARTests",
-            dependencies: [
+            dependencies: ["HTTPCoreGenAI", 
                 "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency",
                 "HTTPCoreTestPeers",
             ],
@@ -142,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OutputsTests",
-            dependencies: [
+            dependencies: ["HTTPCoreGenAI", 
                 "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreLoopback",
                 "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 
 /// Section 8: what recognising LLM calls (`HTTPCorePolicy.genAI`) costs an exchange through
 /// `HTTPTransportClient`, with recognition on and off, for exchanges that are not LLM calls
@@ -150,9 +151,7 @@ struct GenAICostBenchmark {
             // The observer reads the facts, as a sink does: the client derives them on first read.
             let subscription = dispatcher.subscribe { event in if readsFacts { _ = event.genAI } }
             defer { subscription.cancel() }
-            var off = HTTPCorePolicy.release
-            off.genAI = nil
-            let clients = [HTTPCorePolicy.release, off].map {
+            let clients = [HTTPCorePolicy.release.interpreting(.genAI), HTTPCorePolicy.release].map {
                 HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: $0)
             }
             let units = Double(count * perExchange)

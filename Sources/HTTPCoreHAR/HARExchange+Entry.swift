@@ -46,11 +46,12 @@ extension HARExchange {
         if isStreamed { members.append(("_streamed", true)) }
         if isStreamed, let response, let body = response.body,
             let answer = StreamAnswer(
-                body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: [redactor]
+                body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: [redactor],
+                readBy: interpreters
             )
         {
             // The answer the stream carried, read from the captured (masked) body and masked as one text.
-            var fields: [(String, HARJSON)] = [("shape", .string(answer.shape.rawValue)), ("text", .string(answer.text))]
+            var fields: [(String, HARJSON)] = [("shape", .string(answer.shape)), ("text", .string(answer.text))]
             if answer.isTruncated { fields.append(("_truncated", true)) }
             members.append(("_streamAnswer", .object(fields)))
         }
@@ -62,8 +63,8 @@ extension HARExchange {
             if !events.isEmpty { members.append(("_eventSourceMessages", .array(events.map(\.eventSourceJSON)))) }
             if !lines.isEmpty { members.append(("_jsonLines", .array(lines.map(\.jsonLineJSON)))) }
         }
-        if let genAI {
-            members.append(("_genAI", .object([("summary", .string(genAI.summary)), ("attributes", .genAIAttributes(genAI))])))
+        for note in notes {
+            members.append(("_\(note.name)", .object([("summary", .string(note.summary)), ("attributes", .noteAttributes(note))])))
         }
         return .object(members)
     }

@@ -34,8 +34,10 @@ struct HARExchange: Sendable {
     /// The messages recorded, first ones first: at most the recorder's
     /// ``HARRecorder/maxStreamMessagesPerEntry``.
     let messages: [HARStreamMessage]
-    /// The LLM call the exchange was (``/HTTPCore/HTTPEvent/genAI``), if any.
-    let genAI: GenAIExchange?
+    /// The notes of what interpreters derived from the exchange (``/HTTPCore/HTTPEvent/attachments``).
+    let notes: [HTTPExchangeNote]
+    /// The interpreters of the client's policy, which may know the stream's shape.
+    let interpreters: [any HTTPExchangeInterpreter]
     /// The client's policy's redactor, which masked every field: it masks the stream's
     /// answer once its deltas are joined (``/HTTPCore/StreamAnswer``).
     let redactor: Redactor
@@ -69,8 +71,9 @@ struct HARExchange: Sendable {
         isStreamed = event.isStreamed
         streamMessageCount = max(event.streamMessageCount, messages.count)
         self.messages = messages
-        genAI = event.genAI
         redactor = event.redactor
+        notes = event.notes(redactedBy: event.redactor)
+        interpreters = event.interpreters
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,
             attemptDurationMilliseconds: event.attemptDurationMilliseconds

@@ -12,9 +12,9 @@ enum HARJSON: Sendable, Equatable {
     case bool(Bool)
     case array([HARJSON])
     case object([Member])
-    /// An LLM call's OpenTelemetry GenAI attributes, as one object of the convention's names to
-    /// their values (``/HTTPCore/GenAIExchange/attributes``).
-    case genAIAttributes(GenAIExchange)
+    /// A note's attributes, as one object of their names to their values
+    /// (``/HTTPCore/HTTPExchangeNote/attributes``).
+    case noteAttributes(HTTPExchangeNote)
 
     /// One member of an object.
     struct Member: Sendable, Equatable {
@@ -46,7 +46,7 @@ enum HARJSON: Sendable, Equatable {
                 member.value.write(to: &writer)
             }
             writer.endObject()
-        case .genAIAttributes(let exchange): exchange.writeAttributes(to: &writer)
+        case .noteAttributes(let note): note.writeAttributes(to: &writer)
         }
     }
 

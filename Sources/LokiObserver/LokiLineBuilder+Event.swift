@@ -42,11 +42,16 @@ extension LokiLineBuilder {
             if let answer = own.streamAnswer {
                 // What the stream carried, on the exchange's line; its start when long.
                 let cut = answer.text.utf8.count > Self.maximumAnswerBytes
-                fields.append(("answer_shape", answer.shape.rawValue))
+                fields.append(("answer_shape", answer.shape))
                 fields.append(("answer", cut ? UTF8Text.prefix(answer.text, maxBytes: Self.maximumAnswerBytes) + "…" : answer.text))
             }
         }
-        if let call = own.genAI { fields += Self.genAIFields(call) }
+        let notes = own.notes
+        if !notes.isEmpty {
+            // The line's own keys, the error's that follow included.
+            let reserved = Set(fields.map(\.key)).union(["error_type", "error"])
+            for note in notes { fields += Self.noteFields(note, besides: reserved) }
+        }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
             fields.append(("error", own.text(error.description)))
@@ -61,39 +66,31 @@ extension LokiLineBuilder {
         )
     }
 
-    /// The OpenTelemetry GenAI attributes an LLM call's line carries, under the convention's
-    /// names: fields of the line, never labels, so a model or a token count makes no new stream.
-    static let genAIFieldNames: Set<String> = [
-        "gen_ai.provider.name", "gen_ai.operation.name", "gen_ai.request.model", "gen_ai.response.model",
-        "gen_ai.response.finish_reasons", "gen_ai.response.time_to_first_chunk", "gen_ai.usage.input_tokens",
-        "gen_ai.usage.output_tokens",
-    ]
-
-    /// The field of an LLM call's ``/HTTPCore/GenAIExchange/errorType`` (the convention's
-    /// `error.type`): under the GenAI prefix, because LogQL's `| logfmt` turns dots into
-    /// underscores, and `error.type` would then read as the HTTP failure's `error_type`.
-    static let genAIErrorTypeField = "gen_ai.error.type"
-
-    /// An LLM call's main facts, in the order of its ``/HTTPCore/GenAIExchange/attributes``:
-    /// `gen_ai.provider.name=anthropic … gen_ai.response.finish_reasons=stop
-    /// gen_ai.response.time_to_first_chunk=0.5 gen_ai.usage.input_tokens=3097 gen_ai.usage.output_tokens=15`,
-    /// then `gen_ai.error.type=overloaded_error` when the call reported an error.
-    /// Several finish reasons are joined with commas; a time is in seconds, as the convention gives it.
-    static func genAIFields(_ call: GenAIExchange) -> [(key: String, value: String)] {
-        var fields: [(key: String, value: String)] = call.attributes.compactMap { attribute in
-            guard genAIFieldNames.contains(attribute.name) else { return nil }
-            let text =
-                switch attribute.value {
-                case .string(let value): value
-                case .int(let value): String(value)
-                case .double(let value): String(value)
-                case .bool(let value): String(value)
-                case .stringArray(let values): values.joined(separator: ",")
-                }
-            return (attribute.name, text)
+    /// The fields a note's attributes make on the exchange's line, under their own names, in
+    /// their order: `gen_ai.provider.name=anthropic … gen_ai.usage.output_tokens=15`. Fields,
+    /// never labels, so a model or a token count makes no new stream. A list is joined with
+    /// commas. An attribute that LogQL's `| logfmt` (which turns dots into underscores) would
+    /// read as one of the line's own `reserved` fields (`error.type` as `error_type`) is written under the
+    /// note's name, in snake case: `gen_ai.error.type`.
+    static func noteFields(_ note: HTTPExchangeNote, besides reserved: Set<String>) -> [(key: String, value: String)] {
+        note.attributes.map { attribute in
+            let flattened = attribute.name.replacingOccurrences(of: ".", with: "_")
+            let key = reserved.contains(flattened) ? "\(snakeCased(note.name)).\(attribute.name)" : attribute.name
+            return (key, attribute.value.text)
         }
-        if let errorType = call.errorType { fields.append((genAIErrorTypeField, errorType)) }
-        return fields
+    }
+
+    /// `genAI` as `gen_ai`: a lowercase letter followed by an uppercase one gets an underscore
+    /// between, and the whole is lowercased.
+    static func snakeCased(_ name: String) -> String {
+        var result = ""
+        var previousIsLower = false
+        for character in name {
+            if character.isUppercase, previousIsLower { result.append("_") }
+            previousIsLower = character.isLowercase
+            result += character.lowercased()
+        }
+        return result
     }
 
     /// The line of one server-sent event or JSON line. ``LokiObserver`` queues only the
@@ -153,7 +150,9 @@ extension LokiLineBuilder {
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
             // An LLM call whose response reported an error (a 200 stream that ended with an
             // error event) failed as a 4xx does: at least a warning, whatever its status.
-            guard event.genAI?.errorType != nil, level == .info else { return (level, kind.label) }
+            guard level == .info, !event.attachments.isEmpty, event.notes(redactedBy: event.redactor).contains(where: \.reportsFailure) else {
+                return (level, kind.label)
+            }
             return (.warning, kind.label)
         }
     }

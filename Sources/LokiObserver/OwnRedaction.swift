@@ -48,13 +48,16 @@ struct OwnRedaction {
         let contentType = response.headers["Content-Type"]
         let masked = redactor.map { $0.redactedBody(body, contentType: contentType, isTruncated: response.isBodyTruncated) } ?? body
         let redactors = [event.redactor] + (redactor.map { [$0] } ?? [])
-        return StreamAnswer(body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated, redactedBy: redactors)
+        return StreamAnswer(
+            body: masked, contentType: contentType, isBodyTruncated: response.isBodyTruncated, redactedBy: redactors,
+            readBy: event.interpreters
+        )
     }
 
-    /// The LLM call's facts, masked by the policy and by the sink's redactor when it differs.
-    var genAI: GenAIExchange? {
-        guard let call = event.genAI else { return nil }
-        return redactor.map(call.redacted) ?? call
+    /// The notes of what interpreters derived from the exchange, masked by the policy and by
+    /// the sink's redactor when it differs.
+    var notes: [HTTPExchangeNote] {
+        event.attachments.isEmpty ? [] : event.notes(redactedBy: redactor ?? event.redactor)
     }
 
     /// A stream message's data, under its event name.

@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import HTTPCoreTesting
 import XCTest
@@ -115,7 +116,7 @@ final class DevSeeGenAITests: XCTestCase {
         )
         let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        DevSeeObserver(logger: harness.logger).handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, genAI: call))
+        DevSeeObserver(logger: harness.logger).handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, attachments: [call]))
         await harness.logger.flush()
         XCTAssertEqual(receiver.rejections.count, 0, "dev-see accepts the log")
         guard receiver.rejections.isEmpty else { return }

@@ -1,5 +1,6 @@
 @testable import DevSeeObserver
 import HTTPCore
+import HTTPCoreGenAI
 import Foundation
 import XCTest
 import DevSeeServer
@@ -79,7 +80,7 @@ final class LogEntryCostTests: XCTestCase {
             )
             let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
             let start = Date(timeIntervalSince1970: 1_800_000_000)
-            let event = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, genAI: call)
+            let event = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, attachments: [call])
             return LogEntry(event: event, maxBodyBytes: 1024).byteCost
         }
         let short = try cost(model: "gpt-4o")

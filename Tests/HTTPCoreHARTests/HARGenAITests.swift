@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreHAR
 import HTTPCoreTestPeers
 import HTTPCoreTesting

@@ -8,6 +8,7 @@ import HTTPCoreLoopback
 import HTTPCoreTestPeers
 
 @testable import HTTPCore
+import HTTPCoreGenAI
 
 /// Real exchanges through `URLSessionClient` and a loopback server, recorded, written to a
 /// file, and read back by PyPI's haralyzer with the HAR 1.2 field rules (`HARConsumer`).

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreConcurrency
 import HTTPCoreTestPeers
 import HTTPCoreTesting
@@ -25,10 +26,9 @@ final class ConsoleObserverGenAITests: XCTestCase {
         let fixture = GenAIFixture.anthropicStream
         for policy in [HTTPCorePolicy.debug, .release] {
             let lines = try await printed(fixture, policy: policy) { ConsoleObserver(write: $0) }
-            XCTAssertNotNil(policy.genAI, "recognition is on by default")
             XCTAssertEqual(lines, [
                 "POST https://api.anthropic.com/v1/messages -> 200 (<t>, 277 B up, \(fixture.responseBody.utf8.count) B down)"
-                    + " [LLM: claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop]",
+                    + " [genAI: claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop]",
             ])
         }
     }
@@ -37,7 +37,7 @@ final class ConsoleObserverGenAITests: XCTestCase {
         let lines = try await printed(.openAIChatCompletion, policy: .release) { ConsoleObserver(write: $0) }
         XCTAssertEqual(lines, [
             "POST https://api.openai.com/v1/chat/completions -> 200 (<t>, 122 B up, \(GenAIFixture.openAIChatCompletion.responseBody.utf8.count) B down)"
-                + " [LLM: o4-mini-2025-04-16 · 1,380 in, 1,998 out tokens · stop, length]",
+                + " [genAI: o4-mini-2025-04-16 · 1,380 in, 1,998 out tokens · stop, length]",
         ])
     }
 
@@ -103,7 +103,7 @@ final class ConsoleObserverGenAITests: XCTestCase {
         console.handle(event)
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, [
-            "POST https://api.anthropic.com/v1/messages -> 200 (2000.0 ms, 0 B up, 0 B down) [LLM: claude-sonnet-4 · no usage · error overloaded_error]",
+            "POST https://api.anthropic.com/v1/messages -> 200 (2000.0 ms, 0 B up, 0 B down) [genAI: claude-sonnet-4 · no usage · error overloaded_error]",
         ])
     }
 }

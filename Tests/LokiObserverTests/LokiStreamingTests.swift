@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreTesting
 import LokiObserver
 import XCTest

@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreConcurrency
 import HTTPCoreHAR
 import HTTPCoreLoopback
@@ -30,7 +31,7 @@ struct Outputs {
     /// A GenAI span as `GenAISpanObserver` makes it from an LLM call's terminal event.
     struct Span {
         let name: String
-        let attributes: [String: GenAIAttributeValue]
+        let attributes: [String: HTTPExchangeNote.Value]
     }
 
     /// Outputs whose dev-see and Loki sinks mask with `sinkRedactor` on top of the client's
@@ -79,10 +80,10 @@ struct Outputs {
     func recognizingLLMCalls(_ policy: HTTPCorePolicy = .debug) -> HTTPCorePolicy {
         var policy = policy
         let host = GenAIHostPattern.localhost(port: Int(api.port))
-        policy.genAI = GenAIRecognizer(additionalRoutes: [
+        policy.interpreters = [GenAIRecognizer(additionalRoutes: [
             GenAIRoute(provider: GenAIProvider("local"), host: host, api: .openAICompatible(basePath: "/v1")),
             GenAIRoute(provider: .gcpGemini, host: host, api: .gemini),
-        ])
+        ])]
         return policy
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreLoopback
 import XCTest
 
@@ -85,7 +86,7 @@ final class OutputsLLMSecretsTests: XCTestCase {
     // MARK: GenAI facts
 
     /// The `genAI` attributes dev-see stored and HAR wrote, and the span's.
-    private func attributes(_ shown: Shown) throws -> (devSee: [String: Any], har: [String: Any], span: [String: GenAIAttributeValue]) {
+    private func attributes(_ shown: Shown) throws -> (devSee: [String: Any], har: [String: Any], span: [String: HTTPExchangeNote.Value]) {
         let devSee = try XCTUnwrap(shown.devSee.first?["genAI"] as? [String: Any])
         let har = try XCTUnwrap((shown.har.first?["_genAI"] as? [String: Any])?["attributes"] as? [String: Any])
         let span = try XCTUnwrap(shown.spans.first).attributes

@@ -63,17 +63,12 @@ struct LogEntry: Sendable {
     /// What a streamed exchange came to, or the message a message log shows; boxed, so that
     /// the many logs of exchanges sent whole pay one word for it in the buffer.
     var streaming: Streaming? = nil
-    /// The LLM call the exchange was (``/HTTPCore/HTTPEvent/genAI``), boxed like ``streaming``.
-    var genAI: GenAICall? = nil
-
-    /// An LLM call's facts, in a box of one word.
-    indirect enum GenAICall: Sendable {
-        case exchange(GenAIExchange)
-
-        var exchange: GenAIExchange {
-            switch self { case .exchange(let exchange): exchange }
-        }
-    }
+    /// What interpreters derived from the exchange (``/HTTPCore/HTTPEvent/attachments``);
+    /// an empty array costs no allocation.
+    var attachments: [any HTTPExchangeAttachment] = []
+    /// The interpreters of the event's policy, which may know a stream's shape
+    /// (``/HTTPCore/StreamAnswer``).
+    var interpreters: [any HTTPExchangeInterpreter] = []
 
     /// The streaming part of a log.
     indirect enum Streaming: Sendable {
@@ -139,8 +134,8 @@ struct LogEntry: Sendable {
             total + (body.map { HeapCost.data($0.data) + ($0.contentType.map(HeapCost.string) ?? 0) } ?? 0)
         }
         let box = streaming == nil ? 0 : 2 * MemoryLayout<StreamMessageLog>.size + HeapCost.allocation
-        let call = genAI.map { HeapCost.exchange($0.exchange) } ?? 0
-        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box + call
+        let attached = attachments.isEmpty ? 0 : HeapCost.array + attachments.reduce(0) { $0 + HeapCost.attachment($1) }
+        return HeapCost.bufferSlot + strings + headerBytes + metadataBytes + bodies + box + attached
     }
 }
 
@@ -170,20 +165,10 @@ enum HeapCost {
         values.isEmpty ? 0 : array + values.reduce(0) { $0 + 16 + string($1) }
     }
 
-    /// An LLM call's facts in their box, with every string they hold: those read from the
-    /// bodies (a model name, a stop sequence) can be as long as the bodies were.
-    static func exchange(_ call: GenAIExchange) -> Int {
-        let (recognition, request, response) = (call.recognition, call.request, call.response)
-        // `errorType` is usually the response's `errorCode`, one string shared by both.
-        let errorCode = response.errorCode == call.errorType ? nil : response.errorCode
-        let texts = [
-            recognition.provider.name, recognition.operation.name, recognition.modelInPath, recognition.serverAddress,
-            request.model, response.id, response.model, errorCode, call.errorType,
-        ]
-        let lists = [request.stopSequences ?? [], response.finishReasons, response.providerFinishReasons]
-        let intervals = response.outputChunkIntervals.isEmpty ? 0 : array + MemoryLayout<Double>.stride * response.outputChunkIntervals.count
-        return MemoryLayout<GenAIExchange>.size + allocation + texts.reduce(0) { $0 + ($1.map(string) ?? 0) }
-            + lists.reduce(0) { $0 + strings($1) } + intervals
+    /// An attachment, as it counts what it keeps alive (``/HTTPCore/RetainedBytesCounting``), or
+    /// one allocation when it does not say.
+    static func attachment(_ attachment: any HTTPExchangeAttachment) -> Int {
+        16 + ((attachment as? any RetainedBytesCounting)?.retainedByteCount ?? allocation)
     }
 }
 
@@ -259,7 +244,8 @@ extension LogEntry {
             redactedBy: event.redactor
         )
         isRetriedAttempt = event.name == .requestRetried
-        genAI = event.genAI.map(GenAICall.exchange)
+        attachments = event.attachments
+        interpreters = event.interpreters
         redirectedFrom = response?.redirection.map {
             RedirectOrigin(method: event.request.method.rawValue, url: event.request.url, redirection: $0)
         }

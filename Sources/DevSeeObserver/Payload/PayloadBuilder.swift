@@ -29,12 +29,12 @@ struct PayloadBuilder: Sendable {
     static let maximumMetadataCount = 32
     static let maximumMetadataKeyBytes = 128
     static let maximumMetadataValueBytes = 1024
-    /// The most UTF-8 bytes of each string of an LLM call's facts (model, response id, error
-    /// type, each stop sequence and finish reason), the `…` that marks a cut included.
-    static let maximumGenAIStringBytes = 256
-    /// The most values of each list of an LLM call's facts (stop sequences, finish reasons),
-    /// the `…` that marks a cut included.
-    static let maximumGenAIListCount = 16
+    /// The most UTF-8 bytes of a note's summary and of each of its string values (a model, a
+    /// response id, each stop sequence and finish reason), the `…` that marks a cut included.
+    static let maximumNoteStringBytes = 256
+    /// The most values of each list of a note (stop sequences, finish reasons), the `…` that
+    /// marks a cut included.
+    static let maximumNoteListCount = 16
 
     let appId: String
     let redactor: Redactor
@@ -50,7 +50,7 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
-        entry.genAI = captured.genAI.map { .exchange($0.exchange.redacted(by: redactor).boundedForDevSee) }
+        let notes = captured.attachments.map { $0.note(redactedBy: redactor == .none ? captured.redactedBy ?? .none : redactor).boundedForDevSee }
         if let correlation = captured.correlation, let name = correlation.headerName,
             redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
         {
@@ -75,21 +75,21 @@ struct PayloadBuilder: Sendable {
         let answer = entry.stream == nil ? nil : redactedResponse.flatMap { body in
             StreamAnswer(
                 body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated,
-                redactedBy: [captured.redactedBy, redactor].compactMap { $0 }
+                redactedBy: [captured.redactedBy, redactor].compactMap { $0 }, readBy: captured.interpreters
             )
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
         // line of its own before the body when a response came.
-        // An LLM call's facts at a glance come next, above the answer (see `genAINote`).
+        // What interpreters derived comes next, at a glance, above the answer (see `notesLine`).
         let errorLine = Self.joined(
-            Self.joined(Self.joined(attemptNote(entry), errorText(entry)), genAINote(entry)), streamNote(entry, answer: answer)
+            Self.joined(Self.joined(attemptNote(entry), errorText(entry)), notesLine(notes)), streamNote(entry, answer: answer)
         )
-        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer).count
+        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer, notes: notes).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
         let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
         let sizes = (requestText.map(JSONString.escapedLength) ?? 0, responseText.map(JSONString.escapedLength) ?? 0)
         guard sizes.0 + sizes.1 > room else {
-            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText), answer: answer)
+            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText), answer: answer, notes: notes)
         }
         let requestRoom = sizes.1 <= room / 2 ? room - sizes.1 : max(room / 2, room - sizes.1)
         let responseRoom = room - min(sizes.0, requestRoom)
@@ -100,7 +100,7 @@ struct PayloadBuilder: Sendable {
                 errorLine,
                 responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
             ),
-            answer: answer
+            answer: answer, notes: notes
         )
     }
 
@@ -131,7 +131,9 @@ struct PayloadBuilder: Sendable {
     }
 
     /// The payload of an entry whose fields are already redacted.
-    private func encode(_ entry: LogEntry, requestBody: String?, responseBody: String?, answer: StreamAnswer?) -> [UInt8] {
+    private func encode(
+        _ entry: LogEntry, requestBody: String?, responseBody: String?, answer: StreamAnswer?, notes: [HTTPExchangeNote]
+    ) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         let shown = Self.shownOutcome(entry)
@@ -172,13 +174,13 @@ struct PayloadBuilder: Sendable {
             if let answer {
                 // Stored, not shown by the viewer (its body starts with it): for `devsee-tail` and tools.
                 writer.string("streamAnswer", answer.text)
-                writer.string("streamAnswerShape", answer.shape.rawValue)
+                writer.string("streamAnswerShape", answer.shape)
             }
         }
-        if let call = entry.genAI?.exchange {
-            // Stored, not shown by the viewer (the body's `[llm]` line is): for tools.
-            writer.key("genAI")
-            call.writeAttributes(to: &writer)
+        for note in notes {
+            // Stored, not shown by the viewer (the body's `[name]` line is): for tools.
+            writer.key(note.name)
+            note.writeAttributes(to: &writer)
         }
         writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
@@ -261,10 +263,10 @@ struct PayloadBuilder: Sendable {
         return "\(prefix) \(reason) after \(DurationText.format(milliseconds: duration(entry)))"
     }
 
-    /// The line of an LLM call in the viewer, which shows no other field: `[llm] ` and its
-    /// ``/HTTPCore/GenAIExchange/summary``, `[llm] claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
-    private func genAINote(_ entry: LogEntry) -> String? {
-        entry.genAI.map { "[llm] \($0.exchange.summary)" }
+    /// The lines of the exchange's notes in the viewer, which shows no other field: each
+    /// note's name and summary, `[genAI] claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
+    private func notesLine(_ notes: [HTTPExchangeNote]) -> String? {
+        notes.isEmpty ? nil : notes.map { "[\($0.name)] \($0.summary)" }.joined(separator: "\n")
     }
 
     /// The start of a streamed response's body in the viewer, which shows no other field: how
@@ -279,7 +281,7 @@ struct PayloadBuilder: Sendable {
             note += ", \(stream.unloggedMessageCount) without a log of their own"
         }
         guard let answer else { return note }
-        let label = answer.shape == .data ? "their data" : "the \(answer.shape.rawValue) answer"
+        let label = answer.shape == StreamAnswer.dataShape ? "their data" : "the \(answer.shape) answer"
         return note + ", \(label)\(answer.isTruncated ? " (cut)" : ""):\n" + answer.text + "\n\n[events]"
     }
 

@@ -9,9 +9,11 @@ extension HTTPTransportClient {
     /// and the transport (``HTTPTransport/perform(_:body:)``), which is handed the exchange's
     /// deadline and ends the wait for the head by it; a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
-    /// and JSON lines for observers, without holding more than those caps. For an LLM call
-    /// (``HTTPCorePolicy/genAI``), it also reads every message, or a JSON body, for the
-    /// terminal event's ``HTTPEvent/genAI``, each up to ``HTTPCorePolicy/maximumGenAIMessageBytes``.
+    /// and JSON lines for observers, without holding more than those caps. When the policy's
+    /// interpreters read the exchange (``HTTPCorePolicy/interpreters``), it also shows them the
+    /// head, every chunk and every message, each message up to
+    /// ``HTTPExchangeReadingLimits/maximumMessageBytes``, for the terminal event's
+    /// ``HTTPEvent/attachments``.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var outgoing = request
         if body != nil { outgoing.body = nil }
@@ -22,11 +24,11 @@ extension HTTPTransportClient {
         let correlation = added ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation, isStreamed: true)
-        let readsGenAI = readsGenAI
+        let interprets = interprets
         configuration.dispatcher.emit(.requestCreated) { HTTPEvent(name: $0, request: created, attempt: 0) }
         let start = Moment.now()
         let exchange = MiddlewareExchange(
-            request: request, bodyLength: bodyLength, created: created, readsGenAI: readsGenAI,
+            request: request, bodyLength: bodyLength, created: created, interprets: interprets,
             deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false
         )
         if let invalid {
@@ -116,7 +118,7 @@ extension HTTPTransportClient {
             ) }
             let responseTap = messageTap(
                 for: head, request: record, headRecord: headRecord, attempt: number, timing: timing, began: start,
-                genAI: exchange.readsGenAI ? recognizedGenAI(request) : nil
+                readings: exchange.interprets ? readings(for: request) : []
             )
             exchange.attempts.end(AttemptLog.Attempt(
                 number: number, request: record, response: headRecord, error: nil, startedAt: start.date, ended: ended,
@@ -128,12 +130,12 @@ extension HTTPTransportClient {
     }
 
     /// The tap of a response body: its capture, its messages emitted as events when the
-    /// policy captures bodies, and, for the LLM call `genAI`, the reading of its response, whose
+    /// policy captures bodies, and the interpreters' `readings` of the response, whose
     /// arrival times count from `began`, the start of the attempt that got it (not of the
-    /// exchange: middlewares, earlier attempts and their backoff are not the model's time).
+    /// exchange: middlewares, earlier attempts and their backoff are not the server's time).
     private func messageTap(
         for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
-        began: Moment, genAI: GenAIRecognition?
+        began: Moment, readings: [any HTTPExchangeReading]
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
         if sharedPolicy.policy.bodyCapture == .omitted {
@@ -153,7 +155,7 @@ extension HTTPTransportClient {
         return BodyTap(
             captureLimit: sharedPolicy.policy.capturedBodyBytes, contentType: head.headers["Content-Type"],
             messages: sharedPolicy.policy.streamMessages,
-            onMessage: emit, genAI: genAI.map { ($0, head.headers, began.uptimeNanoseconds) }
+            onMessage: emit, readings: readings, head: head, began: began.uptimeNanoseconds
         )
     }
 
@@ -171,7 +173,7 @@ extension HTTPTransportClient {
 
     /// Emits the terminal event of a streaming exchange: after its body ended, failed or was
     /// given up (`head` set), or when no head came; for an LLM call (its request as it last
-    /// went out), with what its response said until then. `created`: the exchange's record,
+    /// went out), with what the interpreters derived from it. `created`: the exchange's record,
     /// which a streamed exchange always makes, observed or not; the terminal event describes it
     /// when no attempt was made.
     private func endStream(
@@ -204,7 +206,8 @@ extension HTTPTransportClient {
         configuration.dispatcher.emit(name) { HTTPEvent(
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
-            genAI: exchange.readsGenAI ? streamedGenAI(request, head: head, tap: responseTap, error: error) : nil
+            attachments: exchange.interprets
+                ? Self.finish(responseTap?.readings ?? readings(for: request.request), request: request, response: head, error: error) : []
         ) }
     }
 }

@@ -52,15 +52,12 @@ import HTTPCoreText
 /// (and, with no middleware either, makes no record): an observer subscribing during that
 /// exchange sees none of it rather than part, and the client costs the transport call alone.
 ///
-/// LLM calls: an observed exchange's request, as it last went out (a middleware may move the
-/// call to another provider), is checked against the policy's recognizer
-/// (``HTTPCorePolicy/genAI``) when its terminal event is built, and a streamed attempt's as its
-/// response head arrives: a comparison for a request that is not a `POST` and a scan of the
-/// URL's host for one to another host. For an LLM call, the terminal event carries its facts
-/// (``HTTPEvent/genAI``), whatever the policy lets events show: a streamed call's messages are
-/// read as they pass, on the reading task; a buffered call's bodies, and a streamed JSON body,
-/// when an observer first reads ``HTTPEvent/genAI`` (a sink, on its worker), not as the event
-/// is emitted.
+/// Interpreters: an observed exchange's request, as it last went out, is offered to the
+/// policy's interpreters (``HTTPCorePolicy/interpreters``) when its terminal event is built,
+/// and a streamed attempt's as its response head arrives. What they derive rides on the
+/// terminal event (``HTTPEvent/attachments``): a streamed call's body is shown to them as it
+/// passes, on the reading task; a buffered call's is read when an observer first reads the
+/// attachment (a sink, on its worker), not as the event is emitted.
 public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public var transport: Transport { configuration.transport }
@@ -267,14 +264,14 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
             configuration.dispatcher.emit(.requestSucceeded) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, response: response, startedAt: startedAt, ended: ended,
                 attemptTiming: attemptTiming,
-                genAI: bufferedGenAI(request, response: value, error: nil)
+                attachments: bufferedAttachments(request, response: value, error: nil)
             ) }
             return value
         case .failure(let error):
             let name: HTTPEvent.Name = error.code == .cancelled ? .requestCancelled : .requestFailed
             configuration.dispatcher.emit(name) { HTTPEvent(
                 name: $0, request: request, attempt: attempt, error: error, startedAt: startedAt, ended: ended, attemptTiming: attemptTiming,
-                genAI: bufferedGenAI(request, response: nil, error: error)
+                attachments: bufferedAttachments(request, response: nil, error: error)
             ) }
             throw error
         }

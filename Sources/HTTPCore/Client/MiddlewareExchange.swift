@@ -23,22 +23,21 @@ struct MiddlewareExchange: Sendable {
     /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
     /// streams it (``HTTPClient/send(_:body:)``).
     let buffers: Bool
-    /// Whether a streamed attempt's response is read for an LLM call's facts
-    /// (``HTTPCorePolicy/genAI``) when its request, as it goes out, is one: decided once, as
-    /// the exchange begins.
-    let readsGenAI: Bool
+    /// Whether a streamed attempt's response is shown to the policy's interpreters
+    /// (``HTTPCorePolicy/interpreters``): decided once, as the exchange begins.
+    let interprets: Bool
 
     /// An exchange of `request` (recorded as `created` when observed), checked with a body of
     /// `bodyLength` (by default its ``HTTPRequest/body``'s), that must be over by `deadline`,
-    /// with no attempt yet; `readsGenAI`: whether its attempts read LLM calls.
+    /// with no attempt yet; `interprets`: whether interpreters read its attempts.
     init(
-        request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, readsGenAI: Bool = false, deadline: DispatchTime?,
+        request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, interprets: Bool = false, deadline: DispatchTime?,
         buffers: Bool
     ) {
         self.request = request
         self.bodyLength = bodyLength ?? .known(Int64(request.body?.count ?? 0))
         self.created = created
-        self.readsGenAI = readsGenAI
+        self.interprets = interprets
         self.buffers = buffers
         attempts = AttemptLog()
         context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)

@@ -11,9 +11,8 @@ import Foundation
 /// observer.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 0.2))
 /// ```
 ///
-/// A terminal event can carry the LLM call the exchange was: make one with
-/// ``GenAIExchange/init(recognition:request:response:statusCode:error:)`` from a
-/// ``GenAIRecognizer`` recognition, and pass it as `genAI:`.
+/// A terminal event can carry what an interpreter derived from the exchange: pass it as
+/// `attachments:` (``HTTPEvent/attachments``).
 ///
 /// Each event is what a client would emit for the same exchange: the policy redacts the
 /// request, response, error and messages the same way when they are read (`.default` unless
@@ -86,33 +85,33 @@ extension HTTPEvent {
     }
 
     /// `http.request.succeeded`: the exchange, started at `startedAt`, ended at `endedAt`
-    /// with `response`, after `attempt` attempts; `genAI`, the LLM call it was, if any
-    /// (``HTTPEvent/genAI``).
+    /// with `response`, after `attempt` attempts; `attachments`, what interpreters derived from
+    /// it (``HTTPEvent/attachments``).
     public static func requestSucceeded(
         _ response: HTTPResponse, to request: HTTPRequest, attempt: Int = 1, startedAt: Date, endedAt: Date,
-        policy: HTTPCorePolicy = .default, genAI: GenAIExchange? = nil
+        policy: HTTPCorePolicy = .default, attachments: [any HTTPExchangeAttachment] = []
     ) -> HTTPEvent {
         let ended = span(startedAt, endedAt)
         return HTTPEvent(
             name: .requestSucceeded, request: record(request, policy), attempt: attempt,
             response: ResponseRecord(response: response, policy: policy), startedAt: startedAt, ended: ended,
-            attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI.map(GenAIExchangeRecord.init)
+            attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), attachments: attachments
         )
     }
 
     /// `http.request.failed`: the exchange ended with `error` (a body that failed after its
     /// `response` head arrived carries both), or `http.request.cancelled` when `error` is
-    /// ``HTTPError/cancelled``, as a client names it; `genAI`, the LLM call it was, if any,
-    /// with what arrived before the end (``HTTPEvent/genAI``).
+    /// ``HTTPError/cancelled``, as a client names it; `attachments`, what interpreters derived from it,
+    /// with what arrived before the end (``HTTPEvent/attachments``).
     public static func requestFailed(
         _ error: HTTPError, request: HTTPRequest, response: HTTPResponse? = nil, attempt: Int = 1, startedAt: Date, endedAt: Date,
-        policy: HTTPCorePolicy = .default, genAI: GenAIExchange? = nil
+        policy: HTTPCorePolicy = .default, attachments: [any HTTPExchangeAttachment] = []
     ) -> HTTPEvent {
         let ended = span(startedAt, endedAt)
         return HTTPEvent(
             name: error.code == .cancelled ? .requestCancelled : .requestFailed, request: record(request, policy), attempt: attempt,
             response: response.map { ResponseRecord(response: $0, policy: policy) }, error: error, startedAt: startedAt,
-            ended: ended, attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), genAI: genAI.map(GenAIExchangeRecord.init)
+            ended: ended, attemptTiming: AttemptTiming(startedAt: startedAt, ended: ended), attachments: attachments
         )
     }
 

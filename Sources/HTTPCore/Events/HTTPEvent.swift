@@ -282,23 +282,6 @@ public struct HTTPEvent: Sendable {
     var messageRecord: StreamMessageRecord? { storage.messageRecord }
     var streamSummary: StreamSummary? { storage.streamSummary }
 
-    /// On the terminal event of an exchange whose request the policy's recognizer
-    /// (``HTTPCorePolicy/genAI``) took for an LLM call: the call's OpenTelemetry GenAI facts,
-    /// derived from the raw exchange (request parameters, response id and model, finish
-    /// reasons, token usage, time to first chunk, `error.type`); `nil` on every other event,
-    /// for other exchanges, and with recognition off.
-    ///
-    /// A call cut short (a failed, cancelled or timed-out stream) carries what arrived until
-    /// then, with its ``GenAIExchange/errorType``. It holds no prompt or completion text; its
-    /// stop sequences only when the policy captures bodies, redacted.
-    ///
-    /// A client's event derives the facts on the first read, once for every observer: the
-    /// first reader (a sink's worker, usually) pays for parsing a body read whole.
-    public var genAI: GenAIExchange? { storage.genAI?.exchange }
-
-    /// The record behind ``genAI``, whose facts are derived on first read.
-    var genAIRecord: GenAIExchangeRecord? { storage.genAI }
-
     // The summary below reads the raw request, not the redacted ``request``: none of it is
     // something the redactor masks (it removes a URL's userinfo and masks query, fragment,
     // header, body and metadata values, never the method, scheme, host or port), so it is
@@ -326,8 +309,8 @@ public struct HTTPEvent: Sendable {
 
     /// Bytes this event keeps alive (raw request and response, their records and caches), for
     /// the accounting of observers that hold events: string and body bytes plus about 64
-    /// bytes per allocation, 2 KiB for the records, and for an LLM call the strings and arrays
-    /// of its facts (``GenAIExchangeRecord/retainedByteCount``).
+    /// bytes per allocation, 2 KiB for the records, and what its attachments keep
+    /// (``RetainedBytesCounting``).
     package var retainedByteCount: Int {
         let allocation = Self.allocationByteCount
         let request = requestRecord.request
@@ -338,7 +321,7 @@ public struct HTTPEvent: Sendable {
         let metadataBytes = request.metadata.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 * allocation }
         return 2048 + request.url.absoluteString.utf8.count + headerBytes + metadataBytes
             + (request.body?.count ?? 0) + (responseRecord?.response.body.count ?? 0) + (messageRecord?.raw.data.count ?? 0)
-            + (storage.genAI?.retainedByteCount ?? 0)
+            + storage.attachments.reduce(0) { $0 + (($1 as? any RetainedBytesCounting)?.retainedByteCount ?? 0) }
     }
 
     /// Bytes a `responseMessage` event keeps alive beyond the records it shares with the other
@@ -368,9 +351,9 @@ public struct HTTPEvent: Sendable {
 
     /// Everything the event holds, behind one reference: an event is copied into each
     /// observer's queue, its batch and its handler, and a copy is then one retain.
-    private let storage: Storage
+    let storage: Storage
 
-    private final class Storage: Sendable {
+    final class Storage: Sendable {
         let name: Name
         let timestamp: Date
         let attempt: Int
@@ -383,13 +366,13 @@ public struct HTTPEvent: Sendable {
         let responseRecord: ResponseRecord?
         let messageRecord: StreamMessageRecord?
         let streamSummary: StreamSummary?
-        /// Behind a reference of its own: most events carry none, and this keeps theirs small.
-        let genAI: GenAIExchangeRecord?
+        /// Empty on all but some terminal events, which costs no allocation.
+        let attachments: [any HTTPExchangeAttachment]
 
         init(
             name: Name, timestamp: Date, attempt: Int, startedAt: Date?, endedAt: Date?, durationMilliseconds: Double?,
             attemptTiming: AttemptTiming?, errorRecord: ErrorRecord?, requestRecord: RequestRecord, responseRecord: ResponseRecord?,
-            messageRecord: StreamMessageRecord?, streamSummary: StreamSummary?, genAI: GenAIExchangeRecord?
+            messageRecord: StreamMessageRecord?, streamSummary: StreamSummary?, attachments: [any HTTPExchangeAttachment]
         ) {
             self.name = name
             self.timestamp = timestamp
@@ -403,7 +386,7 @@ public struct HTTPEvent: Sendable {
             self.responseRecord = responseRecord
             self.messageRecord = messageRecord
             self.streamSummary = streamSummary
-            self.genAI = genAI
+            self.attachments = attachments
         }
     }
 
@@ -418,7 +401,7 @@ public struct HTTPEvent: Sendable {
         attemptTiming: AttemptTiming? = nil,
         message: StreamMessageRecord? = nil,
         streamSummary: StreamSummary? = nil,
-        genAI: GenAIExchangeRecord? = nil,
+        attachments: [any HTTPExchangeAttachment] = [],
         timestamp: Date? = nil
     ) {
         storage = Storage(
@@ -434,7 +417,7 @@ public struct HTTPEvent: Sendable {
             responseRecord: response,
             messageRecord: message,
             streamSummary: streamSummary,
-            genAI: genAI
+            attachments: attachments
         )
     }
 }

@@ -78,7 +78,7 @@ public final class HTTPEventDispatcher: Sendable {
     /// Hands an event to every subscribed observer: for the package's benchmarks and tests.
     /// Clients are built on ``HTTPTransport``, and ``HTTPTransportClient`` emits every event;
     /// to test an observer, hand it events made as values
-    /// (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:genAI:)`` and the other
+    /// (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:attachments:)`` and the other
     /// factories).
     package func emit(_ event: HTTPEvent) {
         emit(event.name) { _ in event }

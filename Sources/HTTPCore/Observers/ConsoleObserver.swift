@@ -158,7 +158,8 @@ public struct ConsoleObserver: HTTPObserver {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
         case .requestSucceeded:
-            HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError || event.genAI?.errorType != nil ? .warning : .info
+            HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError || notes(of: event).contains(where: \.reportsFailure)
+                ? .warning : .info
         default: .debug
         }
     }
@@ -168,7 +169,8 @@ public struct ConsoleObserver: HTTPObserver {
     /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes);
-    /// an LLM call's line ends with its summary, `[LLM: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`.
+    /// a line ends with the summaries of the exchange's notes (``HTTPEvent/attachments``),
+    /// `[genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`.
     public static func line(for event: HTTPEvent) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
@@ -185,8 +187,13 @@ public struct ConsoleObserver: HTTPObserver {
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
         if event.name.isTerminal, event.attempt > 1 { details.append("\(event.attempt) attempts") }
         let route = event.redirectRoute ?? "\(request.method) \(request.url)"
-        let call = event.genAI.map { " [LLM: \($0.summary)]" } ?? ""
-        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(call)"
+        let notes = notes(of: event).map { " [\($0.name): \($0.summary)]" }.joined()
+        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(notes)"
+    }
+
+    /// The notes of the event's attachments, masked by its policy's redactor.
+    private static func notes(of event: HTTPEvent) -> [HTTPExchangeNote] {
+        event.attachments.isEmpty ? [] : event.notes(redactedBy: event.redactor)
     }
 
     private static func blocks(for event: HTTPEvent, body: BodyRendering) -> String {
@@ -203,11 +210,11 @@ public struct ConsoleObserver: HTTPObserver {
             if event.isStreamed, body != .sizeOnly, let data = response.body,
                 let answer = StreamAnswer(
                     body: data, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated,
-                    redactedBy: [event.redactor]
+                    redactedBy: [event.redactor], readBy: event.interpreters
                 )
             {
                 // The answer the stream carried, before the events it came in.
-                let label = answer.shape == .data ? "data" : answer.shape.rawValue
+                let label = answer.shape
                 lines.append("  answer (\(label), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : ""):")
                 lines += answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             }
@@ -216,7 +223,7 @@ public struct ConsoleObserver: HTTPObserver {
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
         }
-        if let call = event.genAI { lines.append("[LLM] \(call.summary)") }
+        lines += notes(of: event).map { "[\($0.name)] \($0.summary)" }
         return lines.joined(separator: "\n")
     }
 

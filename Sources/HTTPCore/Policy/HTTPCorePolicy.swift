@@ -64,32 +64,15 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// header's value would be.
     public var reportedCorrelationHeaderNames: [String]
 
-    /// Which requests are LLM calls, whose terminal event carries the facts derived from
-    /// them (``HTTPEvent/genAI``); ``GenAIRecognizer/standard`` by default, `nil` to
-    /// recognise none.
+    /// The interpreters that read meaning into observed exchanges, in order; what they derive
+    /// rides on the terminal event (``HTTPEvent/attachments``). None by default: add one with
+    /// ``interpreting(_:)`` (the GenAI facts of LLM calls: `.interpreting(.genAI)`, from
+    /// HTTPCoreGenAI).
     ///
-    /// A client recognises an observed exchange's request once, when the exchange begins, by
-    /// method, host and path: a request that is not a `POST` costs one comparison, and an
-    /// exchange nobody observes costs nothing. For a recognised call it reads the raw
-    /// exchange, whatever ``bodyCapture`` and ``streamMessages`` say (events still show only
-    /// what they allow, redacted):
-    /// - the request parameters, from the request body when it was sent whole; a streamed
-    ///   request body only as far as ``bodyCapture`` captured it (with
-    ///   ``BodyCapture/omitted``, none: only a model named in the path is known); its stop
-    ///   sequences, the caller's text, only when bodies are captured, each through
-    ///   ``redactor``;
-    /// - a buffered response's body and headers, once, when an observer first reads the
-    ///   terminal event's ``HTTPEvent/genAI`` (the request body too);
-    /// - a streamed response's server-sent events or JSON lines, every one, kept privately
-    ///   with their arrival times as they pass and parsed when an observer first reads the
-    ///   terminal event's ``HTTPEvent/genAI`` (at most 256 KiB of them kept unread: past
-    ///   that, those kept are parsed on the reading task to make room); or its JSON body,
-    ///   kept privately until it ends.
-    ///
-    /// Each body, buffered or streamed, is read up to ``maximumGenAIBodyBytes``, so a JSON
-    /// answer gives the same facts either way; each message of a stream up to
-    /// ``maximumGenAIMessageBytes``.
-    public var genAI: GenAIRecognizer?
+    /// A client offers an observed exchange's request to each, once, on the request's task,
+    /// and shows the ones that read it what comes back, whatever ``bodyCapture`` and
+    /// ``streamMessages`` say (events still show only what they allow, redacted).
+    public var interpreters: [any HTTPExchangeInterpreter]
 
     /// The default correlation header name.
     public static let defaultCorrelationHeaderName = "X-Correlation-ID"
@@ -98,19 +81,41 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// `X-Request-ID`, `traceparent`.
     public static let defaultReportedCorrelationHeaderNames = ["X-Correlation-ID", "X-Request-ID", "traceparent"]
 
-    /// Creates a policy.
+    /// Creates a policy; with no arguments, the ``default`` one.
+    ///
+    /// - Parameters:
+    ///   - redactor: The redaction engine; ``/HTTPCoreRedaction/Redactor/standard`` by default.
+    ///   - bodyCapture: Whether events carry bodies: captured up to 64 KiB in DEBUG builds,
+    ///     omitted otherwise.
+    ///   - correlationHeaderName: The header that carries a correlation id on each request.
+    ///   - reportedCorrelationHeaderNames: Headers reported as the correlation id.
+    ///   - interpreters: The interpreters that read observed exchanges.
     public init(
         redactor: Redactor = .standard,
-        bodyCapture: BodyCapture = .captured(maxBytes: 64 * 1024),
+        bodyCapture: BodyCapture = HTTPCorePolicy.defaultBodyCapture,
         correlationHeaderName: String? = nil,
         reportedCorrelationHeaderNames: [String] = HTTPCorePolicy.defaultReportedCorrelationHeaderNames,
-        genAI: GenAIRecognizer? = .standard
+        interpreters: [any HTTPExchangeInterpreter] = []
     ) {
         self.redactor = redactor
         self.bodyCapture = bodyCapture
         self.correlationHeaderName = correlationHeaderName
         self.reportedCorrelationHeaderNames = reportedCorrelationHeaderNames
-        self.genAI = genAI
+        self.interpreters = interpreters
+    }
+
+    /// This policy with `interpreter` read after its other interpreters.
+    ///
+    /// ```swift
+    /// let client = URLSessionClient(policy: .default.interpreting(.genAI))
+    /// ```
+    ///
+    /// - Parameter interpreter: The interpreter to add.
+    /// - Returns: The policy with the interpreter added.
+    public func interpreting(_ interpreter: some HTTPExchangeInterpreter) -> HTTPCorePolicy {
+        var policy = self
+        policy.interpreters.append(interpreter)
+        return policy
     }
 
     /// The first of ``reportedCorrelationHeaderNames`` that `headers` carry, with its value.
@@ -121,38 +126,24 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         return nil
     }
 
-    /// The most bytes of a body that a client reads for an LLM call's facts (``genAI``): a
-    /// request body, or a response's body, buffered or streamed (a JSON answer read through
-    /// the streaming API). A longer one is not read, and the facts it holds are left out, so
-    /// that reading costs bounded time: 4 MiB. A buffered body is the one the exchange holds
-    /// anyway; a streamed one is kept by the response's tap, beside what the caller reads,
-    /// until it ends or passes this bound.
-    public static let maximumGenAIBodyBytes = 4 << 20
-
-    /// The most bytes of one message of a streamed LLM response (a server-sent event's data,
-    /// a JSON line) that a client reads for the call's facts (``genAI``): 256 KiB.
-    ///
-    /// A streamed response's tap keeps the message being assembled beside what
-    /// ``streamMessages`` keeps (its line and its data, so about twice this). A longer message
-    /// still counts as a message (``GenAIResponse/messageCount``) but its facts are left out.
-    /// A streamed JSON body is not made of messages: it is read up to
-    /// ``maximumGenAIBodyBytes``.
-    public static let maximumGenAIMessageBytes = 256 << 10
-
     /// Bodies captured, redacted and capped at 64 KiB; the default in DEBUG builds.
     public static let debug = HTTPCorePolicy(bodyCapture: .captured(maxBytes: 64 * 1024))
 
     /// Bodies omitted; the default in release builds.
     public static let release = HTTPCorePolicy(bodyCapture: .omitted)
 
-    /// ``debug`` in DEBUG builds, ``release`` otherwise.
-    public static var `default`: HTTPCorePolicy {
+    /// What ``default`` and ``init(redactor:bodyCapture:correlationHeaderName:reportedCorrelationHeaderNames:interpreters:)``
+    /// capture: bodies up to 64 KiB in DEBUG builds, none otherwise.
+    public static var defaultBodyCapture: BodyCapture {
         #if DEBUG
-        debug
+        .captured(maxBytes: 64 * 1024)
         #else
-        release
+        .omitted
         #endif
     }
+
+    /// ``debug`` in DEBUG builds, ``release`` otherwise: `HTTPCorePolicy()`.
+    public static var `default`: HTTPCorePolicy { HTTPCorePolicy() }
 
     /// The most body bytes events show: the capture cap, 0 when bodies are omitted.
     var capturedBodyBytes: Int {
@@ -185,5 +176,26 @@ public struct HTTPCorePolicy: Sendable, Hashable {
             if redacted[maskStart...].starts(with: mask) { return redacted[start..<maskStart] }
         }
         return redacted.prefix(limit)
+    }
+}
+
+extension HTTPCorePolicy {
+    /// Whether two policies are the same: equal fields, and the same interpreters in the same
+    /// order.
+    public static func == (lhs: HTTPCorePolicy, rhs: HTTPCorePolicy) -> Bool {
+        lhs.redactor == rhs.redactor && lhs.bodyCapture == rhs.bodyCapture && lhs.correlationHeaderName == rhs.correlationHeaderName
+            && lhs.streamMessages == rhs.streamMessages && lhs.reportedCorrelationHeaderNames == rhs.reportedCorrelationHeaderNames
+            && lhs.interpreters.count == rhs.interpreters.count
+            && zip(lhs.interpreters, rhs.interpreters).allSatisfy { $0.hashable == $1.hashable }
+    }
+
+    /// Hashes the fields ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(redactor)
+        hasher.combine(bodyCapture)
+        hasher.combine(correlationHeaderName)
+        hasher.combine(streamMessages)
+        hasher.combine(reportedCorrelationHeaderNames)
+        for interpreter in interpreters { hasher.combine(interpreter.hashable) }
     }
 }

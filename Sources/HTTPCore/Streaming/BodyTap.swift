@@ -2,15 +2,12 @@ import Foundation
 import HTTPCoreConcurrency
 
 /// Watches a streamed body pass, for events: counts its bytes, keeps its first bytes up to
-/// the policy's capture cap, splits out server-sent events or JSON lines, and, for an LLM
-/// call, reads its response (``GenAIResponseTap``). Never reads the body itself and never
-/// keeps more than the caps.
+/// the policy's capture cap, splits out server-sent events or JSON lines, and shows the
+/// head, each chunk and each message to the interpreters' readings
+/// (``HTTPExchangeReading``). Never reads the body itself and never keeps more than the caps.
 ///
-/// An LLM call's messages are handed to its ``GenAIResponseTap`` after the tap's lock is
-/// released, under a lock of their own that only the reading task and the end of the
-/// exchange take. That tap keeps them unread, within a memory budget, for their JSON to be
-/// parsed when the facts are first asked for (on a sink's worker): the reading task copies
-/// their bytes and parses them only for a stream longer than the budget.
+/// The readings are shown each chunk and its messages after the tap's lock is released,
+/// under a lock of their own that only the reading task and the end of the exchange take.
 final class BodyTap: Sendable {
     /// What went through so far.
     struct Snapshot: Sendable {
@@ -27,8 +24,8 @@ final class BodyTap: Sendable {
         var lastMessageAt: UInt64?
     }
 
-    /// What one chunk completed: every message, when they are read for an LLM call, and
-    /// those to hand over, with when they arrived.
+    /// What one chunk completed: every message, when readings read them, and those to hand
+    /// over, with when they arrived.
     private struct Completed {
         var messages: [StreamMessageParser.Message] = []
         var emitted: [MessageArrival] = []
@@ -41,57 +38,63 @@ final class BodyTap: Sendable {
 
     private let captureLimit: Int
     private let maxMessages: Int
-    /// The most bytes of a message handed over; the parser may keep more for `genAI`.
+    /// The most bytes of a message handed over; the parser may keep more for the readings.
     private let maxMessageBytes: Int
     private let parserTemplate: StreamMessageParser?
-    private let genAITemplate: GenAIResponseTap?
+    /// The readings as the head left them, which each pass of the body starts from.
+    private let readingsTemplate: [any HTTPExchangeReading]
+    /// When the attempt began, in nanoseconds of uptime: messages' arrival counts from it.
+    private let began: UInt64
     private let onMessage: (@Sendable (MessageArrival) -> Void)?
     private let state: Locked<State>
-    /// The reading of an LLM call's response, apart from ``state`` (see the type's comment);
-    /// `nil` for a tap that reads none.
-    private let genAI: Locked<GenAIResponseTap>?
+    /// The interpreters' readings, apart from ``state`` (see the type's comment); `nil` for a
+    /// tap that has none.
+    private let shown: Locked<[any HTTPExchangeReading]>?
 
     /// A tap that keeps `captureLimit` bytes and, when `contentType` carries messages and
     /// `onMessage` is given, hands over the first `maxMessages` of them with their index and
     /// the time since the one before.
     ///
-    /// `genAI`: the tap of an LLM call's response, fed every message (each read up to
-    /// ``HTTPCorePolicy/maximumGenAIMessageBytes``, whatever `messages` says), or the body,
-    /// up to ``HTTPCorePolicy/maximumGenAIBodyBytes``, when it carries none.
+    /// `readings`: the interpreters' readings of the response whose `head` this is, shown
+    /// every chunk and every message (each up to ``HTTPExchangeReadingLimits/maximumMessageBytes``,
+    /// whatever `messages` says), with its arrival counted from `began` (uptime nanoseconds).
     init(
         captureLimit: Int,
         contentType: String? = nil,
         messages: HTTPCorePolicy.StreamMessageCapture? = nil,
         onMessage: (@Sendable (MessageArrival) -> Void)? = nil,
-        genAI: (recognition: GenAIRecognition, headers: HTTPHeaders, began: UInt64)? = nil
+        readings: [any HTTPExchangeReading] = [],
+        head: HTTPResponse? = nil,
+        began: UInt64 = 0
     ) {
         self.captureLimit = captureLimit
         self.maxMessages = messages.map { max(0, $0.maxCount) } ?? 0
         maxMessageBytes = max(0, messages?.maxBytes ?? 0)
-        if let genAI {
+        self.began = began
+        if readings.isEmpty {
+            parserTemplate = messages.flatMap { StreamMessageParser(contentType: contentType, maxBytes: $0.maxBytes) }
+            readingsTemplate = []
+        } else {
             let parser = StreamMessageParser(
-                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPCorePolicy.maximumGenAIMessageBytes)
+                contentType: contentType, maxBytes: max(maxMessageBytes, HTTPExchangeReadingLimits.maximumMessageBytes)
             )
             parserTemplate = parser
-            genAITemplate = GenAIResponseTap(
-                genAI.recognition, headers: genAI.headers, began: genAI.began,
-                keepsBody: parser == nil && GenAIResponseTap.keepsBody(ofType: contentType)
-            )
-        } else {
-            parserTemplate = messages.flatMap { StreamMessageParser(contentType: contentType, maxBytes: $0.maxBytes) }
-            genAITemplate = nil
+            var shown = readings
+            if let head {
+                for index in shown.indices { shown[index].readHead(head, carriesMessages: parser != nil) }
+            }
+            readingsTemplate = shown
         }
         self.onMessage = onMessage
         state = Locked(State(parser: parserTemplate))
-        self.genAI = genAITemplate.map { Locked($0) }
+        shown = readingsTemplate.isEmpty ? nil : Locked(readingsTemplate)
     }
 
     var snapshot: Snapshot { state.withLock { $0.snapshot } }
 
-    /// What the LLM call's response tap took so far, to be read into facts later
-    /// (``GenAIResponseTap/response``); `nil` for a tap that reads none. A copy that shares
-    /// the tap's buffers until either changes.
-    var genAIRead: GenAIResponseTap? { genAI?.withLock { $0 } }
+    /// The readings as they stand, for their ``HTTPExchangeReading/finish(request:response:error:policy:)``;
+    /// `nil` for a tap that has none.
+    var readings: [any HTTPExchangeReading]? { shown?.withLock { $0 } }
 
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
     /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
@@ -108,7 +111,7 @@ final class BodyTap: Sendable {
 
     private func beginPass() {
         state.withLock { $0 = State(parser: parserTemplate) }
-        if let genAITemplate { genAI?.withLock { $0 = genAITemplate } }
+        if !readingsTemplate.isEmpty { shown?.withLock { $0 = readingsTemplate } }
     }
 
     private func record(_ chunk: HTTPBody.ByteChunk) {
@@ -121,9 +124,11 @@ final class BodyTap: Sendable {
             state.parser!.feed(chunk) { messages.append($0) }
             return count(messages, in: &state)
         }
-        genAI?.withLock { tap in
-            tap.keep(chunk)
-            for message in completed.messages { tap.read(message, arrivedAt: completed.arrivedAt) }
+        shown?.withLock { readings in
+            for index in readings.indices {
+                readings[index].readChunk(chunk)
+                for message in completed.messages { show(message, arrivedAt: completed.arrivedAt, to: &readings[index]) }
+            }
         }
         completed.emitted.forEach { onMessage?($0) }
     }
@@ -137,19 +142,29 @@ final class BodyTap: Sendable {
             return count(messages, in: &state)
         }
         if !completed.messages.isEmpty {
-            genAI?.withLock { tap in
-                for message in completed.messages { tap.read(message, arrivedAt: completed.arrivedAt) }
+            shown?.withLock { readings in
+                for index in readings.indices {
+                    for message in completed.messages { show(message, arrivedAt: completed.arrivedAt, to: &readings[index]) }
+                }
             }
         }
         completed.emitted.forEach { onMessage?($0) }
     }
 
+    /// Shows `message`, which arrived at `uptime`, to `reading`.
+    private func show(_ message: StreamMessageParser.Message, arrivedAt uptime: UInt64, to reading: inout any HTTPExchangeReading) {
+        reading.readMessage(
+            eventType: message.eventType, data: message.data, isTruncated: message.isTruncated,
+            secondsSinceAttemptBegan: Double(uptime &- began) / 1_000_000_000
+        )
+    }
+
     /// Counts completed messages; returns those to emit, with their index, and all of them
-    /// when an LLM call's response is read.
+    /// when readings read them.
     private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> Completed {
         guard !messages.isEmpty else { return Completed() }
         let now = DispatchTime.now().uptimeNanoseconds
-        var completed = Completed(messages: genAI == nil ? [] : messages, arrivedAt: now)
+        var completed = Completed(messages: shown == nil ? [] : messages, arrivedAt: now)
         for message in messages {
             let index = state.snapshot.messageCount
             state.snapshot.messageCount += 1

@@ -4,48 +4,32 @@ import HTTPCoreText
 /// The answer a streamed response carried, read from its server-sent events or JSON lines:
 /// what a reader of the stream saw, as one text.
 ///
-/// For the common LLM stream shapes it is the generated text, the deltas joined:
+/// When an interpreter of the policy knows the messages' shape
+/// (``HTTPExchangeInterpreter/streamAnswerText(eventType:data:)``: HTTPCoreGenAI knows the LLM
+/// providers'), it is the text they add, joined: the generated text of an LLM stream. For any
+/// other stream it is the messages' data, one per line. Sinks show it first, before the
+/// messages themselves: the dev-see log, HAR (`_streamAnswer`), Loki (`answer`), the console.
+/// It is read from the captured body as the policy exposed it, so each message is masked, and
+/// it holds at most ``maximumBytes``.
 ///
-/// | Shape | Delta read |
-/// |---|---|
-/// | OpenAI chat completions | `choices[0].delta.content` |
-/// | OpenAI Responses | `delta` of `response.output_text.delta` events |
-/// | Anthropic Messages | `delta.text` of `content_block_delta` events |
-/// | Gemini | `candidates[0].content.parts[].text` |
-/// | Hugging Face TGI | `token.text` of tokens that are not special |
-/// | Ollama | `message.content` (chat) or `response` (generate) |
-///
-/// For any other stream it is the messages' data, one per line. Sinks show it first, before
-/// the messages themselves: the dev-see log, HAR (`_streamAnswer`), Loki (`answer`), the
-/// console. It is read from the captured body as the policy exposed it, so each message is
-/// masked, and it holds at most ``maximumBytes``.
-///
-/// Generated text is also masked as one text once joined: a key, a JWT or
-/// `DB_PASSWORD=hunter2` split over two deltas is masked in neither, and readers take the
-/// joined answer as the truth. The joined text goes through the text rules
-/// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) of each redactor given, the policy's and a sink's own;
-/// a secret a delta's own masking cut at the delta's end (or start) is masked with the part
-/// the next (or previous) delta carries, so no tail of it shows. The messages' data of
-/// another stream is masked per message only, as the messages themselves are shown.
+/// Joined text is also masked as one text: a key, a JWT or `DB_PASSWORD=hunter2` split over
+/// two messages is masked in neither, and readers take the joined answer as the truth. The
+/// joined text goes through the text rules (``/HTTPCoreRedaction/Redactor/redactedText(_:)``)
+/// of each redactor given, the policy's and a sink's own; a secret a message's own masking cut
+/// at the message's end (or start) is masked with the part the next (or previous) one carries,
+/// so no tail of it shows. The messages' data of another stream is masked per message only,
+/// as the messages themselves are shown.
 public struct StreamAnswer: Sendable, Hashable {
-    /// Whose stream shape the answer was read by.
-    public enum Shape: String, Sendable, Hashable {
-        case openAIChat = "OpenAI chat"
-        case openAIResponses = "OpenAI responses"
-        case anthropic = "Anthropic"
-        case gemini = "Gemini"
-        case textGenerationInference = "TGI"
-        case ollama = "Ollama"
-        /// No known shape: the messages' data, one per line.
-        case data = "data"
-    }
+    /// The shape of a stream whose answer is its messages' data, one per line.
+    public static let dataShape = "data"
 
     /// The most bytes of text kept; a longer answer is cut and ``isTruncated``.
     public static let maximumBytes = 64 * 1024
 
-    /// The shape read.
-    public var shape: Shape
-    /// The answer: the generated text, or the messages' data.
+    /// The shape read, as the interpreter that read it names it (`OpenAI chat`), or
+    /// ``dataShape``.
+    public var shape: String
+    /// The answer: the text the messages add, or their data.
     public var text: String
     /// How many messages the body held (complete ones).
     public var messageCount: Int
@@ -61,18 +45,23 @@ public struct StreamAnswer: Sendable, Hashable {
     ///   - contentType: The response's `Content-Type`.
     ///   - isBodyTruncated: Whether the body was cut at the capture cap; its last, incomplete
     ///     message is then left out.
-    ///   - redactors: The redactors whose text rules mask the joined generated text, in order:
-    ///     the event's policy's, then a sink's own when it differs. Empty leaves it as joined.
-    public init?(body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactors: [Redactor]) {
+    ///   - redactors: The redactors whose text rules mask the joined text, in order: the
+    ///     event's policy's, then a sink's own when it differs. Empty leaves it as joined.
+    ///   - interpreters: The interpreters that may know the messages' shape, the event's
+    ///     policy's (``HTTPCorePolicy/interpreters``); the first that reads a message decides.
+    public init?(
+        body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactors: [Redactor],
+        readBy interpreters: [any HTTPExchangeInterpreter] = []
+    ) {
         guard var parser = StreamMessageParser(contentType: contentType, maxBytes: Self.maximumBytes) else { return nil }
         var messages: [StreamMessageParser.Message] = []
         parser.feed([UInt8](body)[...]) { messages.append($0) }
         if !isBodyTruncated { parser.finish { messages.append($0) } }
         guard !messages.isEmpty else { return nil }
-        var shape: Shape?
+        var shape: String?
         var deltas = ""
         for message in messages {
-            guard let (found, delta) = Self.delta(of: message) else { continue }
+            guard let (found, delta) = Self.delta(of: message, readBy: interpreters) else { continue }
             shape = shape ?? found
             Self.append(delta, to: &deltas)
         }
@@ -88,7 +77,7 @@ public struct StreamAnswer: Sendable, Hashable {
             isCut = isCut || text.utf8.count > Self.maximumBytes
         }
         if isCut { text = UTF8Text.prefix(text, maxBytes: Self.maximumBytes) }
-        self.shape = shape ?? .data
+        self.shape = shape ?? Self.dataShape
         self.text = text
         self.messageCount = messages.count
         self.isTruncated = isCut || isBodyTruncated
@@ -134,12 +123,14 @@ public struct StreamAnswer: Sendable, Hashable {
         return String(kept[..<space])
     }
 
-    /// The shape a message is in and the text it adds, as ``LLMPayload`` reads it; `nil` when
-    /// it is in none of the known shapes, or is an error (which names a shape but adds no text).
-    private static func delta(of message: StreamMessageParser.Message) -> (Shape, String)? {
-        guard let payload = LLMPayload.read(eventType: message.eventType, data: message.data), payload.errorCode == nil,
-            let shape = payload.shape.streamAnswerShape
-        else { return nil }
-        return (shape, payload.text)
+    /// The shape a message is in and the text it adds, as the first of `interpreters` that
+    /// knows its shape reads it; `nil` when none does.
+    private static func delta(
+        of message: StreamMessageParser.Message, readBy interpreters: [any HTTPExchangeInterpreter]
+    ) -> (String, String)? {
+        for interpreter in interpreters {
+            if let read = interpreter.streamAnswerText(eventType: message.eventType, data: message.data) { return read }
+        }
+        return nil
     }
 }

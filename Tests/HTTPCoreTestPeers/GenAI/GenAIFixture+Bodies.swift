@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreGenAI
 
 /// LLM exchanges answered with one JSON body, in the shapes the providers document:
 /// successes and the error bodies of rate limits and context-length refusals.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 
 extension GenAIFixture {
     /// The succeeded event of an Anthropic stream answered with status 200 that ended with an
@@ -17,6 +18,6 @@ extension GenAIFixture {
         )
         let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        return .requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2, genAI: call)
+        return .requestSucceeded(response, to: request, startedAt: start, endedAt: start + 2, attachments: [call])
     }
 }

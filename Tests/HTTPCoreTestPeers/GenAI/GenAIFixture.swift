@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreTesting
 
 /// One recorded-shape LLM exchange: where it went, what it asked, and what came back (a
@@ -52,11 +53,13 @@ public struct GenAIFixture: Sendable {
 
     /// Sends the fixture's request through an `HTTPTransportClient` whose transport answers
     /// with the fixture (streamed chunk by chunk when it is a stream, the whole body
-    /// otherwise), with `dispatcher` and `policy`, and reads the answer to its end. Returns
-    /// the request sent, whose `id` the events carry.
+    /// otherwise), with `dispatcher` and `policy` (with the GenAI interpreter added when it has
+    /// no interpreter), and reads the answer to its end. Returns the request sent, whose `id`
+    /// the events carry.
     @discardableResult
     public func send(through dispatcher: HTTPEventDispatcher, policy: HTTPCorePolicy) async throws -> HTTPRequest {
         let request = request
+        let policy = policy.interpreters.isEmpty ? policy.interpreting(.genAI) : policy
         if isStream {
             let transport = StreamingMockTransport(headers: ["Content-Type": contentType])
             let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)

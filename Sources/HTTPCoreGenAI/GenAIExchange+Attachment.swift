@@ -1,0 +1,21 @@
+import HTTPCore
+
+extension GenAIExchange: HTTPExchangeAttachment {
+    /// The note sinks show: named `genAI`, with the ``summary``, the ``attributes``, and a
+    /// failure when the call reported an ``errorType``; its texts masked by `redactor`
+    /// (``redacted(by:)``).
+    ///
+    /// - Parameter redactor: The sink's redactor.
+    /// - Returns: The note.
+    public func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
+        let shown = redacted(by: redactor)
+        return HTTPExchangeNote(name: "genAI", summary: shown.summary, attributes: shown.attributes, reportsFailure: shown.errorType != nil)
+    }
+}
+
+extension GenAIExchangeRecord: HTTPExchangeAttachment, RetainedBytesCounting {
+    /// The note of the call's facts, derived on the first read (``GenAIExchange/note(redactedBy:)``).
+    package func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
+        exchange.note(redactedBy: redactor)
+    }
+}
