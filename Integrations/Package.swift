@@ -100,12 +100,15 @@ let package = Package(
         ),
         .target(
             name: "HTTPCoreMetrics",
-            dependencies: [.product(name: "HTTPCore", package: "HTTPCore"), .product(name: "CoreMetrics", package: "swift-metrics")]
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPCoreGenAI", package: "HTTPCore"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         .target(
             name: "HTTPCoreTracing",
             dependencies: [
-                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPCoreGenAI", package: "HTTPCore"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),

@@ -108,6 +108,7 @@ let package = Package(
             dependencies: [
                 integration("HTTPCoreMetrics"),
                 core("HTTPCore"),
+                core("HTTPCoreGenAI"),
                 core("HTTPCoreTesting"),
                 core("_HTTPCoreLoopback"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -124,6 +125,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 core("HTTPCore"),
+                core("HTTPCoreGenAI"),
                 core("HTTPCoreTesting"),
                 core("_HTTPCoreLoopback"),
                 core("HTTPCoreURLSession"),

@@ -1,6 +1,10 @@
 import HTTPCore
 
-extension GenAIExchange: HTTPExchangeAttachment {
+extension GenAIExchange: HTTPExchangeAttachment, RetainedBytesCounting {
+    /// The bytes its strings and arrays keep alive: a model name or a stop sequence is as long
+    /// as the body it was read from.
+    package var retainedByteCount: Int { GenAIExchangeRecord.retainedByteCount(of: self) }
+
     /// The note sinks show: named `genAI`, with the ``summary``, the ``attributes``, and a
     /// failure when the call reported an ``errorType``; its texts masked by `redactor`
     /// (``redacted(by:)``).

@@ -78,13 +78,18 @@ package final class GenAIExchangeRecord: Sendable {
         return records + state.withLock { state in
             switch state {
             case .derived(let exchange):
-                return Self.retainedByteCount(of: exchange.recognition) + Self.retainedByteCount(of: exchange.request)
-                    + Self.retainedByteCount(of: exchange.response) + Self.retainedByteCount(of: exchange.errorType)
+                return Self.retainedByteCount(of: exchange)
             case .pending(let source):
                 guard case .streamed(_, let read?) = source.response else { return Self.retainedByteCount(of: source.recognition) }
                 return Self.retainedByteCount(of: source.recognition) + read.retainedByteCount
             }
         }
+    }
+
+    /// The bytes the strings and arrays of `exchange` keep alive.
+    static func retainedByteCount(of exchange: GenAIExchange) -> Int {
+        retainedByteCount(of: exchange.recognition) + retainedByteCount(of: exchange.request)
+            + retainedByteCount(of: exchange.response) + retainedByteCount(of: exchange.errorType)
     }
 
     /// About what one allocation costs beyond its bytes.

@@ -72,7 +72,7 @@ struct HARExchange: Sendable {
         streamMessageCount = max(event.streamMessageCount, messages.count)
         self.messages = messages
         redactor = event.redactor
-        notes = event.notes(redactedBy: event.redactor)
+        notes = event.notes(redactedBy: .none)
         interpreters = event.interpreters
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,

@@ -150,7 +150,7 @@ extension LokiLineBuilder {
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
             // An LLM call whose response reported an error (a 200 stream that ended with an
             // error event) failed as a 4xx does: at least a warning, whatever its status.
-            guard level == .info, !event.attachments.isEmpty, event.notes(redactedBy: event.redactor).contains(where: \.reportsFailure) else {
+            guard level == .info, !event.attachments.isEmpty, event.notes(redactedBy: .none).contains(where: \.reportsFailure) else {
                 return (level, kind.label)
             }
             return (.warning, kind.label)

@@ -57,7 +57,7 @@ struct OwnRedaction {
     /// The notes of what interpreters derived from the exchange, masked by the policy and by
     /// the sink's redactor when it differs.
     var notes: [HTTPExchangeNote] {
-        event.attachments.isEmpty ? [] : event.notes(redactedBy: redactor ?? event.redactor)
+        event.attachments.isEmpty ? [] : event.notes(redactedBy: redactor ?? .none)
     }
 
     /// A stream message's data, under its event name.

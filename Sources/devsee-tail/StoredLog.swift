@@ -23,7 +23,7 @@ struct StoredLog {
     /// For a streamed exchange's log: the bytes of its response body and how many messages
     /// it carried; `nil` otherwise.
     let stream: Stream?
-    /// For an LLM call's log (one with a `genAI` object): its summary, the `[llm] ` line the
+    /// For an LLM call's log (one with a `genAI` object): its summary, the `[genAI] ` line the
     /// logger put at the start of the response body (model, tokens in and out, time to the
     /// first chunk, finish); `nil` otherwise.
     let genAISummary: String?
@@ -89,10 +89,10 @@ struct StoredLog {
         genAISummary = object["genAI"] is [String: Any] ? Self.genAISummary(in: responseBody) : nil
     }
 
-    /// The summary on the `[llm] ` line among the notes (lines in brackets) that start a body.
+    /// The summary on the `[genAI] ` line among the notes (lines in brackets) that start a body.
     private static func genAISummary(in body: String?) -> String? {
         let notes = (body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("[") }
-        return notes.first { $0.hasPrefix("[llm] ") }.map { String($0.dropFirst("[llm] ".count)) }
+        return notes.first { $0.hasPrefix("[genAI] ") }.map { String($0.dropFirst("[genAI] ".count)) }
     }
 
     /// Header pairs sorted by name; values that are not strings are shown as JSON would.

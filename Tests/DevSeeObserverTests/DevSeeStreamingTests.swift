@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
@@ -183,7 +184,7 @@ final class DevSeeStreamingTests: XCTestCase {
         let earlier = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug)
         for index in 0..<50 { _ = try await earlier.send(HTTPRequest(url: URL(string: "https://api.example.com/rows/\(index)")!)) }
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let streaming = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let streaming = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI))
         let read = Task { try await streaming.send(HTTPRequest(url: URL(string: "https://api.example.com/v1/chat")!), body: nil) { _, body in try await body.collect(upTo: 1 << 24).count } }
         let writer = try await transport.nextWriter()
         for index in 0..<1_000 { try await writer.write(HTTPBody.ByteChunk("data: {\"choices\":[{\"delta\":{\"content\":\"\(index) \"}}]}\n\n".utf8)) }

@@ -70,25 +70,28 @@ final class LogEntryCostTests: XCTestCase {
         XCTAssertEqual(statistics.pending, 11)
     }
 
-    func testAnLLMCallsEntryCountsTheStringsOfItsFacts() throws {
-        func cost(model: String, stopSequences: [String]? = nil) throws -> Int {
+    func testAnAttachmentsEntryCountsWhatTheAttachmentKeeps() throws {
+        func call(model: String, stopSequences: [String]? = nil) throws -> GenAIExchange {
             let request = HTTPRequest(method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!)
-            let call = GenAIExchange(
+            return GenAIExchange(
                 recognition: try XCTUnwrap(GenAIRecognizer.standard.recognize(request)),
                 request: GenAIRequestParameters(model: model, stopSequences: stopSequences),
                 response: GenAIResponse()
             )
+        }
+        func cost(_ call: GenAIExchange) -> Int {
+            let request = HTTPRequest(method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!)
             let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             let event = HTTPEvent.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, attachments: [call])
             return LogEntry(event: event, maxBodyBytes: 1024).byteCost
         }
-        let short = try cost(model: "gpt-4o")
-        XCTAssertEqual(try cost(model: String(repeating: "m", count: 100_000)) - short, 100_000 + HeapCost.allocation)
-        XCTAssertEqual(
-            try cost(model: "gpt-4o", stopSequences: [String(repeating: "s", count: 1 << 20)]) - short,
-            HeapCost.array + 16 + (1 << 20) + HeapCost.allocation,
-            "a stop sequence is as long as the request body made it"
-        )
+        let short = try call(model: "gpt-4o")
+        let longModel = try call(model: String(repeating: "m", count: 100_000))
+        let longStop = try call(model: "gpt-4o", stopSequences: [String(repeating: "s", count: 1 << 20)])
+        XCTAssertEqual(cost(longModel) - cost(short), longModel.retainedByteCount - short.retainedByteCount)
+        XCTAssertGreaterThan(cost(longModel) - cost(short), 100_000, "the model's name")
+        XCTAssertEqual(cost(longStop) - cost(short), longStop.retainedByteCount - short.retainedByteCount)
+        XCTAssertGreaterThan(cost(longStop) - cost(short), 1 << 20, "a stop sequence is as long as the request body made it")
     }
 }

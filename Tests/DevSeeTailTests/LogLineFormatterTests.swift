@@ -58,29 +58,29 @@ final class LogLineFormatterTests: XCTestCase {
             "method": "POST", "url": "https://api.anthropic.com/v1/messages", "statusCode": 200, "duration": 812.4,
             "timestamp": 1_800_000_000_000, "requestId": "7", "streamed": true, "responseBodyBytes": 1004, "streamMessageCount": 8,
             "streamAnswer": "Hello! How can I help?", "genAI": ["gen_ai.provider.name": "anthropic", "gen_ai.usage.output_tokens": 15],
-            "responseBody": "[llm] \(summary)\n[stream] 8 messages in 1004 bytes, the Anthropic answer:\nHello! How can I help?\n\n[events]\n",
+            "responseBody": "[genAI] \(summary)\n[stream] 8 messages in 1004 bytes, the Anthropic answer:\nHello! How can I help?\n\n[events]\n",
         ])
         XCTAssertEqual(
             plain.format(log),
-            "\(time(1_800_000_000_000))  POST    200       812 ms  https://api.anthropic.com/v1/messages  req 7  llm: \(summary)"
+            "\(time(1_800_000_000_000))  POST    200       812 ms  https://api.anthropic.com/v1/messages  req 7  genAI: \(summary)"
                 + "  streamed 8 messages, 1004 bytes  answer: Hello! How can I help?"
         )
         let failed = try stored([
             "method": "POST failed after 200", "url": "https://api.anthropic.com/v1/messages", "statusCode": 599, "duration": 30000,
             "timestamp": 1_800_000_000_000, "error": "timed out", "genAI": ["gen_ai.provider.name": "anthropic"],
-            "responseBody": "[error] timed out after 30 s\n[llm] claude-sonnet-4-20250514 · 3,097 in tokens · error timeout\n[stream] 2 messages in 300 bytes",
+            "responseBody": "[error] timed out after 30 s\n[genAI] claude-sonnet-4-20250514 · 3,097 in tokens · error timeout\n[stream] 2 messages in 300 bytes",
         ])
         XCTAssertEqual(
             plain.format(failed),
             "\(time(1_800_000_000_000))  POST failed after 200  failed    30.0 s  https://api.anthropic.com/v1/messages  (timed out)"
-                + "  llm: claude-sonnet-4-20250514 · 3,097 in tokens · error timeout"
+                + "  genAI: claude-sonnet-4-20250514 · 3,097 in tokens · error timeout"
         )
     }
 
     func testABodyLineThatLooksLikeASummaryIsNoneWithoutAGenAIField() throws {
         let log = try stored([
             "method": "POST", "url": "https://a.example/x", "statusCode": 200, "duration": 5, "timestamp": 1_800_000_000_000,
-            "responseBody": "[llm] not a call",
+            "responseBody": "[genAI] not a call",
         ])
         XCTAssertNil(log.genAISummary)
         XCTAssertEqual(LogLineFormatter(usesColor: false, isVerbose: false).format(log), "\(time(1_800_000_000_000))  POST    200       5.0 ms  https://a.example/x")

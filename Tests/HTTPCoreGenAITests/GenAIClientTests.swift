@@ -20,7 +20,7 @@ final class GenAIClientTests: XCTestCase {
 
     private func send(
         _ fixture: GenAIFixture, status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/json"],
-        policy: HTTPCorePolicy = .release, middlewares: [any HTTPMiddleware] = []
+        policy: HTTPCorePolicy = .release.interpreting(.genAI), middlewares: [any HTTPMiddleware] = []
     ) async throws -> [HTTPEvent] {
         let transport = MockTransport(default: .status(status, body: Data(fixture.responseBody.utf8), headers: headers))
         let client = HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: dispatcher, policy: policy)
@@ -58,7 +58,7 @@ final class GenAIClientTests: XCTestCase {
     func testStopSequencesAreKeptRedactedOnlyWhenThePolicyCapturesBodies() async throws {
         var fixture = GenAIFixture.openAIChatCompletion
         fixture.requestBody = #"{"model":"o4-mini","messages":[],"stop":["<|end|>","Bearer abcdef0123456789"]}"#
-        let releasedEvents = try await send(fixture, policy: .release)
+        let releasedEvents = try await send(fixture, policy: .release.interpreting(.genAI))
         let released = try XCTUnwrap(releasedEvents.last?.genAI)
         XCTAssertNil(released.request.stopSequences, "the caller's text leaves no more than its body does")
         XCTAssertFalse(released.attributes.contains { $0.name == "gen_ai.request.stop_sequences" })
@@ -67,13 +67,13 @@ final class GenAIClientTests: XCTestCase {
         dispatcher = HTTPEventDispatcher()
         recorder = RecordingObserver()
         dispatcher.subscribe(recorder)
-        let debuggedEvents = try await send(fixture, policy: .debug)
+        let debuggedEvents = try await send(fixture, policy: .debug.interpreting(.genAI))
         let debugged = try XCTUnwrap(debuggedEvents.last?.genAI)
         XCTAssertEqual(debugged.request.stopSequences, ["<|end|>", "Bearer \(Redactor.mask)"], "each through the policy's redactor")
     }
 
     func testOnlyTheTerminalEventCarriesTheCall() async throws {
-        let events = try await send(.anthropicMessage, policy: .debug)
+        let events = try await send(.anthropicMessage, policy: .debug.interpreting(.genAI))
         XCTAssertEqual(events.map { $0.genAI != nil }, [false, false, false, true])
     }
 
@@ -143,7 +143,7 @@ final class GenAIClientTests: XCTestCase {
 
     func testATransportFailureGivesItsErrorTypeAndTheRequestParameters() async throws {
         let transport = MockTransport(default: .failure(.transport(.connectionLost, message: "reset")))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .release)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .release.interpreting(.genAI))
         do {
             _ = try await client.send(GenAIFixture.openAIChatCompletion.request)
             XCTFail("expected a failure")
@@ -159,7 +159,7 @@ final class GenAIClientTests: XCTestCase {
 
     func testACancelledCallGivesCancelled() async throws {
         let transport = MockTransport(default: .status(200, after: 30))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .release)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .release.interpreting(.genAI))
         let task = Task { try await client.send(GenAIFixture.anthropicMessage.request) }
         _ = try await recorder.waitForEvents(count: 2)
         task.cancel()
@@ -172,7 +172,7 @@ final class GenAIClientTests: XCTestCase {
 
     func testAnExchangeThatIsNoLLMCallCarriesNone() async throws {
         let transport = MockTransport(default: .status(200, body: Data(GenAIFixture.openAIChatCompletion.responseBody.utf8)))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI))
         for request in [
             HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat/completions")!, body: Data("{}".utf8)),
             HTTPRequest(url: URL(string: "https://api.openai.com/v1/chat/completions")!),
@@ -186,7 +186,7 @@ final class GenAIClientTests: XCTestCase {
     }
 
     func testRecognitionOffGivesNone() async throws {
-        var policy = HTTPCorePolicy.debug
+        var policy = HTTPCorePolicy.debug.interpreting(.genAI)
         policy.interpreters = []
         let events = try await send(.openAIChatCompletion, policy: policy)
         XCTAssertNil(events.last?.genAI)
@@ -194,7 +194,7 @@ final class GenAIClientTests: XCTestCase {
     }
 
     func testAGatewayTheRecognizerIsGivenIsRecognised() async throws {
-        var policy = HTTPCorePolicy.release
+        var policy = HTTPCorePolicy.release.interpreting(.genAI)
         policy.interpreters = [GenAIRecognizer(additionalRoutes: [.openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com")])]
         var fixture = GenAIFixture.openAIChatCompletion
         fixture.url = "https://llm.internal.example.com/v1/chat/completions"

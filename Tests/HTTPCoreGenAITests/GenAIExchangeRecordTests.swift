@@ -35,7 +35,7 @@ final class GenAIExchangeRecordTests: XCTestCase {
         dispatcher.subscribe(recorder)
         let fixture = GenAIFixture.openAIChatCompletion
         let transport = MockTransport(default: .status(200, body: Data(fixture.responseBody.utf8), headers: ["Content-Type": "application/json"]))
-        _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug).send(fixture.request)
+        _ = try await HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI)).send(fixture.request)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         let end = try XCTUnwrap(events.last)
         let record = try XCTUnwrap(end.genAIRecord)

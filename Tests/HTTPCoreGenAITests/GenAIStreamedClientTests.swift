@@ -19,7 +19,7 @@ final class GenAIStreamedClientTests: XCTestCase {
         dispatcher.subscribe(recorder)
     }
 
-    private func client(_ transport: StreamingMockTransport, policy: HTTPCorePolicy = .release) -> HTTPTransportClient<StreamingMockTransport> {
+    private func client(_ transport: StreamingMockTransport, policy: HTTPCorePolicy = .release.interpreting(.genAI)) -> HTTPTransportClient<StreamingMockTransport> {
         HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: policy)
     }
 
@@ -111,7 +111,7 @@ final class GenAIStreamedClientTests: XCTestCase {
         request.isIdempotent = true
         let transport = StreamingMockTransport(statusCodes: [503, 200], headers: ["Content-Type": "text/event-stream"])
         let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 1, maximum: 1, jitter: .none))
-        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .release)
+        let client = HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher, policy: .release.interpreting(.genAI))
         let exchange = readAll(client, request)
         _ = try await transport.nextWriter()  // the 503's, whose body the retry drops unread
         let writer = try await transport.nextWriter()
@@ -134,7 +134,7 @@ final class GenAIStreamedClientTests: XCTestCase {
         request.url = URL(string: "https://gateway.example.com/chat")!
         let moved = URLRewritingMiddleware(url: URL(string: fixture.url)!)
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), request)
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release.interpreting(.genAI)), request)
         let writer = try await transport.nextWriter()
         try await writer.write(chunk(fixture.events.joined()))
         writer.finish()
@@ -150,7 +150,7 @@ final class GenAIStreamedClientTests: XCTestCase {
         let fixture = GenAIFixture.anthropicStream
         let moved = URLRewritingMiddleware(url: URL(string: "https://gateway.example.com/chat")!)
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release), fixture.request)
+        let exchange = readAll(HTTPTransportClient(transport: transport, middlewares: [moved], dispatcher: dispatcher, policy: .release.interpreting(.genAI)), fixture.request)
         let writer = try await transport.nextWriter()
         try await writer.write(chunk(fixture.events.joined()))
         writer.finish()
@@ -274,7 +274,7 @@ final class GenAIStreamedClientTests: XCTestCase {
     }
 
     func testMessagesLongerThanThePolicyShowsAreStillReadWhole() async throws {
-        var policy = HTTPCorePolicy.debug
+        var policy = HTTPCorePolicy.debug.interpreting(.genAI)
         policy.streamMessages.maxBytes = 32
         let fixture = GenAIFixture.anthropicStream
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
@@ -329,7 +329,7 @@ final class GenAIStreamedClientTests: XCTestCase {
 
     func testAStreamedRequestBodyGivesParametersOnlyAsFarAsThePolicyCapturesIt() async throws {
         let fixture = GenAIFixture.anthropicStream
-        for (policy, model) in [(HTTPCorePolicy.release, nil), (HTTPCorePolicy.debug, "claude-sonnet-4-20250514")] {
+        for (policy, model) in [(HTTPCorePolicy.release.interpreting(.genAI), nil), (HTTPCorePolicy.debug.interpreting(.genAI), "claude-sonnet-4-20250514")] {
             dispatcher = HTTPEventDispatcher()
             recorder = RecordingObserver()
             dispatcher.subscribe(recorder)
@@ -350,10 +350,10 @@ final class GenAIStreamedClientTests: XCTestCase {
     }
 
     func testAStreamedExchangeThatIsNoLLMCallOrWithRecognitionOffCarriesNone() async throws {
-        var off = HTTPCorePolicy.release
+        var off = HTTPCorePolicy.release.interpreting(.genAI)
         off.interpreters = []
         for (policy, url) in [
-            (HTTPCorePolicy.release, "https://api.example.com/v1/messages"), (off, GenAIFixture.anthropicStream.url),
+            (HTTPCorePolicy.release.interpreting(.genAI), "https://api.example.com/v1/messages"), (off, GenAIFixture.anthropicStream.url),
         ] {
             dispatcher = HTTPEventDispatcher()
             recorder = RecordingObserver()

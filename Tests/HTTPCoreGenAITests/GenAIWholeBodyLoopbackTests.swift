@@ -34,7 +34,7 @@ final class GenAIWholeBodyLoopbackTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         let recorder = RecordingObserver()
         dispatcher.subscribe(recorder)
-        var policy = HTTPCorePolicy.release
+        var policy = HTTPCorePolicy.release.interpreting(.genAI)
         let local = GenAIRoute(provider: GenAIProvider("local"), host: .localhost(port: Int(server.port)), api: .openAICompatible(basePath: "/v1"))
         policy.interpreters = [GenAIRecognizer(additionalRoutes: [local])]
         let client = URLSessionClient(dispatcher: dispatcher, policy: policy)

@@ -450,13 +450,16 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": {\n      \"name\": \"HTTPCore\","), text)
     }
 
-    /// The terminal event of one exchange through a mock transport answering `answer`, as the
-    /// dispatcher delivered it, read by no observer yet.
+    /// The terminal event of one exchange through a mock transport answering `answer`, with
+    /// LLM calls read (`.debug.interpreting(.genAI)`), as the dispatcher delivered it, read by
+    /// no observer yet.
     private func terminalEvent(of request: HTTPRequest, answer: MockTransport.Reply) async throws -> HTTPEvent {
         let dispatcher = HTTPEventDispatcher()
         let kept = Locked<[HTTPEvent]>([])
         dispatcher.subscribe { event in kept.withLock { $0.append(event) } }
-        _ = try await HTTPTransportClient(transport: MockTransport(default: answer), dispatcher: dispatcher, policy: .debug).send(request)
+        _ = try await HTTPTransportClient(
+            transport: MockTransport(default: answer), dispatcher: dispatcher, policy: .debug.interpreting(.genAI)
+        ).send(request)
         await dispatcher.flush()
         return try XCTUnwrap(kept.withLock { $0 }.last)
     }

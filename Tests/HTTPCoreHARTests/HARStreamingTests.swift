@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreHAR
 import HTTPCoreTesting
 import XCTest
@@ -106,8 +107,10 @@ final class HARStreamingTests: XCTestCase {
             "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\", Ann.\"}}\n\n",
             "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
         ]
-        let (entry, _, _) = try await recordedEntry(frames)
+        let (entry, _, _) = try await recordedEntry(frames, policy: .debug.interpreting(.genAI))
         XCTAssertEqual(entry["_streamAnswer"] as? NSDictionary, ["shape": "Anthropic", "text": "Hello, Ann."])
+        let (plain, _, _) = try await recordedEntry(frames)
+        XCTAssertEqual((plain["_streamAnswer"] as? NSDictionary)?["shape"] as? String, "data", "without the interpreter, the messages' data")
     }
 
     func testAStreamedDownloadWithoutMessagesIsMarkedStreamedOnly() async throws {

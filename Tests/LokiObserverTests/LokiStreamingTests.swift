@@ -140,7 +140,7 @@ final class LokiStreamingTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(LokiObserver(logger: harness.logger))
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI))
         let request = HTTPRequest(
             method: .post, url: URL(string: "https://api.openai.com/v1/chat/completions")!, metadata: ["trace_id": "4bf92f3577b34da6", "span_id": "00f067aa0ba902b7"]
         )
@@ -158,8 +158,8 @@ final class LokiStreamingTests: XCTestCase {
         let timed = line.replacingOccurrences(of: #"time_to_first_chunk=[0-9.e-]+"#, with: "time_to_first_chunk=<t>", options: .regularExpression)
         XCTAssertTrue(timed.contains(
             #" streamed=true stream_messages=3 unlogged_stream_messages=3 answer_shape="OpenAI chat" answer="The sky is blue.""#
-                + " gen_ai.provider.name=openai gen_ai.operation.name=chat gen_ai.response.time_to_first_chunk=<t>"
-                + " span_id=00f067aa0ba902b7 trace_id=4bf92f3577b34da6"
+                + " gen_ai.provider.name=openai gen_ai.operation.name=chat gen_ai.request.stream=true gen_ai.response.time_to_first_chunk=<t>"
+                + " server.address=api.openai.com server.port=443 span_id=00f067aa0ba902b7 trace_id=4bf92f3577b34da6"
         ), line)
     }
 }

@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreConcurrency
 import HTTPCoreHAR
 import HTTPCoreLoopback
@@ -29,7 +30,8 @@ final class OutputsEndToEndTests: XCTestCase {
             method: .post, url: outputs.api.url("/v1/chat/completions"), headers: ["Content-Type": "application/json"],
             body: Data(#"{"model":"gpt-4o","stream":true}"#.utf8)
         )
-        let read = try await outputs.client().send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        let policy = HTTPCorePolicy.debug.interpreting(.genAI)
+        let read = try await outputs.client(policy: policy).send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
         let shown = try await outputs.shown(logs: 1, lines: 1)
 
         XCTAssertEqual(shown.devSee.count, 1, "one log for the exchange, none per message")

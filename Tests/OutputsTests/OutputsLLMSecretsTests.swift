@@ -10,7 +10,8 @@ import XCTest
 /// the GenAI span.
 final class OutputsLLMSecretsTests: XCTestCase {
     /// An OpenAI chat completion streamed as `deltas` (JSON string contents, escapes as
-    /// written), a last chunk that finishes with `stop`, and `[DONE]`; read to its end.
+    /// written), a last chunk that finishes with `stop`, and `[DONE]`; read to its end, under
+    /// `policy` with the GenAI interpreter, which reads the stream's answer.
     private func streamChat(
         _ deltas: [String], through outputs: Outputs, requestBody: String = #"{"model":"gpt-4o","stream":true}"#,
         policy: HTTPCorePolicy = .debug, lastChunk: String = #"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#
@@ -24,7 +25,10 @@ final class OutputsLLMSecretsTests: XCTestCase {
             method: .post, url: outputs.api.url("/v1/chat/completions"), headers: ["Content-Type": "application/json"],
             body: Data(requestBody.utf8)
         )
-        _ = try await outputs.client(policy: policy).send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
+        let policy = policy.interpreters.isEmpty ? policy.interpreting(.genAI) : policy
+        _ = try await outputs.client(policy: policy).send(request, body: nil) { _, body in
+            try await body.collect(upTo: 1 << 20).count
+        }
     }
 
     /// Streams `deltas` through fresh outputs and asserts that every one shows `expected` as
@@ -100,14 +104,14 @@ final class OutputsLLMSecretsTests: XCTestCase {
         return summary.hasPrefix("\(model) · no usage · first chunk ") && summary.hasSuffix(" · \(finish)")
     }
 
-    /// The summaries dev-see's `[llm]` line, HAR's `_genAI`, the console's `[LLM]` line and
-    /// `devsee-tail`'s `llm:` show.
+    /// The summaries dev-see's `[genAI]` line, HAR's `_genAI`, the console's `[genAI]` line and
+    /// `devsee-tail`'s `genAI:` show.
     private static func summaries(_ shown: Shown) -> (devSee: Substring?, har: Substring?, console: Substring?, tail: Substring?) {
         let body = shown.devSee.first?["responseBody"] as? String ?? ""
-        let devSee = body.split(separator: "\n").first.flatMap { $0.hasPrefix("[llm] ") ? $0.dropFirst("[llm] ".count) : nil }
+        let devSee = body.split(separator: "\n").first.flatMap { $0.hasPrefix("[genAI] ") ? $0.dropFirst("[genAI] ".count) : nil }
         let har = ((shown.har.first?["_genAI"] as? [String: Any])?["summary"] as? String).map { Substring($0) }
-        let console = shown.console.flatMap { $0.split(separator: "\n") }.last { $0.hasPrefix("[LLM] ") }?.dropFirst("[LLM] ".count)
-        let tail = shown.tail.first.flatMap { $0.components(separatedBy: "llm: ").dropFirst().first?.components(separatedBy: "  ").first }
+        let console = shown.console.flatMap { $0.split(separator: "\n") }.last { $0.hasPrefix("[genAI] ") }?.dropFirst("[genAI] ".count)
+        let tail = shown.tail.first.flatMap { $0.components(separatedBy: "genAI: ").dropFirst().first?.components(separatedBy: "  ").first }
         return (devSee, har, console, tail.map { Substring($0) })
     }
 

@@ -1,5 +1,6 @@
 import CoreMetrics
 import HTTPCore
+import HTTPCoreGenAI
 
 /// The OpenTelemetry GenAI client metrics, recorded for each terminal event that carries an
 /// LLM call (``/HTTPCore/HTTPEvent/genAI``).
@@ -68,7 +69,8 @@ extension MetricsObserver {
     static func genAIDimensions(of call: GenAIExchange) -> MetricsHandleCache.GenAIDimensions {
         var shared: [MetricsHandleCache.Dimension] = []
         var errorType: String?
-        for (name, value) in call.attributes {
+        for attribute in call.attributes {
+            let (name, value) = (attribute.name, attribute.value)
             if name == "error.type" {
                 errorType = dimensionValue(value)
             } else if genAIMetricAttributeNames.contains(name) {
@@ -115,7 +117,7 @@ extension MetricsObserver {
     }
 
     /// A GenAI attribute's value as a metric dimension.
-    private static func dimensionValue(_ value: GenAIAttributeValue) -> String {
+    private static func dimensionValue(_ value: HTTPExchangeNote.Value) -> String {
         switch value {
         case .string(let string): string
         case .int(let int): String(int)

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 
 /// An ``/HTTPCore/HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality
 /// dimensions only: method, status class, server address, error type. Never a path, a query

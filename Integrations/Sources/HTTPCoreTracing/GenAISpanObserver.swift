@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import Tracing
 
 /// An ``/HTTPCore/HTTPObserver`` that records each LLM call (``/HTTPCore/HTTPEvent/genAI``) as the span
@@ -96,7 +97,8 @@ public struct GenAISpanObserver: HTTPObserver {
         let started = event.startedAt.map(Self.instant) ?? DefaultTracerClock.now
         let context = parent ?? ServiceContext.current ?? .topLevel
         let span = tracer.startSpan(call.spanName, context: context, ofKind: .client, at: started)
-        for (name, value) in call.attributes {
+        for attribute in call.attributes {
+            let (name, value) = (attribute.name, attribute.value)
             span.attributes[name] = Self.attribute(value)
         }
         if let errorType = call.errorType {
@@ -111,7 +113,7 @@ public struct GenAISpanObserver: HTTPObserver {
     }
 
     /// The span attribute of a GenAI attribute value.
-    private static func attribute(_ value: GenAIAttributeValue) -> SpanAttribute {
+    private static func attribute(_ value: HTTPExchangeNote.Value) -> SpanAttribute {
         switch value {
         case .string(let string): .string(string)
         case .int(let int): .int64(Int64(int))

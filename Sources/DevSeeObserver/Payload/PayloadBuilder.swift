@@ -50,7 +50,7 @@ struct PayloadBuilder: Sendable {
         entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
         entry.error = captured.error.map { redactor.redactedText($0) }
         entry.metadata = redactor.redactedMetadata(captured.metadata)
-        let notes = captured.attachments.map { $0.note(redactedBy: redactor == .none ? captured.redactedBy ?? .none : redactor).boundedForDevSee }
+        let notes = captured.attachments.map { $0.note(redactedBy: redactor).boundedForDevSee }
         if let correlation = captured.correlation, let name = correlation.headerName,
             redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
         {

@@ -191,9 +191,9 @@ public struct ConsoleObserver: HTTPObserver {
         return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(notes)"
     }
 
-    /// The notes of the event's attachments, masked by its policy's redactor.
+    /// The notes of the event's attachments, as its policy's redactor left them.
     private static func notes(of event: HTTPEvent) -> [HTTPExchangeNote] {
-        event.attachments.isEmpty ? [] : event.notes(redactedBy: event.redactor)
+        event.attachments.isEmpty ? [] : event.notes(redactedBy: .none)
     }
 
     private static func blocks(for event: HTTPEvent, body: BodyRendering) -> String {

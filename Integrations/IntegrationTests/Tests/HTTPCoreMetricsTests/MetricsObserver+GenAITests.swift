@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreMetrics
 import MetricsTestKit
 import Prometheus
@@ -34,7 +35,7 @@ final class MetricsObserverGenAITests: XCTestCase {
     /// The succeeded event of `request`, answered with `status` after `seconds`.
     private func succeeded(_ request: HTTPRequest, status: Int, after seconds: Double, genAI: GenAIExchange?) -> HTTPEvent {
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: request.url)
-        return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(seconds), genAI: genAI)
+        return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(seconds), attachments: genAI.map { [$0] } ?? [])
     }
 
     private let dimensions = [

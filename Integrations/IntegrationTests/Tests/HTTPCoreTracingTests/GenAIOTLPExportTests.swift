@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreLoopback
 import HTTPCoreMetrics
 import HTTPCoreTracing
@@ -63,7 +64,7 @@ final class GenAIOTLPExportTests: XCTestCase {
         defer { api.stop() }
         api.route("POST", "/v1/chat/completions", streaming: { _, writer in try Self.writeStream(writer) })
         var policy = HTTPCorePolicy.default
-        policy.genAI = GenAIRecognizer(additionalRoutes: [.openAICompatible(provider: .openAI, host: "127.0.0.1", port: Int(api.port))])
+        policy.interpreters = [GenAIRecognizer(additionalRoutes: [.openAICompatible(provider: .openAI, host: "127.0.0.1", port: Int(api.port))])]
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(MetricsObserver())
         dispatcher.subscribe(GenAISpanObserver(tracer: tracer))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreTesting
 import HTTPCoreTracing
 import InMemoryTracing
@@ -16,7 +17,7 @@ final class GenAISpanObserverTests: XCTestCase {
     private func succeeded(status: Int, genAI: GenAIExchange?) -> HTTPEvent {
         let request = HTTPCore.HTTPRequest(method: .post, url: url)
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: url)
-        return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: genAI)
+        return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: genAI.map { [$0] } ?? [])
     }
 
     /// The failed (or, for ``HTTPError/cancelled``, cancelled) event of a POST to OpenAI that
@@ -30,7 +31,7 @@ final class GenAISpanObserverTests: XCTestCase {
             response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", messageCount: 2), statusCode: 200,
             error: error
         )
-        return .requestFailed(error, request: request, response: response, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: call)
+        return .requestFailed(error, request: request, response: response, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [call])
     }
 
     private func call(status: Int) throws -> GenAIExchange {
@@ -125,7 +126,7 @@ final class GenAISpanObserverTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(GenAISpanObserver(tracer: tracer))
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .default.interpreting(.genAI))
         let request = HTTPCore.HTTPRequest(
             method: .post, url: url, headers: ["Content-Type": "application/json"],
             body: Data(#"{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"Hi"}]}"#.utf8)
@@ -168,7 +169,7 @@ final class GenAISpanObserverTests: XCTestCase {
         for request in [first, second] {
             let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
             observer.handle(
-                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), genAI: try call(status: 200))
+                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [try call(status: 200)])
             )
         }
         caller.end()
