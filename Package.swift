@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),
         .library(name: "LokiObserver", targets: ["LokiObserver"]),
         .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
+        .library(name: "HTTPCoreConsole", targets: ["HTTPCoreConsole"]),
     ],
     dependencies: [],
     targets: [
@@ -45,6 +46,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
         ),
         .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreConsole", dependencies: ["HTTPCore", "HTTPCoreDelivery", "HTTPCoreText"]),
         // Test kit: doubles and conformance, a loopback server, a dev-see receiver.
         .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
@@ -60,12 +62,14 @@ let package = Package(
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
             name: "quickstart",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCoreLoopback", "ExampleSupport",
+            ],
             path: "Examples/quickstart"
         ),
         .executableTarget(
             name: "custom-transport",
-            dependencies: ["HTTPCore", "DevSeeObserver", "DevSeeServer"],
+            dependencies: ["HTTPCore", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer"],
             path: "Examples/custom-transport"
         ),
         .executableTarget(
@@ -75,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "event-dispatcher",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "DevSeeServer", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer", "ExampleSupport"],
             path: "Examples/event-dispatcher"
         ),
         .executableTarget(
@@ -111,7 +115,7 @@ let package = Package(
             name: "DevSeeObserverTests",
             dependencies: [
                 "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
+                "HTTPCoreConsole", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ]
         ),
         .testTarget(
@@ -125,6 +129,12 @@ let package = Package(
                 "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ],
             exclude: ["Peers"]
+        ),
+        .testTarget(
+            name: "HTTPCoreConsoleTests",
+            dependencies: [
+                "HTTPCoreConsole", "HTTPCore", "HTTPCoreDelivery", "HTTPCoreTesting", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+            ]
         ),
         .testTarget(
             name: "HTTPCoreHARTests",
@@ -143,8 +153,8 @@ let package = Package(
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreLoopback",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
+                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCore", "HTTPCoreURLSession",
+                "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
             ]
         ),
         .testTarget(

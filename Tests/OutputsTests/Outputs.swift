@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreConsole
 import HTTPCoreConcurrency
 import HTTPCoreHAR
 import HTTPCoreLoopback

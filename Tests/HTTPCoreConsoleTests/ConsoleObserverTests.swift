@@ -1,8 +1,11 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
+import HTTPCoreConsole
+import HTTPCoreDelivery
+import HTTPCoreTestPeers
 import HTTPCoreTesting
 import XCTest
-import HTTPCoreConcurrency
 
 final class ConsoleObserverTests: XCTestCase {
     private func printed(
@@ -118,18 +121,41 @@ final class ConsoleObserverTests: XCTestCase {
         return .requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1)
     }
 
+    /// The console's default delivery with room for `bufferLimit` events and `bufferByteLimit`
+    /// bytes of them.
+    private func configuration(
+        bufferLimit: Int = ConsoleObserver.defaultConfiguration.bufferLimit,
+        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
+    ) -> DeliveryConfiguration {
+        var configuration = ConsoleObserver.defaultConfiguration
+        configuration.bufferLimit = bufferLimit
+        configuration.bufferByteLimit = bufferByteLimit
+        return configuration
+    }
+
+    /// The reports of a console whose buffer overflowed once and dropped `dropped` events,
+    /// with room for `bufferLimit` events and `bufferByteLimit` bytes: when the overflow
+    /// started, and with the count when it ended.
+    private func overflowReports(dropped: Int, bufferLimit: Int, bufferByteLimit: Int) -> [HTTPDiagnostic] {
+        [
+            DeliveryDiagnostic.overflowStarted(countLimit: bufferLimit, byteLimit: bufferByteLimit),
+            DeliveryDiagnostic.overflowEnded(dropped: dropped),
+        ].map { $0.diagnostic(source: "ConsoleObserver", items: "event") }
+    }
+
     /// A console whose first write ("first") blocked while five more events came ("a" to "e")
-    /// into a buffer with room for two of them, by count (`bufferLimit`, the default) or by
-    /// bytes (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released
-    /// on return. `lines` collects the paths written.
+    /// into a buffer with room for two of them, by count (`bufferLimit`) or by bytes
+    /// (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released on
+    /// return. `lines` collects the paths written.
     private func consoleThatDroppedThreeBehindABlockedWrite(
         bufferLimit: Int = 2,
-        bufferByteLimit: Int = ConsoleObserver.defaultBufferByteLimit
+        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
     ) async throws -> (ConsoleObserver, Locked<[String]>) {
         let writing = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let lines = Locked<[String]>([])
-        let console = ConsoleObserver(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit) { line in
+        let delivery = configuration(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
+        let console = ConsoleObserver(configuration: delivery) { line in
             if lines.withLock({ $0.isEmpty }) {
                 writing.signal()
                 _ = released.wait(timeout: .now() + 60)
@@ -174,9 +200,57 @@ final class ConsoleObserverTests: XCTestCase {
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
         // Only this observer's reports: a component of an earlier test may still report here.
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
+        XCTAssertEqual(
+            reports.withLock { $0.filter { $0.source == "ConsoleObserver" } },
+            overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit)
+        )
+        let statistics = console.statistics
+        XCTAssertEqual(
+            [statistics.accepted, statistics.delivered, statistics.dropped, statistics.pending], [6, 3, 3, 0], "\(statistics)"
+        )
+    }
+
+    func testAFlushReturnsOnlyOnceTheEventsHandledBeforeItAreWritten() async throws {
+        let released = DispatchSemaphore(value: 0)
+        let writing = DispatchSemaphore(value: 0)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver { line in
+            if lines.withLock({ $0.isEmpty }) {
+                writing.signal()
+                _ = released.wait(timeout: .now() + 60)
+            }
+            lines.withLock { $0.append(line) }
+        }
+        for path in ["a", "b", "c"] { console.handle(failure(path)) }
+        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
+        XCTAssertEqual(writingFirst, .success)
+        let writtenWhenFlushed = Task {
+            await console.flush()
+            return lines.withLock { $0.count }
+        }
+        XCTAssertTrue(lines.withLock { $0.isEmpty }, "the first write is still blocked")
+        released.signal()
+        let written = await writtenWhenFlushed.value
+        XCTAssertEqual(written, 3, "the flush returned with every event handled before it written")
+    }
+
+    /// What the event factories are for: an observer's output, checked without a client.
+    func testAnObserverIsTestedWithoutAClient() async {
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/login?token=abc")!, body: Data(#"{"password":"hunter2"}"#.utf8)
+        )
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver { line in lines.withLock { $0.append(line) } }
+        console.handle(.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30))
+        await console.flush()
+        XCTAssertEqual(lines.withLock { $0 }, ["POST https://api.example.com/login?token=[REDACTED] -> failed: timed out (30000.0 ms, 22 B up)"])
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data("{}".utf8), url: request.url)
+        let cancelledAfterStatus = HTTPEvent.requestFailed(.cancelled, request: request, response: response, startedAt: start, endedAt: start + 1)
+        XCTAssertEqual(
+            ConsoleObserver.line(for: cancelledAfterStatus),
+            "POST https://api.example.com/login?token=[REDACTED] -> 200, then cancelled (1000.0 ms, 22 B up, 2 B down)"
+        )
     }
 
     private func retriedEvent() async throws -> HTTPEvent? {
@@ -268,7 +342,7 @@ final class ConsoleObserverTests: XCTestCase {
         // The timeout only bounds a hang: a flush that waited for an empty buffer never returns.
         let didFlush: Bool
         do {
-            _ = try await flushed.wait(timeout: 60, until: { $0 }) { _ in TestTimeout(description: "flush did not return under load") }
+            _ = try await flushed.wait(timeout: 60, until: { $0 }) { _ in TestFailure("flush did not return under load") }
             didFlush = true
         } catch {
             didFlush = false
@@ -277,7 +351,7 @@ final class ConsoleObserverTests: XCTestCase {
         gate.stop()
         await emitter.value
         // Quiet before the next test: its drops are reported now, not into another test's handler.
-        console.shutdown()
+        await console.shutdown()
         XCTAssertTrue(didFlush, "the flush returned within a minute while events kept coming")
         XCTAssertGreaterThan(emittedBeforeTheFlushReturned, 0, "the flush returned under load, not after it")
     }
@@ -288,20 +362,22 @@ final class ConsoleObserverTests: XCTestCase {
         HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
         defer { HTTPDiagnostics.handler = previous }
         let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
-        console.shutdown()
+        await console.shutdown()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
-        // After shutdown nothing more is written; the first event dropped for it is reported.
+        let overflow = overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit)
+        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, overflow)
+        // After shutdown nothing more is written: each event is dropped, counted and reported
+        // (the first at once, the next by the flush).
         console.handle(failure("late"))
         console.handle(failure("later"))
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }.count, 3)
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" }.map(\.message) }, [
-            "3 events were dropped: the output did not keep up",
-            "an event arrived after shutdown and was dropped; later ones are dropped without a report",
+        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, overflow + [
+            DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 1).diagnostic(source: "ConsoleObserver", items: "event"),
+            DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 2).diagnostic(source: "ConsoleObserver", items: "event"),
         ])
+        let statistics = console.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [8, 3, 5, 2])
     }
 
     /// Behind a blocked write, ten messages of a 100 KiB prompt's answer and the exchange's end
@@ -311,7 +387,7 @@ final class ConsoleObserverTests: XCTestCase {
         let writing = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let lines = Locked<[String]>([])
-        let console = ConsoleObserver(minimumLevel: .debug, bufferByteLimit: 512 * 1024) { line in
+        let console = ConsoleObserver(minimumLevel: .debug, configuration: configuration(bufferByteLimit: 512 * 1024)) { line in
             if lines.withLock({ $0.isEmpty }) {
                 writing.signal()
                 _ = released.wait(timeout: .now() + 60)
@@ -342,15 +418,16 @@ final class ConsoleObserverTests: XCTestCase {
         defer { HTTPDiagnostics.handler = previous }
         // Room for two waiting events by bytes, the default thousand by count.
         let eventBytes = failure("a").retainedByteCount
+        let bufferByteLimit = 2 * eventBytes + eventBytes / 2
         let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite(
-            bufferLimit: ConsoleObserver.defaultBufferLimit,
-            bufferByteLimit: 2 * eventBytes + eventBytes / 2
+            bufferLimit: ConsoleObserver.defaultConfiguration.bufferLimit, bufferByteLimit: bufferByteLimit
         )
         await console.flush()
         XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
+        XCTAssertEqual(
+            reports.withLock { $0.filter { $0.source == "ConsoleObserver" } },
+            overflowReports(dropped: 3, bufferLimit: ConsoleObserver.defaultConfiguration.bufferLimit, bufferByteLimit: bufferByteLimit)
+        )
     }
 }
 

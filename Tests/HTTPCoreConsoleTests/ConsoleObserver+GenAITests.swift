@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConsole
 import HTTPCoreConcurrency
 import HTTPCoreTestPeers
 import HTTPCoreTesting
