@@ -143,32 +143,52 @@ final class ConsoleObserverTests: XCTestCase {
         ].map { $0.diagnostic(source: "ConsoleObserver", items: "event") }
     }
 
-    /// A console whose first write ("first") blocked while five more events came ("a" to "e")
-    /// into a buffer with room for two of them, by count (`bufferLimit`) or by bytes
-    /// (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released on
-    /// return. `lines` collects the paths written.
-    private func consoleThatDroppedThreeBehindABlockedWrite(
-        bufferLimit: Int = 2,
-        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
-    ) async throws -> (ConsoleObserver, Locked<[String]>) {
+    /// A console with `configuration` that handled a failure of "first" and is blocked
+    /// writing it, until `release` is signalled; `lines` collects the lines written.
+    private func consoleBlockedWritingItsFirstLine(
+        minimumLevel: ConsoleObserver.Level = .info, configuration: DeliveryConfiguration = ConsoleObserver.defaultConfiguration
+    ) async throws -> (console: ConsoleObserver, lines: Locked<[String]>, release: DispatchSemaphore) {
         let writing = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let lines = Locked<[String]>([])
-        let delivery = configuration(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
-        let console = ConsoleObserver(configuration: delivery) { line in
+        let console = ConsoleObserver(minimumLevel: minimumLevel, configuration: configuration) { line in
             if lines.withLock({ $0.isEmpty }) {
                 writing.signal()
                 _ = released.wait(timeout: .now() + 60)
             }
-            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+            lines.withLock { $0.append(line) }
         }
         console.handle(failure("first"))
-        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
         let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
         XCTAssertEqual(writingFirst, .success)
+        return (console, lines, released)
+    }
+
+    /// A console whose first write ("first") blocked while five more events came ("a" to "e")
+    /// into a buffer with room for two of them, by count (`bufferLimit`) or by bytes
+    /// (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released on
+    /// return. The second value reads the URLs written.
+    private func consoleThatDroppedThreeBehindABlockedWrite(
+        bufferLimit: Int = 2,
+        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
+    ) async throws -> (ConsoleObserver, @Sendable () -> [String]) {
+        let delivery = configuration(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine(configuration: delivery)
+        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
         for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
-        released.signal()
-        return (console, lines)
+        release.signal()
+        return (console, { lines.withLock { $0.map { String($0.split(separator: " ")[1]) } } })
+    }
+
+    /// The reports `ConsoleObserver` made to `HTTPDiagnostics` while `body` ran; a component
+    /// of an earlier test may still report there, and its reports are left out.
+    private func consoleReports(during body: () async throws -> Void) async rethrows -> [HTTPDiagnostic] {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        let previous = HTTPDiagnostics.handler
+        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
+        defer { HTTPDiagnostics.handler = previous }
+        try await body()
+        return reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }
     }
 
     func testHandleReturnsWhileTheOutputIsBlockedAndTheLinesFollowInOrder() async throws {
@@ -192,44 +212,29 @@ final class ConsoleObserverTests: XCTestCase {
     }
 
     func testAnOutputThatCannotKeepUpDropsTheOldestWaitingAndReportsHowMany() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        // Only this observer's reports: a component of an earlier test may still report here.
-        XCTAssertEqual(
-            reports.withLock { $0.filter { $0.source == "ConsoleObserver" } },
-            overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit)
-        )
-        let statistics = console.statistics
+        var console: ConsoleObserver?
+        let reports = try await consoleReports {
+            let (dropping, written) = try await consoleThatDroppedThreeBehindABlockedWrite()
+            await dropping.flush()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+            console = dropping
+        }
+        XCTAssertEqual(reports, overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit))
+        let statistics = try XCTUnwrap(console).statistics
         XCTAssertEqual(
             [statistics.accepted, statistics.delivered, statistics.dropped, statistics.pending], [6, 3, 3, 0], "\(statistics)"
         )
     }
 
     func testAFlushReturnsOnlyOnceTheEventsHandledBeforeItAreWritten() async throws {
-        let released = DispatchSemaphore(value: 0)
-        let writing = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(line) }
-        }
-        for path in ["a", "b", "c"] { console.handle(failure(path)) }
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine()
+        for path in ["a", "b"] { console.handle(failure(path)) }
         let writtenWhenFlushed = Task {
             await console.flush()
             return lines.withLock { $0.count }
         }
         XCTAssertTrue(lines.withLock { $0.isEmpty }, "the first write is still blocked")
-        released.signal()
+        release.signal()
         let written = await writtenWhenFlushed.value
         XCTAssertEqual(written, 3, "the flush returned with every event handled before it written")
     }
@@ -357,26 +362,25 @@ final class ConsoleObserverTests: XCTestCase {
     }
 
     func testShutdownWritesTheBufferedLinesAndReportsTheDropsBeforeItReturns() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
-        await console.shutdown()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
         let overflow = overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit)
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, overflow)
-        // After shutdown nothing more is written: each event is dropped, counted and reported
-        // (the first at once, the next by the flush).
-        console.handle(failure("late"))
-        console.handle(failure("later"))
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }.count, 3)
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, overflow + [
+        var console: ConsoleObserver?
+        let reports = try await consoleReports {
+            let (stopping, written) = try await consoleThatDroppedThreeBehindABlockedWrite()
+            await stopping.shutdown()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+            // After shutdown nothing more is written: each event is dropped, counted and
+            // reported (the first at once, the next by the flush).
+            stopping.handle(failure("late"))
+            stopping.handle(failure("later"))
+            await stopping.flush()
+            XCTAssertEqual(written().count, 3)
+            console = stopping
+        }
+        XCTAssertEqual(reports, overflow + [
             DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 1).diagnostic(source: "ConsoleObserver", items: "event"),
             DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 2).diagnostic(source: "ConsoleObserver", items: "event"),
         ])
-        let statistics = console.statistics
+        let statistics = try XCTUnwrap(console).statistics
         XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [8, 3, 5, 2])
     }
 
@@ -384,19 +388,9 @@ final class ConsoleObserverTests: XCTestCase {
     /// fit 512 KiB: the later messages share the request the first one counted (charged it
     /// each, they weighed about 1 MiB and most were dropped).
     func testAStreamsMessagesShareTheCostOfTheirRequest() async throws {
-        let writing = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver(minimumLevel: .debug, configuration: configuration(bufferByteLimit: 512 * 1024)) { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(line) }
-        }
-        console.handle(failure("first"))
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine(
+            minimumLevel: .debug, configuration: configuration(bufferByteLimit: 512 * 1024)
+        )
         let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!, body: Data(count: 100 * 1024))
         let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -404,7 +398,7 @@ final class ConsoleObserverTests: XCTestCase {
             console.handle(.responseMessage("token \(index)", index: index, of: response, to: request, startedAt: start))
         }
         console.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1))
-        released.signal()
+        release.signal()
         await console.flush()
         let written = lines.withLock { $0 }
         XCTAssertEqual(written.count, 12, "\(written)")
@@ -412,22 +406,16 @@ final class ConsoleObserverTests: XCTestCase {
     }
 
     func testTheByteLimitDropsTheOldestWaitingEvents() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
         // Room for two waiting events by bytes, the default thousand by count.
         let eventBytes = failure("a").retainedByteCount
         let bufferByteLimit = 2 * eventBytes + eventBytes / 2
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite(
-            bufferLimit: ConsoleObserver.defaultConfiguration.bufferLimit, bufferByteLimit: bufferByteLimit
-        )
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        XCTAssertEqual(
-            reports.withLock { $0.filter { $0.source == "ConsoleObserver" } },
-            overflowReports(dropped: 3, bufferLimit: ConsoleObserver.defaultConfiguration.bufferLimit, bufferByteLimit: bufferByteLimit)
-        )
+        let bufferLimit = ConsoleObserver.defaultConfiguration.bufferLimit
+        let reports = try await consoleReports {
+            let (console, written) = try await consoleThatDroppedThreeBehindABlockedWrite(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
+            await console.flush()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+        }
+        XCTAssertEqual(reports, overflowReports(dropped: 3, bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit))
     }
 }
 
