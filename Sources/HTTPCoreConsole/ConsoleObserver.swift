@@ -32,12 +32,7 @@ import HTTPCoreDelivery
 /// Shut it down before exit: a tool that exits with lines still buffered loses them, and the
 /// last ones are often the failure.
 public struct ConsoleObserver: HTTPObserver {
-    /// The least important level printed.
-    public let minimumLevel: Level
-    /// The layout.
-    public let format: Format
-    /// How bodies are shown.
-    public let body: BodyRendering
+    private let minimumLevel: Level
     private let queue: QueuedObserver<ConsoleWriter>
 
     /// The default delivery: at most 1,000 events or 16 MiB waiting, written in batches of up
@@ -70,8 +65,6 @@ public struct ConsoleObserver: HTTPObserver {
         write: (@Sendable (String) -> Void)? = nil
     ) {
         self.minimumLevel = minimumLevel
-        self.format = format
-        self.body = body
         let writer = ConsoleWriter(format: format, body: body, write: write ?? ConsoleWriter.platformOutput)
         queue = QueuedObserver(writer, configuration: configuration)
     }
@@ -81,7 +74,7 @@ public struct ConsoleObserver: HTTPObserver {
         minimumLevel == .debug ? nil : HTTPEvent.Name.terminal.union([.requestRetried])
     }
 
-    /// Keeps the event to be printed when its level is at least ``minimumLevel``: terminal and
+    /// Keeps the event to be printed when its level is at least the observer's minimum: terminal and
     /// retried events by their outcome, the others only at `.debug`.
     ///
     /// - Parameter event: The event to print.
