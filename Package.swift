@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LokiObserver", targets: ["LokiObserver"]),
         .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
         .library(name: "HTTPCoreGenAI", targets: ["HTTPCoreGenAI"]),
+        .library(name: "HTTPCoreConsole", targets: ["HTTPCoreConsole"]),
     ],
     dependencies: [],
     targets: [
@@ -48,6 +49,7 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
         ),
         .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreConsole", dependencies: ["HTTPCore", "HTTPCoreDelivery", "HTTPCoreText"]),
         // Test kit: doubles and conformance, a loopback server, a dev-see receiver.
         .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
@@ -63,12 +65,14 @@ let package = Package(
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
             name: "quickstart",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],
+            dependencies: [
+                "HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCoreLoopback", "ExampleSupport",
+            ],
             path: "Examples/quickstart"
         ),
         .executableTarget(
             name: "custom-transport",
-            dependencies: ["HTTPCore", "DevSeeObserver", "DevSeeServer"],
+            dependencies: ["HTTPCore", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer"],
             path: "Examples/custom-transport"
         ),
         .executableTarget(
@@ -78,7 +82,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "event-dispatcher",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "DevSeeServer", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer", "ExampleSupport"],
             path: "Examples/event-dispatcher"
         ),
         .executableTarget(
@@ -119,9 +123,9 @@ let package = Package(
         .testTarget(name: "HTTPCoreTestEndTests", dependencies: ["HTTPCoreTestEnd", "HTTPCoreConcurrency"]),
         .testTarget(
             name: "DevSeeObserverTests",
-            dependencies: ["HTTPCoreGenAI", 
+            dependencies: ["HTTPCoreGenAI",
                 "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
+                "HTTPCoreConsole", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ]
         ),
         .testTarget(
@@ -130,15 +134,21 @@ let package = Package(
         ),
         .testTarget(
             name: "LokiObserverTests",
-            dependencies: ["HTTPCoreGenAI", 
+            dependencies: ["HTTPCoreGenAI",
                 "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
                 "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ],
             exclude: ["Peers"]
         ),
         .testTarget(
+            name: "HTTPCoreConsoleTests",
+            dependencies: [
+                "HTTPCoreConsole", "HTTPCore", "HTTPCoreGenAI", "HTTPCoreDelivery", "HTTPCoreTesting", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+            ]
+        ),
+        .testTarget(
             name: "HTTPCoreHARTests",
-            dependencies: ["HTTPCoreGenAI", 
+            dependencies: ["HTTPCoreGenAI",
                 "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency",
                 "HTTPCoreTestPeers",
             ],
@@ -152,9 +162,9 @@ let package = Package(
         ),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["HTTPCoreGenAI", 
-                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreLoopback",
-                "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
+            dependencies: ["HTTPCoreGenAI",
+                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCore", "HTTPCoreURLSession",
+                "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
             ]
         ),
         .testTarget(

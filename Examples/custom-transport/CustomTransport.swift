@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreConsole
 import DevSeeServer
 
 /// A complete transport adapter: it replays recorded responses, in the chunks they were

@@ -57,7 +57,7 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
 
     /// Appends the event to the buffer and returns.
     public func handle(_ event: HTTPEvent) {
-        queue.enqueue(event, byteCost: event.retainedByteCount)
+        queue.enqueue(event, byteCost: event.queuedByteCount)
     }
 
     /// Returns when the wrapped observer handled every event accepted before the call.

@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreConsole
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreConcurrency
 import HTTPCoreTesting
 import XCTest
 
@@ -83,12 +82,6 @@ final class HTTPEventValuesTests: XCTestCase {
         XCTAssertEqual(HTTPEvent.Outcome.failed(.timeout, statusCode: 200).description, "200, then failed: timed out")
         XCTAssertEqual(HTTPEvent.Outcome.cancelled(statusCode: nil).description, "cancelled")
         XCTAssertEqual(HTTPEvent.Outcome.cancelled(statusCode: 200).description, "200, then cancelled")
-
-        let cancelledAfterStatus = HTTPEvent.requestFailed(.cancelled, request: request, response: response(200), startedAt: start, endedAt: start + 1)
-        XCTAssertEqual(
-            ConsoleObserver.line(for: cancelledAfterStatus),
-            "POST https://api.example.com/login?token=[REDACTED] -> 200, then cancelled (1000.0 ms, 22 B up, 2 B down)"
-        )
     }
 
     func testAFailureIsFailedAndACancellationIsCancelledAsAClientNamesThem() {
@@ -139,14 +132,5 @@ final class HTTPEventValuesTests: XCTestCase {
         XCTAssertEqual(made.response, emitted.response)
         XCTAssertEqual(made.requestBodyByteCount, emitted.requestBodyByteCount)
         XCTAssertEqual(made.responseBodyByteCount, emitted.responseBodyByteCount)
-    }
-
-    /// What the factories are for: an observer's output, checked without a client.
-    func testAnObserverIsTestedWithoutAClient() async {
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver { line in lines.withLock { $0.append(line) } }
-        console.handle(.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30))
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }, ["POST https://api.example.com/login?token=[REDACTED] -> failed: timed out (30000.0 ms, 22 B up)"])
     }
 }

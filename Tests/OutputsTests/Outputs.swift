@@ -3,6 +3,7 @@ import DevSeeServer
 import Foundation
 import HTTPCore
 import HTTPCoreGenAI
+import HTTPCoreConsole
 import HTTPCoreConcurrency
 import HTTPCoreHAR
 import HTTPCoreLoopback

@@ -12,10 +12,10 @@ import HTTPCoreConcurrency
 /// HTTPDiagnostics.handler = HTTPDiagnostics.logging(to: Logger(label: "httpcore"))
 /// ```
 ///
-/// Who reports here by default: ``ConsoleObserver`` (events its output could not keep up
-/// with), `QueuedObserver` (an overflow of the observer it runs), the
-/// `DeliveryQueue` and the dev-see and Loki loggers built on it (a full buffer, an outage, a
-/// refusal, items given up, expired, or arriving after shutdown), `DevSeeObserver` and
+/// Who reports here by default: `QueuedObserver` (an overflow of the observer it runs), the
+/// `DeliveryQueue` and the sinks built on it, `ConsoleObserver` and the dev-see and Loki
+/// loggers (a full buffer, an outage, a refusal, items given up, expired, or arriving after
+/// shutdown), `DevSeeObserver` and
 /// `LokiObserver` (logs never made from dropped events), `HTTPObservabilityService`
 /// (exchanges that ended after it stopped), and every ``HTTPExchangeTable``, such as
 /// `MetricsObserver`'s and `GenAISpanObserver`'s (a table of exchanges in flight full, and

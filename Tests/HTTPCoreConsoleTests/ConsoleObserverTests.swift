@@ -1,8 +1,12 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
+import HTTPCoreConsole
+import HTTPCoreDelivery
+import HTTPCoreGenAI
+import HTTPCoreTestPeers
 import HTTPCoreTesting
 import XCTest
-import HTTPCoreConcurrency
 
 final class ConsoleObserverTests: XCTestCase {
     private func printed(
@@ -73,7 +77,7 @@ final class ConsoleObserverTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(ConsoleObserver(format: .blocks, body: .text) { line in lines.withLock { $0.append(line) } })
         let transport = StreamingMockTransport(headers: ["Content-Type": "application/x-ndjson"])
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI))
         let read = Task { try await client.send(HTTPRequest(url: URL(string: "http://localhost:11434/api/chat")!), body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
         let writer = try await transport.nextWriter()
         try await writer.write(HTTPBody.ByteChunk(#"{"model":"llama3","message":{"role":"assistant","content":"Blue"},"done":false}"#.utf8 + [0x0A]))
@@ -118,31 +122,74 @@ final class ConsoleObserverTests: XCTestCase {
         return .requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 1)
     }
 
-    /// A console whose first write ("first") blocked while five more events came ("a" to "e")
-    /// into a buffer with room for two of them, by count (`bufferLimit`, the default) or by
-    /// bytes (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released
-    /// on return. `lines` collects the paths written.
-    private func consoleThatDroppedThreeBehindABlockedWrite(
-        bufferLimit: Int = 2,
-        bufferByteLimit: Int = ConsoleObserver.defaultBufferByteLimit
-    ) async throws -> (ConsoleObserver, Locked<[String]>) {
+    /// The console's default delivery with room for `bufferLimit` events and `bufferByteLimit`
+    /// bytes of them.
+    private func configuration(
+        bufferLimit: Int = ConsoleObserver.defaultConfiguration.bufferLimit,
+        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
+    ) -> DeliveryConfiguration {
+        var configuration = ConsoleObserver.defaultConfiguration
+        configuration.bufferLimit = bufferLimit
+        configuration.bufferByteLimit = bufferByteLimit
+        return configuration
+    }
+
+    /// The reports of a console whose buffer overflowed once and dropped `dropped` events,
+    /// with room for `bufferLimit` events and `bufferByteLimit` bytes: when the overflow
+    /// started, and with the count when it ended.
+    private func overflowReports(dropped: Int, bufferLimit: Int, bufferByteLimit: Int) -> [HTTPDiagnostic] {
+        [
+            DeliveryDiagnostic.overflowStarted(countLimit: bufferLimit, byteLimit: bufferByteLimit),
+            DeliveryDiagnostic.overflowEnded(dropped: dropped),
+        ].map { $0.diagnostic(source: "ConsoleObserver", items: "event") }
+    }
+
+    /// A console with `configuration` that handled a failure of "first" and is blocked
+    /// writing it, until `release` is signalled; `lines` collects the lines written.
+    private func consoleBlockedWritingItsFirstLine(
+        minimumLevel: ConsoleObserver.Level = .info, configuration: DeliveryConfiguration = ConsoleObserver.defaultConfiguration
+    ) async throws -> (console: ConsoleObserver, lines: Locked<[String]>, release: DispatchSemaphore) {
         let writing = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         let lines = Locked<[String]>([])
-        let console = ConsoleObserver(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit) { line in
+        let console = ConsoleObserver(minimumLevel: minimumLevel, configuration: configuration) { line in
             if lines.withLock({ $0.isEmpty }) {
                 writing.signal()
                 _ = released.wait(timeout: .now() + 60)
             }
-            lines.withLock { $0.append(String(line.split(separator: " ")[1])) }
+            lines.withLock { $0.append(line) }
         }
         console.handle(failure("first"))
-        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
         let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
         XCTAssertEqual(writingFirst, .success)
+        return (console, lines, released)
+    }
+
+    /// A console whose first write ("first") blocked while five more events came ("a" to "e")
+    /// into a buffer with room for two of them, by count (`bufferLimit`) or by bytes
+    /// (`bufferByteLimit`): three were dropped, "d" and "e" wait; the write is released on
+    /// return. The second value reads the URLs written.
+    private func consoleThatDroppedThreeBehindABlockedWrite(
+        bufferLimit: Int = 2,
+        bufferByteLimit: Int = ConsoleObserver.defaultConfiguration.bufferByteLimit
+    ) async throws -> (ConsoleObserver, @Sendable () -> [String]) {
+        let delivery = configuration(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine(configuration: delivery)
+        // The queue is writing "first" and blocked: the next five wait in a buffer of two.
         for path in ["a", "b", "c", "d", "e"] { console.handle(failure(path)) }
-        released.signal()
-        return (console, lines)
+        release.signal()
+        return (console, { lines.withLock { $0.map { String($0.split(separator: " ")[1]) } } })
+    }
+
+    /// The reports `ConsoleObserver` made to `HTTPDiagnostics` while `body` ran; a component
+    /// of an earlier test may still report there, and its reports are left out.
+    private func consoleReports(during body: () async throws -> Void) async rethrows -> [HTTPDiagnostic] {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        let previous = HTTPDiagnostics.handler
+        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
+        defer { HTTPDiagnostics.handler = previous }
+        try await body()
+        return reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }
     }
 
     func testHandleReturnsWhileTheOutputIsBlockedAndTheLinesFollowInOrder() async throws {
@@ -166,17 +213,50 @@ final class ConsoleObserverTests: XCTestCase {
     }
 
     func testAnOutputThatCannotKeepUpDropsTheOldestWaitingAndReportsHowMany() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
+        var console: ConsoleObserver?
+        let reports = try await consoleReports {
+            let (dropping, written) = try await consoleThatDroppedThreeBehindABlockedWrite()
+            await dropping.flush()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+            console = dropping
+        }
+        XCTAssertEqual(reports, overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit))
+        let statistics = try XCTUnwrap(console).statistics
+        XCTAssertEqual(
+            [statistics.accepted, statistics.delivered, statistics.dropped, statistics.pending], [6, 3, 3, 0], "\(statistics)"
+        )
+    }
+
+    func testAFlushReturnsOnlyOnceTheEventsHandledBeforeItAreWritten() async throws {
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine()
+        for path in ["a", "b"] { console.handle(failure(path)) }
+        let writtenWhenFlushed = Task {
+            await console.flush()
+            return lines.withLock { $0.count }
+        }
+        XCTAssertTrue(lines.withLock { $0.isEmpty }, "the first write is still blocked")
+        release.signal()
+        let written = await writtenWhenFlushed.value
+        XCTAssertEqual(written, 3, "the flush returned with every event handled before it written")
+    }
+
+    /// What the event factories are for: an observer's output, checked without a client.
+    func testAnObserverIsTestedWithoutAClient() async {
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/login?token=abc")!, body: Data(#"{"password":"hunter2"}"#.utf8)
+        )
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver { line in lines.withLock { $0.append(line) } }
+        console.handle(.requestFailed(.timeout, request: request, startedAt: start, endedAt: start + 30))
         await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        // Only this observer's reports: a component of an earlier test may still report here.
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
+        XCTAssertEqual(lines.withLock { $0 }, ["POST https://api.example.com/login?token=[REDACTED] -> failed: timed out (30000.0 ms, 22 B up)"])
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data("{}".utf8), url: request.url)
+        let cancelledAfterStatus = HTTPEvent.requestFailed(.cancelled, request: request, response: response, startedAt: start, endedAt: start + 1)
+        XCTAssertEqual(
+            ConsoleObserver.line(for: cancelledAfterStatus),
+            "POST https://api.example.com/login?token=[REDACTED] -> 200, then cancelled (1000.0 ms, 22 B up, 2 B down)"
+        )
     }
 
     private func retriedEvent() async throws -> HTTPEvent? {
@@ -268,7 +348,7 @@ final class ConsoleObserverTests: XCTestCase {
         // The timeout only bounds a hang: a flush that waited for an empty buffer never returns.
         let didFlush: Bool
         do {
-            _ = try await flushed.wait(timeout: 60, until: { $0 }) { _ in TestTimeout(description: "flush did not return under load") }
+            _ = try await flushed.wait(timeout: 60, until: { $0 }) { _ in TestFailure("flush did not return under load") }
             didFlush = true
         } catch {
             didFlush = false
@@ -277,50 +357,41 @@ final class ConsoleObserverTests: XCTestCase {
         gate.stop()
         await emitter.value
         // Quiet before the next test: its drops are reported now, not into another test's handler.
-        console.shutdown()
+        await console.shutdown()
         XCTAssertTrue(didFlush, "the flush returned within a minute while events kept coming")
         XCTAssertGreaterThan(emittedBeforeTheFlushReturned, 0, "the flush returned under load, not after it")
     }
 
     func testShutdownWritesTheBufferedLinesAndReportsTheDropsBeforeItReturns() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite()
-        console.shutdown()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
-        // After shutdown nothing more is written; the first event dropped for it is reported.
-        console.handle(failure("late"))
-        console.handle(failure("later"))
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }.count, 3)
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" }.map(\.message) }, [
-            "3 events were dropped: the output did not keep up",
-            "an event arrived after shutdown and was dropped; later ones are dropped without a report",
+        let overflow = overflowReports(dropped: 3, bufferLimit: 2, bufferByteLimit: ConsoleObserver.defaultConfiguration.bufferByteLimit)
+        var console: ConsoleObserver?
+        let reports = try await consoleReports {
+            let (stopping, written) = try await consoleThatDroppedThreeBehindABlockedWrite()
+            await stopping.shutdown()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+            // After shutdown nothing more is written: each event is dropped, counted and
+            // reported (the first at once, the next by the flush).
+            stopping.handle(failure("late"))
+            stopping.handle(failure("later"))
+            await stopping.flush()
+            XCTAssertEqual(written().count, 3)
+            console = stopping
+        }
+        XCTAssertEqual(reports, overflow + [
+            DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 1).diagnostic(source: "ConsoleObserver", items: "event"),
+            DeliveryDiagnostic.droppedAfterShutdown(count: 1, total: 2).diagnostic(source: "ConsoleObserver", items: "event"),
         ])
+        let statistics = try XCTUnwrap(console).statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [8, 3, 5, 2])
     }
 
     /// Behind a blocked write, ten messages of a 100 KiB prompt's answer and the exchange's end
     /// fit 512 KiB: the later messages share the request the first one counted (charged it
     /// each, they weighed about 1 MiB and most were dropped).
     func testAStreamsMessagesShareTheCostOfTheirRequest() async throws {
-        let writing = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        let lines = Locked<[String]>([])
-        let console = ConsoleObserver(minimumLevel: .debug, bufferByteLimit: 512 * 1024) { line in
-            if lines.withLock({ $0.isEmpty }) {
-                writing.signal()
-                _ = released.wait(timeout: .now() + 60)
-            }
-            lines.withLock { $0.append(line) }
-        }
-        console.handle(failure("first"))
-        let writingFirst = await Task.detached { writing.wait(timeout: .now() + 60) }.value
-        XCTAssertEqual(writingFirst, .success)
+        let (console, lines, release) = try await consoleBlockedWritingItsFirstLine(
+            minimumLevel: .debug, configuration: configuration(bufferByteLimit: 512 * 1024)
+        )
         let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!, body: Data(count: 100 * 1024))
         let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data(), url: request.url)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -328,7 +399,7 @@ final class ConsoleObserverTests: XCTestCase {
             console.handle(.responseMessage("token \(index)", index: index, of: response, to: request, startedAt: start))
         }
         console.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1))
-        released.signal()
+        release.signal()
         await console.flush()
         let written = lines.withLock { $0 }
         XCTAssertEqual(written.count, 12, "\(written)")
@@ -336,21 +407,16 @@ final class ConsoleObserverTests: XCTestCase {
     }
 
     func testTheByteLimitDropsTheOldestWaitingEvents() async throws {
-        let reports = Locked<[HTTPDiagnostic]>([])
-        let previous = HTTPDiagnostics.handler
-        HTTPDiagnostics.handler = { report in reports.withLock { $0.append(report) } }
-        defer { HTTPDiagnostics.handler = previous }
         // Room for two waiting events by bytes, the default thousand by count.
         let eventBytes = failure("a").retainedByteCount
-        let (console, lines) = try await consoleThatDroppedThreeBehindABlockedWrite(
-            bufferLimit: ConsoleObserver.defaultBufferLimit,
-            bufferByteLimit: 2 * eventBytes + eventBytes / 2
-        )
-        await console.flush()
-        XCTAssertEqual(lines.withLock { $0 }, ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
-        XCTAssertEqual(reports.withLock { $0.filter { $0.source == "ConsoleObserver" } }, [HTTPDiagnostic(
-            source: "ConsoleObserver", level: .warning, message: "3 events were dropped: the output did not keep up", metadata: ["dropped": "3"]
-        )])
+        let bufferByteLimit = 2 * eventBytes + eventBytes / 2
+        let bufferLimit = ConsoleObserver.defaultConfiguration.bufferLimit
+        let reports = try await consoleReports {
+            let (console, written) = try await consoleThatDroppedThreeBehindABlockedWrite(bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit)
+            await console.flush()
+            XCTAssertEqual(written(), ["https://api.example.com/first", "https://api.example.com/d", "https://api.example.com/e"])
+        }
+        XCTAssertEqual(reports, overflowReports(dropped: 3, bufferLimit: bufferLimit, bufferByteLimit: bufferByteLimit))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreGenAI
+import HTTPCoreConsole
 import HTTPCoreConcurrency
 import HTTPCoreTestPeers
 import HTTPCoreTesting
@@ -52,7 +53,7 @@ final class ConsoleObserverGenAITests: XCTestCase {
             [RESPONSE] 200 https://api.anthropic.com/v1/messages (<t>)
               Content-Type: text/event-stream
               body (\(fixture.responseBody.utf8.count) B)
-            [LLM] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop
+            [genAI] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop
             """,
         ])
     }
@@ -72,7 +73,7 @@ final class ConsoleObserverGenAITests: XCTestCase {
                 Hello! How can I help?
               body (\(fixture.responseBody.utf8.count) B):
                 \(fixture.responseBody)
-            [LLM] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop
+            [genAI] claude-sonnet-4-20250514 · 3,097 in, 15 out tokens · first chunk <t> · stop
             """,
         ])
     }

@@ -1,0 +1,118 @@
+import HTTPCore
+import HTTPCoreDelivery
+
+/// An `HTTPObserver` that prints readable, redacted exchanges.
+///
+/// ```swift
+/// import HTTPCoreConsole
+///
+/// let console = ConsoleObserver(minimumLevel: .info, format: .blocks, body: .prettyJSON)
+/// dispatcher.subscribe(console)
+/// ...
+/// await console.shutdown()   // writes what is still buffered, then stops
+/// ```
+///
+/// Output goes to standard error on Linux and, on Apple platforms, when standard error is a
+/// terminal (command-line tools, servers); otherwise to `os.Logger` (subsystem `HTTPCore`,
+/// category `http`) with `.private` privacy, so URLs and bodies do not show in the unified
+/// log outside debugging. A `write` closure replaces all of this. What it prints is what
+/// the client's `HTTPCorePolicy` exposes: headers, URLs and bodies arrive redacted.
+///
+/// Nothing is formatted or written on the request's task: the observer runs on the delivery
+/// engine, as a `QueuedObserver` does. ``handle(_:)`` appends the event to a buffer bounded
+/// by the configuration's `bufferLimit` and `bufferByteLimit` (what the events keep alive:
+/// their requests and captured bodies) and returns; one serial dispatch queue makes the text
+/// and writes it, in order (`write` runs there too). When output cannot keep up, the oldest
+/// waiting events are dropped, counted, and each overflow is reported to the configuration's
+/// diagnostics (`HTTPDiagnostics` by default) when it starts and, with the count, when it
+/// ends. ``flush()`` (and so `HTTPEventDispatcher.flush()`) returns once what was handled
+/// before it is written, even while events keep coming; copies of an observer share one
+/// buffer.
+///
+/// Shut it down before exit: a tool that exits with lines still buffered loses them, and the
+/// last ones are often the failure.
+public struct ConsoleObserver: HTTPObserver {
+    private let minimumLevel: Level
+    private let queue: QueuedObserver<ConsoleWriter>
+
+    /// The default delivery: at most 1,000 events or 16 MiB waiting, written in batches of up
+    /// to 256 events or 1 MiB as soon as there is one, reports to `HTTPDiagnostics` as
+    /// `ConsoleObserver`.
+    public static var defaultConfiguration: DeliveryConfiguration {
+        var configuration = DeliveryConfiguration()
+        configuration.bufferLimit = 1000
+        configuration.batching = .init(maximumCount: 256, maximumBytes: 1024 * 1024)
+        configuration.diagnostics = { HTTPDiagnostics.report($0.diagnostic(source: "ConsoleObserver", items: "event")) }
+        return configuration
+    }
+
+    /// Creates a console observer.
+    ///
+    /// - Parameters:
+    ///   - minimumLevel: The least important level printed.
+    ///   - format: The layout of an exchange.
+    ///   - body: How bodies are shown in ``Format/blocks``.
+    ///   - configuration: The buffer's limits, batching, maximum age and diagnostics of its
+    ///     delivery; texts are written one batch at a time and never retried, so its
+    ///     concurrency, retry and build-ahead settings do not apply.
+    ///   - write: Replaces the platform's output; called on the observer's own serial queue,
+    ///     one text at a time, in the order the events were handled.
+    public init(
+        minimumLevel: Level = .info,
+        format: Format = .line,
+        body: BodyRendering = .sizeOnly,
+        configuration: DeliveryConfiguration = ConsoleObserver.defaultConfiguration,
+        write: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.minimumLevel = minimumLevel
+        let writer = ConsoleWriter(format: format, body: body, write: write ?? ConsoleWriter.platformOutput)
+        queue = QueuedObserver(writer, configuration: configuration)
+    }
+
+    /// Every event at `.debug`; otherwise terminal and retried events, the only ones printed.
+    public var handledEventNames: Set<HTTPEvent.Name>? {
+        minimumLevel == .debug ? nil : HTTPEvent.Name.terminal.union([.requestRetried])
+    }
+
+    /// Keeps the event to be printed when its level is at least the observer's minimum: terminal and
+    /// retried events by their outcome, the others only at `.debug`.
+    ///
+    /// - Parameter event: The event to print.
+    public func handle(_ event: HTTPEvent) {
+        guard Self.level(of: event) >= minimumLevel else { return }
+        guard event.name.isTerminal || event.name == .requestRetried || minimumLevel == .debug else { return }
+        queue.handle(event)
+    }
+
+    /// Returns once every event handled before the call is written (or dropped and
+    /// counted); events handled meanwhile do not hold it.
+    public func flush() async {
+        await queue.flush()
+    }
+
+    /// Writes what is buffered, then stops: events handled later are dropped, counted and
+    /// reported. Call it last, before the process exits.
+    public func shutdown() async {
+        await queue.shutdown()
+    }
+
+    /// The events accepted, written (`delivered`), dropped and pending.
+    package var statistics: DeliveryStatistics { queue.statistics }
+
+    /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
+    /// others `.debug`. A call whose answer reported an error under a success status (an LLM
+    /// stream that ended with the provider's error event) is a `.warning`, as an error
+    /// status is.
+    ///
+    /// - Parameter event: The event to rate.
+    /// - Returns: How important the event is.
+    public static func level(of event: HTTPEvent) -> Level {
+        switch event.name {
+        case .requestFailed: .error
+        case .requestCancelled, .requestRetried: .warning
+        case .requestSucceeded:
+            HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError || reportsErrorUnderSuccess(event) ? .warning : .info
+        default: .debug
+        }
+    }
+}

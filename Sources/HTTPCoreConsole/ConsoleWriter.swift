@@ -1,0 +1,34 @@
+import Foundation
+import HTTPCore
+
+#if canImport(os)
+import os
+#endif
+
+/// What a ``ConsoleObserver``'s delivery runs on its serial queue: makes each event's text
+/// and writes it. It may block (a full pipe, a paused terminal); the queue it runs on is
+/// the engine's, never the request's task.
+struct ConsoleWriter: HTTPObserver {
+    let format: ConsoleObserver.Format
+    let body: ConsoleObserver.BodyRendering
+    let write: @Sendable (String) -> Void
+
+    func handle(_ event: HTTPEvent) {
+        write(ConsoleObserver.text(for: event, format: format, body: body))
+    }
+
+    /// Standard error, or on Apple platforms outside a terminal the unified log.
+    static let platformOutput: @Sendable (String) -> Void = {
+        let standardError: @Sendable (String) -> Void = { text in FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        #if canImport(os)
+        // A command-line tool or a server run from a terminal reads standard error; an app's
+        // lines go to the unified log, where URLs and bodies stay private unless a debugger or
+        // a logging profile reveals them.
+        guard isatty(STDERR_FILENO) != 1 else { return standardError }
+        let logger = Logger(subsystem: "HTTPCore", category: "http")
+        return { text in logger.log("\(text, privacy: .private)") }
+        #else
+        return standardError
+        #endif
+    }()
+}
