@@ -25,10 +25,10 @@ import HTTPCore
 /// default, so a server may store neighbouring messages out of order: `streamMessage.index`
 /// tells their order.
 ///
-/// An LLM call (``/HTTPCore/HTTPEvent/genAI``) reads at a glance in the viewer: its response
-/// body starts with `[llm] ` and the call's ``/HTTPCore/GenAIExchange/summary`` (model, tokens in
-/// and out, time to the first chunk, finish), above a stream's answer; its OpenTelemetry GenAI
-/// attributes are stored as `genAI`, an object of the convention's names to values.
+/// What interpreters derived reads at a glance in the viewer (``/HTTPCore/HTTPEvent/attachments``,
+/// an LLM call's facts with HTTPCoreGenAI): the response body starts with each note's name and
+/// summary (`[genAI] claude-sonnet-4 · 3,097 in, 15 out tokens · stop`), above a stream's
+/// answer; its attributes are stored under its name, an object of names to values.
 ///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()

@@ -7,7 +7,7 @@ extension GenAIExchange {
     /// - the provider's code (``GenAIResponse/errorCode``: `rate_limit_exceeded`,
     ///   `overloaded_error`, `RESOURCE_EXHAUSTED`, `ThrottlingException`, …), as the GenAI
     ///   conventions ask;
-    /// - for an exchange that ended with `error`, its ``HTTPError/typeName``: `timeout`,
+    /// - for an exchange that ended with `error`, its ``/HTTPCore/HTTPError/typeName``: `timeout`,
     ///   `cancelled`, `connection_lost`, … (a stream cut short keeps what arrived until then in
     ///   `response`);
     /// - for a response of status 400 or more, the status as text (`"503"`), as OpenTelemetry's

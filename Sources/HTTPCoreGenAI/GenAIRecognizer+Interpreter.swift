@@ -3,7 +3,7 @@ import HTTPCore
 
 extension GenAIRecognizer: HTTPExchangeInterpreter {
     /// Begins reading `request` when it is an LLM call (``recognize(_:)``): its terminal
-    /// event then carries the call's facts (``/HTTPCore/HTTPEvent/genAI``).
+    /// event then carries the call's facts (`event.genAI`).
     ///
     /// - Parameter request: The request as it goes out.
     /// - Returns: The reading of the call, or `nil` for a request that is none.
@@ -42,7 +42,7 @@ extension GenAIRecognizer: HTTPExchangeInterpreter {
     package static let maximumBodyBytes = 4 << 20
 
     /// The most bytes of one message of a streamed LLM response read for the call's facts
-    /// (``HTTPExchangeReadingLimits/maximumMessageBytes``). A longer message still counts as a
+    /// (``/HTTPCore/HTTPExchangeReadingLimits/maximumMessageBytes``). A longer message still counts as a
     /// message (``GenAIResponse/messageCount``) but its facts are left out.
     package static let maximumMessageBytes = HTTPExchangeReadingLimits.maximumMessageBytes
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 
-/// What a ``BodyTap`` takes of a recognised LLM call's streamed response, on the reading
+/// What a client's body tap takes, through ``GenAIReading``, of a recognised LLM call's streamed response, on the reading
 /// task, to be read into facts only when they are first asked for (``response``, by a sink on
 /// its worker): each complete message, with when it arrived, kept unread; or a body that is
 /// not a stream of messages (a JSON answer, an error body), kept until it ends.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCore
 
 /// What one message of an LLM stream, or one whole LLM response body, says: the one place
-/// that knows the providers' response shapes, read by ``StreamAnswer`` (the text) and by
+/// that knows the providers' response shapes, read by the stream answer (``GenAIRecognizer/streamAnswerText(eventType:data:)``) and by
 /// ``GenAIResponseReader`` (ids, finish reasons, usage, errors and which messages carry output).
 ///
 /// | Shape | Recognised by | Text | Other output | Usage |

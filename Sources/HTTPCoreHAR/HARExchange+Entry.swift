@@ -17,10 +17,10 @@ extension HARExchange {
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
     /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
-    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. An LLM call gets
-    /// `_genAI`: its `summary` (model, tokens in and out, time to the first chunk, finish, see
-    /// ``/HTTPCore/GenAIExchange/summary``) and its `attributes`, an object of the OpenTelemetry
-    /// GenAI names to their values.
+    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. Each note of
+    /// what interpreters derived (``/HTTPCore/HTTPExchangeNote``) is a member `_<name>` (an LLM
+    /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
+    /// values.
     func entry(dates: Date.ISO8601FormatStyle) -> HARJSON {
         var members: [(String, HARJSON)] = [
             ("startedDateTime", .string(dates.format(startedAt))),

@@ -46,7 +46,7 @@ import HTTPCoreConcurrency
 /// weighs its headers plus twice the policy's body cap at most, whatever the bodies' sizes.
 /// Nothing else counts, since making the entry would not shrink it: a streamed response is
 /// held only as far as the policy captures it, and URL, headers and messages would be kept
-/// redacted. Nor does an LLM call's record (``/HTTPCore/HTTPEvent/genAI``): what it took of a
+/// redacted. Nor does an LLM call's record (`event.genAI`, with HTTPCoreGenAI): what it took of a
 /// streamed answer to read the facts from (up to 4 MiB of a JSON body or 256 KiB of
 /// messages) is shared with the other observers and let go once the first of them reads the
 /// facts, as this recorder does when it builds a document; made at once, the entry would
@@ -70,7 +70,7 @@ import HTTPCoreConcurrency
 /// file: past the policy's `streamMessages.maxCount` or the recorder's
 /// ``maxStreamMessagesPerEntry``). An attempt that was retried keeps its own messages.
 ///
-/// An LLM call's entry (``/HTTPCore/HTTPEvent/genAI``) carries `_genAI`: `summary`, the call at a
+/// An LLM call's entry (`event.genAI`, with HTTPCoreGenAI) carries `_genAI`: `summary`, the call at a
 /// glance (`claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`), and
 /// `attributes`, its OpenTelemetry GenAI attributes under the convention's names. Nothing of the
 /// prompt or the answer is added: those are only in the bodies, as the policy captured them.

@@ -16,17 +16,16 @@ import HTTPCore
 /// `error` when it failed, then the request's metadata (trace ids, for instance). Its
 /// stream adds the labels `method`, `status_class` (`2xx` … `5xx`, `failed`, `cancelled`) and
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
-/// for 4xx and for an LLM call whose response reported an error under a 1xx–3xx status, and
+/// for 4xx and for an exchange whose note reports a failure under a 1xx–3xx status (an LLM
+/// call whose response reported an error), and
 /// `error` for 5xx and failures.
 ///
-/// An LLM call's line (``/HTTPCore/HTTPEvent/genAI``) adds, before `error_type`, its main
-/// OpenTelemetry GenAI facts under the convention's names: `gen_ai.provider.name`,
-/// `gen_ai.operation.name`, `gen_ai.request.model`, `gen_ai.response.model`,
-/// `gen_ai.response.finish_reasons` (comma-separated), `gen_ai.response.time_to_first_chunk`
-/// (seconds, streams only), `gen_ai.usage.input_tokens` and `gen_ai.usage.output_tokens`, each
-/// when known, and `gen_ai.error.type` when the call reported an error
-/// (``/HTTPCore/GenAIExchange/errorType``: a provider's code such as `overloaded_error`, even
-/// in a 200 stream, or the HTTP failure; LogQL's `| logfmt` reads it as `gen_ai_error_type`).
+/// What interpreters derived (``/HTTPCore/HTTPEvent/attachments``) adds, before
+/// `error_type`, each note's attributes as fields under their own names, in order: for an LLM
+/// call read by HTTPCoreGenAI, `gen_ai.provider.name=anthropic … gen_ai.usage.output_tokens=15`
+/// (a list comma-separated, a time in seconds). An attribute that LogQL's `| logfmt` would read
+/// as one of the line's own fields is written under the note's name: the call's `error.type`
+/// (a provider's code such as `overloaded_error`, even in a 200 stream) as `gen_ai.error.type`.
 /// They are fields, not labels: models and counts make no new streams.
 ///
 /// A streamed exchange (``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``) is one line too, at

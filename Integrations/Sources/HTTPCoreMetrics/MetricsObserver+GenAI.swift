@@ -3,7 +3,7 @@ import HTTPCore
 import HTTPCoreGenAI
 
 /// The OpenTelemetry GenAI client metrics, recorded for each terminal event that carries an
-/// LLM call (``/HTTPCore/HTTPEvent/genAI``).
+/// LLM call (`event.genAI`).
 ///
 /// - `gen_ai.client.operation.duration` (`s`): a timer of the exchange, retries included;
 /// - `gen_ai.client.token.usage` (`{token}`): a value histogram, one record per count the
@@ -14,7 +14,7 @@ import HTTPCoreGenAI
 ///   between output chunks.
 ///
 /// Dimensions, as the convention lists them, taken from the call's
-/// ``/HTTPCore/GenAIExchange/attributes``: `gen_ai.provider.name`, `gen_ai.operation.name`,
+/// ``/HTTPCoreGenAI/GenAIExchange/attributes``: `gen_ai.provider.name`, `gen_ai.operation.name`,
 /// `gen_ai.request.model` and `gen_ai.response.model` when known, `server.address`,
 /// `server.port` when known, and, except on the token usage, `error.type` when the call
 /// failed. Each also has a `unit` dimension, which swift-otel takes as the instrument's unit
@@ -58,7 +58,7 @@ extension MetricsObserver {
         0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
     ]
 
-    /// The attributes of ``/HTTPCore/GenAIExchange/attributes`` that the convention puts on the
+    /// The attributes of ``/HTTPCoreGenAI/GenAIExchange/attributes`` that the convention puts on the
     /// GenAI client metrics, besides `error.type`.
     static let genAIMetricAttributeNames: Set<String> = [
         "gen_ai.operation.name", "gen_ai.provider.name", "gen_ai.request.model", "gen_ai.response.model", "server.address", "server.port",

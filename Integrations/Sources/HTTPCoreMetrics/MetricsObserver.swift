@@ -31,7 +31,7 @@ import HTTPCoreGenAI
 /// HTTPEventDispatcher.shared.subscribe(MetricsObserver())
 /// ```
 ///
-/// An LLM call's terminal event (``/HTTPCore/HTTPEvent/genAI``) also records the GenAI client
+/// An LLM call's terminal event (`event.genAI`) also records the GenAI client
 /// metrics, with their bucket boundaries: see ``genAIOperationDurationLabel`` and the
 /// extension that declares it. Any other event pays one `nil` check for them.
 ///

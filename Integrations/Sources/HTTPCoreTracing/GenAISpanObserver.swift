@@ -3,11 +3,11 @@ import HTTPCore
 import HTTPCoreGenAI
 import Tracing
 
-/// An ``/HTTPCore/HTTPObserver`` that records each LLM call (``/HTTPCore/HTTPEvent/genAI``) as the span
+/// An ``/HTTPCore/HTTPObserver`` that records each LLM call (`event.genAI`) as the span
 /// OpenTelemetry's GenAI conventions describe: kind CLIENT, named `{gen_ai.operation.name}
-/// {gen_ai.request.model}` (``/HTTPCore/GenAIExchange/spanName``), covering the whole exchange with
+/// {gen_ai.request.model}` (``/HTTPCoreGenAI/GenAIExchange/spanName``), covering the whole exchange with
 /// its retries, with the call's `gen_ai.*`, `server.*` and `error.type` attributes
-/// (``/HTTPCore/GenAIExchange/attributes``) and an error status when the call failed.
+/// (``/HTTPCoreGenAI/GenAIExchange/attributes``) and an error status when the call failed.
 ///
 /// ```swift
 /// let client = URLSessionClient(middlewares: [RetryMiddleware(), TracingMiddleware()])
@@ -58,7 +58,7 @@ public struct GenAISpanObserver: HTTPObserver {
     ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
     ///   - redactor: A redactor the call's text facts (models, stop sequences, response id,
     ///     finish reasons, error code) pass before they become attributes, on top of the client
-    ///     policy's, which masked them as they were derived (``/HTTPCore/GenAIExchange/redacted(by:)``):
+    ///     policy's, which masked them as they were derived (``/HTTPCoreGenAI/GenAIExchange/redacted(by:)``):
     ///     a tracing backend with stricter rules than the app's. `nil`, the default, adds none.
     public init(
         tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,

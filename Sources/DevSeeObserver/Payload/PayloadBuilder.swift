@@ -10,10 +10,11 @@ import HTTPCoreText
 /// redacted by the configured ``/HTTPCoreRedaction/Redactor``; when its bodies would not fit once escaped, they
 /// are cut further, so the limit holds for any `maxBodyBytes`.
 ///
-/// An LLM call's response body starts with its summary (`[llm] gpt-4o-mini · 25 in, 15 out
-/// tokens · stop`, after an attempt or error line), and its OpenTelemetry GenAI attributes are
-/// stored as `genAI`, an object of the convention's names to values, which the viewer does not show.
-/// Their strings come from the bodies, so both are bounded (``/HTTPCore/GenAIExchange/boundedForDevSee``).
+/// Each note of what interpreters derived (``/HTTPCore/HTTPExchangeNote``) starts the response
+/// body with its line (`[genAI] gpt-4o-mini · 25 in, 15 out tokens · stop`, after an attempt or
+/// error line), and its attributes are stored under its name, an object of names to values,
+/// which the viewer does not show. Their strings come from the bodies, so both are bounded
+/// (`HTTPExchangeNote.boundedForDevSee`).
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
