@@ -148,7 +148,7 @@ final class BodyTap: Sendable {
     /// when an LLM call's response is read.
     private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> Completed {
         guard !messages.isEmpty else { return Completed() }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         var completed = Completed(messages: genAI == nil ? [] : messages, arrivedAt: now)
         for message in messages {
             let index = state.snapshot.messageCount
