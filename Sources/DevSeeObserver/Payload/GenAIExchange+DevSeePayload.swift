@@ -28,15 +28,13 @@ extension GenAIExchange {
     }
 
     private static func bounded(_ text: String) -> String {
-        UTF8Text.cut(text, toBytes: PayloadBuilder.maximumGenAIStringBytes - truncationMarker.utf8.count, marker: truncationMarker)
+        UTF8Text.cut(text, toBytes: PayloadBuilder.maximumGenAIStringBytes - TruncationMarker.ellipsis.utf8.count)
     }
 
     private static func bounded(_ values: [String]) -> [String] {
         let limit = PayloadBuilder.maximumGenAIListCount
         guard values.count > limit else { return values.map(bounded) }
-        return values.prefix(limit - 1).map(bounded) + [truncationMarker]
+        // The last place says the list was cut, with the mark that ends a cut string.
+        return values.prefix(limit - 1).map(bounded) + [TruncationMarker.ellipsis]
     }
-
-    /// What ends a cut string, and stands last in a cut list: the package's mark of a cut.
-    private static let truncationMarker = "…"
 }
