@@ -42,9 +42,9 @@ public final class HTTPExchangeTable<Value: Sendable>: Sendable {
     // keep and take are inlinable, so that an observer's module specializes them for its value:
     // unspecialized, each dictionary access and optional cost a generic metadata look-up, about
     // 4,000 of the 11,000 instructions MetricsObserver spent per exchange (callgrind). What is
-    // inlined is the lock and the dictionaries; the reports stay behind `refuse()` and `endFilling()`
-    // (not generic, so called without metadata). The lock is the package's one
-    // lock type, whose closures inline where keep and take are specialized.
+    // inlined is the lock and the dictionaries; the reports stay behind `refuse()` and
+    // `endFilling()`, not generic, so called without metadata. The lock is the package's one
+    // lock type, `Locked`, whose closures inline where keep and take are specialized.
     /// The exchanges kept and the reports due; its lock is never held while a report is made.
     @usableFromInline let state = Locked(State())
 
