@@ -367,7 +367,7 @@ extension Redactor {
             self.text = text
             self.next = next
             let (field, value) = EventStreamLine.field(of: bytes[text])
-            self.value = value.startIndex..<value.endIndex
+            self.value = value
             isData = field == .data
             isEvent = field == .event
         }

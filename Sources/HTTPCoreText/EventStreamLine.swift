@@ -21,30 +21,31 @@ package enum EventStreamLine {
         case other
     }
 
-    /// Where the line starting at `start` ends: `end` is the index of its break, `next` where
+    /// Where the line starting at `start` ends: `end` is the offset of its break, `next` where
     /// the line after it starts; `nil` when no break follows `start`.
     ///
-    /// A CR that is the last byte of `bytes` (`end` is their last index) is returned as a
+    /// A CR that is the last byte of `bytes` (`end` is their last offset) is returned as a
     /// break: a reader of chunks waits for the next chunk to know whether an LF belongs to it,
     /// a reader of a whole stream takes the CR as the break.
-    @inlinable
-    package static func end<Bytes: Collection<UInt8>>(
-        in bytes: Bytes, from start: Bytes.Index
-    ) -> (end: Bytes.Index, next: Bytes.Index)? {
-        guard let end = bytes[start...].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
-        let after = bytes.index(after: end)
-        guard bytes[end] == 0x0D, after < bytes.endIndex, bytes[after] == 0x0A else { return (end, after) }
-        return (end, bytes.index(after: after))
+    ///
+    /// Concrete, not generic: a generic scan called from another module ran unspecialized, a
+    /// protocol call per byte.
+    package static func end(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, next: Int)? {
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        guard end < bytes.count else { return nil }
+        let isCRLF = bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A
+        return (end, end + (isCRLF ? 2 : 1))
     }
 
-    /// The field of `line` (a line without its break) and its value.
-    @inlinable
-    package static func field<Line: Collection<UInt8>>(of line: Line) -> (field: Field, value: Line.SubSequence) {
-        guard line.first != UInt8(ascii: ":") else { return (.comment, line[line.endIndex...]) }
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
-        let name = line[..<(colon ?? line.endIndex)]
-        var value = line[(colon.map { line.index(after: $0) } ?? line.endIndex)...]
-        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+    /// The field of `line` (a line without its break) and the offsets of its value in the
+    /// buffer `line` is a slice of.
+    package static func field(of line: Slice<UnsafeBufferPointer<UInt8>>) -> (field: Field, value: Range<Int>) {
+        guard line.first != UInt8(ascii: ":") else { return (.comment, line.endIndex..<line.endIndex) }
+        let colon = line.firstIndex(of: UInt8(ascii: ":")) ?? line.endIndex
+        var valueStart = min(colon + 1, line.endIndex)
+        if valueStart < line.endIndex, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+        let name = line[line.startIndex..<colon]
         let field: Field =
             if name.elementsEqual("data".utf8) {
                 .data
@@ -55,6 +56,6 @@ package enum EventStreamLine {
             } else {
                 .other
             }
-        return (field, value)
+        return (field, valueStart..<line.endIndex)
     }
 }

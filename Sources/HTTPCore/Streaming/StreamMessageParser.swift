@@ -75,15 +75,15 @@ struct StreamMessageParser: Sendable {
             }
             endLine(emit)
         }
-        while let (end, next) = EventStreamLine.end(in: rest, from: rest.startIndex) {
-            append(rest[..<end])
-            if rest.index(after: end) == rest.endIndex, rest[end] == UInt8(ascii: "\r") {
+        while let (end, next) = rest.withUnsafeBufferPointer({ EventStreamLine.end(in: $0, from: 0) }) {
+            append(rest.prefix(end))
+            if end + 1 == rest.count, rest.last == UInt8(ascii: "\r") {
                 endsWithCR = true
                 return
             }
-            lineByteCount += rest.distance(from: end, to: next)
+            lineByteCount += next - end
             endLine(emit)
-            rest = rest[next...]
+            rest = rest.dropFirst(next)
         }
         append(rest)
     }
@@ -138,7 +138,8 @@ struct StreamMessageParser: Sendable {
 
     /// Applies one line of a server-sent event: `field: value` (one leading space dropped).
     private mutating func readField() {
-        let (field, value) = EventStreamLine.field(of: line)
+        let (field, valueRange) = line.withUnsafeBufferPointer { EventStreamLine.field(of: $0[...]) }
+        let value = line[valueRange]
         switch field {
         case .data:
             if hasData { appendData(CollectionOfOne(UInt8(ascii: "\n"))) }
