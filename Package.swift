@@ -118,7 +118,7 @@ let package = Package(
         ),
         .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]),
         .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCore", "HTTPCoreTestPeers"]),
-        .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreTestPeers"]),
+        .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreTestPeers"]),
         .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers"]),
         .testTarget(name: "HTTPCoreTestEndTests", dependencies: ["HTTPCoreTestEnd", "HTTPCoreConcurrency"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
+import HTTPCoreText
 import HTTPCoreURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -161,9 +162,7 @@ public final class DevSeeLogger: Sendable {
             } else {
                 endpointWhileDisabled.withLock { $0 = endpoint }
             }
-            if let data = try? JSONEncoder().encode(StoredEndpoint(host: endpoint.host, port: endpoint.port)) {
-                configuration.endpointStore?.save(data)
-            }
+            configuration.endpointStore?.save(Self.storedData(of: endpoint))
             return .connected(endpoint)
         }
     }
@@ -273,15 +272,23 @@ public final class DevSeeLogger: Sendable {
         }
     }
 
-    private struct StoredEndpoint: Codable {
-        var host: String
-        var port: Int
+    /// An endpoint as the store keeps it: `{"host":"192.168.1.20","port":3000}`.
+    private static func storedData(of endpoint: DevSeeEndpoint) -> Data {
+        let stored: JSONValue = ["host": .string(endpoint.host), "port": .integer(endpoint.port)]
+        return Data(stored.serialized.utf8)
+    }
+
+    /// The endpoint a store kept; `nil` when what it holds is not one.
+    private static func storedEndpoint(in data: Data) -> DevSeeEndpoint? {
+        guard let stored = try? JSONValue.parse(data), case .string(let host)? = stored["host"],
+            case .number(let port, _)? = stored["port"], let port = Int(exactly: port)
+        else { return nil }
+        return DevSeeEndpoint(host: host, port: port)
     }
 
     private static func restoredEndpoint(_ configuration: DevSeeLoggerConfiguration) -> DevSeeEndpoint {
         if let store = configuration.endpointStore, let data = store.load() {
-            if let stored = try? JSONDecoder().decode(StoredEndpoint.self, from: data) {
-                let endpoint = DevSeeEndpoint(host: stored.host, port: stored.port)
+            if let endpoint = storedEndpoint(in: data) {
                 if ConnectionLink.isAcceptable(endpoint, allowsPublicHosts: configuration.allowsPublicHosts) {
                     return endpoint
                 }

@@ -42,8 +42,8 @@ public final class DevSeeReceiver: Sendable {
     /// The objects of the first stored logs, in arrival order (`nil` for one that does not read
     /// as an object), and how many logs were parsed to make them.
     ///
-    /// Its objects are what `JSONSerialization` makes without `.mutableContainers`: values and
-    /// immutable Foundation objects, never changed once made, so handing them to any thread is
+    /// Its objects are values and immutable Foundation objects (what `JSONSerialization` makes
+    /// without `.mutableContainers`), never changed once made, so handing them to any thread is
     /// safe; the lock guards the arrays.
     private struct ParsedLogs {
         var objects: [[String: Any]?] = []
@@ -108,12 +108,13 @@ public final class DevSeeReceiver: Sendable {
         store.storedLogs
     }
 
-    /// ``storedLogs`` as dev-see holds them, decoded with `JSONSerialization`, in arrival order.
+    /// ``storedLogs`` as dev-see holds them, as the Foundation objects `JSONSerialization`
+    /// would make of them, in arrival order.
     ///
     /// Read as the receiver read them when it accepted them: a number beyond `Double`'s range
     /// (`1e400`) is `NSNull`, as dev-see serves it, invalid UTF-8 in a string is U+FFFD, and a
     /// leading byte order mark is skipped.
-    /// Beware that `JSONSerialization` bridges numbers: `statusCode` reads as `Int`, and a
+    /// Beware that numbers are bridged `NSNumber`s: `statusCode` reads as `Int`, and a
     /// boolean would read as `1` or `0` (the receiver refuses boolean status codes).
     ///
     /// Each log is parsed once, by the first call that returns it; later calls return the same
@@ -136,13 +137,11 @@ public final class DevSeeReceiver: Sendable {
         parsedLogs.withLock { $0.parseCount }
     }
 
-    /// A stored log as ``storedObjects()`` returns it. JSONSerialization refuses a number
-    /// beyond `Double`'s range and invalid UTF-8, so it reads the log as the receiver holds it
-    /// (`null` for the one, U+FFFD for the other).
+    /// A stored log as ``storedObjects()`` returns it: read as the receiver holds it (`null`
+    /// for a number beyond `Double`'s range, U+FFFD for invalid UTF-8), as Foundation objects.
     private static func object(of body: Data) -> [String: Any]? {
         guard let log = try? DevSeeLogValidator.parse(body) else { return nil }
-        let text = Data(log.nonFiniteNumbersAsNull.serialized.utf8)
-        return try? JSONSerialization.jsonObject(with: text) as? [String: Any]
+        return log.nonFiniteNumbersAsNull.foundationObject as? [String: Any]
     }
 
     /// Every `POST /api/logs` that was not stored, in arrival order, scripted answers included.

@@ -63,7 +63,7 @@ package final class DeadlineTimer: Sendable {
     }
 
     private func fire() {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         let expired = schedule.withLock { schedule -> [any DeadlineExpiring] in
             var expired: [any DeadlineExpiring] = []
             var next = UInt64.max

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A point in time read from both clocks: the wall clock for events, the monotonic clock
-/// for durations and deadlines.
+/// (``MonotonicClock``) for durations and deadlines.
 package struct Moment: Sendable {
     package let date: Date
     package let uptimeNanoseconds: UInt64
 
     package static func now() -> Moment {
-        Moment(date: Date(), uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds)
+        Moment(date: Date(), uptimeNanoseconds: MonotonicClock.nanoseconds())
     }
 
     /// The monotonic time `seconds` after this moment; any `seconds` is accepted (negative
@@ -18,7 +18,7 @@ package struct Moment: Sendable {
 
     /// The end of what started at this moment: the wall-clock end and the monotonic duration.
     package func ended() -> (date: Date, durationMilliseconds: Double) {
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- uptimeNanoseconds) / 1_000_000
+        let elapsed = Double(MonotonicClock.nanoseconds() &- uptimeNanoseconds) / 1_000_000
         return (date.addingTimeInterval(elapsed / 1000), elapsed)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 
 /// How a ``DeliveryQueue`` buffers, batches and retries.
 ///
@@ -75,6 +76,6 @@ public struct DeliveryConfiguration: Sendable {
     /// Creates a configuration with the defaults.
     public init() {}
 
-    /// The system's uptime clock, in nanoseconds.
-    package static let systemUptimeNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+    /// The package's monotonic clock (`MonotonicClock`), in nanoseconds.
+    package static let systemUptimeNanoseconds: @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 
 /// HAR `cookies` lists read from the (redacted) `Cookie` and `Set-Cookie` headers.
 ///
@@ -7,7 +8,7 @@ import HTTPCore
 /// policy masked whole lists one cookie whose value is `[REDACTED]`.
 enum HARCookies {
     /// The cookies of the request's `Cookie` headers: `a=1; b=2` is two cookies.
-    static func requestCookies(in headers: HTTPHeaders) -> [HARJSON] {
+    static func requestCookies(in headers: HTTPHeaders) -> [JSONValue] {
         headers.values(for: "Cookie").flatMap { $0.split(separator: ";") }.compactMap { piece in
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return nil }
@@ -18,11 +19,11 @@ enum HARCookies {
 
     /// One cookie per `Set-Cookie` header, with its `path`, `domain`, `expires` (when it is an
     /// HTTP date), `httpOnly` and `secure` attributes.
-    static func responseCookies(in headers: HTTPHeaders, dates: Date.ISO8601FormatStyle) -> [HARJSON] {
+    static func responseCookies(in headers: HTTPHeaders, dates: Date.ISO8601FormatStyle) -> [JSONValue] {
         headers.values(for: "Set-Cookie").map { header in
             var parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             let (name, value) = nameAndValue(parts.isEmpty ? "" : parts.removeFirst())
-            var attributes: [(String, HARJSON)] = []
+            var attributes: [(key: String, value: JSONValue)] = []
             for part in parts {
                 let (key, attribute) = nameAndValue(part)
                 switch key.lowercased() {
@@ -35,7 +36,7 @@ enum HARCookies {
                 default: break
                 }
             }
-            return HARJSON.nameValue(name, value).adding(attributes)
+            return JSONValue.nameValue(name, value).adding(attributes)
         }
     }
 

@@ -21,8 +21,8 @@ extension HARExchange {
     /// what interpreters derived (``/HTTPCore/HTTPExchangeNote``) is a member `_<name>` (an LLM
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
     /// values.
-    func entry(dates: Date.ISO8601FormatStyle) -> HARJSON {
-        var members: [(String, HARJSON)] = [
+    func entry(dates: Date.ISO8601FormatStyle) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
             ("startedDateTime", .string(dates.format(startedAt))),
             ("time", .thousandths(timings.total)),
             ("request", requestJSON),
@@ -34,7 +34,7 @@ extension HARExchange {
         members += [("_requestId", .string(requestID.description)), ("_attempt", .integer(attempt)), ("_outcome", .string(outcomeName))]
         if let correlationID { members.append(("_correlationId", .string(correlationID))) }
         if !request.metadata.isEmpty {
-            members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { .init(name: $0.key, value: .string($0.value)) })))
+            members.append(("_metadata", .object(request.metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
         }
         if let originalRequest, let redirection {
             members.append(("_redirectedFrom", .object([
@@ -51,7 +51,7 @@ extension HARExchange {
             )
         {
             // The answer the stream carried, read from the captured (masked) body and masked as one text.
-            var fields: [(String, HARJSON)] = [("shape", .string(answer.shape)), ("text", .string(answer.text))]
+            var fields: [(key: String, value: JSONValue)] = [("shape", .string(answer.shape)), ("text", .string(answer.text))]
             if answer.isTruncated { fields.append(("_truncated", true)) }
             members.append(("_streamAnswer", .object(fields)))
         }
@@ -64,7 +64,7 @@ extension HARExchange {
             if !lines.isEmpty { members.append(("_jsonLines", .array(lines.map(\.jsonLineJSON)))) }
         }
         for note in notes {
-            members.append(("_\(note.name)", .object([("summary", .string(note.summary)), ("attributes", .noteAttributes(note))])))
+            members.append(("_\(note.name)", .object([("summary", .string(note.summary)), ("attributes", JSONValue(writtenBy: note.writeAttributes))])))
         }
         return .object(members)
     }
@@ -98,8 +98,8 @@ extension HARExchange {
 
     // MARK: Request
 
-    private var requestJSON: HARJSON {
-        var members: [(String, HARJSON)] = [
+    private var requestJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
             ("method", .string(request.method.rawValue)),
             ("url", .string(String(request.url.prefix { $0 != "#" }))),
             ("httpVersion", .string(Self.httpVersion)),
@@ -114,10 +114,10 @@ extension HARExchange {
 
     /// The body sent, when there was one: `text` as captured (base64 with `_encoding` when it
     /// is not UTF-8 text), and `params` for a form.
-    private var postData: HARJSON? {
+    private var postData: JSONValue? {
         guard requestBodyByteCount > 0 || request.body != nil else { return nil }
         let mimeType = request.headers["Content-Type"] ?? ""
-        var members: [(String, HARJSON)] = [("mimeType", .string(mimeType))]
+        var members: [(key: String, value: JSONValue)] = [("mimeType", .string(mimeType))]
         let body = request.body.map { Self.text(of: $0, isTruncated: request.isBodyTruncated) }
         if let body, !body.isBase64, mimeType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             let pairs = URLEncodedPairs.decode(Substring(body.text), plusIsSpace: true)
@@ -131,13 +131,13 @@ extension HARExchange {
 
     // MARK: Response
 
-    private func responseJSON(dates: Date.ISO8601FormatStyle) -> HARJSON {
+    private func responseJSON(dates: Date.ISO8601FormatStyle) -> JSONValue {
         guard let response else { return failedResponseJSON }
         let size = responseBodyByteCount ?? 0
         let encoding = response.headers["Content-Encoding"]?.lowercased()
         // URLSession and most transports decode compressed bodies: the size on the wire is unknown.
         let bodySize = encoding == nil || encoding == "identity" ? size : -1
-        var members: [(String, HARJSON)] = [
+        var members: [(key: String, value: JSONValue)] = [
             ("status", .integer(response.statusCode)),
             ("statusText", ""),
             ("httpVersion", .string(Self.httpVersion)),
@@ -157,8 +157,8 @@ extension HARExchange {
     }
 
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
-    private func contentJSON(_ response: HTTPEvent.Response, size: Int) -> HARJSON {
-        var members: [(String, HARJSON)] = [("size", .integer(size)), ("mimeType", .string(response.headers["Content-Type"] ?? ""))]
+    private func contentJSON(_ response: HTTPEvent.Response, size: Int) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("size", .integer(size)), ("mimeType", .string(response.headers["Content-Type"] ?? ""))]
         let body = response.body.map { Self.text(of: $0, isTruncated: response.isBodyTruncated) }
         members.append(("text", .string(body?.text ?? "")))
         if body?.isBase64 == true { members.append(("encoding", "base64")) }
@@ -168,7 +168,7 @@ extension HARExchange {
 
     /// No response: status 0, as browsers write a failed request, and the error, scrubbed by
     /// the policy, in `_error` (its description) and `_errorType` (``/HTTPCore/HTTPError/typeName``).
-    private var failedResponseJSON: HARJSON {
+    private var failedResponseJSON: JSONValue {
         [
             "status": 0,
             "statusText": "",
@@ -186,7 +186,7 @@ extension HARExchange {
 
     // MARK: Shared
 
-    private static func headersJSON(_ headers: HTTPHeaders) -> HARJSON {
+    private static func headersJSON(_ headers: HTTPHeaders) -> JSONValue {
         .array(headers.map { .nameValue($0.name, $0.value) })
     }
 
@@ -198,7 +198,7 @@ extension HARExchange {
     }
 
     /// A `comment` (and `_truncated`) saying when the text is not the whole body.
-    private static func captureNotes(captured: Bool, isTruncated: Bool, size: Int) -> [(String, HARJSON)] {
+    private static func captureNotes(captured: Bool, isTruncated: Bool, size: Int) -> [(key: String, value: JSONValue)] {
         if !captured, size > 0 {
             return [("comment", .string("body of \(size) bytes not captured: the client's HTTPCorePolicy omits bodies"))]
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 import HTTPCoreConcurrency
 
 /// An ``/HTTPCore/HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
@@ -274,7 +275,7 @@ public final class HARRecorder: HTTPObserver {
             comment += "; the \(overflowCount) oldest entries were dropped to keep the last \(capacity)"
         }
         comment += "."
-        let log: HARJSON = [
+        let log: JSONValue = [
             "version": "1.2",
             "creator": ["name": "HTTPCore", "version": .string(Self.creatorVersion)],
             "pages": [],
@@ -282,8 +283,8 @@ public final class HARRecorder: HTTPObserver {
             "comment": .string(comment),
             "_droppedEntries": .integer(overflowCount),
         ]
-        let document: HARJSON = ["log": log]
-        return Data(document.serialized)
+        let document: JSONValue = ["log": log]
+        return Data(document.harBytes)
     }
 
     /// Writes ``harDocument()`` to `url`, atomically (replacing any file there).

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPCore
+import HTTPCoreText
 
 extension HARStreamMessage {
     /// A server-sent event as Chrome DevTools keeps one (the protocol's
     /// `Network.eventSourceMessageReceived`): `time` in seconds since 1970, `eventName`
     /// (`message` when the event named none), `eventId` (empty when none) and `data`; then
     /// `_truncated` when the data was cut at the client's policy cap.
-    var eventSourceJSON: HARJSON {
-        var members: [(String, HARJSON)] = [
+    var eventSourceJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
             ("time", time),
             ("eventName", .string(message.eventType ?? "message")),
             ("eventId", .string(message.eventID ?? "")),
@@ -18,14 +19,14 @@ extension HARStreamMessage {
     }
 
     /// A JSON line: `time` and `data` as for a server-sent event, and `_truncated`.
-    var jsonLineJSON: HARJSON {
-        var members: [(String, HARJSON)] = [("time", time), ("data", .string(message.data))]
+    var jsonLineJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("time", time), ("data", .string(message.data))]
         if message.isTruncated { members.append(("_truncated", true)) }
         return .object(members)
     }
 
     /// Seconds since 1970 to the millisecond.
-    private var time: HARJSON {
+    private var time: JSONValue {
         .thousandths(Int((receivedAt.timeIntervalSince1970 * 1000).rounded()))
     }
 }

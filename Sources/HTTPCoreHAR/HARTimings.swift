@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 /// The phases of one HAR entry, in whole microseconds, derived from what events report.
 ///
@@ -54,7 +55,7 @@ struct HARTimings: Sendable, Hashable {
 
 extension HARTimings {
     /// The HAR `timings` object, in milliseconds; phases that do not apply are -1.
-    var json: HARJSON {
+    var json: JSONValue {
         [
             "blocked": .thousandths(blocked ?? -1000),
             "dns": -1,

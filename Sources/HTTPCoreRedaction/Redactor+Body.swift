@@ -321,7 +321,8 @@ extension Redactor {
         return scrubbed == text ? nil : Array(scrubbed.utf8)
     }
 
-    /// A server-sent event stream, event by event as WHATWG's parser reads it: the `data:`
+    /// A server-sent event stream, event by event as WHATWG's parser reads it (framed by
+    /// `EventStreamLine`, as the observers' message parser frames it): the `data:`
     /// lines of one event are joined with line feeds and masked as one message
     /// (``redactedStreamData(_:isTruncated:eventType:)``, under the event's `event:` name), then
     /// written back as data lines in their places; every other line (`event:`, `id:`,
@@ -336,13 +337,8 @@ extension Redactor {
             let keyMemory = JSONKeyMemory(slotCount: 64)
             var index = 0
             while index < bytes.count {
-                // A line ends at CRLF, LF or CR.
-                var end = index
-                while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
-                var next = end
-                if next < bytes.count {
-                    next += bytes[next] == 0x0D && next + 1 < bytes.count && bytes[next + 1] == 0x0A ? 2 : 1
-                }
+                // A CR that ends the body ends its last line: no byte follows to join it.
+                let (end, next) = EventStreamLine.end(in: bytes, from: index) ?? (bytes.count, bytes.count)
                 let line = SSELine(bytes, text: index..<end, next: next)
                 event.append(line)
                 index = next
@@ -370,13 +366,10 @@ extension Redactor {
         init(_ bytes: UnsafeBufferPointer<UInt8>, text: Range<Int>, next: Int) {
             self.text = text
             self.next = next
-            let colon = bytes[text].firstIndex(of: UInt8(ascii: ":")) ?? text.upperBound
-            var valueStart = min(colon + 1, text.upperBound)
-            if valueStart < text.upperBound, bytes[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
-            value = valueStart..<text.upperBound
-            let field = bytes[text.lowerBound..<colon]
-            isData = field.elementsEqual("data".utf8)
-            isEvent = field.elementsEqual("event".utf8)
+            let (field, value) = EventStreamLine.field(of: bytes[text])
+            self.value = value
+            isData = field == .data
+            isEvent = field == .event
         }
     }
 

@@ -180,7 +180,7 @@ struct TextScrubber {
                 index += 1
             }
         }
-        if omittedByteCount > 0 { output.append(contentsOf: "…[truncated, \(omittedByteCount) more bytes]".utf8) }
+        if omittedByteCount > 0 { output.append(contentsOf: TruncationMarker.omitting(omittedByteCount).utf8) }
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -1,5 +1,6 @@
-/// A JSON value (RFC 8259) parsed into Swift values: the package's one JSON reader, for the
-/// dev-see receiver and the GenAI readers.
+/// A JSON value (RFC 8259) as Swift values: the package's one JSON tree, which its one reader
+/// parses (the dev-see receiver and logger, devsee-tail, the GenAI readers) and HAR files are
+/// built of.
 ///
 /// Booleans stay apart from numbers, object members keep their input order, and numbers keep
 /// the spelling they were sent, which `JSONSerialization` does not; and reading a value is a
@@ -71,9 +72,14 @@ package enum JSONValue: Sendable, Hashable {
 
     /// Compact JSON text, escaping as JavaScript's `JSON.stringify` does.
     package var serialized: String {
-        var writer = JSONWriter()
+        String(decoding: serialized(style: .compact), as: UTF8.self)
+    }
+
+    /// JSON text as UTF-8, laid out in `style`, escaping as ``serialized`` does.
+    package func serialized(style: JSONWriter.Style) -> [UInt8] {
+        var writer = JSONWriter(style: style)
         write(to: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.bytes
     }
 
     private func write(to writer: inout JSONWriter) {

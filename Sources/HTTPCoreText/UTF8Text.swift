@@ -43,8 +43,8 @@ package enum UTF8Text {
     }
 
     /// `text` cut to at most `limit` UTF-8 bytes at a scalar boundary, followed by `marker`
-    /// (`…` by default) when it was cut; `text` when it fits.
-    package static func cut(_ text: String, toBytes limit: Int, marker: String = "…") -> String {
+    /// (``TruncationMarker/ellipsis`` by default) when it was cut; `text` when it fits.
+    package static func cut(_ text: String, toBytes limit: Int, marker: String = TruncationMarker.ellipsis) -> String {
         guard text.utf8.count > limit else { return text }
         return prefix(text, maxBytes: limit) + marker
     }

@@ -41,9 +41,8 @@ extension LokiLineBuilder {
             }
             if let answer = own.streamAnswer {
                 // What the stream carried, on the exchange's line; its start when long.
-                let cut = answer.text.utf8.count > Self.maximumAnswerBytes
                 fields.append(("answer_shape", answer.shape))
-                fields.append(("answer", cut ? UTF8Text.prefix(answer.text, maxBytes: Self.maximumAnswerBytes) + "…" : answer.text))
+                fields.append(("answer", UTF8Text.cut(answer.text, toBytes: Self.maximumAnswerBytes)))
             }
         }
         let notes = own.notes

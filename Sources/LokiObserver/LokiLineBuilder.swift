@@ -66,6 +66,6 @@ struct LokiLineBuilder: Sendable {
         let count = line.utf8.count
         guard count > LokiLogger.maximumLineBytes else { return line }
         let kept = UTF8Text.prefix(line, maxBytes: LokiLogger.maximumLineBytes)
-        return kept + " [truncated \(count - kept.utf8.count) bytes]"
+        return kept + TruncationMarker.omitting(count - kept.utf8.count)
     }
 }

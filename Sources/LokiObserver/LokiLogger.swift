@@ -43,8 +43,9 @@ public final class LokiLogger: Sendable {
     /// The session the logger created for itself, invalidated at shutdown.
     private let ownedSession: URLSession?
 
-    /// The longest line sent; longer ones are cut at a character boundary and marked, well
-    /// under Loki's default `max_line_size` of 256 KB.
+    /// The longest line sent; longer ones are cut at a character boundary and marked with what
+    /// was left out (`…[truncated, 120 more bytes]`), well under Loki's default
+    /// `max_line_size` of 256 KB.
     public static let maximumLineBytes = 64 * 1024
 
     /// Creates a logger that pushes through `transport`, or through a `URLSession` of its

@@ -44,7 +44,7 @@ struct LogLineFormatter {
             if let answer = stream.answer {
                 // The answer on the exchange's line, one line, cut unless verbose.
                 var text = answer.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-                if !isVerbose, text.utf8.count > Self.maximumMessageBytes { text = UTF8Text.prefix(text, maxBytes: Self.maximumMessageBytes) + "…" }
+                if !isVerbose { text = UTF8Text.cut(text, toBytes: Self.maximumMessageBytes) }
                 parts.append(paint("answer: ", .cyan) + text)
             }
         }
@@ -61,9 +61,7 @@ struct LogLineFormatter {
         let suffix = "#message-\(message.index)"
         let url = log.url.hasSuffix(suffix) ? String(log.url.dropLast(suffix.count)) : log.url
         var data = (log.responseBody ?? "").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-        if !isVerbose, data.utf8.count > Self.maximumMessageBytes {
-            data = UTF8Text.prefix(data, maxBytes: Self.maximumMessageBytes) + "…"
-        }
+        if !isVerbose { data = UTF8Text.cut(data, toBytes: Self.maximumMessageBytes) }
         if let type = message.eventType { data = paint("[\(type)]", .cyan) + " " + data }
         // The logger writes a message's method as `POST #3` for the viewer's list; the index has a column here.
         let indexSuffix = " #\(message.index)"

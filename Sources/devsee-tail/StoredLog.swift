@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreText
 
 /// One log as the receiver stored it (the client's `api_log` payload with the server's `id`
 /// and `timestamp`), read leniently: a field of the wrong type reads as absent.
@@ -50,43 +51,62 @@ struct StoredLog {
 
     /// Reads a stored entry; `nil` when it is not a JSON object.
     init?(json: Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return nil }
-        method = object["method"] as? String ?? "?"
-        url = object["url"] as? String ?? "?"
-        statusCode = (object["statusCode"] as? NSNumber)?.intValue ?? 0
-        durationMilliseconds = (object["duration"] as? NSNumber)?.doubleValue ?? 0
-        if let milliseconds = (object["timestamp"] as? NSNumber)?.doubleValue {
+        guard let object = try? JSONValue.parse(json), case .object = object else { return nil }
+        method = Self.string(object["method"]) ?? "?"
+        url = Self.string(object["url"]) ?? "?"
+        statusCode = Self.integer(object["statusCode"]) ?? 0
+        durationMilliseconds = Self.number(object["duration"]) ?? 0
+        if let milliseconds = Self.number(object["timestamp"]) {
             date = Date(timeIntervalSince1970: milliseconds / 1000)
-        } else if let text = object["timestamp"] as? String {
+        } else if let text = Self.string(object["timestamp"]) {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             date = formatter.date(from: text)
         } else {
             date = nil
         }
-        error = object["error"] as? String
-        correlationID = object["correlationId"] as? String
-        requestID = object["requestId"] as? String
-        attempt = (object["attempt"] as? NSNumber)?.intValue
+        error = Self.string(object["error"])
+        correlationID = Self.string(object["correlationId"])
+        requestID = Self.string(object["requestId"])
+        attempt = Self.integer(object["attempt"])
         requestHeaders = Self.headers(object["requestHeaders"])
         responseHeaders = Self.headers(object["responseHeaders"])
         requestBody = Self.text(object["requestBody"])
         responseBody = Self.text(object["responseBody"])
-        if let message = object["streamMessage"] as? [String: Any], let index = (message["index"] as? NSNumber)?.intValue {
-            self.message = Message(index: index, eventType: message["event"] as? String, eventID: message["eventId"] as? String)
+        if let message = object["streamMessage"], case .object = message, let index = Self.integer(message["index"]) {
+            self.message = Message(index: index, eventType: Self.string(message["event"]), eventID: Self.string(message["eventId"]))
         } else {
             message = nil
         }
-        if object["streamed"] as? Bool == true {
+        if object["streamed"] == true {
             stream = Stream(
-                responseBodyBytes: (object["responseBodyBytes"] as? NSNumber)?.intValue,
-                messageCount: (object["streamMessageCount"] as? NSNumber)?.intValue ?? 0,
-                answer: object["streamAnswer"] as? String
+                responseBodyBytes: Self.integer(object["responseBodyBytes"]),
+                messageCount: Self.integer(object["streamMessageCount"]) ?? 0,
+                answer: Self.string(object["streamAnswer"])
             )
         } else {
             stream = nil
         }
-        genAISummary = object["genAI"] is [String: Any] ? Self.genAISummary(in: responseBody) : nil
+        if case .object? = object["genAI"] {
+            genAISummary = Self.genAISummary(in: responseBody)
+        } else {
+            genAISummary = nil
+        }
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        guard case .string(let text)? = value else { return nil }
+        return text
+    }
+
+    private static func number(_ value: JSONValue?) -> Double? {
+        guard case .number(let number, _)? = value, number.isFinite else { return nil }
+        return number
+    }
+
+    /// A number's whole part, as a field that counts reads it.
+    private static func integer(_ value: JSONValue?) -> Int? {
+        number(value).flatMap { Int(exactly: $0.rounded(.towardZero)) }
     }
 
     /// The summary on the `[genAI] ` line among the notes (lines in brackets) that start a body.
@@ -96,19 +116,17 @@ struct StoredLog {
     }
 
     /// Header pairs sorted by name; values that are not strings are shown as JSON would.
-    private static func headers(_ value: Any?) -> [(String, String)] {
-        guard let object = value as? [String: Any] else { return [] }
-        return object.map { ($0.key, $0.value as? String ?? "\($0.value)") }.sorted { $0.0.lowercased() < $1.0.lowercased() }
+    private static func headers(_ value: JSONValue?) -> [(String, String)] {
+        guard case .object(let members)? = value else { return [] }
+        return members.map { ($0.key, string($0.value) ?? $0.value.serialized) }.sorted { $0.0.lowercased() < $1.0.lowercased() }
     }
 
     /// A body as text: strings as they are, other JSON values serialized.
-    private static func text(_ value: Any?) -> String? {
+    private static func text(_ value: JSONValue?) -> String? {
         switch value {
-        case nil, is NSNull: nil
-        case let string as String: string
-        case let other?:
-            (try? JSONSerialization.data(withJSONObject: other, options: [.fragmentsAllowed, .sortedKeys]))
-                .map { String(decoding: $0, as: UTF8.self) }
+        case nil, .null?: nil
+        case .string(let text)?: text
+        case let other?: other.serialized
         }
     }
 }

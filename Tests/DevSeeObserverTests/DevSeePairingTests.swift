@@ -101,6 +101,12 @@ final class DevSeePairingTests: XCTestCase {
                        DevSeeEndpoint(host: "192.168.1.23", port: 9091))
     }
 
+    func testAnEndpointStoredWithItsMembersInAnotherOrderIsRestored() {
+        let store = InMemoryEndpointStore(Data(#"{ "port": 9091, "host": "192.168.1.23" }"#.utf8))
+        XCTAssertEqual(makeLogger(store: store).endpoint, DevSeeEndpoint(host: "192.168.1.23", port: 9091))
+        XCTAssertEqual(store.load(), Data(#"{ "port": 9091, "host": "192.168.1.23" }"#.utf8))
+    }
+
     func testPrecedenceWithoutStoredEndpoint() {
         XCTAssertEqual(makeLogger(serverURL: URL(string: "http://10.1.1.1:1234")).endpoint, DevSeeEndpoint(host: "10.1.1.1", port: 1234))
         XCTAssertEqual(makeLogger(serverURL: URL(string: "https://logs.example.com")).endpoint,

@@ -192,6 +192,6 @@ final class LokiLoggerTests: XCTestCase {
         let line = try XCTUnwrap(lines.first)
         // msg=big a="…" b="…": 7 + 2 × (3 + 2 + 45,000) = 90,017 bytes, cut at 65,536 (the
         // start of an "é"), so 24,481 are left out.
-        XCTAssertTrue(line.hasSuffix("é  [truncated 24481 bytes]"), String(line.suffix(40)))
+        XCTAssertTrue(line.hasSuffix("é …[truncated, 24481 more bytes]"), String(line.suffix(40)))
     }
 }

@@ -27,15 +27,12 @@ extension HTTPExchangeNote {
     }
 
     private static func bounded(_ text: String) -> String {
-        UTF8Text.cut(text, toBytes: PayloadBuilder.maximumNoteStringBytes - truncationMarker.utf8.count, marker: truncationMarker)
+        UTF8Text.cut(text, toBytes: PayloadBuilder.maximumNoteStringBytes - TruncationMarker.ellipsis.utf8.count)
     }
 
     private static func bounded(_ values: [String]) -> [String] {
         let limit = PayloadBuilder.maximumNoteListCount
         guard values.count > limit else { return values.map(bounded) }
-        return values.prefix(limit - 1).map(bounded) + [truncationMarker]
+        return values.prefix(limit - 1).map(bounded) + [TruncationMarker.ellipsis]
     }
-
-    /// What ends a cut string, and stands last in a cut list: the package's mark of a cut.
-    private static let truncationMarker = "…"
 }

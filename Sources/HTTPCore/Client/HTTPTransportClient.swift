@@ -283,7 +283,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
         if error is DeadlineExceeded { return .timeout }
         let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError)?.code == .cancelled
-        if isCancellation, let deadline, DispatchTime.now() >= deadline { return .timeout }
+        if isCancellation, let deadline, MonotonicClock.nanoseconds() >= deadline.uptimeNanoseconds { return .timeout }
         if isCancellation { return .cancelled }
         return scrubbed(error, for: url)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCoreConcurrency
 
 /// What an observer keeps for each exchange in flight, from its created event to its
 /// terminal one: the meter it counted the exchange on, the span context it was created in.
@@ -32,7 +33,7 @@ import Foundation
 /// one id are taken first in, first out. Keeping and taking the first exchange of an id
 /// allocates nothing once the table has grown. Thread-safe: one lock, held for a dictionary
 /// access (and the look-up of ``keep(for:lookingUp:making:storing:)``), never while reporting.
-public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   // safe: `state` is touched only under `lock`
+public final class HTTPExchangeTable<Value: Sendable>: Sendable {
     /// The most exchanges kept at once.
     public let limit: Int
     /// The name reports give as their source: the observer's type.
@@ -41,13 +42,11 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     // keep and take are inlinable, so that an observer's module specializes them for its value:
     // unspecialized, each dictionary access and optional cost a generic metadata look-up, about
     // 4,000 of the 11,000 instructions MetricsObserver spent per exchange (callgrind). What is
-    // inlined is the lock and the dictionaries; the reports stay behind `refuseAndUnlock()` and
-    // `unlockAfterTaking()`. An NSLock and a stored state rather than a `Locked<State>`, whose
-    // closures and the tuples they return cost more look-ups where the code is not specialized.
-    /// Guards `state`; never held while a report is made.
-    @usableFromInline let lock = NSLock()
-    /// The exchanges kept and the reports due, touched only under `lock`.
-    @usableFromInline var state = State()
+    // inlined is the lock and the dictionaries; the reports stay behind `refuse()` and
+    // `endFilling()`, not generic, so called without metadata. The lock is the package's one
+    // lock type, `Locked`, whose closures inline where keep and take are specialized.
+    /// The exchanges kept and the reports due; its lock is never held while a report is made.
+    @usableFromInline let state = Locked(State())
 
     /// The exchanges kept, and the reports due: a value changed only under the table's lock.
     /// Its fields are used in place, never through methods of its own, which would take its
@@ -79,16 +78,12 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
 
     /// How many exchanges were refused because ``limit`` others were kept.
     public var untrackedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.reports.untracked
+        state.withLock { $0.reports.untracked }
     }
 
     /// How many exchanges are kept now.
     public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.count
+        state.withLock { $0.count }
     }
 
     /// Keeps `value` for exchange `id` until ``take(for:)``; `false`, and the exchange
@@ -96,14 +91,14 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     @inlinable
     @discardableResult
     public func keep(_ value: Value, for id: HTTPRequest.ID) -> Bool {
-        lock.lock()
-        guard state.count < limit else {
-            refuseAndUnlock()
-            return false
+        let kept = state.withLock { state -> Found in
+            guard state.count < limit else { return .refused(delivers: state.reports.refuse()) }
+            Self.insert(value, for: id, into: &state)
+            return .kept(value)
         }
-        insert(value, for: id)
-        lock.unlock()
-        return true
+        guard case .refused(let delivers) = kept else { return true }
+        if delivers { deliverReports() }
+        return false
     }
 
     /// Keeps for exchange `id` a value found under the table's lock, or made outside it: for
@@ -136,26 +131,32 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     public func keep(
         for id: HTTPRequest.ID, lookingUp lookUp: () -> Value?, making make: () -> Value, storing store: (Value) -> Value
     ) -> Value? {
-        lock.lock()
-        guard state.count < limit else {
-            refuseAndUnlock()
+        let found = state.withLock { state -> Found in
+            guard state.count < limit else { return .refused(delivers: state.reports.refuse()) }
+            guard let found = lookUp() else { return .notFound }
+            Self.insert(found, for: id, into: &state)
+            return .kept(found)
+        }
+        switch found {
+        case .kept(let value):
+            return value
+        case .refused(let delivers):
+            if delivers { deliverReports() }
             return nil
+        case .notFound:
+            break
         }
-        if let found = lookUp() {
-            insert(found, for: id)
-            lock.unlock()
-            return found
-        }
-        lock.unlock()
         let made = make()
-        lock.lock()
-        guard state.count < limit else {
-            refuseAndUnlock()
+        let stored = state.withLock { state -> Found in
+            guard state.count < limit else { return .refused(delivers: state.reports.refuse()) }
+            let value = store(made)
+            Self.insert(value, for: id, into: &state)
+            return .kept(value)
+        }
+        guard case .kept(let value) = stored else {
+            if case .refused(delivers: true) = stored { deliverReports() }
             return nil
         }
-        let value = store(made)
-        insert(value, for: id)
-        lock.unlock()
         return value
     }
 
@@ -163,25 +164,37 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
     /// created before the observer subscribed).
     @inlinable
     public func take(for id: HTTPRequest.ID) -> Value? {
-        lock.lock()
-        // One hash of the id in the usual case: removed as it is found, and `later`, empty
-        // unless a request value is in flight twice, is not looked in.
-        guard let value = state.first.removeValue(forKey: id) else {
-            lock.unlock()
-            return nil
+        var delivers = false
+        let value = state.withLock { state -> Value? in
+            // One hash of the id in the usual case: removed as it is found, and `later`, empty
+            // unless a request value is in flight twice, is not looked in.
+            guard let value = state.first.removeValue(forKey: id) else { return nil }
+            if !state.later.isEmpty, var later = state.later.removeValue(forKey: id) {
+                state.first[id] = later.removeFirst()
+                if !later.isEmpty { state.later[id] = later }
+            }
+            state.count -= 1
+            delivers = state.reports.endFilling()
+            return value
         }
-        if !state.later.isEmpty, var later = state.later.removeValue(forKey: id) {
-            state.first[id] = later.removeFirst()
-            if !later.isEmpty { state.later[id] = later }
-        }
-        state.count -= 1
-        unlockAfterTaking()
+        if delivers { deliverReports() }
         return value
+    }
+
+    /// What keeping, or looking up a value to keep, came to under the lock.
+    @usableFromInline
+    enum Found {
+        /// The value kept.
+        case kept(Value)
+        /// Nothing kept, as the table is full; whether this thread is to deliver the reports.
+        case refused(delivers: Bool)
+        /// Nothing found: a value is to be made.
+        case notFound
     }
 
     /// Keeps `value` after the exchanges of `id` kept already; under the lock.
     @inlinable
-    func insert(_ value: Value, for id: HTTPRequest.ID) {
+    static func insert(_ value: Value, for id: HTTPRequest.ID, into state: inout State) {
         state.count += 1
         // One hash of the id in the usual case; a request value already in flight keeps its
         // first value there, and this one waits behind it.
@@ -191,33 +204,13 @@ public final class HTTPExchangeTable<Value: Sendable>: @unchecked Sendable {   /
         }
     }
 
-    /// Counts an exchange refused, unlocks, and delivers the reports due if it is this
-    /// thread's turn.
-    @usableFromInline
-    func refuseAndUnlock() {
-        let delivers = state.reports.refuse()
-        lock.unlock()
-        if delivers { deliverReports() }
-    }
-
-    /// Ends the table's filling if it was refusing, unlocks, and delivers the reports due if it
-    /// is this thread's turn. Not inlinable, as the reports are not: the code inlined in
-    /// other modules is the dictionary access only.
-    @usableFromInline
-    func unlockAfterTaking() {
-        let delivers = state.reports.endFilling()
-        lock.unlock()
-        if delivers { deliverReports() }
-    }
-
     /// Delivers the reports due, one at a time, until none is: those of other threads too,
-    /// made while this one delivered.
-    private func deliverReports() {
+    /// made while this one delivered. Not inlinable, as the reports are not: the code inlined
+    /// in other modules is the dictionary access only.
+    @usableFromInline
+    func deliverReports() {
         while true {
-            lock.lock()
-            let report = state.reports.claimNext()
-            lock.unlock()
-            guard let report else { return }
+            guard let report = state.withLock({ $0.reports.claimNext() }) else { return }
             diagnostics(diagnostic(for: report))
         }
     }

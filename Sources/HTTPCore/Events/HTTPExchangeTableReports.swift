@@ -29,6 +29,7 @@ struct HTTPExchangeTableReports {
 
     /// Counts an exchange refused; `true` when the caller is to deliver the reports due: the
     /// table just filled and no thread delivers already.
+    @usableFromInline
     mutating func refuse() -> Bool {
         untracked += 1
         refusedWhileFull += 1
@@ -38,6 +39,7 @@ struct HTTPExchangeTableReports {
 
     /// Ends a filling as an exchange is taken; `true` when the caller is to deliver the
     /// reports due: the table was refusing and no thread delivers already.
+    @usableFromInline
     mutating func endFilling() -> Bool {
         guard refusedWhileFull > 0 else { return false }
         refusedUncounted += refusedWhileFull

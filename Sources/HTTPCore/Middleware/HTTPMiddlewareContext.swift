@@ -45,7 +45,7 @@ public struct HTTPMiddlewareContext: Sendable {
     /// Seconds left before ``deadline`` (0 once it passed), or `nil` when there is none.
     public var remainingTime: TimeInterval? {
         guard let deadline else { return nil }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         return deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1_000_000_000 : 0
     }
 
@@ -54,7 +54,7 @@ public struct HTTPMiddlewareContext: Sendable {
     ///
     /// Use it when a wait of your own was interrupted, to throw what the caller should see.
     public var interruption: HTTPError? {
-        if let deadline, DispatchTime.now() >= deadline { return .timeout }
+        if let deadline, MonotonicClock.nanoseconds() >= deadline.uptimeNanoseconds { return .timeout }
         return Task.isCancelled ? .cancelled : nil
     }
 

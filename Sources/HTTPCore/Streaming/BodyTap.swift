@@ -163,7 +163,7 @@ final class BodyTap: Sendable {
     /// when readings read them.
     private func count(_ messages: [StreamMessageParser.Message], in state: inout State) -> Completed {
         guard !messages.isEmpty else { return Completed() }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.nanoseconds()
         var completed = Completed(messages: shown == nil ? [] : messages, arrivedAt: now)
         for message in messages {
             let index = state.snapshot.messageCount

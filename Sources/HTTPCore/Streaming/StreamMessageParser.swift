@@ -1,9 +1,11 @@
 import Foundation
+import HTTPCoreText
 
 /// Splits a streamed response body into server-sent events or JSON lines as chunks pass,
 /// keeping at most `maxBytes` of any line or event: memory stays bounded whatever the stream.
 ///
-/// Server-sent events follow the WHATWG HTML "event stream" parsing rules: lines end with
+/// Server-sent events follow the WHATWG HTML "event stream" parsing rules, read through the
+/// package's one framing of them (`EventStreamLine`, which the redactor reads too): lines end with
 /// CRLF, LF or CR; `data:` lines are joined with newlines; `event:` and `id:` are kept; lines
 /// starting with `:` are comments; a blank line ends an event, and one without data is not
 /// dispatched; an unfinished event at the end of the stream is discarded. JSON lines end with
@@ -73,24 +75,15 @@ struct StreamMessageParser: Sendable {
             }
             endLine(emit)
         }
-        while let end = rest.firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-            append(rest[..<end])
-            let after = rest.index(after: end)
-            if rest[end] == UInt8(ascii: "\r") {
-                guard after < rest.endIndex else {
-                    endsWithCR = true
-                    return
-                }
-                if rest[after] == UInt8(ascii: "\n") {
-                    lineByteCount += 2
-                    endLine(emit)
-                    rest = rest[rest.index(after: after)...]
-                    continue
-                }
+        while let (end, next) = rest.withUnsafeBufferPointer({ EventStreamLine.end(in: $0, from: 0) }) {
+            append(rest.prefix(end))
+            if end + 1 == rest.count, rest.last == UInt8(ascii: "\r") {
+                endsWithCR = true
+                return
             }
-            lineByteCount += 1
+            lineByteCount += next - end
             endLine(emit)
-            rest = rest[after...]
+            rest = rest.dropFirst(next)
         }
         append(rest)
     }
@@ -145,20 +138,17 @@ struct StreamMessageParser: Sendable {
 
     /// Applies one line of a server-sent event: `field: value` (one leading space dropped).
     private mutating func readField() {
-        guard line.first != UInt8(ascii: ":") else { return }
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
-        let field = line[..<(colon ?? line.endIndex)]
-        var value = colon.map { line[(line.index(after: $0))...] } ?? []
-        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        switch String(decoding: field, as: UTF8.self) {
-        case "data":
+        let (field, valueRange) = line.withUnsafeBufferPointer { EventStreamLine.field(of: $0[...]) }
+        let value = line[valueRange]
+        switch field {
+        case .data:
             if hasData { appendData(CollectionOfOne(UInt8(ascii: "\n"))) }
             hasData = true
             appendData(value)
             if isLineCut { isDataCut = true }
-        case "event": eventType = String(decoding: value, as: UTF8.self)
-        case "id": eventID = String(decoding: value, as: UTF8.self)
-        default: break
+        case .event: eventType = String(decoding: value, as: UTF8.self)
+        case .id: eventID = String(decoding: value, as: UTF8.self)
+        case .comment, .other: break
         }
     }
 

@@ -89,7 +89,7 @@ final class StreamedResponse: Sendable {
     /// read waiting for it wakes with ``HTTPError/timeout``.
     private func startTimer(until deadline: DispatchTime) {
         let timer = Task { [weak self] in
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = MonotonicClock.nanoseconds()
             let target = deadline.uptimeNanoseconds
             if target > now {
                 do { try await Task.sleep(nanoseconds: target - now) } catch { return }
