@@ -55,13 +55,13 @@ public struct UpstreamRoutes<Client: HTTPClient>: Sendable {
     }
 
     /// The upstream request for `path`, carrying the incoming request's id.
-    private func upstreamRequest(_ path: String, context: some RequestContext, timeout: TimeInterval = 30) -> HTTPCore.HTTPRequest {
-        HTTPCore.HTTPRequest(url: baseURL.appendingPathComponent(path), timeout: timeout, metadata: ["request_id": context.id])
+    private func upstreamRequest(_ path: String, context: some RequestContext, timeout: TimeInterval = 30) -> HTTPRequest {
+        HTTPRequest(url: baseURL.appendingPathComponent(path), timeout: timeout, metadata: ["request_id": context.id])
     }
 
     /// The upstream's header fields a proxy passes on: all but those of the connection, which
     /// Hummingbird writes itself.
-    static func passedOn(_ headers: HTTPCore.HTTPHeaders) -> HTTPFields {
+    static func passedOn(_ headers: HTTPHeaders) -> HTTPFields {
         var fields = (try? HTTPFields(headers)) ?? HTTPFields()
         for name in [HTTPField.Name.connection, .transferEncoding, .contentLength] { fields[name] = nil }
         return fields

@@ -64,14 +64,14 @@ public struct VaporUpstreamRoutes<Client: HTTPCore.HTTPClient>: Sendable {
     }
 
     /// The upstream request for `path`, carrying the incoming request's id.
-    private func upstreamRequest(_ path: String, for request: Request, timeout: TimeInterval = 30) -> HTTPCore.HTTPRequest {
-        HTTPCore.HTTPRequest(url: baseURL.appendingPathComponent(path), timeout: timeout, metadata: ["request_id": request.id])
+    private func upstreamRequest(_ path: String, for request: Request, timeout: TimeInterval = 30) -> HTTPRequest {
+        HTTPRequest(url: baseURL.appendingPathComponent(path), timeout: timeout, metadata: ["request_id": request.id])
     }
 
     /// The upstream's header fields a proxy passes on: all but those of the connection and the
     /// framing, which Vapor writes itself.
-    static func passedOn(_ headers: HTTPCore.HTTPHeaders) -> NIOHTTP1.HTTPHeaders {
-        var passed = NIOHTTP1.HTTPHeaders()
+    static func passedOn(_ headers: HTTPHeaders) -> Vapor.HTTPHeaders {
+        var passed = Vapor.HTTPHeaders()
         for field in headers where !["connection", "transfer-encoding", "content-length"].contains(field.name.lowercased()) {
             passed.add(name: field.name, value: field.value)
         }

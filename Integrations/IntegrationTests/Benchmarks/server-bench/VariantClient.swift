@@ -82,7 +82,7 @@ struct VariantClient: Sendable {
         )
         let timeout = variant == .httpcoreNoTimeout ? nil : timeoutSeconds
         let perform: @Sendable () async throws -> Int = {
-            let response = try await client.send(HTTPCore.HTTPRequest(url: url, timeout: timeout))
+            let response = try await client.send(HTTPRequest(url: url, timeout: timeout))
             guard response.statusCode == 200 else { throw ServerBenchError("status \(response.statusCode)") }
             return response.body.count
         }

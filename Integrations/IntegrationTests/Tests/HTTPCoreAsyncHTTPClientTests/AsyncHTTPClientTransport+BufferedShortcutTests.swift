@@ -17,7 +17,7 @@ final class AsyncHTTPClientTransportBufferedShortcutTests: XCTestCase {
     private struct StreamOnly: HTTPTransport {
         let transport: AsyncHTTPClientTransport
 
-        func perform(_ request: HTTPCore.HTTPRequest, body: HTTPBody?) async throws -> (HTTPCore.HTTPResponse, HTTPBody) {
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
             try await transport.perform(request, body: body)
         }
     }
@@ -60,8 +60,8 @@ final class AsyncHTTPClientTransportBufferedShortcutTests: XCTestCase {
     }
 
     func testABufferedCallAnswersAsTheCollectedStreamWould() async throws {
-        let requests = ["/declared", "/chunked", "/dripped", "/none", "/moved", "/cut"].map { HTTPCore.HTTPRequest(url: server.url($0), timeout: 60) }
-            + [HTTPCore.HTTPRequest(method: .head, url: server.url("/declared"), timeout: 60)]
+        let requests = ["/declared", "/chunked", "/dripped", "/none", "/moved", "/cut"].map { HTTPRequest(url: server.url($0), timeout: 60) }
+            + [HTTPRequest(method: .head, url: server.url("/declared"), timeout: 60)]
         var compared = 0
         var failures = Set<String>()
         for clientLimit in [1000, 4096, 64 << 20] {
@@ -96,9 +96,9 @@ final class AsyncHTTPClientTransportBufferedShortcutTests: XCTestCase {
         let transport = AsyncHTTPClientTransport(client: ahc)
         for path in ["/declared", "/chunked"] {
             do {
-                _ = try await transport.performBuffered(HTTPCore.HTTPRequest(url: server.url(path), timeout: 60), upTo: 4095)
+                _ = try await transport.performBuffered(HTTPRequest(url: server.url(path), timeout: 60), upTo: 4095)
                 XCTFail("expected response_too_large for \(path)")
-            } catch let error as HTTPCore.HTTPError {
+            } catch let error as HTTPError {
                 XCTAssertEqual(error, HTTPBody.bufferedCallTooLarge(4095), path)
                 XCTAssertEqual(
                     error.message,
@@ -106,13 +106,13 @@ final class AsyncHTTPClientTransportBufferedShortcutTests: XCTestCase {
                         + "(HTTPTransportClient.maximumBufferedResponseBytes); read it with send(_:body:)"
                 )
             }
-            let whole = try await transport.performBuffered(HTTPCore.HTTPRequest(url: server.url(path), timeout: 60), upTo: 4096)
+            let whole = try await transport.performBuffered(HTTPRequest(url: server.url(path), timeout: 60), upTo: 4096)
             XCTAssertEqual(whole.body, Data((0..<4096).map { UInt8(truncatingIfNeeded: $0) }), path)
         }
     }
 
     /// The call's answer, as ``Answer``.
-    private func answer(_ client: some HTTPCore.HTTPClient, _ request: HTTPCore.HTTPRequest) async -> Answer {
+    private func answer(_ client: some HTTPCore.HTTPClient, _ request: HTTPRequest) async -> Answer {
         do {
             let response = try await client.send(request)
             return .response(

@@ -40,8 +40,8 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         )
     }
 
-    private func request(_ path: String, method: HTTPMethod = .get, timeout: TimeInterval = 60) -> HTTPCore.HTTPRequest {
-        HTTPCore.HTTPRequest(method: method, url: server.url(path), timeout: timeout)
+    private func request(_ path: String, method: HTTPMethod = .get, timeout: TimeInterval = 60) -> HTTPRequest {
+        HTTPRequest(method: method, url: server.url(path), timeout: timeout)
     }
 
     /// Reads `body` until at least `count` bytes arrived (or it ended).
@@ -54,13 +54,13 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     }
 
     /// Reads `body` to its end or its failure: the bytes that arrived, and the error.
-    private static func readToTheEnd(_ body: HTTPBody) async -> (bytes: [UInt8], error: HTTPCore.HTTPError?) {
+    private static func readToTheEnd(_ body: HTTPBody) async -> (bytes: [UInt8], error: HTTPError?) {
         var received: [UInt8] = []
         do {
             for try await chunk in body { received += chunk }
             return (received, nil)
         } catch {
-            return (received, error as? HTTPCore.HTTPError ?? .transport(.other, message: "not an HTTPError: \(error)"))
+            return (received, error as? HTTPError ?? .transport(.other, message: "not an HTTPError: \(error)"))
         }
     }
 
@@ -198,7 +198,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         do {
             try await reading.value
             XCTFail("expected cancellation")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .cancelled)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -213,7 +213,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
     private static func readPastTheGate(
         _ client: HTTPTransportClient<AsyncHTTPClientTransport>, url: URL, reportingFirstBytes report: ServerReport<Int>
     ) async throws {
-        try await client.send(HTTPCore.HTTPRequest(url: url, timeout: 60)) { _, body in
+        try await client.send(HTTPRequest(url: url, timeout: 60)) { _, body in
             var iterator = body.makeAsyncIterator()
             report.report(try await read(10, from: &iterator).count)
             _ = try await read(.max, from: &iterator)  // waits: the server is at the gate
@@ -239,7 +239,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
                 do {
                     for try await chunk in body { count += chunk.count }
                     XCTFail("\(path): expected the body to fail")
-                } catch let error as HTTPCore.HTTPError {
+                } catch let error as HTTPError {
                     XCTAssertEqual(error.code, .connectionLost, "\(path): \(error)")
                 }
                 return count
@@ -319,7 +319,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
             do {
                 for try await chunk in body { count += chunk.count }
                 XCTFail("expected a timeout")
-            } catch let error as HTTPCore.HTTPError {
+            } catch let error as HTTPError {
                 XCTAssertEqual(error, .timeout)
             }
             return count
@@ -345,7 +345,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         do {
             for try await chunk in body { count += chunk.count }
             XCTFail("expected a timeout")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertEqual(count, 10)
@@ -396,7 +396,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         do {
             _ = try await call.value
             XCTFail("expected cancellation")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .cancelled)
         }
         let gone = try await readerGone.value("the end of the task reading the request body")
@@ -419,7 +419,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         do {
             _ = try await client().send(request("/upload", method: .post, timeout: 2), body: body) { head, _ in head.statusCode }
             XCTFail("expected a timeout")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         let wasWaiting = try await waiting.value("the upload's wait for the second chunk")

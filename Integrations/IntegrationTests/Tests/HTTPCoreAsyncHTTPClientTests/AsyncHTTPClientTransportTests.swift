@@ -49,10 +49,10 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     }
 
     func testStatusHeadersBothWaysAndEvents() async throws {
-        var headers: HTTPCore.HTTPHeaders = ["Accept": "application/json"]
+        var headers: HTTPHeaders = ["Accept": "application/json"]
         headers.add(name: "X-Tag", value: "one")
         headers.add(name: "X-Tag", value: "two")
-        let response = try await client().send(HTTPCore.HTTPRequest(url: server.url("/users/42"), headers: headers))
+        let response = try await client().send(HTTPRequest(url: server.url("/users/42"), headers: headers))
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"id":42}"#)
         XCTAssertEqual(response.headers.values(for: "X-Multi"), ["a", "b"])
@@ -62,15 +62,15 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     }
 
     func testBodiesAndErrorStatusesAreResponses() async throws {
-        let posted = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/echo"), body: Data("hello".utf8)))
+        let posted = try await client().send(HTTPRequest(method: .post, url: server.url("/echo"), body: Data("hello".utf8)))
         XCTAssertEqual(posted.statusCode, 201)
         XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "hello")
-        let missing = try await client().send(HTTPCore.HTTPRequest(url: server.url("/missing")))
+        let missing = try await client().send(HTTPRequest(url: server.url("/missing")))
         XCTAssertEqual(missing.statusCode, 404)
     }
 
     func testRedirectsAreFollowedToTheFinalURL() async throws {
-        let response = try await client().send(HTTPCore.HTTPRequest(url: server.url("/old")))
+        let response = try await client().send(HTTPRequest(url: server.url("/old")))
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(response.url, server.url("/users/42"))
         XCTAssertEqual(response.redirection, HTTPRedirection(method: .get, resentBody: false, statusCodes: [302]))
@@ -80,13 +80,13 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         server.route("/submit") { _ in .redirect(to: "/echo-method", status: 303) }
         server.route("/moved") { _ in .redirect(to: "/echo-method", status: 307) }
         server.route("/echo-method") { request in .text("\(request.method) \(request.bodyText)") }
-        let posted = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/submit"), body: Data("a=1".utf8)))
+        let posted = try await client().send(HTTPRequest(method: .post, url: server.url("/submit"), body: Data("a=1".utf8)))
         XCTAssertEqual(String(decoding: posted.body, as: UTF8.self), "GET ", "AHC sent a GET without the body")
         XCTAssertEqual(posted.redirection, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303]))
-        let moved = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/moved"), body: Data("a=1".utf8)))
+        let moved = try await client().send(HTTPRequest(method: .post, url: server.url("/moved"), body: Data("a=1".utf8)))
         XCTAssertEqual(String(decoding: moved.body, as: UTF8.self), "POST a=1")
         XCTAssertEqual(moved.redirection, HTTPRedirection(method: .post, resentBody: true, statusCodes: [307]))
-        let streamed = try await client().send(HTTPCore.HTTPRequest(method: .post, url: server.url("/submit")), body: HTTPBody(Data("a=1".utf8))) { head, body in
+        let streamed = try await client().send(HTTPRequest(method: .post, url: server.url("/submit")), body: HTTPBody(Data("a=1".utf8))) { head, body in
             (head.redirection, String(decoding: try await body.collect(upTo: 100), as: UTF8.self))
         }
         XCTAssertEqual(streamed.1, "GET ")
@@ -98,7 +98,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     func testA307ResendsAReplayableStreamedBodyAndReturnsTheRedirectForASinglePassOne() async throws {
         server.route("/moved") { _ in .redirect(to: "/echo-method", status: 307) }
         server.route("/echo-method") { request in .text("\(request.method) \(request.bodyText)") }
-        let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/moved"))
+        let request = HTTPRequest(method: .post, url: server.url("/moved"))
         let replayed = try await client().send(request, body: HTTPBody(Data("a=1".utf8))) { head, body in
             (head.statusCode, head.redirection, String(decoding: try await body.collect(upTo: 100), as: UTF8.self))
         }
@@ -126,7 +126,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     func testA307ReplayWhoseBodyFailsOnItsSecondPassFailsWithTheBodysError() async throws {
         server.route("/moved") { _ in .redirect(to: "/echo-method", status: 307) }
         server.route("/echo-method") { request in .text("\(request.method) \(request.bodyText)") }
-        let changed = HTTPCore.HTTPError.transport(.other, message: "the file changed between two reads")
+        let changed = HTTPError.transport(.other, message: "the file changed between two reads")
         let passes = NIOLockedValueBox(0)
         let body = HTTPBody(length: .known(3)) {
             let pass = passes.withLockedValue { count in
@@ -142,11 +142,11 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
                 }
             }
         }
-        let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/moved"), timeout: 30)
+        let request = HTTPRequest(method: .post, url: server.url("/moved"), timeout: 30)
         do {
             _ = try await client().send(request, body: body) { head, _ in head.statusCode }
             XCTFail("expected the body's error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, changed)
         }
         XCTAssertEqual(passes.withLockedValue { $0 }, 2)
@@ -158,9 +158,9 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testACONNECTIsRefusedBeforeAnythingIsSent() async throws {
         do {
-            _ = try await client().send(HTTPCore.HTTPRequest(method: .connect, url: server.url("/echo"), timeout: 30))
+            _ = try await client().send(HTTPRequest(method: .connect, url: server.url("/echo"), timeout: 30))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(
                 error, .transport(.invalidRequest, message: "method CONNECT: AsyncHTTPClient cannot open a tunnel (RFC 9110, section 9.3.6) (127.0.0.1:\(server.port))")
             )
@@ -171,7 +171,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
     /// AHC adds only framing (`Host`, `Content-Length`, `Connection`) to what it is given, so
     /// the transport reports no added headers, and the server received the request's own.
     func testAHCAddsNoHeaderBeyondFraming() async throws {
-        let request = HTTPCore.HTTPRequest(method: .post, url: server.url("/echo"), headers: ["X-Own": "1"], body: Data("a".utf8))
+        let request = HTTPRequest(method: .post, url: server.url("/echo"), headers: ["X-Own": "1"], body: Data("a".utf8))
         let (response, body) = try await AsyncHTTPClientTransport(client: ahc).perform(request, body: nil)
         let echoed = try await body.collect(upTo: 100)
         XCTAssertEqual(echoed, Data("a".utf8))
@@ -183,9 +183,9 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testTheDeadlineIsATimeout() async throws {
         do {
-            _ = try await client().send(HTTPCore.HTTPRequest(url: server.url("/slow"), timeout: 0.3))
+            _ = try await client().send(HTTPRequest(url: server.url("/slow"), timeout: 0.3))
             XCTFail("expected a timeout")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
     }
@@ -204,9 +204,9 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
         defer { watchdog.cancel() }
         do {
-            _ = try await client.send(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 2))
+            _ = try await client.send(HTTPRequest(url: server.url("/stalled"), timeout: 2))
             XCTFail("expected a timeout")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout, "the head arrived; the body must not outlast the deadline")
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -226,7 +226,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let closed = ServerReport<Bool>()
         server.routeHeldAtGate("/stalled", head: 10, gate: gate, closed: closed)
         let transport = AsyncHTTPClientTransport(client: ahc)
-        let (head, body) = try await transport.perform(HTTPCore.HTTPRequest(url: server.url("/stalled"), timeout: 2), body: nil)
+        let (head, body) = try await transport.perform(HTTPRequest(url: server.url("/stalled"), timeout: 2), body: nil)
         XCTAssertEqual(head.statusCode, 200)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
@@ -235,7 +235,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         do {
             for try await chunk in body { received += chunk.count }
             XCTFail("expected a timeout")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .timeout)
         }
         XCTAssertGreaterThanOrEqual(received, 10)
@@ -252,7 +252,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let client = client()
         let url = server.url("/stalled")
         let exchange = Task {
-            let (_, body) = try await client.send(HTTPCore.HTTPRequest(url: url, timeout: 120), body: nil)
+            let (_, body) = try await client.send(HTTPRequest(url: url, timeout: 120), body: nil)
             for try await _ in body {}
         }
         // The head is in: the body is being read.
@@ -262,7 +262,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         do {
             try await exchange.value
             XCTFail("expected cancellation")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .cancelled)
         }
         let terminal = try await recorder.waitForTerminalEvents(count: 1)
@@ -279,7 +279,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let transport = AsyncHTTPClientTransport(client: ahc, maximumStreamedResponseBytes: nil, startCheckDelay: .minutes(10))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
         for _ in 0..<20 {
-            let response = try await client.send(HTTPCore.HTTPRequest(url: server.url("/big"), timeout: 30))
+            let response = try await client.send(HTTPRequest(url: server.url("/big"), timeout: 30))
             XCTAssertEqual(response.body.count, 4096)
         }
         XCTAssertEqual(client.transport.deadlines.watchedCount, 0, "each exchange left the table as it ended")
@@ -288,14 +288,14 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testCallsToTheSameURLShareOneKeptRequestAndSendOnlyTheirOwnHeaders() async throws {
         let client = client()
-        var first = HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30)
+        var first = HTTPRequest(url: server.url("/users/42"), timeout: 30)
         first.headers.add(name: "X-Tag", value: "first")
-        var second = HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30)
+        var second = HTTPRequest(url: server.url("/users/42"), timeout: 30)
         second.headers.add(name: "X-Tag", value: "second")
 
         let firstResponse = try await client.send(first)
         let secondResponse = try await client.send(second)
-        let untagged = try await client.send(HTTPCore.HTTPRequest(url: server.url("/users/42"), timeout: 30))
+        let untagged = try await client.send(HTTPRequest(url: server.url("/users/42"), timeout: 30))
 
         XCTAssertEqual(firstResponse.headers["X-Echo-Tags"], "first")
         XCTAssertEqual(secondResponse.headers["X-Echo-Tags"], "second", "the kept request carries no header of the first call")
@@ -308,9 +308,9 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let url = closed.url("/x?token=S3CR3T")
         closed.stop()
         do {
-            _ = try await client().send(HTTPCore.HTTPRequest(url: url, timeout: 5))
+            _ = try await client().send(HTTPRequest(url: url, timeout: 5))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             guard error.code == .cannotConnect, let message = error.message else { return XCTFail("\(error)") }
             XCTAssertFalse(message.contains("S3CR3T"), message)
             XCTAssertTrue(message.contains("127.0.0.1"), message)
@@ -319,18 +319,18 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
 
     func testAnUnresolvableHostAndAFailedTLSHandshakeHaveTheirCodes() async throws {
         do {
-            _ = try await client().send(HTTPCore.HTTPRequest(url: URL(string: "http://no-such-host.invalid/x")!, timeout: 10))
+            _ = try await client().send(HTTPRequest(url: URL(string: "http://no-such-host.invalid/x")!, timeout: 10))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error.code, .cannotResolveHost)
         }
         // TLS to a plain-HTTP server: the handshake fails.
         var components = URLComponents(url: server.url("/users/42"), resolvingAgainstBaseURL: false)!
         components.scheme = "https"
         do {
-            _ = try await client().send(HTTPCore.HTTPRequest(url: components.url!, timeout: 10))
+            _ = try await client().send(HTTPRequest(url: components.url!, timeout: 10))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error.code, .secureConnectionFailed)
         }
     }
@@ -343,41 +343,41 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         let quick = Backoff(initial: 0.01, maximum: 0.05, jitter: .none)
         let client = HTTPTransportClient(asyncHTTPClient: ahc, middlewares: [RetryMiddleware(backoff: quick)], dispatcher: dispatcher)
         do {
-            _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
+            _ = try await client.send(HTTPRequest(method: .post, url: server.url("/orders"), body: Data("{}".utf8), timeout: 10))
             XCTFail("a POST the server may have processed must not be repeated")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error.code, .connectionLost)
         }
-        let get = try await client.send(HTTPCore.HTTPRequest(url: server.url("/items"), timeout: 10))
+        let get = try await client.send(HTTPRequest(url: server.url("/items"), timeout: 10))
         XCTAssertEqual(String(decoding: get.body, as: UTF8.self), "ok")
         XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["POST /orders", "GET /items", "GET /items"])
     }
 
     func testABufferedResponseOverTheCapFailsClearly() async throws {
         do {
-            _ = try await client(maximumStreamedResponseBytes: 1024).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+            _ = try await client(maximumStreamedResponseBytes: 1024).send(HTTPRequest(url: server.url("/big")))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error.code, .responseTooLarge)
             XCTAssertEqual(
                 error.message,
                 "the response body is over 1024 bytes, AsyncHTTPClientTransport.maximumStreamedResponseBytes (127.0.0.1:\(server.port))"
             )
         }
-        let fits = try await client(maximumStreamedResponseBytes: 4096).send(HTTPCore.HTTPRequest(url: server.url("/big")))
+        let fits = try await client(maximumStreamedResponseBytes: 4096).send(HTTPRequest(url: server.url("/big")))
         XCTAssertEqual(fits.body.count, 4096)
     }
 
     func testCancellationCancelsTheRequest() async throws {
         let client = client()
         let url = server.url("/slow")
-        let call = Task { try await client.send(HTTPCore.HTTPRequest(url: url)) }
+        let call = Task { try await client.send(HTTPRequest(url: url)) }
         _ = try await recorder.waitForEvents(count: 2)
         call.cancel()
         do {
             _ = try await call.value
             XCTFail("expected cancellation")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .cancelled)
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)

@@ -10,8 +10,8 @@ import XCTest
 final class HTTPErrorAsyncHTTPClientTests: XCTestCase {
     private let url = URL(string: "http://127.0.0.1:8080/a?token=s3cr3t")!
 
-    private func mapped(_ error: HTTPClientError) -> HTTPCore.HTTPError {
-        HTTPCore.HTTPError(asyncHTTPClientError: error, url: url)
+    private func mapped(_ error: HTTPClientError) -> HTTPError {
+        HTTPError(asyncHTTPClientError: error, url: url)
     }
 
     func testTheCallersMistakesAreInvalidRequestsThatSayWhatToFix() {
@@ -52,9 +52,9 @@ final class HTTPErrorAsyncHTTPClientTests: XCTestCase {
         // one before passed.
         for timeout in [60, nil, 0.01] as [TimeInterval?] {
             do {
-                _ = try await client.send(HTTPCore.HTTPRequest(url: server.url("/"), timeout: timeout))
+                _ = try await client.send(HTTPRequest(url: server.url("/"), timeout: timeout))
                 XCTFail("expected an error")
-            } catch let error as HTTPCore.HTTPError {
+            } catch let error as HTTPError {
                 guard error.code == .invalidRequest else { return XCTFail("timeout \(String(describing: timeout)): \(error)") }
                 XCTAssertEqual(
                     error.message,
@@ -69,21 +69,21 @@ final class HTTPErrorAsyncHTTPClientTests: XCTestCase {
         let ahc = AsyncHTTPClientTransport.makeHTTPClient()
         let client = HTTPTransportClient(asyncHTTPClient: ahc, dispatcher: HTTPEventDispatcher())
         do {
-            _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "http://127.0.0.1:99999/")!, timeout: 60))
+            _ = try await client.send(HTTPRequest(url: URL(string: "http://127.0.0.1:99999/")!, timeout: 60))
             XCTFail("expected an error")
-        } catch let error as HTTPCore.HTTPError {
+        } catch let error as HTTPError {
             XCTAssertEqual(error, .transport(.invalidRequest, message: "port 99999 is out of range 1…65535"))
         }
         try await ahc.shutdown()
     }
 
     func testADeadlineFromAnyTimeoutNeverTraps() {
-        let never = AsyncHTTPClientTransport.deadline(of: HTTPCore.HTTPRequest(url: url, timeout: nil))
-        for timeout in [TimeInterval.nan, .infinity, 1e300, HTTPCore.HTTPRequest.longestTimeout * 2] {
-            XCTAssertEqual(AsyncHTTPClientTransport.deadline(of: HTTPCore.HTTPRequest(url: url, timeout: timeout)), never, "\(timeout)")
+        let never = AsyncHTTPClientTransport.deadline(of: HTTPRequest(url: url, timeout: nil))
+        for timeout in [TimeInterval.nan, .infinity, 1e300, HTTPRequest.longestTimeout * 2] {
+            XCTAssertEqual(AsyncHTTPClientTransport.deadline(of: HTTPRequest(url: url, timeout: timeout)), never, "\(timeout)")
         }
         let now = DispatchTime.now().uptimeNanoseconds
-        XCTAssertLessThanOrEqual(AsyncHTTPClientTransport.deadline(of: HTTPCore.HTTPRequest(url: url, timeout: -1)).uptimeNanoseconds, now + 1_000_000_000)
-        XCTAssertGreaterThan(AsyncHTTPClientTransport.deadline(of: HTTPCore.HTTPRequest(url: url, timeout: 60)).uptimeNanoseconds, now + 59_000_000_000)
+        XCTAssertLessThanOrEqual(AsyncHTTPClientTransport.deadline(of: HTTPRequest(url: url, timeout: -1)).uptimeNanoseconds, now + 1_000_000_000)
+        XCTAssertGreaterThan(AsyncHTTPClientTransport.deadline(of: HTTPRequest(url: url, timeout: 60)).uptimeNanoseconds, now + 59_000_000_000)
     }
 }

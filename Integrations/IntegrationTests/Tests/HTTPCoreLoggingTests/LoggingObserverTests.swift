@@ -60,7 +60,7 @@ final class LoggingObserverTests: XCTestCase {
         let transport = MockTransport()
         transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
-        var request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/users/42?token=S3CR3T")!)
+        var request = HTTPRequest(url: URL(string: "https://api.example.com/users/42?token=S3CR3T")!)
         request.metadata["trace_id"] = "4bf92f3577b34da6a3ce929d0e0e4736"
         for _ in 0..<4 { _ = try? await client.send(request) }
         await dispatcher.flush()
@@ -93,9 +93,9 @@ final class LoggingObserverTests: XCTestCase {
         dispatcher.subscribe(LoggingObserver(logger: logger))
         let client = HTTPTransportClient(transport: MockTransport(default: .status(200)), dispatcher: dispatcher)
         let url = URL(string: "https://api.example.com/orders")!
-        try await Self.$incomingRequestID.withValue("req-41") { _ = try await client.send(HTTPCore.HTTPRequest(url: url)) }
-        try await Self.$incomingRequestID.withValue("req-42") { _ = try await client.send(HTTPCore.HTTPRequest(url: url)) }
-        _ = try await client.send(HTTPCore.HTTPRequest(url: url))
+        try await Self.$incomingRequestID.withValue("req-41") { _ = try await client.send(HTTPRequest(url: url)) }
+        try await Self.$incomingRequestID.withValue("req-42") { _ = try await client.send(HTTPRequest(url: url)) }
+        _ = try await client.send(HTTPRequest(url: url))
 
         XCTAssertEqual(records.all.map { $0.metadata["incoming.request.id"] }, ["req-41", "req-42", nil],
                        "each client line carries the id of the request its caller was handling")
@@ -108,7 +108,7 @@ final class LoggingObserverTests: XCTestCase {
         dispatcher.subscribe(LoggingObserver(logger: logger))
         let transport = StreamingMockTransport(statusCodes: [200])
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
-        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/export")!)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/export")!)
         let read = Task { try await client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
         let writer = try await transport.nextWriter()
         try await writer.write(HTTPBody.ByteChunk("partial".utf8))
@@ -133,7 +133,7 @@ final class LoggingObserverTests: XCTestCase {
             to: URL(string: "https://api.example.com/done")!, HTTPRedirection(method: .get, resentBody: false, statusCodes: [303])
         ))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
-        _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: URL(string: "https://api.example.com/submit")!, body: Data("a=1".utf8)))
+        _ = try await client.send(HTTPRequest(method: .post, url: URL(string: "https://api.example.com/submit")!, body: Data("a=1".utf8)))
         await dispatcher.flush()
 
         let logged = records.all

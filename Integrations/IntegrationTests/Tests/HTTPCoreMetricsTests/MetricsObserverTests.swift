@@ -19,7 +19,7 @@ final class MetricsObserverTests: XCTestCase {
         transport.enqueue(.status(200, after: 0.01), .status(503), .failure(.transport(.cannotConnect, message: "refused")))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
         for path in ["/users/42?token=S3CR3T", "/users/43", "/users/44"] {
-            _ = try? await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com\(path)")!))
+            _ = try? await client.send(HTTPRequest(url: URL(string: "https://api.example.com\(path)")!))
         }
         await dispatcher.flush()
 
@@ -45,7 +45,7 @@ final class MetricsObserverTests: XCTestCase {
         dispatcher.subscribe(MetricsObserver())
         let moved = HostRewritingMiddleware(host: "eu.api.example.com")
         let client = HTTPTransportClient(transport: MockTransport(), middlewares: [moved], dispatcher: dispatcher)
-        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/users")!))
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/users")!))
         await dispatcher.flush()
 
         let original = try metrics.expectMeter(MetricsObserver.activeRequestsLabel, [("http.request.method", "GET"), ("server.address", "api.example.com")])
@@ -59,7 +59,7 @@ final class MetricsObserverTests: XCTestCase {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
         let observer = MetricsObserver()
-        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/a")!)
         var again = request
         again.url = URL(string: "https://eu.api.example.com/a")!
         let started = Date(timeIntervalSince1970: 1_800_000_000)
@@ -82,8 +82,8 @@ final class MetricsObserverTests: XCTestCase {
         MetricsSystem.bootstrapInternal(metrics)
         let diagnostics = DiagnosticsRecorder()
         let observer = MetricsObserver(maximumActiveExchanges: 1, diagnostics: diagnostics.report)
-        let first = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
-        let second = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/b")!)
+        let first = HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        let second = HTTPRequest(url: URL(string: "https://api.example.com/b")!)
         let started = Date(timeIntervalSince1970: 1_800_000_000)
         observer.handle(.requestCreated(first))
         observer.handle(.requestCreated(second))
@@ -109,8 +109,8 @@ final class MetricsObserverTests: XCTestCase {
         transport.enqueue(.status(201, body: Data(#"{"id":42}"#.utf8)), .failure(.transport(.cannotConnect, message: "refused")))
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
         let url = URL(string: "https://api.example.com/users")!
-        _ = try await client.send(HTTPCore.HTTPRequest(method: .post, url: url, body: Data(#"{"name":"Ada"}"#.utf8)))
-        _ = try? await client.send(HTTPCore.HTTPRequest(method: .post, url: url, body: Data("abc".utf8)))
+        _ = try await client.send(HTTPRequest(method: .post, url: url, body: Data(#"{"name":"Ada"}"#.utf8)))
+        _ = try? await client.send(HTTPRequest(method: .post, url: url, body: Data("abc".utf8)))
         await dispatcher.flush()
 
         let created = [("http.request.method", "POST"), ("http.response.status_class", "2xx"), ("server.address", "api.example.com"), ("error.type", "")]
@@ -135,7 +135,7 @@ final class MetricsObserverTests: XCTestCase {
         let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
         for host in ["a.example", "b.example", "c.example"] {
             for _ in 0..<5 {
-                _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://\(host)/x")!))
+                _ = try await client.send(HTTPRequest(url: URL(string: "https://\(host)/x")!))
             }
         }
         await dispatcher.flush()
@@ -163,7 +163,7 @@ final class MetricsObserverTests: XCTestCase {
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
         // Each exchange ends with another status than the one before, or at another host.
         for host in ["a.example", "a.example", "b.example", "b.example", "a.example", "a.example"] {
-            _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://\(host)/x")!))
+            _ = try await client.send(HTTPRequest(url: URL(string: "https://\(host)/x")!))
         }
         await dispatcher.flush()
 
@@ -184,7 +184,7 @@ final class MetricsObserverTests: XCTestCase {
         let diagnostics = DiagnosticsRecorder()
         let observer = MetricsObserver(maximumActiveExchanges: 0, diagnostics: diagnostics.report)
         for path in ["a", "b", "c"] {
-            observer.handle(.requestCreated(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/\(path)")!)))
+            observer.handle(.requestCreated(HTTPRequest(url: URL(string: "https://api.example.com/\(path)")!)))
         }
 
         XCTAssertEqual(factory.made("api.example.com"), [:], "no meter looked up or made for exchanges left off the meter")
@@ -200,7 +200,7 @@ final class MetricsObserverTests: XCTestCase {
         // The factory reads the observer's table as it makes the meter: under the table's lock,
         // that read would wait for itself.
         factory.onMakeMeter = { observer.untrackedActiveExchangeCount }
-        let request = HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/a")!)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/a")!)
         let finished = FinishedFlag()
         Thread.detachNewThread {
             observer.handle(.requestCreated(request))
@@ -220,7 +220,7 @@ private struct HostRewritingMiddleware: HTTPMiddleware {
     let host: String
 
     func intercept(
-        _ request: HTTPCore.HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
     ) async throws -> (HTTPResponse, HTTPBody) {
         var moved = request
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)

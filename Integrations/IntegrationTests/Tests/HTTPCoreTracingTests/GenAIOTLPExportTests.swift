@@ -69,7 +69,7 @@ final class GenAIOTLPExportTests: XCTestCase {
         dispatcher.subscribe(MetricsObserver())
         dispatcher.subscribe(GenAISpanObserver(tracer: tracer))
         let client = URLSessionClient(middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: dispatcher, policy: policy)
-        let request = HTTPCore.HTTPRequest(
+        let request = HTTPRequest(
             method: .post, url: api.url("/v1/chat/completions"), headers: ["Content-Type": "application/json"],
             body: Data(#"{"model":"gpt-4o-mini","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"Say hello"}]}"#.utf8)
         )

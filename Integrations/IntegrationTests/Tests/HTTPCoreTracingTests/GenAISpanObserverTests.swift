@@ -15,7 +15,7 @@ final class GenAISpanObserverTests: XCTestCase {
 
     /// The succeeded event of a POST to OpenAI, answered with `status` after 1.5 s.
     private func succeeded(status: Int, genAI: GenAIExchange?) -> HTTPEvent {
-        let request = HTTPCore.HTTPRequest(method: .post, url: url)
+        let request = HTTPRequest(method: .post, url: url)
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: url)
         return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: genAI.map { [$0] } ?? [])
     }
@@ -23,7 +23,7 @@ final class GenAISpanObserverTests: XCTestCase {
     /// The failed (or, for ``HTTPError/cancelled``, cancelled) event of a POST to OpenAI that
     /// ended with `error` after 1.5 s, a streamed answer cut short.
     private func ended(with error: HTTPError) throws -> HTTPEvent {
-        let request = HTTPCore.HTTPRequest(method: .post, url: url)
+        let request = HTTPRequest(method: .post, url: url)
         let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
         let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
         let call = GenAIExchange(
@@ -127,7 +127,7 @@ final class GenAISpanObserverTests: XCTestCase {
         dispatcher.subscribe(GenAISpanObserver(tracer: tracer))
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
         let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .default.interpreting(.genAI))
-        let request = HTTPCore.HTTPRequest(
+        let request = HTTPRequest(
             method: .post, url: url, headers: ["Content-Type": "application/json"],
             body: Data(#"{"model":"gpt-4o","stream":true,"messages":[{"role":"user","content":"Hi"}]}"#.utf8)
         )
@@ -159,8 +159,8 @@ final class GenAISpanObserverTests: XCTestCase {
         let tracer = InMemoryTracer()
         let diagnostics = DiagnosticsRecorder()
         let observer = GenAISpanObserver(tracer: tracer, maximumTrackedExchanges: 1, diagnostics: diagnostics.report)
-        let first = HTTPCore.HTTPRequest(method: .post, url: url)
-        let second = HTTPCore.HTTPRequest(method: .post, url: url)
+        let first = HTTPRequest(method: .post, url: url)
+        let second = HTTPRequest(method: .post, url: url)
         let caller = tracer.startSpan("llm-job", ofKind: .internal)
         ServiceContext.withValue(caller.context) {
             observer.handle(.requestCreated(first))

@@ -135,7 +135,7 @@ final class TracingMiddlewareTests: XCTestCase {
     ) async throws -> (writer: HTTPBody.Writer, read: Task<Int, any Error>, transport: StreamingMockTransport) {
         let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
         let client = HTTPTransportClient(transport: transport, middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher())
-        let request = HTTPCore.HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!)
+        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/v1/chat")!)
         let read = Task { try await client.send(request, body: upload) { _, body in try await body.collect(upTo: 1 << 20).count } }
         return (try await transport.nextWriter(), read, transport)
     }
@@ -189,7 +189,7 @@ final class TracingMiddlewareTests: XCTestCase {
         let transport = StreamingMockTransport(statusCodes: [503, 200])
         let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 0, maximum: 0, jitter: .none))
         let client = HTTPTransportClient(transport: transport, middlewares: [TracingMiddleware(tracer: tracer), retry], dispatcher: HTTPEventDispatcher())
-        let request = HTTPCore.HTTPRequest(method: .put, url: URL(string: "https://api.example.com/v1/upload")!)
+        let request = HTTPRequest(method: .put, url: URL(string: "https://api.example.com/v1/upload")!)
         let upload = HTTPBody(Data("{\"stream\":true}".utf8))
         let read = Task { try await client.send(request, body: upload) { _, body in try await body.collect(upTo: 1 << 20).count } }
         _ = try await transport.nextWriter()
@@ -209,13 +209,13 @@ final class TracingMiddlewareTests: XCTestCase {
         transport.enqueue(.status(200))
         let client = HTTPTransportClient(transport: transport, middlewares: [middleware], dispatcher: HTTPEventDispatcher())
         // Nothing bootstrapped yet (`NoOpInstrument`): the request goes on untouched.
-        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/early")!))
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/early")!))
         XCTAssertNil(transport.requests.last?.headers["traceparent"])
         XCTAssertEqual(transport.requests.last?.metadata, [:])
         // The process's one bootstrap, for this test: no other test of this package reads the global tracer.
         let tracer = InMemoryTracer()
         InstrumentationSystem.bootstrap(tracer)
-        _ = try await client.send(HTTPCore.HTTPRequest(url: URL(string: "https://api.example.com/late")!))
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/late")!))
         XCTAssertEqual(tracer.finishedSpans.map { $0.attributes["url.full"]?.toSpanAttribute() }, ["https://api.example.com/late"])
     }
 }

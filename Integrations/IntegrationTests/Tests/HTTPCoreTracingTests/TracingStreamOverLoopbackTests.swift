@@ -24,7 +24,7 @@ final class TracingStreamOverLoopbackTests: XCTestCase {
         let client = URLSessionClient(middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher())
         let (firstChunk, arrived) = AsyncStream<Void>.makeStream()
         let read = Task {
-            try await client.send(HTTPCore.HTTPRequest(url: server.url("/events")), body: nil) { _, body in
+            try await client.send(HTTPRequest(url: server.url("/events")), body: nil) { _, body in
                 var count = 0
                 for try await chunk in body {
                     if count == 0 { arrived.yield() }

@@ -69,7 +69,7 @@ final class MovingFromAsyncHTTPClientTests: XCTestCase {
 
         let parent = tracer.startSpan("GET /orders/7", ofKind: .server)
         let response = try await ServiceContext.withValue(parent.context) {
-            try await client.send(HTTPCore.HTTPRequest(url: upstream.url("/items/42"), timeout: 30))
+            try await client.send(HTTPRequest(url: upstream.url("/items/42"), timeout: 30))
         }
         parent.end()
         await dispatcher.flush()
@@ -103,7 +103,7 @@ final class MovingFromAsyncHTTPClientTests: XCTestCase {
             asyncHTTPClient: ahc, middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher()
         )
 
-        let (head, body) = try await client.send(HTTPCore.HTTPRequest(url: upstream.url("/export"), timeout: 300), body: nil)
+        let (head, body) = try await client.send(HTTPRequest(url: upstream.url("/export"), timeout: 300), body: nil)
         XCTAssertEqual(head.statusCode, 200)
         XCTAssertEqual(head.headers["Content-Length"], "12", "the length can be passed on")
         XCTAssertEqual(tracer.finishedSpans.count, 0, "the call returned; the body has not been read")
