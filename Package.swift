@@ -87,7 +87,7 @@ let package = Package(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreDelivery",
             ],
             path: "Benchmarks/httpcore-bench"
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
+import HTTPCoreDelivery
 import HTTPCoreURLSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,8 +21,8 @@ import FoundationNetworking
 ///
 /// Cost: `log` and `logCompleted` capture what they are given (copying at most
 /// `maxBodyBytes` of each body) and return; redaction, encoding and upload run on the
-/// logger's own workers. Memory: waiting logs are bounded by `bufferLimit` and
-/// `bufferByteLimit`; the oldest are dropped and counted first. When disabled, the logger
+/// logger's own workers. Memory: waiting logs are bounded by the `bufferLimit` and
+/// `bufferByteLimit` of ``DevSeeLoggerConfiguration/delivery``; the oldest are dropped and counted first. When disabled, the logger
 /// is inert: nothing is buffered, no task runs, no connection is made.
 public final class DevSeeLogger: Sendable {
     /// The configuration the logger was created with.
@@ -36,7 +37,7 @@ public final class DevSeeLogger: Sendable {
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
-    public static let maximumOpenTokens = 10_000
+    package static let maximumOpenTokens = 10_000
 
     /// Creates a logger that uploads through `transport`, or through a `URLSession` of its
     /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
@@ -58,8 +59,11 @@ public final class DevSeeLogger: Sendable {
     /// The server logs are sent to.
     public var endpoint: DevSeeEndpoint { shipper?.endpoint ?? endpointWhileDisabled.withLock { $0 } }
 
-    /// Delivery counters; all zero when disabled.
-    public var statistics: DevSeeDeliveryStatistics { shipper?.statistics ?? DevSeeDeliveryStatistics() }
+    /// The delivery engine's counters of the logger's logs, from every source (the manual API,
+    /// observers), both lanes added up: every accepted log ends in exactly one of `delivered`,
+    /// `dropped`, `expired`, `rejected` or `failed`, or is still `pending`. All zero when
+    /// disabled.
+    public var statistics: DeliveryStatistics { shipper?.statistics ?? DeliveryStatistics() }
 
     // MARK: Manual API
 

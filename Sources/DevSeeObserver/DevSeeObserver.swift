@@ -57,10 +57,6 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
-    /// The logger's delivery counters. They include the logs from its other sources (the
-    /// manual API, other observers).
-    public var statistics: DevSeeDeliveryStatistics { logger.statistics }
-
     /// Terminal, retried and message events: the only ones that make a log.
     public var handledEventNames: Set<HTTPEvent.Name>? {
         HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage])

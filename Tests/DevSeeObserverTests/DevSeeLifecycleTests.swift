@@ -16,7 +16,7 @@ final class DevSeeLifecycleTests: XCTestCase {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
         receiver.script(Array(repeating: .status(503), count: 20))
-        let harness = LoggerHarness(receiver: receiver) { $0.initialBackoff = 5; $0.maxBackoff = 5; $0.maxRetries = 10 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.backoff.initial = 5; $0.delivery.backoff.maximum = 5; $0.delivery.maximumRetries = 10 }
         await harness.logger.log(request: request(), response: response(200))
         try await receiver.waitForPosts(count: 1)
         let shutdown = Task { await harness.logger.shutdown() }
@@ -59,8 +59,8 @@ final class DevSeeLifecycleTests: XCTestCase {
         closed.stop()
         let harness = LoggerHarness(receiver: receiver) {
             $0.serverURL = unreachable
-            $0.initialBackoff = 30
-            $0.maxBackoff = 30
+            $0.delivery.backoff.initial = 30
+            $0.delivery.backoff.maximum = 30
         }
         await harness.logger.log(request: request("GET", "https://a.example/before"), response: response(200))
         try await harness.waitForDiagnostic(containing: "unreachable")

@@ -25,7 +25,7 @@ final class DevSeeTailStreamingTests: XCTestCase {
                 configuration.isEnabled = true
                 configuration.endpointStore = nil
                 // One upload at a time: the server stores the logs in the order they were made.
-                configuration.maxConcurrentUploads = 1
+                configuration.delivery.maximumConcurrentSends = 1
                 configuration.logsStreamMessages = true
                 let logger = DevSeeLogger(configuration: configuration)
                 let dispatcher = HTTPEventDispatcher()

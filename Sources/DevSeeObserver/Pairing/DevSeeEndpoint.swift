@@ -10,14 +10,14 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
     public var port: Int
 
     /// Creates an endpoint.
-    public init(scheme: String = "http", host: String, port: Int) {
+    package init(scheme: String = "http", host: String, port: Int) {
         self.scheme = scheme
         self.host = host
         self.port = port
     }
 
     /// The endpoint of a server URL; `nil` when the URL has no valid host or port.
-    public init?(url: URL) {
+    package init?(url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let rawHost = url.host, !rawHost.isEmpty
         else { return nil }
@@ -29,7 +29,7 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The URL of `path` on this server, with IPv6 hosts in brackets; characters a host
     /// cannot hold are percent-encoded, so any endpoint gives a URL.
-    public func url(path: String) -> URL {
+    package func url(path: String) -> URL {
         let isIPv6 = host.contains(":")
         let allowed = isIPv6 ? CharacterSet(charactersIn: "0123456789abcdefABCDEF:.") : .urlHostAllowed
         let encodedHost = host.addingPercentEncoding(withAllowedCharacters: allowed) ?? "127.0.0.1"
