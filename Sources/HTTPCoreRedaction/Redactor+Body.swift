@@ -11,7 +11,7 @@ extension Redactor {
     ///   NDJSON and JSON Lines are masked line by line; a line that is not JSON gets the text
     ///   rules.
     /// - `text/event-stream` (server-sent events): event by event, the `data:` lines of each
-    ///   joined as one message and masked by ``redactedStreamData(_:isTruncated:eventType:)``
+    ///   joined as one message and masked as one value
     ///   (so a pretty-printed object spread over several lines is read whole), every other
     ///   line by the text rules (``redactedText(_:)``); at `.strict`, a note of its size and type.
     /// - `application/graphql`: literals become `***`.
@@ -42,6 +42,12 @@ extension Redactor {
     /// A body in a declared charset other than UTF-8 (`text/plain; charset=iso-8859-1`,
     /// `application/json; charset=utf-16`) is decoded and returned as UTF-8 text, masked by the
     /// same rules, so every output shows it as text.
+    ///
+    /// - Parameters:
+    ///   - body: The body, or the captured start of it.
+    ///   - contentType: The body's `Content-Type`, which chooses the rules; `nil` when unknown.
+    ///   - isTruncated: Whether `body` is only the start of a longer body.
+    /// - Returns: The masked body.
     public func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool = false) -> Data {
         redactedBody(Self.utf8Text(of: body, contentType: contentType) ?? body, contentType: contentType, isTruncated: isTruncated, depth: 0)
     }
@@ -271,7 +277,7 @@ extension Redactor {
     ///
     /// A server-sent event's `event:` name (`eventType`) judges its data as a body key judges
     /// its value: the data of `event: session_token` is masked.
-    public func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
+    package func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
         let rule = eventRule(eventType)
         let masked = data.withUnsafeBytes { maskedMessage($0.bindMemory(to: UInt8.self)[...], isTruncated: isTruncated, eventRule: rule) }

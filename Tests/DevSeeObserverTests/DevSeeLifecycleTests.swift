@@ -65,7 +65,7 @@ final class DevSeeLifecycleTests: XCTestCase {
         await harness.logger.log(request: request("GET", "https://a.example/before"), response: response(200))
         try await harness.waitForDiagnostic(containing: "unreachable")
         let link = URL(string: "dev-see-com.example.tests://connect?server_ip=127.0.0.1&server_port=\(receiver.port)")!
-        XCTAssertEqual(harness.logger.handleURL(link), .connected(DevSeeEndpoint(host: "127.0.0.1", port: Int(receiver.port))))
+        XCTAssertEqual(harness.logger.connectionResult(for: link), .connected(DevSeeEndpoint(host: "127.0.0.1", port: Int(receiver.port))))
         await harness.logger.log(request: request("GET", "https://a.example/after"), response: response(200))
         try await receiver.waitForLogs(count: 2)
         XCTAssertEqual(Set(receiver.storedObjects().compactMap { $0["url"] as? String }), [

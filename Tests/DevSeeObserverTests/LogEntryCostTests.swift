@@ -45,7 +45,7 @@ final class LogEntryCostTests: XCTestCase {
         let receiver = try DevSeeReceiver()
         receiver.stop()
         let harness = LoggerHarness(receiver: receiver) { configuration in
-            configuration.logsStreamMessages = true
+            configuration.maxMessageLogsPerExchange = 10
             configuration.delivery.bufferByteLimit = 512 * 1024
             configuration.delivery.backoff.initial = 30
             configuration.delivery.backoff.maximum = 30

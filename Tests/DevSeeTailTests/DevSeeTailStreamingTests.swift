@@ -26,7 +26,7 @@ final class DevSeeTailStreamingTests: XCTestCase {
                 configuration.endpointStore = nil
                 // One upload at a time: the server stores the logs in the order they were made.
                 configuration.delivery.maximumConcurrentSends = 1
-                configuration.logsStreamMessages = true
+                configuration.maxMessageLogsPerExchange = 10
                 let logger = DevSeeLogger(configuration: configuration)
                 let dispatcher = HTTPEventDispatcher()
                 dispatcher.subscribe(DevSeeObserver(logger: logger))

@@ -24,20 +24,17 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// The most bytes of each body a log captures and shows, masked (a mask can be longer than
     /// what it replaces); longer bodies are cut there, with one visible marker.
     public var maxBodyBytes: Int
-    /// Whether server-sent events and JSON lines get logs of their own, besides their
-    /// exchange's (off by default): a streamed exchange is one log, whose body starts with the
-    /// answer the stream carried (``/HTTPCore/StreamAnswer``), then its events. Each message
-    /// log takes a slot of dev-see's ring buffer (1,000 logs), which one long stream would fill.
-    public var logsStreamMessages = false
-    /// With ``logsStreamMessages``, the most messages of one streamed response that get a log
-    /// of their own (``DevSeeObserver`` logs each as it arrives; 10 by default); later ones are
-    /// only counted in the exchange's log. The client's `HTTPCorePolicy.streamMessages` bounds
+    /// The most server-sent events or JSON lines of one streamed response that get a log of
+    /// their own besides their exchange's (``DevSeeObserver`` logs each as it arrives); later
+    /// ones are only counted in the exchange's log. 0 by default: a streamed exchange is one
+    /// log, whose body starts with the answer the stream carried (``/HTTPCore/StreamAnswer``),
+    /// then its events. Each message log takes a slot of dev-see's ring buffer (1,000 logs),
+    /// which one long stream would fill. The client's `HTTPCorePolicy.streamMessages` bounds
     /// them first (1,000 per exchange, 4 KiB each, by default).
-    public var maxMessageLogsPerExchange: Int = 10
+    public var maxMessageLogsPerExchange = 0
 
-    /// How many messages of one exchange get a log of their own: 0 unless
-    /// ``logsStreamMessages``.
-    var messageLogsPerExchange: Int { logsStreamMessages ? max(0, maxMessageLogsPerExchange) : 0 }
+    /// How many messages of one exchange get a log of their own.
+    var messageLogsPerExchange: Int { max(0, maxMessageLogsPerExchange) }
     /// How long one upload may take, in seconds, before it counts as a timeout.
     public var uploadTimeout: TimeInterval
     /// Buffering, retries and the maximum age of waiting logs, as the delivery engine takes

@@ -3,11 +3,11 @@ import Foundation
 /// Where a dev-see server listens: scheme, host and port.
 public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `http` or `https`.
-    public var scheme: String
+    package var scheme: String
     /// An IPv4 or IPv6 address (without brackets) or a host name.
-    public var host: String
+    package var host: String
     /// The TCP port, 1...65535.
-    public var port: Int
+    package var port: Int
 
     /// Creates an endpoint.
     package init(scheme: String = "http", host: String, port: Int) {
@@ -44,8 +44,8 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
-/// The outcome of ``DevSeeLogger/handleURL(_:)``.
-public enum DevSeeConnectionResult: Sendable, Hashable {
+/// What a URL opened by the app did to a ``DevSeeLogger``'s endpoint.
+package enum DevSeeConnectionResult: Sendable, Hashable {
     /// The URL was a valid connection link; logs now go to this endpoint.
     case connected(DevSeeEndpoint)
     /// The URL is not a dev-see connection link; nothing changed.
