@@ -11,7 +11,7 @@ extension Redactor {
     ///   NDJSON and JSON Lines are masked line by line; a line that is not JSON gets the text
     ///   rules.
     /// - `text/event-stream` (server-sent events): event by event, the `data:` lines of each
-    ///   joined as one message and masked as one value
+    ///   joined as one message and masked by ``redactedStreamData(_:isTruncated:eventType:)``
     ///   (so a pretty-printed object spread over several lines is read whole), every other
     ///   line by the text rules (``redactedText(_:)``); at `.strict`, a note of its size and type.
     /// - `application/graphql`: literals become `***`.
@@ -277,7 +277,13 @@ extension Redactor {
     ///
     /// A server-sent event's `event:` name (`eventType`) judges its data as a body key judges
     /// its value: the data of `event: session_token` is masked.
-    package func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
+    ///
+    /// - Parameters:
+    ///   - data: The message's data, or the captured start of it.
+    ///   - isTruncated: Whether `data` is only the start of a longer message.
+    ///   - eventType: A server-sent event's `event:` name, if any.
+    /// - Returns: The masked data.
+    public func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
         let rule = eventRule(eventType)
         let masked = data.withUnsafeBytes { maskedMessage($0.bindMemory(to: UInt8.self)[...], isTruncated: isTruncated, eventRule: rule) }

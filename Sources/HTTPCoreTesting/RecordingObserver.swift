@@ -41,7 +41,7 @@ public final class RecordingObserver: HTTPObserver {
     ///
     /// - Parameter requestID: The request's id.
     /// - Returns: Its events so far, in arrival order.
-    public func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
+    package func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
         events.filter { $0.requestID == requestID }
     }
 

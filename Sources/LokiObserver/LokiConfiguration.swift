@@ -50,7 +50,7 @@ public struct LokiConfiguration: Sendable {
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10
     /// Buffering, batching, retries and the maximum age, as the delivery engine takes them;
-    /// the same shape as ``/DevSeeObserver/DevSeeLoggerConfiguration/delivery``. Its
+    /// the same shape as `DevSeeLoggerConfiguration.delivery`. Its
     /// `buildsBatchesAhead` is ignored: each stream's times are made increasing from one batch
     /// to the next, so batches are built in the order they are pushed. Reports go to
     /// ``diagnostics``.

@@ -38,7 +38,7 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// How long one upload may take, in seconds, before it counts as a timeout.
     public var uploadTimeout: TimeInterval
     /// Buffering, retries and the maximum age of waiting logs, as the delivery engine takes
-    /// them; the same shape as ``/LokiObserver/LokiConfiguration/delivery``. Defaults: 10,000
+    /// them; the same shape as `LokiConfiguration.delivery`. Defaults: 10,000
     /// logs or 16 MiB waiting in each lane, two uploads at once, three retries with backoff
     /// from 0.5 s to 30 s, no maximum age.
     ///
