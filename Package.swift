@@ -94,7 +94,7 @@ let package = Package(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI", "HTTPCoreDelivery",
             ],
             path: "Benchmarks/httpcore-bench"
         ),

@@ -1,4 +1,5 @@
 import DevSeeObserver
+import HTTPCoreDelivery
 import Foundation
 import HTTPCore
 import HTTPCoreTesting
@@ -235,7 +236,7 @@ struct DispatchCostBenchmark {
         requests: Int, serverURL: URL
     ) async -> (
         exchange: ExchangeCost, cpuNanoseconds: Double, concurrentNanoseconds: Double, concurrentCPUNanoseconds: Double,
-        statistics: DevSeeDeliveryStatistics
+        statistics: DeliveryStatistics
     ) {
         await Task.detached {
             let transport = InstantTransport()

@@ -82,8 +82,8 @@ struct MemoryBenchmark {
     static func runChild() async -> Int32 {
         do {
             let logger = BenchmarkEnvironment.makeLogger(serverURL: try BenchmarkEnvironment.unreachableServerURL()) {
-                $0.bufferLimit = 1_000_000
-                $0.bufferByteLimit = bufferByteLimit
+                $0.delivery.bufferLimit = 1_000_000
+                $0.delivery.bufferByteLimit = bufferByteLimit
             }
             let template = JSONFixture.body(bytes: 1024)
             guard let url = URL(string: "https://api.example.com/users?page=1"),

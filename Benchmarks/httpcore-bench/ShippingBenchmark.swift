@@ -22,7 +22,7 @@ struct ShippingBenchmark {
 
     private let cases: [Case]
     private let rounds: Int
-    private let concurrency = DevSeeLoggerConfiguration(appId: "bench").maxConcurrentUploads
+    private let concurrency = DevSeeLoggerConfiguration(appId: "bench").delivery.maximumConcurrentSends
 
     init(quick: Bool) {
         cases = [
@@ -114,7 +114,7 @@ struct ShippingBenchmark {
             "DevSeeLogger: log(request:response:responseBody:startedAt:) per call, then flush(); time from the first log to the end of flush.",
             "Bare: URLSession POSTing the logger's own api_log payloads (Content-Type: application/json), one at a time "
                 + "(the logger's ordered lane: the viewer lists logs as they arrive, so two uploads at once could swap them), "
-                + "and \(concurrency) workers at once (maxConcurrentUploads, unordered) for reference; the target is against the first; "
+                + "and \(concurrency) workers at once (delivery.maximumConcurrentSends, unordered) for reference; the target is against the first; "
                 + "the second's \"vs bare\" is its rate over the first's. " + unorderedNotes.joined(separator: "; ") + ".",
             "\(rounds) alternating rounds per size after a warm-up; the logger's bufferByteLimit is raised to 256 MiB so nothing is dropped.",
             "The receiver parses and validates every payload on the same cores; with 64 KiB bodies that dominates both rates, "
@@ -128,7 +128,7 @@ struct ShippingBenchmark {
     private func runLogger(body: Data, count: Int) async throws -> (run: Run, payloads: [Data]) {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
-        let logger = BenchmarkEnvironment.makeLogger(serverURL: receiver.baseURL) { $0.bufferByteLimit = 256 * 1024 * 1024 }
+        let logger = BenchmarkEnvironment.makeLogger(serverURL: receiver.baseURL) { $0.delivery.bufferByteLimit = 256 * 1024 * 1024 }
         guard let url = URL(string: "https://api.example.com/users?page=1"),
             let response = HTTPURLResponse(
                 url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"]

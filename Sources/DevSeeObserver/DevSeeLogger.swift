@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
+import HTTPCoreDelivery
 import HTTPCoreText
 import HTTPCoreURLSession
 #if canImport(FoundationNetworking)
@@ -21,12 +22,12 @@ import FoundationNetworking
 ///
 /// Cost: `log` and `logCompleted` capture what they are given (copying at most
 /// `maxBodyBytes` of each body) and return; redaction, encoding and upload run on the
-/// logger's own workers. Memory: waiting logs are bounded by `bufferLimit` and
-/// `bufferByteLimit`; the oldest are dropped and counted first. When disabled, the logger
+/// logger's own workers. Memory: waiting logs are bounded by the `bufferLimit` and
+/// `bufferByteLimit` of ``DevSeeLoggerConfiguration/delivery``; the oldest are dropped and counted first. When disabled, the logger
 /// is inert: nothing is buffered, no task runs, no connection is made.
 public final class DevSeeLogger: Sendable {
     /// The configuration the logger was created with.
-    public let configuration: DevSeeLoggerConfiguration
+    package let configuration: DevSeeLoggerConfiguration
 
     private let shipper: LogShipper?
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
@@ -37,7 +38,7 @@ public final class DevSeeLogger: Sendable {
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
-    public static let maximumOpenTokens = 10_000
+    package static let maximumOpenTokens = 10_000
 
     /// Creates a logger that uploads through `transport`, or through a `URLSession` of its
     /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
@@ -46,6 +47,10 @@ public final class DevSeeLogger: Sendable {
     /// Any ``/HTTPCore/HTTPTransport`` ships the logs, the AsyncHTTPClient one for instance. Uploads go
     /// through it directly, never through an observed client, so they are not themselves
     /// logged. No connection is made until the first upload, and none at all when disabled.
+    ///
+    /// - Parameters:
+    ///   - configuration: Who the app is, where the server is, and how logs are delivered.
+    ///   - transport: What performs the uploads; `nil` for a `URLSession` of the logger's own.
     public init(configuration: DevSeeLoggerConfiguration, transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
         let endpoint = Self.restoredEndpoint(configuration)
@@ -59,8 +64,11 @@ public final class DevSeeLogger: Sendable {
     /// The server logs are sent to.
     public var endpoint: DevSeeEndpoint { shipper?.endpoint ?? endpointWhileDisabled.withLock { $0 } }
 
-    /// Delivery counters; all zero when disabled.
-    public var statistics: DevSeeDeliveryStatistics { shipper?.statistics ?? DevSeeDeliveryStatistics() }
+    /// The delivery engine's counters of the logger's logs, from every source (the manual API,
+    /// observers), both lanes added up: every accepted log ends in exactly one of `delivered`,
+    /// `dropped`, `expired`, `rejected` or `failed`, or is still `pending`. All zero when
+    /// disabled.
+    public var statistics: DeliveryStatistics { shipper?.statistics ?? DeliveryStatistics() }
 
     // MARK: Manual API
 
@@ -70,6 +78,15 @@ public final class DevSeeLogger: Sendable {
     /// The request body is `requestBody`, else `request.httpBody`. Without `startedAt`, the
     /// start marked with ``markRequestStarted(_:at:)`` for an identical request is used, and
     /// without one the duration is 0. Without a response the status is 599.
+    ///
+    /// - Parameters:
+    ///   - request: The request that was sent.
+    ///   - response: Its response; `nil` when none came.
+    ///   - responseBody: The response body, if any.
+    ///   - requestBody: The request body; `nil` for `request.httpBody`.
+    ///   - error: Why the call failed, if it did.
+    ///   - startedAt: When the call started; `nil` for the marked start, if any.
+    ///   - endedAt: When the call ended; now by default.
     public func log(
         request: URLRequest,
         response: HTTPURLResponse?,
@@ -89,7 +106,15 @@ public final class DevSeeLogger: Sendable {
         shipper.accept(.entry(entry), byteCost: entry.byteCost)
     }
 
-    /// Marks the start of a call and returns the token to complete it with.
+    /// Marks the start of a call, to be completed with ``logCompleted(token:request:response:responseBody:requestBody:error:endedAt:)``.
+    ///
+    /// At most 10,000 calls are tracked between the two; beyond it the oldest tokens are
+    /// forgotten, and their calls are logged with duration 0.
+    ///
+    /// - Parameters:
+    ///   - request: The request about to be sent.
+    ///   - startedAt: When the call starts; now by default.
+    /// - Returns: The token of this call, also its log's `requestId`.
     public func beginRequest(_ request: URLRequest, at startedAt: Date = Date()) -> DevSeeRequestToken {
         let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
         if isEnabled {
@@ -107,6 +132,10 @@ public final class DevSeeLogger: Sendable {
     /// let (data, response) = try await URLSession.shared.data(for: request)
     /// await logger.log(request: request, response: response as? HTTPURLResponse, responseBody: data)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request about to be sent.
+    ///   - startedAt: When the call starts; now by default.
     public func markRequestStarted(_ request: URLRequest, at startedAt: Date = Date()) {
         guard isEnabled else { return }
         let token = DevSeeRequestToken(rawValue: Self.nextTokenNumber())
@@ -117,6 +146,15 @@ public final class DevSeeLogger: Sendable {
     /// with ``markRequestStarted(_:at:)`` for an identical request; a `nil` or unknown token
     /// without a mark still logs, with duration 0. Returns once the log is accepted into the
     /// buffer.
+    ///
+    /// - Parameters:
+    ///   - token: What ``beginRequest(_:at:)`` returned; `nil` for the marked start, if any.
+    ///   - request: The request that was sent.
+    ///   - response: Its response; `nil` when none came.
+    ///   - responseBody: The response body, if any.
+    ///   - requestBody: The request body; `nil` for `request.httpBody`.
+    ///   - error: Why the call failed, if it did.
+    ///   - endedAt: When the call ended; now by default.
     public func logCompleted(
         token: DevSeeRequestToken?,
         request: URLRequest,
@@ -146,11 +184,29 @@ public final class DevSeeLogger: Sendable {
 
     /// Handles a URL opened by the app: a dev-see connection link switches the endpoint.
     ///
-    /// `dev-see-<bundleId>://connect?server_ip=<host>&server_port=<port>` gives
-    /// `.connected` and the endpoint is used from the next upload on and persisted; any other
-    /// URL gives `.ignored`; a malformed link, or one naming a public host while the
-    /// configuration does not allow them, gives `.failed(reason:)` and changes nothing.
-    public func handleURL(_ url: URL) -> DevSeeConnectionResult {
+    /// `dev-see-<bundleId>://connect?server_ip=<host>&server_port=<port>` switches
+    /// ``endpoint`` from the next upload on and persists it. A malformed link, or one naming a
+    /// public host while ``DevSeeLoggerConfiguration/allowsPublicHosts`` is off, changes
+    /// nothing and is reported, with the reason, to ``DevSeeLoggerConfiguration/diagnostics``.
+    ///
+    /// - Parameter url: The URL the app was asked to open.
+    /// - Returns: `true` when the URL was a dev-see connection link, whether it connected or
+    ///   was refused, so the app knows it was handled; `false` for any other URL.
+    @discardableResult
+    public func handleURL(_ url: URL) -> Bool {
+        let result = connectionResult(for: url)
+        if case .failed(let reason) = result {
+            configuration.diagnostics(
+                HTTPDiagnostic(source: "DevSeeLogger", level: .warning, message: "refused a connection link: \(reason)", metadata: ["reason": reason])
+            )
+        }
+        return result != .ignored
+    }
+
+    /// What a URL opened by the app does: `.connected` (the endpoint switched and persisted)
+    /// for a dev-see connection link, `.ignored` for any other URL, `.failed(reason:)` for a
+    /// link that cannot be used.
+    package func connectionResult(for url: URL) -> DevSeeConnectionResult {
         switch ConnectionLink.parse(url, allowsPublicHosts: configuration.allowsPublicHosts) {
         case .notALink:
             return .ignored
@@ -180,7 +236,7 @@ public final class DevSeeLogger: Sendable {
     /// Flushes, then stops the workers and the logger's own upload session. Later logs are
     /// dropped, counted (``/HTTPCoreDelivery/DeliveryStatistics/droppedAfterShutdown``) and
     /// reported to ``DevSeeLoggerConfiguration/diagnostics``: the first at once, a flood of
-    /// them in a few reports (see ``/HTTPCoreDelivery/DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    /// them in a few reports.
     /// Shut the logger down after the code that logs: last.
     public func shutdown() async {
         await shipper?.shutdown()

@@ -17,6 +17,10 @@ public enum DevSeeLoggerCenter {
     /// Replaces the shared logger with one built from `configuration` that uploads through
     /// `transport` (a `URLSession` of its own when `nil`); the previous logger, if any, is
     /// flushed and shut down in the background.
+    ///
+    /// - Parameters:
+    ///   - configuration: The new logger's configuration.
+    ///   - transport: What performs the uploads; `nil` for a `URLSession` of the logger's own.
     public static func configure(_ configuration: DevSeeLoggerConfiguration, transport: (any HTTPTransport)? = nil) {
         let logger = DevSeeLogger(configuration: configuration, transport: transport)
         let previous = current.withLock { current -> DevSeeLogger? in
@@ -40,10 +44,13 @@ public enum DevSeeLoggerCenter {
         }
     }
 
-    /// Passes a URL to the shared logger; `true` when it was a dev-see connection link,
-    /// whether it connected or failed, so the app knows it was handled.
+    /// Passes a URL to the shared logger; see ``DevSeeLogger/handleURL(_:)``.
+    ///
+    /// - Parameter url: The URL the app was asked to open.
+    /// - Returns: `true` when it was a dev-see connection link, whether it connected or was
+    ///   refused, so the app knows it was handled.
     @discardableResult
     public static func handleURL(_ url: URL) -> Bool {
-        shared.handleURL(url) != .ignored
+        shared.handleURL(url)
     }
 }

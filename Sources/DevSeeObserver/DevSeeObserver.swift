@@ -51,15 +51,13 @@ public struct DevSeeObserver: HTTPObserver {
     /// `DevSeeLoggerCenter.configure(_:)` follows the configured logger.
     public var logger: DevSeeLogger { fixedLogger ?? DevSeeLoggerCenter.shared }
 
-    /// Creates an observer that logs through `logger`, or through the center's shared logger
-    /// when `logger` is `nil`.
+    /// Creates an observer.
+    ///
+    /// - Parameter logger: The logger to ship through; `nil` for `DevSeeLoggerCenter.shared`
+    ///   at the time of each event.
     public init(logger: DevSeeLogger? = nil) {
         fixedLogger = logger
     }
-
-    /// The logger's delivery counters. They include the logs from its other sources (the
-    /// manual API, other observers).
-    public var statistics: DevSeeDeliveryStatistics { logger.statistics }
 
     /// Terminal, retried and message events: the only ones that make a log.
     public var handledEventNames: Set<HTTPEvent.Name>? {
@@ -67,6 +65,8 @@ public struct DevSeeObserver: HTTPObserver {
     }
 
     /// Logs terminal, retried and message events; ignores the others.
+    ///
+    /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }
         logger.accept(event)

@@ -5,7 +5,7 @@
 /// told apart.
 public struct DevSeeRequestToken: Sendable, Hashable, CustomStringConvertible {
     /// The token's number.
-    public let rawValue: UInt64
+    package let rawValue: UInt64
 
     init(rawValue: UInt64) {
         self.rawValue = rawValue

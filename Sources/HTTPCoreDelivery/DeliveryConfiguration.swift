@@ -19,6 +19,13 @@ public struct DeliveryConfiguration: Sendable {
         public var maximumDelay: TimeInterval
 
         /// Creates batching limits.
+        ///
+        /// - Parameters:
+        ///   - maximumCount: The most items in one batch.
+        ///   - maximumBytes: The most bytes in one batch, by the items' `byteCost`; no limit by
+        ///     default.
+        ///   - maximumDelay: How long the oldest waiting item waits for a batch to fill, in
+        ///     seconds; 0, the default, sends at once.
         public init(maximumCount: Int, maximumBytes: Int = .max, maximumDelay: TimeInterval = 0) {
             self.maximumCount = maximumCount
             self.maximumBytes = maximumBytes
@@ -26,7 +33,7 @@ public struct DeliveryConfiguration: Sendable {
         }
 
         /// One item per batch, sent as soon as it is accepted.
-        public static let single = Batching(maximumCount: 1)
+        package static let single = Batching(maximumCount: 1)
     }
 
     /// The most items waiting; the oldest are dropped (and counted) to make room.
@@ -64,10 +71,10 @@ public struct DeliveryConfiguration: Sendable {
     /// after shutdown), each once per occurrence. Called one report at a time, in order, from
     /// a send task or the enqueuing thread; keep it cheap. It may log through the same queue.
     ///
-    /// By default each goes to ``/HTTPCore/HTTPDiagnostics/handler`` as a report of
-    /// `DeliveryQueue` (see ``DeliveryDiagnostic/diagnostic(source:items:)``); a sink built on
-    /// the queue names itself instead.
-    public var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { HTTPDiagnostics.report($0.diagnostic(source: "DeliveryQueue")) }
+    /// By default each goes to `HTTPDiagnostics.handler` as a report of `DeliveryQueue`; the
+    /// package's sinks name themselves and their items here, and route the reports to their
+    /// own configuration's `diagnostics`.
+    package var diagnostics: @Sendable (DeliveryDiagnostic) -> Void = { HTTPDiagnostics.report($0.diagnostic(source: "DeliveryQueue")) }
 
     /// The clock of ``maximumAge`` and batching delays, in nanoseconds of system uptime: tests
     /// move it to make items old without waiting.

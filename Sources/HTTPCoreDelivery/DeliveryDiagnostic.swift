@@ -2,7 +2,7 @@ import HTTPCore
 
 /// Something a ``DeliveryQueue`` reports once, so that losses and outages are never silent
 /// yet never flood the output.
-public enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
+package enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The buffer is full and the oldest items are being dropped; reported when an overflow
     /// starts.
     case overflowStarted(countLimit: Int, byteLimit: Int)
@@ -33,13 +33,13 @@ public enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case droppedAfterShutdown(count: Int, total: Int)
 
     /// A one-line description that speaks of items and of "the destination".
-    public var description: String {
+    package var description: String {
         description(items: "item")
     }
 
     /// A one-line description that calls the items `items` (a singular noun such as `log`
     /// or `line`, made plural with an `s`) and the receiver "the destination".
-    public func description(items noun: String) -> String {
+    package func description(items noun: String) -> String {
         func counted(_ count: Int) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         func was(_ count: Int) -> String { count == 1 ? "was" : "were" }
         switch self {
@@ -69,7 +69,7 @@ public enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Losses are errors, with how many items were lost as `lost` in the metadata; an
     /// overflow that starts and an outage are warnings; a destination back is a notice.
-    public func diagnostic(source: String, items noun: String = "item") -> HTTPDiagnostic {
+    package func diagnostic(source: String, items noun: String = "item") -> HTTPDiagnostic {
         let (level, metadata): (HTTPDiagnostic.Level, [String: String]) = switch self {
         case .overflowStarted(let count, let bytes):
             (.warning, ["buffer_limit": String(count), "buffer_byte_limit": String(bytes)])

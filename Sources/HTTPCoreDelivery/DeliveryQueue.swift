@@ -44,12 +44,16 @@ import HTTPCoreConcurrency
 ///   ``DeliveryStatistics``.
 public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     /// What builds and sends the batches.
-    public let sender: Sender
+    package let sender: Sender
     /// The configuration the queue was created with.
-    public let configuration: DeliveryConfiguration
+    package let configuration: DeliveryConfiguration
     private let state: Locked<DeliveryQueueState>
 
     /// Creates a queue; nothing runs until an item is enqueued.
+    ///
+    /// - Parameters:
+    ///   - sender: Builds and sends the batches.
+    ///   - configuration: How items are buffered, batched and retried.
     public init(sender: Sender, configuration: DeliveryConfiguration = DeliveryConfiguration()) {
         self.sender = sender
         self.configuration = configuration
@@ -65,6 +69,10 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
     ///
     /// `byteCost` is what the item keeps alive while it waits, as the caller accounts it; the
     /// buffer's byte limit and the batches' byte limit are measured with it.
+    ///
+    /// - Parameters:
+    ///   - item: The item to deliver.
+    ///   - byteCost: What the item keeps alive while it waits, in bytes.
     public func enqueue(_ item: Sender.Item, byteCost: Int) {
         let now = configuration.uptimeNanoseconds()
         perform { $0.enqueue(item, byteCost: byteCost, now: now) }
@@ -100,7 +108,7 @@ public final class DeliveryQueue<Sender: DeliverySender>: Sendable {
 
     /// Ends every backoff: waiting batches are tried at once and an unreachable destination
     /// is probed at once, for example because the destination just changed.
-    public func retryNow() {
+    package func retryNow() {
         let now = configuration.uptimeNanoseconds()
         perform { $0.retryNow(now: now) }
     }

@@ -2,8 +2,9 @@
 /// that is specific to its destination.
 ///
 /// Implement it for a new destination; a ``DeliveryQueue`` brings the rest (a bounded
-/// buffer, batching, workers, retries, offline probing, flush, shutdown and statistics). A
-/// destination that takes HTTP requests needs none of its own: use ``HTTPPushSender``.
+/// buffer, batching, workers, retries, offline probing, flush, shutdown and statistics).
+/// Send through a transport directly, never through an observed client, so that shipping
+/// emits no events.
 ///
 /// ```swift
 /// struct LineSender: DeliverySender {
@@ -32,11 +33,18 @@ public protocol DeliverySender: Sendable {
     /// What one send carries, built once and kept for the batch's retries.
     associatedtype Batch: Sendable
 
-    /// Builds the batch for `items`, oldest first (at least one, at most the batching limits).
-    /// Called once per batch sent: its retries keep it.
+    /// Builds the batch for `items`. Called once per batch sent: its retries keep it.
+    ///
+    /// - Parameter items: The items of the batch, oldest first: at least one, at most the
+    ///   batching limits.
+    /// - Returns: What ``send(_:)`` sends, and sends again on a retry.
     func makeBatch(_ items: [Item]) -> Batch
 
     /// Sends one batch and classifies the answer. Must return within a bounded time (give
     /// the request a timeout): a worker waits for it.
+    ///
+    /// - Parameter batch: A batch ``makeBatch(_:)`` built.
+    /// - Returns: What the destination's answer means: delivered, rejected for good,
+    ///   retryable, or unreachable.
     func send(_ batch: Batch) async -> DeliveryOutcome
 }

@@ -11,8 +11,9 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Items dropped because the buffer was full (the oldest go first), or because they
     /// arrived after shutdown.
     public var dropped = 0
-    /// Of ``dropped``, the items that arrived after ``DeliveryQueue/shutdown()``, each reported
-    /// (see ``DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    /// Of ``dropped``, the items that arrived after ``DeliveryQueue/shutdown()``, each reported:
+    /// the first at once, those that follow together when a window ends (1 s, then 2, 4 ... up
+    /// to a minute, while they keep coming) or at the next flush.
     public var droppedAfterShutdown = 0
     /// Items dropped because they waited longer than ``DeliveryConfiguration/maximumAge``.
     public var expired = 0
@@ -25,17 +26,17 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     public var retried = 0
     /// Sends made while the destination was unreachable, to find out whether it answers
     /// again. Not retries: they never count against ``DeliveryConfiguration/maximumRetries``.
-    public var probes = 0
+    package var probes = 0
     /// Items waiting in the buffer or being sent.
     public var pending = 0
     /// Bytes the buffer accounts for its waiting items.
     public var bufferedBytes = 0
 
     /// Creates zeroed statistics.
-    public init() {}
+    package init() {}
 
     /// Whether every accepted item is accounted for exactly once.
-    public var isBalanced: Bool {
+    package var isBalanced: Bool {
         accepted == delivered + dropped + expired + rejected + failed + pending
     }
 
@@ -48,7 +49,7 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
 
     /// These counters and `other`'s added up, for a sink that delivers through several
     /// queues.
-    public func adding(_ other: DeliveryStatistics) -> DeliveryStatistics {
+    package func adding(_ other: DeliveryStatistics) -> DeliveryStatistics {
         var sum = self
         sum.accepted += other.accepted
         sum.delivered += other.delivered

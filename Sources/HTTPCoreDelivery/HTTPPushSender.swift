@@ -35,18 +35,18 @@ import HTTPCoreText
 /// The transport is called directly, never through an observed ``/HTTPCore/HTTPClient``, so shipping
 /// emits no ``/HTTPCore/HTTPEvent``s: an observer that ships through this sender never sees, nor logs,
 /// its own pushes.
-public struct HTTPPushSender<Item: Sendable>: DeliverySender {
+package struct HTTPPushSender<Item: Sendable>: DeliverySender {
     /// What performs the requests.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// The headers of every request (content type and encoding, tenant, authorization).
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// How long one request may take, in seconds; set as the request's
     /// ``/HTTPCore/HTTPRequest/timeout``, and enforced a second later should the transport not honour it.
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// The sink's redactor, which a refused answer's body passes before its start becomes the
     /// rejection's reason: a destination may echo what it refused, a credential among it, and
     /// the reason is printed with the sink's diagnostics.
-    public let redactor: Redactor
+    package let redactor: Redactor
     private let url: @Sendable () -> URL
     private let body: @Sendable ([Item]) -> Data
     private let verifiesSuccess: @Sendable (HTTPResponse) -> String?
@@ -67,7 +67,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     ///     answer's status, never retried. By default every 2xx is a delivery.
     ///   - body: the request body of a batch of items, oldest first; built once per batch,
     ///     on the queue's workers, and kept for its retries.
-    public init(
+    package init(
         transport: any HTTPTransport,
         url: @escaping @Sendable () -> URL,
         headers: HTTPHeaders,
@@ -86,7 +86,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     }
 
     /// The body of `items`, built by the sink's `body` closure.
-    public func makeBatch(_ items: [Item]) -> Data {
+    package func makeBatch(_ items: [Item]) -> Data {
         body(items)
     }
 
@@ -99,7 +99,7 @@ public struct HTTPPushSender<Item: Sendable>: DeliverySender {
     static var redactedAnswerBytes: Int { 4096 }
 
     /// Posts `batch` and classifies the answer; returns within `timeout` plus a second.
-    public func send(_ batch: Data) async -> DeliveryOutcome {
+    package func send(_ batch: Data) async -> DeliveryOutcome {
         let request = HTTPRequest(method: .post, url: url(), headers: headers, body: batch, timeout: timeout)
         let transport = transport
         do {

@@ -21,7 +21,9 @@ import HTTPCore
 /// most ``DeliveryConfiguration/bufferLimit`` events and ``DeliveryConfiguration/bufferByteLimit``
 /// bytes (what the events keep alive), the oldest are dropped first when the wrapped
 /// observer falls behind, and every event ends in one counter of ``statistics``, with each
-/// overflow reported once to the configuration's diagnostics, never once per event.
+/// overflow reported once to `HTTPDiagnostics.handler`, never once per event: as a report of
+/// `QueuedObserver<Observer>` about events with ``defaultConfiguration`` and configurations
+/// changed from it, as one of `DeliveryQueue` about items with a `DeliveryConfiguration()`.
 /// ``/HTTPCore/HTTPEventDispatcher/flush()`` returns once the wrapped observer handled every
 /// event emitted before it.
 ///
@@ -37,12 +39,17 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
     }
 
     /// The wrapped observer.
-    public let observer: Observer
+    package let observer: Observer
     private let queue: DeliveryQueue<HandlingSender<Observer>>
 
-    /// Wraps `observer`. Of `configuration`, the buffer's limits, batching, maximum age and
-    /// diagnostics apply; events are handed over one batch at a time, never retried, so its
-    /// concurrency, retry and build-ahead settings do not.
+    /// Wraps `observer`.
+    ///
+    /// - Parameters:
+    ///   - observer: The observer that handles the events, on a serial dispatch queue of its
+    ///     own.
+    ///   - configuration: The buffer's limits, batching and maximum age; events are handed
+    ///     over one batch at a time, never retried, so its concurrency, retry and build-ahead
+    ///     settings do not apply. By default ``defaultConfiguration``.
     public init(_ observer: Observer, configuration: DeliveryConfiguration = QueuedObserver.defaultConfiguration) {
         var configuration = configuration
         configuration.maximumConcurrentSends = 1
@@ -56,6 +63,8 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
     public var handledEventNames: Set<HTTPEvent.Name>? { observer.handledEventNames }
 
     /// Appends the event to the buffer and returns.
+    ///
+    /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
         queue.enqueue(event, byteCost: event.queuedByteCount)
     }

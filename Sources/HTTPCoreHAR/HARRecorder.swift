@@ -27,7 +27,7 @@ import HTTPCoreConcurrency
 ///
 /// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
 /// the number of exchanges and retried attempts that ended while the recorder was subscribed.
-/// Memory is bounded: only the last ``capacity`` entries are kept; older ones are dropped and
+/// Memory is bounded: only the last `capacity` entries are kept; older ones are dropped and
 /// counted in ``droppedCount``, which the file states in `log.comment` and
 /// `_droppedEntries`.
 ///
@@ -40,7 +40,7 @@ import HTTPCoreConcurrency
 /// JSON.
 ///
 /// An entry weighs its event until then: the request and response as the client holds
-/// them, plus, for a stream, ``maxStreamMessagesPerEntry`` message events of at most the
+/// them, plus, for a stream, `maxStreamMessagesPerEntry` message events of at most the
 /// policy's `streamMessages.maxBytes`. An event holding more than 256 KiB of raw bodies (a
 /// buffered exchange's, or a request body given whole) is made into its entry at once
 /// instead, in `handle(_:)`: the entry keeps only the redacted request and response, so it
@@ -52,10 +52,10 @@ import HTTPCoreConcurrency
 /// messages) is shared with the other observers and let go once the first of them reads the
 /// facts, as this recorder does when it builds a document; made at once, the entry would
 /// read them on the request's task. So that entries not made yet stay bounded together,
-/// whoever reads the facts: once their events keep ``maximumDeferredBytes`` alive (by
+/// whoever reads the facts: once their events keep `maximumDeferredBytes` alive (by
 /// `retainedByteCount`, as recorded, the message events kept with an entry included), a later
 /// one is made at once too, until older entries are dropped or removed. Messages of
-/// exchanges still open are kept for at most ``capacity`` exchanges at once: past it, the
+/// exchanges still open are kept for at most `capacity` exchanges at once: past it, the
 /// oldest stream's are forgotten (and counted as dropped in its entry). Nothing else is kept
 /// between events: the times of an entry's attempt come with its terminal or retried event.
 ///
@@ -69,7 +69,7 @@ import HTTPCoreConcurrency
 /// `eventName`, `eventId`, `data`) or `_jsonLines` (`time`, `data`), with
 /// `_streamMessageCount` (all that arrived) and `_droppedStreamMessages` (those not in the
 /// file: past the policy's `streamMessages.maxCount` or the recorder's
-/// ``maxStreamMessagesPerEntry``). An attempt that was retried keeps its own messages.
+/// `maxStreamMessagesPerEntry`). An attempt that was retried keeps its own messages.
 ///
 /// An LLM call's entry (`event.genAI`, with HTTPCoreGenAI) carries `_genAI`: `summary`, the call at a
 /// glance (`claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`), and
@@ -85,21 +85,21 @@ import HTTPCoreConcurrency
 /// empty, since transports report neither.
 public final class HARRecorder: HTTPObserver {
     /// The number of entries kept by default: 1,000.
-    public static let defaultCapacity = 1_000
+    @usableFromInline package static let defaultCapacity = 1_000
 
     /// The version written as `log.creator.version` (name `HTTPCore`): this writer's format,
     /// raised when the recorded fields change.
-    public static let creatorVersion = "1.2"
+    package static let creatorVersion = "1.2"
 
     /// The number of messages of a streamed response kept per entry by default: 100.
-    public static let defaultMaxStreamMessagesPerEntry = 100
+    @usableFromInline package static let defaultMaxStreamMessagesPerEntry = 100
 
     /// The most entries kept; at least 1. Older entries are dropped and counted.
-    public let capacity: Int
+    package let capacity: Int
 
     /// The most server-sent events or JSON lines kept per entry, the first ones; later ones
     /// are counted in the entry's `_droppedStreamMessages`.
-    public let maxStreamMessagesPerEntry: Int
+    package let maxStreamMessagesPerEntry: Int
 
     /// The most raw body bytes an event may hold (``rawBodyByteCount(of:)``) for its entry to
     /// be made only when a document is built; a heavier one is made into its entry at once, so
@@ -107,13 +107,13 @@ public final class HARRecorder: HTTPObserver {
     static let maximumDeferredBodyBytes = 256 * 1024
 
     /// The most bytes the events of entries not made yet keep alive together by default: 32 MiB.
-    public static let defaultMaximumDeferredBytes = 32 * 1024 * 1024
+    @usableFromInline package static let defaultMaximumDeferredBytes = 32 * 1024 * 1024
 
     /// The most bytes the events of entries not made yet may keep alive together, as their
     /// `retainedByteCount` counted when they were recorded (the terminal or retried event's, and
     /// what each stream message kept with it holds beyond the records they share); an event
     /// past it is made into its entry at once.
-    public let maximumDeferredBytes: Int
+    package let maximumDeferredBytes: Int
 
     private struct State {
         var entries: BoundedQueue<HARRecordedEntry>
@@ -142,10 +142,17 @@ public final class HARRecorder: HTTPObserver {
 
     private let state: Locked<State>
 
-    /// Creates a recorder that keeps the last `capacity` entries (a value below 1 keeps one),
-    /// the first `maxStreamMessagesPerEntry` messages of each streamed response, and makes an
-    /// entry at once rather than when a document is built once the events of entries not made
-    /// yet keep `maximumDeferredBytes` alive (a value below 0 is 0: every entry made at once).
+    /// Creates a recorder.
+    ///
+    /// - Parameters:
+    ///   - capacity: The most entries kept, 1,000 by default; older entries are dropped and
+    ///     counted in ``droppedCount``. A value below 1 keeps one.
+    ///   - maxStreamMessagesPerEntry: The most server-sent events or JSON lines kept per
+    ///     entry, the first ones, 100 by default; later ones are counted in the entry's
+    ///     `_droppedStreamMessages`.
+    ///   - maximumDeferredBytes: The most bytes the events of entries not made yet may keep
+    ///     alive together, 32 MiB by default; past it an entry is made at once rather than when
+    ///     a document is built. A value below 0 is 0: every entry is made at once.
     public init(
         capacity: Int = HARRecorder.defaultCapacity,
         maxStreamMessagesPerEntry: Int = HARRecorder.defaultMaxStreamMessagesPerEntry,
@@ -166,6 +173,8 @@ public final class HARRecorder: HTTPObserver {
     /// Stores terminal and retried events for their entries, and keeps the message events of
     /// streamed responses for their entry; ignores the others. Redacts nothing (but see the
     /// type's notes on events holding large raw bodies).
+    ///
+    /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
             keep(event)
@@ -229,11 +238,11 @@ public final class HARRecorder: HTTPObserver {
         }
     }
 
-    /// The number of entries kept, at most ``capacity``.
+    /// The number of entries kept, at most the recorder's capacity.
     public var entryCount: Int { state.withLock { $0.entries.count } }
 
     /// The number of entries that ended but are not kept, since creation (or the last
-    /// ``removeAll()``): the oldest, dropped to stay within ``capacity``.
+    /// ``removeAll()``): the oldest, dropped to stay within the recorder's capacity.
     public var droppedCount: Int { state.withLock { $0.overflowCount } }
 
     /// Forgets every entry and resets ``droppedCount``; exchanges in flight still become
@@ -255,6 +264,8 @@ public final class HARRecorder: HTTPObserver {
     /// the JSON written; costs about the size of the document. Events still in the
     /// dispatcher's queues are not in it: call ``/HTTPCore/HTTPEventDispatcher/flush()`` first to
     /// include every exchange that has ended.
+    ///
+    /// - Returns: The HAR document's UTF-8 JSON bytes.
     public func harDocument() -> Data {
         let (recorded, overflowCount) = state.withLock { (Array($0.entries), $0.overflowCount) }
         let exchanges = recorded.map(\.exchange)
@@ -289,7 +300,9 @@ public final class HARRecorder: HTTPObserver {
 
     /// Writes ``harDocument()`` to `url`, atomically (replacing any file there).
     ///
-    /// Throws what `Data.write(to:options:)` throws: a missing folder, no permission, a full disk.
+    /// - Parameter url: The file to write.
+    /// - Throws: What `Data.write(to:options:)` throws: a missing folder, no permission, a
+    ///   full disk.
     public func write(to url: URL) throws {
         try harDocument().write(to: url, options: .atomic)
     }

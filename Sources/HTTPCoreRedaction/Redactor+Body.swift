@@ -42,6 +42,12 @@ extension Redactor {
     /// A body in a declared charset other than UTF-8 (`text/plain; charset=iso-8859-1`,
     /// `application/json; charset=utf-16`) is decoded and returned as UTF-8 text, masked by the
     /// same rules, so every output shows it as text.
+    ///
+    /// - Parameters:
+    ///   - body: The body, or the captured start of it.
+    ///   - contentType: The body's `Content-Type`, which chooses the rules; `nil` when unknown.
+    ///   - isTruncated: Whether `body` is only the start of a longer body.
+    /// - Returns: The masked body.
     public func redactedBody(_ body: Data, contentType: String?, isTruncated: Bool = false) -> Data {
         redactedBody(Self.utf8Text(of: body, contentType: contentType) ?? body, contentType: contentType, isTruncated: isTruncated, depth: 0)
     }
@@ -271,6 +277,12 @@ extension Redactor {
     ///
     /// A server-sent event's `event:` name (`eventType`) judges its data as a body key judges
     /// its value: the data of `event: session_token` is masked.
+    ///
+    /// - Parameters:
+    ///   - data: The message's data, or the captured start of it.
+    ///   - isTruncated: Whether `data` is only the start of a longer message.
+    ///   - eventType: A server-sent event's `event:` name, if any.
+    /// - Returns: The masked data.
     public func redactedStreamData(_ data: Data, isTruncated: Bool, eventType: String? = nil) -> Data {
         guard level != .none || !sensitiveBodyKeys.isEmpty, !data.isEmpty else { return data }
         let rule = eventRule(eventType)

@@ -6,7 +6,7 @@ extension Redactor {
     ///
     /// What lies beyond is replaced by `[REDACTED: N more bytes]`, never copied, so the cost of
     /// masking is bounded whatever the size of the input.
-    public static let maximumFormBytes = 8 * 1024 * 1024
+    package static let maximumFormBytes = 8 * 1024 * 1024
 
     /// `name=value&...` text (`;` separates pairs too) with the values of masked names
     /// replaced, raw names and separators kept.

@@ -4,7 +4,7 @@ import HTTPCoreText
 extension Redactor {
     /// The most UTF-8 bytes of free text that ``redactedText(_:)`` reads; the rest is replaced
     /// by `…[truncated, N more bytes]`, never copied.
-    public static let maximumScrubbedTextBytes = 64 * 1024
+    package static let maximumScrubbedTextBytes = 64 * 1024
 
     /// Free text (an error message, a log line) with secrets masked, whitespace and everything
     /// else kept.
@@ -32,8 +32,12 @@ extension Redactor {
     ///   letters and digits, both present) is masked wherever it stands.
     /// - A password before `@` without a scheme (`admin:secret@db.internal:5432`) is masked.
     ///
-    /// One pass over the bytes, at most ``maximumScrubbedTextBytes`` of them; a word cut by
-    /// that limit is dropped, not copied in part.
+    /// One pass over the bytes, at most 64 KiB of them; a word cut by that limit is dropped,
+    /// not copied in part.
+    ///
+    /// - Parameter text: Free text: an error message, a log line, a body that is not
+    ///   structured.
+    /// - Returns: The text with what looks secret masked.
     public func redactedText(_ text: String) -> String {
         guard level != .none else { return text }
         var scrubber = TextScrubber(text, redactor: self)

@@ -6,9 +6,12 @@ extension Redactor {
     ///
     /// What lies beyond is replaced by `[REDACTED: N more bytes]`, never copied, so a huge
     /// query costs no more than this much.
-    public static let maximumURLBytes = 64 * 1024
+    package static let maximumURLBytes = 64 * 1024
 
     /// The URL as text, redacted like ``redactedURL(string:)``.
+    ///
+    /// - Parameter url: The URL to show.
+    /// - Returns: Its `absoluteString`, redacted.
     public func redactedURL(_ url: URL) -> String {
         redactedURL(string: url.absoluteString)
     }
@@ -28,7 +31,7 @@ extension Redactor {
     /// - **Pairs.** Query items (after the first `?`, up to the first `#`), path segments that
     ///   contain `=` (`/a;jsessionid=...`, `/token=...`), and text that starts with `name=`
     ///   before any `/`, `?` or `#`, are `name=value` pairs separated by `&` or `;`. A value is
-    ///   masked when ``masksQueryItem(named:)`` masks its name, and when the name is blank
+    ///   masked when the redactor masks its name as a query item name, and when the name is blank
     ///   (`?=...`), since nothing says what it is. A masked value runs to the next `&`, even
     ///   one masked in a nested URL: most servers read `token=ab;cd` as `ab;cd`. At `.strict`
     ///   a query item without `=` is masked too unless its name is allowed; a path item
@@ -56,8 +59,11 @@ extension Redactor {
     ///
     /// Nothing is parsed by Foundation, so any text works: relative references, header values,
     /// invalid escapes. Cost: linear, one pass over the UTF-8 bytes, each read at most a few
-    /// times however deep the nesting; at most ``maximumURLBytes`` are read, and the rest is
-    /// replaced by `[REDACTED: N more bytes]`.
+    /// times however deep the nesting; at most 64 KiB are read, and the rest is replaced by
+    /// `[REDACTED: N more bytes]`.
+    ///
+    /// - Parameter string: The URL, or any text that holds one.
+    /// - Returns: The text with its userinfo removed and its sensitive values masked.
     public func redactedURL(string: String) -> String {
         guard level != .none || !sensitiveQueryNames.isEmpty else { return string }
         var masker = PairMasker(Substring(string), limit: Self.maximumURLBytes, redactor: self)

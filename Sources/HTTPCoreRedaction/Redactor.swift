@@ -10,7 +10,8 @@
 /// without case, after percent-decoding, resolving `\u` escapes and folding look-alike
 /// characters, so `card_number`, `cardNumber` and `card-number` are one name. They are also
 /// split into words (`newPassword` is `new` `Password`) and judged by the sensitive words in
-/// them (``defaultSensitiveWords``), never inside a longer word (`pin` does not mask
+/// them (`password`, `token`, `api_key`, `secret` and the others listed in the privacy
+/// levels article), never inside a longer word (`pin` does not mask
 /// `shipping`): a name a sensitive word ends (`access_token`) masks every value under it, one
 /// that only mentions a secret (`max_tokens`, `hadAuthorization`) masks text and keeps
 /// numbers and booleans, one where a descriptor follows (`token_type`) keeps its value.
@@ -43,12 +44,12 @@ public struct Redactor: Sendable, Hashable {
     public static let mask = "[REDACTED]"
 
     /// The marker that replaces a literal inside GraphQL query text.
-    public static let graphQLLiteralMask = "***"
+    package static let graphQLLiteralMask = "***"
 
     /// Header names masked at `.standard`: credentials as the common APIs and frameworks
     /// name them. Names are compared without case, surrounding whitespace, or the difference
     /// between `_` and `-`.
-    public static let defaultSensitiveHeaderNames: Set<String> = [
+    package static let defaultSensitiveHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
         "api-key", "x-goog-api-key", "x-amz-security-token", "x-csrf-token", "x-xsrf-token", "csrf-token",
         "private-token", "x-access-token", "x-refresh-token", "x-forwarded-authorization", "x-session-token",
@@ -66,12 +67,12 @@ public struct Redactor: Sendable, Hashable {
     /// `X-Shopify-Hmac-Sha256`, `X-Session`, `X-Client-Key`. Descriptor endings are exempt as
     /// for ``defaultSensitiveWords`` (`X-Session-Expires` is kept), and so are the WebSocket
     /// handshake's `Sec-WebSocket-Key` and `Sec-WebSocket-Accept`, which carry a nonce.
-    public static let defaultSensitiveHeaderWords: Set<String> = [
+    package static let defaultSensitiveHeaderWords: Set<String> = [
         "auth", "signature", "signatures", "hmac", "key", "keys", "session",
     ]
 
     /// Query item names whose values are masked at `.standard`.
-    public static let defaultSensitiveQueryNames: Set<String> = [
+    package static let defaultSensitiveQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password",
         "passwd", "secret", "client_secret", "signature", "sig", "hmac", "code", "session", "auth",
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "sessionid", "jsessionid",
@@ -79,7 +80,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Body keys whose values are masked at `.standard`, as whole keys, whatever their type.
     /// (`key` alone is not one: S3's `<Key>` and many APIs' `key` name ordinary data.)
-    public static let defaultSensitiveBodyKeys: Set<String> = [
+    package static let defaultSensitiveBodyKeys: Set<String> = [
         "password", "passwd", "token", "access_token", "refresh_token", "id_token", "secret", "client_secret",
         "authorization", "api_key", "card_number", "cvv", "cvc", "ssn", "pin", "refresh", "auth",
     ]
@@ -93,7 +94,7 @@ public struct Redactor: Sendable, Hashable {
     /// secret (a plural, more words after it, a question: `max_tokens`, `tokens_used`,
     /// `hadAuthorization`) keeps numbers and booleans, unless the word's secrets are numbers
     /// (`password_confirmation`, `pin_code`).
-    public static let defaultSensitiveWords: Set<String> = [
+    package static let defaultSensitiveWords: Set<String> = [
         "password", "passwords", "passwd", "pwd", "passphrase", "passcode", "secret", "secrets", "token", "tokens", "otp",
         "ssn", "cvv", "cvc", "pin", "api_key", "api_keys", "private_key", "secret_key", "access_key", "signing_key",
         "encryption_key", "session_id", "session_key", "card_number", "authorization", "auth_code", "device_code",
@@ -103,19 +104,29 @@ public struct Redactor: Sendable, Hashable {
     /// The level.
     public var level: Level
     /// Extra header names always masked (normalized to lowercase).
-    public private(set) var sensitiveHeaderNames: Set<String>
+    package private(set) var sensitiveHeaderNames: Set<String>
     /// Header names never masked unless also listed as sensitive (lowercase).
-    public private(set) var allowedHeaderNames: Set<String>
+    package private(set) var allowedHeaderNames: Set<String>
     /// Extra query item names whose values are always masked (normalized like body keys).
-    public private(set) var sensitiveQueryNames: Set<String>
+    package private(set) var sensitiveQueryNames: Set<String>
     /// Query item names never masked unless also listed as sensitive (normalized like body keys).
-    public private(set) var allowedQueryNames: Set<String>
+    package private(set) var allowedQueryNames: Set<String>
     /// Extra body keys whose values are always masked (normalized).
-    public private(set) var sensitiveBodyKeys: Set<String>
+    package private(set) var sensitiveBodyKeys: Set<String>
     /// Body keys never masked unless also listed as sensitive (normalized).
-    public private(set) var allowedBodyKeys: Set<String>
+    package private(set) var allowedBodyKeys: Set<String>
 
     /// Creates a redactor; every list is matched case-insensitively.
+    ///
+    /// - Parameters:
+    ///   - level: How much is masked; `.standard` by default.
+    ///   - sensitiveHeaderNames: Extra header names always masked, matched as words.
+    ///   - allowedHeaderNames: Header names never masked unless also sensitive; by default
+    ///     ``defaultAllowedHeaderNamesAtStrict``, which matters at `.strict`.
+    ///   - sensitiveQueryNames: Extra query item names whose values are always masked.
+    ///   - allowedQueryNames: Query item names never masked unless also sensitive.
+    ///   - sensitiveBodyKeys: Extra body keys whose values are always masked, matched as words.
+    ///   - allowedBodyKeys: Body keys never masked unless also sensitive, matched whole.
     public init(
         level: Level = .standard,
         sensitiveHeaderNames: Set<String> = [],
@@ -156,7 +167,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether the value of the header with this name is masked, when it is text: a name that
     /// only mentions a secret (`X-RateLimit-Remaining-Tokens`) keeps a number.
-    public func masksHeader(named name: String) -> Bool {
+    package func masksHeader(named name: String) -> Bool {
         masks(name, as: .header)
     }
 
@@ -168,6 +179,11 @@ public struct Redactor: Sendable, Hashable {
     ///   user data: `userId=…`).
     /// - Every other value gets the text rules (``redactedText(_:)``): a credential under any
     ///   name (`Bearer …`, `Basic …`, a JWT), the URLs of a `Link`, `token=…` pairs.
+    ///
+    /// - Parameters:
+    ///   - value: The header's value.
+    ///   - name: The header's name, compared without case.
+    /// - Returns: The value as it may be shown.
     public func redactedHeaderValue(_ value: String, name: String) -> String {
         if valueRule(for: name, as: .header).masks(text: value.utf8) { return Self.mask }
         guard level != .none else { return value }
@@ -189,7 +205,7 @@ public struct Redactor: Sendable, Hashable {
     /// Ordinary names (`Content-Type`, `X-Request-Id`) cost one scan that changes nothing. At
     /// `.strict` a name is not masked for looking random, as `X-Amz-Content-Sha256` would be:
     /// names are chosen by programs, and the value beside it is masked anyway.
-    public func redactedHeaderName(_ name: String) -> String {
+    package func redactedHeaderName(_ name: String) -> String {
         guard level != .none else { return name }
         var rules = self
         if rules.level == .strict { rules.level = .standard }
@@ -227,7 +243,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether ``redactedHeaderValue(_:name:)`` can change any value: `false` at `.none` with no
     /// extra sensitive names, so callers can skip the pass.
-    public var redactsHeaders: Bool {
+    package var redactsHeaders: Bool {
         level != .none || !sensitiveHeaderNames.isEmpty
     }
 
@@ -239,7 +255,7 @@ public struct Redactor: Sendable, Hashable {
     /// JWT, or a random-looking word of 16 bytes or more, as a careless `[token: "1"]` makes):
     /// such a key becomes `redacted_key` (then `redacted_key_2`, …, in the keys' order), a name
     /// every log format accepts, and its value ``mask``. (At `.strict` every value is masked.)
-    public func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
+    package func redactedMetadata(_ metadata: [String: String]) -> [String: String] {
         guard level != .none || !sensitiveHeaderNames.isEmpty || !sensitiveQueryNames.isEmpty || !sensitiveBodyKeys.isEmpty
         else { return metadata }
         var result: [String: String] = [:]
@@ -266,14 +282,14 @@ public struct Redactor: Sendable, Hashable {
     ///
     /// Query names are compared like body keys, by their letters and digits, so `accessToken`
     /// and `access_token` are one name.
-    public func masksQueryItem(named name: String) -> Bool {
+    package func masksQueryItem(named name: String) -> Bool {
         masks(name, as: .query)
     }
 
     /// Whether a string value of the body field with this key is masked. Numbers and booleans
     /// are kept under a key that only mentions a secret (`max_tokens`, `hadAuthorization`,
     /// `tokens_used`), and masked under one that holds it (`password`, `pin`, `access_token`).
-    public func masksBodyKey(_ key: String) -> Bool {
+    package func masksBodyKey(_ key: String) -> Bool {
         masks(key, as: .body)
     }
 

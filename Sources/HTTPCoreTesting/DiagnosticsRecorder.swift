@@ -19,7 +19,9 @@ public final class DiagnosticsRecorder: Sendable {
     /// Creates an empty recorder.
     public init() {}
 
-    /// Keeps `diagnostic`.
+    /// Keeps a report; pass this method as a component's `diagnostics`.
+    ///
+    /// - Parameter diagnostic: The report to keep.
     @Sendable public func report(_ diagnostic: HTTPDiagnostic) {
         kept.withLock { $0.append(diagnostic) }
     }

@@ -20,20 +20,27 @@ public final class MockTransport: HTTPBufferedTransport {
     /// One scripted answer.
     public struct Reply: Sendable {
         /// The status code of the response; ignored when ``error`` is set.
-        public var statusCode: Int
+        package var statusCode: Int
         /// The response headers.
-        public var headers: HTTPHeaders
+        package var headers: HTTPHeaders
         /// The response body.
-        public var body: Data
+        package var body: Data
         /// The error to throw instead of answering.
-        public var error: HTTPError?
+        package var error: HTTPError?
         /// How long to wait before answering, in seconds.
-        public var delay: TimeInterval
+        package var delay: TimeInterval
         /// Where redirects led, when the reply stands for a transport that followed some:
         /// the final URL and how it was reached.
-        public var redirect: (url: URL, redirection: HTTPRedirection)? = nil
+        package var redirect: (url: URL, redirection: HTTPRedirection)? = nil
 
         /// A response with this status, body and headers, after an optional delay.
+        ///
+        /// - Parameters:
+        ///   - statusCode: The response's status.
+        ///   - body: The response body; empty by default.
+        ///   - headers: The response headers; none by default.
+        ///   - delay: How long to wait before answering, in seconds.
+        /// - Returns: The reply.
         public static func status(
             _ statusCode: Int,
             body: Data = Data(),
@@ -45,6 +52,13 @@ public final class MockTransport: HTTPBufferedTransport {
 
         /// A response with this status and body, reached at `url` after the transport
         /// followed redirects as `redirection` says.
+        ///
+        /// - Parameters:
+        ///   - url: The final URL, the response's `url`.
+        ///   - redirection: How the transport got there.
+        ///   - statusCode: The final response's status; 200 by default.
+        ///   - body: The final response's body; empty by default.
+        /// - Returns: The reply.
         public static func redirected(
             to url: URL, _ redirection: HTTPRedirection, finally statusCode: Int = 200, body: Data = Data()
         ) -> Reply {
@@ -52,6 +66,11 @@ public final class MockTransport: HTTPBufferedTransport {
         }
 
         /// A failure with this error, after an optional delay.
+        ///
+        /// - Parameters:
+        ///   - error: The error the exchange throws.
+        ///   - delay: How long to wait before failing, in seconds.
+        /// - Returns: The reply.
         public static func failure(_ error: HTTPError, after delay: TimeInterval = 0) -> Reply {
             Reply(statusCode: 0, headers: [:], body: Data(), error: error, delay: delay)
         }
@@ -64,12 +83,16 @@ public final class MockTransport: HTTPBufferedTransport {
 
     private let defaultReply: Reply
     private let state = Locked(State())
-    /// Creates a transport that answers with `default` when no reply is queued.
+    /// Creates a transport.
+    ///
+    /// - Parameter defaultReply: The answer when no reply is queued; a 200 by default.
     public init(default defaultReply: Reply = .status(200)) {
         self.defaultReply = defaultReply
     }
 
     /// Queues replies, used in order before the default one.
+    ///
+    /// - Parameter replies: The answers of the next exchanges, in order.
     public func enqueue(_ replies: Reply...) {
         state.withLock { $0.queued.append(contentsOf: replies) }
     }
@@ -80,6 +103,10 @@ public final class MockTransport: HTTPBufferedTransport {
     }
 
     /// Records the request and answers with the next reply.
+    ///
+    /// - Parameter request: The request to answer.
+    /// - Returns: The reply's response, for `request`.
+    /// - Throws: The reply's error, or `CancellationError` when cancelled during its delay.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         let reply = state.withLock { state -> Reply in
             state.requests.append(request)

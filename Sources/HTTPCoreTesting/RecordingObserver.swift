@@ -13,9 +13,9 @@ import HTTPCoreConcurrency
 /// ```
 public final class RecordingObserver: HTTPObserver {
     /// Thrown when a wait's deadline passes; says how many events had arrived.
-    public struct WaitTimeout: Error, CustomStringConvertible {
+    package struct WaitTimeout: Error, CustomStringConvertible {
         /// What was awaited and what arrived.
-        public let description: String
+        package let description: String
     }
 
     private struct Received {
@@ -28,6 +28,8 @@ public final class RecordingObserver: HTTPObserver {
     public init() {}
 
     /// Records an event.
+    ///
+    /// - Parameter event: The event the dispatcher delivers.
     public func handle(_ event: HTTPEvent) {
         condition.update { $0.events.append(event) }
     }
@@ -35,12 +37,21 @@ public final class RecordingObserver: HTTPObserver {
     /// Every event received so far, in arrival order.
     public var events: [HTTPEvent] { condition.read(\.events) }
 
-    /// The events of one request, in arrival order.
-    public func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
+    /// The events of one request.
+    ///
+    /// - Parameter requestID: The request's id.
+    /// - Returns: Its events so far, in arrival order.
+    package func events(for requestID: HTTPRequest.ID) -> [HTTPEvent] {
         events.filter { $0.requestID == requestID }
     }
 
-    /// Returns the events once at least `count` arrived; throws ``WaitTimeout`` after `timeout`.
+    /// Waits for events, awaiting the condition rather than sleeping.
+    ///
+    /// - Parameters:
+    ///   - count: How many events to wait for.
+    ///   - timeout: The longest wait, in seconds; it only bounds a hang.
+    /// - Returns: Every event recorded, once at least `count` arrived.
+    /// - Throws: An error that says how many arrived, after `timeout`.
     @discardableResult
     public func waitForEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
         try await condition.wait(timeout: timeout, until: { $0.events.count >= count }) { received in
@@ -48,8 +59,14 @@ public final class RecordingObserver: HTTPObserver {
         }.events
     }
 
-    /// Returns the events once at least `count` terminal events arrived; throws
-    /// ``WaitTimeout`` after `timeout`.
+    /// Waits for terminal events (succeeded, failed, cancelled), awaiting the condition rather
+    /// than sleeping.
+    ///
+    /// - Parameters:
+    ///   - count: How many terminal events to wait for.
+    ///   - timeout: The longest wait, in seconds; it only bounds a hang.
+    /// - Returns: Every event recorded, once at least `count` terminal events arrived.
+    /// - Throws: An error that says how many arrived, after `timeout`.
     @discardableResult
     public func waitForTerminalEvents(count: Int, timeout: TimeInterval = 60) async throws -> [HTTPEvent] {
         try await condition.wait(timeout: timeout, until: { $0.events.filter(\.name.isTerminal).count >= count }) { received in

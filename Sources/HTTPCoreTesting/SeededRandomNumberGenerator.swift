@@ -5,16 +5,16 @@
 /// var random = SeededRandomNumberGenerator(seed: 42)
 /// let delay = Double.random(in: 0..<1, using: &random)
 /// ```
-public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+package struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator; equal seeds give equal sequences.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -23,7 +23,7 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A number in `0..<bound` (slightly biased for huge bounds, which tests do not use).
-    public mutating func next(below bound: Int) -> Int {
+    package mutating func next(below bound: Int) -> Int {
         Int(next() % UInt64(max(1, bound)))
     }
 }

@@ -29,12 +29,22 @@ public final class StreamingMockTransport: HTTPTransport {
     private let state = AsyncCondition(State())
 
     /// Creates a transport that answers every exchange with this head.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status of every response; 200 by default.
+    ///   - headers: The headers of every response; none by default.
+    ///   - length: What every response body declares of its length; unknown by default.
     public convenience init(statusCode: Int = 200, headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
         self.init(statusCodes: [statusCode], headers: headers, length: length)
     }
 
     /// Creates a transport that answers its exchanges with these statuses in turn, the last
     /// one for every exchange after them.
+    ///
+    /// - Parameters:
+    ///   - statusCodes: The statuses of the responses, in order; an empty list is `[200]`.
+    ///   - headers: The headers of every response; none by default.
+    ///   - length: What every response body declares of its length; unknown by default.
     public init(statusCodes: [Int], headers: HTTPHeaders = [:], length: HTTPBody.Length = .unknown) {
         self.statusCodes = statusCodes.isEmpty ? [200] : statusCodes
         self.headers = headers
@@ -45,9 +55,14 @@ public final class StreamingMockTransport: HTTPTransport {
     public var uploads: [Data] { state.read(\.uploads) }
 
     /// How many response bodies their reader stopped before the end.
-    public var terminationCount: Int { state.read(\.terminations) }
+    package var terminationCount: Int { state.read(\.terminations) }
 
     /// The writer of the next exchange's response body, once that exchange has started.
+    ///
+    /// - Parameter timeout: The longest wait for the exchange, in seconds; it only bounds a
+    ///   hang.
+    /// - Returns: The writer of that exchange's response body: write, then finish or fail it.
+    /// - Throws: An error that says what was awaited, after `timeout`.
     public func nextWriter(timeout: TimeInterval = 60) async throws -> HTTPBody.Writer {
         let index = state.update { state in
             defer { state.handedOut += 1 }
@@ -58,11 +73,22 @@ public final class StreamingMockTransport: HTTPTransport {
     }
 
     /// Waits until `count` response bodies were stopped by their reader.
+    ///
+    /// - Parameters:
+    ///   - count: How many stopped bodies to wait for, since the transport was created.
+    ///   - timeout: The longest wait, in seconds; it only bounds a hang.
+    /// - Throws: An error that says what was awaited, after `timeout`.
     public func waitForTerminations(_ count: Int, timeout: TimeInterval = 60) async throws {
         _ = try await state.wait(timeout: timeout, until: { $0.terminations >= count })
     }
 
     /// Reads the request body, then answers with the head and a body the test writes.
+    ///
+    /// - Parameters:
+    ///   - request: The request head.
+    ///   - body: The request body, read whole and kept in ``uploads``.
+    /// - Returns: The scripted head and a body written through ``nextWriter(timeout:)``.
+    /// - Throws: What reading the request body throws.
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         let upload = try await body?.collect(upTo: 1 << 30) ?? request.body ?? Data()
         let (responseBody, writer) = HTTPBody.makeStream(length: length, bufferSize: 1024)

@@ -5,27 +5,27 @@ import HTTPCoreLoopback
 
 extension TransportConformance {
     /// How large the streamed download and upload of ``streamingChecks(sizes:)`` are.
-    public struct StreamingSizes: Sendable, Hashable {
+    package struct StreamingSizes: Sendable, Hashable {
         /// Bytes of the streamed download.
-        public var downloadBytes: Int64
+        package var downloadBytes: Int64
         /// Bytes of the streamed upload.
-        public var uploadBytes: Int64
+        package var uploadBytes: Int64
 
         /// Creates sizes for the download and the upload.
-        public init(downloadBytes: Int64, uploadBytes: Int64) {
+        package init(downloadBytes: Int64, uploadBytes: Int64) {
             self.downloadBytes = downloadBytes
             self.uploadBytes = uploadBytes
         }
 
         /// 32 MiB down, 16 MiB up: seconds in a debug or TSan build, for `swift test`.
-        public static let quick = StreamingSizes(downloadBytes: 32 << 20, uploadBytes: 16 << 20)
+        package static let quick = StreamingSizes(downloadBytes: 32 << 20, uploadBytes: 16 << 20)
         /// 1 GiB down, 256 MiB up, as issue 21 asks; for release builds and the benchmark.
-        public static let full = StreamingSizes(downloadBytes: 1 << 30, uploadBytes: 256 << 20)
+        package static let full = StreamingSizes(downloadBytes: 1 << 30, uploadBytes: 256 << 20)
     }
 
     /// The names of the ``streamingChecks(sizes:)`` a transport that only buffers passes through
     /// ``/HTTPCore/HTTPBufferedTransport`` (the others need the body before its end).
-    public static let bufferingStreamingCheckNames: Set<String> = [
+    package static let bufferingStreamingCheckNames: Set<String> = [
         "a streamed download arrives in order",
         "a streamed upload arrives in order",
         "a chunked response of unknown length streams",
@@ -41,10 +41,19 @@ extension TransportConformance {
     /// deadline mid-body, and server-sent events that arrive while the server is still sending.
     ///
     /// Each asserts bytes (by ``/HTTPCoreLoopback/LoopbackBodyDigest``), errors and the exchange's exact events.
-    /// Memory is not asserted (the benchmark measures it), so a transport that buffers passes the
-    /// ones in ``bufferingStreamingCheckNames``; a streaming transport passes them all. Run them
-    /// with ``run(_:only:makeClient:)``.
-    public static func streamingChecks(sizes: StreamingSizes = .quick) -> [Check] {
+    /// Memory is not asserted (the benchmark measures it), so a transport that buffers passes
+    /// some of them only; a streaming transport passes them all. Run them with
+    /// ``run(_:only:makeClient:)``. The download is 32 MiB and the upload 16 MiB: seconds in a
+    /// debug or TSan build.
+    ///
+    /// - Returns: The streaming checks, in order.
+    public static func streamingChecks() -> [Check] {
+        streamingChecks(sizes: .quick)
+    }
+
+    /// The streaming checks with a download and an upload of `sizes`: ``streamingChecks()``
+    /// with ``StreamingSizes/full`` for release builds and the benchmark.
+    package static func streamingChecks(sizes: StreamingSizes) -> [Check] {
         [
             Check(name: "a streamed download arrives in order") { harness in
                 let size = sizes.downloadBytes
@@ -272,14 +281,27 @@ extension TransportConformance {
         ]
     }
 
-    /// Runs `checks` (or the named ones among them) as ``run(only:makeClient:)`` runs the basic
-    /// list, and returns the failures.
+    /// Runs checks against a client, each with a fresh loopback server and dispatcher.
+    ///
+    /// ```swift
+    /// let failures = await TransportConformance.run { dispatcher in
+    ///     HTTPTransportClient(transport: MyTransport(), dispatcher: dispatcher)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - checks: The checks to run; ``checks`` by default, ``streamingChecks()`` for
+    ///     the streaming ones.
+    ///   - names: The names of the checks to run among `checks`; `nil` runs them all.
+    ///   - makeClient: Builds the client under test for the given dispatcher.
+    /// - Returns: One line per check that failed, its name and what differed; empty when the
+    ///   client conforms.
     public static func run(
-        _ checks: [Check],
+        _ checks: [Check] = TransportConformance.checks,
         only names: Set<String>? = nil,
         makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
-    ) async -> [Failure] {
-        var failures: [Failure] = []
+    ) async -> [String] {
+        var failures: [String] = []
         for check in checks where names?.contains(check.name) ?? true {
             do {
                 let server = try LoopbackHTTPServer()
@@ -289,7 +311,7 @@ extension TransportConformance {
                 dispatcher.subscribe(recorder)
                 try await check.run(Harness(server: server, client: makeClient(dispatcher), recorder: recorder))
             } catch {
-                failures.append(Failure("\(check.name): \(error)"))
+                failures.append("\(check.name): \(error)")
             }
         }
         return failures

@@ -13,58 +13,55 @@ import HTTPCoreLoopback
 /// }
 /// ```
 ///
-/// Each check gets a fresh ``/HTTPCoreLoopback/LoopbackHTTPServer`` and a fresh dispatcher with a
+/// Each check gets a fresh loopback server and a fresh dispatcher with a
 /// ``RecordingObserver``; the client is made by the closure for that dispatcher. A check
-/// passes or throws a ``Failure`` that says what differed.
+/// passes, or fails with a line that names it and says what differed.
 public enum TransportConformance {
     /// One check: its name and what it does.
     public struct Check: Sendable {
-        /// What the check is about, for reports.
+        /// What the check is about, for reports and for the `only` names of the `run` methods.
         public let name: String
-        /// Runs the check; throws a ``Failure`` when the client does not behave.
-        public let run: @Sendable (Harness) async throws -> Void
+        /// Runs the check; throws a `Failure` when the client does not behave.
+        package let run: @Sendable (Harness) async throws -> Void
     }
 
     /// What a check works with.
-    public struct Harness: Sendable {
+    package struct Harness: Sendable {
         /// The loopback server the requests go to.
-        public let server: LoopbackHTTPServer
+        package let server: LoopbackHTTPServer
         /// The client under test, sending its events to ``recorder``.
-        public let client: any HTTPClient
+        package let client: any HTTPClient
         /// Every event of the client.
-        public let recorder: RecordingObserver
+        package let recorder: RecordingObserver
     }
 
-    /// A check that did not pass, and why.
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        /// The check's name and what differed.
-        public let description: String
+    /// What a check throws when the client does not behave: what differed.
+    package struct Failure: Error, CustomStringConvertible, Equatable {
+        /// What differed.
+        package let description: String
 
         /// Creates a failure with a description.
-        public init(_ description: String) {
+        package init(_ description: String) {
             self.description = description
         }
     }
 
-    /// Runs every check (or the named ones) and returns the failures, empty when the client
-    /// conforms. `makeClient` builds the client under test for the given dispatcher.
-    public static func run(
-        only names: Set<String>? = nil,
-        makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
-    ) async -> [Failure] {
-        await run(checks, only: names, makeClient: makeClient)
-    }
-
-    /// Runs every check (or the named ones) against a transport's one method,
-    /// ``/HTTPCore/HTTPTransport/perform(_:body:)``, through an ``/HTTPCore/HTTPTransportClient``
-    /// around it, and returns the failures. `makeTransport` makes the transport of each check.
+    /// Runs every check, the streaming ones included (or the named ones), against a
+    /// transport's one method, ``/HTTPCore/HTTPTransport/perform(_:body:)``, through an
+    /// ``/HTTPCore/HTTPTransportClient`` around it.
     ///
     /// The client races no timer of its own, so the deadline checks hold the transport to its
     /// contract: the exchange ends by the request's timeout.
+    ///
+    /// - Parameters:
+    ///   - names: The names of the checks to run; `nil` runs them all.
+    ///   - makeTransport: Makes the transport of each check.
+    /// - Returns: One line per check that failed, its name and what differed; empty when the
+    ///   transport conforms.
     public static func run<Transport: HTTPTransport>(
         only names: Set<String>? = nil,
         transport makeTransport: @escaping @Sendable () -> Transport
-    ) async -> [Failure] {
+    ) async -> [String] {
         await run(checks + streamingChecks(), only: names) { HTTPTransportClient(transport: makeTransport(), dispatcher: $0) }
     }
 

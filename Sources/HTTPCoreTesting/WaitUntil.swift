@@ -1,8 +1,13 @@
 import Foundation
 
 /// Suspends until `condition` holds, checking it every millisecond, for state that has no
-/// notification of its own (a statistics counter reaching a value); throws
-/// ``ConditionTimeout`` after `timeout` seconds, which only bounds a hang.
+/// notification of its own (a statistics counter reaching a value).
+///
+/// - Parameters:
+///   - timeout: The longest wait, in seconds; it only bounds a hang.
+///   - description: What is awaited, for the error.
+///   - condition: Read on the caller's task until it returns `true`.
+/// - Throws: An error naming `description`, after `timeout` seconds.
 public func waitUntil(
     timeout: TimeInterval = 60,
     _ description: @autoclosure () -> String,
@@ -16,7 +21,7 @@ public func waitUntil(
 }
 
 /// A condition awaited by ``waitUntil(timeout:_:_:)`` did not hold in time.
-public struct ConditionTimeout: Error, CustomStringConvertible {
+package struct ConditionTimeout: Error, CustomStringConvertible {
     /// What was awaited, with what was seen.
-    public let description: String
+    package let description: String
 }

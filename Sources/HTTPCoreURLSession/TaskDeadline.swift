@@ -5,8 +5,8 @@ import Foundation
 /// first: how ``URLSessionTransport`` ends an exchange by ``/HTTPCore/HTTPRequest/timeout``,
 /// head and body, where `URLRequest.timeoutInterval` only bounds the time between packets.
 ///
-/// A dispatch timer, not a sleeping Swift task: arming one costs about a microsecond, and
-/// disarming it frees it at once.
+/// A dispatch timer, not a sleeping Swift task: arming one is cheap, and disarming it frees
+/// it at once (see the Performance article).
 struct TaskDeadline: @unchecked Sendable {
     // @unchecked: a dispatch source is safe to cancel from any thread, and `fire` runs once.
     private let source: any DispatchSourceTimer

@@ -17,16 +17,16 @@ import FoundationNetworking
 /// contract. See ``URLSessionTransport`` for how requests and responses are translated.
 public struct URLSessionClient: HTTPClient {
     /// The client that adds ids, deadlines, cancellation, the policy and events.
-    public let base: HTTPTransportClient<URLSessionTransport>
+    package let base: HTTPTransportClient<URLSessionTransport>
 
     /// The session that performs the exchanges.
-    public var session: URLSession { base.transport.session }
+    package var session: URLSession { base.transport.session }
 
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - session: The session to use; by default one shared session from
-    ///     ``makeDefaultSession()``: no cookie storage, no cache, 307/308 bodies preserved.
+    ///   - session: The session to use; by default ``defaultSession``, one shared session
+    ///     from ``makeDefaultSession()``: no cookie storage, no cache, 307/308 bodies preserved.
     ///   - limits: How many response bytes an exchange accepts (see
     ///     ``URLSessionTransport/Limits``): 64 MiB buffered by default, streamed bodies unlimited.
     ///   - middlewares: Shape each request, first to last, before it reaches the session
@@ -46,7 +46,12 @@ public struct URLSessionClient: HTTPClient {
         )
     }
 
-    /// Performs one exchange; see `HTTPClient.send(_:)`.
+    /// Performs one exchange and returns the whole response; see `HTTPClient.send(_:)`.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response, its body read whole.
+    /// - Throws: An `HTTPError`, such as a timeout, a lost connection or a body over the
+    ///   client's buffered limit.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await base.send(request)
     }
@@ -55,6 +60,12 @@ public struct URLSessionClient: HTTPClient {
     ///
     /// Streams with ``makeDefaultSession()``'s sessions; with a session of your own the
     /// bodies are buffered (see ``URLSessionTransport``).
+    ///
+    /// - Parameters:
+    ///   - request: The request head to send.
+    ///   - body: The request body, or `nil` for none.
+    /// - Returns: The response head and its body, still arriving.
+    /// - Throws: An `HTTPError` for a failure before the response head.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         try await base.send(request, body: body)
     }
@@ -64,12 +75,18 @@ public struct URLSessionClient: HTTPClient {
 
     /// A new session that sends requests exactly as built (``makeDefaultConfiguration()``),
     /// with a delegate that streams bodies and re-sends the body on 307 and 308 redirects.
+    ///
+    /// - Returns: A session of its own, for a client or a ``URLSessionTransport`` that must
+    ///   not share connections with the others.
     public static func makeDefaultSession() -> URLSession {
         URLSession(configuration: makeDefaultConfiguration(), delegate: SessionDelegate(), delegateQueue: nil)
     }
 
     /// A configuration under which requests go out exactly as built: ephemeral, no cookie
     /// storage (an ephemeral session would otherwise replay cookies), no cache.
+    ///
+    /// - Returns: A new configuration to adjust (timeouts, connection limits) before making a
+    ///   session for ``init(session:limits:middlewares:dispatcher:policy:)``.
     public static func makeDefaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil

@@ -32,6 +32,12 @@ extension URLSessionTransport {
         public var maximumUnreadBytes: Int
 
         /// Limits with the defaults: 64 MiB buffered, streamed bodies unlimited, 32 MiB unread.
+        ///
+        /// - Parameters:
+        ///   - maximumBufferedBytes: The most bytes of a body the buffered `send(_:)` hands over.
+        ///   - maximumStreamedBytes: The most bytes of a streamed body; `nil` for no limit.
+        ///   - maximumUnreadBytes: On Linux, the most bytes of a streamed body received but not
+        ///     yet read.
         public init(maximumBufferedBytes: Int = 64 << 20, maximumStreamedBytes: Int64? = nil, maximumUnreadBytes: Int = 32 << 20) {
             self.maximumBufferedBytes = maximumBufferedBytes
             self.maximumStreamedBytes = maximumStreamedBytes

@@ -17,6 +17,12 @@ extension URLSessionTransport {
     /// reader governs: when it stops, the task is cancelled. A failure after the head fails the
     /// body with an `HTTPError` (`connection_lost` for a dropped connection,
     /// `response_too_large` past ``Limits``).
+    ///
+    /// - Parameters:
+    ///   - request: The request head to perform.
+    ///   - body: The request body, or `nil` for none.
+    /// - Returns: The response head and its body, still arriving.
+    /// - Throws: An `HTTPError` for a failure before the response head.
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var current = request
         var body = body

@@ -69,9 +69,9 @@ import FoundationNetworking
 ///   `HTTPBody.maximumBufferedBytes`).
 public struct URLSessionTransport: HTTPTransport {
     /// The session that performs the exchanges.
-    public let session: URLSession
+    package let session: URLSession
     /// How many response bytes an exchange accepts.
-    public let limits: Limits
+    package let limits: Limits
     /// Where tasks are created, resumed and cancelled: off the cooperative pool on Linux.
     let calls = SessionCalls()
     /// The header fields URLSession adds to a request without them, read once: a session
@@ -79,6 +79,11 @@ public struct URLSessionTransport: HTTPTransport {
     let sessionAddedHeaders: HTTPHeaders
 
     /// Creates a transport over a session.
+    ///
+    /// - Parameters:
+    ///   - session: The session that performs the exchanges; bodies stream only through a
+    ///     session from ``URLSessionClient/makeDefaultSession()``, and are buffered otherwise.
+    ///   - limits: How many response bytes an exchange accepts.
     public init(session: URLSession, limits: Limits = Limits()) {
         self.session = session
         self.limits = limits
@@ -94,6 +99,11 @@ public struct URLSessionTransport: HTTPTransport {
     /// Cheaper than streaming for a caller that wants the whole response: on Linux a
     /// completion-handler task makes one hop to the delegate queue, not one per chunk.
     /// ``/HTTPCore/HTTPTransportClient`` uses it for buffered calls.
+    ///
+    /// - Parameter request: The request to perform, body included.
+    /// - Returns: The response, its body whole.
+    /// - Throws: An `HTTPError`: a timeout, a cancellation, a lost connection, a body over
+    ///   ``Limits/maximumBufferedBytes``.
     public func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request
         var followed: HTTPRedirection?

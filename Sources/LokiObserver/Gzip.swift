@@ -1,8 +1,8 @@
 /// A gzip (RFC 1952) compressor: deflate (RFC 1951) with LZ77 matching over a 32 KiB window
 /// and the fixed Huffman codes, in one block. No dependency, no zlib.
 ///
-/// The fixed codes give up a little against zlib's dynamic ones (JSON log batches shrink
-/// about 4 to 8 times rather than 6 to 10) for a compressor that fits on a page.
+/// The fixed codes give up a little of zlib's ratio (the Performance article has the
+/// figures) for a compressor that fits on a page.
 enum Gzip {
     static func compress(_ input: [UInt8]) -> [UInt8] {
         var writer = BitWriter()

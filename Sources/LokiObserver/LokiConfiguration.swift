@@ -24,8 +24,9 @@ public struct LokiConfiguration: Sendable {
     public var app: String
     /// The `environment` label, when set.
     public var environment: String?
-    /// More labels for every stream. Names that Loki would refuse are rewritten (see
-    /// ``LokiLabelName``); keep values few, as each combination is a stream.
+    /// More labels for every stream. Names that Loki would refuse are rewritten to what it
+    /// takes (letters, digits and `_`, not starting with a digit); keep values few, as each
+    /// combination is a stream.
     public var extraLabels: [String: String] = [:]
     /// The tenant, sent as `X-Scope-OrgID` (needed when Loki runs multi-tenant).
     public var tenantID: String?
@@ -48,10 +49,11 @@ public struct LokiConfiguration: Sendable {
     public var maxMessageLinesPerExchange = 0
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10
-    /// Buffering, batching, retries and the maximum age. Its `diagnostics` are replaced by
-    /// ``diagnostics``, and its `buildsBatchesAhead` is ignored: each stream's times are made
-    /// increasing from one batch to the next, so batches are built in the order they are
-    /// pushed.
+    /// Buffering, batching, retries and the maximum age, as the delivery engine takes them;
+    /// the same shape as `DevSeeLoggerConfiguration.delivery`. Its
+    /// `buildsBatchesAhead` is ignored: each stream's times are made increasing from one batch
+    /// to the next, so batches are built in the order they are pushed. Reports go to
+    /// ``diagnostics``.
     public var delivery: DeliveryConfiguration
     /// Receives the logger's reports, each once per occurrence: the delivery engine's
     /// (overflow, outage, refusal, expiry, lines given up or arriving after shutdown) as
@@ -59,7 +61,11 @@ public struct LokiConfiguration: Sendable {
     /// ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
     public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
-    /// Creates a configuration for the Loki at `url` and the app named `app`.
+    /// Creates a configuration with the defaults.
+    ///
+    /// - Parameters:
+    ///   - url: Loki's base URL, or its push URL (ending with ``pushPath``).
+    ///   - app: The `app` label of every stream.
     public init(url: URL, app: String) {
         self.url = url
         self.app = app
@@ -78,7 +84,7 @@ public enum LokiAuthorization: Sendable, Hashable {
     case bearer(String)
 
     /// The `Authorization` header value.
-    public var headerValue: String {
+    package var headerValue: String {
         switch self {
         case .basic(let user, let password): "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         case .bearer(let token): "Bearer " + token

@@ -18,6 +18,13 @@ extension LokiLogger {
     /// LokiLogger.info("User logged in", metadata: ["userId": "123"])
     /// await LokiLogger.stop()
     /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: Loki's push URL or base URL.
+    ///   - app: The `app` label of every stream.
+    ///   - environment: The `environment` label, when set.
+    ///   - extraLabels: More labels for every stream.
+    /// - Returns: The new shared logger, to subscribe a ``LokiObserver`` with.
     @discardableResult
     public static func configure(
         endpoint: URL, app: String, environment: String? = nil, extraLabels: [String: String] = [:]
@@ -30,6 +37,9 @@ extension LokiLogger {
 
     /// Creates the shared logger from a full configuration; see
     /// ``configure(endpoint:app:environment:extraLabels:)``.
+    ///
+    /// - Parameter configuration: The new shared logger's configuration.
+    /// - Returns: The new shared logger, to subscribe a ``LokiObserver`` with.
     @discardableResult
     public static func configure(_ configuration: LokiConfiguration) -> LokiLogger {
         let logger = LokiLogger(configuration: configuration)
@@ -42,17 +52,37 @@ extension LokiLogger {
     }
 
     /// Logs on the shared logger; does nothing before ``configure(endpoint:app:environment:extraLabels:)``.
-    public static func log(level: LokiLevel, message: String, metadata: [String: String] = [:]) {
+    package static func log(level: LokiLevel, message: String, metadata: [String: String] = [:]) {
         shared?.log(level, message, metadata: metadata)
     }
 
-    /// Logs at ``LokiLevel/debug`` on the shared logger.
+    /// Logs at ``LokiLevel/debug`` on the shared logger; does nothing before
+    /// ``configure(endpoint:app:environment:extraLabels:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message.
+    ///   - metadata: Keys and values added to the line, redacted.
     public static func debug(_ message: String, metadata: [String: String] = [:]) { log(level: .debug, message: message, metadata: metadata) }
-    /// Logs at ``LokiLevel/info`` on the shared logger.
+    /// Logs at ``LokiLevel/info`` on the shared logger; does nothing before
+    /// ``configure(endpoint:app:environment:extraLabels:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message.
+    ///   - metadata: Keys and values added to the line, redacted.
     public static func info(_ message: String, metadata: [String: String] = [:]) { log(level: .info, message: message, metadata: metadata) }
-    /// Logs at ``LokiLevel/warning`` on the shared logger (LokiLogger's `warn`).
+    /// Logs at ``LokiLevel/warning`` on the shared logger (LokiLogger's `warn`); does nothing before
+    /// ``configure(endpoint:app:environment:extraLabels:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message.
+    ///   - metadata: Keys and values added to the line, redacted.
     public static func warn(_ message: String, metadata: [String: String] = [:]) { log(level: .warning, message: message, metadata: metadata) }
-    /// Logs at ``LokiLevel/error`` on the shared logger.
+    /// Logs at ``LokiLevel/error`` on the shared logger; does nothing before
+    /// ``configure(endpoint:app:environment:extraLabels:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message.
+    ///   - metadata: Keys and values added to the line, redacted.
     public static func error(_ message: String, metadata: [String: String] = [:]) { log(level: .error, message: message, metadata: metadata) }
 
     /// Pushes the shared logger's waiting lines; see ``flush()``.
@@ -64,13 +94,5 @@ extension LokiLogger {
     /// afterwards are counted as dropped until the next `configure`.
     public static func stop() async {
         await shared?.shutdown()
-    }
-
-    /// Logs `message` at ``LokiLevel/warning`` (LokiLogger's spelling).
-    public func warn(_ message: String, metadata: [String: String] = [:]) { log(.warning, message, metadata: metadata) }
-
-    /// Logs `message` at `level` (LokiLogger's spelling of ``log(_:_:metadata:date:)``).
-    public func log(level: LokiLevel, message: String, metadata: [String: String] = [:]) {
-        log(level, message, metadata: metadata)
     }
 }

@@ -36,7 +36,7 @@ import FoundationNetworking
 ///   the newest entries; entries older than the maximum age are dropped and counted.
 public final class LokiLogger: Sendable {
     /// The configuration the logger was created with.
-    public let configuration: LokiConfiguration
+    package let configuration: LokiConfiguration
     private let queue: DeliveryQueue<HTTPPushSender<LokiPendingLine>>
     /// Makes the lines: plain ones when logged, those of observed events on the worker.
     private let lines: LokiLineBuilder
@@ -46,10 +46,14 @@ public final class LokiLogger: Sendable {
     /// The longest line sent; longer ones are cut at a character boundary and marked with what
     /// was left out (`…[truncated, 120 more bytes]`), well under Loki's default
     /// `max_line_size` of 256 KB.
-    public static let maximumLineBytes = 64 * 1024
+    package static let maximumLineBytes = 64 * 1024
 
     /// Creates a logger that pushes through `transport`, or through a `URLSession` of its
     /// own when `nil`. No connection is made until the first push.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and how lines are pushed.
+    ///   - transport: What performs the pushes; `nil` for a `URLSession` of the logger's own.
     public init(configuration: LokiConfiguration, transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
         let lines = LokiLineBuilder(configuration: configuration)
@@ -70,23 +74,57 @@ public final class LokiLogger: Sendable {
     public var statistics: DeliveryStatistics { queue.statistics }
 
     /// Logs `message` at `level`. Metadata keys become logfmt keys (or JSON keys) of the line.
+    ///
+    /// - Parameters:
+    ///   - level: The line's level, also its stream's `level` label.
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
+    ///   - date: The line's timestamp; now by default.
     public func log(_ level: LokiLevel, _ message: String, metadata: [String: String] = [:], date: Date = Date()) {
         enqueue(.line(lines.logEntry(level, message, metadata: metadata, date: date)))
     }
 
-    /// Logs `message` at ``LokiLevel/trace``.
+    /// Logs `message` at ``LokiLevel/trace``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func trace(_ message: String, metadata: [String: String] = [:]) { log(.trace, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/debug``.
+    /// Logs `message` at ``LokiLevel/debug``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func debug(_ message: String, metadata: [String: String] = [:]) { log(.debug, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/info``.
+    /// Logs `message` at ``LokiLevel/info``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func info(_ message: String, metadata: [String: String] = [:]) { log(.info, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/notice``.
+    /// Logs `message` at ``LokiLevel/notice``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func notice(_ message: String, metadata: [String: String] = [:]) { log(.notice, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/warning``.
+    /// Logs `message` at ``LokiLevel/warning``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func warning(_ message: String, metadata: [String: String] = [:]) { log(.warning, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/error``.
+    /// Logs `message` at ``LokiLevel/error``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func error(_ message: String, metadata: [String: String] = [:]) { log(.error, message, metadata: metadata) }
-    /// Logs `message` at ``LokiLevel/critical``.
+    /// Logs `message` at ``LokiLevel/critical``; see ``log(_:_:metadata:date:)``.
+    ///
+    /// - Parameters:
+    ///   - message: The line's message, redacted.
+    ///   - metadata: Keys and values added to the line, redacted.
     public func critical(_ message: String, metadata: [String: String] = [:]) { log(.critical, message, metadata: metadata) }
 
     /// Returns when every line logged before the call was pushed or given up; batches that
@@ -99,7 +137,7 @@ public final class LokiLogger: Sendable {
     /// Flushes, then stops the workers (and the logger's own session). Later lines are
     /// dropped, counted (``/HTTPCoreDelivery/DeliveryStatistics/droppedAfterShutdown``) and
     /// reported to ``LokiConfiguration/diagnostics``: the first at once, a flood of them in a
-    /// few reports (see ``/HTTPCoreDelivery/DeliveryDiagnostic/droppedAfterShutdown(count:total:)``).
+    /// few reports.
     /// Shut the logger down after the code that logs: last.
     public func shutdown() async {
         await queue.shutdown()

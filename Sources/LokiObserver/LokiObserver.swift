@@ -51,9 +51,11 @@ import HTTPCore
 /// and counted in the logger's ``LokiLogger/statistics``.
 public struct LokiObserver: HTTPObserver {
     /// The logger lines go to.
-    public let logger: LokiLogger
+    package let logger: LokiLogger
 
-    /// Creates an observer shipping to `logger`.
+    /// Creates an observer.
+    ///
+    /// - Parameter logger: The logger that makes and pushes the lines.
     public init(logger: LokiLogger) {
         self.logger = logger
     }
@@ -69,6 +71,8 @@ public struct LokiObserver: HTTPObserver {
     /// Queues the event of an exchange's end, of a retried attempt or of a streamed message
     /// within ``LokiConfiguration/maxMessageLinesPerExchange``, for its line to be made on
     /// the logger's worker; other events are ignored.
+    ///
+    /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
         if event.name == .responseMessage {
             let maxMessageLines = logger.configuration.maxMessageLinesPerExchange

@@ -63,7 +63,7 @@ final class DevSeeDeliveryTests: XCTestCase {
     func testServerDownThenUpIsUsedAgainWithoutRestart() async throws {
         let port = receiver.port
         receiver.stop()
-        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 0 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.maximumRetries = 0 }
         for index in 0..<5 {
             await harness.logger.log(request: request("GET", "https://api.example.com/\(index)"), response: response(200))
         }
@@ -83,8 +83,8 @@ final class DevSeeDeliveryTests: XCTestCase {
         let port = receiver.port
         receiver.stop()
         let harness = LoggerHarness(receiver: receiver) {
-            $0.initialBackoff = 0.001
-            $0.maxBackoff = 0.001
+            $0.delivery.backoff.initial = 0.001
+            $0.delivery.backoff.maximum = 0.001
         }
         for index in 0..<20 {
             await harness.logger.log(request: request("GET", "https://api.example.com/\(index)"), response: response(200))
@@ -105,10 +105,10 @@ final class DevSeeDeliveryTests: XCTestCase {
         receiver.stop()
         let clock = Locked(DispatchTime.now().uptimeNanoseconds)
         let harness = LoggerHarness(receiver: receiver) {
-            $0.initialBackoff = 0.001
-            $0.maxBackoff = 0.001
-            $0.maximumLogAge = 600
-            $0.uptimeNanoseconds = { clock.withLock { $0 } }
+            $0.delivery.backoff.initial = 0.001
+            $0.delivery.backoff.maximum = 0.001
+            $0.delivery.maximumAge = 600
+            $0.delivery.uptimeNanoseconds = { clock.withLock { $0 } }
         }
         for index in 0..<3 {
             await harness.logger.log(request: request("GET", "https://api.example.com/old/\(index)"), response: response(200))
@@ -145,7 +145,7 @@ final class DevSeeDeliveryTests: XCTestCase {
 
     func testServerErrorsBeyondRetriesFailAndAreCounted() async throws {
         receiver.script([.status(500), .status(500), .status(500)])
-        let harness = LoggerHarness(receiver: receiver) { $0.maxRetries = 2 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.maximumRetries = 2 }
         await harness.logger.log(request: request(), response: response(200))
         await harness.logger.flush()
         XCTAssertEqual(receiver.storedLogs.count, 0)
@@ -156,7 +156,7 @@ final class DevSeeDeliveryTests: XCTestCase {
 
     func testTooManyRequestsHonoursRetryAfter() async throws {
         receiver.script([.tooManyRequests(retryAfter: 1)])
-        let harness = LoggerHarness(receiver: receiver) { $0.maxBackoff = 5 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.backoff.maximum = 5 }
         let started = Date()
         await harness.logger.log(request: request(), response: response(200))
         await harness.logger.flush()
@@ -232,7 +232,7 @@ final class DevSeeDeliveryTests: XCTestCase {
 
     func testAFlushWhileUnreachableReturnsPromptlyKeepingTheLogsAndShutdownGivesThemUp() async throws {
         receiver.stop()
-        let harness = LoggerHarness(receiver: receiver) { $0.maxBackoff = 30; $0.initialBackoff = 30 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.backoff.maximum = 30; $0.delivery.backoff.initial = 30 }
         for _ in 0..<20 { await harness.logger.log(request: request(), response: response(200)) }
         try await harness.waitForDiagnostic(containing: "unreachable")
         await harness.logger.flush()
@@ -250,8 +250,8 @@ final class DevSeeDeliveryTests: XCTestCase {
         receiver.stop()
         let limit = 1024 * 1024
         let harness = LoggerHarness(receiver: receiver) {
-            $0.bufferByteLimit = limit
-            $0.bufferLimit = 1_000_000
+            $0.delivery.bufferByteLimit = limit
+            $0.delivery.bufferLimit = 1_000_000
         }
         let body = Data(repeating: UInt8(ascii: "x"), count: 1024)
         let template = request("POST", "https://api.example.com/upload", headers: ["Content-Type": "text/plain"], body: body)
@@ -272,7 +272,7 @@ final class DevSeeDeliveryTests: XCTestCase {
     func testCountLimitDropsOldestFirst() async throws {
         let port = receiver.port
         receiver.stop()
-        let harness = LoggerHarness(receiver: receiver) { $0.bufferLimit = 3; $0.maxConcurrentUploads = 1 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.bufferLimit = 3; $0.delivery.maximumConcurrentSends = 1 }
         for index in 0..<10 {
             await harness.logger.log(request: request("GET", "https://a.example/\(index)"), response: response(200))
         }
@@ -298,7 +298,7 @@ final class DevSeeDeliveryTests: XCTestCase {
         await harness.logger.logCompleted(token: token, request: request(), response: response(200))
         await harness.logger.log(request: request(), response: response(200))
         await harness.logger.flush()
-        XCTAssertEqual(harness.logger.statistics, DevSeeDeliveryStatistics())
+        XCTAssertEqual(harness.logger.statistics, .init())
         XCTAssertEqual(receiver.postCount, 0)
     }
 

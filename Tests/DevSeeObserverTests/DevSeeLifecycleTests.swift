@@ -16,7 +16,7 @@ final class DevSeeLifecycleTests: XCTestCase {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
         receiver.script(Array(repeating: .status(503), count: 20))
-        let harness = LoggerHarness(receiver: receiver) { $0.initialBackoff = 5; $0.maxBackoff = 5; $0.maxRetries = 10 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.backoff.initial = 5; $0.delivery.backoff.maximum = 5; $0.delivery.maximumRetries = 10 }
         await harness.logger.log(request: request(), response: response(200))
         try await receiver.waitForPosts(count: 1)
         let shutdown = Task { await harness.logger.shutdown() }
@@ -59,13 +59,13 @@ final class DevSeeLifecycleTests: XCTestCase {
         closed.stop()
         let harness = LoggerHarness(receiver: receiver) {
             $0.serverURL = unreachable
-            $0.initialBackoff = 30
-            $0.maxBackoff = 30
+            $0.delivery.backoff.initial = 30
+            $0.delivery.backoff.maximum = 30
         }
         await harness.logger.log(request: request("GET", "https://a.example/before"), response: response(200))
         try await harness.waitForDiagnostic(containing: "unreachable")
         let link = URL(string: "dev-see-com.example.tests://connect?server_ip=127.0.0.1&server_port=\(receiver.port)")!
-        XCTAssertEqual(harness.logger.handleURL(link), .connected(DevSeeEndpoint(host: "127.0.0.1", port: Int(receiver.port))))
+        XCTAssertEqual(harness.logger.connectionResult(for: link), .connected(DevSeeEndpoint(host: "127.0.0.1", port: Int(receiver.port))))
         await harness.logger.log(request: request("GET", "https://a.example/after"), response: response(200))
         try await receiver.waitForLogs(count: 2)
         XCTAssertEqual(Set(receiver.storedObjects().compactMap { $0["url"] as? String }), [

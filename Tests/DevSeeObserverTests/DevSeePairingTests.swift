@@ -1,5 +1,7 @@
 import DevSeeObserver
 import Foundation
+import HTTPCore
+import HTTPCoreConcurrency
 import XCTest
 
 final class DevSeePairingTests: XCTestCase {
@@ -42,7 +44,7 @@ final class DevSeePairingTests: XCTestCase {
             ("devsee-com.example.app://connect?server_ip=192.168.1.2&server_port=9090", .ignored),
         ]
         for (link, expected) in cases {
-            XCTAssertEqual(makeLogger().handleURL(URL(string: link)!), expected, link)
+            XCTAssertEqual(makeLogger().connectionResult(for: URL(string: link)!), expected, link)
         }
     }
 
@@ -74,7 +76,7 @@ final class DevSeePairingTests: XCTestCase {
             let store = InMemoryEndpointStore()
             let logger = makeLogger(store: store)
             let before = logger.endpoint
-            guard case .failed(let reason) = logger.handleURL(URL(string: link)!) else {
+            guard case .failed(let reason) = logger.connectionResult(for: URL(string: link)!) else {
                 XCTFail("expected .failed for \(link)")
                 continue
             }
@@ -84,9 +86,31 @@ final class DevSeePairingTests: XCTestCase {
         }
     }
 
+    func testHandleURLSaysWhetherTheURLWasALinkAndReportsARefusedOneWithItsReason() {
+        let reports = Locked<[HTTPDiagnostic]>([])
+        var configuration = DevSeeLoggerConfiguration(appId: "com.example.app")
+        configuration.endpointStore = nil
+        configuration.isEnabled = false
+        configuration.diagnostics = { report in reports.withLock { $0.append(report) } }
+        let logger = DevSeeLogger(configuration: configuration)
+
+        XCTAssertFalse(logger.handleURL(URL(string: "https://example.com/connect?server_ip=192.168.1.2&server_port=9090")!))
+        XCTAssertTrue(logger.handleURL(URL(string: "dev-see-com.example.app://connect?server_ip=8.8.8.8&server_port=9090")!))
+        XCTAssertEqual(logger.endpoint, DevSeeEndpoint(host: "127.0.0.1", port: 9090), "a refused link changes nothing")
+        XCTAssertTrue(logger.handleURL(URL(string: "dev-see-com.example.app://connect?server_ip=192.168.1.23&server_port=9091")!))
+        XCTAssertEqual(logger.endpoint, DevSeeEndpoint(host: "192.168.1.23", port: 9091))
+
+        let refused = reports.withLock { $0 }
+        XCTAssertEqual(refused.map(\.source), ["DevSeeLogger"], "only the refused link is reported")
+        XCTAssertEqual(refused.map(\.level), [.warning])
+        let reason = try? XCTUnwrap(refused.first?.metadata["reason"])
+        XCTAssertEqual(refused.first?.message, "refused a connection link: \(reason ?? "")")
+        XCTAssertEqual(reason.map { $0.contains("public host") }, true)
+    }
+
     func testPublicHostIsAcceptedWhenAllowed() {
         let link = URL(string: "dev-see-com.example.app://connect?server_ip=203.0.113.7&server_port=9090")!
-        XCTAssertEqual(makeLogger(allowsPublicHosts: true).handleURL(link), .connected(DevSeeEndpoint(host: "203.0.113.7", port: 9090)))
+        XCTAssertEqual(makeLogger(allowsPublicHosts: true).connectionResult(for: link), .connected(DevSeeEndpoint(host: "203.0.113.7", port: 9090)))
     }
 
     func testConnectedEndpointIsUsedAndPersistedThenRestored() {

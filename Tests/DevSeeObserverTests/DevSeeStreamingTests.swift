@@ -40,7 +40,7 @@ final class DevSeeStreamingTests: XCTestCase {
         let receiver = try DevSeeReceiver()
         defer { receiver.stop() }
         let harness = LoggerHarness(receiver: receiver) { configuration in
-            configuration.logsStreamMessages = true
+            configuration.maxMessageLogsPerExchange = 10
             configure(&configuration)
         }
         let dispatcher = HTTPEventDispatcher()

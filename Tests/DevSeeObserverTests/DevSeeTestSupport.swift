@@ -23,8 +23,8 @@ struct LoggerHarness {
         var configuration = DevSeeLoggerConfiguration(appId: "com.example.tests", serverURL: receiver.baseURL)
         configuration.isEnabled = true
         configuration.endpointStore = InMemoryEndpointStore()
-        configuration.initialBackoff = 0.02
-        configuration.maxBackoff = 0.2
+        configuration.delivery.backoff.initial = 0.02
+        configuration.delivery.backoff.maximum = 0.2
         // A timeout only bounds a hang: a 1 MiB log built and sent under the thread sanitizer
         // on a loaded machine took more than the default 10 s, which counts as an outage.
         configuration.uploadTimeout = 60

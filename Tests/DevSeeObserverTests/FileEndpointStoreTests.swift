@@ -93,7 +93,7 @@ final class FileEndpointStoreTests: XCTestCase {
         let logger = logger(FileEndpointStore(fileURL: URL(fileURLWithPath: path)))
         switch role {
         case "pair":
-            let result = logger.handleURL(URL(string: "dev-see-com.example.app://connect?server_ip=192.168.1.23&server_port=9191")!)
+            let result = logger.connectionResult(for: URL(string: "dev-see-com.example.app://connect?server_ip=192.168.1.23&server_port=9191")!)
             XCTAssertEqual(result, .connected(DevSeeEndpoint(host: "192.168.1.23", port: 9191)))
         default:
             print("ENDPOINT \(logger.endpoint.host):\(logger.endpoint.port)")

@@ -13,8 +13,8 @@ final class LogEntryCostTests: XCTestCase {
     func testFiveThousandLogsOfAOneKibibyteExchangeFitTheDefaultBuffer() async throws {
         let receiver = try DevSeeReceiver()
         receiver.stop()
-        let harness = LoggerHarness(receiver: receiver) { $0.initialBackoff = 30; $0.maxBackoff = 30 }
-        XCTAssertEqual(harness.logger.configuration.bufferByteLimit, 16 * 1024 * 1024)
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.backoff.initial = 30; $0.delivery.backoff.maximum = 30 }
+        XCTAssertEqual(harness.logger.configuration.delivery.bufferByteLimit, 16 * 1024 * 1024)
         var request = URLRequest(url: URL(string: "https://api.example.com/v2/orders/8412?include=items&page=1")!)
         request.httpMethod = "POST"
         for (name, value) in [
@@ -46,10 +46,10 @@ final class LogEntryCostTests: XCTestCase {
         let receiver = try DevSeeReceiver()
         receiver.stop()
         let harness = LoggerHarness(receiver: receiver) { configuration in
-            configuration.logsStreamMessages = true
-            configuration.bufferByteLimit = 512 * 1024
-            configuration.initialBackoff = 30
-            configuration.maxBackoff = 30
+            configuration.maxMessageLogsPerExchange = 10
+            configuration.delivery.bufferByteLimit = 512 * 1024
+            configuration.delivery.backoff.initial = 30
+            configuration.delivery.backoff.maximum = 30
         }
         let request = HTTPRequest(
             method: .post, url: URL(string: "https://api.example.com/v1/chat")!, headers: ["Content-Type": "application/json"],

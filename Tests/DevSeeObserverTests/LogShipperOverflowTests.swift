@@ -16,7 +16,7 @@ final class LogShipperOverflowTests: XCTestCase {
         // nothing leaves it until it is answered: small logs go one at a time.
         let gate = receiver.makeGate()
         receiver.script([.held(gate)])
-        let harness = LoggerHarness(receiver: receiver) { $0.bufferLimit = 4 }
+        let harness = LoggerHarness(receiver: receiver) { $0.delivery.bufferLimit = 4 }
         await harness.logger.log(request: request(), response: response(200))
         try await receiver.waitForPosts(count: 1)
         for _ in 0..<30 { await harness.logger.log(request: request(), response: response(200)) }

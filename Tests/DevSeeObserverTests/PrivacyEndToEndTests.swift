@@ -126,7 +126,7 @@ final class PrivacyEndToEndTests: XCTestCase {
         api.route("/v1/chat") { _ in
             LoopbackResponse(headers: ["Content-Type": "text/event-stream"], body: Data(stream.utf8))
         }
-        let harness = LoggerHarness(receiver: receiver) { $0.logsStreamMessages = true }
+        let harness = LoggerHarness(receiver: receiver) { $0.maxMessageLogsPerExchange = 10 }
         let dispatcher = HTTPEventDispatcher()
         let recorder = RecordingObserver()
         let printed = Locked<[String]>([])

@@ -25,8 +25,8 @@ final class DevSeeTailStreamingTests: XCTestCase {
                 configuration.isEnabled = true
                 configuration.endpointStore = nil
                 // One upload at a time: the server stores the logs in the order they were made.
-                configuration.maxConcurrentUploads = 1
-                configuration.logsStreamMessages = true
+                configuration.delivery.maximumConcurrentSends = 1
+                configuration.maxMessageLogsPerExchange = 10
                 let logger = DevSeeLogger(configuration: configuration)
                 let dispatcher = HTTPEventDispatcher()
                 dispatcher.subscribe(DevSeeObserver(logger: logger))

@@ -8,18 +8,18 @@ extension TransportConformance {
     /// `http.server` (``PythonHTTPServer``) serving files, a missing file, `HEAD`.
     public static func runAgainstPythonServer(
         makeClient: @escaping @Sendable (HTTPEventDispatcher) -> any HTTPClient
-    ) async -> [Failure] {
+    ) async -> [String] {
         let server: PythonHTTPServer
         do {
             server = try PythonHTTPServer()
         } catch {
-            return [Failure("python http.server: \(error)")]
+            return ["python http.server: \(error)"]
         }
         defer { server.stop() }
         let client = makeClient(HTTPEventDispatcher())
-        var failures: [Failure] = []
+        var failures: [String] = []
         func check(_ name: String, _ body: () async throws -> Void) async {
-            do { try await body() } catch { failures.append(Failure("python http.server, \(name): \(error)")) }
+            do { try await body() } catch { failures.append("python http.server, \(name): \(error)") }
         }
         await check("a small file") {
             let response = try await client.send(HTTPRequest(url: server.url("/hello.txt"), timeout: 10))

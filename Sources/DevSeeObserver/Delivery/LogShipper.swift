@@ -13,10 +13,10 @@ import FoundationNetworking
 /// The viewer lists logs as they arrive, so logs up to ``largeLogBytes`` go one at a time in
 /// the order they were accepted (the order their exchanges ended): two uploads at once would
 /// let a later log overtake an earlier one. Larger logs go in a lane of their own, so that
-/// one slow upload never holds back the small logs behind it; with
-/// ``DevSeeLoggerConfiguration/maxConcurrentUploads`` of 1 every log takes the ordered lane.
-/// Each lane buffers up to ``DevSeeLoggerConfiguration/bufferLimit`` logs and
-/// ``DevSeeLoggerConfiguration/bufferByteLimit`` bytes.
+/// one slow upload never holds back the small logs behind it; with a
+/// ``DevSeeLoggerConfiguration/delivery`` of one concurrent send every log takes the ordered
+/// lane. Each lane buffers up to the delivery configuration's `bufferLimit` logs and
+/// `bufferByteLimit` bytes.
 ///
 /// ``/HTTPCoreDelivery/DeliveryQueue`` does the work (bounded buffer, workers, retries with backoff, offline
 /// probing, flush, shutdown) and ``/HTTPCoreDelivery/HTTPPushSender`` the uploads; this type fits them to a
@@ -43,22 +43,17 @@ final class LogShipper: Sendable {
             destination: destination,
             transport: transport ?? URLSessionTransport(session: session!)
         )
-        let hasLargeLane = configuration.maxConcurrentUploads > 1
-        var delivery = DeliveryConfiguration()
-        delivery.bufferLimit = configuration.bufferLimit
-        delivery.bufferByteLimit = configuration.bufferByteLimit
+        let uploads = configuration.delivery.maximumConcurrentSends
+        let hasLargeLane = uploads > 1
+        var delivery = configuration.delivery
         delivery.batching = .single
         delivery.maximumConcurrentSends = 1
         // A log's redaction and encoding depend on it alone: the next is built during an upload.
         delivery.buildsBatchesAhead = true
-        delivery.maximumRetries = configuration.maxRetries
-        delivery.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff, jitter: .equal)
-        delivery.maximumAge = configuration.maximumLogAge
-        delivery.uptimeNanoseconds = configuration.uptimeNanoseconds
         let diagnostics = configuration.diagnostics
         delivery.diagnostics = { diagnostics($0.diagnostic(source: "DevSeeLogger", items: "log")) }
         ordered = DeliveryQueue(sender: sender, configuration: delivery)
-        delivery.maximumConcurrentSends = configuration.maxConcurrentUploads - 1
+        delivery.maximumConcurrentSends = uploads - 1
         large = hasLargeLane ? DeliveryQueue(sender: sender, configuration: delivery) : nil
     }
 
@@ -67,15 +62,15 @@ final class LogShipper: Sendable {
     private static func makeSession(_ configuration: DevSeeLoggerConfiguration) -> URLSession {
         let session = URLSessionClient.makeDefaultConfiguration()
         let timeout = max(1, configuration.uploadTimeout.rounded(.up))
-        session.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentUploads)
+        session.httpMaximumConnectionsPerHost = max(1, configuration.delivery.maximumConcurrentSends)
         session.timeoutIntervalForRequest = timeout
         session.timeoutIntervalForResource = timeout
         return URLSession(configuration: session)
     }
 
     /// Both lanes' counters, added up.
-    var statistics: DevSeeDeliveryStatistics {
-        DevSeeDeliveryStatistics(large.map { ordered.statistics.adding($0.statistics) } ?? ordered.statistics)
+    var statistics: DeliveryStatistics {
+        large.map { ordered.statistics.adding($0.statistics) } ?? ordered.statistics
     }
 
     var endpoint: DevSeeEndpoint {

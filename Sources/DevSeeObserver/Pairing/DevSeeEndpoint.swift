@@ -3,21 +3,21 @@ import Foundation
 /// Where a dev-see server listens: scheme, host and port.
 public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `http` or `https`.
-    public var scheme: String
+    package var scheme: String
     /// An IPv4 or IPv6 address (without brackets) or a host name.
-    public var host: String
+    package var host: String
     /// The TCP port, 1...65535.
-    public var port: Int
+    package var port: Int
 
     /// Creates an endpoint.
-    public init(scheme: String = "http", host: String, port: Int) {
+    package init(scheme: String = "http", host: String, port: Int) {
         self.scheme = scheme
         self.host = host
         self.port = port
     }
 
     /// The endpoint of a server URL; `nil` when the URL has no valid host or port.
-    public init?(url: URL) {
+    package init?(url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let rawHost = url.host, !rawHost.isEmpty
         else { return nil }
@@ -29,7 +29,7 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
 
     /// The URL of `path` on this server, with IPv6 hosts in brackets; characters a host
     /// cannot hold are percent-encoded, so any endpoint gives a URL.
-    public func url(path: String) -> URL {
+    package func url(path: String) -> URL {
         let isIPv6 = host.contains(":")
         let allowed = isIPv6 ? CharacterSet(charactersIn: "0123456789abcdefABCDEF:.") : .urlHostAllowed
         let encodedHost = host.addingPercentEncoding(withAllowedCharacters: allowed) ?? "127.0.0.1"
@@ -44,8 +44,8 @@ public struct DevSeeEndpoint: Sendable, Hashable, Codable, CustomStringConvertib
     }
 }
 
-/// The outcome of ``DevSeeLogger/handleURL(_:)``.
-public enum DevSeeConnectionResult: Sendable, Hashable {
+/// What a URL opened by the app did to a ``DevSeeLogger``'s endpoint.
+package enum DevSeeConnectionResult: Sendable, Hashable {
     /// The URL was a valid connection link; logs now go to this endpoint.
     case connected(DevSeeEndpoint)
     /// The URL is not a dev-see connection link; nothing changed.

@@ -7,27 +7,27 @@ import Foundation
 /// app id. Writes are atomic (a temporary file renamed into place), so a crash never leaves a
 /// half-written file; a file that cannot be read as an endpoint is ignored and removed by the
 /// logger, and a file larger than 64 KiB is not read at all.
-public struct FileEndpointStore: DevSeeEndpointStore {
+package struct FileEndpointStore: DevSeeEndpointStore {
     /// The file that holds the endpoint.
-    public let fileURL: URL
+    package let fileURL: URL
 
     /// The largest file read; anything bigger is not an endpoint.
-    public static let maximumFileBytes = 64 * 1024
+    package static let maximumFileBytes = 64 * 1024
 
     /// Creates a store in an explicit file.
-    public init(fileURL: URL) {
+    package init(fileURL: URL) {
         self.fileURL = fileURL
     }
 
     /// Creates a store in the default file for an app (see ``defaultFileURL(appId:environment:)``).
-    public init(appId: String) {
+    package init(appId: String) {
         self.init(fileURL: Self.defaultFileURL(appId: appId))
     }
 
     /// `$XDG_CONFIG_HOME/dev-see/endpoint-<appId>.json`, else `$HOME/.config/dev-see/...`,
     /// else the same under the temporary directory. Characters of the app id that cannot be
     /// in a file name become `_`.
-    public static func defaultFileURL(
+    package static func defaultFileURL(
         appId: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
@@ -48,7 +48,7 @@ public struct FileEndpointStore: DevSeeEndpointStore {
     }
 
     /// The file's bytes; `nil` when it is missing, unreadable or too large.
-    public func load() -> Data? {
+    package func load() -> Data? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path),
             let size = attributes[.size] as? NSNumber, size.intValue <= Self.maximumFileBytes
         else { return FileManager.default.fileExists(atPath: fileURL.path) ? Data() : nil }
@@ -57,13 +57,13 @@ public struct FileEndpointStore: DevSeeEndpointStore {
 
     /// Writes the bytes atomically, creating the folder when needed; a failure (read-only
     /// home, full disk) leaves pairing in memory only.
-    public func save(_ data: Data) {
+    package func save(_ data: Data) {
         try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: fileURL, options: .atomic)
     }
 
     /// Removes the file.
-    public func clear() {
+    package func clear() {
         try? FileManager.default.removeItem(at: fileURL)
     }
 }

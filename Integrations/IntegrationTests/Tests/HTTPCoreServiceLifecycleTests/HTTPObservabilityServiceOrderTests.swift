@@ -22,7 +22,7 @@ final class HTTPObservabilityServiceOrderTests: XCTestCase {
         XCTAssertEqual(setup.devSeeServer.storedObjects().count, Setup.drained)
         let lines = try await setup.lokiServer.received().lines
         XCTAssertEqual(lines.count, Setup.drained)
-        for statistics in [setup.devSee.statistics.delivery, setup.loki.statistics] {
+        for statistics in [setup.devSee.statistics, setup.loki.statistics] {
             XCTAssertEqual([statistics.delivered, statistics.dropped, statistics.droppedAfterShutdown], [Setup.drained, 0, 0])
         }
         XCTAssertEqual(setup.loggerReports.reports, [], "nothing lost, nothing reported")
@@ -46,7 +46,7 @@ final class HTTPObservabilityServiceOrderTests: XCTestCase {
         XCTAssertEqual(setup.devSeeServer.storedObjects().count, 0)
         let lines = try await setup.lokiServer.received().lines
         XCTAssertEqual(lines.count, 0)
-        for statistics in [setup.devSee.statistics.delivery, setup.loki.statistics] {
+        for statistics in [setup.devSee.statistics, setup.loki.statistics] {
             XCTAssertEqual([statistics.accepted, statistics.dropped, statistics.droppedAfterShutdown], [Setup.drained, Setup.drained, Setup.drained])
         }
         // Each logger names what it lost: the first at once, the others together (when their
@@ -82,7 +82,7 @@ private struct Setup {
         let loggerReports = loggerReports
         var devSeeConfiguration = DevSeeLoggerConfiguration(appId: "com.example.service", serverURL: devSeeServer.baseURL)
         devSeeConfiguration.isEnabled = true
-        devSeeConfiguration.endpointStore = InMemoryEndpointStore()
+        devSeeConfiguration.endpointStore = nil
         devSeeConfiguration.uploadTimeout = 60
         devSeeConfiguration.diagnostics = { loggerReports.report($0) }
         devSee = DevSeeLogger(configuration: devSeeConfiguration)

@@ -28,8 +28,8 @@ final class HTTPObservabilityServiceTests: XCTestCase {
         devSeeServer.script(Array(repeating: .delay(0.02), count: exchanges))
         var devSeeConfiguration = DevSeeLoggerConfiguration(appId: "com.example.service", serverURL: devSeeServer.baseURL)
         devSeeConfiguration.isEnabled = true
-        devSeeConfiguration.endpointStore = InMemoryEndpointStore()
-        devSeeConfiguration.maxConcurrentUploads = 1
+        devSeeConfiguration.endpointStore = nil
+        devSeeConfiguration.delivery.maximumConcurrentSends = 1
         let devSee = DevSeeLogger(configuration: devSeeConfiguration)
 
         let lokiServer = try LokiReceiver()
@@ -68,8 +68,8 @@ final class HTTPObservabilityServiceTests: XCTestCase {
         try await running.value
 
         XCTAssertEqual(devSeeServer.storedObjects().count, exchanges, "every dev-see log arrived")
-        XCTAssertEqual(devSee.statistics.delivery.delivered, exchanges)
-        XCTAssertEqual(devSee.statistics.delivery.dropped, 0)
+        XCTAssertEqual(devSee.statistics.delivered, exchanges)
+        XCTAssertEqual(devSee.statistics.dropped, 0)
         let received = try await lokiServer.received()
         XCTAssertEqual(received.lines.count, exchanges, "every Loki line arrived")
         XCTAssertEqual(loki.statistics.delivered, exchanges)
