@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreHAR
 import HTTPCoreTestPeers
 
 /// Section 5: throughput of every masker of `Redactor.standard`, on realistic and on

@@ -7,7 +7,7 @@ extension HTTPEvent {
     /// the transport added (``HTTPResponse/addedRequestHeaders``) after its own, and after
     /// redirects (``redirection``) with the final request's method and URL, and the body only
     /// when that request carried it again; otherwise it is ``request``.
-    public var finalRequest: Request {
+    package var finalRequest: Request {
         var request = request
         guard let responseRecord else { return request }
         for field in responseRecord.exposedAddedRequestHeaders where !request.headers.contains(field.name) {
@@ -25,7 +25,7 @@ extension HTTPEvent {
 
     /// The body bytes of the request that got the event's status: 0 when a redirect left the
     /// body behind, otherwise ``requestBodyByteCount``.
-    public var finalRequestBodyByteCount: Int {
+    package var finalRequestBodyByteCount: Int {
         redirection?.resentBody == false ? 0 : requestBodyByteCount
     }
 

@@ -65,7 +65,7 @@ final class OpenAPITransportTests: XCTestCase {
         XCTAssertEqual(outcomes.map(\.name), [.requestSucceeded, .requestSucceeded, .requestSucceeded])
         XCTAssertEqual(outcomes.map(\.statusCode), [200, 404, 201])
         XCTAssertEqual(outcomes.map { $0.metadata[OpenAPITransport<HTTPTransportClient<AsyncHTTPClientTransport>>.operationIDKey] }, ["getOrder", "getOrder", "createOrder"])
-        XCTAssertEqual(outcomes[0].requestURL, server.url("/api/orders/7").absoluteString + "?token=[REDACTED]")
+        XCTAssertEqual(outcomes[0].request.url, server.url("/api/orders/7").absoluteString + "?token=[REDACTED]")
         XCTAssertEqual(outcomes.map(\.isStreamed), [true, true, true], "the transport streams both ways")
         XCTAssertEqual(outcomes.map(\.responseBodyByteCount), [21, 13, 23], "each body was read to its end, the 404's too, which the generated code ignores")
     }

@@ -1,12 +1,8 @@
 import Foundation
+import HTTPCore
 import HTTPCoreText
 
 extension HTTPEvent.Request {
-    /// A request as given, for this package's benchmarks; events make theirs from records.
-    package init(method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: Data? = nil, isBodyTruncated: Bool = false) {
-        self.init(id: HTTPRequest.ID(rawValue: 0), method: method, url: url, headers: headers, body: body, isBodyTruncated: isBodyTruncated)
-    }
-
     /// A `curl` command line that sends this request as the event shows it: redacted, so a
     /// masked value stays `[REDACTED]`, and safe to paste into a POSIX shell.
     ///
@@ -20,8 +16,7 @@ extension HTTPEvent.Request {
     /// `-g` keeps curl from reading `[REDACTED]` as a URL range. `Content-Length` and `Host` are
     /// left to curl. A body that is not UTF-8 text, or holds a NUL byte, is passed through
     /// `base64 -d`; a body that the policy cut short is sent as captured, with a comment saying
-    /// so. Rendering reads each byte a bounded number of times: tens of megabytes take tens of
-    /// milliseconds, whatever the body holds.
+    /// so. Rendering reads each byte a bounded number of times, whatever the body holds.
     public var curlCommand: String {
         var words = ["curl", "-g"]
         switch method {
