@@ -72,9 +72,9 @@ extension MetricsObserver {
         for attribute in call.attributes {
             let (name, value) = (attribute.name, attribute.value)
             if name == "error.type" {
-                errorType = dimensionValue(value)
+                errorType = value.text
             } else if genAIMetricAttributeNames.contains(name) {
-                shared.append(MetricsHandleCache.Dimension(name: name, value: dimensionValue(value)))
+                shared.append(MetricsHandleCache.Dimension(name: name, value: value.text))
             }
         }
         return MetricsHandleCache.GenAIDimensions(shared: shared, errorType: errorType)
@@ -113,17 +113,6 @@ extension MetricsObserver {
         if !call.response.outputChunkIntervals.isEmpty {
             let perChunk = handles.genAIHandle(\.timePerOutputChunk, of: dimensions) { timer(Self.genAITimePerOutputChunkLabel) }
             for interval in call.response.outputChunkIntervals { perChunk.recordNanoseconds(Self.nanoseconds(interval)) }
-        }
-    }
-
-    /// A GenAI attribute's value as a metric dimension.
-    private static func dimensionValue(_ value: HTTPExchangeNote.Value) -> String {
-        switch value {
-        case .string(let string): string
-        case .int(let int): String(int)
-        case .double(let double): String(double)
-        case .bool(let bool): String(bool)
-        case .stringArray(let strings): strings.joined(separator: ",")
         }
     }
 

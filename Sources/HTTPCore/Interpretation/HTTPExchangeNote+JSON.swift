@@ -30,8 +30,9 @@ extension HTTPExchangeNote.Value {
         }
     }
 
-    /// The value as one line of text: a list joined with commas.
-    package var text: String {
+    /// The value as one line of text, as a log field or a metric dimension shows it: a number
+    /// or a boolean as Swift prints it, a list joined with commas.
+    public var text: String {
         switch self {
         case .string(let value): value
         case .int(let value): String(value)
