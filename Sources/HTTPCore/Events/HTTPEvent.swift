@@ -233,13 +233,13 @@ public struct HTTPEvent: Sendable {
     public var metadata: [String: String] { requestRecord.exposedMetadata }
     /// The request URL as the policy exposes it (``request``'s `url`). Reading it redacts the
     /// URL alone, not the headers or the body.
-    package var requestURL: String { requestRecord.exposedURL }
+    public var requestURL: String { requestRecord.exposedURL }
     /// The request headers as the policy exposes them (``request``'s `headers`). Reading them
     /// redacts the headers alone.
-    package var requestHeaders: HTTPHeaders { requestRecord.exposedHeaders }
+    public var requestHeaders: HTTPHeaders { requestRecord.exposedHeaders }
     /// The response headers as the policy exposes them (``response``'s `headers`), once a
     /// response arrived. Reading them redacts the headers alone.
-    package var responseHeaders: HTTPHeaders? { responseRecord?.exposedHeaders }
+    public var responseHeaders: HTTPHeaders? { responseRecord?.exposedHeaders }
     /// The response, as the policy exposes it, once one arrived.
     public var response: Response? { responseRecord?.exposed }
     /// The response's status code, once one arrived. Unlike ``response``, reading it redacts
