@@ -194,7 +194,7 @@ def main():
             request, response = entry.request, entry.response
             entries.append({
                 "page": page.page_id,
-                "startTime": entry.startTime.isoformat() if entry.startTime else None,
+                "startTime": entry.startTime.isoformat(timespec="milliseconds") if entry.startTime else None,
                 "time": entry.time,
                 "timings": entry.timings,
                 "method": request.method,
