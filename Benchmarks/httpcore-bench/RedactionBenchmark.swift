@@ -88,7 +88,7 @@ struct RedactionBenchmark {
         func curl(_ label: String, _ body: @escaping @autoclosure () -> Data) -> Case {
             Case(label: label) {
                 let body = body()
-                let request = HTTPEvent.Request(
+                let request = HTTPEvent.ExposedRequest(
                     method: .post, url: "https://api.example.com/upload?token=[REDACTED]",
                     headers: ["Content-Type": "application/octet-stream", "X-Note": "it's"], body: body
                 )

@@ -157,7 +157,7 @@ extension HARExchange {
     }
 
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
-    private func contentJSON(_ response: HTTPEvent.Response, size: Int) -> JSONValue {
+    private func contentJSON(_ response: HTTPEvent.ExposedResponse, size: Int) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("size", .integer(size)), ("mimeType", .string(response.headers["Content-Type"] ?? ""))]
         let body = response.body.map { Self.text(of: $0, isTruncated: response.isBodyTruncated) }
         members.append(("text", .string(body?.text ?? "")))

@@ -11,14 +11,14 @@ struct HARExchange: Sendable {
     let attempt: Int
     let correlationID: String?
     /// The request that got the final status (after redirects, the last one sent).
-    let request: HTTPEvent.Request
+    let request: HTTPEvent.ExposedRequest
     /// The request the exchange started with, when redirects led elsewhere.
-    let originalRequest: HTTPEvent.Request?
+    let originalRequest: HTTPEvent.ExposedRequest?
     /// How the transport reached the response, when it followed redirects.
     let redirection: HTTPRedirection?
     /// The size of the body sent, whatever the policy captured.
     let requestBodyByteCount: Int
-    let response: HTTPEvent.Response?
+    let response: HTTPEvent.ExposedResponse?
     /// The size of the body received; `nil` without a response.
     let responseBodyByteCount: Int?
     let error: HTTPError?
@@ -62,9 +62,9 @@ struct HARExchange: Sendable {
         correlationID = event.correlationID
         request = event.finalRequest
         redirection = event.response?.redirection
-        originalRequest = redirection == nil ? nil : event.request
+        originalRequest = redirection == nil ? nil : event.request.exposed
         requestBodyByteCount = event.finalRequestBodyByteCount
-        response = event.response
+        response = event.response?.exposed
         responseBodyByteCount = event.responseBodyByteCount
         error = event.error
         self.startedAt = startedAt

@@ -17,7 +17,12 @@ extension HTTPEvent.Request {
     /// left to curl. A body that is not UTF-8 text, or holds a NUL byte, is passed through
     /// `base64 -d`; a body that the policy cut short is sent as captured, with a comment saying
     /// so. Rendering reads each byte a bounded number of times, whatever the body holds.
-    public var curlCommand: String {
+    public var curlCommand: String { exposed.curlCommand }
+}
+
+extension HTTPEvent.ExposedRequest {
+    /// The command line of ``HTTPEvent/Request/curlCommand``, for these fields.
+    package var curlCommand: String {
         var words = ["curl", "-g"]
         switch method {
         case .get where body == nil: break

@@ -50,8 +50,8 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertEqual(record.exposedFields, ["url", "headers", "metadata"])
         XCTAssertEqual(terminal.responseHeaders?["Set-Cookie"], "[REDACTED]")
         XCTAssertEqual(terminal.responseRecord?.exposedFields, ["headers"])
-        // The whole view reuses what was redacted and adds the rest, for every event.
-        XCTAssertEqual(events[0].request.url, terminal.requestURL)
+        // The whole request reuses what was redacted and adds the rest, for every event.
+        XCTAssertEqual(events[0].request.exposed.url, terminal.requestURL)
         XCTAssertEqual(record.exposedFields, ["url", "headers", "body", "metadata"])
         XCTAssertEqual(terminal.request.body.map { String(decoding: $0, as: UTF8.self) }, #"{"password":"[REDACTED]"}"#)
     }
@@ -68,6 +68,8 @@ final class HTTPEventTests: XCTestCase {
         XCTAssertEqual(terminal.statusCode, 404)
         XCTAssertEqual(terminal.responseRecord?.isExposed, false, "the status alone redacts nothing")
         XCTAssertEqual(terminal.response?.statusCode, 404)
+        XCTAssertEqual(terminal.responseRecord?.isExposed, false, "nor does the response view's status")
+        XCTAssertEqual(terminal.response?.headers, [:])
         XCTAssertEqual(terminal.responseRecord?.isExposed, true)
         XCTAssertNil(kept.withLock { $0 }.first?.statusCode, "no status before a response")
     }

@@ -52,6 +52,7 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
         XCTAssertFalse(started.requestRecord === created.requestRecord, "the attempt's request is not the caller's")
         XCTAssertEqual(created.request.url, "https://api.example.com/v1/items?token=[REDACTED]")
         XCTAssertEqual(created.request.body.map { String(decoding: $0, as: UTF8.self) }, #"{"password":"[REDACTED]"}"#)
+        XCTAssertEqual(created.request.metadata, ["route": "/v1/items"])
 
         XCTAssertEqual(started.requestRecord.exposedFields, ["url", "body", "metadata"], "redacted with the created event's, not again")
         XCTAssertEqual(started.request.url, created.request.url)

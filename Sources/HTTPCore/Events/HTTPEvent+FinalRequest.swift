@@ -1,14 +1,14 @@
 extension HTTPEvent {
     /// How the transport reached the response when it followed redirects; `nil` when it
     /// followed none, or before a response. Reading it redacts nothing.
-    public var redirection: HTTPRedirection? { responseRecord?.response.redirection }
+    package var redirection: HTTPRedirection? { responseRecord?.response.redirection }
 
     /// The request that got the event's status, as outputs show it: with the header fields
     /// the transport added (``HTTPResponse/addedRequestHeaders``) after its own, and after
     /// redirects (``redirection``) with the final request's method and URL, and the body only
     /// when that request carried it again; otherwise it is ``request``.
-    package var finalRequest: Request {
-        var request = request
+    package var finalRequest: ExposedRequest {
+        var request = requestRecord.exposed
         guard let responseRecord else { return request }
         for field in responseRecord.exposedAddedRequestHeaders where !request.headers.contains(field.name) {
             request.headers.add(name: field.name, value: field.value)
@@ -31,11 +31,11 @@ extension HTTPEvent {
 
     /// The method of the request that got the event's status: the final request's after
     /// redirects, otherwise ``method``. Reading it redacts nothing.
-    public var finalMethod: HTTPMethod { redirection?.method ?? method }
+    package var finalMethod: HTTPMethod { redirection?.method ?? method }
 
     /// The redacted URL of the request that got the event's status: the response's after
     /// redirects, otherwise ``requestURL``. Reading it redacts that URL alone.
-    public var finalURL: String {
+    package var finalURL: String {
         guard redirection != nil, let responseRecord else { return requestURL }
         return responseRecord.exposedURL
     }
@@ -43,7 +43,7 @@ extension HTTPEvent {
     /// The route of a redirected exchange, for a line of text (see
     /// ``HTTPRedirection/route(from:_:to:)``); `nil` when no redirect was followed. Reading
     /// it redacts the two URLs alone.
-    public var redirectRoute: String? {
+    package var redirectRoute: String? {
         guard let redirection else { return nil }
         return redirection.route(from: method.rawValue, requestURL, to: finalURL)
     }

@@ -13,7 +13,7 @@ extension HTTPEvent {
     ///
     /// Reading it redacts nothing but a failure's transport message, which ``error`` scrubs
     /// once, on first read.
-    public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+    package enum Outcome: Sendable, Hashable, CustomStringConvertible {
         /// A response ended it, whatever its status: the exchange's (``Name/requestSucceeded``)
         /// or a replaced attempt's (``Name/requestRetried``).
         case response(statusCode: Int)
@@ -27,7 +27,7 @@ extension HTTPEvent {
         /// The outcome as the console and log lines show it: `200`, `failed: timed out`,
         /// `cancelled`; a status that came before a failure or a cancellation comes first,
         /// `200, then failed: …`, `200, then cancelled`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .response(let statusCode): "\(statusCode)"
             case .failed(let error, let statusCode): "\(statusCode.map { "\($0), then " } ?? "")failed: \(error)"
@@ -37,7 +37,7 @@ extension HTTPEvent {
     }
 
     /// The outcome of a terminal or retried event; `nil` for the other events.
-    public var outcome: Outcome? {
+    package var outcome: Outcome? {
         switch name {
         case .requestSucceeded:
             statusCode.map { .response(statusCode: $0) }

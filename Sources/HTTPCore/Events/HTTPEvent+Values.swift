@@ -124,10 +124,3 @@ extension HTTPEvent {
         (end, end.timeIntervalSince(start) * 1000)
     }
 }
-
-extension HTTPEvent.Request {
-    /// A request as given, for this package's benchmarks; events make theirs from records.
-    package init(method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: Data? = nil, isBodyTruncated: Bool = false) {
-        self.init(id: HTTPRequest.ID(rawValue: 0), method: method, url: url, headers: headers, body: body, isBodyTruncated: isBodyTruncated)
-    }
-}

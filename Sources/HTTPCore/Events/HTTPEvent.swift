@@ -119,44 +119,6 @@ public struct HTTPEvent: Sendable {
         public var description: String { rawValue }
     }
 
-    /// A request as the policy exposes it.
-    public struct Request: Sendable, Hashable {
-        /// The request's identifier.
-        public var id: HTTPRequest.ID
-        /// The method.
-        public var method: HTTPMethod
-        /// The URL, redacted: no userinfo, sensitive query values masked.
-        public var url: String
-        /// The headers, redacted, including a correlation header the client added.
-        public var headers: HTTPHeaders
-        /// The captured body, redacted and capped; `nil` when omitted by the policy or empty.
-        public var body: Data?
-        /// Whether ``body`` was cut at the policy's cap.
-        public var isBodyTruncated: Bool
-        /// The request's ``HTTPRequest/metadata``, redacted like headers.
-        public var metadata: [String: String] = [:]
-    }
-
-    /// A response as the policy exposes it.
-    public struct Response: Sendable, Hashable {
-        /// The numeric status code.
-        public var statusCode: Int
-        /// The headers, redacted.
-        public var headers: HTTPHeaders
-        /// The captured body, redacted and capped; `nil` when omitted by the policy or empty.
-        public var body: Data?
-        /// Whether ``body`` was cut at the policy's cap.
-        public var isBodyTruncated: Bool
-        /// The final URL after redirects, redacted.
-        public var url: String
-        /// How the transport reached this response when it followed redirects: the final
-        /// request's method, whether it carried the body, the redirect statuses.
-        public var redirection: HTTPRedirection?
-
-        /// The status and its class.
-        public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
-    }
-
     /// The lifecycle step.
     public var name: Name { storage.name }
     /// The wall-clock time at which the event was emitted.
@@ -170,27 +132,27 @@ public struct HTTPEvent: Sendable {
     /// When the attempt was handed to the transport (on `started`, `received` and `retried`),
     /// or when the exchange started (on terminal events; with middlewares, before the first
     /// of them ran); `nil` on `created`.
-    public var startedAt: Date? { storage.startedAt }
+    package var startedAt: Date? { storage.startedAt }
     /// The wall-clock time at which the exchange (terminal events) or the attempt
     /// (``Name/requestRetried``) ended; `nil` on the others.
-    public var endedAt: Date? { storage.endedAt }
+    package var endedAt: Date? { storage.endedAt }
     /// Milliseconds from ``startedAt`` to ``endedAt`` on a monotonic clock: the whole
     /// exchange on terminal events, retries and waits included; the attempt on
     /// ``Name/requestRetried``; `nil` on the others.
-    public var durationMilliseconds: Double? { storage.durationMilliseconds }
+    package var durationMilliseconds: Double? { storage.durationMilliseconds }
 
     /// When the attempt this event describes (``attempt``) was handed to the transport: set
     /// on `started`, `received` and `retried`, and on terminal events when the exchange made
     /// an attempt (the last one's); `nil` on `created` and when a middleware answered
     /// without an attempt.
-    public var attemptStartedAt: Date? { attemptTiming?.startedAt }
+    package var attemptStartedAt: Date? { attemptTiming?.startedAt }
     /// When that attempt ended (its response arrived, or it failed): set on `received`,
     /// `retried` and terminal events when the exchange made an attempt. It is
     /// ``attemptStartedAt`` plus ``attemptDurationMilliseconds``, so the two clocks agree.
-    public var attemptEndedAt: Date? { attemptTiming?.ended?.date }
+    package var attemptEndedAt: Date? { attemptTiming?.ended?.date }
     /// Milliseconds from ``attemptStartedAt`` to ``attemptEndedAt`` on a monotonic clock: the
     /// transport's share of the exchange, with none of the time middlewares spent around it.
-    public var attemptDurationMilliseconds: Double? { attemptTiming?.ended?.durationMilliseconds }
+    package var attemptDurationMilliseconds: Double? { attemptTiming?.ended?.durationMilliseconds }
 
     /// When an attempt started and, once it ended, its end.
     struct AttemptTiming: Sendable {
@@ -204,7 +166,7 @@ public struct HTTPEvent: Sendable {
     /// `.cancelled` on ``Name/requestCancelled``), and on ``Name/requestRetried`` when the
     /// attempt had no response. A transport message is scrubbed by the policy's redactor
     /// (``/HTTPCoreRedaction/Redactor/redactedText(_:)``) when first read.
-    public var error: HTTPError? { errorRecord?.exposed }
+    package var error: HTTPError? { errorRecord?.exposed }
 
     var errorRecord: ErrorRecord? { storage.errorRecord }
 
@@ -222,45 +184,45 @@ public struct HTTPEvent: Sendable {
     /// The header a caller-set ``correlationID`` came from, so that a sink with a redactor of
     /// its own masks the id as it masks that header; `nil` when the client generated the id
     /// (a fresh UUID, no secret) or there is none.
-    public var correlationHeaderName: String? {
+    package var correlationHeaderName: String? {
         requestRecord.correlation.flatMap { $0.isGenerated ? nil : $0.headerName }
     }
     /// The request, as the policy exposes it: as the caller built it on
     /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
-    public var request: Request { requestRecord.exposed }
+    public var request: Request { Request(record: requestRecord) }
     /// The request's ``HTTPRequest/metadata`` as the policy exposes it (redacted like headers).
     /// Reading it redacts the metadata alone.
-    public var metadata: [String: String] { requestRecord.exposedMetadata }
+    package var metadata: [String: String] { requestRecord.exposedMetadata }
     /// The request URL as the policy exposes it (``request``'s `url`). Reading it redacts the
     /// URL alone, not the headers or the body.
-    public var requestURL: String { requestRecord.exposedURL }
+    package var requestURL: String { requestRecord.exposedURL }
     /// The request headers as the policy exposes them (``request``'s `headers`). Reading them
     /// redacts the headers alone.
-    public var requestHeaders: HTTPHeaders { requestRecord.exposedHeaders }
+    package var requestHeaders: HTTPHeaders { requestRecord.exposedHeaders }
     /// The response headers as the policy exposes them (``response``'s `headers`), once a
     /// response arrived. Reading them redacts the headers alone.
-    public var responseHeaders: HTTPHeaders? { responseRecord?.exposedHeaders }
+    package var responseHeaders: HTTPHeaders? { responseRecord?.exposedHeaders }
     /// The response, as the policy exposes it, once one arrived.
-    public var response: Response? { responseRecord?.exposed }
+    package var response: Response? { responseRecord.map(Response.init(record:)) }
     /// The response's status code, once one arrived. Unlike ``response``, reading it redacts
     /// nothing, so an observer that needs only the status pays for nothing else.
-    public var statusCode: Int? { responseRecord?.response.statusCode }
+    package var statusCode: Int? { responseRecord?.response.statusCode }
     /// The size of the request body actually sent, in bytes.
     ///
     /// For a streamed body, the bytes the transport took: on the terminal event of a
     /// streaming exchange, all of them; on its `started` event, 0.
-    public var requestBodyByteCount: Int { requestRecord.bodyByteCount }
+    package var requestBodyByteCount: Int { requestRecord.bodyByteCount }
     /// The size of the response body received, in bytes; `nil` before a response arrived.
     ///
     /// For a streamed body, the bytes received when the event was emitted: 0 on `received`
     /// (the head), all of them on the terminal event, as many as arrived before a failure.
-    public var responseBodyByteCount: Int? { responseRecord?.bodyByteCount }
+    package var responseBodyByteCount: Int? { responseRecord?.bodyByteCount }
     /// Whether the exchange was made with ``HTTPClient/send(_:body:receive:isolation:)``, its
     /// bodies streamed: the terminal event then carries what really went through.
-    public var isStreamed: Bool { requestRecord.isStreamed }
+    package var isStreamed: Bool { requestRecord.isStreamed }
     /// The streamed message this ``Name/responseMessage`` event carries, redacted when first
     /// read; `nil` on other events.
-    public var message: StreamMessage? { messageRecord?.exposed }
+    package var message: StreamMessage? { messageRecord?.exposed }
 
     /// The index of a message event's message, read without redacting its data: for the sinks'
     /// per-exchange caps, checked inline.
@@ -268,10 +230,10 @@ public struct HTTPEvent: Sendable {
     /// On the terminal event of a streaming exchange whose response carried server-sent events
     /// or JSON lines: how many arrived, emitted or not (see
     /// ``HTTPCorePolicy/StreamMessageCapture``); 0 otherwise.
-    public var streamMessageCount: Int { streamSummary?.messageCount ?? 0 }
+    package var streamMessageCount: Int { streamSummary?.messageCount ?? 0 }
     /// How many of ``streamMessageCount`` were not emitted as events: past the policy's
     /// ``HTTPCorePolicy/StreamMessageCapture/maxCount``, or all with bodies omitted.
-    public var droppedStreamMessageCount: Int { streamSummary?.droppedMessageCount ?? 0 }
+    package var droppedStreamMessageCount: Int { streamSummary?.droppedMessageCount ?? 0 }
 
     /// What a streaming exchange's messages came to.
     struct StreamSummary: Sendable {
@@ -288,21 +250,21 @@ public struct HTTPEvent: Sendable {
     // as safe to show as the redacted view, and reading it costs no redaction.
 
     /// The request's method. Reading it redacts nothing (see ``request`` for the rest).
-    public var method: HTTPMethod { requestRecord.request.method }
+    package var method: HTTPMethod { requestRecord.request.method }
     /// The request URL's scheme, lowercased (`"https"`); `nil` for a URL without one. Reading
     /// it redacts nothing.
-    public var scheme: String? { requestRecord.request.url.scheme?.lowercased() }
+    package var scheme: String? { requestRecord.request.url.scheme?.lowercased() }
     /// The request URL's host, as Foundation's `URL.host` reads it: never the userinfo, which
     /// the redactor removes, so a user name or password in the URL does not show here either;
     /// `nil` for a URL without one. Reading it redacts nothing; the URL is parsed on the first
     /// read, once for all the events of an exchange whose middlewares keep its URL.
-    public var host: String? { requestRecord.host }
+    package var host: String? { requestRecord.host }
     /// The request URL's port: the explicit one, else 80 for `http` and `ws` and 443 for
     /// `https` and `wss`; `nil` for other schemes without one. Reading it redacts nothing.
-    public var port: Int? { requestRecord.request.url.effectivePort }
+    package var port: Int? { requestRecord.request.url.effectivePort }
     /// The ``HTTPError/typeName`` of ``error`` (`"timeout"`, `"cannot_connect"`, ...),
     /// without scrubbing the error's message; `nil` when ``error`` is `nil`.
-    public var errorTypeName: String? { errorRecord?.error.typeName }
+    package var errorTypeName: String? { errorRecord?.error.typeName }
 
     /// The redactor that made ``request``, ``response`` and ``error`` what they are.
     package var redactor: Redactor { requestRecord.policy.redactor }

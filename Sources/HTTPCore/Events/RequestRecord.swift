@@ -274,9 +274,9 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// Every field, redacted.
-    var exposed: HTTPEvent.Request {
+    var exposed: HTTPEvent.ExposedRequest {
         let body = exposedBody
-        return HTTPEvent.Request(
+        return HTTPEvent.ExposedRequest(
             id: request.id,
             method: request.method,
             url: exposedURL,

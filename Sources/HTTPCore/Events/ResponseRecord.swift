@@ -74,9 +74,9 @@ final class ResponseRecord: @unchecked Sendable {
     }
 
     /// Every field, redacted.
-    var exposed: HTTPEvent.Response {
+    var exposed: HTTPEvent.ExposedResponse {
         let body = exposedBody
-        return HTTPEvent.Response(
+        return HTTPEvent.ExposedResponse(
             statusCode: response.statusCode,
             headers: exposedHeaders,
             body: body.body,

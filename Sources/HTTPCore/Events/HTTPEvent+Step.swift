@@ -1,0 +1,129 @@
+import Foundation
+
+extension HTTPEvent {
+    /// What happened at this step of the exchange, with exactly what the step carries.
+    ///
+    /// ```swift
+    /// switch event.step {
+    /// case .succeeded(let response, let exchange):
+    ///     print(event.request.method, response.statusCode, exchange.durationMilliseconds)
+    /// case .failed(let error, _, _):
+    ///     print(event.request.method, "failed:", error.code)
+    /// case .created, .started, .received, .message, .retried, .cancelled:
+    ///     break
+    /// }
+    /// ```
+    ///
+    /// Each case is one of the names (``Name``): an observer that handles a few names reads
+    /// their payloads here, and one that counts names needs only ``name``. Its responses and
+    /// messages are views redacted field by field on first read, as ``request`` is.
+    public enum Step: Sendable {
+        /// ``Name/requestCreated``: the client accepted the request, before any middleware ran.
+        case created
+        /// ``Name/requestStarted``: an attempt was handed to the transport (also emitted, once,
+        /// for a request cancelled before its first attempt).
+        case started(Attempt)
+        /// ``Name/responseReceived``: a complete response arrived, or, for a streaming
+        /// exchange, its head; the attempt ended when it arrived.
+        case received(Response, Attempt)
+        /// ``Name/responseMessage``: one server-sent event or JSON line of a streamed response.
+        case message(StreamMessage, Attempt)
+        /// ``Name/requestRetried``: the attempt ended with a response or an error, and another
+        /// attempt follows.
+        case retried(Result<Response, HTTPError>, Attempt)
+        /// ``Name/requestSucceeded``: terminal; a complete response, whatever its status.
+        case succeeded(Response, Exchange)
+        /// ``Name/requestFailed``: terminal; no complete response. A body that failed after
+        /// its head carries that head's response.
+        case failed(HTTPError, Response?, Exchange)
+        /// ``Name/requestCancelled``: terminal; the exchange was cancelled, after its head
+        /// arrived when it carries a response.
+        case cancelled(Response?, Exchange)
+    }
+
+    /// One attempt: one time the request was handed to the transport.
+    public struct Attempt: Sendable, Hashable {
+        /// The attempt's number: 1 for the first, 2 for the first retry, and so on.
+        public var number: Int
+        /// When it was handed to the transport.
+        public var startedAt: Date
+        /// When it ended (its response head arrived, or it failed); `nil` while it runs, on
+        /// ``Step/started(_:)`` and ``Step/message(_:_:)``. It is ``startedAt`` plus
+        /// ``durationMilliseconds``, so the two clocks agree.
+        public var endedAt: Date?
+        /// Milliseconds from ``startedAt`` to ``endedAt`` on a monotonic clock: the transport's
+        /// share of the exchange, with none of the time middlewares spent around it; `nil`
+        /// while it runs.
+        public var durationMilliseconds: Double?
+    }
+
+    /// A whole exchange, as its terminal event sums it up.
+    public struct Exchange: Sendable, Hashable {
+        /// When the exchange started: before the first middleware ran.
+        public var startedAt: Date
+        /// When it ended.
+        public var endedAt: Date
+        /// Milliseconds from ``startedAt`` to ``endedAt`` on a monotonic clock, retries and
+        /// waits included.
+        public var durationMilliseconds: Double
+        /// Its last attempt; `nil` when a middleware answered without one.
+        public var lastAttempt: Attempt?
+        /// For a streamed response of server-sent events or JSON lines: how many messages
+        /// arrived, emitted as events or not; 0 otherwise.
+        public var streamMessageCount: Int
+        /// How many of ``streamMessageCount`` were not emitted as events: past the policy's
+        /// ``HTTPCorePolicy/StreamMessageCapture/maxCount``, or all when bodies are omitted.
+        public var droppedStreamMessageCount: Int
+    }
+
+    /// What this step carries (see ``Step``).
+    public var step: Step {
+        switch name {
+        case .requestStarted:
+            .started(currentAttempt)
+        case .responseReceived:
+            if let response { .received(response, currentAttempt) } else { .started(currentAttempt) }
+        case .responseMessage:
+            if let message { .message(message, currentAttempt) } else { .started(currentAttempt) }
+        case .requestRetried:
+            .retried(retriedOutcome, currentAttempt)
+        case .requestSucceeded:
+            if let response { .succeeded(response, exchange) } else { .failed(HTTPError.invalidResponse, nil, exchange) }
+        case .requestFailed:
+            .failed(error ?? HTTPError.invalidResponse, response, exchange)
+        case .requestCancelled:
+            .cancelled(response, exchange)
+        default:
+            .created
+        }
+    }
+
+    /// What a retried attempt ended with: its error, else its response. The client gives
+    /// every retried event one of the two.
+    private var retriedOutcome: Result<Response, HTTPError> {
+        if let error { return .failure(error) }
+        if let response { return .success(response) }
+        return .failure(HTTPError.invalidResponse)
+    }
+
+    /// The attempt this event describes, with its end when it has one.
+    private var currentAttempt: Attempt {
+        let timing = attemptTiming
+        return Attempt(
+            number: attempt, startedAt: timing?.startedAt ?? startedAt ?? timestamp, endedAt: timing?.ended?.date,
+            durationMilliseconds: timing?.ended?.durationMilliseconds
+        )
+    }
+
+    /// The exchange a terminal event ends.
+    private var exchange: Exchange {
+        let start = startedAt ?? timestamp
+        let lastAttempt = attemptTiming.map {
+            Attempt(number: attempt, startedAt: $0.startedAt, endedAt: $0.ended?.date, durationMilliseconds: $0.ended?.durationMilliseconds)
+        }
+        return Exchange(
+            startedAt: start, endedAt: endedAt ?? timestamp, durationMilliseconds: durationMilliseconds ?? 0, lastAttempt: lastAttempt,
+            streamMessageCount: streamMessageCount, droppedStreamMessageCount: droppedStreamMessageCount
+        )
+    }
+}
