@@ -61,33 +61,35 @@ let package = Package(
             path: "Tests/HTTPCoreTestPeers"
         ),
         .target(name: "HTTPCoreTestEnd", dependencies: ["HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestEnd"),
-        .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
+        // The examples' stand-ins for your API and the dev-see app; the examples themselves use only
+        // versioned products.
+        .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "DevSeeServer", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
         .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
             name: "quickstart",
             dependencies: [
-                "HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCoreLoopback", "ExampleSupport",
+                "HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "ExampleSupport",
             ],
             path: "Examples/quickstart"
         ),
         .executableTarget(
             name: "custom-transport",
-            dependencies: ["HTTPCore", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer"],
+            dependencies: ["HTTPCore", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
             path: "Examples/custom-transport"
         ),
         .executableTarget(
             name: "server-worker",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreLoopback", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "ExampleSupport"],
             path: "Examples/server-worker"
         ),
         .executableTarget(
             name: "event-dispatcher",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "DevSeeServer", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
             path: "Examples/event-dispatcher"
         ),
         .executableTarget(
             name: "streaming",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreLoopback", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "ExampleSupport"],
             path: "Examples/streaming"
         ),
         .executableTarget(

@@ -30,7 +30,7 @@ public enum DemoAPI {
     public static let eventPause: TimeInterval = 0.2
 
     /// Starts the demo API on an ephemeral loopback port.
-    public static func start() throws -> LoopbackHTTPServer {
+    public static func start() throws -> DemoServer {
         let server = try LoopbackHTTPServer()
         server.route("GET", "/users/42") { _ in
             .json(#"{"id":42,"name":"Roy Kent","email":"roy@example.com","team":"AFC Richmond"}"#)
@@ -62,7 +62,7 @@ public enum DemoAPI {
         server.route("GET", "/flaky") { request in
             flaky.withLock { $0.answer(request.headers["traceparent"]) }
         }
-        return server
+        return DemoServer(server)
     }
 
     /// The `mib` parameter of a query such as `mib=512`, when it is a count from 0 to 1,048,576.

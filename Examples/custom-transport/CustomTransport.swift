@@ -1,8 +1,8 @@
 import DevSeeObserver
 import Foundation
+import ExampleSupport
 import HTTPCore
 import HTTPCoreConsole
-import DevSeeServer
 
 /// A complete transport adapter: it replays recorded responses, in the chunks they were
 /// recorded in. It implements the one method of `HTTPTransport` and writes no event code,
@@ -61,7 +61,7 @@ struct CustomTransportExample {
 
     /// Runs the example against an in-process dev-see receiver; returns the exit status.
     static func run(print: @escaping @Sendable (String) -> Void) async -> Int32 {
-        guard let receiver = try? DevSeeReceiver() else {
+        guard let receiver = try? DemoDevSee() else {
             print("custom-transport: could not start the local dev-see receiver")
             return 1
         }
@@ -91,7 +91,7 @@ struct CustomTransportExample {
 
         await dispatcher.flush()
         await logger.flush()
-        print("dev-see receiver stored \(receiver.storedLogs.count) logs, without a line of event code in the adapter")
+        print("dev-see receiver stored \(receiver.storedLogCount) logs, without a line of event code in the adapter")
         await logger.shutdown()
         return 0
     }

@@ -3,7 +3,6 @@ import Foundation
 import HTTPCore
 import HTTPCoreConsole
 import HTTPCoreURLSession
-import DevSeeServer
 import ExampleSupport
 
 /// Counts completed exchanges by status class.
@@ -12,15 +11,19 @@ final class StatusKindCounter: HTTPObserver, @unchecked Sendable {   // safe: `c
     private var counts: [String: Int] = [:]
 
     func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal else { return }
         let key: String
-        // The status code alone, unlike `event.response`, costs no redaction of headers or body.
-        switch event.statusCode.map({ HTTPResponse.Status(code: $0).kind }) {
-        case .successful?: key = "2xx"
-        case .clientError?: key = "4xx"
-        case .serverError?: key = "5xx"
-        case .informational?, .redirection?, .invalid?: key = "other"
-        case nil: key = event.name == .requestCancelled ? "cancelled" : "failed"
+        switch event.step {
+        case .succeeded(let response, _):
+            // The status code alone costs no redaction of headers or body.
+            switch response.status.kind {
+            case .successful: key = "2xx"
+            case .clientError: key = "4xx"
+            case .serverError: key = "5xx"
+            case .informational, .redirection, .invalid: key = "other"
+            }
+        case .failed: key = "failed"
+        case .cancelled: key = "cancelled"
+        case .created, .started, .received, .message, .retried: return
         }
         lock.lock()
         counts[key, default: 0] += 1
@@ -65,7 +68,7 @@ struct EventDispatcherExample {
 
     /// Runs the example; returns the exit status. `print` receives every output line.
     static func run(print: @escaping @Sendable (String) -> Void) async -> Int32 {
-        guard let api = try? DemoAPI.start(), let receiver = try? DevSeeReceiver() else {
+        guard let api = try? DemoAPI.start(), let receiver = try? DemoDevSee() else {
             print("event-dispatcher: could not start the loopback servers")
             return 1
         }
@@ -108,7 +111,7 @@ struct EventDispatcherExample {
         await logger.flush()
         print("status kinds over both rounds: \(counter.summaryLine)")
         print("the observer subscribed after /slow started saw \(late.summary.values.reduce(0, +)) exchanges end")
-        print("dev-see receiver stored \(receiver.storedLogs.count) logs")
+        print("dev-see receiver stored \(receiver.storedLogCount) logs")
         await logger.shutdown()
         return 0
     }

@@ -5,7 +5,6 @@ import HTTPCoreConsole
 import HTTPCoreHAR
 import HTTPCoreURLSession
 import ExampleSupport
-import HTTPCoreLoopback
 
 /// `swift run quickstart`: realistic calls through `URLSessionClient`, printed as redacted
 /// lines, shipped to dev-see, and optionally written to a HAR file.
@@ -144,7 +143,7 @@ struct Quickstart {
     }
 
     /// The demo calls; each prints one line through the console observer.
-    static func callDemoAPI(_ api: LoopbackHTTPServer, with client: URLSessionClient) async {
+    static func callDemoAPI(_ api: DemoServer, with client: URLSessionClient) async {
         let json: HTTPHeaders = ["Accept": "application/json", "Authorization": "Bearer demo-access-token"]
         _ = try? await client.send(HTTPRequest(url: api.url("/users/42"), headers: json))
         _ = try? await client.send(HTTPRequest(

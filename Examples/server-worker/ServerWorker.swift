@@ -4,7 +4,6 @@ import Foundation
 import HTTPCore
 import HTTPCoreURLSession
 import ExampleSupport
-import HTTPCoreLoopback
 
 /// Latency, outcome by status class, and retry counters, fed by lifecycle events.
 final class MetricsObserver: HTTPObserver {
@@ -22,16 +21,22 @@ final class MetricsObserver: HTTPObserver {
     private let snapshot = Protected(Snapshot())
 
     func handle(_ event: HTTPEvent) {
-        if event.name == .requestRetried { snapshot.update { $0.retried += 1 } }
-        guard event.name.isTerminal else { return }
-        let statusClass = event.statusCode.map { HTTPResponse.Status.Kind(code: $0).label }  // reading the status redacts nothing
         snapshot.update { metrics in
-            switch (event.name, statusClass) {
-            case (.requestSucceeded, let statusClass?): metrics.responsesByClass[statusClass, default: 0] += 1
-            case (.requestCancelled, _): metrics.cancelled += 1
-            default: metrics.failed += 1
+            switch event.step {
+            case .retried:
+                metrics.retried += 1
+            case .succeeded(let response, let exchange):  // the status and the times redact nothing
+                metrics.responsesByClass[response.status.kind.label, default: 0] += 1
+                metrics.totalMilliseconds += exchange.durationMilliseconds
+            case .failed(_, _, let exchange):
+                metrics.failed += 1
+                metrics.totalMilliseconds += exchange.durationMilliseconds
+            case .cancelled(_, let exchange):
+                metrics.cancelled += 1
+                metrics.totalMilliseconds += exchange.durationMilliseconds
+            case .created, .started, .received, .message:
+                break
             }
-            metrics.totalMilliseconds += event.durationMilliseconds ?? 0
         }
     }
 
@@ -214,7 +219,7 @@ struct ServerWorker {
 
     /// `count` concurrent requests: most succeed, one in six is retried once, some hit their
     /// deadline, some are cancelled.
-    static func fanOut(_ count: Int, client: URLSessionClient, api: LoopbackHTTPServer) async {
+    static func fanOut(_ count: Int, client: URLSessionClient, api: DemoServer) async {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 let path = ["/users/42", "/users/42", "/missing", "/broken", "/slow", "/flaky"][index % 6]

@@ -6,7 +6,6 @@ import ExampleSupport
 import Foundation
 import HTTPCore
 import HTTPCoreHAR
-import HTTPCoreLoopback
 import HTTPCoreURLSession
 
 /// `swift run streaming`: a streamed download or a server-sent event stream from the loopback
@@ -123,7 +122,7 @@ struct StreamingExample {
 
     /// Streams `mebibytes` MiB, counting them as they pass, and prints the rate and peak memory.
     static func download(
-        _ mebibytes: Int, from api: LoopbackHTTPServer, with client: URLSessionClient, print: @Sendable (String) -> Void
+        _ mebibytes: Int, from api: DemoServer, with client: URLSessionClient, print: @Sendable (String) -> Void
     ) async throws {
         let started = ContinuousClock.now
         let request = HTTPRequest(url: api.url("/download?mib=\(mebibytes)"), timeout: 3_600)
@@ -142,7 +141,7 @@ struct StreamingExample {
     }
 
     /// Prints each server-sent event of `/events` with the seconds since the request, as it arrives.
-    static func printEvents(from api: LoopbackHTTPServer, with client: URLSessionClient, print: @Sendable (String) -> Void) async throws {
+    static func printEvents(from api: DemoServer, with client: URLSessionClient, print: @Sendable (String) -> Void) async throws {
         let started = ContinuousClock.now
         try await client.send(HTTPRequest(url: api.url("/events"), timeout: 60)) { _, body in
             var pending = ""

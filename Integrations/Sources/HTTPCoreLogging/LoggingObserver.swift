@@ -63,53 +63,98 @@ public struct LoggingObserver: HTTPObserver {
     ///
     /// Nothing is read, redacted or built for an event whose level the logger does not log.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal || event.name == .requestRetried else { return }
-        let level = level(of: event)
+        guard let end = End(event.step) else { return }
+        let level = level(of: end)
         guard logger.logLevel <= level else { return }
         // The URL and metadata are the only redacted parts read: headers and bodies never are.
         // After redirects, the request that got the status: its method and URL.
-        let url = event.finalURL
+        let request = event.request
+        let redirection = end.response?.redirection
+        let url = redirection == nil ? request.url : end.response?.url ?? request.url
         var metadata: Logger.Metadata = [
             "http.request.id": "\(event.requestID)",
-            "http.request.method": "\(event.finalMethod.rawValue)",
+            "http.request.method": "\((redirection?.method ?? request.method).rawValue)",
             "url.full": "\(url)",
         ]
-        if let redirection = event.redirection {
-            metadata["http.redirected_from"] = "\(event.method.rawValue) \(event.requestURL)"
+        var route = "\(request.method.rawValue) \(url)"
+        if let redirection {
+            metadata["http.redirected_from"] = "\(request.method.rawValue) \(request.url)"
             metadata["http.redirect_statuses"] = .array(redirection.statusCodes.map { "\($0)" })
+            route = redirection.route(from: request.method.rawValue, request.url, to: url)
         }
-        if let statusCode = event.statusCode { metadata["http.response.status_code"] = "\(statusCode)" }
-        if let errorType = event.errorTypeName { metadata["error.type"] = "\(errorType)" }
-        if let duration = event.durationMilliseconds { metadata["duration_ms"] = "\(Self.rounded(duration))" }
+        if let response = end.response { metadata["http.response.status_code"] = "\(response.statusCode)" }
+        if let errorType = end.errorType { metadata["error.type"] = "\(errorType)" }
+        metadata["duration_ms"] = "\(Self.rounded(end.durationMilliseconds))"
         if let correlationID = event.correlationID { metadata["correlation_id"] = "\(correlationID)" }
-        if event.attempt > 1 || event.name == .requestRetried { metadata["http.request.resend_count"] = "\(event.attempt - 1)" }
-        for (key, value) in event.metadata where metadata[key] == nil {
+        if event.attempt > 1 || end.isRetried { metadata["http.request.resend_count"] = "\(event.attempt - 1)" }
+        for (key, value) in request.metadata where metadata[key] == nil {
             metadata[key] = "\(value)"
         }
-        logger.log(level: level, "\(Self.line(event, url: url))", metadata: metadata)
+        logger.log(level: level, "\(Self.line(end, route: route))", metadata: metadata)
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,
     /// `-> cancelled (…)`, `-> 200, then cancelled (…)`; after redirects the route: `POST <url> → 303 → GET <url> -> 200 (…)`.
-    static func line(_ event: HTTPEvent, url: String) -> String {
-        let outcome = event.outcome.map { "\($0)" } ?? "\(event.name)"
-        let retried = event.name == .requestRetried ? ", retried" : ""
-        let duration = event.durationMilliseconds.map { " (\(rounded($0)) ms\(retried))" } ?? ""
-        let route = event.redirectRoute ?? "\(event.method.rawValue) \(url)"
-        return "\(route) -> \(outcome)\(duration)"
+    private static func line(_ end: End, route: String) -> String {
+        let retried = end.isRetried ? ", retried" : ""
+        return "\(route) -> \(end.outcome) (\(rounded(end.durationMilliseconds)) ms\(retried))"
     }
 
-    private func level(of event: HTTPEvent) -> Logger.Level {
-        if event.name == .requestRetried { return levels.retried }
-        switch event.outcome {
-        case .response(let statusCode)?:
-            switch HTTPResponse.Status.Kind(code: statusCode) {
-            case .clientError: return levels.clientError
-            case .serverError: return levels.serverError
-            default: return levels.success
+    private func level(of end: End) -> Logger.Level {
+        if end.isRetried { return levels.retried }
+        if end.isCancelled { return levels.cancelled }
+        if end.error != nil { return levels.failure }
+        switch end.response?.status.kind {
+        case .clientError?: return levels.clientError
+        case .serverError?: return levels.serverError
+        default: return levels.success
+        }
+    }
+
+    /// How a logged event ended: an exchange (terminal) or an attempt another followed.
+    private struct End {
+        var response: HTTPEvent.Response?
+        var error: HTTPError?
+        var isCancelled = false
+        var isRetried = false
+        var durationMilliseconds: Double
+
+        /// The end a terminal or retried step carries; `nil` for the other steps.
+        init?(_ step: HTTPEvent.Step) {
+            switch step {
+            case .retried(let result, let attempt):
+                switch result {
+                case .success(let response): self.response = response
+                case .failure(let error): self.error = error
+                }
+                isRetried = true
+                durationMilliseconds = attempt.durationMilliseconds ?? 0
+            case .succeeded(let response, let exchange):
+                self.response = response
+                durationMilliseconds = exchange.durationMilliseconds
+            case .failed(let error, let response, let exchange):
+                (self.error, self.response) = (error, response)
+                durationMilliseconds = exchange.durationMilliseconds
+            case .cancelled(let response, let exchange):
+                self.response = response
+                isCancelled = true
+                durationMilliseconds = exchange.durationMilliseconds
+            case .created, .started, .received, .message:
+                return nil
             }
-        case .failed?: return levels.failure
-        case .cancelled?, nil: return levels.cancelled
+        }
+
+        /// The `error.type` of a failure (`cancelled` for a cancellation).
+        var errorType: String? { isCancelled ? HTTPError.Code.cancelled.rawValue : error?.typeName }
+
+        /// `200`, `failed: timed out`, `cancelled`; a status that came before a failure or a
+        /// cancellation comes first: `200, then failed: …`, `200, then cancelled`.
+        var outcome: String {
+            let status = response.map { "\($0.statusCode)" }
+            let then = status.map { "\($0), then " } ?? ""
+            if isCancelled { return then + "cancelled" }
+            if let error { return then + "failed: \(error)" }
+            return status ?? "no response"
         }
     }
 

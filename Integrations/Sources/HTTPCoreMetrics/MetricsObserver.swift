@@ -116,31 +116,32 @@ public struct MetricsObserver: HTTPObserver {
     /// so recording metrics never redacts a URL, headers or a body; ignores other events
     /// before reading anything.
     public func handle(_ event: HTTPEvent) {
-        let isTerminal = event.name.isTerminal
-        guard isTerminal || event.name == .requestCreated else { return }
-        let method = Self.methodDimension(event.method.rawValue)
-        let server = event.host ?? ""
-        guard isTerminal else {
-            enterActiveRequests(event.requestID, destination: .init(method: method, server: server))
+        let response: HTTPEvent.Response?, errorType: String?, exchange: HTTPEvent.Exchange
+        switch event.step {
+        case .created:
+            let request = event.request
+            enterActiveRequests(event.requestID, destination: .init(method: Self.methodDimension(request.method.rawValue), server: request.host ?? ""))
             return
+        case .succeeded(let received, let ended): (response, errorType, exchange) = (received, nil, ended)
+        case .failed(let error, let received, let ended): (response, errorType, exchange) = (received, error.typeName, ended)
+        case .cancelled(let received, let ended): (response, errorType, exchange) = (received, HTTPError.Code.cancelled.rawValue, ended)
+        case .started, .received, .message, .retried: return
         }
         activeExchanges.take(for: event.requestID)?.decrement()
-        let statusCode = event.statusCode
-        let errorType = event.errorTypeName ?? statusCode.flatMap { HTTPResponse.Status.Kind(code: $0).isError ? String($0) : nil } ?? ""
+        let request = event.request
+        let status = response?.status
         let outcome = MetricsHandleCache.Outcome(
-            method: method,
-            statusClass: statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "none",
-            server: server,
-            errorType: errorType
+            method: Self.methodDimension(request.method.rawValue),
+            statusClass: status?.kind.label ?? "none",
+            server: request.host ?? "",
+            errorType: errorType ?? status.flatMap { $0.kind.isError ? String($0.code) : nil } ?? ""
         )
         let recorded = handles.recorders(for: outcome)
-        if let milliseconds = event.durationMilliseconds {
-            recorded.duration.recordNanoseconds(Int64((milliseconds * 1_000_000).rounded()))
-        }
+        recorded.duration.recordNanoseconds(Int64((exchange.durationMilliseconds * 1_000_000).rounded()))
         recorded.requests.increment()
-        recorded.requestBodySize.record(event.requestBodyByteCount)
-        if let received = event.responseBodyByteCount { recorded.responseBodySize.record(received) }
-        if let call = event.genAI { record(call, durationMilliseconds: event.durationMilliseconds) }
+        recorded.requestBodySize.record(request.bodyByteCount)
+        if let response { recorded.responseBodySize.record(response.bodyByteCount) }
+        if let call = event.genAI { record(call, durationMilliseconds: exchange.durationMilliseconds) }
     }
 
     /// Counts exchange `id` on the active-request meter of `destination`, and keeps that meter

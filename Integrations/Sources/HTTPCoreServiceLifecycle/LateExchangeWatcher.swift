@@ -47,7 +47,7 @@ final class LateExchangeWatcher: HTTPObserver, @unchecked Sendable {   // safe: 
         }
         guard isFirst else { return }
         held?.cancel()
-        let exchange = "\(event.method.rawValue) \(event.host ?? "")".trimmingCharacters(in: .whitespaces)
+        let exchange = "\(event.request.method.rawValue) \(event.request.host ?? "")".trimmingCharacters(in: .whitespaces)
         let loggers = loggers.joined(separator: " and ")
         diagnostics(HTTPDiagnostic(
             source: "HTTPObservabilityService",

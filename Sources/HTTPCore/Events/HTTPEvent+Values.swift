@@ -16,8 +16,7 @@ import Foundation
 ///
 /// Each event is what a client would emit for the same exchange: the policy redacts the
 /// request, response, error and messages the same way when they are read (`.default` unless
-/// given), and the times become ``HTTPEvent/startedAt``, ``HTTPEvent/endedAt`` and the
-/// durations. An exchange with one attempt has its attempt's times equal to its own.
+/// given), and the times become the step's ``HTTPEvent/Attempt`` and ``HTTPEvent/Exchange``. An exchange with one attempt has its attempt's times equal to its own.
 extension HTTPEvent {
     /// `http.request.created`: `request` entered the client, before any middleware ran.
     public static func requestCreated(_ request: HTTPRequest, at time: Date = Date(), policy: HTTPCorePolicy = .default) -> HTTPEvent {

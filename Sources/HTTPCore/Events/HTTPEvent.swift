@@ -18,15 +18,14 @@ import Foundation
 ///
 /// All of them carry the request's one id; ``attempt`` tells the attempts apart. A middleware
 /// that answers without calling `next` produces `created` then the terminal event, with
-/// attempt 0.
+/// attempt 0. What each step carries is ``step``: a case per name, with its payload.
 ///
-/// The request and response are redacted by the client's ``HTTPCorePolicy`` the first time
-/// they are read (by the sinks that ship or store, on their workers), field by field (``requestURL``, ``requestHeaders``,
-/// ``metadata`` and ``responseHeaders`` redact only what they return), and each result is
-/// shared by every observer and every event of the exchange. What
-/// metrics and traces need (``method``, ``scheme``, ``host``, ``port``, ``statusCode``, the
-/// byte counts, ``durationMilliseconds``, ``errorTypeName``) is read from the raw exchange
-/// without redacting anything.
+/// The request (``request``) and the responses a step carries are views, redacted by the
+/// client's ``HTTPCorePolicy`` the first time a field is read (by the sinks that ship or
+/// store, on their workers), field by field: reading a URL redacts the URL alone. Each result
+/// is shared by every observer and every event of the exchange. What metrics and traces need
+/// (the method, scheme, host and port, the status code, the byte counts, the times, the
+/// error's type) is read from the raw exchange without redacting anything.
 public struct HTTPEvent: Sendable {
     /// The name of a lifecycle step, such as `"http.request.succeeded"`.
     public struct Name: Sendable, Hashable, CustomStringConvertible {
@@ -80,12 +79,12 @@ public struct HTTPEvent: Sendable {
         /// its head (the body follows; the terminal event comes after it).
         public static let responseReceived = Name(.received)
         /// `http.response.message`: one server-sent event or JSON line of a streamed response
-        /// arrived (see ``HTTPEvent/message``); between `received` and the terminal event, at
+        /// arrived (``Step/message(_:_:)``); between `received` and the terminal event, at
         /// most ``HTTPCorePolicy/StreamMessageCapture/maxCount`` per exchange.
         public static let responseMessage = Name(.message)
         /// `http.request.succeeded`: terminal; a complete response, whatever its status.
         public static let requestSucceeded = Name(.succeeded)
-        /// `http.request.failed`: terminal; no complete response (see ``HTTPEvent/error``).
+        /// `http.request.failed`: terminal; no complete response (``Step/failed(_:_:_:)``).
         public static let requestFailed = Name(.failed)
         /// `http.request.cancelled`: terminal; the exchange was cancelled.
         public static let requestCancelled = Name(.cancelled)

@@ -70,7 +70,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// id, a feature name.
     ///
     /// The caller may set entries; middlewares may add more before calling `next`. Events
-    /// carry the metadata of the request they describe (``HTTPEvent/metadata``), and dev-see
+    /// carry the metadata of the request they describe (``HTTPEvent/Request/metadata``), and dev-see
     /// payloads show it, redacted like headers. Keep it small: a few short entries.
     public var metadata: [String: String]
     /// Whether sending the request twice has the effect of sending it once, so that a retry

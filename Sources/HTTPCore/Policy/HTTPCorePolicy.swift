@@ -29,7 +29,7 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// ``HTTPClient/send(_:body:receive:isolation:)`` are emitted one by one as
     /// ``HTTPEvent/Name/responseMessage`` events when bodies are captured
     /// (``BodyCapture/captured(maxBytes:)``); with ``BodyCapture/omitted`` none is, and the
-    /// terminal event only counts them (``HTTPEvent/streamMessageCount``).
+    /// terminal event only counts them (``HTTPEvent/Exchange/streamMessageCount``).
     public struct StreamMessageCapture: Sendable, Hashable {
         /// The most messages emitted per exchange; later ones are counted, not emitted.
         public var maxCount: Int

@@ -10,7 +10,7 @@ extension HTTPEvent {
     /// when first read by ``/HTTPCoreRedaction/Redactor/redactedStreamData(_:isTruncated:eventType:)``: data that is JSON
     /// gets the JSON body rules, other data the text rules (a note of its size at `.strict`),
     /// and an event whose `event:` name is a secret's has its data masked.
-/// Like `received`, they carry the attempt's start (``HTTPEvent/attemptStartedAt``), so a
+/// Like `received`, they carry the attempt's start (``HTTPEvent/Attempt/startedAt``), so a
 /// sink can place each message in time within the exchange.
     public struct StreamMessage: Sendable, Hashable {
         /// The framing a message came in.
@@ -38,7 +38,7 @@ extension HTTPEvent {
         public var isTruncated: Bool
         /// Milliseconds, on a monotonic clock, from the arrival of the previous message of the
         /// response to this one's (0 when they came in the same read); `nil` for the first,
-        /// whose arrival ``HTTPEvent/timestamp`` and ``HTTPEvent/attemptStartedAt`` place.
+        /// whose arrival ``HTTPEvent/timestamp`` and ``HTTPEvent/Attempt/startedAt`` place.
         public var millisecondsSincePrevious: Double?
     }
 }

@@ -75,7 +75,14 @@ func dispatcherRecordingEnds() -> (HTTPEventDispatcher, LogLines) {
     let dispatcher = HTTPEventDispatcher()
     let ends = LogLines()
     dispatcher.subscribe { event in
-        if event.name.isTerminal { ends.append((event.name.rawValue, ["bytes": "\(event.responseBodyByteCount ?? -1)"])) }
+        switch event.step {
+        case .succeeded(let response, _), .failed(_, let response?, _), .cancelled(let response?, _):
+            ends.append((event.name.rawValue, ["bytes": "\(response.bodyByteCount)"]))
+        case .failed(_, nil, _), .cancelled(nil, _):
+            ends.append((event.name.rawValue, ["bytes": "-1"]))
+        case .created, .started, .received, .message, .retried:
+            break
+        }
     }
     return (dispatcher, ends)
 }

@@ -88,8 +88,8 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(all, "firstsecond")
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.succeeded)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 11)
-        XCTAssertEqual(events.last?.isStreamed, true)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 11)
+        XCTAssertEqual(events.last?.request.isStreamed, true)
     }
 
     func testALargeBodyArrivesWholeWithItsContentLength() async throws {
@@ -107,7 +107,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(digest, LoopbackBodyPattern.digest(byteCount: size))
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.succeeded)
-        XCTAssertEqual(events.last?.responseBodyByteCount, Int(size))
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, Int(size))
     }
 
     func testAHeadResponseHasAnEmptyBodyAndTheConnectionIsReused() async throws {
@@ -136,7 +136,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(first, 10)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.cancelled)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 10)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 10)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the early stop")
         XCTAssertTrue(serverSawTheClose, "AHC closed the connection")
@@ -178,7 +178,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.cancelled)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 0)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 0)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the exchange ended")
         XCTAssertTrue(serverSawTheClose)
@@ -203,7 +203,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.cancelled)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 10)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 10)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the cancellation")
         XCTAssertTrue(serverSawTheClose)
@@ -271,7 +271,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(digest, LoopbackBodyPattern.digest(byteCount: digest.byteCount), "the bytes handed over are the first ones sent")
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
-        XCTAssertEqual(events.last?.responseBodyByteCount, Int(digest.byteCount))
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, Int(digest.byteCount))
     }
 
     func testABodyOverTheCapDeliversExactlyTheCapThenFails() async throws {
@@ -290,8 +290,8 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         )
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
-        XCTAssertEqual(events.last?.error?.code, .responseTooLarge)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 1000)
+        XCTAssertEqual(events.last?.endError?.code, .responseTooLarge)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 1000)
     }
 
     func testADeclaredLengthOverTheCapFailsBeforeAByteIsRead() async throws {
@@ -305,7 +305,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(error?.code, .responseTooLarge)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 0)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 0)
     }
 
     // MARK: Deadlines
@@ -327,8 +327,8 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(received, 10)
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), Self.failed)
-        XCTAssertEqual(events.last?.error, .timeout)
-        XCTAssertEqual(events.last?.responseBodyByteCount, 10)
+        XCTAssertEqual(events.last?.endError, .timeout)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 10)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
         XCTAssertTrue(serverSawTheClose)
@@ -429,7 +429,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertTrue(gone)
         XCTAssertEqual(server.requests.count, 0, "the server never got the whole request")
         let events = try await recorder.waitForTerminalEvents(count: 1)
-        XCTAssertEqual(events.last?.error, .timeout)
+        XCTAssertEqual(events.last?.endError, .timeout)
     }
 }
 

@@ -153,7 +153,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(server.requests.map { "\($0.method) \($0.path) \($0.bodyText)" }, ["POST /moved a=1"])
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
-        XCTAssertEqual(events.last?.error, changed)
+        XCTAssertEqual(events.last?.endError, changed)
     }
 
     func testACONNECTIsRefusedBeforeAnythingIsSent() async throws {
@@ -211,7 +211,7 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestFailed])
-        XCTAssertEqual(events.last?.error, .timeout)
+        XCTAssertEqual(events.last?.endError, .timeout)
         gate.open()
         let serverSawTheClose = try await closed.value("the route's writes after the deadline")
         XCTAssertTrue(serverSawTheClose)

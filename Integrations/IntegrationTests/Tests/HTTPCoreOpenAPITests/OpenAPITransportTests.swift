@@ -63,11 +63,11 @@ final class OpenAPITransportTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 3)
         let outcomes = events.filter(\.name.isTerminal)
         XCTAssertEqual(outcomes.map(\.name), [.requestSucceeded, .requestSucceeded, .requestSucceeded])
-        XCTAssertEqual(outcomes.map(\.statusCode), [200, 404, 201])
-        XCTAssertEqual(outcomes.map { $0.metadata[OpenAPITransport<HTTPTransportClient<AsyncHTTPClientTransport>>.operationIDKey] }, ["getOrder", "getOrder", "createOrder"])
+        XCTAssertEqual(outcomes.map(\.endResponse?.statusCode), [200, 404, 201])
+        XCTAssertEqual(outcomes.map { $0.request.metadata[OpenAPITransport<HTTPTransportClient<AsyncHTTPClientTransport>>.operationIDKey] }, ["getOrder", "getOrder", "createOrder"])
         XCTAssertEqual(outcomes[0].request.url, server.url("/api/orders/7").absoluteString + "?token=[REDACTED]")
-        XCTAssertEqual(outcomes.map(\.isStreamed), [true, true, true], "the transport streams both ways")
-        XCTAssertEqual(outcomes.map(\.responseBodyByteCount), [21, 13, 23], "each body was read to its end, the 404's too, which the generated code ignores")
+        XCTAssertEqual(outcomes.map(\.request.isStreamed), [true, true, true], "the transport streams both ways")
+        XCTAssertEqual(outcomes.map(\.endResponse?.bodyByteCount), [21, 13, 23], "each body was read to its end, the 404's too, which the generated code ignores")
     }
 
     func testAStreamedResponseArrivesAsItIsWrittenAndDroppingItCancelsTheExchange() async throws {
@@ -119,7 +119,7 @@ final class OpenAPITransportTests: XCTestCase {
 
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(events.last?.name, .requestSucceeded, "a dropped body of known, short length is drained, not cancelled")
-        XCTAssertEqual(events.last?.responseBodyByteCount, 13)
+        XCTAssertEqual(events.last?.endResponse?.bodyByteCount, 13)
     }
 
     func testTransportFailuresReachTheCallerAsHTTPErrorsInsideClientError() async throws {
