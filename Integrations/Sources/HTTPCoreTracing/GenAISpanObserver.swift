@@ -89,12 +89,16 @@ public struct GenAISpanObserver: HTTPObserver {
             if let context = ServiceContext.current { parents.keep(context, for: event.requestID) }
             return
         }
-        guard event.name.isTerminal else { return }
+        let exchange: HTTPEvent.Exchange
+        switch event.step {
+        case .succeeded(_, let ended), .failed(_, _, let ended), .cancelled(_, let ended): exchange = ended
+        case .created, .started, .received, .message, .retried: return
+        }
         let parent = parents.take(for: event.requestID)
         guard let derived = event.genAI else { return }
         let call = redactor.map(derived.redacted(by:)) ?? derived
         let tracer = tracer
-        let started = event.startedAt.map(Self.instant) ?? DefaultTracerClock.now
+        let started = Self.instant(exchange.startedAt)
         let context = parent ?? ServiceContext.current ?? .topLevel
         let span = tracer.startSpan(call.spanName, context: context, ofKind: .client, at: started)
         for attribute in call.attributes {
@@ -104,7 +108,7 @@ public struct GenAISpanObserver: HTTPObserver {
         if let errorType = call.errorType {
             span.setStatus(SpanStatus(code: .error, message: errorType))
         }
-        span.end(at: event.endedAt.map(Self.instant) ?? DefaultTracerClock.now)
+        span.end(at: Self.instant(exchange.endedAt))
     }
 
     /// The tracer's instant of `date`.

@@ -249,8 +249,8 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 2)
         XCTAssertEqual(events.map(\.name), Self.failed + Self.failed)
         let terminal = events.filter(\.name.isTerminal)
-        XCTAssertEqual(terminal.map(\.error?.code), [.connectionLost, .connectionLost])
-        XCTAssertEqual(terminal.map(\.responseBodyByteCount), [300, 300])
+        XCTAssertEqual(terminal.map(\.endError?.code), [.connectionLost, .connectionLost])
+        XCTAssertEqual(terminal.map(\.endResponse?.bodyByteCount), [300, 300])
     }
 
     /// AHC fails the request on the close without handing over the parts it had received but
@@ -373,7 +373,7 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         XCTAssertEqual(uploads.map { $0.headers["Transfer-Encoding"] }, [nil, "chunked"], "an unknown length goes chunked, as it is read")
         let events = try await recorder.waitForTerminalEvents(count: 2)
         XCTAssertEqual(events.map(\.name), Self.succeeded + Self.succeeded)
-        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.requestBodyByteCount), [size, size])
+        XCTAssertEqual(events.filter(\.name.isTerminal).map(\.request.bodyByteCount), [size, size])
     }
 
     /// The call is cancelled while the upload waits inside a producer that never ends (but
