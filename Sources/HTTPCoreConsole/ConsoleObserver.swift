@@ -18,7 +18,8 @@ import HTTPCoreDelivery
 /// log outside debugging. A `write` closure replaces all of this. What it prints is what
 /// the client's `HTTPCorePolicy` exposes: headers, URLs and bodies arrive redacted.
 ///
-/// Nothing is formatted or written on the request's task: the observer runs on the delivery
+/// Nothing is formatted or written on the request's task, and no note of what interpreters
+/// derived is made there (``handle(_:)`` rates an event by its name and status): the observer runs on the delivery
 /// engine, as a `QueuedObserver` does. ``handle(_:)`` appends the event to a buffer bounded
 /// by the configuration's `bufferLimit` and `bufferByteLimit` (what the events keep alive:
 /// their requests and captured bodies) and returns; one serial dispatch queue makes the text

@@ -43,7 +43,8 @@ final class ConsoleObserverNotesTests: XCTestCase {
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(observer { line in lines.withLock { $0.append(line) } })
         let reply = MockTransport.Reply.status(200, body: Data("fresh".utf8), headers: ["X-Cache": cache, "Age": "42"])
-        let client = HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
+        let policy = HTTPCorePolicy.debug.interpreting(CacheInterpreter())
+        let client = HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy)
         _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/catalog")!))
         await dispatcher.flush()
         return lines.withLock { $0 }.map(GenAIFixture.timesHidden)
@@ -130,7 +131,8 @@ final class ConsoleObserverNotesTests: XCTestCase {
         return (derivedByHandle, Array(lines.withLock { $0 }.dropFirst()).map(GenAIFixture.timesHidden))
     }
 
-    private static let anthropicLine = "POST https://api.anthropic.com/v1/messages -> 200 (<t>, 277 B up, \(GenAIFixture.anthropicStream.responseBody.utf8.count) B down)"
+    private static let anthropicLine = "POST https://api.anthropic.com/v1/messages -> 200"
+        + " (<t>, 277 B up, \(GenAIFixture.anthropicStream.responseBody.utf8.count) B down)"
 
     func testHandleDerivesNoGenAIFactsAndTheWriterPrintsTheLineWithThem() async throws {
         let event = try await terminalEvent(of: .anthropicStream)

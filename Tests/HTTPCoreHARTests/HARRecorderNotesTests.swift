@@ -52,7 +52,8 @@ final class HARRecorderNotesTests: XCTestCase {
         let recorder = HARRecorder()
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(recorder)
-        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter())).send(HTTPRequest(url: server.url("/catalog")))
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
+        _ = try await client.send(HTTPRequest(url: server.url("/catalog")))
         await dispatcher.flush()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("har-notes-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -79,6 +79,7 @@ final class LokiObserverNotesTests: XCTestCase {
 
     func testTheNameOfACollidingAttributeIsPrefixedByTheNotesNameInSnakeCase() {
         let note = HTTPExchangeNote(name: "edgeCache", summary: "HIT", attributes: [.init("status", .string("HIT")), .init("age", .int(42))])
-        XCTAssertEqual(LokiLineBuilder.noteFields(note, besides: ["status", "url"]).map { "\($0.key)=\($0.value)" }, ["edge_cache.status=HIT", "age=42"])
+        let fields = LokiLineBuilder.noteFields(note, besides: ["status", "url"])
+        XCTAssertEqual(fields.map { "\($0.key)=\($0.value)" }, ["edge_cache.status=HIT", "age=42"])
     }
 }
