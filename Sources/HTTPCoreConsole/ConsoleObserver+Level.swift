@@ -9,8 +9,8 @@ extension ConsoleObserver {
         case debug
         /// Every completed exchange.
         case info
-        /// Exchanges answered with 4xx or 5xx, calls whose answer reported an error under a
-        /// success status (an LLM stream that ended with the provider's error event),
+        /// Exchanges answered with 4xx or 5xx, exchanges with a note that reports a failure
+        /// under a success status (an LLM stream that ended with the provider's error event),
         /// cancelled or failed exchanges.
         case warning
         /// Failed exchanges only.

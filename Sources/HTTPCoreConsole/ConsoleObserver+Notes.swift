@@ -1,29 +1,27 @@
+import Foundation
 import HTTPCore
 
-/// What the console prints of what interpreters derived from an exchange
+/// What the console shows of what interpreters derived from an exchange
 /// (``/HTTPCore/HTTPEvent/attachments``), in one place: their notes, as the policy's redactor
 /// left them, and the answer a stream carried.
+///
+/// Making a note derives what its attachment holds (an LLM call's facts are parsed from its
+/// bodies), so notes are made once per event, by the writer on the console's queue, and
+/// passed to what renders and rates the event; ``ConsoleObserver/handle(_:)`` never makes one.
 extension ConsoleObserver {
-    /// The notes of the event's attachments.
-    private static func notes(of event: HTTPEvent) -> [HTTPExchangeNote] {
+    /// The notes of the event's attachments; none without attachments, at no cost.
+    static func notes(of event: HTTPEvent) -> [HTTPExchangeNote] {
         event.attachments.isEmpty ? [] : event.notes(redactedBy: .none)
     }
 
-    /// Whether a note reports a failure the status does not show: an LLM call whose response
-    /// carried the provider's error (a 200 stream that ended with an error event).
-    static func reportsErrorUnderSuccess(_ event: HTTPEvent) -> Bool {
-        notes(of: event).contains(where: \.reportsFailure)
-    }
-
     /// What ends an exchange's line: ` [<name>: <summary>]` for each note.
-    static func lineNote(for event: HTTPEvent) -> String {
-        notes(of: event).map { " [\($0.name): \($0.summary)]" }.joined()
+    static func lineNote(_ notes: [HTTPExchangeNote]) -> String {
+        notes.map { " [\($0.name): \($0.summary)]" }.joined()
     }
 
     /// What ends an exchange's blocks: `[<name>] <summary>` for each note, or `nil`.
-    static func blockNote(for event: HTTPEvent) -> String? {
-        let notes = notes(of: event)
-        return notes.isEmpty ? nil : notes.map { "[\($0.name)] \($0.summary)" }.joined(separator: "\n")
+    static func blockNote(_ notes: [HTTPExchangeNote]) -> String? {
+        notes.isEmpty ? nil : notes.map { "[\($0.name)] \($0.summary)" }.joined(separator: "\n")
     }
 
     /// The answer a streamed response carried, before the events it came in, as indented

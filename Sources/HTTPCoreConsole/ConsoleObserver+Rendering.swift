@@ -8,11 +8,18 @@ extension ConsoleObserver {
     /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes);
-    /// an LLM call's line ends with its summary, `[LLM: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`.
+    /// an exchange's line ends with each note of what interpreters derived, its name and
+    /// summary in brackets (an LLM call's `[genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`).
+    /// Making the notes derives what the attachments hold: call it off the request's task.
     ///
     /// - Parameter event: The event to render, as redacted as it arrived.
     /// - Returns: The line, without a line break.
     public static func line(for event: HTTPEvent) -> String {
+        line(for: event, notes: notes(of: event))
+    }
+
+    /// The line of `event`, ended by `notes`, the notes of its attachments.
+    static func line(for event: HTTPEvent, notes: [HTTPExchangeNote]) -> String {
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
         let outcome: String
@@ -28,17 +35,17 @@ extension ConsoleObserver {
         if let received = event.responseBodyByteCount { details.append("\(byteCount(received)) down") }
         if event.name.isTerminal, event.attempt > 1 { details.append("\(event.attempt) attempts") }
         let route = event.redirectRoute ?? "\(request.method) \(request.url)"
-        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(lineNote(for: event))"
+        return "\(route) -> \(outcome) (\(details.joined(separator: ", ")))\(lineNote(notes))"
     }
 
     /// The text `format` makes of `event`: an exchange's end in `.blocks` as blocks, every
-    /// other event as its line.
-    static func text(for event: HTTPEvent, format: Format, body: BodyRendering) -> String {
+    /// other event as its line; `notes` are the notes of its attachments.
+    static func text(for event: HTTPEvent, format: Format, body: BodyRendering, notes: [HTTPExchangeNote]) -> String {
         let isExchangeEnd = event.name.isTerminal || event.name == .requestRetried
-        return format == .line || !isExchangeEnd ? line(for: event) : blocks(for: event, body: body)
+        return format == .line || !isExchangeEnd ? line(for: event, notes: notes) : blocks(for: event, body: body, notes: notes)
     }
 
-    private static func blocks(for event: HTTPEvent, body: BodyRendering) -> String {
+    private static func blocks(for event: HTTPEvent, body: BodyRendering, notes: [HTTPExchangeNote]) -> String {
         // After redirects, the request shown is the one that got the status.
         let request = event.finalRequest
         var lines = event.redirectRoute.map { ["[REDIRECTED] \($0)"] } ?? []
@@ -55,7 +62,7 @@ extension ConsoleObserver {
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
         }
-        if let note = blockNote(for: event) { lines.append(note) }
+        if let note = blockNote(notes) { lines.append(note) }
         return lines.joined(separator: "\n")
     }
 

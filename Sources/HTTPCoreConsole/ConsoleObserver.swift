@@ -18,7 +18,8 @@ import HTTPCoreDelivery
 /// log outside debugging. A `write` closure replaces all of this. What it prints is what
 /// the client's `HTTPCorePolicy` exposes: headers, URLs and bodies arrive redacted.
 ///
-/// Nothing is formatted or written on the request's task: the observer runs on the delivery
+/// Nothing is formatted or written on the request's task, and no note of what interpreters
+/// derived is made there (``handle(_:)`` rates an event by its name and status): the observer runs on the delivery
 /// engine, as a `QueuedObserver` does. ``handle(_:)`` appends the event to a buffer bounded
 /// by the configuration's `bufferLimit` and `bufferByteLimit` (what the events keep alive:
 /// their requests and captured bodies) and returns; one serial dispatch queue makes the text
@@ -65,7 +66,7 @@ public struct ConsoleObserver: HTTPObserver {
         write: (@Sendable (String) -> Void)? = nil
     ) {
         self.minimumLevel = minimumLevel
-        let writer = ConsoleWriter(format: format, body: body, write: write ?? ConsoleWriter.platformOutput)
+        let writer = ConsoleWriter(minimumLevel: minimumLevel, format: format, body: body, write: write ?? ConsoleWriter.platformOutput)
         queue = QueuedObserver(writer, configuration: configuration)
     }
 
@@ -77,10 +78,17 @@ public struct ConsoleObserver: HTTPObserver {
     /// Keeps the event to be printed when its level is at least the observer's minimum: terminal and
     /// retried events by their outcome, the others only at `.debug`.
     ///
+    /// It rates the event by its name and status alone, and makes no note: a note can only
+    /// raise a success to `.warning` (``Level/warning``), which matters only to a console whose
+    /// minimum is `.warning`. That console keeps a success whose exchange carries attachments,
+    /// and its writer, which makes the notes to print them, rates it again and prints it only
+    /// when a note reports a failure.
+    ///
     /// - Parameter event: The event to print.
     public func handle(_ event: HTTPEvent) {
-        guard Self.level(of: event) >= minimumLevel else { return }
         guard event.name.isTerminal || event.name == .requestRetried || minimumLevel == .debug else { return }
+        let level = Self.outcomeLevel(of: event)
+        guard level >= minimumLevel || (level == .info && minimumLevel == .warning && !event.attachments.isEmpty) else { return }
         queue.handle(event)
     }
 
@@ -100,18 +108,35 @@ public struct ConsoleObserver: HTTPObserver {
     package var statistics: DeliveryStatistics { queue.statistics }
 
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
-    /// others `.debug`. A call whose answer reported an error under a success status (an LLM
-    /// stream that ended with the provider's error event) is a `.warning`, as an error
-    /// status is.
+    /// others `.debug`. A call whose answer reported an error under a success status (a note
+    /// that reports a failure: an LLM stream that ended with the provider's error event) is a
+    /// `.warning`, as an error status is.
+    ///
+    /// Rating a success that carries attachments makes their notes, and so derives what they
+    /// hold: call it off the request's task.
     ///
     /// - Parameter event: The event to rate.
     /// - Returns: How important the event is.
     public static func level(of event: HTTPEvent) -> Level {
+        let level = outcomeLevel(of: event)
+        guard level == .info, !event.attachments.isEmpty else { return level }
+        return Self.level(of: event, notes: notes(of: event))
+    }
+
+    /// The level of `event` whose attachments' notes are `notes`: its outcome's, raised from
+    /// `.info` to `.warning` when a note reports a failure.
+    static func level(of event: HTTPEvent, notes: [HTTPExchangeNote]) -> Level {
+        let level = outcomeLevel(of: event)
+        return level == .info && notes.contains(where: \.reportsFailure) ? .warning : level
+    }
+
+    /// The level of an event by its name and status, before its notes: a success without an
+    /// error status is `.info`, the one level a note can raise.
+    static func outcomeLevel(of event: HTTPEvent) -> Level {
         switch event.name {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
-        case .requestSucceeded:
-            HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError || reportsErrorUnderSuccess(event) ? .warning : .info
+        case .requestSucceeded: HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError ? .warning : .info
         default: .debug
         }
     }

@@ -5,16 +5,22 @@ import HTTPCore
 import os
 #endif
 
-/// What a ``ConsoleObserver``'s delivery runs on its serial queue: makes each event's text
-/// and writes it. It may block (a full pipe, a paused terminal); the queue it runs on is
+/// What a ``ConsoleObserver``'s delivery runs on its serial queue: makes each event's notes
+/// once, rates the event with them, and makes and writes its text when it is at least
+/// `minimumLevel`. It may block (a full pipe, a paused terminal); the queue it runs on is
 /// the engine's, never the request's task.
 struct ConsoleWriter: HTTPObserver {
+    /// The observer's minimum: ``ConsoleObserver/handle(_:)`` keeps, at `.warning`, a success
+    /// whose notes it did not make, and the writer drops it unless a note reports a failure.
+    let minimumLevel: ConsoleObserver.Level
     let format: ConsoleObserver.Format
     let body: ConsoleObserver.BodyRendering
     let write: @Sendable (String) -> Void
 
     func handle(_ event: HTTPEvent) {
-        write(ConsoleObserver.text(for: event, format: format, body: body))
+        let notes = ConsoleObserver.notes(of: event)
+        guard ConsoleObserver.level(of: event, notes: notes) >= minimumLevel else { return }
+        write(ConsoleObserver.text(for: event, format: format, body: body, notes: notes))
     }
 
     /// Standard error, or on Apple platforms outside a terminal the unified log.

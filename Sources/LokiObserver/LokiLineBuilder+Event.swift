@@ -13,8 +13,10 @@ extension LokiLineBuilder {
     func entry(for event: HTTPEvent) -> LokiEntry? {
         if event.name == .responseMessage { return messageEntry(for: event) }
         guard event.name.isTerminal || event.name == .requestRetried else { return nil }
-        let (level, statusClass) = Self.outcome(of: event)
         let own = OwnRedaction(event: event, redactor: redactor)
+        // Made once: a note derives what its attachment holds, and rates the line too.
+        let notes = own.notes
+        let (level, statusClass) = Self.outcome(of: event, notes: notes)
         var fields: [(key: String, value: String)] = [
             ("method", event.finalMethod.rawValue),
             ("url", own.finalURL),
@@ -45,7 +47,6 @@ extension LokiLineBuilder {
                 fields.append(("answer", UTF8Text.cut(answer.text, toBytes: Self.maximumAnswerBytes)))
             }
         }
-        let notes = own.notes
         if !notes.isEmpty {
             // The line's own keys, the error's that follow included.
             let reserved = Set(fields.map(\.key)).union(["error_type", "error"])
@@ -96,7 +97,7 @@ extension LokiLineBuilder {
     /// messages within ``LokiConfiguration/maxMessageLinesPerExchange``.
     private func messageEntry(for event: HTTPEvent) -> LokiEntry? {
         guard let message = event.message else { return nil }
-        let (_, statusClass) = Self.outcome(of: event)
+        let (_, statusClass) = Self.outcome(of: event, notes: [])
         let own = OwnRedaction(event: event, redactor: redactor)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
@@ -132,8 +133,9 @@ extension LokiLineBuilder {
         }
     }
 
-    /// A line's level and its stream's `status_class`.
-    static func outcome(of event: HTTPEvent) -> (level: LokiLevel, statusClass: String) {
+    /// A line's level and its stream's `status_class`; `notes` are the notes of the event's
+    /// attachments (a message event has none).
+    static func outcome(of event: HTTPEvent, notes: [HTTPExchangeNote]) -> (level: LokiLevel, statusClass: String) {
         switch event.name {
         case .requestCancelled:
             return (.info, "cancelled")
@@ -147,9 +149,9 @@ extension LokiLineBuilder {
         default:
             let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
-            // An LLM call whose response reported an error (a 200 stream that ended with an
-            // error event) failed as a 4xx does: at least a warning, whatever its status.
-            guard level == .info, !event.attachments.isEmpty, event.notes(redactedBy: .none).contains(where: \.reportsFailure) else {
+            // An exchange whose note reports a failure (an LLM call whose 200 stream ended with
+            // an error event) failed as a 4xx does: at least a warning, whatever its status.
+            guard level == .info, notes.contains(where: \.reportsFailure) else {
                 return (level, kind.label)
             }
             return (.warning, kind.label)
