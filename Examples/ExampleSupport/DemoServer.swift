@@ -4,7 +4,8 @@ import HTTPCoreLoopback
 /// A server an example talks to, standing in for your API: the example's own code uses only
 /// HTTPCore's versioned products, so it can be copied out and pointed at a real URL.
 public final class DemoServer: Sendable {
-    private let server: LoopbackHTTPServer
+    /// The loopback server itself, for the examples' tests.
+    package let server: LoopbackHTTPServer
 
     init(_ server: LoopbackHTTPServer) {
         self.server = server

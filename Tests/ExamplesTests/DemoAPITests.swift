@@ -26,7 +26,7 @@ final class DemoAPITests: XCTestCase {
         let missing = try await status("GET", "/missing")
         let broken = try await status("GET", "/broken")
         XCTAssertEqual([missing.0, broken.0], [404, 500])
-        XCTAssertEqual(api.requests.map(\.path), ["/users/42", "/login", "/missing", "/broken"])
+        XCTAssertEqual(api.server.requests.map(\.path), ["/users/42", "/login", "/missing", "/broken"])
 
         let trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         let flaky = [
@@ -37,7 +37,7 @@ final class DemoAPITests: XCTestCase {
             try await status("GET", "/flaky").0,
         ]
         XCTAssertEqual(flaky, [503, 200, 503, 503, 200], "a trace is refused once, then served; untraced requests take turns")
-        XCTAssertEqual(api.requests.last?.path, "/flaky")
+        XCTAssertEqual(api.server.requests.last?.path, "/flaky")
     }
 
     func testStreamedRoutesSendTheEventsAndTheGeneratedDownloadAsDocumented() async throws {
