@@ -19,8 +19,8 @@ import HTTPCoreText
 ///     10:42:08.251  POST    #1      359 ms  https://api.example.com/v1/chat  [token] {"t":"lo"}  req 7
 ///     10:42:08.260  POST    200     368 ms  https://api.example.com/v1/chat  req 7  streamed 2 messages, 64 bytes
 ///
-/// An LLM call's line (a log with a `genAI` object) shows its summary before the stream's
-/// counts and answer: `genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
+/// What interpreters noted shows before the stream's counts and answer, each note as its name
+/// and summary; an LLM call's: `genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
 struct LogLineFormatter {
     let usesColor: Bool
     let isVerbose: Bool
@@ -35,7 +35,7 @@ struct LogLineFormatter {
         if log.stream != nil, let requestID = log.requestID { parts.append(paint("req \(requestID)", .dim)) }
         if let correlation = log.correlationID { parts.append(paint("corr \(correlation)", .dim)) }
         if let attempt = log.attempt { parts.append(paint("attempt \(attempt)", .dim)) }
-        if let summary = log.genAISummary { parts.append(paint("genAI: ", .cyan) + summary) }
+        for note in log.notes { parts.append(paint("\(note.name): ", .cyan) + note.summary) }
         if let stream = log.stream {
             var note = "streamed"
             if stream.messageCount > 0 { note += " \(stream.messageCount) message\(stream.messageCount == 1 ? "" : "s")," }

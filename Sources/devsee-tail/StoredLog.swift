@@ -24,10 +24,16 @@ struct StoredLog {
     /// For a streamed exchange's log: the bytes of its response body and how many messages
     /// it carried; `nil` otherwise.
     let stream: Stream?
-    /// For an LLM call's log (one with a `genAI` object): its summary, the `[genAI] ` line the
-    /// logger put at the start of the response body (model, tokens in and out, time to the
-    /// first chunk, finish); `nil` otherwise.
-    let genAISummary: String?
+    /// What interpreters noted about the exchange (an LLM call's `genAI` note first among
+    /// them): each `[name] summary` line the logger put at the start of the response body
+    /// whose name is also an object of the log, the note's attributes, in order.
+    let notes: [Note]
+
+    /// One interpreter's note: its name and its one-line summary.
+    struct Note: Equatable {
+        let name: String
+        let summary: String
+    }
 
     /// One server-sent event or JSON line; its data is the log's `responseBody`.
     struct Message {
@@ -87,10 +93,8 @@ struct StoredLog {
         } else {
             stream = nil
         }
-        if case .object? = object["genAI"] {
-            genAISummary = Self.genAISummary(in: responseBody)
-        } else {
-            genAISummary = nil
+        notes = Self.notes(in: responseBody) { name in
+            if case .object? = object[name] { true } else { false }
         }
     }
 
@@ -109,10 +113,17 @@ struct StoredLog {
         number(value).flatMap { Int(exactly: $0.rounded(.towardZero)) }
     }
 
-    /// The summary on the `[genAI] ` line among the notes (lines in brackets) that start a body.
-    private static func genAISummary(in body: String?) -> String? {
-        let notes = (body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("[") }
-        return notes.first { $0.hasPrefix("[genAI] ") }.map { String($0.dropFirst("[genAI] ".count)) }
+    /// The `[name] summary` lines among the bracketed lines that start a body, for the names
+    /// `isNote` accepts (the log's attributes objects): a line such as `[attempt 2, the last: …]`
+    /// is no note.
+    private static func notes(in body: String?, isNote: (String) -> Bool) -> [Note] {
+        let lines = (body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("[") }
+        return lines.compactMap { line in
+            guard let close = line.firstIndex(of: "]"), line[line.index(after: close)...].hasPrefix(" ") else { return nil }
+            let name = String(line[line.index(after: line.startIndex)..<close])
+            guard !name.isEmpty, !name.contains(" "), isNote(name) else { return nil }
+            return Note(name: name, summary: String(line[line.index(close, offsetBy: 2)...]))
+        }
     }
 
     /// Header pairs sorted by name; values that are not strings are shown as JSON would.

@@ -82,7 +82,21 @@ final class LogLineFormatterTests: XCTestCase {
             "method": "POST", "url": "https://a.example/x", "statusCode": 200, "duration": 5, "timestamp": 1_800_000_000_000,
             "responseBody": "[genAI] not a call",
         ])
-        XCTAssertNil(log.genAISummary)
+        XCTAssertEqual(log.notes, [])
         XCTAssertEqual(LogLineFormatter(usesColor: false, isVerbose: false).format(log), "\(time(1_800_000_000_000))  POST    200       5.0 ms  https://a.example/x")
+    }
+
+    /// Any interpreter's note reads as the LLM call's does: by its name, never a vendor's.
+    func testEveryNoteWithItsAttributesObjectShowsByItsNameInOrder() throws {
+        let log = try stored([
+            "method": "GET", "url": "https://cdn.example/a.js", "statusCode": 200, "duration": 5, "timestamp": 1_800_000_000_000,
+            "cache": ["status": "HIT", "cache.age": 42], "edgeCache": ["pop": "fra"],
+            "responseBody": "[attempt 2, the last: 503 first] x\n[cache] HIT, age 42\n[edgeCache] fra\n[other] no object\nbody",
+        ])
+        XCTAssertEqual(log.notes, [StoredLog.Note(name: "cache", summary: "HIT, age 42"), StoredLog.Note(name: "edgeCache", summary: "fra")])
+        XCTAssertEqual(
+            LogLineFormatter(usesColor: false, isVerbose: false).format(log),
+            "\(time(1_800_000_000_000))  GET     200       5.0 ms  https://cdn.example/a.js  cache: HIT, age 42  edgeCache: fra"
+        )
     }
 }
