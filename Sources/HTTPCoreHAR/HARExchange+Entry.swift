@@ -12,7 +12,7 @@ extension HARExchange {
     /// `_metadata` when there are some; for a redirected exchange, whose `request` is the one
     /// that got the final status, `_redirectedFrom` (`method`, `url`, `statusCodes`: the request
     /// it started with and the redirects followed); for a streamed exchange `_streamed`, `_streamAnswer`
-    /// (`shape`, `text`: the answer its stream carried, see ``/HTTPCore/StreamAnswer``), and when its
+    /// (`shape`, `text`: the answer its stream carried, see `StreamAnswer`), and when its
     /// response carried messages `_streamMessageCount`, `_droppedStreamMessages` (those not
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in

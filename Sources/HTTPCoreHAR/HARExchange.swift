@@ -39,7 +39,7 @@ struct HARExchange: Sendable {
     /// The interpreters of the client's policy, which may know the stream's shape.
     let interpreters: [any HTTPExchangeInterpreter]
     /// The client's policy's redactor, which masked every field: it masks the stream's
-    /// answer once its deltas are joined (``/HTTPCore/StreamAnswer``).
+    /// answer once its deltas are joined (`StreamAnswer`).
     let redactor: Redactor
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,

@@ -44,7 +44,7 @@ public struct LokiConfiguration: Sendable {
     /// The most server-sent events or JSON lines of one streamed response that ``LokiObserver``
     /// ships as lines of their own; later ones are only counted in the exchange's line. 0 by
     /// default: a streamed exchange is one line, whose `answer` is what the stream carried
-    /// (``/HTTPCore/StreamAnswer``). The client's `HTTPCorePolicy.streamMessages` bounds them
+    /// (`StreamAnswer`). The client's `HTTPCorePolicy.streamMessages` bounds them
     /// first (1,000 per exchange, 4 KiB each, by default).
     public var maxMessageLinesPerExchange = 0
     /// The time one push may take, in seconds.

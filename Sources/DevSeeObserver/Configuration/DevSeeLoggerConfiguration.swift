@@ -27,7 +27,7 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// The most server-sent events or JSON lines of one streamed response that get a log of
     /// their own besides their exchange's (``DevSeeObserver`` logs each as it arrives); later
     /// ones are only counted in the exchange's log. 0 by default: a streamed exchange is one
-    /// log, whose body starts with the answer the stream carried (``/HTTPCore/StreamAnswer``),
+    /// log, whose body starts with the answer the stream carried (`StreamAnswer`),
     /// then its events. Each message log takes a slot of dev-see's ring buffer (1,000 logs),
     /// which one long stream would fill. The client's `HTTPCorePolicy.streamMessages` bounds
     /// them first (1,000 per exchange, 4 KiB each, by default).

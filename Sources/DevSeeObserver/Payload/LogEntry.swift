@@ -67,7 +67,7 @@ struct LogEntry: Sendable {
     /// an empty array costs no allocation.
     var attachments: [any HTTPExchangeAttachment] = []
     /// The interpreters of the event's policy, which may know a stream's shape
-    /// (``/HTTPCore/StreamAnswer``).
+    /// (`StreamAnswer`).
     var interpreters: [any HTTPExchangeInterpreter] = []
 
     /// The streaming part of a log.

@@ -272,7 +272,7 @@ struct PayloadBuilder: Sendable {
 
     /// The start of a streamed response's body in the viewer, which shows no other field: how
     /// many messages it carried (and how many have no log of their own, when messages get
-    /// logs), then the answer they carried (``/HTTPCore/StreamAnswer``), then `[events]`
+    /// logs), then the answer they carried (`StreamAnswer`), then `[events]`
     /// above the masked events themselves.
     private func streamNote(_ entry: LogEntry, answer: StreamAnswer?) -> String? {
         guard let stream = entry.stream, stream.messageCount > 0 else { return nil }

@@ -20,8 +20,7 @@ extension HTTPEvent {
         storage.attachments.map { $0.note(redactedBy: redactor) }
     }
 
-    /// The interpreters of the policy the event was made under, which read a stream's answer
-    /// (``StreamAnswer``).
+    /// The interpreters of the policy the event was made under, which read a stream's answer.
     package var interpreters: [any HTTPExchangeInterpreter] { requestRecord.policy.interpreters }
 }
 

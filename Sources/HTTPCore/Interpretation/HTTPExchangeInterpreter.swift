@@ -25,8 +25,8 @@ public protocol HTTPExchangeInterpreter: Sendable, Hashable {
     func reading(for request: HTTPRequest) -> (any HTTPExchangeReading)?
 
     /// The text one message of a streamed response adds to the answer the stream carried,
-    /// when the interpreter knows the message's shape: sinks show a stream as that answer
-    /// (``StreamAnswer``). The default knows no shape.
+    /// when the interpreter knows the message's shape: sinks show a stream as that answer.
+    /// The default knows no shape.
     ///
     /// - Parameters:
     ///   - eventType: The server-sent event's type, `nil` for a JSON line or an untyped event.

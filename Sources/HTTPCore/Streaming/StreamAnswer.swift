@@ -19,22 +19,22 @@ import HTTPCoreText
 /// at the message's end (or start) is masked with the part the next (or previous) one carries,
 /// so no tail of it shows. The messages' data of another stream is masked per message only,
 /// as the messages themselves are shown.
-public struct StreamAnswer: Sendable, Hashable {
+package struct StreamAnswer: Sendable, Hashable {
     /// The shape of a stream whose answer is its messages' data, one per line.
-    public static let dataShape = "data"
+    package static let dataShape = "data"
 
     /// The most bytes of text kept; a longer answer is cut and ``isTruncated``.
-    public static let maximumBytes = 64 * 1024
+    package static let maximumBytes = 64 * 1024
 
     /// The shape read, as the interpreter that read it names it (`OpenAI chat`), or
     /// ``dataShape``.
-    public var shape: String
+    package var shape: String
     /// The answer: the text the messages add, or their data.
-    public var text: String
+    package var text: String
     /// How many messages the body held (complete ones).
-    public var messageCount: Int
+    package var messageCount: Int
     /// Whether the text was cut at ``maximumBytes``, or the body it was read from was cut.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
 
     /// Reads the answer of a streamed body of `contentType` (`text/event-stream`, NDJSON or
     /// JSON Lines); `nil` for another type or a body without a complete message.
@@ -49,7 +49,7 @@ public struct StreamAnswer: Sendable, Hashable {
     ///     event's policy's, then a sink's own when it differs. Empty leaves it as joined.
     ///   - interpreters: The interpreters that may know the messages' shape, the event's
     ///     policy's (``HTTPCorePolicy/interpreters``); the first that reads a message decides.
-    public init?(
+    package init?(
         body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactors: [Redactor],
         readBy interpreters: [any HTTPExchangeInterpreter] = []
     ) {
