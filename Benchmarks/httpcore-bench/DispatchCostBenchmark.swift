@@ -204,7 +204,7 @@ struct DispatchCostBenchmark {
                 let transport = InstantTransport()
                 let dispatcher = HTTPEventDispatcher()
                 let subscriptions = (0..<observers).map { _ in
-                    readsRequests ? dispatcher.subscribe { event in _ = event.request } : dispatcher.subscribe { _ in }
+                    readsRequests ? dispatcher.subscribe { event in _ = event.request.exposed } : dispatcher.subscribe { _ in }
                 }
                 defer { subscriptions.forEach { $0.cancel() } }
                 let client = HTTPTransportClient(transport: transport, middlewares: middlewares, dispatcher: dispatcher, policy: .debug)
