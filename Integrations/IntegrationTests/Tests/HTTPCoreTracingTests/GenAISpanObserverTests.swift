@@ -197,7 +197,7 @@ final class GenAISpanObserverTests: XCTestCase {
         for request in [first, second] {
             let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
             observer.handle(
-                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [try call(status: 200)])
+                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [try call(status: 200).genAI])
             )
         }
         caller.end()
