@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreGenAI
 import HTTPCoreHAR
 import HTTPCoreTestPeers
 
@@ -143,11 +144,12 @@ struct RedactionBenchmark {
         ]
     }
 
-    /// The precision corpus at `.standard` and `.strict`: its counts as notes, and at
+    /// The precision corpus at `.standard` and `.strict`, each as the redactor of a policy that
+    /// interprets LLM calls (the corpus holds their traffic): its counts as notes, and at
     /// `.standard` the targets (no secret shown; under 1% of other values changed).
     private static func corpusNotes(_ targets: inout [TargetCheck]) -> [String] {
         var notes: [String] = []
-        for redactor in [Redactor.standard, Redactor.strict] {
+        for redactor in [Redactor.standard, Redactor.strict].map({ HTTPCorePolicy(redactor: $0).interpreting(.genAI).redactor }) {
             let outcomes = RedactionCorpus.outcomes(redactor)
             let values = outcomes.reduce(0) { $0 + $1.valueCount }
             let secrets = outcomes.reduce(0) { $0 + $1.secretValueCount }

@@ -2,7 +2,7 @@ import HTTPCore
 /// The HTTP API a provider speaks: its LLM endpoints (method, path, operation) and the body
 /// formats their requests and responses come in.
 ///
-/// A ``GenAIRoute`` pairs one with a provider and the hosts it answers on. Paths are matched
+/// A ``GenAIRoute`` pairs one with a provider and the host it answers on. Paths are matched
 /// exactly, after the base path; the query string is ignored.
 public struct GenAIAPI: Sendable, Hashable {
     let endpoints: [GenAIEndpoint]
@@ -20,6 +20,9 @@ public struct GenAIAPI: Sendable, Hashable {
     /// The OpenAI API and the many servers that copy it (gateways, vLLM, LiteLLM, LM Studio,
     /// Groq, Mistral, DeepSeek): `POST {basePath}/chat/completions` and `/responses`
     /// (`chat`), `/completions` (`text_completion`), `/embeddings` (`embeddings`).
+    ///
+    /// - Parameter basePath: The path the endpoints are under; `"/v1"` by default.
+    /// - Returns: The API.
     public static func openAICompatible(basePath: String = "/v1") -> GenAIAPI {
         GenAIAPI(basePath: basePath, openAIEndpoints)
     }
@@ -32,6 +35,9 @@ public struct GenAIAPI: Sendable, Hashable {
     ]
 
     /// Anthropic's Messages API: `POST {basePath}/messages` (`chat`).
+    ///
+    /// - Parameter basePath: The path the endpoints are under; `"/v1"` by default.
+    /// - Returns: The API.
     public static func anthropicMessages(basePath: String = "/v1") -> GenAIAPI {
         GenAIAPI(basePath: basePath, [GenAIEndpoint("/messages", .chat, .anthropicMessages)])
     }
@@ -75,6 +81,9 @@ public struct GenAIAPI: Sendable, Hashable {
 
     /// Hugging Face Text Generation Inference: `{basePath}/generate` and `/generate_stream`
     /// (`text_completion`), and its OpenAI-compatible `/v1/chat/completions` (`chat`).
+    ///
+    /// - Parameter basePath: The path the endpoints are under; none by default.
+    /// - Returns: The API.
     public static func textGenerationInference(basePath: String = "") -> GenAIAPI {
         GenAIAPI(basePath: basePath, [
             GenAIEndpoint("/generate", .textCompletion, .textGenerationInference),
@@ -86,6 +95,9 @@ public struct GenAIAPI: Sendable, Hashable {
 
     /// Ollama: `{basePath}/api/chat` (`chat`), `/api/generate` (`text_completion`),
     /// `/api/embed` and `/api/embeddings` (`embeddings`), and its OpenAI-compatible `/v1/…`.
+    ///
+    /// - Parameter basePath: The path the endpoints are under; none by default.
+    /// - Returns: The API.
     public static func ollama(basePath: String = "") -> GenAIAPI {
         GenAIAPI(basePath: basePath, [
             GenAIEndpoint("/api/chat", .chat, .ollamaChat),

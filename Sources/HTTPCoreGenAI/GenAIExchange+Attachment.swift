@@ -5,11 +5,16 @@ extension GenAIExchange: HTTPExchangeAttachment, RetainedBytesCounting {
     /// as the body it was read from.
     package var retainedByteCount: Int { GenAIExchangeRecord.retainedByteCount(of: self) }
 
-    /// The note sinks show: named `genAI`, with the ``summary``, the ``attributes``, and a
-    /// failure when the call reported an ``errorType``; its texts masked by `redactor`
-    /// (``redacted(by:)``).
+    /// The note sinks show: named `genAI`, with the call at a glance as its summary
+    /// (`gpt-4o-mini-2024-07-18 · 25 in, 15 out tokens · first chunk 625 ms · stop`), the
+    /// ``attributes``, and a failure when the call reported an ``errorType``.
     ///
-    /// - Parameter redactor: The sink's redactor.
+    /// Each fact that is text from the wire (the models, stop sequences, response id, finish
+    /// reasons, error code) is masked as the body value it was read from would be by
+    /// `redactor`; numbers and the provider's, operation's and server's names are kept.
+    ///
+    /// - Parameter redactor: The redactor applied on top of the client policy's, which masked
+    ///   the facts as they were derived; ``/HTTPCoreRedaction/Redactor/none`` adds nothing.
     /// - Returns: The note.
     public func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
         let shown = redacted(by: redactor)

@@ -17,7 +17,7 @@ extension GenAIExchange {
     /// - else `nil`: the call succeeded.
     ///
     /// `statusCode` is the response's status, `nil` when no response arrived.
-    public init(
+    package init(
         recognition: GenAIRecognition, request: GenAIRequestParameters, response: GenAIResponse, statusCode: Int?, error: HTTPError?
     ) {
         self.init(recognition: recognition, request: request, response: response)

@@ -26,7 +26,7 @@ extension GenAIExchange {
     ///
     /// - Parameter redactor: The redactor whose names and level judge the facts.
     /// - Returns: The call, its text facts masked.
-    public func redacted(by redactor: Redactor) -> GenAIExchange {
+    package func redacted(by redactor: Redactor) -> GenAIExchange {
         var call = self
         let model = Self.factMasker(redactor, keys: ["model", "modelVersion"])
         call.recognition.modelInPath = recognition.modelInPath.map(model)

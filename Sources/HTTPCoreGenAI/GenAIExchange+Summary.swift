@@ -9,7 +9,7 @@ extension GenAIExchange {
     /// `claude-sonnet-4-5 · 2,073 in tokens · first chunk 1.2 s · error overloaded_error`.
     /// The model is the one that answered, else the one asked for; a count the provider did not
     /// send is left out (`no usage` when it sent none), never guessed.
-    public var summary: String {
+    package var summary: String {
         var parts = [response.model ?? request.model ?? "\(recognition.operation.name), model unknown"]
         parts.append(tokenText)
         if isStreaming, let first = response.timeToFirstChunk {

@@ -1,39 +1,65 @@
 import HTTPCore
-/// An LLM call derived from an HTTP exchange: what was asked, what came back, and its
-/// OpenTelemetry GenAI attributes.
+/// The facts of one LLM call, as the GenAI interpreter derived them from its HTTP exchange:
+/// read on the exchange's terminal event as `event.genAI`.
 ///
 /// ```swift
-/// guard let call = GenAIRecognizer.standard.recognize(request) else { return }
-/// var reader = GenAIResponseReader(call)
-/// reader.read(body: responseBody)
-/// let exchange = GenAIExchange(
-///     recognition: call, request: GenAIRequestParameters(body: request.body, for: call), response: reader.response
-/// )
-/// span.setAttributes(exchange.attributes) // gen_ai.provider.name = openai, …
+/// guard let call = event.genAI else { return }
+/// print(call.provider, call.operation, call.model ?? "?", call.inputTokens ?? 0, call.outputTokens ?? 0)
+/// for attribute in call.attributes { print(attribute.name, attribute.value.text) } // gen_ai.provider.name openai, …
 /// ```
+///
+/// The typed members are the facts most readers need; ``attributes`` holds every fact the
+/// OpenTelemetry GenAI conventions name, under their names. Sinks show it through its note
+/// (``note(redactedBy:)``), as they show any attachment.
 public struct GenAIExchange: Sendable, Hashable {
     /// `gen_ai.provider.name`, `gen_ai.operation.name`, `server.address`, `server.port`.
-    public var recognition: GenAIRecognition
+    package var recognition: GenAIRecognition
     /// The `gen_ai.request.*` attributes.
-    public var request: GenAIRequestParameters
+    package var request: GenAIRequestParameters
     /// The `gen_ai.response.*` and `gen_ai.usage.*` attributes.
-    public var response: GenAIResponse
-    /// `error.type`: the provider's error code (``GenAIResponse/errorCode``), or
-    /// ``otherErrorType`` when the provider reported an error without one
-    /// (``GenAIResponse/hasProviderError``), unless set otherwise; a caller that knows more
-    /// (an HTTP status without a provider code, a timeout, a cancellation) sets it.
-    public var errorType: String?
+    package var response: GenAIResponse
+    /// `error.type`, when the call failed: the provider's error code (`rate_limit_exceeded`,
+    /// `overloaded_error`, `RESOURCE_EXHAUSTED`, `ThrottlingException`, …), else the way the
+    /// exchange ended (`timeout`, `cancelled`, `connection_lost`, …), else the status of a
+    /// response of 400 or more (`"503"`), else `_OTHER` for a provider's error without a code
+    /// (a stream answered with 200 that ends with an error event); `nil` when it succeeded.
+    public package(set) var errorType: String?
 
     /// `_OTHER`: the convention's `error.type` for an error it has no better name for.
-    public static let otherErrorType = "_OTHER"
+    package static let otherErrorType = "_OTHER"
 
     /// The call `recognition` describes, which asked for `request` and got `response`.
-    public init(recognition: GenAIRecognition, request: GenAIRequestParameters, response: GenAIResponse) {
+    package init(recognition: GenAIRecognition, request: GenAIRequestParameters, response: GenAIResponse) {
         self.recognition = recognition
         self.request = request
         self.response = response
         errorType = response.errorCode ?? (response.hasProviderError ? Self.otherErrorType : nil)
     }
+
+    /// Who served the call (`gen_ai.provider.name`): the row's provider that recognised it.
+    public var provider: GenAIProvider { recognition.provider }
+
+    /// What the call did (`gen_ai.operation.name`).
+    public var operation: GenAIOperation { recognition.operation }
+
+    /// The model that answered (`gen_ai.response.model`), else the one asked for
+    /// (`gen_ai.request.model`, from the body or the path); `nil` when neither is known.
+    /// ``attributes`` holds each apart.
+    public var model: String? { response.model ?? request.model }
+
+    /// `gen_ai.usage.input_tokens`: all input tokens, cached ones included, as the provider
+    /// reported them; `nil` when it sent no count (a count is never guessed).
+    /// ``attributes`` also holds the cached and reasoning counts the provider sent.
+    public var inputTokens: Int? { response.usage?.inputTokens }
+
+    /// `gen_ai.usage.output_tokens`: all output tokens, reasoning included, as the provider
+    /// reported them; `nil` when it sent no count.
+    public var outputTokens: Int? { response.usage?.outputTokens }
+
+    /// `gen_ai.response.finish_reasons`: one per choice that finished, in the convention's
+    /// words (`stop`, `length`, `content_filter`, `tool_call`, `error`), so they compare across
+    /// providers; a reason with no counterpart stays as the provider sent it.
+    public var finishReasons: [String] { response.finishReasons }
 
     /// Whether the call streamed: the body asked for it, the path did, or the response came
     /// as stream messages.
@@ -41,16 +67,30 @@ public struct GenAIExchange: Sendable, Hashable {
         request.stream == true || recognition.isStreamingEndpoint || response.isStream
     }
 
+    /// The seconds between each output chunk of a stream and the one before, in order: the
+    /// values of `gen_ai.client.operation.time_per_output_chunk`, which is a metric and no
+    /// attribute. Empty for a call that did not stream; kept for the first 8,192 chunks.
+    public var outputChunkIntervals: [Double] { response.outputChunkIntervals }
+
     /// The span name the convention gives the call: `{gen_ai.operation.name} {gen_ai.request.model}`,
     /// or the operation alone when the model is unknown.
-    public var spanName: String {
+    package var spanName: String {
         request.model.map { "\(recognition.operation.name) \($0)" } ?? recognition.operation.name
     }
 
-    /// The call's attributes under the convention's names, in a fixed order, each present
-    /// only when known. `gen_ai.request.choice.count` is left out when it is 1 and
-    /// `gen_ai.request.stream` and `gen_ai.response.time_to_first_chunk` when the call did
-    /// not stream, as the convention asks.
+    /// The call's attributes under the OpenTelemetry GenAI conventions' names, in a fixed
+    /// order, each present only when known: `gen_ai.provider.name`, `gen_ai.operation.name`,
+    /// `gen_ai.request.*` (`model`, `max_tokens`, `temperature`, `top_p`, `top_k`,
+    /// `stop_sequences`, `seed`, `frequency_penalty`, `presence_penalty`, `choice.count`,
+    /// `stream`), `gen_ai.response.*` (`id`, `model`, `finish_reasons`,
+    /// `time_to_first_chunk`, in seconds), `gen_ai.usage.*` (`input_tokens`, `output_tokens`,
+    /// `cache_read.input_tokens`, `cache_creation.input_tokens`, `reasoning.output_tokens`),
+    /// `server.address`, `server.port` and `error.type`.
+    ///
+    /// `gen_ai.request.choice.count` is left out when it is 1, and `gen_ai.request.stream` and
+    /// `gen_ai.response.time_to_first_chunk` when the call did not stream, as the convention
+    /// asks. Its texts were masked by the client policy's redactor as the facts were derived;
+    /// for a redactor of your own on top, read ``note(redactedBy:)``'s attributes.
     public var attributes: [HTTPExchangeNote.Attribute] {
         var attributes: [HTTPExchangeNote.Attribute] = [
             HTTPExchangeNote.Attribute("gen_ai.provider.name", .string(recognition.provider.name)),

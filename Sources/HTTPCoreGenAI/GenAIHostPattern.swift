@@ -3,7 +3,7 @@ import HTTPCore
 ///
 /// Every request's host is checked against every row, so ``GenAIRecognizer`` compares them
 /// through a flat table of their bytes, without allocating or retaining.
-public struct GenAIHostPattern: Sendable, Hashable {
+package struct GenAIHostPattern: Sendable, Hashable {
     /// What the host must start with, lowercased.
     let prefix: [UInt8]
     /// What the host must end with, lowercased.
@@ -24,30 +24,30 @@ public struct GenAIHostPattern: Sendable, Hashable {
     }
 
     /// Exactly `name` (`api.openai.com`), on `port` if given.
-    public static func host(_ name: String, port: Int? = nil) -> GenAIHostPattern {
+    package static func host(_ name: String, port: Int? = nil) -> GenAIHostPattern {
         GenAIHostPattern(suffix: name, isExact: true, port: port)
     }
 
     /// Any host whose name ends with `suffix`: `.openai.azure.com` for every Azure OpenAI
     /// resource.
-    public static func hosts(endingWith suffix: String) -> GenAIHostPattern {
+    package static func hosts(endingWith suffix: String) -> GenAIHostPattern {
         GenAIHostPattern(suffix: suffix)
     }
 
     /// Any host whose name starts with `prefix` and ends with `suffix`:
     /// `bedrock-runtime.` and `.amazonaws.com` for Bedrock in every region.
-    public static func hosts(startingWith prefix: String, endingWith suffix: String) -> GenAIHostPattern {
+    package static func hosts(startingWith prefix: String, endingWith suffix: String) -> GenAIHostPattern {
         GenAIHostPattern(prefix: prefix, suffix: suffix)
     }
 
     /// Any host reached on `port`: Ollama's 11434, wherever it runs.
-    public static func anyHost(port: Int) -> GenAIHostPattern {
+    package static func anyHost(port: Int) -> GenAIHostPattern {
         GenAIHostPattern(port: port)
     }
 
     /// This machine (`localhost`, `127.0.0.1`, `::1`), on `port` if given: a model server
     /// run next to the app.
-    public static func localhost(port: Int? = nil) -> GenAIHostPattern {
+    package static func localhost(port: Int? = nil) -> GenAIHostPattern {
         GenAIHostPattern(isLocalhost: true, port: port)
     }
 

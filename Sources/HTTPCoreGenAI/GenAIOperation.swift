@@ -1,16 +1,15 @@
 import HTTPCore
 /// What an LLM call does: the value of OpenTelemetry's `gen_ai.operation.name`.
-public struct GenAIOperation: Sendable, Hashable, CustomStringConvertible {
+///
+/// Each endpoint of a ``GenAIAPI`` does one of the static members' operations.
+public struct GenAIOperation: Sendable, Hashable {
     /// The name as reported, for example `"chat"`.
     public let name: String
 
-    /// An operation of this name; prefer the static members, the convention's values.
-    public init(_ name: String) {
+    /// An operation of this name.
+    package init(_ name: String) {
         self.name = name
     }
-
-    /// The name.
-    public var description: String { name }
 
     /// A chat completion: OpenAI chat completions and responses, Anthropic messages, Bedrock
     /// converse, Ollama `/api/chat`.
@@ -22,4 +21,9 @@ public struct GenAIOperation: Sendable, Hashable, CustomStringConvertible {
     public static let textCompletion = GenAIOperation("text_completion")
     /// Embeddings of the input.
     public static let embeddings = GenAIOperation("embeddings")
+}
+
+extension GenAIOperation: CustomStringConvertible {
+    /// The name.
+    public var description: String { name }
 }

@@ -3,21 +3,21 @@ import HTTPCore
 ///
 /// Made by ``GenAIRecognizer``; read its body with ``GenAIRequestParameters`` and its
 /// response with ``GenAIResponseReader``.
-public struct GenAIRecognition: Sendable, Hashable {
+package struct GenAIRecognition: Sendable, Hashable {
     /// `gen_ai.provider.name`.
-    public var provider: GenAIProvider
+    package var provider: GenAIProvider
     /// `gen_ai.operation.name`.
-    public var operation: GenAIOperation
+    package var operation: GenAIOperation
     /// The model the path names (Gemini, an Azure deployment, a Bedrock model id),
     /// percent-decoded; `nil` when the model is in the body.
-    public var modelInPath: String?
+    package var modelInPath: String?
     /// Whether the path asks for a stream (`streamGenerateContent`, `converse-stream`,
     /// `generate_stream`, `invoke-with-response-stream`).
-    public var isStreamingEndpoint: Bool
+    package var isStreamingEndpoint: Bool
     /// `server.address`: the host the request went to.
-    public var serverAddress: String
+    package var serverAddress: String
     /// `server.port`: the port it went to, explicit or the scheme's.
-    public var serverPort: Int?
+    package var serverPort: Int?
     /// The body format of the endpoint.
     let format: GenAIWireFormat
 }

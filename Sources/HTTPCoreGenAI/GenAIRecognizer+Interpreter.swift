@@ -2,8 +2,8 @@ import Foundation
 import HTTPCore
 
 extension GenAIRecognizer: HTTPExchangeInterpreter {
-    /// Begins reading `request` when it is an LLM call (``recognize(_:)``): its terminal
-    /// event then carries the call's facts (`event.genAI`).
+    /// Begins reading `request` when it is an LLM call: its terminal event then carries the
+    /// call's facts (`event.genAI`).
     ///
     /// - Parameter request: The request as it goes out.
     /// - Returns: The reading of the call, or `nil` for a request that is none.
@@ -48,7 +48,8 @@ extension GenAIRecognizer: HTTPExchangeInterpreter {
 }
 
 extension HTTPExchangeInterpreter where Self == GenAIRecognizer {
-    /// The GenAI facts of LLM calls to the well-known providers (``GenAIRecognizer/standard``):
+    /// The GenAI facts of LLM calls to the well-known providers
+    /// (``GenAIRecognizer/init(additionalRoutes:)`` without rows of your own):
     /// `HTTPCorePolicy.default.interpreting(.genAI)`.
     public static var genAI: GenAIRecognizer { .standard }
 }

@@ -2,35 +2,33 @@ import Foundation
 import HTTPCore
 import HTTPCoreText
 
-/// Tells LLM calls from other requests, by method, host and path, from a table of
-/// ``GenAIRoute`` rows: the well-known providers (``GenAIRoute/wellKnown``) and the
-/// gateways and local servers you add.
+/// The interpreter that tells LLM calls from other requests, by method, host and path, and
+/// derives each one's facts (`event.genAI`): the well-known providers, and the gateways and
+/// local servers you add as ``GenAIRoute`` rows.
+///
+/// Use it on the policy, as `.genAI` for the well-known
+/// providers, or made with your rows:
 ///
 /// ```swift
-/// let recognizer = GenAIRecognizer(additionalRoutes: [
-///     .openAICompatible(provider: GenAIProvider("litellm"), host: "llm.internal.example.com"),
-/// ])
-/// if let call = recognizer.recognize(request) {
-///     print(call.provider, call.operation) // litellm chat
-/// }
+/// let policy = HTTPCorePolicy.default.interpreting(GenAIRecognizer(additionalRoutes: [
+///     GenAIRoute(provider: GenAIProvider("litellm"), host: "llm.internal.example.com", api: .openAICompatible()),
+/// ]))
 /// ```
 ///
-/// Cost: a request that is not a `POST` costs one comparison; a `POST` to another host costs
-/// its URL's text (`URL.absoluteString`, which Foundation keeps and does not copy), a scan of
-/// that text for the host and port and a comparison of bytes per row, without Foundation's
-/// parse of either and without allocating: 55 to 116 ns on the benchmark's shared 2-core
-/// machine (httpcore-bench section 8). A host that is not plain ASCII, or a URL with
-/// userinfo, is read by Foundation (`URL.host`, about 230 ns more).
-/// The path is read only when a row's host matches.
+/// A request that is not a `POST` is told apart with one comparison, a `POST` to another host
+/// by comparing the bytes of its URL's host with each row's, without allocating; the path is
+/// read only when a row's host matches (Performance.md gives the measured costs).
 public struct GenAIRecognizer: Sendable, Hashable {
     /// The rows, in the order they are tried: the first whose host and endpoint match wins.
-    public var routes: [GenAIRoute] { storage.routes }
+    package var routes: [GenAIRoute] { storage.routes }
     private var hosts: GenAIHostTable { storage.hosts }
     /// The rows and their table behind one reference: every policy, and so every event
     /// record, holds a copy of the recognizer, and a copy is then one retain.
     private let storage: Storage
 
-    private final class Storage: Sendable {
+    /// Recognizers are equal when their rows are, in the same order; one storage is equal to
+    /// itself without comparing them.
+    private final class Storage: Sendable, Hashable {
         let routes: [GenAIRoute]
         let hosts: GenAIHostTable
 
@@ -38,21 +36,39 @@ public struct GenAIRecognizer: Sendable, Hashable {
             self.routes = routes
             hosts = GenAIHostTable(routes.map(\.host))
         }
+
+        static func == (lhs: Storage, rhs: Storage) -> Bool {
+            lhs === rhs || lhs.routes == rhs.routes
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(routes)
+        }
     }
 
-    /// A recognizer of the well-known providers.
-    public static let standard = GenAIRecognizer()
+    /// A recognizer of the well-known providers (`.genAI`).
+    package static let standard = GenAIRecognizer()
 
-    /// A recognizer that tries `additionalRoutes` first (so a gateway row can override a
-    /// well-known one), then, unless `includesWellKnownRoutes` is `false`, the well-known
-    /// providers.
-    public init(additionalRoutes: [GenAIRoute] = [], includesWellKnownRoutes: Bool = true) {
+    /// A recognizer that tries `additionalRoutes` first, so that a gateway's row can take the
+    /// place of a well-known one, then the well-known providers: OpenAI, Anthropic, Gemini
+    /// (AI Studio and Vertex AI), Azure OpenAI, AWS Bedrock, Groq, DeepSeek, Mistral AI, xAI,
+    /// Perplexity, Hugging Face Inference Endpoints and Ollama on port 11434.
+    ///
+    /// - Parameter additionalRoutes: The rows of your gateways and model servers; none by
+    ///   default.
+    public init(additionalRoutes: [GenAIRoute] = []) {
+        self.init(additionalRoutes: additionalRoutes, includesWellKnownRoutes: true)
+    }
+
+    /// A recognizer that tries `additionalRoutes`, then, unless `includesWellKnownRoutes` is
+    /// `false`, the well-known providers.
+    package init(additionalRoutes: [GenAIRoute], includesWellKnownRoutes: Bool) {
         storage = Storage(routes: additionalRoutes + (includesWellKnownRoutes ? GenAIRoute.wellKnown : []))
     }
 
     /// The LLM call `request` is, or `nil` when it is none.
     @inline(__always)
-    public func recognize(_ request: HTTPRequest) -> GenAIRecognition? {
+    package func recognize(_ request: HTTPRequest) -> GenAIRecognition? {
         // Checked here, inlined into the client, so that a request that is not a POST costs
         // a comparison and not a call that reads its URL.
         guard request.method == .post else { return nil }
@@ -60,7 +76,7 @@ public struct GenAIRecognizer: Sendable, Hashable {
     }
 
     /// The LLM call a request of `method` to `url` is, or `nil` when it is none.
-    public func recognize(method: HTTPMethod, url: URL) -> GenAIRecognition? {
+    package func recognize(method: HTTPMethod, url: URL) -> GenAIRecognition? {
         guard method == .post, !matchesNoRow(plainHostIn: url), var host = url.host else { return nil }
         let explicitPort = url.port
         /// Whether the request goes to `port`. Without an explicit port it goes to its
@@ -133,17 +149,5 @@ public struct GenAIRecognizer: Sendable, Hashable {
     private static func percentEncodedPath(of url: URL) -> String {
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { return url.path(percentEncoded: true) }
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
-    }
-}
-
-extension GenAIRecognizer {
-    /// Recognizers are equal when their rows are, in the same order.
-    public static func == (lhs: GenAIRecognizer, rhs: GenAIRecognizer) -> Bool {
-        lhs.storage === rhs.storage || lhs.routes == rhs.routes
-    }
-
-    /// Hashes the rows.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(routes)
     }
 }

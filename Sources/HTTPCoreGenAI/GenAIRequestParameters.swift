@@ -10,33 +10,33 @@ import HTTPCore
 /// `inferenceConfig`, TGI's `parameters` (`max_new_tokens`), Ollama's `options`
 /// (`num_predict`). The model comes from the body, else from the path
 /// (``GenAIRecognition/modelInPath``).
-public struct GenAIRequestParameters: Sendable, Hashable {
+package struct GenAIRequestParameters: Sendable, Hashable {
     /// `gen_ai.request.model`.
-    public var model: String?
+    package var model: String?
     /// `gen_ai.request.max_tokens`.
-    public var maxTokens: Int?
+    package var maxTokens: Int?
     /// `gen_ai.request.temperature`.
-    public var temperature: Double?
+    package var temperature: Double?
     /// `gen_ai.request.top_p`.
-    public var topP: Double?
+    package var topP: Double?
     /// `gen_ai.request.top_k`.
-    public var topK: Double?
+    package var topK: Double?
     /// `gen_ai.request.stop_sequences`; one `stop` string reads as a list of one.
-    public var stopSequences: [String]?
+    package var stopSequences: [String]?
     /// `gen_ai.request.seed`.
-    public var seed: Int?
+    package var seed: Int?
     /// `gen_ai.request.frequency_penalty`.
-    public var frequencyPenalty: Double?
+    package var frequencyPenalty: Double?
     /// `gen_ai.request.presence_penalty`.
-    public var presencePenalty: Double?
+    package var presencePenalty: Double?
     /// `gen_ai.request.choice.count`: OpenAI's `n`, Gemini's `candidateCount`.
-    public var choiceCount: Int?
+    package var choiceCount: Int?
     /// The body's `stream` flag; `nil` when it has none (the path may still ask for a stream,
     /// and Ollama streams unless told not to).
-    public var stream: Bool?
+    package var stream: Bool?
 
     /// Parameters set one by one, for tests and for callers that know them.
-    public init(
+    package init(
         model: String? = nil, maxTokens: Int? = nil, temperature: Double? = nil, topP: Double? = nil, topK: Double? = nil,
         stopSequences: [String]? = nil, seed: Int? = nil, frequencyPenalty: Double? = nil, presencePenalty: Double? = nil,
         choiceCount: Int? = nil, stream: Bool? = nil
@@ -56,7 +56,7 @@ public struct GenAIRequestParameters: Sendable, Hashable {
 
     /// The parameters of `body`, the request body of the call `recognition` describes; only
     /// the model from the path when the body is not a JSON object.
-    public init(body: Data?, for recognition: GenAIRecognition) {
+    package init(body: Data?, for recognition: GenAIRecognition) {
         self.init(model: recognition.modelInPath)
         guard let body, let object = JSONObject(data: body) else { return }
         read(object, format: recognition.format)

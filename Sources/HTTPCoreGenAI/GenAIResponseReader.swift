@@ -15,9 +15,9 @@ import HTTPCore
 /// them, so they start the clock (time to first chunk) and count as output chunks. Pings,
 /// start and stop events, role-only deltas and usage-only chunks do not. Not thread-safe:
 /// feed it from one place, in arrival order.
-public struct GenAIResponseReader: Sendable {
+package struct GenAIResponseReader: Sendable {
     /// The most intervals between output chunks kept; later chunks are still counted.
-    public static let maximumChunkIntervals = 8192
+    package static let maximumChunkIntervals = 8192
 
     private let recognition: GenAIRecognition
     /// The response shape, which the endpoint's format fixes; Bedrock's `invoke` answers in
@@ -30,13 +30,13 @@ public struct GenAIResponseReader: Sendable {
     private var lastOutputAt: Double?
 
     /// A reader for the response of the call `recognition` describes.
-    public init(_ recognition: GenAIRecognition) {
+    package init(_ recognition: GenAIRecognition) {
         self.recognition = recognition
         shape = LLMPayload.Shape(recognition.format)
     }
 
     /// What was read so far.
-    public var response: GenAIResponse {
+    package var response: GenAIResponse {
         var response = current
         response.usage = conventionUsage
         response.providerFinishReasons = finishReasonByChoice.sorted { $0.key < $1.key }.map(\.value)
@@ -59,7 +59,7 @@ public struct GenAIResponseReader: Sendable {
     }
 
     /// Reads a whole response body (or an error body).
-    public mutating func read(body: Data) {
+    package mutating func read(body: Data) {
         // TGI's `/generate` may answer with a list of one generation.
         let isList = recognition.format == .textGenerationInference
         guard let object = JSONObject(data: body, takesFirstOfArray: isList), let payload = LLMPayload.read(object) else { return }
@@ -69,7 +69,7 @@ public struct GenAIResponseReader: Sendable {
     /// Reads one stream message: a server-sent event's type (or Bedrock's `:event-type`) and
     /// data, or a JSON line (`eventType` `nil`), which arrived `seconds` after the request
     /// was sent.
-    public mutating func read(eventType: String?, data: Data, arrivedAfter seconds: Double) {
+    package mutating func read(eventType: String?, data: Data, arrivedAfter seconds: Double) {
         current.messageCount += 1
         guard let payload = LLMPayload.read(eventType: eventType, data: data) else { return }
         absorb(payload, arrivedAfter: seconds)
@@ -77,13 +77,13 @@ public struct GenAIResponseReader: Sendable {
 
     /// Reads one stream message as observers see it, which arrived `seconds` after the
     /// request was sent.
-    public mutating func read(_ message: HTTPEvent.StreamMessage, arrivedAfter seconds: Double) {
+    package mutating func read(_ message: HTTPEvent.StreamMessage, arrivedAfter seconds: Double) {
         read(eventType: message.eventType, data: Data(message.data.utf8), arrivedAfter: seconds)
     }
 
     /// Reads the response's headers: Bedrock names its errors in `x-amzn-ErrorType`
     /// (`ThrottlingException:http://…`), not in the body.
-    public mutating func read(headers: HTTPHeaders) {
+    package mutating func read(headers: HTTPHeaders) {
         guard let type = headers["x-amzn-ErrorType"], let code = type.split(separator: ":").first, !code.isEmpty else { return }
         current.errorCode = current.errorCode ?? String(code)
     }

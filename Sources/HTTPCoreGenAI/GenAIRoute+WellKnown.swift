@@ -5,7 +5,7 @@ extension GenAIRoute {
     /// Hugging Face TGI is recognised on Inference Endpoints only: a TGI server of your own is
     /// one row of ``GenAIRecognizer/init(additionalRoutes:includesWellKnownRoutes:)``, with
     /// ``GenAIAPI/textGenerationInference(basePath:)``.
-    public static let wellKnown: [GenAIRoute] = [
+    package static let wellKnown: [GenAIRoute] = [
         GenAIRoute(provider: .openAI, host: .host("api.openai.com"), api: .openAICompatible(basePath: "/v1")),
         GenAIRoute(provider: .anthropic, host: .host("api.anthropic.com"), api: .anthropicMessages(basePath: "/v1")),
         GenAIRoute(provider: .gcpGemini, host: .host("generativelanguage.googleapis.com"), api: .gemini),

@@ -42,10 +42,10 @@ struct JSONMasker {
     /// secret rather than holds it is read as any value. A member describes it when one of
     /// its words is a descriptor (``NameMatcher/descriptorWords``), as the joined name would
     /// (`{"password": {"expires_at": …}}` as `password_expires_at`; `token_type`, `id`,
-    /// `name`, `scope`, a tool schema's `type` and `description`). Hugging Face TGI's token
-    /// object, exactly its four members under `token` (see ``GeneratedTextNames``), is
-    /// generated text and read as any object. A leaked secret is an incident; a masked flag
-    /// under a secret's name is the price.
+    /// `name`, `scope`, a tool schema's `type` and `description`). An object of a shape the
+    /// redactor's exceptions name, under one of its holder keys (``NameExceptions/ObjectShape``),
+    /// is read as any object. A leaked secret is an incident; a masked flag under a secret's
+    /// name is the price.
     ///
     /// Under a name that only mentions secrets (``ValueRule/maskText``: `api_keys`,
     /// `promptTokensDetails`), an object is about them, not one of them: its members are
@@ -54,12 +54,12 @@ struct JSONMasker {
     struct Context {
         /// The rule of the secret-named key an object sits under, which its members take.
         var holderRule: ValueRule?
-        /// Whether the value sits under a `logprobs` key, where `token` names a piece of
-        /// generated text (see ``GeneratedTextNames``), not a credential.
-        var isLogprobs = false
-        /// Whether the key is one TGI gives its token objects (`token`, `tokens`, `top_tokens`),
-        /// so that an object of their shape under it is generated text.
-        var holdsTokenObjects = false
+        /// The exceptions' containers the value sits in (bit `n` for
+        /// ``NameExceptions/containers``' `n`th), where their ordinary keys are no secret's.
+        var containers: UInt8 = 0
+        /// The exceptions' object shapes the key holds, so that an object of one of them
+        /// under it is read as any object.
+        var shapes: UInt8 = 0
 
         static let none = Context()
     }
@@ -86,6 +86,8 @@ struct JSONMasker {
     let isPrefix: Bool
     /// The redactor's name rules, copied once for the many keys of a document.
     private let nameRules: NameRules
+    /// The redactor's exceptions, copied once.
+    private let exceptions: NameExceptions
 
     /// How many strings holding JSON this document sits in; deeper than
     /// ``maximumStringNesting`` such a string is masked whole.
@@ -112,6 +114,7 @@ struct JSONMasker {
         self.documentRule = documentRule
         self.stringNesting = stringNesting
         nameRules = redactor.nameRules
+        exceptions = redactor.nameExceptions
         self.mode = mode
         self.masksGraphQLQuery = masksGraphQLQuery
         self.isPrefix = isPrefix
@@ -140,26 +143,25 @@ struct JSONMasker {
         }
     }
 
-    /// What a key given as the raw bytes between its quotes says, its rule and the LLM names it
-    /// may be (see ``KeyFacts``), from one reading of the key.
+    /// What a key given as the raw bytes between its quotes says, its rule and what the
+    /// redactor's exceptions make of it (see ``KeyFacts``), from one reading of the key.
     ///
     /// Plain ASCII keys (nearly all) are read in place, without allocating; keys with escapes
-    /// or characters outside ASCII are decoded and folded first for their rule, and are none
-    /// of the LLM names.
+    /// or characters outside ASCII are decoded and folded first for their rule, and name no
+    /// exception's ordinary key or holder.
     func facts(forRawKey raw: Slice<UnsafeBufferPointer<UInt8>>) -> KeyFacts {
-        let namesLogProbabilities = GeneratedTextNames.isLogProbabilitiesKey(raw)
+        let exceptions = exceptions
+        let opened = exceptions.isEmpty ? 0 : exceptions.containers(namedByRaw: raw)
         guard raw.count <= 256, raw.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else {
-            return KeyFacts(
-                rule: rule(forKey: JSONString.decode(raw) ?? ""), namesLogProbabilities: namesLogProbabilities, namesTokenObjects: false,
-                namesGeneratedText: false
-            )
+            return KeyFacts(rule: rule(forKey: JSONString.decode(raw) ?? ""), opensContainers: opened, ordinaryInContainers: 0, holdsShapes: 0)
         }
         let rules = nameRules
         return NameKey.with(utf8: UnsafeBufferPointer(rebasing: raw)) { key in
-            KeyFacts(
-                rule: Self.rule(for: key, rules), namesLogProbabilities: namesLogProbabilities,
-                namesTokenObjects: GeneratedTextNames.isTokenObjectKey(key, byteCount: raw.count),
-                namesGeneratedText: GeneratedTextNames.isGeneratedTextKey(key, byteCount: raw.count)
+            guard !exceptions.isEmpty else { return KeyFacts(rule: Self.rule(for: key, rules), opensContainers: 0, ordinaryInContainers: 0, holdsShapes: 0) }
+            return KeyFacts(
+                rule: Self.rule(for: key, rules), opensContainers: opened,
+                ordinaryInContainers: exceptions.containers(whereOrdinary: key, byteCount: raw.count),
+                holdsShapes: exceptions.shapes(heldBy: key, byteCount: raw.count)
             )
         }
     }
@@ -167,13 +169,13 @@ struct JSONMasker {
     /// What a key's bytes say wherever it stands, worked out once per distinct key.
     struct KeyFacts {
         let rule: KeyRule
-        /// Whether it names log probabilities (``GeneratedTextNames/isLogProbabilitiesKey(_:)``).
-        let namesLogProbabilities: Bool
-        /// Whether TGI names its token objects so (``GeneratedTextNames/isTokenObjectKey(_:byteCount:)``).
-        let namesTokenObjects: Bool
-        /// Whether it names generated text under log probabilities
-        /// (``GeneratedTextNames/isGeneratedTextKey(_:byteCount:)``).
-        let namesGeneratedText: Bool
+        /// The exceptions' containers it names (``NameExceptions/containers(namedByRaw:)``).
+        let opensContainers: UInt8
+        /// The containers inside which it is ordinary
+        /// (``NameExceptions/containers(whereOrdinary:byteCount:)``).
+        let ordinaryInContainers: UInt8
+        /// The object shapes it may hold (``NameExceptions/shapes(heldBy:byteCount:)``).
+        let holdsShapes: UInt8
     }
 
     func rule(forKey key: String) -> KeyRule {
@@ -261,7 +263,7 @@ struct JSONMasker {
         mutating func value(depth: Int, mode: Mode, key: String?, isOperation: Bool = false, context: Context = .none) throws {
             guard depth < JSONMasker.maximumDepth else { throw Failure() }
             switch try peek() {
-            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation, context: Context(isLogprobs: context.isLogprobs))
+            case UInt8(ascii: "{"): try object(depth: depth, mode: mode, isOperation: isOperation, context: Context(containers: context.containers))
             case UInt8(ascii: "["): try array(depth: depth, mode: mode, elementRule: nil, context: context)
             case UInt8(ascii: "\""):
                 let start = index
@@ -299,8 +301,8 @@ struct JSONMasker {
             let first = input[index]
             switch first {
             case UInt8(ascii: "{"):
-                let isTokenObject = context.holdsTokenObjects && startsTokenObject()
-                let holderContext = Context(holderRule: isTokenObject ? nil : rule, isLogprobs: context.isLogprobs)
+                let isShaped = context.shapes != 0 && startsShapedObject(context.shapes)
+                let holderContext = Context(holderRule: isShaped ? nil : rule, containers: context.containers)
                 try object(depth: depth, mode: mode, isOperation: false, context: holderContext)
             case UInt8(ascii: "["):
                 try array(depth: depth, mode: mode, elementRule: rule, context: context)
@@ -366,7 +368,7 @@ struct JSONMasker {
                     holderRule == .maskEvery ? !Self.describesSecret(rawKey) : Self.isValueHolder(rawKey)
                 {
                     keyRule = .judged(holderRule)
-                } else if context.isLogprobs, case .judged = keyRule, facts.namesGeneratedText {
+                } else if context.containers & facts.ordinaryInContainers != 0, case .judged = keyRule {
                     keyRule = .inherit
                 }
                 // A variable the query passes nowhere is masked whole, keys kept.
@@ -378,9 +380,7 @@ struct JSONMasker {
                         isUnboundVariable = true
                     }
                 }
-                let memberContext = Context(
-                    isLogprobs: context.isLogprobs || facts.namesLogProbabilities, holdsTokenObjects: facts.namesTokenObjects
-                )
+                let memberContext = Context(containers: context.containers | facts.opensContainers, shapes: facts.holdsShapes)
                 if mode == .everyValue, keyRule != .keepSensitiveOnly, masker.redactor.level == .strict, Self.looksLikeSecret(rawKey) {
                     writeMask()
                 } else {
@@ -495,11 +495,18 @@ struct JSONMasker {
             }
         }
 
-        /// Whether the object at `index` is a TGI token object: each of its four members once and
-        /// nothing else (see ``GeneratedTextNames``). Reads ahead without moving `index`.
-        func startsTokenObject() -> Bool {
+        /// Whether the object at `index` has the shape of one of `shapes` (bit `n` for the
+        /// exceptions' `n`th): each of its members once and nothing else (see
+        /// ``NameExceptions/ObjectShape``). Reads ahead without moving `index`.
+        func startsShapedObject(_ shapes: UInt8) -> Bool {
+            masker.exceptions.shapes.indices.contains { shapes & 1 << $0 != 0 && startsObject(of: masker.exceptions.shapes[$0].members) }
+        }
+
+        /// Whether the object at `index` has exactly `members`, each once. Reads ahead without
+        /// moving `index`.
+        private func startsObject(of members: [[UInt8]]) -> Bool {
             var probe = self
-            var seen = 0
+            var seen: UInt64 = 0
             do {
                 probe.index += 1
                 while true {
@@ -507,9 +514,8 @@ struct JSONMasker {
                     guard try probe.peek() == UInt8(ascii: "\"") else { return false }
                     let keyStart = probe.index
                     try probe.skipString()
-                    guard let member = GeneratedTextNames.tokenObjectMember(input[(keyStart + 1)..<(probe.index - 1)]),
-                        seen & 1 << member == 0
-                    else { return false }
+                    let key = input[(keyStart + 1)..<(probe.index - 1)]
+                    guard let member = members.firstIndex(where: { $0.elementsEqual(key) }), seen & 1 << member == 0 else { return false }
                     seen |= 1 << member
                     probe.skipWhitespace(copying: false)
                     guard try probe.peek() == UInt8(ascii: ":") else { return false }
@@ -519,7 +525,7 @@ struct JSONMasker {
                     probe.skipWhitespace(copying: false)
                     let next = try probe.peek()
                     probe.index += 1
-                    if next == UInt8(ascii: "}") { return seen == 1 << GeneratedTextNames.tokenObjectMemberCount - 1 }
+                    if next == UInt8(ascii: "}") { return seen == (members.count == 64 ? .max : 1 << UInt64(members.count) - 1) }
                     guard next == UInt8(ascii: ",") else { return false }
                 }
             } catch {

@@ -292,12 +292,13 @@ extension Redactor {
 
     /// What an event's `event:` name says of its data, as a body key of its value: `nil` for
     /// no name, a name no list makes sensitive (the level then applies as to any data), and
-    /// a name of generated text (``GeneratedTextNames``).
+    /// a name the exceptions make ordinary (``nameExceptions``).
     private func eventRule(_ eventType: String?) -> ValueRule? {
         guard let eventType, !eventType.isEmpty else { return nil }
         let rules = nameRules
+        let exceptions = nameExceptions
         return NameKey.with(eventType) { key -> ValueRule? in
-            guard !GeneratedTextNames.isGeneratedTextEvent(key) else { return nil }
+            guard !exceptions.isOrdinaryEvent(key) else { return nil }
             switch rules.rule(for: key, as: .body) {
             case .mask: return .maskEvery
             case .maskText: return .maskText

@@ -153,6 +153,15 @@ public struct Redactor: Sendable, Hashable {
     /// The configured lists as matchers, built once.
     private let lists: NameLists
 
+    /// Where names that read as secrets' hold ordinary content, as the policy's interpreters
+    /// know it (``NameExceptions``); none by default. Not part of the redactor's equality.
+    package var nameExceptions: NameExceptions {
+        get { exceptions.value }
+        set { exceptions.value = newValue }
+    }
+
+    private var exceptions = Uncompared(value: NameExceptions.none)
+
     /// What the lists and the level say about names; one reference to copy.
     var nameRules: NameRules { NameRules(lists: lists, level: level) }
 

@@ -248,7 +248,7 @@ extension TransportConformance {
             },
             Check(name: "server-sent events arrive while the server is still sending") { harness in
                 let gate = harness.server.makeGate()
-                let events = ["event: token\nid: 1\ndata: Hel\n\n", "event: token\nid: 2\ndata: lo\n\n", "data: [DONE]\n\n"]
+                let events = ["event: delta\nid: 1\ndata: Hel\n\n", "event: delta\nid: 2\ndata: lo\n\n", "data: [DONE]\n\n"]
                 harness.server.route("GET", "/events", streaming: { _, writer in
                     try writer.writeHead(headers: ["Content-Type": "text/event-stream"], framing: .chunked)
                     try writer.write(events[0])
@@ -274,7 +274,7 @@ extension TransportConformance {
                 )
                 let messages = harness.recorder.events(for: request.id).compactMap(\.message)
                 try expect(messages.map(\.index), [0, 1, 2], "message indexes")
-                try expect(messages.map(\.eventType), ["token", "token", nil], "event types")
+                try expect(messages.map(\.eventType), ["delta", "delta", nil], "event types")
                 try expect(messages.map(\.eventID), ["1", "2", nil], "event IDs")
                 try expect(messages.map(\.data), ["Hel", "lo", "[DONE]"], "event data")
             },

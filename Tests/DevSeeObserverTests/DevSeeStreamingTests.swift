@@ -9,8 +9,8 @@ import XCTest
 
 /// Three server-sent events of an LLM-like answer, the second with a secret in its JSON.
 let chatFrames = [
-    "event: token\ndata: {\"t\":\"Hel\"}\n\n",
-    "event: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
+    "event: delta\ndata: {\"t\":\"Hel\"}\n\n",
+    "event: delta\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
     ": keep-alive\n\nevent: done\ndata: end\n\n",
 ]
 
@@ -85,8 +85,8 @@ final class DevSeeStreamingTests: XCTestCase {
             #"{"t":"Hel"}"#, #"{"t":"lo","api_key":"[REDACTED]"}"#, "end",
         ])
         XCTAssertEqual(messages.map { $0["streamMessage"] as? NSDictionary }, [
-            ["index": 0, "kind": "sse", "event": "token", "byteCount": 32],
-            ["index": 1, "kind": "sse", "event": "token", "eventId": "2", "byteCount": 61],
+            ["index": 0, "kind": "sse", "event": "delta", "byteCount": 32],
+            ["index": 1, "kind": "sse", "event": "delta", "eventId": "2", "byteCount": 61],
             ["index": 2, "kind": "sse", "event": "done", "byteCount": 23],
         ])
         for message in messages {
@@ -115,7 +115,7 @@ final class DevSeeStreamingTests: XCTestCase {
         let body = try XCTUnwrap(exchange["responseBody"] as? String)
         // The answer first (no known LLM shape: the messages' data), then the events.
         XCTAssertTrue(body.hasPrefix(
-            "[stream] 3 messages in 130 bytes, their data:\n{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend\n\n[events]\nevent: token\ndata: {\"t\":\"Hel\"}\n\n"
+            "[stream] 3 messages in 130 bytes, their data:\n{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend\n\n[events]\nevent: delta\ndata: {\"t\":\"Hel\"}\n\n"
         ), body)
         XCTAssertFalse(messages.description.contains("sk-live-123"))
         XCTAssertFalse(body.contains("sk-live-123"), body)
@@ -157,17 +157,16 @@ final class DevSeeStreamingTests: XCTestCase {
 
     func testALoggerStricterThanThePolicyAppliesItsLevelToEveryFieldOfAMessageLog() async throws {
         let frames = [
-            "event: token\nid: 3f9a1c0e8b7d6a5f4e3d\ndata: {\"t\":\"Hel\",\"n\":1}\n\n",
+            "event: delta\nid: 3f9a1c0e8b7d6a5f4e3d\ndata: {\"t\":\"Hel\",\"n\":1}\n\n",
             "event: done\ndata: end\n\n",
         ]
         let (messages, exchange, _) = try await streamedLogs(frames, expectedLogs: 3) { configuration in
             configuration.redactor = Redactor(level: .strict)
         }
         XCTAssertEqual(messages.map { ($0["streamMessage"] as? [String: Any])?["eventId"] as? String }, ["[REDACTED]", nil])
-        XCTAssertEqual(messages.map { ($0["streamMessage"] as? [String: Any])?["event"] as? String }, ["token", "done"])
+        XCTAssertEqual(messages.map { ($0["streamMessage"] as? [String: Any])?["event"] as? String }, ["delta", "done"])
         XCTAssertEqual(messages.map { $0["responseBody"] as? String }, [#"{"t":"[REDACTED]","n":"[REDACTED]"}"#, "[REDACTED: 3 bytes of text]"])
         // The caller's X-Request-ID is a header the strict logger masks: so is the id it gave.
-        // (`event: token` names a generated piece of text, not a credential.)
         for log in messages + [exchange] {
             XCTAssertEqual(log["correlationId"] as? String, "[REDACTED]")
         }

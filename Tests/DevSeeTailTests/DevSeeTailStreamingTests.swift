@@ -37,10 +37,10 @@ final class DevSeeTailStreamingTests: XCTestCase {
                 do {
                     async let read = client.send(request, body: nil) { _, body in try await body.collect(upTo: 1 << 20).count }
                     let writer = try await transport.nextWriter()
-                    try await writer.write(HTTPBody.ByteChunk("event: token\ndata: {\"t\":\"Hel\"}\n\n".utf8))
+                    try await writer.write(HTTPBody.ByteChunk("event: delta\ndata: {\"t\":\"Hel\"}\n\n".utf8))
                     let first = try await output.wait(timeout: 60, until: { $0.count >= 1 })
                     whileOpen.withLock { $0 = first }
-                    try await writer.write(HTTPBody.ByteChunk("event: token\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n".utf8))
+                    try await writer.write(HTTPBody.ByteChunk("event: delta\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n".utf8))
                     try await writer.write(HTTPBody.ByteChunk("data: line one\ndata: line two\n\n".utf8))
                     writer.finish()
                     _ = try await read
@@ -68,11 +68,11 @@ final class DevSeeTailStreamingTests: XCTestCase {
 
     func testEachEventIsPrintedAsItArrivesWithItsRequestThenTheExchange() async throws {
         let (whileOpen, all, requestID) = try await tailStream([])
-        let first = "T  POST    #0      D  https://api.example.com/v1/chat  [token] {\"t\":\"Hel\"}  req \(requestID)  corr corr-7"
+        let first = "T  POST    #0      D  https://api.example.com/v1/chat  [delta] {\"t\":\"Hel\"}  req \(requestID)  corr corr-7"
         XCTAssertEqual(whileOpen.map(normalized), [first], "printed while the response was still arriving")
         XCTAssertEqual(all.map(normalized), [
             first,
-            "T  POST    #1      D  https://api.example.com/v1/chat  [token] {\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}  req \(requestID)  corr corr-7",
+            "T  POST    #1      D  https://api.example.com/v1/chat  [delta] {\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}  req \(requestID)  corr corr-7",
             "T  POST    #2      D  https://api.example.com/v1/chat  line one\\nline two  req \(requestID)  corr corr-7",
             "T  POST    200     D  https://api.example.com/v1/chat  req \(requestID)  corr corr-7  streamed 3 messages, 118 bytes"
                 + #"  answer: {"t":"Hel"}\n{"t":"lo","api_key":"[REDACTED]"}\nline one\nline two"#,

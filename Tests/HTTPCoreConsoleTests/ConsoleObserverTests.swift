@@ -316,12 +316,12 @@ final class ConsoleObserverTests: XCTestCase {
         let url = URL(string: "https://api.example.com/chat")!
         let exchange = Task { try await client.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 1024) } }
         let writer = try await transport.nextWriter()
-        try await writer.write(HTTPBody.ByteChunk("event: token\ndata: {\"t\":\"Hi\",\"token\":\"s3cr3t\"}\n\n".utf8))
+        try await writer.write(HTTPBody.ByteChunk("event: delta\ndata: {\"t\":\"Hi\",\"token\":\"s3cr3t\"}\n\n".utf8))
         writer.finish()
         _ = try await exchange.value
         await dispatcher.flush()
         let messages = lines.withLock { $0 }.filter { $0.contains("-> message") }
-        XCTAssertEqual(messages, [#"GET https://api.example.com/chat -> message 0 token: {"t":"Hi","token":"[REDACTED]"}"#])
+        XCTAssertEqual(messages, [#"GET https://api.example.com/chat -> message 0 delta: {"t":"Hi","token":"[REDACTED]"}"#])
     }
 
     func testFlushReturnsWhileAnotherTaskKeepsEmittingWithoutPause() async throws {

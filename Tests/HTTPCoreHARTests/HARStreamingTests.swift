@@ -9,8 +9,8 @@ import XCTest
 /// server-sent events or JSON lines as Chrome DevTools keeps them; all redacted and bounded.
 final class HARStreamingTests: XCTestCase {
     private static let chatFrames = [
-        "event: token\ndata: {\"t\":\"Hel\"}\n\n",
-        "event: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
+        "event: delta\ndata: {\"t\":\"Hel\"}\n\n",
+        "event: delta\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
         ": keep-alive\n\nevent: done\ndata: end\n\n",
     ]
 
@@ -60,7 +60,7 @@ final class HARStreamingTests: XCTestCase {
         let (entry, consumer, file) = try await recordedEntry()
         XCTAssertEqual(consumer.contentSize, 130, "the bytes that went through")
         XCTAssertEqual(consumer.responseBodySize, 130)
-        XCTAssertEqual(consumer.text, "event: token\ndata: {\"t\":\"Hel\"}\n\nevent: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\n\n: keep-alive\n\nevent: done\ndata: end\n\n")
+        XCTAssertEqual(consumer.text, "event: delta\ndata: {\"t\":\"Hel\"}\n\nevent: delta\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\n\n: keep-alive\n\nevent: done\ndata: end\n\n")
         XCTAssertEqual(consumer.requestBodySize, 15)
         XCTAssertEqual(entry["_streamed"] as? Bool, true)
         XCTAssertEqual(entry["_streamMessageCount"] as? Int, 3)
@@ -68,8 +68,8 @@ final class HARStreamingTests: XCTestCase {
         XCTAssertNil(entry["_jsonLines"])
         XCTAssertEqual(entry["_streamAnswer"] as? NSDictionary, ["shape": "data", "text": "{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend"])
         XCTAssertEqual(try untimed(entry["_eventSourceMessages"]), [
-            ["eventName": "token", "eventId": "", "data": #"{"t":"Hel"}"#],
-            ["eventName": "token", "eventId": "2", "data": #"{"t":"lo","api_key":"[REDACTED]"}"#],
+            ["eventName": "delta", "eventId": "", "data": #"{"t":"Hel"}"#],
+            ["eventName": "delta", "eventId": "2", "data": #"{"t":"lo","api_key":"[REDACTED]"}"#],
             ["eventName": "done", "eventId": "", "data": "end"],
         ])
         XCTAssertFalse(String(decoding: file, as: UTF8.self).contains("sk-live-123"))
@@ -80,15 +80,15 @@ final class HARStreamingTests: XCTestCase {
         policy.streamMessages = HTTPCorePolicy.StreamMessageCapture(maxCount: 3, maxBytes: 6)
         let (entry, consumer, _) = try await recordedEntry(recorder: HARRecorder(maxStreamMessagesPerEntry: 2), policy: policy)
         XCTAssertEqual(consumer.contentSize, 130)
-        XCTAssertEqual(consumer.text, "event: token\ndata: {")
+        XCTAssertEqual(consumer.text, "event: delta\ndata: {")
         let content = try XCTUnwrap((entry["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertEqual(content["comment"] as? String, "body of 130 bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")
         XCTAssertEqual(content["_truncated"] as? Bool, true)
         XCTAssertEqual(entry["_streamMessageCount"] as? Int, 3)
         XCTAssertEqual(entry["_droppedStreamMessages"] as? Int, 1, "the recorder keeps two per entry")
         XCTAssertEqual(try untimed(entry["_eventSourceMessages"]), [
-            ["eventName": "token", "eventId": "", "data": #"{"t":""#, "_truncated": true],
-            ["eventName": "token", "eventId": "2", "data": #"{"t":""#, "_truncated": true],
+            ["eventName": "delta", "eventId": "", "data": #"{"t":""#, "_truncated": true],
+            ["eventName": "delta", "eventId": "2", "data": #"{"t":""#, "_truncated": true],
         ])
     }
 

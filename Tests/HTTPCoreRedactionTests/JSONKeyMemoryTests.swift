@@ -6,7 +6,7 @@ import XCTest
 /// when its keys fill it.
 final class JSONKeyMemoryTests: XCTestCase {
     private let tokenFacts = JSONMasker.KeyFacts(
-        rule: .judged(.maskEvery), namesLogProbabilities: false, namesTokenObjects: true, namesGeneratedText: true
+        rule: .judged(.maskEvery), opensContainers: 0, ordinaryInContainers: 1, holdsShapes: 1
     )
 
     private func lookUp(_ memory: JSONKeyMemory, _ key: String) -> (facts: JSONMasker.KeyFacts?, slot: Int) {
@@ -28,7 +28,7 @@ final class JSONKeyMemoryTests: XCTestCase {
         // More keys than slots: each answered is its own, however the slots are shared.
         for index in 0..<40 { remember(memory, "k\(index)", tokenFacts) }
         for index in 0..<40 {
-            if let facts = lookUp(memory, "k\(index)").facts { XCTAssertTrue(facts.namesTokenObjects) }
+            if let facts = lookUp(memory, "k\(index)").facts { XCTAssertEqual(facts.holdsShapes, 1) }
         }
     }
 

@@ -3,7 +3,7 @@ import HTTPCoreRedaction
 import XCTest
 
 /// What an object or an array under a secret name shows: what holds the secret is masked at
-/// any depth, what describes it (and LLM token objects, counts and figures) is kept.
+/// any depth, what describes it (counts and figures) is kept.
 final class JSONMaskerSecretObjectTests: XCTestCase {
     private func masked(_ json: String, _ type: String = "application/json") -> String {
         String(decoding: Redactor.standard.redactedBody(Data(json.utf8), contentType: type), as: UTF8.self)
@@ -48,13 +48,37 @@ final class JSONMaskerSecretObjectTests: XCTestCase {
         }
     }
 
-    func testTGITokensAndLogprobsStayVisible() {
-        let tgi = #"{"token":{"id":578,"text":" the","logprob":-0.1,"special":false},"details":{"tokens":[{"id":1,"text":"a","logprob":-0.2,"special":false}],"top_tokens":[[{"id":2,"text":"b","logprob":null,"special":true}]]}}"#
-        XCTAssertEqual(masked(tgi), tgi)
-        let event = "data: " + #"{"index":3,"token":{"id":578,"text":" the","logprob":-0.1,"special":false},"generated_text":null}"# + "\n\n"
-        XCTAssertEqual(masked(event, "text/event-stream"), event)
-        let openAI = #"{"logprobs":{"content":[{"token":"Hello","logprob":-0.31,"bytes":[72],"top_logprobs":[{"token":"Hi","logprob":-1.2}]}]}}"#
-        XCTAssertEqual(masked(openAI), openAI)
+    /// The engine knows no LLM: `token` names a secret in an LLM server's answer too, until the
+    /// policy's GenAI interpreter tells it otherwise (HTTPCoreGenAITests,
+    /// `GenAIGeneratedTextRedactionTests`).
+    func testWithoutExceptionsLLMTokenObjectsAndLogprobsAreMaskedAsSecrets() {
+        let tgi = #"{"token":{"id":578,"text":" the","logprob":-0.1,"special":false}}"#
+        XCTAssertEqual(masked(tgi), #"{"token":{"id":578,"text":"[REDACTED]","logprob":"[REDACTED]","special":"[REDACTED]"}}"#)
+        let openAI = #"{"logprobs":{"content":[{"token":"Hello","logprob":-0.31}]}}"#
+        XCTAssertEqual(masked(openAI), #"{"logprobs":{"content":[{"token":"[REDACTED]","logprob":-0.31}]}}"#)
+    }
+
+    func testAnObjectOfAShapeTheExceptionsNameIsReadAsAnyObjectUnderItsHolderOnly() {
+        var redactor = Redactor.standard
+        redactor.nameExceptions = NameExceptions(shapes: [NameExceptions.ObjectShape(members: ["id", "text"], under: ["secret"])])
+        func masked(_ json: String) -> String {
+            String(decoding: redactor.redactedBody(Data(json.utf8), contentType: "application/json"), as: UTF8.self)
+        }
+        XCTAssertEqual(masked(#"{"secret":{"id":1,"text":"a"}}"#), #"{"secret":{"id":1,"text":"a"}}"#)
+        XCTAssertEqual(masked(#"{"secret":[{"text":"a","id":1}]}"#), #"{"secret":[{"text":"a","id":1}]}"#, "members in any order")
+        XCTAssertEqual(masked(#"{"secret":{"id":1,"text":"a","v":"b"}}"#), #"{"secret":{"id":1,"text":"[REDACTED]","v":"[REDACTED]"}}"#, "another member: a secret's parts")
+        XCTAssertEqual(masked(#"{"password":{"id":1,"text":"a"}}"#), #"{"password":{"id":1,"text":"[REDACTED]"}}"#, "another holder")
+        XCTAssertEqual(masked(#"{"secret":{"text":"a","password":"p"}}"#), #"{"secret":{"text":"[REDACTED]","password":"[REDACTED]"}}"#)
+    }
+
+    func testAKeyTheExceptionsMakeOrdinaryInsideAContainerKeepsItsValueThereOnly() {
+        var redactor = Redactor.standard
+        redactor.nameExceptions = NameExceptions(containers: [
+            NameExceptions.Container(keyContaining: "ledger", maximumKeyBytes: 12, ordinaryKeys: ["token"]),
+        ])
+        let input = #"{"ledger":[{"token":"USD","secret":"s"}],"token":"abc"}"#
+        let output = String(decoding: redactor.redactedBody(Data(input.utf8), contentType: "application/json"), as: UTF8.self)
+        XCTAssertEqual(output, #"{"ledger":[{"token":"USD","secret":"[REDACTED]"}],"token":"[REDACTED]"}"#)
     }
 
     func testCountsUnderNamesThatMentionTokensStayVisible() {

@@ -21,9 +21,18 @@ final class RedactionCorpusTests: XCTestCase {
     }
 
     func testStandardMasksEverySecretAndKeepsEveryOtherValue() {
-        for outcome in RedactionCorpus.outcomes(.standard) {
+        for outcome in RedactionCorpus.outcomes(.standard, fixtures: RedactionFixture.platformCorpus + RedactionFixture.identityCorpus) {
             XCTAssertEqual(outcome.underMasked, [], "\(outcome.fixture): secrets shown")
             XCTAssertEqual(outcome.overMasked, [], "\(outcome.fixture): values changed that hold no secret")
+        }
+    }
+
+    /// LLM traffic without the GenAI interpreter: every secret masked still; its generated
+    /// text under `token` names is masked too, which the interpreter's exceptions prevent
+    /// (HTTPCoreGenAITests, `GenAIGeneratedTextRedactionTests`).
+    func testStandardWithoutTheGenAIExceptionsMasksEverySecretOfTheLLMCorpus() {
+        for outcome in RedactionCorpus.outcomes(.standard, fixtures: RedactionFixture.llmCorpus) {
+            XCTAssertEqual(outcome.underMasked, [], "\(outcome.fixture): secrets shown")
         }
     }
 

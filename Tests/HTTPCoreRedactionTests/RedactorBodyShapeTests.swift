@@ -37,11 +37,11 @@ final class RedactorBodyShapeTests: XCTestCase {
     }
 
     func testServerSentEventsAreMaskedLineByLineJSONDataByTheJSONRules() {
-        let stream = "event: token\r\ndata: {\"t\":\"Hel\",\"api_key\":\"sk-live-123\"}\r\n\r\ndata: Authorization: Bearer abc.def.ghi\n\n: note\n"
+        let stream = "event: delta\r\ndata: {\"t\":\"Hel\",\"api_key\":\"sk-live-123\"}\r\n\r\ndata: Authorization: Bearer abc.def.ghi\n\n: note\n"
         let output = masked(stream, "text/event-stream; charset=utf-8")
         XCTAssertEqual(
             output,
-            "event: token\r\ndata: {\"t\":\"Hel\",\"api_key\":\"[REDACTED]\"}\r\n\r\ndata: Authorization: Bearer [REDACTED]\n\n: note\n"
+            "event: delta\r\ndata: {\"t\":\"Hel\",\"api_key\":\"[REDACTED]\"}\r\n\r\ndata: Authorization: Bearer [REDACTED]\n\n: note\n"
         )
         let strict = Redactor(level: .strict).redactedBody(Data(stream.utf8), contentType: "text/event-stream")
         XCTAssertFalse(String(decoding: strict, as: UTF8.self).contains("sk-live"))

@@ -39,7 +39,11 @@ final class RedactorEventStreamTests: XCTestCase {
             "event: credentials\ndata: {\"user\":\"ann\",\"password\":\"[REDACTED]\"}\n\n"
         )
         XCTAssertEqual(masked("event: token_count\ndata: 12\n\n"), "event: token_count\ndata: 12\n\n")
-        XCTAssertEqual(masked("event: token\ndata: Hel\n\n"), "event: token\ndata: Hel\n\n", "an LLM server's generated token")
+        XCTAssertEqual(masked("event: token\ndata: Hel\n\n"), "event: token\ndata: [REDACTED]\n\n", "a token's, without exceptions")
+        var exceptions = Redactor.standard
+        exceptions.nameExceptions = NameExceptions(eventNames: ["token"])
+        XCTAssertEqual(masked("event: token\ndata: Hel\n\n", "text/event-stream", exceptions), "event: token\ndata: Hel\n\n", "an ordinary event's")
+        XCTAssertEqual(exceptions, .standard, "exceptions are no part of the redactor's equality")
         let message = Redactor.standard.redactedStreamData(Data("abc123def".utf8), isTruncated: false, eventType: "auth_token")
         XCTAssertEqual(String(decoding: message, as: UTF8.self), Redactor.mask)
     }

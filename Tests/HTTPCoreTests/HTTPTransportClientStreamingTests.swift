@@ -204,13 +204,13 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         let client = client(transport)
         let exchange = Task { try await client.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 1 << 20) } }
         let writer = try await transport.nextWriter()
-        try await writer.write(chunk("event: token\nid: 1\ndata: {\"t\":\"Hel\",\"api_key\":\"sk-live-123\"}\n\n"))
+        try await writer.write(chunk("event: delta\nid: 1\ndata: {\"t\":\"Hel\",\"api_key\":\"sk-live-123\"}\n\n"))
         // The first event reaches observers while the body is still open.
         let first = try await recorder.waitForEvents(count: 4)[3]
         XCTAssertEqual(first.name, .responseMessage)
         XCTAssertEqual(first.message?.index, 0)
         XCTAssertEqual(first.message?.kind, .serverSentEvent)
-        XCTAssertEqual(first.message?.eventType, "token")
+        XCTAssertEqual(first.message?.eventType, "delta")
         XCTAssertEqual(first.message?.eventID, "1")
         XCTAssertEqual(first.message?.data, #"{"t":"Hel","api_key":"[REDACTED]"}"#)
         XCTAssertEqual(first.statusCode, 200)

@@ -10,8 +10,8 @@ import HTTPCoreTestPeers
 /// JSON lines a line of its own in the `http_message` stream; redacted and bounded.
 final class LokiStreamingTests: XCTestCase {
     private static let chatFrames = [
-        "event: token\ndata: {\"t\":\"Hel\"}\n\n",
-        "event: token\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
+        "event: delta\ndata: {\"t\":\"Hel\"}\n\n",
+        "event: delta\nid: 2\ndata: {\"t\":\"lo\",\"api_key\":\"sk-live-123\"}\n\n",
         ": keep-alive\n\nevent: done\ndata: end\n\n",
     ]
 
@@ -70,8 +70,8 @@ final class LokiStreamingTests: XCTestCase {
         XCTAssertEqual(Set(received.labelSets), [base.merging(["kind": "http"]) { $1 }, base.merging(["kind": "http_message"]) { $1 }])
         let prefix = "method=POST url=https://api.example.com/v1/chat status=200 request_id=\(id) attempt=1 correlation_id=corr-7"
         XCTAssertEqual(lines(of: received, kind: "http_message"), [
-            prefix + #" index=0 message_kind=sse event=token message_bytes=32 data="{\"t\":\"Hel\"}""#,
-            prefix + #" index=1 message_kind=sse event=token event_id=2 message_bytes=61 data="{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}""#,
+            prefix + #" index=0 message_kind=sse event=delta message_bytes=32 data="{\"t\":\"Hel\"}""#,
+            prefix + #" index=1 message_kind=sse event=delta event_id=2 message_bytes=61 data="{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}""#,
             prefix + " index=2 message_kind=sse event=done message_bytes=23 data=end",
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
@@ -96,8 +96,8 @@ final class LokiStreamingTests: XCTestCase {
         let (received, _) = try await pushed(expectedLines: 3, policy: policy) { $0.maxMessageLinesPerExchange = 2 }
         let messages = lines(of: received, kind: "http_message")
         XCTAssertEqual(messages.map { $0.components(separatedBy: " index=").last }, [
-            #"0 message_kind=sse event=token message_bytes=32 truncated=true data="{\"t\":\"""#,
-            #"1 message_kind=sse event=token event_id=2 message_bytes=61 truncated=true data="{\"t\":\"""#,
+            #"0 message_kind=sse event=delta message_bytes=32 truncated=true data="{\"t\":\"""#,
+            #"1 message_kind=sse event=delta event_id=2 message_bytes=61 truncated=true data="{\"t\":\"""#,
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
         XCTAssertTrue(exchange.contains(" streamed=true stream_messages=3 unlogged_stream_messages=1 answer_shape=data "), exchange)
@@ -114,7 +114,7 @@ final class LokiStreamingTests: XCTestCase {
 
     func testALoggerStricterThanThePolicyAppliesItsLevelToEveryFieldOfALine() async throws {
         let frames = [
-            "event: token\nid: 3f9a1c0e8b7d6a5f4e3d\ndata: {\"t\":\"Hel\",\"n\":1}\n\n",
+            "event: delta\nid: 3f9a1c0e8b7d6a5f4e3d\ndata: {\"t\":\"Hel\",\"n\":1}\n\n",
             "event: done\ndata: end\n\n",
         ]
         let (received, id) = try await pushed(frames, expectedLines: 3) { configuration in
@@ -122,7 +122,7 @@ final class LokiStreamingTests: XCTestCase {
         }
         let prefix = "method=POST url=https://api.example.com/v1/chat status=200 request_id=\(id) attempt=1 correlation_id=[REDACTED]"
         XCTAssertEqual(lines(of: received, kind: "http_message"), [
-            prefix + #" index=0 message_kind=sse event=token event_id=3f9a1c0e8b7d6a5f4e3d message_bytes=63 data="{\"t\":\"[REDACTED]\",\"n\":1}""#,
+            prefix + #" index=0 message_kind=sse event=delta event_id=3f9a1c0e8b7d6a5f4e3d message_bytes=63 data="{\"t\":\"[REDACTED]\",\"n\":1}""#,
             prefix + " index=1 message_kind=sse event=done message_bytes=23 data=end",
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)

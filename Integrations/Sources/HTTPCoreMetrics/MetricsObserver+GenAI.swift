@@ -86,16 +86,14 @@ extension MetricsObserver {
         let dimensions = Self.genAIDimensions(of: call)
         let shared = dimensions.shared.map { ($0.name, $0.value) }
 
-        if let usage = call.response.usage {
-            func tokenUsage(_ type: String) -> Recorder {
-                Recorder(label: Self.genAITokenUsageLabel, dimensions: shared + [("unit", "{token}"), ("gen_ai.token.type", type)], aggregate: true)
-            }
-            if let input = usage.inputTokens {
-                handles.genAIHandle(\.inputTokenUsage, of: dimensions) { tokenUsage("input") }.record(input)
-            }
-            if let output = usage.outputTokens {
-                handles.genAIHandle(\.outputTokenUsage, of: dimensions) { tokenUsage("output") }.record(output)
-            }
+        func tokenUsage(_ type: String) -> Recorder {
+            Recorder(label: Self.genAITokenUsageLabel, dimensions: shared + [("unit", "{token}"), ("gen_ai.token.type", type)], aggregate: true)
+        }
+        if let input = call.inputTokens {
+            handles.genAIHandle(\.inputTokenUsage, of: dimensions) { tokenUsage("input") }.record(input)
+        }
+        if let output = call.outputTokens {
+            handles.genAIHandle(\.outputTokenUsage, of: dimensions) { tokenUsage("output") }.record(output)
         }
 
         let timed = shared + (dimensions.errorType.map { [("error.type", $0)] } ?? []) + [("unit", "s")]
@@ -106,13 +104,14 @@ extension MetricsObserver {
             handles.genAIHandle(\.operationDuration, of: dimensions) { timer(Self.genAIOperationDurationLabel) }
                 .recordNanoseconds(Self.nanoseconds(milliseconds / 1_000))
         }
-        if call.isStreaming, let first = call.response.timeToFirstChunk {
+        // Present on a streamed call only, as the convention asks.
+        if case .double(let first)? = call.attributes.first(where: { $0.name == "gen_ai.response.time_to_first_chunk" })?.value {
             handles.genAIHandle(\.timeToFirstChunk, of: dimensions) { timer(Self.genAITimeToFirstChunkLabel) }
                 .recordNanoseconds(Self.nanoseconds(first))
         }
-        if !call.response.outputChunkIntervals.isEmpty {
+        if !call.outputChunkIntervals.isEmpty {
             let perChunk = handles.genAIHandle(\.timePerOutputChunk, of: dimensions) { timer(Self.genAITimePerOutputChunkLabel) }
-            for interval in call.response.outputChunkIntervals { perChunk.recordNanoseconds(Self.nanoseconds(interval)) }
+            for interval in call.outputChunkIntervals { perChunk.recordNanoseconds(Self.nanoseconds(interval)) }
         }
     }
 

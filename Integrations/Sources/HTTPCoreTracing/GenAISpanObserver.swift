@@ -5,7 +5,7 @@ import Tracing
 
 /// An ``/HTTPCore/HTTPObserver`` that records each LLM call (`event.genAI`) as the span
 /// OpenTelemetry's GenAI conventions describe: kind CLIENT, named `{gen_ai.operation.name}
-/// {gen_ai.request.model}` (``/HTTPCoreGenAI/GenAIExchange/spanName``), covering the whole exchange with
+/// {gen_ai.request.model}` (the operation alone when the model is unknown), covering the whole exchange with
 /// its retries, with the call's `gen_ai.*`, `server.*` and `error.type` attributes
 /// (``/HTTPCoreGenAI/GenAIExchange/attributes``) and an error status when the call failed.
 ///
@@ -58,7 +58,7 @@ public struct GenAISpanObserver: HTTPObserver {
     ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
     ///   - redactor: A redactor the call's text facts (models, stop sequences, response id,
     ///     finish reasons, error code) pass before they become attributes, on top of the client
-    ///     policy's, which masked them as they were derived (``/HTTPCoreGenAI/GenAIExchange/redacted(by:)``):
+    ///     policy's, which masked them as they were derived (``/HTTPCoreGenAI/GenAIExchange/note(redactedBy:)``):
     ///     a tracing backend with stricter rules than the app's. `nil`, the default, adds none.
     public init(
         tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,
@@ -95,20 +95,28 @@ public struct GenAISpanObserver: HTTPObserver {
         case .created, .started, .received, .message, .retried: return
         }
         let parent = parents.take(for: event.requestID)
-        guard let derived = event.genAI else { return }
-        let call = redactor.map(derived.redacted(by:)) ?? derived
+        guard let call = event.genAI else { return }
+        let attributes = redactor.map { call.note(redactedBy: $0).attributes } ?? call.attributes
         let tracer = tracer
         let started = Self.instant(exchange.startedAt)
         let context = parent ?? ServiceContext.current ?? .topLevel
-        let span = tracer.startSpan(call.spanName, context: context, ofKind: .client, at: started)
-        for attribute in call.attributes {
-            let (name, value) = (attribute.name, attribute.value)
-            span.attributes[name] = Self.attribute(value)
+        let span = tracer.startSpan(Self.spanName(call, attributes), context: context, ofKind: .client, at: started)
+        var errorType: String?
+        for attribute in attributes {
+            span.attributes[attribute.name] = Self.attribute(attribute.value)
+            if attribute.name == "error.type" { errorType = attribute.value.text }
         }
-        if let errorType = call.errorType {
+        if let errorType {
             span.setStatus(SpanStatus(code: .error, message: errorType))
         }
         span.end(at: Self.instant(exchange.endedAt))
+    }
+
+    /// The convention's span name: `{gen_ai.operation.name} {gen_ai.request.model}`, or the
+    /// operation alone when the model asked for is unknown.
+    private static func spanName(_ call: GenAIExchange, _ attributes: [HTTPExchangeNote.Attribute]) -> String {
+        guard let model = attributes.first(where: { $0.name == "gen_ai.request.model" })?.value.text else { return call.operation.name }
+        return "\(call.operation.name) \(model)"
     }
 
     /// The tracer's instant of `date`.

@@ -45,7 +45,13 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     }
 
     /// The redaction engine applied to headers, URLs, bodies and error texts.
-    public var redactor: Redactor
+    ///
+    /// It carries what the policy's ``interpreters`` know of names that read as secrets' but
+    /// hold ordinary content in the traffic they read (with the GenAI interpreter, an LLM
+    /// server's `event: token` and `logprobs`), whichever is set last.
+    public var redactor: Redactor {
+        didSet { redactor.nameExceptions = Self.nameExceptions(of: interpreters) }
+    }
     /// Whether events carry bodies.
     public var bodyCapture: BodyCapture
     /// The header that carries a correlation id on each outgoing request, or `nil` for none.
@@ -72,7 +78,9 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// A client offers an observed exchange's request to each, once, on the request's task,
     /// and shows the ones that read it what comes back, whatever ``bodyCapture`` and
     /// ``streamMessages`` say (events still show only what they allow, redacted).
-    public var interpreters: [any HTTPExchangeInterpreter]
+    public var interpreters: [any HTTPExchangeInterpreter] {
+        didSet { redactor.nameExceptions = Self.nameExceptions(of: interpreters) }
+    }
 
     /// The default correlation header name.
     public static let defaultCorrelationHeaderName = "X-Correlation-ID"
@@ -102,6 +110,14 @@ public struct HTTPCorePolicy: Sendable, Hashable {
         self.correlationHeaderName = correlationHeaderName
         self.reportedCorrelationHeaderNames = reportedCorrelationHeaderNames
         self.interpreters = interpreters
+        self.redactor.nameExceptions = Self.nameExceptions(of: interpreters)
+    }
+
+    /// The exceptions `interpreters` give the redactor, in their order.
+    private static func nameExceptions(of interpreters: [any HTTPExchangeInterpreter]) -> NameExceptions {
+        interpreters.reduce(NameExceptions.none) { exceptions, interpreter in
+            (interpreter as? any NameExceptionsProviding).map { exceptions.merged(with: $0.nameExceptions) } ?? exceptions
+        }
     }
 
     /// This policy with `interpreter` read after its other interpreters.

@@ -14,17 +14,37 @@ final class MetricsObserverGenAITests: XCTestCase {
     private let url = URL(string: "https://api.openai.com/v1/chat/completions")!
     private let started = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func call(usage: GenAIUsage?, streamed: Bool, errorStatus: Int? = nil, model: String = "gpt-4o") throws -> GenAIExchange {
-        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
-        let response = GenAIResponse(
-            id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: usage,
-            messageCount: streamed ? 4 : 0, timeToFirstChunk: streamed ? 0.125 : nil, outputChunkCount: streamed ? 3 : 0,
-            outputChunkIntervals: streamed ? [0.25, 0.5] : []
-        )
-        return GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(model: model, stream: streamed ? true : nil), response: response,
-            statusCode: errorStatus ?? 200, error: nil
-        )
+    /// An OpenAI chat call for `model`, as the GenAI interpreter derives it through its public
+    /// reading, fed as a client would: streamed (three content deltas at 0.125, 0.375 and
+    /// 0.875 s) or answered whole with `errorStatus`, with `usage` (input, output) when given.
+    private func call(usage: (input: Int, output: Int)?, streamed: Bool, errorStatus: Int? = nil, model: String = "gpt-4o") throws -> (
+        request: HTTPRequest, genAI: any HTTPExchangeAttachment
+    ) {
+        let body = #"{"model":""# + model + (streamed ? #"","stream":true}"# : #""}"#)
+        let request = HTTPRequest(method: .post, url: url, body: Data(body.utf8))
+        let recognizer: GenAIRecognizer = .genAI
+        var reading = try XCTUnwrap(recognizer.reading(for: request), "an LLM call")
+        let usageJSON = usage.map { #","usage":{"prompt_tokens":"# + String($0.input) + #","completion_tokens":"# + String($0.output) + "}" } ?? ""
+        let head = #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","#
+        let response: HTTPResponse
+        if streamed {
+            response = HTTPResponse(requestID: request.id, statusCode: errorStatus ?? 200, headers: ["Content-Type": "text/event-stream"], url: url)
+            reading.readHead(response, carriesMessages: true)
+            let messages = [
+                (0.125, head + #""choices":[{"index":0,"delta":{"content":"Hel"}}]}"#),
+                (0.375, head + #""choices":[{"index":0,"delta":{"content":"lo"}}]}"#),
+                (0.875, head + #""choices":[{"index":0,"delta":{"content":"!"}}]}"#),
+                (0.9, head + #""choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#),
+                (0.95, head + #""choices":[]"# + usageJSON + "}"),
+            ]
+            for (seconds, data) in messages {
+                reading.readMessage(eventType: nil, data: Data(data.utf8), isTruncated: false, secondsSinceAttemptBegan: seconds)
+            }
+        } else {
+            let answer = head + #""choices":[{"index":0,"message":{"content":"Hi"},"finish_reason":"stop"}]"# + usageJSON + "}"
+            response = HTTPResponse(requestID: request.id, statusCode: errorStatus ?? 200, body: Data(answer.utf8), url: url)
+        }
+        return (request, try XCTUnwrap(reading.finish(request: request, response: response, error: nil, policy: .debug)))
     }
 
     /// Hands `event` to a new observer, as the dispatcher would.
@@ -33,7 +53,7 @@ final class MetricsObserverGenAITests: XCTestCase {
     }
 
     /// The succeeded event of `request`, answered with `status` after `seconds`.
-    private func succeeded(_ request: HTTPRequest, status: Int, after seconds: Double, genAI: GenAIExchange?) -> HTTPEvent {
+    private func succeeded(_ request: HTTPRequest, status: Int, after seconds: Double, genAI: (any HTTPExchangeAttachment)?) -> HTTPEvent {
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: request.url)
         return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(seconds), attachments: genAI.map { [$0] } ?? [])
     }
@@ -46,8 +66,8 @@ final class MetricsObserverGenAITests: XCTestCase {
     func testAStreamedCallRecordsItsDurationTokensFirstChunkAndEachChunkInterval() throws {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
-        let exchange = try call(usage: GenAIUsage(inputTokens: 12, outputTokens: 34), streamed: true)
-        dispatch(succeeded(HTTPRequest(method: .post, url: url), status: 200, after: 1.5, genAI: exchange))
+        let (request, exchange) = try call(usage: (12, 34), streamed: true)
+        dispatch(succeeded(request, status: 200, after: 1.5, genAI: exchange))
 
         let seconds = dimensions + [("unit", "s")]
         XCTAssertEqual(try metrics.expectTimer(MetricsObserver.genAIOperationDurationLabel, seconds).values, [1_500_000_000])
@@ -61,8 +81,8 @@ final class MetricsObserverGenAITests: XCTestCase {
     func testACallWithoutUsageRecordsNoTokensAndAFailedOneCarriesItsErrorType() throws {
         let metrics = TestMetrics()
         MetricsSystem.bootstrapInternal(metrics)
-        let exchange = try call(usage: nil, streamed: false, errorStatus: 429)
-        dispatch(succeeded(HTTPRequest(method: .post, url: url), status: 429, after: 0.25, genAI: exchange))
+        let (request, exchange) = try call(usage: nil, streamed: false, errorStatus: 429)
+        dispatch(succeeded(request, status: 429, after: 0.25, genAI: exchange))
 
         let failed = dimensions + [("error.type", "429"), ("unit", "s")]
         XCTAssertEqual(try metrics.expectTimer(MetricsObserver.genAIOperationDurationLabel, failed).values, [250_000_000])
@@ -86,8 +106,8 @@ final class MetricsObserverGenAITests: XCTestCase {
         let observer = MetricsObserver(maximumCachedDimensionSets: 1)
         for model in ["gpt-4o", "gpt-4o-mini"] {
             for _ in 0..<3 {
-                let exchange = try call(usage: GenAIUsage(inputTokens: 12, outputTokens: 34), streamed: true, model: model)
-                observer.handle(succeeded(HTTPRequest(method: .post, url: url), status: 200, after: 1.5, genAI: exchange))
+                let (request, exchange) = try call(usage: (12, 34), streamed: true, model: model)
+                observer.handle(succeeded(request, status: 200, after: 1.5, genAI: exchange))
             }
         }
 
@@ -116,8 +136,8 @@ final class MetricsObserverGenAITests: XCTestCase {
         }
         factory.valueHistogramBuckets["gen_ai_client_token_usage"] = MetricsObserver.genAITokenUsageBucketBoundaries
         MetricsSystem.bootstrapInternal(factory)
-        let exchange = try call(usage: GenAIUsage(inputTokens: 12, outputTokens: 34), streamed: true)
-        dispatch(succeeded(HTTPRequest(method: .post, url: url), status: 200, after: 1.5, genAI: exchange))
+        let (request, exchange) = try call(usage: (12, 34), streamed: true)
+        dispatch(succeeded(request, status: 200, after: 1.5, genAI: exchange))
         let exposition = registry.emitToString()
 
         // The convention's boundaries: doublings from 10 ms to 81.92 s, powers of four from 1 to 4^13 tokens.

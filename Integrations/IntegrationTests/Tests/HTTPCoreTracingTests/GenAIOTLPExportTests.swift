@@ -64,7 +64,9 @@ final class GenAIOTLPExportTests: XCTestCase {
         defer { api.stop() }
         api.route("POST", "/v1/chat/completions", streaming: { _, writer in try Self.writeStream(writer) })
         var policy = HTTPCorePolicy.default
-        policy.interpreters = [GenAIRecognizer(additionalRoutes: [.openAICompatible(provider: .openAI, host: "127.0.0.1", port: Int(api.port))])]
+        policy.interpreters = [GenAIRecognizer(additionalRoutes: [
+            GenAIRoute(provider: GenAIProvider("openai"), host: "127.0.0.1", port: Int(api.port), api: .openAICompatible()),
+        ])]
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(MetricsObserver())
         dispatcher.subscribe(GenAISpanObserver(tracer: tracer))

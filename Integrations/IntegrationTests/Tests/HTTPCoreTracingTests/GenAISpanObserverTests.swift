@@ -13,42 +13,70 @@ final class GenAISpanObserverTests: XCTestCase {
     private let url = URL(string: "https://api.openai.com/v1/chat/completions")!
     private let started = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// The succeeded event of a POST to OpenAI, answered with `status` after 1.5 s.
-    private func succeeded(status: Int, genAI: GenAIExchange?) -> HTTPEvent {
-        let request = HTTPRequest(method: .post, url: url)
+    /// The succeeded event of `request`, a POST to OpenAI, answered with `status` after 1.5 s.
+    private func succeeded(_ request: HTTPRequest, status: Int, genAI: (any HTTPExchangeAttachment)?) -> HTTPEvent {
         let response = HTTPResponse(requestID: request.id, statusCode: status, url: url)
         return .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: genAI.map { [$0] } ?? [])
     }
 
+    /// The succeeded event of a POST to OpenAI that is no LLM call's.
+    private func succeeded(status: Int, genAI: (any HTTPExchangeAttachment)?) -> HTTPEvent {
+        succeeded(HTTPRequest(method: .post, url: url), status: status, genAI: genAI)
+    }
+
+    /// A streamed chat request to OpenAI for `gpt-4o`.
+    private func chatRequest(_ body: String = #"{"model":"gpt-4o","stream":true}"#) -> HTTPRequest {
+        HTTPRequest(method: .post, url: url, body: Data(body.utf8))
+    }
+
+    /// The facts the GenAI interpreter derives from `request`'s stream (each message's data
+    /// with when it arrived) or, without one, from the whole `response`, read through its
+    /// public reading as a client would feed it.
+    private func derived(
+        _ request: HTTPRequest, stream: [(seconds: Double, data: String)]? = nil, response: HTTPResponse? = nil, error: HTTPError? = nil,
+        policy: HTTPCorePolicy = .debug
+    ) throws -> any HTTPExchangeAttachment {
+        let recognizer: GenAIRecognizer = .genAI
+        var reading = try XCTUnwrap(recognizer.reading(for: request), "an LLM call")
+        let head = response ?? HTTPResponse(requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: url)
+        if let stream {
+            reading.readHead(head, carriesMessages: true)
+            for message in stream {
+                reading.readMessage(eventType: nil, data: Data(message.data.utf8), isTruncated: false, secondsSinceAttemptBegan: message.seconds)
+            }
+        }
+        return try XCTUnwrap(reading.finish(request: request, response: head, error: error, policy: policy))
+    }
+
+    /// Three content deltas at 0.125, 0.375 and 0.875 s, the finish, and the usage: 12 in, 34 out.
+    private let chatStream: [(seconds: Double, data: String)] = [
+        (0.125, #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":"Hel"}}]}"#),
+        (0.375, #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":"lo"}}]}"#),
+        (0.875, #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{"content":"!"}}]}"#),
+        (0.9, #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#),
+        (0.95, #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34}}"#),
+    ]
+
     /// The failed (or, for ``HTTPError/cancelled``, cancelled) event of a POST to OpenAI that
-    /// ended with `error` after 1.5 s, a streamed answer cut short.
+    /// ended with `error` after 1.5 s, a streamed answer cut short after its first delta.
     private func ended(with error: HTTPError) throws -> HTTPEvent {
-        let request = HTTPRequest(method: .post, url: url)
+        let request = chatRequest()
         let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
-        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
-        let call = GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: true),
-            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", messageCount: 2), statusCode: 200,
-            error: error
-        )
+        let call = try derived(request, stream: Array(chatStream.prefix(1)), response: response, error: error)
         return .requestFailed(error, request: request, response: response, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [call])
     }
 
-    private func call(status: Int) throws -> GenAIExchange {
-        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
-        let response = GenAIResponse(
-            id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], usage: GenAIUsage(inputTokens: 12, outputTokens: 34),
-            messageCount: 4, timeToFirstChunk: 0.125, outputChunkCount: 3, outputChunkIntervals: [0.25, 0.5]
-        )
-        return GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stream: true), response: response,
-            statusCode: status, error: nil
-        )
+    /// A streamed call answered with `status`.
+    private func call(status: Int) throws -> (request: HTTPRequest, genAI: any HTTPExchangeAttachment) {
+        let request = chatRequest()
+        let response = HTTPResponse(requestID: request.id, statusCode: status, headers: ["Content-Type": "text/event-stream"], url: url)
+        return (request, try derived(request, stream: chatStream, response: response))
     }
 
     func testAnLLMCallIsAClientSpanNamedAfterItsOperationAndModelWithItsAttributes() throws {
         let tracer = InMemoryTracer()
-        GenAISpanObserver(tracer: tracer).handle(succeeded(status: 200, genAI: try call(status: 200)))
+        let (request, genAI) = try call(status: 200)
+        GenAISpanObserver(tracer: tracer).handle(succeeded(request, status: 200, genAI: genAI))
 
         XCTAssertEqual(tracer.finishedSpans.count, 1)
         let span = try XCTUnwrap(tracer.finishedSpans.first)
@@ -72,15 +100,14 @@ final class GenAISpanObserverTests: XCTestCase {
     }
 
     func testAnObserversOwnRedactorMasksTheSpansTextFactsOnTopOfThePolicys() throws {
-        let recognition = try XCTUnwrap(GenAIRecognizer.standard.recognize(method: .post, url: url))
-        let call = GenAIExchange(
-            recognition: recognition, request: GenAIRequestParameters(model: "gpt-4o", stopSequences: ["END-OF-TURN"], stream: false),
-            response: GenAIResponse(id: "chatcmpl-1", model: "gpt-4o-2024-08-06", finishReasons: ["stop"], messageCount: 1),
-            statusCode: 200, error: nil
+        let request = chatRequest(#"{"model":"gpt-4o","stop":["END-OF-TURN"]}"#)
+        let answer = #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"message":{"content":"Hi"},"finish_reason":"stop"}]}"#
+        let call = try derived(
+            request, response: HTTPResponse(requestID: request.id, statusCode: 200, body: Data(answer.utf8), url: url), policy: .debug
         )
         let plain = InMemoryTracer(), masked = InMemoryTracer()
-        GenAISpanObserver(tracer: plain).handle(succeeded(status: 200, genAI: call))
-        GenAISpanObserver(tracer: masked, redactor: Redactor(sensitiveBodyKeys: ["stop"])).handle(succeeded(status: 200, genAI: call))
+        GenAISpanObserver(tracer: plain).handle(succeeded(request, status: 200, genAI: call))
+        GenAISpanObserver(tracer: masked, redactor: Redactor(sensitiveBodyKeys: ["stop"])).handle(succeeded(request, status: 200, genAI: call))
 
         let plainSpan = try XCTUnwrap(plain.finishedSpans.first), maskedSpan = try XCTUnwrap(masked.finishedSpans.first)
         XCTAssertEqual(plainSpan.attributes["gen_ai.request.stop_sequences"]?.toSpanAttribute(), .stringArray(["END-OF-TURN"]))
@@ -90,7 +117,8 @@ final class GenAISpanObserverTests: XCTestCase {
 
     func testAFailedCallCarriesItsErrorTypeAndAnErrorStatus() throws {
         let tracer = InMemoryTracer()
-        GenAISpanObserver(tracer: tracer).handle(succeeded(status: 429, genAI: try call(status: 429)))
+        let (request, genAI) = try call(status: 429)
+        GenAISpanObserver(tracer: tracer).handle(succeeded(request, status: 429, genAI: genAI))
 
         let span = try XCTUnwrap(tracer.finishedSpans.first)
         XCTAssertEqual(span.attributes["error.type"]?.toSpanAttribute(), "429")
@@ -169,7 +197,7 @@ final class GenAISpanObserverTests: XCTestCase {
         for request in [first, second] {
             let response = HTTPResponse(requestID: request.id, statusCode: 200, url: url)
             observer.handle(
-                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [try call(status: 200)])
+                .requestSucceeded(response, to: request, startedAt: started, endedAt: started.addingTimeInterval(1.5), attachments: [try call(status: 200).genAI])
             )
         }
         caller.end()
