@@ -19,9 +19,9 @@ import HTTPCoreLoopback
 public enum DemoAPI {
     /// The server-sent events `GET /events` sends, in order, as they appear on the wire.
     public static let events: [String] = [
-        "event: token\nid: 1\ndata: Hello\n\n",
-        "event: token\nid: 2\ndata: , world\n\n",
-        "event: token\nid: 3\ndata: !\n\n",
+        "event: delta\nid: 1\ndata: Hello\n\n",
+        "event: delta\nid: 2\ndata: , world\n\n",
+        "event: delta\nid: 3\ndata: !\n\n",
         "event: usage\nid: 4\ndata: {\"tokens\":3,\"api_key\":\"sk-demo-1234567890abcdef\"}\n\n",
         "event: done\nid: 5\ndata: [DONE]\n\n",
     ]

@@ -34,7 +34,7 @@ struct LLMPayload: Sendable {
             }
         }
 
-        /// The shape's name in a ``/HTTPCore/StreamAnswer``; `nil` for Bedrock, whose stream
+        /// The shape's name in a `StreamAnswer`; `nil` for Bedrock, whose stream
         /// framing the package does not parse.
         var streamAnswerShape: String? {
             switch self {
