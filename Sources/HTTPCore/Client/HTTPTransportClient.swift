@@ -6,7 +6,7 @@ import HTTPCoreText
 /// The ``HTTPClient`` that every transport gets for free: wrap an ``HTTPTransport`` in it.
 ///
 /// It gives the transport's exchanges process-unique ids, timing, a precise deadline
-/// (``HTTPRequest/timeout``), cancellation (Swift tasks and ``Cancellable``), the policy
+/// (``HTTPRequest/timeout``), cancellation (Swift task cancellation), the policy
 /// (correlation header, redaction of what events expose), the middlewares that shape
 /// requests, and every lifecycle event, in order, with exactly one terminal event per
 /// request.
@@ -58,7 +58,7 @@ import HTTPCoreText
 /// terminal event (``HTTPEvent/attachments``): a streamed call's body is shown to them as it
 /// passes, on the reading task; a buffered call's is read when an observer first reads the
 /// attachment (a sink, on its worker), not as the event is emitted.
-public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
+public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient, BufferedSending {
     /// The transport that performs each attempt.
     public var transport: Transport { configuration.transport }
     /// The middlewares every request goes through, first to last, before the transport.
@@ -101,8 +101,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         )
     }
 
-    /// Performs one exchange; see ``HTTPClient/send(_:)``.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Performs one exchange and returns the whole response: what ``HTTPClient/send(_:)`` does
+    /// for this client (see `BufferedSending`), the body collected up to
+    /// ``maximumBufferedResponseBytes``.
+    package func sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         // Added first, so the policy's header is checked with the caller's: an attempt of the
         // caller's request as it was is not checked again.
