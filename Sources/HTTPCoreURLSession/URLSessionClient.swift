@@ -15,7 +15,7 @@ import FoundationNetworking
 /// It is an `HTTPTransportClient` around ``URLSessionTransport``: it emits every lifecycle
 /// event to its dispatcher and applies its policy like any client built on the adapter
 /// contract. See ``URLSessionTransport`` for how requests and responses are translated.
-public struct URLSessionClient: HTTPClient, BufferedSending {
+public struct URLSessionClient: HTTPClient {
     /// The client that adds ids, deadlines, cancellation, the policy and events.
     package let base: HTTPTransportClient<URLSessionTransport>
 
@@ -46,10 +46,11 @@ public struct URLSessionClient: HTTPClient, BufferedSending {
         )
     }
 
-    /// Performs one exchange and returns the whole response: what `HTTPClient.send(_:)` does
-    /// for this client, through its `HTTPTransportClient`'s buffered call.
-    package func sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await base.sendBuffered(request)
+    /// Not API: how `HTTPClient.send(_:)` answers for this client, through its
+    /// `HTTPTransportClient`'s buffered call (its body capped by
+    /// ``URLSessionTransport/Limits/maximumBufferedBytes``).
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await base._sendBuffered(request)
     }
 
     /// Performs one exchange, streaming both bodies; see `HTTPClient.send(_:body:)`.

@@ -53,21 +53,22 @@ public protocol HTTPClient: Sendable {
     ///   Cancelling the calling task cancels the exchange, which then throws
     ///   ``HTTPError/cancelled``.
     func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+
+    /// Not API: how ``send(_:)`` answers. Never implement or call it; it may change in any
+    /// release.
+    ///
+    /// The default streams and collects (see ``send(_:)``). ``HTTPTransportClient`` and the
+    /// package's clients built on it answer with their buffered call instead (the transport's
+    /// cheaper whole-body answer and their own limit, with the same events), and a requirement,
+    /// unlike a cast to find such a client, costs nothing on a call through `any HTTPClient`:
+    /// the standard library's `Sequence` keeps its fast paths the same way
+    /// (`_customContainsEquatableElement`).
+    func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 /// The most response body bytes `HTTPClient.send(_:)` takes into memory from a client that
 /// has no buffered call of its own: 64 MiB, `HTTPTransportClient`'s default.
 package let defaultMaximumBufferedResponseBytes = 64 << 20
-
-/// A client with a buffered call of its own, cheaper than streaming and collecting:
-/// `HTTPTransportClient`'s takes its transport's `BufferedShortcut` and its own limit, and
-/// emits the buffered call's events. `HTTPClient.send(_:)` takes it, so a call through
-/// `any HTTPClient` costs what one through the concrete type does.
-package protocol BufferedSending: HTTPClient {
-    /// Performs one exchange and returns the whole response; what `HTTPClient.send(_:)`
-    /// does for this client.
-    func sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse
-}
 
 extension HTTPClient {
     /// Performs one exchange and returns the complete response, its body in memory.
@@ -86,8 +87,14 @@ extension HTTPClient {
     ///   ``HTTPError/Code/responseTooLarge`` for a body over the limit. A 4xx or 5xx answer is
     ///   returned, not thrown. Cancelling the calling task cancels the exchange, which then
     ///   throws ``HTTPError/cancelled``.
+    @inlinable
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if let client = self as? any BufferedSending { return try await client.sendBuffered(request) }
+        try await _sendBuffered(request)
+    }
+
+    /// Not API: ``send(_:)`` for a client with no buffered call of its own, ``send(_:body:)``
+    /// with the body collected up to 64 MiB.
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         var (response, body) = try await send(request, body: nil)
         response.body = try await body.collectForBufferedCall(upTo: defaultMaximumBufferedResponseBytes)
         return response

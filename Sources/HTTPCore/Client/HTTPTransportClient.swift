@@ -58,7 +58,7 @@ import HTTPCoreText
 /// terminal event (``HTTPEvent/attachments``): a streamed call's body is shown to them as it
 /// passes, on the reading task; a buffered call's is read when an observer first reads the
 /// attachment (a sink, on its worker), not as the event is emitted.
-public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient, BufferedSending {
+public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// The transport that performs each attempt.
     public var transport: Transport { configuration.transport }
     /// The middlewares every request goes through, first to last, before the transport.
@@ -101,10 +101,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient, Buffere
         )
     }
 
-    /// Performs one exchange and returns the whole response: what ``HTTPClient/send(_:)`` does
-    /// for this client (see `BufferedSending`), the body collected up to
-    /// ``maximumBufferedResponseBytes``.
-    package func sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Not API: how ``HTTPClient/send(_:)`` answers for this client, its body collected up to
+    /// ``maximumBufferedResponseBytes`` (a longer one is ``HTTPError/Code/responseTooLarge``):
+    /// the transport's cheaper buffered answer, when it has one, and the buffered call's events.
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         // Added first, so the policy's header is checked with the caller's: an attempt of the
         // caller's request as it was is not checked again.
