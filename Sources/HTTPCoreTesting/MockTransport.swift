@@ -13,9 +13,9 @@ import HTTPCoreConcurrency
 /// let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
 /// ```
 ///
-/// Delays use `Task.sleep`, so they honour cancellation like a real transport. It is an
-/// ``/HTTPCore/HTTPBufferedTransport``: a reply slower than the request's `timeout` ends at
-/// the timeout with ``/HTTPCore/HTTPError/timeout``, as every transport's must.
+/// Delays use `Task.sleep`, so they honour cancellation like a real transport. It answers with
+/// whole bodies, bounded by a timer: a reply slower than the request's `timeout` ends at the
+/// timeout with ``/HTTPCore/HTTPError/timeout``, as every transport's must.
 public final class MockTransport: HTTPBufferedTransport {
     /// One scripted answer.
     public struct Reply: Sendable {
@@ -102,7 +102,20 @@ public final class MockTransport: HTTPBufferedTransport {
         state.withLock { $0.requests }
     }
 
-    /// Records the request and answers with the next reply.
+    /// Collects `body` into the request, then answers as ``perform(_:)`` does, by the
+    /// request's `timeout`.
+    ///
+    /// - Parameters:
+    ///   - request: The request to answer.
+    ///   - body: The request body, collected into `request.body` first; `nil` for none.
+    /// - Returns: The reply's response head and its body, in memory.
+    /// - Throws: The reply's error, ``/HTTPCore/HTTPError/timeout`` past the request's
+    ///   timeout, or `CancellationError` when cancelled during its delay.
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        try await performBuffering(request, body: body)
+    }
+
+    /// Records the request and answers with the next reply, its body whole.
     ///
     /// - Parameter request: The request to answer.
     /// - Returns: The reply's response, for `request`.

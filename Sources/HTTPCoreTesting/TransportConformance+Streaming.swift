@@ -24,7 +24,7 @@ extension TransportConformance {
     }
 
     /// The names of the ``streamingChecks(sizes:)`` a transport that only buffers passes through
-    /// ``/HTTPCore/HTTPBufferedTransport`` (the others need the body before its end).
+    /// `HTTPBufferedTransport` (the others need the body before its end).
     package static let bufferingStreamingCheckNames: Set<String> = [
         "a streamed download arrives in order",
         "a streamed upload arrives in order",

@@ -46,14 +46,11 @@ public struct URLSessionClient: HTTPClient {
         )
     }
 
-    /// Performs one exchange and returns the whole response; see `HTTPClient.send(_:)`.
-    ///
-    /// - Parameter request: The request to send.
-    /// - Returns: The response, its body read whole.
-    /// - Throws: An `HTTPError`, such as a timeout, a lost connection or a body over the
-    ///   client's buffered limit.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await base.send(request)
+    /// Not API: how `HTTPClient.send(_:)` answers for this client, through its
+    /// `HTTPTransportClient`'s buffered call (its body capped by
+    /// ``URLSessionTransport/Limits/maximumBufferedBytes``).
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await base._sendBuffered(request)
     }
 
     /// Performs one exchange, streaming both bodies; see `HTTPClient.send(_:body:)`.
@@ -66,6 +63,9 @@ public struct URLSessionClient: HTTPClient {
     ///   - body: The request body, or `nil` for none.
     /// - Returns: The response head and its body, still arriving.
     /// - Throws: An `HTTPError` for a failure before the response head.
+    ///
+    /// `send(_:)`, the whole response, is built on it: its body is capped by
+    /// ``URLSessionTransport/Limits/maximumBufferedBytes``, past which it throws `HTTPError.Code.responseTooLarge`.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         try await base.send(request, body: body)
     }

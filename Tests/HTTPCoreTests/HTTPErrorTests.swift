@@ -127,7 +127,13 @@ final class HTTPErrorTests: XCTestCase {
         let request = HTTPRequest(url: url)
         do {
             _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                client.execute(request, on: .global()) { continuation.resume(with: $0) }
+                Task {
+                    do {
+                        continuation.resume(returning: try await client.send(request))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
             }
             XCTFail("expected an error")
         } catch let error as HTTPError where error.code == .cannotConnect {
@@ -148,18 +154,6 @@ final class HTTPErrorTests: XCTestCase {
         let client = HTTPTransportClient(transport: transport, middlewares: [retriesOnce], dispatcher: HTTPEventDispatcher())
         let response = try await client.send(HTTPRequest(url: url))
         XCTAssertEqual(response.statusCode, 204)
-    }
-
-    func testExecuteHandsAnyOtherErrorOnAsOther() async throws {
-        struct Boom: Error {}
-        struct ThrowingClient: HTTPClient {
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse { throw Boom() }
-            func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) { throw Boom() }
-        }
-        let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
-        ThrowingClient().execute(HTTPRequest(url: url), on: .global()) { result in results.update { $0.append(result) } }
-        let delivered = try await results.waitForCount(1)
-        XCTAssertEqual(delivered.map(\.failure), [.transport(.other, message: "Boom")])
     }
 }
 

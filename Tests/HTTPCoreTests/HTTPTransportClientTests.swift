@@ -105,6 +105,10 @@ final class HTTPTransportClientTests: XCTestCase {
             let whole = try await client.send(HTTPRequest(url: url))
             // The shortcut is handed the client's limit, which it must hold to.
             XCTAssertEqual(whole.body, Data("shortcut up to 1234".utf8), "\(middlewares.count) middlewares")
+            // Through the protocol, too: `send(_:)` takes the client's own buffered call.
+            let existential: any HTTPClient = client
+            let throughProtocol = try await existential.send(HTTPRequest(url: url))
+            XCTAssertEqual(throughProtocol.body, Data("shortcut up to 1234".utf8), "\(middlewares.count) middlewares")
             let (_, streamed) = try await client.send(HTTPRequest(url: url), body: nil)
             let body = try await streamed.collect(upTo: .max)
             XCTAssertEqual(body, Data("one method".utf8), "\(middlewares.count) middlewares")
@@ -279,46 +283,17 @@ final class HTTPTransportClientTests: XCTestCase {
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
     }
 
-    func testExecuteCancelledImmediatelyCompletesOnceWithCancelled() async throws {
+    func testCancelFromManyThreadsAtOnceEndsTheExchangeOnce() async throws {
         let client = client(MockTransport(default: .status(200, after: 30)))
-        let completions = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
-        let cancellable = client.execute(HTTPRequest(url: url)) { result in completions.update { $0.append(result) } }
-        cancellable.cancel()
-        cancellable.cancel()
-        let results = try await completions.waitForCount(1)
+        let request = HTTPRequest(url: url)
+        let task = Task { try await client.send(request) }
+        try await recorder.waitForEvents(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 100) { _ in task.cancel() }
+        let result = await task.result
+        guard case .failure(HTTPError.cancelled) = result else { return XCTFail("expected cancelled, got \(result)") }
         try await recorder.waitForTerminalEvents(count: 1)
-        cancellable.cancel()
         await dispatcher.flush()
-        XCTAssertEqual(results.map(\.failure), [.cancelled])
-        XCTAssertEqual(completions.state.count, 1)
-        XCTAssertEqual(recorder.events.last?.name, .requestCancelled)
-    }
-
-    func testCancelFromManyThreadsAtOnceCompletesOnce() async throws {
-        let client = client(MockTransport(default: .status(200, after: 30)))
-        let completions = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
-        let cancellable = client.execute(HTTPRequest(url: url)) { result in completions.update { $0.append(result) } }
-        DispatchQueue.concurrentPerform(iterations: 100) { _ in cancellable.cancel() }
-        let results = try await completions.waitForCount(1)
-        await dispatcher.flush()
-        XCTAssertEqual(results.map(\.failure), [.cancelled])
         XCTAssertEqual(recorder.events.filter(\.name.isTerminal).map(\.name), [.requestCancelled])
-    }
-
-    func testExecuteDeliversOnTheChosenQueueExactlyOnce() async throws {
-        let client = client(MockTransport(default: .status(201)))
-        let queue = DispatchQueue(label: "callback")
-        let key = DispatchSpecificKey<String>()
-        queue.setSpecific(key: key, value: "callback")
-        let calls = AsyncCondition<[String]>([])
-        client.execute(HTTPRequest(url: url), on: queue) { result in
-            let status = (try? result.get())?.statusCode ?? 0
-            calls.update { $0.append("\(status) on \(DispatchQueue.getSpecific(key: key) ?? "another queue")") }
-        }
-        _ = try await calls.waitForCount(1)
-        try await recorder.waitForTerminalEvents(count: 1)
-        await dispatcher.flush()
-        XCTAssertEqual(calls.state, ["201 on callback"])
     }
 
     func testTwoHundredConcurrentRequestsGiveTwoHundredCompleteSequences() async throws {

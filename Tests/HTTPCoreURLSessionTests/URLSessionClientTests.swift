@@ -364,16 +364,6 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(events.map(\.name), [.requestCreated, .requestStarted, .requestCancelled])
     }
 
-    func testCancellableFromExecuteCancelsInFlight() async throws {
-        let arrived = routeHanging("/hang")
-        let results = AsyncCondition<[Result<HTTPResponse, HTTPError>]>([])
-        let cancellable = client.execute(HTTPRequest(url: server.url("/hang"))) { result in results.update { $0.append(result) } }
-        _ = try await arrived.wait(timeout: 60, until: { $0 }) { _ in Unexpected("request never arrived") }
-        cancellable.cancel()
-        let delivered = try await results.wait(timeout: 60, until: { !$0.isEmpty }) { _ in Unexpected("no completion") }
-        XCTAssertEqual(delivered.map(\.failure), [.cancelled])
-    }
-
     /// A route that answers after 30 s; the condition turns true when a request arrives.
     private func routeHanging(_ path: String) -> AsyncCondition<Bool> {
         let arrived = AsyncCondition(false)

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The protocol app code depends on to make HTTP requests.
@@ -16,19 +15,12 @@ import Foundation
 /// conforming directly: the wrapper provides ids, timing, timeouts, cancellation, the policy
 /// and every lifecycle event.
 public protocol HTTPClient: Sendable {
-    /// Performs one exchange and returns the complete response.
-    ///
-    /// Throws only ``HTTPError``, declared untyped so that the same `catch` reads the same
-    /// wherever the call runs (a `Task`, a task group, a closure API):
-    /// `catch HTTPError.timeout`, `catch HTTPError.Code.connectionLost`,
-    /// `catch let error as HTTPError where error.code == .cannotConnect`. A 4xx or 5xx answer is
-    /// returned, not thrown. Cancelling the calling task cancels the exchange, which then
-    /// throws ``HTTPError/cancelled``.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
-
     /// Performs one exchange and returns as soon as the response head arrives, with the body
     /// still streaming: the body can outlive the call, handed to a server framework's
     /// response, say.
+    ///
+    /// It is the protocol's one requirement: ``send(_:)`` (the whole response) and
+    /// ``send(_:body:receive:isolation:)`` (a body read within a closure) are built on it.
     ///
     /// The exchange, and its events, end with the body:
     /// - The returned ``HTTPResponse`` is the head (status, headers, final URL), its
@@ -45,19 +37,69 @@ public protocol HTTPClient: Sendable {
     /// - A slow reader slows the transfer: the body is never buffered whole by a streaming
     ///   transport, the client, a middleware or an observer.
     ///
-    /// Errors before the head arrives are thrown as by ``send(_:)``. There is no default: a
-    /// type that wraps a client forwards this call too, so a streaming caller never falls
-    /// back to buffering unnoticed.
+    /// Implement it by forwarding, in a type that wraps a client: a streaming caller then never
+    /// falls back to buffering unnoticed.
     ///
     /// - Parameters:
     ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
     ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
     ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
     ///     (``HTTPBody/IterationBehavior/multiple``).
+    /// - Returns: The response head, its ``HTTPResponse/body`` empty, and the body, still
+    ///   arriving.
+    /// - Throws: Only ``HTTPError``, declared untyped so that the same `catch` reads the same
+    ///   wherever the call runs (a `Task`, a task group, a closure API): `catch HTTPError.timeout`,
+    ///   `catch HTTPError.Code.connectionLost`. A 4xx or 5xx answer is returned, not thrown.
+    ///   Cancelling the calling task cancels the exchange, which then throws
+    ///   ``HTTPError/cancelled``.
     func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+
+    /// Not API: how ``send(_:)`` answers. Never implement or call it; it may change in any
+    /// release.
+    ///
+    /// The default streams and collects (see ``send(_:)``). ``HTTPTransportClient`` and the
+    /// package's clients built on it answer with their buffered call instead (the transport's
+    /// cheaper whole-body answer and their own limit, with the same events), and a requirement,
+    /// unlike a cast to find such a client, costs nothing on a call through `any HTTPClient`:
+    /// the standard library's `Sequence` keeps its fast paths the same way
+    /// (`_customContainsEquatableElement`).
+    func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
+/// The most response body bytes `HTTPClient.send(_:)` takes into memory from a client that
+/// has no buffered call of its own: 64 MiB, `HTTPTransportClient`'s default.
+package let defaultMaximumBufferedResponseBytes = 64 << 20
+
 extension HTTPClient {
+    /// Performs one exchange and returns the complete response, its body in memory.
+    ///
+    /// It is ``send(_:body:)`` with the body collected: up to the client's limit, 64 MiB by
+    /// default (see ``HTTPTransportClient/maximumBufferedResponseBytes``). Read a longer body,
+    /// or one to show as it arrives, with ``send(_:body:)`` or
+    /// ``send(_:body:receive:isolation:)``.
+    ///
+    /// - Parameter request: What to send, its body included.
+    /// - Returns: The response, its ``HTTPResponse/body`` read whole.
+    /// - Throws: Only ``HTTPError``, declared untyped so that the same `catch` reads the same
+    ///   wherever the call runs (a `Task`, a task group, a closure API): `catch HTTPError.timeout`,
+    ///   `catch HTTPError.Code.connectionLost`,
+    ///   `catch let error as HTTPError where error.code == .cannotConnect`, and
+    ///   ``HTTPError/Code/responseTooLarge`` for a body over the limit. A 4xx or 5xx answer is
+    ///   returned, not thrown. Cancelling the calling task cancels the exchange, which then
+    ///   throws ``HTTPError/cancelled``.
+    @inlinable
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await _sendBuffered(request)
+    }
+
+    /// Not API: ``send(_:)`` for a client with no buffered call of its own, ``send(_:body:)``
+    /// with the body collected up to 64 MiB.
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var (response, body) = try await send(request, body: nil)
+        response.body = try await body.collectForBufferedCall(upTo: defaultMaximumBufferedResponseBytes)
+        return response
+    }
+
     /// Performs one exchange and hands the response to `receive` as soon as its head
     /// arrives, with the body still streaming: downloads, server-sent events, uploads that
     /// never sit in memory whole. The exchange ends when `receive` returns.
@@ -84,6 +126,9 @@ extension HTTPClient {
     ///   - body: The request body, read as it is sent; `nil` sends `request.body`.
     ///   - receive: Reads the response; runs on the caller's isolation.
     ///   - isolation: Where `receive` runs; the caller's isolation by default.
+    /// - Returns: What `receive` returns.
+    /// - Throws: An ``HTTPError`` for the exchange, before the head or while `receive` reads
+    ///   the body; what `receive` throws, unchanged.
     public func send<Result>(
         _ request: HTTPRequest,
         body: HTTPBody? = nil,
@@ -93,45 +138,5 @@ extension HTTPClient {
         let (head, responseBody) = try await send(request, body: body)
         defer { responseBody.stopReading() }
         return try await receive(head, responseBody)
-    }
-}
-
-extension HTTPClient {
-    /// Starts one exchange on a task and calls `completion` exactly once, on `queue`.
-    ///
-    /// The returned ``Cancellable`` cancels the exchange, even before it has started; the
-    /// completion then receives ``HTTPError/cancelled``. ``send(_:)`` throws only
-    /// ``HTTPError``; should a conforming type throw anything else, the completion receives it
-    /// as ``HTTPError/Code/other``, with a message that names its type, never its stored values.
-    @discardableResult
-    public func execute(
-        _ request: HTTPRequest,
-        on queue: DispatchQueue,
-        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
-    ) -> any Cancellable {
-        let task = Task {
-            let result: Result<HTTPResponse, HTTPError>
-            do {
-                result = .success(try await send(request))
-            } catch let error as HTTPError {
-                result = .failure(error)
-            } catch {
-                result = .failure(.transport(.other, message: HTTPError.safeDescription(of: error)))
-            }
-            queue.async { completion(result) }
-        }
-        return TaskCancellable(task: task)
-    }
-
-    /// Starts one exchange and calls `completion` exactly once, on a global concurrent
-    /// dispatch queue (`DispatchQueue.global()`).
-    ///
-    /// Use ``execute(_:on:completion:)`` to choose the queue, for example `.main` in an app.
-    @discardableResult
-    public func execute(
-        _ request: HTTPRequest,
-        completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void
-    ) -> any Cancellable {
-        execute(request, on: .global(), completion: completion)
     }
 }

@@ -5,8 +5,8 @@ import HTTPCoreConcurrency
 ///
 /// Implement it to bring a new transport (an HTTP library, a recorded-response replayer, a
 /// retrying wrapper) under HTTPCore. Wrap it in ``HTTPTransportClient`` and the wrapper
-/// provides `send`, `execute`, request ids, timing, cancellation, the policy and every
-/// lifecycle event: an adapter writes no event code and is observed automatically.
+/// provides `send`, request ids, timing, cancellation, the policy and every lifecycle event:
+/// an adapter writes no event code and is observed automatically.
 ///
 /// ```swift
 /// struct EchoTransport: HTTPTransport {
@@ -20,8 +20,10 @@ import HTTPCoreConcurrency
 ///
 /// The method streams both ways: it returns when the response head arrives, with the body
 /// still arriving. Every call, buffered (``HTTPClient/send(_:)``) or streamed
-/// (``HTTPClient/send(_:body:)``), goes through it. A transport that can only hand over whole
-/// responses adopts ``HTTPBufferedTransport`` instead and implements its one buffered method.
+/// (``HTTPClient/send(_:body:)``), goes through it. A library that only hands over whole
+/// bodies implements it too: it collects `body` first (``HTTPBody/collect(upTo:)``) and
+/// returns the response's bytes as `HTTPBody(data)`, which a buffered call takes back without
+/// a copy.
 ///
 /// Rules for implementers:
 /// - Return the response for any status; do not throw for 4xx or 5xx.
@@ -62,29 +64,16 @@ public protocol HTTPTransport: Sendable {
     func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
 }
 
-/// The adapter for a transport that hands over whole responses: implement its one method,
-/// ``perform(_:)``, and it is an ``HTTPTransport``.
+/// A transport that hands over whole responses, for this package's tests and benchmarks:
+/// implement ``perform(_:)`` and it is an ``HTTPTransport``.
 ///
-/// ```swift
-/// struct ReplayTransport: HTTPBufferedTransport {
-///     let recorded: [URL: Data]
-///     func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
-///         guard let body = recorded[request.url] else { throw HTTPError.transport(.cannotConnect, message: "not recorded") }
-///         return HTTPResponse(requestID: request.id, statusCode: 200, body: body, url: request.url)
-///     }
-/// }
-/// ```
-///
-/// The adapter does what the streaming contract asks on the transport's behalf:
-/// - it collects a streamed request body (up to ``HTTPBody/maximumBufferedBytes``, else
-///   ``HTTPError/Code/invalidRequest`` before anything is sent) into ``HTTPRequest/body``;
-/// - it bounds the call by the request's ``HTTPRequest/timeout`` with a timer, and cancels
-///   it past that, so a transport that ignores the timeout still ends by the deadline;
-/// - it hands the response body over as a replayable ``HTTPBody`` in memory, which a
-///   buffered call takes back without a copy.
-///
-/// The memory cost is the buffered one: the whole body in memory, in both directions.
-public protocol HTTPBufferedTransport: HTTPTransport {
+/// The adapter collects a streamed request body (up to ``HTTPBody/maximumBufferedBytes``, else
+/// ``HTTPError/Code/invalidRequest`` before anything is sent) into ``HTTPRequest/body``, bounds
+/// the call by the request's ``HTTPRequest/timeout`` with a timer (so a transport that ignores
+/// the timeout still ends by the deadline), and hands the response body over in memory.
+/// Users' transports implement ``HTTPTransport/perform(_:body:)`` alone (see
+/// WritingATransport.md).
+package protocol HTTPBufferedTransport: HTTPTransport {
     /// Performs one exchange for `request` and returns the complete response.
     ///
     /// Honour Swift task cancellation: the adapter's timer works through it.
@@ -92,9 +81,15 @@ public protocol HTTPBufferedTransport: HTTPTransport {
 }
 
 extension HTTPBufferedTransport {
+    /// ``performBuffering(_:body:)``.
+    package func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        try await performBuffering(request, body: body)
+    }
+
     /// Collects `body`, calls ``perform(_:)`` bounded by the request's timeout, and returns
-    /// the head with the body in memory (see ``HTTPBufferedTransport``).
-    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    /// the head with the body in memory (see ``HTTPBufferedTransport``); for a public
+    /// conformer, whose ``HTTPTransport/perform(_:body:)`` must be its own.
+    package func performBuffering(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
         guard let timeout = request.timeout else { return try await perform(request).splitBody }

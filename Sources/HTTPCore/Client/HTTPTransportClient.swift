@@ -6,7 +6,7 @@ import HTTPCoreText
 /// The ``HTTPClient`` that every transport gets for free: wrap an ``HTTPTransport`` in it.
 ///
 /// It gives the transport's exchanges process-unique ids, timing, a precise deadline
-/// (``HTTPRequest/timeout``), cancellation (Swift tasks and ``Cancellable``), the policy
+/// (``HTTPRequest/timeout``), cancellation (Swift task cancellation), the policy
 /// (correlation header, redaction of what events expose), the middlewares that shape
 /// requests, and every lifecycle event, in order, with exactly one terminal event per
 /// request.
@@ -101,8 +101,10 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         )
     }
 
-    /// Performs one exchange; see ``HTTPClient/send(_:)``.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Not API: how ``HTTPClient/send(_:)`` answers for this client, its body collected up to
+    /// ``maximumBufferedResponseBytes`` (a longer one is ``HTTPError/Code/responseTooLarge``):
+    /// the transport's cheaper buffered answer, when it has one, and the buffered call's events.
+    public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         // Added first, so the policy's header is checked with the caller's: an attempt of the
         // caller's request as it was is not checked again.

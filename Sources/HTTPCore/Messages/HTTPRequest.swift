@@ -27,7 +27,7 @@ public struct HTTPRequest: Sendable, Hashable {
         }
 
         /// The next identifier of this process.
-        public static func next() -> ID {
+        package static func next() -> ID {
             ID(rawValue: counter.withLock { value in
                 value &+= 1
                 return value

@@ -37,7 +37,7 @@ public struct Backoff: Sendable, Hashable {
     }
 
     /// The most the wait before retry `retry` (1, 2, ...) can be.
-    public func ceiling(beforeRetry retry: Int) -> TimeInterval {
+    package func ceiling(beforeRetry retry: Int) -> TimeInterval {
         let century = 100 * 365 * 86_400.0
         let maximum = maximum.isNaN ? 0 : min(century, max(0, maximum))
         let doublings = retry > 1 ? Double(retry - 1) : 0
@@ -46,14 +46,18 @@ public struct Backoff: Sendable, Hashable {
         return max(0, min(maximum, growing))
     }
 
-    /// The wait before retry `retry` (1, 2, ...), drawn with the system's random source.
+    /// The wait before retry `retry`, drawn with the system's random source below the ceiling
+    /// (`jitter: .none` gives the ceiling itself, for a fixed schedule).
+    ///
+    /// - Parameter retry: Which retry the wait comes before: 1 for the first.
+    /// - Returns: The wait in seconds, never negative.
     public func delay(beforeRetry retry: Int) -> TimeInterval {
         var random = SystemRandomNumberGenerator()
         return delay(beforeRetry: retry, using: &random)
     }
 
     /// The wait before retry `retry` (1, 2, ...), drawn with `random`.
-    public func delay(beforeRetry retry: Int, using random: inout some RandomNumberGenerator) -> TimeInterval {
+    package func delay(beforeRetry retry: Int, using random: inout some RandomNumberGenerator) -> TimeInterval {
         let ceiling = ceiling(beforeRetry: retry)
         switch jitter {
         case .none: return ceiling

@@ -83,11 +83,11 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     }
 
     /// The default correlation header name.
-    public static let defaultCorrelationHeaderName = "X-Correlation-ID"
+    package static let defaultCorrelationHeaderName = "X-Correlation-ID"
 
     /// The headers reported as the correlation id by default: `X-Correlation-ID`,
     /// `X-Request-ID`, `traceparent`.
-    public static let defaultReportedCorrelationHeaderNames = ["X-Correlation-ID", "X-Request-ID", "traceparent"]
+    @usableFromInline package static let defaultReportedCorrelationHeaderNames = ["X-Correlation-ID", "X-Request-ID", "traceparent"]
 
     /// Creates a policy; with no arguments, the ``default`` one.
     ///
@@ -95,8 +95,10 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     ///   - redactor: The redaction engine; ``/HTTPCoreRedaction/Redactor/standard`` by default.
     ///   - bodyCapture: Whether events carry bodies: captured up to 64 KiB in DEBUG builds,
     ///     omitted otherwise.
-    ///   - correlationHeaderName: The header that carries a correlation id on each request.
-    ///   - reportedCorrelationHeaderNames: Headers reported as the correlation id.
+    ///   - correlationHeaderName: The header that carries a correlation id on each request;
+    ///     none by default.
+    ///   - reportedCorrelationHeaderNames: Headers reported as the correlation id; by default
+    ///     `X-Correlation-ID`, `X-Request-ID`, `traceparent`.
     ///   - interpreters: The interpreters that read observed exchanges.
     public init(
         redactor: Redactor = .standard,
@@ -135,7 +137,7 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     }
 
     /// The first of ``reportedCorrelationHeaderNames`` that `headers` carry, with its value.
-    public func reportedCorrelation(in headers: HTTPHeaders) -> (headerName: String, value: String)? {
+    package func reportedCorrelation(in headers: HTTPHeaders) -> (headerName: String, value: String)? {
         for name in reportedCorrelationHeaderNames {
             if let value = headers[name], !value.isEmpty { return (name, value) }
         }
@@ -150,7 +152,7 @@ public struct HTTPCorePolicy: Sendable, Hashable {
 
     /// What ``default`` and ``init(redactor:bodyCapture:correlationHeaderName:reportedCorrelationHeaderNames:interpreters:)``
     /// capture: bodies up to 64 KiB in DEBUG builds, none otherwise.
-    public static var defaultBodyCapture: BodyCapture {
+    @usableFromInline package static var defaultBodyCapture: BodyCapture {
         #if DEBUG
         .captured(maxBytes: 64 * 1024)
         #else
