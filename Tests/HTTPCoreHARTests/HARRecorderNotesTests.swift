@@ -1,35 +1,10 @@
 import Foundation
 import HTTPCore
+import HTTPCoreTestPeers
 import HTTPCoreHAR
 import HTTPCoreLoopback
 import HTTPCoreURLSession
 import XCTest
-
-/// An interpreter of no vendor, as a user writes one: it reads a response's `X-Cache` and `Age`
-/// headers and notes, as `cache`, what the cache said and how old its copy was. `X-Cache: ERROR`
-/// (the cache could not revalidate and served what it had) is a failure the status does not show.
-private struct CacheInterpreter: HTTPExchangeInterpreter {
-    func reading(for request: HTTPRequest) -> (any HTTPExchangeReading)? { CacheReading() }
-}
-
-private struct CacheReading: HTTPExchangeReading {
-    func finish(request: HTTPRequest, response: HTTPResponse?, error: HTTPError?, policy: HTTPCorePolicy) -> (any HTTPExchangeAttachment)? {
-        guard let response, let status = response.headers["X-Cache"] else { return nil }
-        return CacheAttachment(status: status, age: Int(response.headers["Age"] ?? "") ?? 0)
-    }
-}
-
-private struct CacheAttachment: HTTPExchangeAttachment {
-    let status: String
-    let age: Int
-
-    func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
-        HTTPExchangeNote(
-            name: "cache", summary: "\(status), age \(age)", attributes: [.init("status", .string(status)), .init("cache.age", .int(age))],
-            reportsFailure: status == "ERROR"
-        )
-    }
-}
 
 /// A HAR entry carries any interpreter's note as a member `_<name>`, as an LLM call's `_genAI`:
 /// its `summary` and its `attributes`, and the file stays valid HAR 1.2.

@@ -6,32 +6,6 @@ import HTTPCoreURLSession
 @testable import LokiObserver
 import XCTest
 
-/// An interpreter of no vendor, as a user writes one: it reads a response's `X-Cache` and `Age`
-/// headers and notes, as `cache`, what the cache said and how old its copy was. `X-Cache: ERROR`
-/// (the cache could not revalidate and served what it had) is a failure the status does not show.
-private struct CacheInterpreter: HTTPExchangeInterpreter {
-    func reading(for request: HTTPRequest) -> (any HTTPExchangeReading)? { CacheReading() }
-}
-
-private struct CacheReading: HTTPExchangeReading {
-    func finish(request: HTTPRequest, response: HTTPResponse?, error: HTTPError?, policy: HTTPCorePolicy) -> (any HTTPExchangeAttachment)? {
-        guard let response, let status = response.headers["X-Cache"] else { return nil }
-        return CacheAttachment(status: status, age: Int(response.headers["Age"] ?? "") ?? 0)
-    }
-}
-
-private struct CacheAttachment: HTTPExchangeAttachment {
-    let status: String
-    let age: Int
-
-    func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
-        HTTPExchangeNote(
-            name: "cache", summary: "\(status), age \(age)", attributes: [.init("status", .string(status)), .init("cache.age", .int(age))],
-            reportsFailure: status == "ERROR"
-        )
-    }
-}
-
 /// Loki writes any interpreter's note as fields on the exchange's line, under the attributes'
 /// own names, and the note's name in front of one the line already has; a note that reports a
 /// failure makes the line a warning, as it does for an LLM call's.
