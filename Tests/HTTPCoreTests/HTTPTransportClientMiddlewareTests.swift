@@ -103,6 +103,23 @@ final class HTTPTransportClientMiddlewareTests: XCTestCase {
         XCTAssertEqual(HTTPMiddlewareContext().attemptsStarted, 0)
     }
 
+    /// Every middleware is handed the client's policy's redactor; a context made by hand has
+    /// the one it was given, else the default policy's.
+    func testAMiddlewareRedactsWithTheClientsPolicy() async throws {
+        let reader = RedactedURLMiddleware()
+        let policy = HTTPCorePolicy(redactor: Redactor(sensitiveQueryNames: ["customer"]))
+        let client = HTTPTransportClient(transport: MockTransport(), middlewares: [reader], dispatcher: HTTPEventDispatcher(), policy: policy)
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://a.example/orders?customer=4711&token=t")!))
+        XCTAssertEqual(reader.seen.withLock { $0 }, ["https://a.example/orders?customer=[REDACTED]&token=[REDACTED]"])
+
+        let orders = URL(string: "https://a.example/orders?customer=4711&token=t")!
+        XCTAssertEqual(HTTPMiddlewareContext().redactor.redactedURL(orders), "https://a.example/orders?customer=4711&token=[REDACTED]")
+        XCTAssertEqual(
+            HTTPMiddlewareContext(redactor: Redactor(sensitiveQueryNames: ["customer"])).redactor.redactedURL(orders),
+            "https://a.example/orders?customer=[REDACTED]&token=[REDACTED]"
+        )
+    }
+
     func testMetadataOfTheCallerAndOfMiddlewaresReachesEventsRedacted() async throws {
         let tags = ClosureMiddleware { request, next in
             var request = request
@@ -432,6 +449,18 @@ struct APIVersionMiddleware: HTTPMiddleware {
         var request = request
         request.headers.set(name: "API-Version", value: version)
         request.metadata["route"] = request.url.path
+        return try await next(request, body)
+    }
+}
+
+/// Keeps the URL of each request it passes on, as the context's redactor redacts it.
+private struct RedactedURLMiddleware: HTTPMiddleware {
+    let seen = Locked<[String]>([])
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+    ) async throws -> (HTTPResponse, HTTPBody) {
+        seen.withLock { $0.append(context.redactor.redactedURL(request.url)) }
         return try await next(request, body)
     }
 }

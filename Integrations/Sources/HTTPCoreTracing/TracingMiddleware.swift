@@ -39,8 +39,8 @@ import Tracing
 /// fails.
 ///
 /// Attributes: `http.request.method` (`_OTHER` and `http.request.method_original` for
-/// non-standard methods), `url.full` redacted by the redactor (the policy's, by default
-/// ``/HTTPCoreRedaction/Redactor/standard``), `server.address`, `server.port`, `http.request.resend_count` on a
+/// non-standard methods), `url.full` redacted by the client's policy
+/// (``/HTTPCore/HTTPMiddlewareContext/redactor``), `server.address`, `server.port`, `http.request.resend_count` on a
 /// retry (``/HTTPCore/HTTPMiddlewareContext/attemptsStarted``), `http.request.body.size`,
 /// `http.response.status_code`, `http.response.body.size`, and on failure `error.type`
 /// (``/HTTPCore/HTTPError/typeName``, or the status code for a 5xx). A 5xx or a failure sets the span's
@@ -56,17 +56,16 @@ import Tracing
 public struct TracingMiddleware: HTTPMiddleware {
     /// The tracer given at creation, if any; `nil` reads the bootstrapped one at each request.
     private let configuredTracer: (any Tracer)?
-    /// What `url.full` is redacted with.
-    public let redactor: Redactor
 
     private static let standardMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
-    /// Creates a middleware with `.standard` redaction. Without a `tracer`, each request is
-    /// traced with the one bootstrapped then (`InstrumentationSystem.tracer`), so a middleware
-    /// made before `OTel.bootstrap` (or `InstrumentationSystem.bootstrap`) still traces.
-    public init(tracer: (any Tracer)? = nil, redactor: Redactor = .standard) {
+    /// Creates a middleware. Without a `tracer`, each request is traced with the one
+    /// bootstrapped then (`InstrumentationSystem.tracer`), so a middleware made before
+    /// `OTel.bootstrap` (or `InstrumentationSystem.bootstrap`) still traces.
+    ///
+    /// - Parameter tracer: The tracer spans are made with; `nil`, the bootstrapped one.
+    public init(tracer: (any Tracer)? = nil) {
         configuredTracer = tracer
-        self.redactor = redactor
     }
 
     /// The tracer spans are made with now: the one given, or the bootstrapped one.
@@ -138,7 +137,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         let span = tracer.startSpan(isStandard ? method : "HTTP", context: ServiceContext.current ?? .topLevel, ofKind: .client)
         span.attributes["http.request.method"] = isStandard ? method : "_OTHER"
         if !isStandard { span.attributes["http.request.method_original"] = method }
-        span.attributes["url.full"] = redactor.redactedURL(request.url)
+        span.attributes["url.full"] = context.redactor.redactedURL(request.url)
         if let host = request.url.host { span.attributes["server.address"] = host }
         if let port = request.url.port ?? Self.defaultPort(of: request.url) { span.attributes["server.port"] = port }
         if let body = request.body { span.attributes["http.request.body.size"] = body.count }

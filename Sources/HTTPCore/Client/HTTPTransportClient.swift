@@ -191,7 +191,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     nonisolated(nonsending) private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
-        let exchange = MiddlewareExchange(request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true)
+        let exchange = MiddlewareExchange(
+            request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true, policy: sharedPolicy
+        )
         let result: Result<HTTPResponse, HTTPError>
         do {
             var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)

@@ -29,10 +29,11 @@ struct MiddlewareExchange: Sendable {
 
     /// An exchange of `request` (recorded as `created` when observed), checked with a body of
     /// `bodyLength` (by default its ``HTTPRequest/body``'s), that must be over by `deadline`,
-    /// with no attempt yet; `interprets`: whether interpreters read its attempts.
+    /// with no attempt yet, under the client's `policy`; `interprets`: whether interpreters read its
+    /// attempts.
     init(
         request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, interprets: Bool = false, deadline: DispatchTime?,
-        buffers: Bool
+        buffers: Bool, policy: SharedPolicy
     ) {
         self.request = request
         self.bodyLength = bodyLength ?? .known(Int64(request.body?.count ?? 0))
@@ -40,6 +41,6 @@ struct MiddlewareExchange: Sendable {
         self.interprets = interprets
         self.buffers = buffers
         attempts = AttemptLog()
-        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts)
+        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts, policy: policy)
     }
 }

@@ -11,6 +11,9 @@ public struct HTTPMiddlewareContext: Sendable {
 
     /// The exchange's attempts, when a client runs the chain; `nil` in a context made by hand.
     private let attempts: AttemptLog?
+    /// The client's policy, when a client runs the chain (one reference, not a copy); in a
+    /// context made by hand, the one its redactor was given in, or `nil` for the default's.
+    private let policy: SharedPolicy?
     /// What ``attemptsStarted`` answers in a context made by hand.
     private let givenAttemptsStarted: Int
 
@@ -19,17 +22,27 @@ public struct HTTPMiddlewareContext: Sendable {
     /// - Parameters:
     ///   - deadline: When the whole exchange must be over.
     ///   - attemptsStarted: What ``attemptsStarted`` answers: the attempts this call follows.
-    public init(deadline: DispatchTime? = nil, attemptsStarted: Int = 0) {
+    ///   - redactor: What ``redactor`` answers; `nil`, the default policy's.
+    public init(deadline: DispatchTime? = nil, attemptsStarted: Int = 0, redactor: Redactor? = nil) {
         self.deadline = deadline
         attempts = nil
         givenAttemptsStarted = max(0, attemptsStarted)
+        policy = redactor.map { SharedPolicy(HTTPCorePolicy(redactor: $0)) }
     }
 
-    /// A client's context, whose ``attemptsStarted`` follows `attempts`.
-    init(deadline: DispatchTime?, attempts: AttemptLog) {
+    /// A client's context, whose ``attemptsStarted`` follows `attempts`, under the client's `policy`.
+    init(deadline: DispatchTime?, attempts: AttemptLog, policy: SharedPolicy) {
         self.deadline = deadline
         self.attempts = attempts
+        self.policy = policy
         givenAttemptsStarted = 0
+    }
+
+    /// The redactor of the client's ``HTTPCorePolicy``: what a middleware that sends request
+    /// data elsewhere (a span's `url.full`, a log line) redacts it with, so that the policy is
+    /// the one place redaction is configured.
+    public var redactor: Redactor {
+        policy?.policy.redactor ?? HTTPCorePolicy.default.redactor
     }
 
     /// How many attempts of this exchange reached the transport before this call of the

@@ -17,6 +17,19 @@ final class TracingMiddlewareTests: XCTestCase {
         )
     }
 
+    /// `url.full` is redacted by the client's policy, the one place redaction is configured:
+    /// a query item the policy names is masked in the span as in every event.
+    func testTheSpansURLIsRedactedByTheClientsPolicy() async throws {
+        let tracer = InMemoryTracer()
+        let policy = HTTPCorePolicy(redactor: Redactor(sensitiveQueryNames: ["customer"]))
+        let client = HTTPTransportClient(
+            transport: MockTransport(), middlewares: [TracingMiddleware(tracer: tracer)], dispatcher: HTTPEventDispatcher(), policy: policy
+        )
+        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/orders?customer=4711&page=2")!))
+        let span = try XCTUnwrap(tracer.finishedSpans.first)
+        XCTAssertEqual(span.attributes["url.full"]?.toSpanAttribute(), "https://api.example.com/orders?customer=[REDACTED]&page=2")
+    }
+
     func testASpanPerRequestWithConventionsAttributesAndPropagation() async throws {
         let tracer = InMemoryTracer()
         let transport = MockTransport()
