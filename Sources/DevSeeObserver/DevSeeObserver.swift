@@ -36,6 +36,10 @@ import HTTPCore
 /// let client = URLSessionClient(dispatcher: dispatcher)
 /// ```
 ///
+/// An exchange whose note reports a failure its 1xx–3xx status does not show (an LLM error in
+/// a 200 stream) reads as failed, as the console and Loki make it a warning: status 599,
+/// method `POST failed after 200`, the note's summary above the body.
+///
 /// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted by its
 /// `HTTPCorePolicy.redactor`: the one place exchanges are redacted (the logger's
 /// ``DevSeeLoggerConfiguration/redactor`` is for its manual API). `handle(_:)` runs on the

@@ -128,7 +128,7 @@ struct PayloadBuilder: Sendable {
     ) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
-        let shown = Self.shownOutcome(entry)
+        let shown = Self.shownOutcome(entry, notes: notes)
         let status = shown.reportedStatus ?? 599
         let validStatus = shown.isFailure ? 599 : (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
@@ -193,16 +193,25 @@ struct PayloadBuilder: Sendable {
     /// | a failure after a status (a body cut short) | 599, red | `GET failed after 200` |
     /// | a failure without a response | 599, red | `GET failed` |
     /// | cancelled | 599, red | `GET cancelled`, `GET cancelled after 200` |
+    /// | a note that reports a failure under a 1xx–3xx status (an LLM error in a 200 stream) | 599, red | `GET failed after 200` |
     ///
     /// A request sent more than once adds its attempt: `GET attempt 1` (a 503 that was
     /// retried), `GET attempt 2`, `GET attempt 2 failed`.
     ///
     /// A server's own 599 keeps the plain method. The status that came is also sent as
-    /// `reportedStatusCode`, and the error on the first line of the response body.
-    static func shownOutcome(_ entry: LogEntry) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
+    /// `reportedStatusCode`, and the error (or the note's summary) above the response body. A
+    /// 4xx or 5xx is red already, and keeps its status whatever its notes say.
+    static func shownOutcome(_ entry: LogEntry, notes: [HTTPExchangeNote]) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
         // A request sent more than once says which attempt each row is: `GET attempt 2`.
         let attempt = entry.message == nil ? entry.attempt.map { " attempt \($0)" } ?? "" : ""
-        guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, attempt) }
+        guard entry.message == nil else { return (false, entry.statusCode, attempt) }
+        guard let error = entry.error else {
+            // The console and Loki make such an exchange a warning; the viewer has red rows only.
+            guard let status = entry.statusCode, status < 400, notes.contains(where: \.reportsFailure) else {
+                return (false, entry.statusCode, attempt)
+            }
+            return (true, status, attempt + " failed after \(status)")
+        }
         let verb = error == "cancelled" ? " cancelled" : " failed"
         return (true, entry.statusCode, attempt + verb + (entry.statusCode.map { " after \($0)" } ?? ""))
     }
