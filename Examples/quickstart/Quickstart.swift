@@ -97,7 +97,6 @@ struct Quickstart {
         if options.shipsToDevSee {
             var configuration = DevSeeLoggerConfiguration(appId: "com.example.quickstart", serverURL: options.devSeeURL)
             configuration.isEnabled = true
-            configuration.redactor = policy.redactor
             configuration.diagnostics = { _ in }
             if options.devSeeURL != nil { configuration.endpointStore = nil }
             logger = DevSeeLogger(configuration: configuration)

@@ -36,11 +36,17 @@ import HTTPCore
 /// let client = URLSessionClient(dispatcher: dispatcher)
 /// ```
 ///
-/// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted once more by the
-/// logger's own ``DevSeeLoggerConfiguration/redactor``. `handle(_:)` runs on the task that
-/// emitted the event and only hands the event to the logger's buffer (a message event's
-/// redacted view is read first, for its index); building the log, redacting it, encoding and
-/// uploading the payload happen on the logger's workers. Only an event whose bodies are
+/// An exchange whose note reports a failure its 1xx–3xx status does not show (an LLM error in
+/// a 200 stream) reads as failed, as the console and Loki make it a warning: status 599,
+/// method `POST failed after 200`, the note's summary above the body.
+///
+/// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted by its
+/// `HTTPCorePolicy.redactor`: the one place exchanges are redacted (the logger's
+/// ``DevSeeLoggerConfiguration/redactor`` is for its manual API). `handle(_:)` runs on the
+/// task that emitted the event and only hands the event to the logger's buffer (a message
+/// event's index is read first, redacting nothing); building the log (which reads, and so
+/// redacts, the event's views), encoding and uploading the payload happen on the logger's
+/// workers. Only an event whose bodies are
 /// large has its log captured in `handle(_:)`, so that the buffer does not keep them alive.
 /// Every log the buffer accepts ends in one counter of the logger's ``DevSeeLogger/statistics``.
 public struct DevSeeObserver: HTTPObserver {

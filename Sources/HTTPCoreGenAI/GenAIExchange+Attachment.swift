@@ -14,7 +14,8 @@ extension GenAIExchange: HTTPExchangeAttachment, RetainedBytesCounting {
     /// `redactor`; numbers and the provider's, operation's and server's names are kept.
     ///
     /// - Parameter redactor: The redactor applied on top of the client policy's, which masked
-    ///   the facts as they were derived; ``/HTTPCoreRedaction/Redactor/none`` adds nothing.
+    ///   the facts as they were derived; ``/HTTPCoreRedaction/Redactor/none``, what the sinks
+    ///   pass, adds nothing.
     /// - Returns: The note.
     public func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
         let shown = redacted(by: redactor)

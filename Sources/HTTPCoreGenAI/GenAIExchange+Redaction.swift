@@ -20,8 +20,8 @@ extension GenAIExchange {
     /// provider's and operation's names and the server's address come from the route table
     /// and the URL's host, not from a body, and are kept too.
     ///
-    /// The client's policy applies it once, as the facts are derived; a sink with a redactor of
-    /// its own applies that one on top, as it does to every other field it writes. Masking
+    /// The client's policy applies it once, as the facts are derived: the sinks and spans show
+    /// them so. ``note(redactedBy:)`` applies another on top for a caller that asks. Masking
     /// again by the same redactor changes nothing.
     ///
     /// - Parameter redactor: The redactor whose names and level judge the facts.

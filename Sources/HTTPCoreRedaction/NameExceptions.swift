@@ -153,8 +153,7 @@ package protocol NameExceptionsProviding {
 }
 
 /// A value a redactor carries beside its configuration, left out of its equality: two
-/// redactors of the same level and lists are the same to a sink, which then does not apply
-/// its own on top of the policy's.
+/// redactors of the same level and lists are equal, and so are two policies made with them.
 struct Uncompared<Value: Sendable>: Sendable, Hashable {
     var value: Value
 

@@ -36,10 +36,14 @@ public struct LokiConfiguration: Sendable {
     public var compressesBodies = false
     /// How each log line is written.
     public var lineFormat = LokiLineFormat.logfmt
-    /// The redaction applied to plain log messages and their metadata. The fields of
-    /// exchanges observed through ``LokiObserver`` are redacted by their client's policy,
-    /// and by this redactor too when it differs, as their lines are made on the logger's
-    /// worker.
+    /// The redaction applied to what ``LokiLogger`` logs itself: plain messages and their
+    /// metadata (``LokiLogger/log(_:_:metadata:date:)``, the level methods, and the static
+    /// ones on ``LokiLogger/shared``), and a refusing Loki's answer before it is reported.
+    /// `.standard` by default.
+    ///
+    /// Exchanges observed through ``LokiObserver`` are redacted in one place, by their
+    /// client's policy (`HTTPCorePolicy.redactor`): their lines show what the policy exposes,
+    /// and this redactor does not pass over them again.
     public var redactor = Redactor.standard
     /// The most server-sent events or JSON lines of one streamed response that ``LokiObserver``
     /// ships as lines of their own; later ones are only counted in the exchange's line. 0 by

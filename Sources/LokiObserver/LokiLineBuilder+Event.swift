@@ -7,29 +7,30 @@ extension LokiLineBuilder {
     static let maximumAnswerBytes = 4 * 1024
 
     /// The line of an event ``LokiObserver`` queued: an exchange's or a retried attempt's,
-    /// or a streamed message's; `nil` for any other event. Reads the event's redacted views
-    /// (redacting them, once per event), so it runs on the logger's worker, never in
-    /// `handle(_:)`.
+    /// or a streamed message's; `nil` for any other event. Its fields are the event's redacted
+    /// views, as the client's policy exposes them (the logger's redactor is for plain
+    /// messages); reading them redacts them, once per event, so it runs on the logger's
+    /// worker, never in `handle(_:)`.
     func entry(for event: HTTPEvent) -> LokiEntry? {
         if event.name == .responseMessage { return messageEntry(for: event) }
         guard event.name.isTerminal || event.name == .requestRetried else { return nil }
-        let own = OwnRedaction(event: event, redactor: redactor)
-        // Made once: a note derives what its attachment holds, and rates the line too.
-        let notes = own.notes
+        // Made once: a note derives what its attachment holds, and rates the line too. The
+        // policy's reading masked what it shows as it derived it.
+        let notes = event.attachments.isEmpty ? [] : event.notes(redactedBy: .none)
         let (level, statusClass) = Self.outcome(of: event, notes: notes)
         var fields: [(key: String, value: String)] = [
             ("method", event.finalMethod.rawValue),
-            ("url", own.finalURL),
+            ("url", event.finalURL),
             ("status", String(event.statusCode ?? 0)),
             ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
-        if let correlation = own.correlationID { fields.append(("correlation_id", correlation)) }
+        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
         if let redirection = event.response?.redirection {
             // The request the exchange started with, and the redirects that led to `url`.
-            fields.append(("redirected_from", "\(event.method) \(own.url)"))
+            fields.append(("redirected_from", "\(event.method) \(event.requestURL)"))
             fields.append(("redirects", redirection.statusCodes.isEmpty ? "unknown" : redirection.statusCodes.map(String.init).joined(separator: ",")))
         }
         fields.append(("request_bytes", String(event.requestBodyByteCount)))
@@ -41,7 +42,7 @@ extension LokiLineBuilder {
                 fields.append(("stream_messages", String(event.streamMessageCount)))
                 fields.append(("unlogged_stream_messages", String(event.streamMessageCount - shipped)))
             }
-            if let answer = own.streamAnswer {
+            if let answer = event.streamAnswer {
                 // What the stream carried, on the exchange's line; its start when long.
                 fields.append(("answer_shape", answer.shape))
                 fields.append(("answer", UTF8Text.cut(answer.text, toBytes: Self.maximumAnswerBytes)))
@@ -54,9 +55,9 @@ extension LokiLineBuilder {
         }
         if let error = event.error {
             fields.append(("error_type", error.typeName))
-            fields.append(("error", own.text(error.description)))
+            fields.append(("error", error.description))
         }
-        appendMetadata(own, to: &fields)
+        appendMetadata(event.metadata, to: &fields)
         return entry(
             level: level,
             kind: "http",
@@ -98,24 +99,23 @@ extension LokiLineBuilder {
     private func messageEntry(for event: HTTPEvent) -> LokiEntry? {
         guard let message = event.message else { return nil }
         let (_, statusClass) = Self.outcome(of: event, notes: [])
-        let own = OwnRedaction(event: event, redactor: redactor)
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
-            ("url", own.url),
+            ("url", event.requestURL),
             ("status", String(event.statusCode ?? 0)),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
-        if let correlation = own.correlationID { fields.append(("correlation_id", correlation)) }
+        if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
         fields.append(("index", String(message.index)))
         fields.append(("message_kind", message.kind == .serverSentEvent ? "sse" : "jsonl"))
-        if let type = message.eventType { fields.append(("event", own.text(type))) }
-        if let id = message.eventID { fields.append(("event_id", own.text(id))) }
+        if let type = message.eventType { fields.append(("event", type)) }
+        if let id = message.eventID { fields.append(("event_id", id)) }
         fields.append(("message_bytes", String(message.byteCount)))
         if message.isTruncated { fields.append(("truncated", "true")) }
-        fields.append(("data", own.messageData(message)))
+        fields.append(("data", message.data))
         // The request's metadata (trace and span ids) on every line, as on the exchange's.
-        appendMetadata(own, to: &fields)
+        appendMetadata(event.metadata, to: &fields)
         return entry(
             level: .info,
             kind: "http_message",
@@ -125,10 +125,11 @@ extension LokiLineBuilder {
         )
     }
 
-    /// The request's metadata, keys sorted, after the fields of the line (whose keys win).
-    private func appendMetadata(_ own: OwnRedaction, to fields: inout [(key: String, value: String)]) {
+    /// The request's metadata, as the policy exposed it, keys sorted, after the fields of the
+    /// line (whose keys win).
+    private func appendMetadata(_ metadata: [String: String], to fields: inout [(key: String, value: String)]) {
         let reserved = Set(fields.map(\.key))
-        for (key, value) in own.metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
             fields.append((key, value))
         }
     }

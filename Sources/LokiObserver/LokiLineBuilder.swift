@@ -11,8 +11,8 @@ struct LokiLineBuilder: Sendable {
     /// The labels of every stream: `app`, `environment` and the configured extra labels.
     let baseLabels: [(name: String, value: String)]
     let lineFormat: LokiLineFormat
-    /// The logger's redactor: plain messages and metadata pass it, and so do the fields of
-    /// observed events when it differs from their policy's (see ``OwnRedaction``).
+    /// The logger's redactor: plain messages and their metadata pass it. The fields of observed
+    /// events are as their client's policy exposed them, redacted there.
     let redactor: Redactor
     /// ``LokiConfiguration/maxMessageLinesPerExchange``.
     let maxMessageLinesPerExchange: Int

@@ -30,7 +30,8 @@ import FoundationNetworking
 ///   `kind` (`log` or `http`) and the configured extra labels. Metadata goes into the line,
 ///   never into labels, so streams stay few.
 /// - Privacy: messages and metadata pass the configuration's `redactor` (sensitive keys
-///   masked, secrets in text scrubbed) before they are queued.
+///   masked, secrets in text scrubbed) before they are queued. ``LokiObserver``'s lines of
+///   exchanges show what the client's policy exposes, redacted there.
 /// - Failures: 429 and 5xx are retried (after `Retry-After` when given), other 4xx are
 ///   counted as rejected, an unreachable Loki is probed with backoff while the buffer keeps
 ///   the newest entries; entries older than the maximum age are dropped and counted.

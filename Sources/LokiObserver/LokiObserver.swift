@@ -10,7 +10,7 @@ import HTTPCore
 /// ```
 ///
 /// Each exchange's terminal event becomes one line, stamped with its end time:
-/// `method`, `url` (of the request that got the status, redacted by the dispatcher's policy; after redirects
+/// `method`, `url` (of the request that got the status; after redirects
 /// `redirected_from` names the first request and `redirects` the statuses followed), `status`, `outcome`,
 /// `duration_ms`, `request_id`, `attempt`, `correlation_id`, body sizes, `error_type` and
 /// `error` when it failed, then the request's metadata (trace ids, for instance). Its
@@ -41,9 +41,13 @@ import HTTPCore
 /// exchange's messages in order. At most ``LokiConfiguration/maxMessageLinesPerExchange``
 /// per exchange, after the policy's own bound.
 ///
+/// Every field of an exchange's or a message's line is what the client's `HTTPCorePolicy`
+/// exposes, redacted by its `HTTPCorePolicy.redactor`: the one place exchanges are redacted
+/// (the logger's ``LokiConfiguration/redactor`` is for plain messages and their metadata).
+///
 /// `handle(_:)` runs on the task that emitted the event and only takes the event into the
-/// logger's buffer: one retain and one append (a message event's redacted view is read
-/// first, for its index, to keep the per-exchange bound). The line's fields (the redacted URL, error, metadata and
+/// logger's buffer: one retain and one append (a message event's index is read first,
+/// redacting nothing, to keep the per-exchange bound). The line's fields (the redacted URL, error, metadata and
 /// answer), its formatting and the push body are made when its batch is built, on the
 /// logger's worker, in the order the lines are pushed. While it waits, an event counts what
 /// it keeps alive (its request and response as the client holds them) against the

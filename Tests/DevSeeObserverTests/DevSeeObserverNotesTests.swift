@@ -48,14 +48,31 @@ final class DevSeeObserverNotesTests: XCTestCase {
         XCTAssertEqual(log["statusCode"] as? Int, 200)
     }
 
-    func testANoteThatReportsAFailureIsShownByItsLineAloneAsAnLLMCallsIs() async throws {
-        // dev-see shows no note's failure in its list (nor an LLM call's provider error under a
-        // 200): the row keeps its status and method, and the body's first line tells.
+    func testANoteThatReportsAFailureMakesTheRowReadAsFailedAsAFailureAfterAStatusDoes() async throws {
+        // The console and Loki make it a warning; the viewer's list has a red chip for it: 599,
+        // the method saying it failed after the status that came, and the note's line first.
         let (sent, log) = try await logged(cache: "ERROR")
+        XCTAssertEqual(log["statusCode"] as? Int, 599)
+        XCTAssertEqual(log["reportedStatusCode"] as? Int, 200)
+        XCTAssertEqual(log["method"] as? String, "GET failed after 200")
         XCTAssertEqual(log["responseBody"] as? String, "[cache] ERROR, age 42\nfresh")
         XCTAssertTrue(sent.contains(#","cache":{"status":"ERROR","cache.age":42},"#), sent)
-        XCTAssertEqual(log["statusCode"] as? Int, 200)
+        XCTAssertNil(log["error"], "no error came: the note tells what failed")
+    }
+
+    func testANoteThatReportsAFailureLeavesA4xxRowAsItIs() async throws {
+        api.route("/catalog") { _ in LoopbackResponse(status: 404, headers: ["X-Cache": "ERROR", "Age": "42"], body: Data("gone".utf8)) }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
+        _ = try await client.send(HTTPRequest(url: api.url("/catalog")))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        XCTAssertEqual(log["statusCode"] as? Int, 404, "red already")
+        XCTAssertNil(log["reportedStatusCode"])
         XCTAssertEqual(log["method"] as? String, "GET")
-        XCTAssertNil(log["error"])
+        XCTAssertEqual(log["responseBody"] as? String, "[cache] ERROR, age 42\ngone")
     }
 }

@@ -192,7 +192,9 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertTrue((failed["error"] as? String)?.contains("cannot_connect") ?? false, "\(failed["error"] ?? "none")")
     }
 
-    func testLoggerRedactsWhatAPermissivePolicyExposed() async throws {
+    /// The policy is the one place an exchange is redacted: one that redacts nothing shows the
+    /// exchange as it went, though the logger's redactor is `.standard`.
+    func testAPolicyThatRedactsNothingIsWhatTheLogShowsWhateverTheLoggersRedactor() async throws {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
@@ -201,9 +203,10 @@ final class DevSeeObserverTests: XCTestCase {
         await dispatcher.flush()
         await harness.logger.flush()
         let log = try receiver.onlyLog()
-        XCTAssertEqual((log["requestHeaders"] as? [String: String])?["Authorization"], "[REDACTED]")
-        XCTAssertEqual(log["url"] as? String, api.url("/users/42").absoluteString + "?token=[REDACTED]")
-        XCTAssertEqual(log["responseBody"] as? String, #"{"id":42,"name":"Roy","token":"[REDACTED]"}"#)
+        XCTAssertEqual(harness.logger.configuration.redactor, .standard)
+        XCTAssertEqual((log["requestHeaders"] as? [String: String])?["Authorization"], "Bearer secret")
+        XCTAssertEqual(log["url"] as? String, api.url("/users/42").absoluteString + "?token=abc")
+        XCTAssertEqual(log["responseBody"] as? String, #"{"id":42,"name":"Roy","token":"t0k"}"#)
     }
 
     func testWhatThePolicyRedactedIsNotRedactedAgain() async throws {

@@ -35,8 +35,9 @@ struct Outputs {
         let attributes: [String: HTTPExchangeNote.Value]
     }
 
-    /// Outputs whose dev-see and Loki sinks mask with `sinkRedactor` on top of the client's
-    /// policy (their default, `.standard`, when `nil`).
+    /// Outputs whose dev-see and Loki sinks are configured with `sinkRedactor` (their default,
+    /// `.standard`, when `nil`), which masks only what their manual APIs log: what they show of
+    /// an exchange is what the client's policy exposes.
     init(sinkRedactor: Redactor? = nil) throws {
         api = try LoopbackHTTPServer()
         devSee = try DevSeeReceiver()

@@ -30,6 +30,11 @@ import Tracing
 /// table's filling reported), or before the observer subscribed, gets the span current where
 /// its terminal event is emitted.
 ///
+/// The attributes' texts from the wire (models, stop sequences, the response id, finish
+/// reasons, the provider's error code) are as the client's policy masked them when the facts
+/// were derived (`HTTPCorePolicy.redactor`, the one place exchanges are redacted); a stop
+/// sequence is known only when the policy captures bodies.
+///
 /// Prompt and completion content (`gen_ai.input.messages`, `gen_ai.output.messages`) is never
 /// recorded: the convention makes it opt-in, and the event carries none of it. An exchange that
 /// is no LLM call costs a task-local read when created and, when it was created inside a
@@ -39,8 +44,6 @@ public struct GenAISpanObserver: HTTPObserver {
     private let configuredTracer: (any Tracer)?
     /// The context each exchange in flight was created in, shared by copies of this observer.
     private let parents: HTTPExchangeTable<ServiceContext>
-    /// The redactor the span's text facts pass on top of the client policy's, if any.
-    private let redactor: Redactor?
 
     /// The default number of exchanges in flight whose caller's context is kept.
     public static let defaultMaximumTrackedExchanges = 10_000
@@ -56,16 +59,10 @@ public struct GenAISpanObserver: HTTPObserver {
     ///   - diagnostics: Where the observer reports that it keeps `maximumTrackedExchanges`
     ///     already (a warning), and that it has room again (a notice, with how many it did not
     ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
-    ///   - redactor: A redactor the call's text facts (models, stop sequences, response id,
-    ///     finish reasons, error code) pass before they become attributes, on top of the client
-    ///     policy's, which masked them as they were derived (``/HTTPCoreGenAI/GenAIExchange/note(redactedBy:)``):
-    ///     a tracing backend with stricter rules than the app's. `nil`, the default, adds none.
     public init(
         tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,
-        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) },
-        redactor: Redactor? = nil
+        diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
     ) {
-        self.redactor = redactor
         configuredTracer = tracer
         parents = HTTPExchangeTable(limit: maximumTrackedExchanges, owner: "GenAISpanObserver", diagnostics: diagnostics)
     }
@@ -96,7 +93,7 @@ public struct GenAISpanObserver: HTTPObserver {
         }
         let parent = parents.take(for: event.requestID)
         guard let call = event.genAI else { return }
-        let attributes = redactor.map { call.note(redactedBy: $0).attributes } ?? call.attributes
+        let attributes = call.attributes
         let tracer = tracer
         let started = Self.instant(exchange.startedAt)
         let context = parent ?? ServiceContext.current ?? .topLevel

@@ -59,7 +59,17 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// Whether a connection link may point to a public host. Off by default: a link can
     /// send every API call of the app, bodies included, to another machine.
     public var allowsPublicHosts: Bool
-    /// The redaction engine applied to every payload before it leaves the process.
+    /// The redaction applied to the calls logged with the manual API
+    /// (``DevSeeLogger/log(request:response:responseBody:requestBody:error:startedAt:endedAt:)``
+    /// and ``DevSeeLogger/logCompleted(token:request:response:responseBody:requestBody:error:endedAt:)``,
+    /// on any logger, ``DevSeeLoggerCenter/shared`` included) before they leave the process:
+    /// their URLs, headers, bodies and error, and their correlation id when it masks the
+    /// header the id came from; and to a refusing server's answer before it is reported.
+    /// `.standard` by default.
+    ///
+    /// Exchanges observed through ``DevSeeObserver`` are redacted in one place, by their
+    /// client's policy (`HTTPCorePolicy.redactor`): their logs show what the policy exposes,
+    /// and this redactor does not pass over them again.
     public var redactor: Redactor
     /// Headers whose value `log` and `logCompleted` report as the log's `correlationId`, the
     /// first one present; redacted like the header's value. Events carry their own (see

@@ -28,7 +28,8 @@ struct CapturedBody: Sendable {
     }
 }
 
-/// One HTTP call as the logger captured it: raw (not yet redacted) but bounded in size.
+/// One HTTP call as the logger captured it, bounded in size: an event's fields redacted by its
+/// client's policy, a manual log's raw until its payload is built (``redactedBy``).
 struct LogEntry: Sendable {
     var method: String?
     var url: String?
@@ -43,7 +44,8 @@ struct LogEntry: Sendable {
     var responseBody: CapturedBody?
     var error: String?
     var requestID: String
-    /// The correlation id and the header it came from (`nil` for one the client generated).
+    /// The correlation id and, for a manual log, the header it came from (its value is masked
+    /// when the logger's redactor masks that header); an event's id is as its policy exposed it.
     var correlation: (headerName: String?, value: String)?
     /// The attempt this log describes, when the request was sent more than once; `nil` for a
     /// request sent once.
@@ -55,7 +57,8 @@ struct LogEntry: Sendable {
     var exchangeDurationMilliseconds: Double? = nil
     /// The request's metadata (trace id, route template, ...).
     var metadata: [String: String] = [:]
-    /// The redactor already applied to every field (an event's policy), or `nil` for raw data.
+    /// The redactor already applied to every field (an event's policy, or the logger's once a
+    /// manual log is redacted), or `nil` for the raw data of a manual log.
     var redactedBy: Redactor? = nil
     /// Where a redirected exchange started, when ``method`` and ``url`` are the final
     /// request's.
@@ -238,7 +241,7 @@ extension LogEntry {
             ),
             error: event.error.map { $0 == .cancelled ? "cancelled" : $0.description },
             requestID: event.requestID.description,
-            correlation: event.correlationID.map { (headerName: event.correlationHeaderName, value: $0) },
+            correlation: event.correlationID.map { (headerName: nil, value: $0) },
             attempt: event.name == .requestRetried || event.attempt > 1 ? event.attempt : nil,
             metadata: event.metadata,
             redactedBy: event.redactor
@@ -290,7 +293,7 @@ extension LogEntry {
             ),
             error: nil,
             requestID: event.requestID.description,
-            correlation: event.correlationID.map { (headerName: event.correlationHeaderName, value: $0) },
+            correlation: event.correlationID.map { (headerName: nil, value: $0) },
             attempt: event.attempt > 1 ? event.attempt : nil,
             redactedBy: event.redactor
         )

@@ -7,8 +7,9 @@ import HTTPCoreText
 /// The server's rules (see the contract): `method` and `url` non-empty strings, `statusCode`
 /// a number in 100...599, `duration` a number >= 0, headers objects of strings, `error` a
 /// string or absent, no `id` field, and the whole body at most 1 MiB. Every payload is
-/// redacted by the configured ``/HTTPCoreRedaction/Redactor``; when its bodies would not fit once escaped, they
-/// are cut further, so the limit holds for any `maxBodyBytes`.
+/// redacted: an exchange's fields by its client's policy (the event exposed them so), a
+/// manual log's by the configured ``/HTTPCoreRedaction/Redactor``. When its bodies would not
+/// fit once escaped, they are cut further, so the limit holds for any `maxBodyBytes`.
 ///
 /// Each note of what interpreters derived (``/HTTPCore/HTTPExchangeNote``) starts the response
 /// body with its line (`[genAI] gpt-4o-mini · 25 in, 15 out tokens · stop`, after an attempt or
@@ -38,45 +39,23 @@ struct PayloadBuilder: Sendable {
     static let maximumNoteListCount = 16
 
     let appId: String
+    /// The logger's redactor, for what the manual API captured raw.
     let redactor: Redactor
 
     func payload(for captured: LogEntry) -> [UInt8] {
-        // An entry from an event was redacted by the client's policy; the same redactor again
-        // would change nothing, so it runs only when it differs.
-        let redactor = captured.redactedBy == self.redactor ? Redactor.none : self.redactor
-        var entry = captured
-        entry.url = captured.url.map { redactor.redactedURL(string: $0) }
-        entry.responseURL = captured.responseURL.map { redactor.redactedURL(string: $0) }
-        entry.requestHeaders = redactor.redactedHeaders(captured.requestHeaders)
-        entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
-        entry.error = captured.error.map { redactor.redactedText($0) }
-        entry.metadata = redactor.redactedMetadata(captured.metadata)
-        let notes = captured.attachments.map { $0.note(redactedBy: redactor).boundedForDevSee }
-        if let correlation = captured.correlation, let name = correlation.headerName,
-            redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
-        {
-            entry.correlation = (name, Redactor.mask)
-        }
-        var eventType: String?
-        if var message = captured.message {
-            // A message's event name and id are the stream's fields, redacted as its other lines.
-            message.eventType = message.eventType.map(redactor.redactedText)
-            message.eventID = message.eventID.map(redactor.redactedText)
-            eventType = captured.message?.eventType
-            entry.streaming = .message(message)
-        }
-        entry.redirectedFrom?.url = captured.redirectedFrom.map { redactor.redactedURL(string: $0.url) } ?? ""
-        let requestText = Self.joined(redirectNote(entry), entry.requestBody.map { BodyRenderer.render(Self.redacted($0, by: redactor)) })
-        let redactedResponse = entry.responseBody.map { body in
-            entry.message == nil ? Self.redacted(body, by: redactor) : Self.redacted(message: body, eventType: eventType, by: redactor)
-        }
-        let responseText = redactedResponse.map(BodyRenderer.render)
+        // An event's fields are what its client's policy exposed, redacted there: the one place
+        // exchanges are redacted. Only a manual log's fields pass the logger's redactor.
+        let entry = captured.redactedBy == nil ? Self.redacted(captured, by: redactor) : captured
+        // The policy's reading masked what an attachment shows as it derived it.
+        let notes = entry.attachments.map { $0.note(redactedBy: .none).boundedForDevSee }
+        let requestText = Self.joined(redirectNote(entry), entry.requestBody.map(BodyRenderer.render))
+        let responseText = entry.responseBody.map(BodyRenderer.render)
         // A streamed exchange's answer, read from its masked body and masked as one text by the
-        // policy's redactor and this one, comes first.
-        let answer = entry.stream == nil ? nil : redactedResponse.flatMap { body in
+        // policy's redactor, comes first.
+        let answer = entry.stream == nil ? nil : entry.responseBody.flatMap { body in
             StreamAnswer(
                 body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated,
-                redactedBy: [captured.redactedBy, redactor].compactMap { $0 }, readBy: captured.interpreters
+                redactedBy: entry.redactedBy.map { [$0] } ?? [], readBy: entry.interpreters
             )
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a
@@ -112,14 +91,26 @@ struct PayloadBuilder: Sendable {
         return errorLine + "\n" + body
     }
 
-    /// A stream message's data, redacted as a message under its event name.
-    private static func redacted(message body: CapturedBody, eventType: String?, by redactor: Redactor) -> CapturedBody {
-        CapturedBody(
-            alreadyCaptured: redactor.redactedStreamData(body.data, isTruncated: body.isTruncated, eventType: eventType),
-            totalByteCount: body.totalByteCount,
-            contentType: body.contentType,
-            isTruncated: body.isTruncated
-        )
+    /// The entry of a manual log, whose fields were captured raw, each passed through
+    /// `redactor`: the URLs, the headers, the bodies, the error, the metadata, and a
+    /// correlation id masked when `redactor` masks the header it came from.
+    private static func redacted(_ captured: LogEntry, by redactor: Redactor) -> LogEntry {
+        var entry = captured
+        entry.url = captured.url.map { redactor.redactedURL(string: $0) }
+        entry.responseURL = captured.responseURL.map { redactor.redactedURL(string: $0) }
+        entry.requestHeaders = redactor.redactedHeaders(captured.requestHeaders)
+        entry.responseHeaders = redactor.redactedHeaders(captured.responseHeaders)
+        entry.requestBody = captured.requestBody.map { redacted($0, by: redactor) }
+        entry.responseBody = captured.responseBody.map { redacted($0, by: redactor) }
+        entry.error = captured.error.map { redactor.redactedText($0) }
+        entry.metadata = redactor.redactedMetadata(captured.metadata)
+        if let correlation = captured.correlation, let name = correlation.headerName,
+            redactor.redactedHeaderValue(correlation.value, name: name) == Redactor.mask
+        {
+            entry.correlation = (name, Redactor.mask)
+        }
+        entry.redactedBy = redactor
+        return entry
     }
 
     private static func redacted(_ body: CapturedBody, by redactor: Redactor) -> CapturedBody {
@@ -137,7 +128,7 @@ struct PayloadBuilder: Sendable {
     ) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
-        let shown = Self.shownOutcome(entry)
+        let shown = Self.shownOutcome(entry, notes: notes)
         let status = shown.reportedStatus ?? 599
         let validStatus = shown.isFailure ? 599 : (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
@@ -202,16 +193,25 @@ struct PayloadBuilder: Sendable {
     /// | a failure after a status (a body cut short) | 599, red | `GET failed after 200` |
     /// | a failure without a response | 599, red | `GET failed` |
     /// | cancelled | 599, red | `GET cancelled`, `GET cancelled after 200` |
+    /// | a note that reports a failure under a 1xx–3xx status (an LLM error in a 200 stream) | 599, red | `GET failed after 200` |
     ///
     /// A request sent more than once adds its attempt: `GET attempt 1` (a 503 that was
     /// retried), `GET attempt 2`, `GET attempt 2 failed`.
     ///
     /// A server's own 599 keeps the plain method. The status that came is also sent as
-    /// `reportedStatusCode`, and the error on the first line of the response body.
-    static func shownOutcome(_ entry: LogEntry) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
+    /// `reportedStatusCode`, and the error (or the note's summary) above the response body. A
+    /// 4xx or 5xx is red already, and keeps its status whatever its notes say.
+    static func shownOutcome(_ entry: LogEntry, notes: [HTTPExchangeNote]) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
         // A request sent more than once says which attempt each row is: `GET attempt 2`.
         let attempt = entry.message == nil ? entry.attempt.map { " attempt \($0)" } ?? "" : ""
-        guard let error = entry.error, entry.message == nil else { return (false, entry.statusCode, attempt) }
+        guard entry.message == nil else { return (false, entry.statusCode, attempt) }
+        guard let error = entry.error else {
+            // The console and Loki make such an exchange a warning; the viewer has red rows only.
+            guard let status = entry.statusCode, status < 400, notes.contains(where: \.reportsFailure) else {
+                return (false, entry.statusCode, attempt)
+            }
+            return (true, status, attempt + " failed after \(status)")
+        }
         let verb = error == "cancelled" ? " cancelled" : " failed"
         return (true, entry.statusCode, attempt + verb + (entry.statusCode.map { " after \($0)" } ?? ""))
     }

@@ -180,12 +180,6 @@ public struct HTTPEvent: Sendable {
     /// like the header's value would be (``/HTTPCoreRedaction/Redactor/mask`` when the header name is sensitive,
     /// or at `.strict` unless allowlisted), so a sensitive header never leaks through it.
     public var correlationID: String? { requestRecord.exposedCorrelationID }
-    /// The header a caller-set ``correlationID`` came from, so that a sink with a redactor of
-    /// its own masks the id as it masks that header; `nil` when the client generated the id
-    /// (a fresh UUID, no secret) or there is none.
-    package var correlationHeaderName: String? {
-        requestRecord.correlation.flatMap { $0.isGenerated ? nil : $0.headerName }
-    }
     /// The request, as the policy exposes it: as the caller built it on
     /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
     public var request: Request { Request(record: requestRecord) }

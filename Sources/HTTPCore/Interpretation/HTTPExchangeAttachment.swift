@@ -10,7 +10,13 @@
 public protocol HTTPExchangeAttachment: Sendable {
     /// What a sink shows of the attachment, its texts masked by `redactor`.
     ///
-    /// - Parameter redactor: The sink's redactor; the policy's has already been applied.
+    /// The client policy's redactor is the one that masks what a sink shows of an exchange:
+    /// the reading applies it as it derives the attachment (see
+    /// ``HTTPExchangeReading/finish(request:response:error:policy:)``), and the sinks ask for
+    /// the note with ``/HTTPCoreRedaction/Redactor/none``.
+    ///
+    /// - Parameter redactor: A redactor to mask the texts with on top of the policy's;
+    ///   ``/HTTPCoreRedaction/Redactor/none`` adds nothing.
     /// - Returns: The note to show.
     func note(redactedBy redactor: Redactor) -> HTTPExchangeNote
 }

@@ -15,7 +15,7 @@ import HTTPCoreText
 /// Joined text is also masked as one text: a key, a JWT or `DB_PASSWORD=hunter2` split over
 /// two messages is masked in neither, and readers take the joined answer as the truth. The
 /// joined text goes through the text rules (``/HTTPCoreRedaction/Redactor/redactedText(_:)``)
-/// of each redactor given, the policy's and a sink's own; a secret a message's own masking cut
+/// of each redactor given (the sinks give the event's policy's); a secret a message's own masking cut
 /// at the message's end (or start) is masked with the part the next (or previous) one carries,
 /// so no tail of it shows. The messages' data of another stream is masked per message only,
 /// as the messages themselves are shown.
@@ -40,13 +40,12 @@ package struct StreamAnswer: Sendable, Hashable {
     /// JSON Lines); `nil` for another type or a body without a complete message.
     ///
     /// - Parameters:
-    ///   - body: The captured body, masked message by message as the policy (and a sink's own
-    ///     redactor) exposed it.
+    ///   - body: The captured body, masked message by message as the policy exposed it.
     ///   - contentType: The response's `Content-Type`.
     ///   - isBodyTruncated: Whether the body was cut at the capture cap; its last, incomplete
     ///     message is then left out.
     ///   - redactors: The redactors whose text rules mask the joined text, in order: the
-    ///     event's policy's, then a sink's own when it differs. Empty leaves it as joined.
+    ///     event's policy's, for a sink. Empty leaves it as joined.
     ///   - interpreters: The interpreters that may know the messages' shape, the event's
     ///     policy's (``HTTPCorePolicy/interpreters``); the first that reads a message decides.
     package init?(

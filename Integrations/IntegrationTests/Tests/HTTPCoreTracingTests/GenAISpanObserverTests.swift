@@ -99,15 +99,15 @@ final class GenAISpanObserverTests: XCTestCase {
         XCTAssertNil(span.status)
     }
 
-    func testAnObserversOwnRedactorMasksTheSpansTextFactsOnTopOfThePolicys() throws {
+    func testTheSpansTextFactsAreAsTheClientsPolicyMaskedThem() throws {
         let request = chatRequest(#"{"model":"gpt-4o","stop":["END-OF-TURN"]}"#)
         let answer = #"{"id":"chatcmpl-1","model":"gpt-4o-2024-08-06","choices":[{"index":0,"message":{"content":"Hi"},"finish_reason":"stop"}]}"#
-        let call = try derived(
-            request, response: HTTPResponse(requestID: request.id, statusCode: 200, body: Data(answer.utf8), url: url), policy: .debug
-        )
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, body: Data(answer.utf8), url: url)
+        var naming = HTTPCorePolicy.debug
+        naming.redactor = Redactor(sensitiveBodyKeys: ["stop"])
         let plain = InMemoryTracer(), masked = InMemoryTracer()
-        GenAISpanObserver(tracer: plain).handle(succeeded(request, status: 200, genAI: call))
-        GenAISpanObserver(tracer: masked, redactor: Redactor(sensitiveBodyKeys: ["stop"])).handle(succeeded(request, status: 200, genAI: call))
+        GenAISpanObserver(tracer: plain).handle(succeeded(request, status: 200, genAI: try derived(request, response: response, policy: .debug)))
+        GenAISpanObserver(tracer: masked).handle(succeeded(request, status: 200, genAI: try derived(request, response: response, policy: naming)))
 
         let plainSpan = try XCTUnwrap(plain.finishedSpans.first), maskedSpan = try XCTUnwrap(masked.finishedSpans.first)
         XCTAssertEqual(plainSpan.attributes["gen_ai.request.stop_sequences"]?.toSpanAttribute(), .stringArray(["END-OF-TURN"]))
