@@ -16,11 +16,7 @@ final class ConsoleObserverNotesTests: XCTestCase {
         let lines = Locked<[String]>([])
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(observer { line in lines.withLock { $0.append(line) } })
-        let reply = MockTransport.Reply.status(200, body: Data("fresh".utf8), headers: ["X-Cache": cache, "Age": "42"])
-        let policy = HTTPCorePolicy.debug.interpreting(CacheInterpreter())
-        let client = HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy)
-        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/catalog")!))
-        await dispatcher.flush()
+        try await CacheInterpreter.sendCatalogGET(cache: cache, through: dispatcher)
         return lines.withLock { $0 }.map(GenAIFixture.timesHidden)
     }
 

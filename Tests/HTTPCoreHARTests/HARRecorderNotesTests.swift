@@ -2,41 +2,23 @@ import Foundation
 import HTTPCore
 import HTTPCoreTestPeers
 import HTTPCoreHAR
-import HTTPCoreLoopback
-import HTTPCoreURLSession
 import XCTest
 
 /// A HAR entry carries any interpreter's note as a member `_<name>`, as an LLM call's `_genAI`:
 /// its `summary` and its `attributes`, and the file stays valid HAR 1.2.
 final class HARRecorderNotesTests: XCTestCase {
-    private var server: LoopbackHTTPServer!
-
-    override func setUpWithError() throws {
-        server = try LoopbackHTTPServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
-
-    /// The file `HARRecorder` wrote for a GET of the catalog answered 200 with
-    /// `X-Cache: <cache>`, `Age: 42` and `fresh`, through a `URLSessionClient` whose policy has
-    /// the cache interpreter; and its only entry.
+    /// The document `HARRecorder` made for a GET of the catalog answered 200 with
+    /// `X-Cache: <cache>`, `Age: 42` and `fresh`, through a client whose policy has the cache
+    /// interpreter; and its only entry.
     private func recorded(cache: String) async throws -> (file: String, entry: [String: Any]) {
-        server.route("/catalog") { _ in LoopbackResponse(headers: ["X-Cache": cache, "Age": "42"], body: Data("fresh".utf8)) }
         let recorder = HARRecorder()
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(recorder)
-        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
-        _ = try await client.send(HTTPRequest(url: server.url("/catalog")))
-        await dispatcher.flush()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("har-notes-\(UUID().uuidString).har")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try recorder.write(to: url)
-        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(file.utf8)) as? [String: Any])
-        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        try await CacheInterpreter.sendCatalogGET(cache: cache, through: dispatcher)
+        let document = recorder.harDocument()
+        let entries = try HARFile.entries(of: document)
         XCTAssertEqual(entries.count, 1)
+        let file = String(decoding: document, as: UTF8.self)
         return (file, entries[0])
     }
 
@@ -51,24 +33,9 @@ final class HARRecorderNotesTests: XCTestCase {
         XCTAssertEqual(report.errors, [], "HAR 1.2 rules")
     }
 
-    /// The `_cache` member as written, each line without its indentation.
-    private func cacheMember(_ file: String) throws -> [String] {
-        let start = try XCTUnwrap(file.range(of: #""_cache": {"#), file).lowerBound
-        var depth = 0
-        var end = start
-        for index in file[start...].indices {
-            if file[index] == "{" { depth += 1 }
-            if file[index] == "}" {
-                depth -= 1
-                if depth == 0 { end = file.index(after: index); break }
-            }
-        }
-        return file[start..<end].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
     func testACustomInterpretersNoteIsAMemberUnderItsNameWithItsSummaryAndAttributes() async throws {
         let (file, entry) = try await recorded(cache: "HIT")
-        XCTAssertEqual(try cacheMember(file), [
+        XCTAssertEqual(try HARFile.member("_cache", in: file), [
             #""_cache": {"#,
             #""summary": "HIT, age 42","#,
             #""attributes": {"#,
@@ -85,7 +52,7 @@ final class HARRecorderNotesTests: XCTestCase {
         // HAR shows no note's failure in the entry's outcome (nor an LLM call's provider error
         // under a 200): the entry says it succeeded, and `_cache` tells.
         let (file, entry) = try await recorded(cache: "ERROR")
-        XCTAssertEqual(try cacheMember(file), [
+        XCTAssertEqual(try HARFile.member("_cache", in: file), [
             #""_cache": {"#,
             #""summary": "ERROR, age 42","#,
             #""attributes": {"#,

@@ -8,15 +8,10 @@ import XCTest
 
 /// What each step carries is in its type: a case per name, with its payload.
 final class HTTPEventStepTests: XCTestCase {
-    private let request = HTTPRequest(
-        method: .post, url: URL(string: "https://api.example.com/login?token=t")!, headers: ["Authorization": "Bearer s3cret"],
-        body: Data(#"{"password":"hunter2"}"#.utf8)
-    )
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let request = LoginExchange.request
+    private let start = LoginExchange.start
 
-    private func response(_ status: Int) -> HTTPResponse {
-        HTTPResponse(requestID: request.id, statusCode: status, headers: ["Set-Cookie": "session=abc"], body: Data("ok".utf8), url: request.url)
-    }
+    private func response(_ status: Int) -> HTTPResponse { LoginExchange.response(status) }
 
     func testEachFactorysStepCarriesExactlyItsPayload() throws {
         guard case .created = HTTPEvent.requestCreated(request, at: start).step else { return XCTFail("created") }
