@@ -50,6 +50,22 @@ final class ConsoleObserverNotesTests: XCTestCase {
         XCTAssertEqual(errors, [], "a note's failure is a warning, not an error")
     }
 
+    func testAWarningConsoleCountsASuccessItsWriterLeftOutAsSkippedNotDelivered() async throws {
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(minimumLevel: .warning) { line in lines.withLock { $0.append(line) } }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(console)
+        for cache in ["HIT", "ERROR", nil] { try await CacheInterpreter.sendCatalogGET(cache: cache, through: dispatcher) }
+        XCTAssertEqual(lines.withLock { $0 }.map(GenAIFixture.timesHidden), [
+            "GET https://api.example.com/catalog -> 200 (<t>, 0 B up, 5 B down) [cache: ERROR, age 42]",
+        ])
+        // The HIT was kept by handle(_:) and left out by the writer; the 200 without a note was
+        // left out by handle(_:), so never accepted.
+        let statistics = console.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.skipped, statistics.dropped], [2, 1, 1, 0], "\(statistics)")
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
     // MARK: handle(_:) derives nothing
 
     /// The terminal event of `fixture`'s call through a client with the debug policy and the
