@@ -166,6 +166,7 @@ let package = Package(
                 core("HTTPCore"),
                 core("HTTPCoreTesting"),
                 core("_HTTPCoreLoopback"),
+                core("_HTTPCoreTestPeers"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ],

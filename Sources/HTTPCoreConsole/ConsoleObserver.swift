@@ -67,7 +67,7 @@ public struct ConsoleObserver: HTTPObserver {
     ) {
         self.minimumLevel = minimumLevel
         let writer = ConsoleWriter(minimumLevel: minimumLevel, format: format, body: body, write: write ?? ConsoleWriter.platformOutput)
-        queue = QueuedObserver(writer, configuration: configuration)
+        queue = QueuedObserver(writer, configuration: configuration, handlingEach: writer.writeText)
     }
 
     /// Every event at `.debug`; otherwise terminal and retried events, the only ones printed.
@@ -104,7 +104,10 @@ public struct ConsoleObserver: HTTPObserver {
         await queue.shutdown()
     }
 
-    /// The events accepted, written (`delivered`), dropped and pending.
+    /// The events accepted, written (`delivered`), dropped and pending; and `skipped`, those
+    /// ``handle(_:)`` kept that the writer left out once their notes were made (at `.warning`,
+    /// a success whose notes report no failure). An event ``handle(_:)`` leaves out is never
+    /// accepted, so it counts nowhere, as a sink's events of names it does not handle.
     package var statistics: DeliveryStatistics { queue.statistics }
 
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,

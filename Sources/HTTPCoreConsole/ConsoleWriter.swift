@@ -18,9 +18,17 @@ struct ConsoleWriter: HTTPObserver {
     let write: @Sendable (String) -> Void
 
     func handle(_ event: HTTPEvent) {
+        _ = writeText(for: event)
+    }
+
+    /// Writes the event's text when, rated with its notes, it is at least `minimumLevel`;
+    /// returns whether it did, so that the delivery counts an event left out as skipped, not
+    /// delivered.
+    func writeText(for event: HTTPEvent) -> Bool {
         let notes = ConsoleObserver.notes(of: event)
-        guard ConsoleObserver.level(of: event, notes: notes) >= minimumLevel else { return }
+        guard ConsoleObserver.level(of: event, notes: notes) >= minimumLevel else { return false }
         write(ConsoleObserver.text(for: event, format: format, body: body, notes: notes))
+        return true
     }
 
     /// Standard error, or on Apple platforms outside a terminal the unified log.

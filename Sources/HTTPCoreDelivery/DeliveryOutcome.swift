@@ -7,6 +7,11 @@ import Foundation
 public enum DeliveryOutcome: Sendable, Hashable {
     /// The destination stored the batch.
     case delivered
+    /// The destination took the batch and, by a rule of its own, left `count` of its items
+    /// out (a console leaves out an event below its minimum level, which only its notes could
+    /// tell): those are counted as ``DeliveryStatistics/skipped``, the others as delivered.
+    /// Never retried; `count` is at most the batch's items.
+    case skipped(count: Int)
     /// The destination refused the batch for good (typically a 4xx other than 408 and 429).
     /// Never retried: its items are counted as rejected.
     case rejected(status: Int, reason: String)

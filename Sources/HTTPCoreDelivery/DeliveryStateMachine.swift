@@ -182,11 +182,15 @@ struct DeliveryStateMachine {
         flight.batch = batch
         let isRetriedSinceStart = generation != retryGeneration
         switch outcome {
-        case .delivered:
+        case .delivered, .skipped:
             answered(&actions)
             // Later expiries and failures are news again.
             if !reportedSinceDelivery.isEmpty { reportedSinceDelivery.removeAll() }
-            settle(id) { $0.delivered += $1 }
+            let skipped = if case .skipped(let count) = outcome { min(max(count, 0), flight.items.count) } else { 0 }
+            settle(id) {
+                $0.delivered += $1 - skipped
+                $0.skipped += skipped
+            }
         case .rejected(let status, let reason):
             answered(&actions)
             if reportedRejections.insert(status).inserted {

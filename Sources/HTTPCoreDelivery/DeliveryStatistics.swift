@@ -1,13 +1,17 @@
 /// Counters of a ``DeliveryQueue``'s items since it was created.
 ///
-/// Every accepted item ends in exactly one of `delivered`, `dropped`, `expired`, `rejected`
-/// or `failed`, or is still `pending`:
-/// `accepted == delivered + dropped + expired + rejected + failed + pending`.
+/// Every accepted item ends in exactly one of `delivered`, `skipped`, `dropped`, `expired`,
+/// `rejected` or `failed`, or is still `pending`:
+/// `accepted == delivered + skipped + dropped + expired + rejected + failed + pending`.
 public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Items accepted by ``DeliveryQueue/enqueue(_:byteCost:)``.
     public var accepted = 0
     /// Items in batches the destination stored.
     public var delivered = 0
+    /// Items the destination took and left out by a rule of its own
+    /// (``DeliveryOutcome/skipped(count:)``): a console's event below its minimum level, known
+    /// only once its notes were made. Neither delivered nor lost.
+    public var skipped = 0
     /// Items dropped because the buffer was full (the oldest go first), or because they
     /// arrived after shutdown.
     public var dropped = 0
@@ -37,13 +41,13 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether every accepted item is accounted for exactly once.
     package var isBalanced: Bool {
-        accepted == delivered + dropped + expired + rejected + failed + pending
+        accepted == delivered + skipped + dropped + expired + rejected + failed + pending
     }
 
     /// A one-line summary; `dropped 3 (2 after shutdown)` when items arrived after shutdown.
     public var description: String {
         let late = droppedAfterShutdown > 0 ? " (\(droppedAfterShutdown) after shutdown)" : ""
-        return "accepted \(accepted), delivered \(delivered), dropped \(dropped)\(late), expired \(expired), rejected \(rejected), "
+        return "accepted \(accepted), delivered \(delivered), skipped \(skipped), dropped \(dropped)\(late), expired \(expired), rejected \(rejected), "
             + "failed \(failed), retried \(retried), probes \(probes), pending \(pending)"
     }
 
@@ -53,6 +57,7 @@ public struct DeliveryStatistics: Sendable, Hashable, CustomStringConvertible {
         var sum = self
         sum.accepted += other.accepted
         sum.delivered += other.delivered
+        sum.skipped += other.skipped
         sum.dropped += other.dropped
         sum.droppedAfterShutdown += other.droppedAfterShutdown
         sum.expired += other.expired

@@ -40,7 +40,7 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
 
     /// The wrapped observer.
     package let observer: Observer
-    private let queue: DeliveryQueue<HandlingSender<Observer>>
+    private let queue: DeliveryQueue<HandlingSender>
 
     /// Wraps `observer`.
     ///
@@ -50,13 +50,34 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
     ///   - configuration: The buffer's limits, batching and maximum age; events are handed
     ///     over one batch at a time, never retried, so its concurrency, retry and build-ahead
     ///     settings do not apply. By default ``defaultConfiguration``.
-    public init(_ observer: Observer, configuration: DeliveryConfiguration = QueuedObserver.defaultConfiguration) {
+    public convenience init(_ observer: Observer, configuration: DeliveryConfiguration = QueuedObserver.defaultConfiguration) {
+        self.init(observer, configuration: configuration) { event in
+            observer.handle(event)
+            return true
+        }
+    }
+
+    /// Wraps `observer`, which `handle` hands each event, saying whether the observer took it
+    /// or left it out by a rule of its own: the events it left out are counted as
+    /// ``DeliveryStatistics/skipped``, not delivered (a console's writer drops a success below
+    /// its minimum level once its notes are made, which ``handle(_:)`` cannot do on the
+    /// request's task).
+    ///
+    /// - Parameters:
+    ///   - observer: The observer that handles the events.
+    ///   - configuration: As for ``init(_:configuration:)``.
+    ///   - handle: Hands one event to `observer` on its serial dispatch queue; returns `false`
+    ///     when it left the event out.
+    package init(
+        _ observer: Observer, configuration: DeliveryConfiguration = QueuedObserver.defaultConfiguration,
+        handlingEach handle: @escaping @Sendable (HTTPEvent) -> Bool
+    ) {
         var configuration = configuration
         configuration.maximumConcurrentSends = 1
         configuration.buildsBatchesAhead = false
         configuration.maximumRetries = 0
         self.observer = observer
-        queue = DeliveryQueue(sender: HandlingSender(observer: observer), configuration: configuration)
+        queue = DeliveryQueue(sender: HandlingSender(handle: handle), configuration: configuration)
     }
 
     /// The wrapped observer's.
@@ -80,25 +101,28 @@ public final class QueuedObserver<Observer: HTTPObserver>: HTTPObserver {
         await queue.shutdown()
     }
 
-    /// The events accepted, handed to the wrapped observer (`delivered`), dropped and pending.
+    /// The events accepted, handed to the wrapped observer (`delivered`, or `skipped` when it
+    /// left them out), dropped and pending.
     public var statistics: DeliveryStatistics { queue.statistics }
 }
 
 /// Hands each batch of events to an observer on a serial dispatch queue, so that an observer
 /// that blocks holds a thread of its own rather than one of the cooperative pool's.
-struct HandlingSender<Observer: HTTPObserver>: DeliverySender {
-    let observer: Observer
+struct HandlingSender: DeliverySender {
+    /// Hands one event to the observer; `false` when it left the event out.
+    let handle: @Sendable (HTTPEvent) -> Bool
     let handlingQueue = DispatchQueue(label: "HTTPCoreDelivery.QueuedObserver", qos: .utility)
 
     func makeBatch(_ events: [HTTPEvent]) -> [HTTPEvent] { events }
 
     func send(_ events: [HTTPEvent]) async -> DeliveryOutcome {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let skipped = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
             handlingQueue.async {
-                for event in events { observer.handle(event) }
-                continuation.resume()
+                var skipped = 0
+                for event in events where !handle(event) { skipped += 1 }
+                continuation.resume(returning: skipped)
             }
         }
-        return .delivered
+        return skipped == 0 ? .delivered : .skipped(count: skipped)
     }
 }

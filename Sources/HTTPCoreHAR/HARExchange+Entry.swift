@@ -20,7 +20,10 @@ extension HARExchange {
     /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. Each note of
     /// what interpreters derived (``/HTTPCore/HTTPExchangeNote``) is a member `_<name>` (an LLM
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
-    /// values.
+    /// values. A success whose note reports a failure its status does not show (an LLM stream
+    /// the provider's error event ended, under a 200; not under a 4xx or 5xx) reads as an
+    /// exchange that failed after its status: `_outcome` `failed`, the note in the `comment`
+    /// and in `response._error`, and the note's name in `response._errorType`.
     func entry(dates: Date.ISO8601FormatStyle) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("startedDateTime", .string(dates.format(startedAt))),
@@ -69,9 +72,23 @@ extension HARExchange {
         return .object(members)
     }
 
+    /// The first note that reports a failure under a success status, which makes the entry
+    /// read as failed; `nil` for any other outcome or an error status, which say themselves
+    /// how the exchange ended.
+    private var failingNote: HTTPExchangeNote? {
+        guard outcome == .requestSucceeded, let response, !HTTPResponse.Status.Kind(code: response.statusCode).isError else { return nil }
+        return notes.first(where: \.reportsFailure)
+    }
+
+    /// What failed, as `response._error` and the `comment` say it: the error, or the note that
+    /// reports a failure, `<name>: <summary>`.
+    private var failure: String {
+        failingNote.map { "\($0.name): \($0.summary)" } ?? error?.description ?? "unknown error"
+    }
+
     private var outcomeName: String {
         switch outcome {
-        case .requestSucceeded: "succeeded"
+        case .requestSucceeded: failingNote == nil ? "succeeded" : "failed"
         case .requestFailed: "failed"
         case .requestCancelled: "cancelled"
         case .requestRetried: "retried"
@@ -86,8 +103,9 @@ extension HARExchange {
         let outcomeNote: String? =
             switch outcome {
             case .requestFailed:
-                response.map { "failed after status \($0.statusCode): \(error?.description ?? "unknown error")" }
-                    ?? "failed without a response: \(error?.description ?? "unknown error")"
+                response.map { "failed after status \($0.statusCode): \(failure)" } ?? "failed without a response: \(failure)"
+            case .requestSucceeded where failingNote != nil:
+                response.map { "failed after status \($0.statusCode): \(failure)" }
             case .requestCancelled: "cancelled before a complete response"
             case .requestRetried: "attempt \(attempt), followed by another attempt"
             default: nil
@@ -151,7 +169,10 @@ extension HARExchange {
         if outcome == .requestFailed {
             // The status came, then the exchange failed (a body cut short): the entry says so
             // where a failed one without a response does.
-            members += [("_error", .string(error?.description ?? "unknown error")), ("_errorType", .string(error?.typeName ?? "unknown"))]
+            members += [("_error", .string(failure)), ("_errorType", .string(error?.typeName ?? "unknown"))]
+        } else if let failingNote {
+            // The answer under the status reported the failure: the note says what, and whose.
+            members += [("_error", .string(failure)), ("_errorType", .string(failingNote.name))]
         }
         return .object(members)
     }

@@ -45,15 +45,19 @@ struct HARExchange: Sendable {
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
     /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
     /// events, first ones first).
-    init(event: HTTPEvent, messageEvents: [HTTPEvent]) {
-        self.init(event: event, messages: messageEvents.compactMap { messageEvent in
-            messageEvent.message.map { HARStreamMessage(event: messageEvent, message: $0) }
-        })
+    /// `notes`: the notes of its attachments, when they were made already; made here when
+    /// omitted.
+    init(event: HTTPEvent, messageEvents: [HTTPEvent], notes: [HTTPExchangeNote]? = nil) {
+        self.init(
+            event: event,
+            messages: messageEvents.compactMap { messageEvent in messageEvent.message.map { HARStreamMessage(event: messageEvent, message: $0) } },
+            notes: notes
+        )
     }
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
-    /// with the messages recorded for its attempt.
-    init(event: HTTPEvent, messages: [HARStreamMessage] = []) {
+    /// with the messages recorded for its attempt; `notes` as above.
+    init(event: HTTPEvent, messages: [HARStreamMessage] = [], notes: [HTTPExchangeNote]? = nil) {
         let startedAt = event.startedAt ?? event.attemptStartedAt ?? event.timestamp
         let duration = event.durationMilliseconds ?? max(0, (event.endedAt ?? event.timestamp).timeIntervalSince(startedAt) * 1000)
         outcome = event.name
@@ -72,7 +76,7 @@ struct HARExchange: Sendable {
         streamMessageCount = max(event.streamMessageCount, messages.count)
         self.messages = messages
         redactor = event.redactor
-        notes = event.notes(redactedBy: .none)
+        self.notes = notes ?? event.notes(redactedBy: .none)
         interpreters = event.interpreters
         timings = HARTimings(
             start: startedAt, durationMilliseconds: duration, attemptStart: event.attemptStartedAt,

@@ -23,7 +23,10 @@ import HTTPCoreConcurrency
 /// or cancelled exchange without a response has `response.status` 0 and the scrubbed error in
 /// `response._error` (with ``/HTTPCore/HTTPError/typeName`` in `_errorType`), as browsers write
 /// them; one that failed after its status (a body cut short) keeps the status, with
-/// `_outcome` `failed`, the same `_error` and `_errorType`, and a `comment` that says so.
+/// `_outcome` `failed`, the same `_error` and `_errorType`, and a `comment` that says so. So
+/// does a success whose note reports a failure its status does not show (an LLM stream the
+/// provider's error event ended, under a 200): the note, `<name>: <summary>`, is its `_error`
+/// and in its `comment`, and the note's name its `_errorType`.
 ///
 /// Every entry that ended is either in the file or counted: `entries + _droppedEntries` is
 /// the number of exchanges and retried attempts that ended while the recorder was subscribed.
@@ -187,7 +190,7 @@ public final class HARRecorder: HTTPObserver {
             let byteCount = messages.reduce(event.retainedByteCount) { $0 + $1.retainedMessageByteCount }
             let isDeferred = state.withLock { state in
                 guard state.deferredByteCount - state.byteCountFreedByAppending + byteCount <= maximumDeferredBytes else { return false }
-                state.append(.event(event, messages: messages, byteCount: byteCount))
+                state.append(.deferred(event, messages: messages, byteCount: byteCount))
                 return true
             }
             if isDeferred { return }

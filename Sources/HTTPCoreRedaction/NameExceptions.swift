@@ -1,7 +1,24 @@
 /// Where a name that reads as a secret's holds ordinary content, as a protocol spoken over
 /// HTTP defines it: the way another module (an interpreter of that traffic) tells the engine,
 /// which itself knows no protocol's exceptions. Without any, a secret's name judges what it
-/// holds wherever it stands: the data of `event: token` is masked as a token's.
+/// holds wherever it stands.
+///
+/// The rule for a stream event named `token` (or `tokens`, in any case), decided here because
+/// the name means two things: an LLM server's piece of generated text (Hugging Face TGI's
+/// `event: token`) and a credential pushed over server-sent events (a session or refresh
+/// token sent to a browser). The stream says nothing of which it is; an interpreter of the
+/// traffic does.
+/// - With no exceptions (no interpreter, the GenAI one off), `event: token` is a secret's name
+///   and its data is masked as a body key's value of that name is: text whole (`[REDACTED]`),
+///   JSON value by value, every member of it at any depth but those that describe a secret
+///   (`token_type`, `expires_in`, `id`). Masking generated text costs a reader the answer;
+///   showing a credential costs the account, so without knowledge the engine masks.
+/// - With the exceptions `GenAIRecognizer` gives (``eventNames`` `token` and `tokens`), its data
+///   is judged as the data of an unnamed event: plain text kept but for what the text rules
+///   find (a `Bearer` credential, a provider's key), JSON by its own keys (an `api_key` in it
+///   is still masked).
+/// - Other names are not affected either way: `event: session_token` is masked with the
+///   exceptions too, and `event: token_count` is ordinary without them.
 ///
 /// Three kinds, each judged as the engine would judge the content under an ordinary name:
 /// - stream events whose name is one of ``eventNames``: their data is judged as any data;

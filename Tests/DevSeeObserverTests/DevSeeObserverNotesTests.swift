@@ -3,38 +3,30 @@ import DevSeeServer
 import Foundation
 import HTTPCore
 import HTTPCoreTestPeers
-import HTTPCoreLoopback
-import HTTPCoreURLSession
 import XCTest
 
 /// dev-see shows any interpreter's note as it shows an LLM call's: its `[name] summary` line
 /// leads the response body (the viewer shows no other field), and its attributes are stored
 /// under its name, an object of their names to their values.
 final class DevSeeObserverNotesTests: XCTestCase {
-    private var api: LoopbackHTTPServer!
     private var receiver: DevSeeReceiver!
 
     override func setUpWithError() throws {
-        api = try LoopbackHTTPServer()
         receiver = try DevSeeReceiver()
     }
 
     override func tearDown() {
-        api.stop()
         receiver.stop()
     }
 
-    /// The log dev-see stored for a GET of the catalog answered 200 with `X-Cache: <cache>`,
-    /// `Age: 42` and `fresh`, through a `URLSessionClient` whose debug policy has the cache
-    /// interpreter: as sent, and decoded.
-    private func logged(cache: String) async throws -> (sent: String, log: [String: Any]) {
-        api.route("/catalog") { _ in LoopbackResponse(headers: ["X-Cache": cache, "Age": "42"], body: Data("fresh".utf8)) }
+    /// The log dev-see stored for a GET of the catalog answered `status` with
+    /// `X-Cache: <cache>`, `Age: 42` and `fresh`, through a client whose debug policy has the
+    /// cache interpreter: as sent, and decoded.
+    private func logged(cache: String, status: Int = 200) async throws -> (sent: String, log: [String: Any]) {
         let harness = LoggerHarness(receiver: receiver)
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
-        _ = try await client.send(HTTPRequest(url: api.url("/catalog")))
-        await dispatcher.flush()
+        try await CacheInterpreter.sendCatalogGET(cache: cache, status: status, through: dispatcher)
         await harness.logger.flush()
         try await receiver.waitForLogs(count: 1)
         XCTAssertEqual(receiver.rejections.count, 0, "dev-see accepts the log")
@@ -61,18 +53,10 @@ final class DevSeeObserverNotesTests: XCTestCase {
     }
 
     func testANoteThatReportsAFailureLeavesA4xxRowAsItIs() async throws {
-        api.route("/catalog") { _ in LoopbackResponse(status: 404, headers: ["X-Cache": "ERROR", "Age": "42"], body: Data("gone".utf8)) }
-        let harness = LoggerHarness(receiver: receiver)
-        let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
-        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
-        _ = try await client.send(HTTPRequest(url: api.url("/catalog")))
-        await dispatcher.flush()
-        await harness.logger.flush()
-        let log = try receiver.onlyLog()
+        let (_, log) = try await logged(cache: "ERROR", status: 404)
         XCTAssertEqual(log["statusCode"] as? Int, 404, "red already")
         XCTAssertNil(log["reportedStatusCode"])
         XCTAssertEqual(log["method"] as? String, "GET")
-        XCTAssertEqual(log["responseBody"] as? String, "[cache] ERROR, age 42\ngone")
+        XCTAssertEqual(log["responseBody"] as? String, "[cache] ERROR, age 42\nfresh")
     }
 }

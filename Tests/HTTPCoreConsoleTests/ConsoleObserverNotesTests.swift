@@ -16,11 +16,7 @@ final class ConsoleObserverNotesTests: XCTestCase {
         let lines = Locked<[String]>([])
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(observer { line in lines.withLock { $0.append(line) } })
-        let reply = MockTransport.Reply.status(200, body: Data("fresh".utf8), headers: ["X-Cache": cache, "Age": "42"])
-        let policy = HTTPCorePolicy.debug.interpreting(CacheInterpreter())
-        let client = HTTPTransportClient(transport: MockTransport(default: reply), dispatcher: dispatcher, policy: policy)
-        _ = try await client.send(HTTPRequest(url: URL(string: "https://api.example.com/catalog")!))
-        await dispatcher.flush()
+        try await CacheInterpreter.sendCatalogGET(cache: cache, through: dispatcher)
         return lines.withLock { $0 }.map(GenAIFixture.timesHidden)
     }
 
@@ -52,6 +48,22 @@ final class ConsoleObserverNotesTests: XCTestCase {
         XCTAssertEqual(hit, [], "a note that reports no failure leaves a 200 at info")
         let errors = try await printed(cache: "ERROR") { ConsoleObserver(minimumLevel: .error, write: $0) }
         XCTAssertEqual(errors, [], "a note's failure is a warning, not an error")
+    }
+
+    func testAWarningConsoleCountsASuccessItsWriterLeftOutAsSkippedNotDelivered() async throws {
+        let lines = Locked<[String]>([])
+        let console = ConsoleObserver(minimumLevel: .warning) { line in lines.withLock { $0.append(line) } }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(console)
+        for cache in ["HIT", "ERROR", nil] { try await CacheInterpreter.sendCatalogGET(cache: cache, through: dispatcher) }
+        XCTAssertEqual(lines.withLock { $0 }.map(GenAIFixture.timesHidden), [
+            "GET https://api.example.com/catalog -> 200 (<t>, 0 B up, 5 B down) [cache: ERROR, age 42]",
+        ])
+        // The HIT was kept by handle(_:) and left out by the writer; the 200 without a note was
+        // left out by handle(_:), so never accepted.
+        let statistics = console.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.skipped, statistics.dropped], [2, 1, 1, 0], "\(statistics)")
+        XCTAssertTrue(statistics.isBalanced)
     }
 
     // MARK: handle(_:) derives nothing

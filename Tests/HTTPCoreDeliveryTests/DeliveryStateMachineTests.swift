@@ -52,6 +52,18 @@ final class DeliveryStateMachineTests: XCTestCase {
         XCTAssertEqual(delivered.resumedFlushes, [waiter])
     }
 
+    func testItemsTheDestinationLeftOutAreSkippedAndTheRestDelivered() {
+        var machine = makeMachine { $0.batching = .init(maximumCount: 3, maximumDelay: 3600) }
+        let sent = (1...3).map { machine.enqueue($0, byteCost: 10, now: 0) }.flatMap(\.sends)
+        XCTAssertEqual(sent.map { $0.items.count }, [3])
+        _ = machine.sendCompleted(sent[0].flight, outcome: .skipped(count: 2), batch: [1, 2, 3], now: 0)
+        let further = (4...6).map { machine.enqueue($0, byteCost: 10, now: 0) }.flatMap(\.sends)
+        _ = machine.sendCompleted(further[0].flight, outcome: .skipped(count: 9), batch: [4, 5, 6], now: 0)
+        let statistics = machine.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.skipped, statistics.pending], [6, 1, 5, 0], "a count past the batch skips the batch")
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
     func testAStaleTimerIsIgnored() {
         var machine = makeMachine()
         _ = machine.enqueue(1, byteCost: 10, now: 0)

@@ -37,6 +37,24 @@ final class QueuedObserverTests: XCTestCase {
         XCTAssertTrue(queued.statistics.isBalanced)
     }
 
+    func testEventsTheObserverLeavesOutAreCountedAsSkippedNotDelivered() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        let queued = QueuedObserver(recorder) { event in
+            guard event.name.isTerminal else { return false }
+            recorder.handle(event)
+            return true
+        }
+        dispatcher.subscribe(queued)
+        let client = HTTPTransportClient(transport: MockTransport(default: .status(200)), dispatcher: dispatcher)
+        for _ in 0..<3 { _ = try await client.send(HTTPRequest(url: url)) }
+        await dispatcher.flush()
+        XCTAssertEqual(recorder.events.map(\.name), [.requestSucceeded, .requestSucceeded, .requestSucceeded])
+        let statistics = queued.statistics
+        XCTAssertEqual([statistics.accepted, statistics.delivered, statistics.skipped, statistics.pending], [12, 3, 9, 0], "\(statistics)")
+        XCTAssertTrue(statistics.isBalanced)
+    }
+
     func testAnObserverThatFallsBehindLosesTheOldestEventsCountedAndReportedOnce() async throws {
         let reports = Locked<[DeliveryDiagnostic]>([])
         var configuration = QueuedObserver<BlockingObserver>.defaultConfiguration

@@ -54,6 +54,31 @@ final class GenAIGeneratedTextRedactionTests: XCTestCase {
         XCTAssertEqual(masked(stream, "text/event-stream", by: .standard), "event: token\ndata: {\"t\":\"[REDACTED]\",\"api_key\":\"[REDACTED]\"}\n\nevent: token\ndata: [REDACTED]\n\n", "without the interpreter")
     }
 
+    /// The rule `NameExceptions` states for `event: token`, row by row: the data an event of
+    /// each name carries, masked by a redactor without exceptions (the GenAI interpreter off)
+    /// and by one with `GenAIRecognizer`'s.
+    func testATokenEventsDataIsMaskedWithoutExceptionsAndJudgedAsAnyDataWithTheGenAIOnes() {
+        var withGenAI = Redactor.standard
+        withGenAI.nameExceptions = GenAIRecognizer().nameExceptions
+        let rows: [(event: String, data: String, without: String, withGenAI: String)] = [
+            ("token", "Hel", "[REDACTED]", "Hel"),
+            ("Token", "Hel", "[REDACTED]", "Hel"),
+            ("tokens", "Hel", "[REDACTED]", "Hel"),
+            ("token", #"{"id":7,"text":"Hel"}"#, #"{"id":7,"text":"[REDACTED]"}"#, #"{"id":7,"text":"Hel"}"#),
+            ("token", #"{"text":"Hel","api_key":"sk-live-123"}"#, #"{"text":"[REDACTED]","api_key":"[REDACTED]"}"#, #"{"text":"Hel","api_key":"[REDACTED]"}"#),
+            ("token", "Bearer abcdefghijklmnop", "[REDACTED]", "Bearer [REDACTED]"),
+            ("session_token", "abc123def", "[REDACTED]", "[REDACTED]"),
+            ("token_count", "12", "12", "12"),
+        ]
+        for row in rows {
+            let data = Data(row.data.utf8)
+            let without = Redactor.standard.redactedStreamData(data, isTruncated: false, eventType: row.event)
+            let judged = withGenAI.redactedStreamData(data, isTruncated: false, eventType: row.event)
+            XCTAssertEqual(String(decoding: without, as: UTF8.self), row.without, "event: \(row.event), no exceptions")
+            XCTAssertEqual(String(decoding: judged, as: UTF8.self), row.withGenAI, "event: \(row.event), GenAI's exceptions")
+        }
+    }
+
     func testTheExceptionsFollowTheInterpretersWhicheverIsSetLast() {
         var policy = HTTPCorePolicy.default.interpreting(.genAI)
         policy.redactor = Redactor(level: .standard, sensitiveBodyKeys: ["t"])

@@ -24,27 +24,17 @@ final class HARGenAITests: XCTestCase {
         let report = try HARConsumer.check(url)
         XCTAssertEqual(report.errors, [], "HAR 1.2 rules")
         let file = try Data(contentsOf: url)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: file) as? [String: Any])
-        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let entries = try HARFile.entries(of: file)
         XCTAssertEqual(entries.count, 1)
         return (String(decoding: file, as: UTF8.self), entries[0])
     }
 
     /// The `_genAI` member as written, each line without its indentation, times shown as `<t>`.
     private func genAIMember(_ file: String) throws -> [String] {
-        let start = try XCTUnwrap(file.range(of: #""_genAI": {"#), file).lowerBound
-        var depth = 0
-        var end = start
-        for index in file[start...].indices {
-            if file[index] == "{" { depth += 1 }
-            if file[index] == "}" {
-                depth -= 1
-                if depth == 0 { end = file.index(after: index); break }
-            }
+        try HARFile.member("_genAI", in: file).map {
+            GenAIFixture.timesHidden(in: $0)
+                .replacingOccurrences(of: #"time_to_first_chunk": [0-9.e-]+"#, with: #"time_to_first_chunk": <t>"#, options: .regularExpression)
         }
-        return GenAIFixture.timesHidden(in: String(file[start..<end]))
-            .replacingOccurrences(of: #"time_to_first_chunk": [0-9.e-]+"#, with: #"time_to_first_chunk": <t>"#, options: .regularExpression)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     func testAStreamedAnthropicCallsEntryCarriesItsSummaryAndAttributesUnderBothPolicies() async throws {

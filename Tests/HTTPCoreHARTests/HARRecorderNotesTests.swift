@@ -1,42 +1,25 @@
 import Foundation
 import HTTPCore
+import HTTPCoreConcurrency
 import HTTPCoreTestPeers
 import HTTPCoreHAR
-import HTTPCoreLoopback
-import HTTPCoreURLSession
 import XCTest
 
 /// A HAR entry carries any interpreter's note as a member `_<name>`, as an LLM call's `_genAI`:
 /// its `summary` and its `attributes`, and the file stays valid HAR 1.2.
 final class HARRecorderNotesTests: XCTestCase {
-    private var server: LoopbackHTTPServer!
-
-    override func setUpWithError() throws {
-        server = try LoopbackHTTPServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-    }
-
-    /// The file `HARRecorder` wrote for a GET of the catalog answered 200 with
-    /// `X-Cache: <cache>`, `Age: 42` and `fresh`, through a `URLSessionClient` whose policy has
-    /// the cache interpreter; and its only entry.
-    private func recorded(cache: String) async throws -> (file: String, entry: [String: Any]) {
-        server.route("/catalog") { _ in LoopbackResponse(headers: ["X-Cache": cache, "Age": "42"], body: Data("fresh".utf8)) }
+    /// The document `HARRecorder` made for a GET of the catalog answered `status` with
+    /// `X-Cache: <cache>`, `Age: 42` and `fresh`, through a client whose policy has the cache
+    /// interpreter; and its only entry.
+    private func recorded(cache: String, status: Int = 200) async throws -> (file: String, entry: [String: Any]) {
         let recorder = HARRecorder()
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(recorder)
-        let client = URLSessionClient(dispatcher: dispatcher, policy: .debug.interpreting(CacheInterpreter()))
-        _ = try await client.send(HTTPRequest(url: server.url("/catalog")))
-        await dispatcher.flush()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("har-notes-\(UUID().uuidString).har")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try recorder.write(to: url)
-        let file = String(decoding: try Data(contentsOf: url), as: UTF8.self)
-        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(file.utf8)) as? [String: Any])
-        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        try await CacheInterpreter.sendCatalogGET(cache: cache, status: status, through: dispatcher)
+        let document = recorder.harDocument()
+        let entries = try HARFile.entries(of: document)
         XCTAssertEqual(entries.count, 1)
+        let file = String(decoding: document, as: UTF8.self)
         return (file, entries[0])
     }
 
@@ -51,24 +34,9 @@ final class HARRecorderNotesTests: XCTestCase {
         XCTAssertEqual(report.errors, [], "HAR 1.2 rules")
     }
 
-    /// The `_cache` member as written, each line without its indentation.
-    private func cacheMember(_ file: String) throws -> [String] {
-        let start = try XCTUnwrap(file.range(of: #""_cache": {"#), file).lowerBound
-        var depth = 0
-        var end = start
-        for index in file[start...].indices {
-            if file[index] == "{" { depth += 1 }
-            if file[index] == "}" {
-                depth -= 1
-                if depth == 0 { end = file.index(after: index); break }
-            }
-        }
-        return file[start..<end].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
     func testACustomInterpretersNoteIsAMemberUnderItsNameWithItsSummaryAndAttributes() async throws {
         let (file, entry) = try await recorded(cache: "HIT")
-        XCTAssertEqual(try cacheMember(file), [
+        XCTAssertEqual(try HARFile.member("_cache", in: file), [
             #""_cache": {"#,
             #""summary": "HIT, age 42","#,
             #""attributes": {"#,
@@ -81,11 +49,11 @@ final class HARRecorderNotesTests: XCTestCase {
         try checkHAR12(file)
     }
 
-    func testANoteThatReportsAFailureIsShownByItsMemberAloneAsAnLLMCallsIs() async throws {
-        // HAR shows no note's failure in the entry's outcome (nor an LLM call's provider error
-        // under a 200): the entry says it succeeded, and `_cache` tells.
+    func testANoteThatReportsAFailureMakesA200EntryReadAsFailedAfterItsStatus() async throws {
+        // As HAR marks an exchange that failed after its status came: `_outcome`, the comment,
+        // and the response's `_error` and `_errorType`, which say the note and whose it is.
         let (file, entry) = try await recorded(cache: "ERROR")
-        XCTAssertEqual(try cacheMember(file), [
+        XCTAssertEqual(try HARFile.member("_cache", in: file), [
             #""_cache": {"#,
             #""summary": "ERROR, age 42","#,
             #""attributes": {"#,
@@ -94,8 +62,48 @@ final class HARRecorderNotesTests: XCTestCase {
             #"}"#,
             #"}"#,
         ])
+        XCTAssertEqual(entry["_outcome"] as? String, "failed")
+        XCTAssertEqual(entry["comment"] as? String, "failed after status 200: cache: ERROR, age 42")
+        let response = try XCTUnwrap(entry["response"] as? [String: Any])
+        XCTAssertEqual(response["status"] as? Int, 200)
+        XCTAssertEqual(response["_error"] as? String, "cache: ERROR, age 42")
+        XCTAssertEqual(response["_errorType"] as? String, "cache")
+        try checkHAR12(file)
+    }
+
+    func testANoteUnderAnErrorStatusAddsNoFailureTheStatusShowsAlready() async throws {
+        let (_, entry) = try await recorded(cache: "ERROR", status: 503)
+        XCTAssertEqual((entry["response"] as? [String: Any])?["status"] as? Int, 503)
         XCTAssertEqual(entry["_outcome"] as? String, "succeeded")
         XCTAssertNil(entry["comment"])
-        try checkHAR12(file)
+        XCTAssertNil((entry["response"] as? [String: Any])?["_error"])
+    }
+
+    func testAnEntrysNotesAreMadeOnceHoweverManyDocumentsAreBuilt() throws {
+        let made = Locked(0)
+        let request = HTTPRequest(url: URL(string: "https://api.example.com/catalog")!)
+        let response = HTTPResponse(requestID: request.id, statusCode: 200, headers: [:], body: Data("fresh".utf8), url: request.url)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let recorder = HARRecorder()
+        recorder.handle(.requestSucceeded(response, to: request, startedAt: start, endedAt: start + 1, attachments: [CountedAttachment(made: made)]))
+        XCTAssertEqual(made.withLock { $0 }, 0, "handle made no note")
+        let first = recorder.harDocument()
+        let second = recorder.harDocument()
+        XCTAssertEqual(made.withLock { $0 }, 1, "the second document reused the first one's note")
+        XCTAssertEqual(first, second)
+        XCTAssertEqual((try XCTUnwrap(HARFile.entries(of: second).first)["_counted"] as? [String: Any])?["summary"] as? String, "note 1")
+    }
+}
+
+/// An attachment that counts the notes made of it, each summarized by its number.
+private struct CountedAttachment: HTTPExchangeAttachment {
+    let made: Locked<Int>
+
+    func note(redactedBy redactor: Redactor) -> HTTPExchangeNote {
+        let number = made.withLock { made in
+            made += 1
+            return made
+        }
+        return HTTPExchangeNote(name: "counted", summary: "note \(number)")
     }
 }

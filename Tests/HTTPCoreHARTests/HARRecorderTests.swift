@@ -218,7 +218,7 @@ final class HARRecorderTests: XCTestCase {
 
         let (file, har) = try await written(recorder)
         XCTAssertEqual(har.entries.first?.requestMimeType, "application/octet-stream")
-        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let entries = try HARFile.entries(of: file)
         let postData = try XCTUnwrap((entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any])
         XCTAssertEqual(postData["_encoding"] as? String, "base64")
         XCTAssertEqual((postData["text"] as? String).flatMap { Data(base64Encoded: $0) }, bytes)
@@ -388,7 +388,7 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(cut.requestBodySize, 16)
         XCTAssertEqual(omitted.text, "")
         XCTAssertEqual(omitted.contentSize, 16)
-        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let entries = try HARFile.entries(of: file)
         let cutContent = try XCTUnwrap((entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertEqual(cutContent["_truncated"] as? Bool, true)
         XCTAssertEqual(cutContent["comment"] as? String, "body of 16 bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")
@@ -407,7 +407,7 @@ final class HARRecorderTests: XCTestCase {
 
         let (file, har) = try await written(recorder)
         XCTAssertEqual(har.entries[0].text, "caf")
-        let entries = try XCTUnwrap(((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let entries = try HARFile.entries(of: file)
         let content = try XCTUnwrap((entries[0]["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertNil(content["encoding"], "text, not base64")
         XCTAssertEqual(content["_truncated"] as? Bool, true)
@@ -464,12 +464,6 @@ final class HARRecorderTests: XCTestCase {
         return try XCTUnwrap(kept.withLock { $0 }.last)
     }
 
-    /// The `log.entries` of a document, as JSON objects.
-    private func entries(of document: Data) throws -> [[String: Any]] {
-        let log = try XCTUnwrap((try JSONSerialization.jsonObject(with: document) as? [String: Any])?["log"] as? [String: Any])
-        return try XCTUnwrap(log["entries"] as? [[String: Any]])
-    }
-
     func testHandleStoresTheEventAndTheEntryIsMadeWithThePolicysRedactionWhenTheDocumentIsBuilt() async throws {
         let request = HTTPRequest(
             method: .post, url: URL(string: "https://api.example.com/login?token=t")!, headers: ["Authorization": "Bearer s3cret"],
@@ -485,7 +479,7 @@ final class HARRecorderTests: XCTestCase {
 
         let document = recorder.harDocument()
         XCTAssertTrue(terminal.requestRecord.isExposed, "the entry was made from the event by harDocument()")
-        let entry = try XCTUnwrap(try entries(of: document).first)
+        let entry = try XCTUnwrap(try HARFile.entries(of: document).first)
         let requestJSON = try XCTUnwrap(entry["request"] as? [String: Any])
         XCTAssertEqual(requestJSON["url"] as? String, "https://api.example.com/login?token=[REDACTED]")
         let headers = try XCTUnwrap(requestJSON["headers"] as? [[String: Any]])
@@ -501,7 +495,7 @@ final class HARRecorderTests: XCTestCase {
 
         recorder.handle(terminal)
         XCTAssertEqual(terminal.responseRecord?.isExposed, true, "its capped, redacted body is kept instead of the raw one")
-        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let entry = try XCTUnwrap(try HARFile.entries(of: recorder.harDocument()).first)
         let content = try XCTUnwrap((entry["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertEqual(content["size"] as? Int, 300 * 1024)
         XCTAssertEqual((content["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
@@ -538,7 +532,7 @@ final class HARRecorderTests: XCTestCase {
             XCTAssertFalse(terminal.requestRecord.isExposed, "handle redacted nothing of the request")
             XCTAssertEqual(terminal.responseRecord?.isExposed, false, "nor of the response")
             XCTAssertEqual(terminal.genAIRecord?.isDerived, false, "nor read the call's facts")
-            let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+            let entry = try XCTUnwrap(try HARFile.entries(of: recorder.harDocument()).first)
             XCTAssertTrue(terminal.requestRecord.isExposed, "the entry was made from the event by harDocument()")
             XCTAssertEqual(terminal.genAIRecord?.isDerived, true)
             let attributes = try XCTUnwrap((entry["_genAI"] as? [String: Any])?["attributes"] as? [String: Any])
@@ -561,7 +555,7 @@ final class HARRecorderTests: XCTestCase {
         recorder.handle(terminal)
 
         XCTAssertFalse(terminal.requestRecord.isExposed, "only raw bodies are worth making the entry at once for")
-        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let entry = try XCTUnwrap(try HARFile.entries(of: recorder.harDocument()).first)
         let headers = try XCTUnwrap((entry["request"] as? [String: Any])?["headers"] as? [[String: Any]])
         XCTAssertEqual(headers.first { ($0["name"] as? String) == "X-Context" }?["value"] as? String, context)
     }
@@ -596,7 +590,7 @@ final class HARRecorderTests: XCTestCase {
         terminal = nil
 
         XCTAssertTrue(freed.withLock { $0 }, "the recorder keeps no raw body: 300 KiB weigh 64 KiB")
-        let entry = try XCTUnwrap(try entries(of: recorder.harDocument()).first)
+        let entry = try XCTUnwrap(try HARFile.entries(of: recorder.harDocument()).first)
         let request = try XCTUnwrap(entry["request"] as? [String: Any])
         XCTAssertEqual(request["bodySize"] as? Int, 300 * 1024 + 65)
         XCTAssertEqual(((request["postData"] as? [String: Any])?["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
@@ -651,7 +645,7 @@ final class HARRecorderTests: XCTestCase {
 
         XCTAssertEqual(terminals.map(\.requestRecord.isExposed), [false, false, true], "the third is past the budget: made at once")
         XCTAssertEqual(terminals.map { $0.genAIRecord?.isDerived }, [false, false, true])
-        let entries = try entries(of: recorder.harDocument())
+        let entries = try HARFile.entries(of: recorder.harDocument())
         XCTAssertEqual(entries.map { $0["_streamMessageCount"] as? Int }, [1_104, 1_104, 1_104])
         XCTAssertEqual(entries.compactMap { ($0["_genAI"] as? [String: Any])?["attributes"] }.count, 3)
     }
@@ -683,7 +677,7 @@ final class HARRecorderTests: XCTestCase {
 
         XCTAssertEqual([recorder.entryCount, recorder.droppedCount], [2, 3])
         XCTAssertEqual(
-            try entries(of: recorder.harDocument()).compactMap { ($0["request"] as? [String: Any])?["url"] as? String },
+            try HARFile.entries(of: recorder.harDocument()).compactMap { ($0["request"] as? [String: Any])?["url"] as? String },
             ["https://api.example.com/n/3?token=[REDACTED]", "https://api.example.com/n/4?token=[REDACTED]"]
         )
         XCTAssertFalse(terminals[0].requestRecord.isExposed, "a dropped entry is never made")

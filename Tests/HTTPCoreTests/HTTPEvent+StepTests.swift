@@ -8,15 +8,10 @@ import XCTest
 
 /// What each step carries is in its type: a case per name, with its payload.
 final class HTTPEventStepTests: XCTestCase {
-    private let request = HTTPRequest(
-        method: .post, url: URL(string: "https://api.example.com/login?token=t")!, headers: ["Authorization": "Bearer s3cret"],
-        body: Data(#"{"password":"hunter2"}"#.utf8)
-    )
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let request = LoginExchange.request
+    private let start = LoginExchange.start
 
-    private func response(_ status: Int) -> HTTPResponse {
-        HTTPResponse(requestID: request.id, statusCode: status, headers: ["Set-Cookie": "session=abc"], body: Data("ok".utf8), url: request.url)
-    }
+    private func response(_ status: Int) -> HTTPResponse { LoginExchange.response(status) }
 
     func testEachFactorysStepCarriesExactlyItsPayload() throws {
         guard case .created = HTTPEvent.requestCreated(request, at: start).step else { return XCTFail("created") }
@@ -81,26 +76,69 @@ final class HTTPEventStepTests: XCTestCase {
         _ = try await client.send(HTTPRequest(url: URL(string: "https://a.example/x")!))
         let events = try await recorder.waitForTerminalEvents(count: 1)
 
-        let steps: [String] = events.map { event in
-            switch event.step {
-            case .created: "created"
-            case .started(let attempt): "started \(attempt.number)"
-            case .received(let response, let attempt): "received \(attempt.number) \(response.statusCode)"
-            case .message: "message"
-            case .retried(.success(let response), let attempt): "retried \(attempt.number) \(response.statusCode)"
-            case .retried(.failure(let error), let attempt): "retried \(attempt.number) \(error.code)"
-            case .succeeded(let response, let exchange): "succeeded \(exchange.lastAttempt?.number ?? 0) \(response.statusCode)"
-            case .failed: "failed"
-            case .cancelled: "cancelled"
-            }
-        }
-        XCTAssertEqual(steps, [
+        XCTAssertEqual(events.map(Self.summary), [
             "created", "started 1", "received 1 503", "retried 1 503", "started 2", "retried 2 connection_lost",
             "started 3", "received 3 200", "succeeded 3 200",
         ])
         guard case .succeeded(_, let exchange) = events.last?.step, let last = exchange.lastAttempt else { return XCTFail("succeeded") }
         XCTAssertLessThanOrEqual(try XCTUnwrap(last.durationMilliseconds), exchange.durationMilliseconds)
         XCTAssertGreaterThanOrEqual(last.startedAt, exchange.startedAt, "the last attempt started within the exchange")
+    }
+
+    /// Every event a client emits carries what its name promises, so its step reads as it
+    /// happened (``HTTPEvent/step`` stops on one that does not): an invalid request that never
+    /// reached the transport, an exchange a middleware answered without an attempt, a stream
+    /// with its messages, and one its caller stopped reading.
+    func testEveryEventAClientEmitsReadsAsTheStepItsNameSays() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let url = URL(string: "https://api.example.com/items")!
+        let buffered = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher)
+        _ = try? await buffered.send(HTTPRequest(url: url, headers: ["X-Foo\r\nHost": "1"]))
+        let answering = ClosureMiddleware { request, _ in HTTPResponse(requestID: request.id, statusCode: 204, headers: [:], body: Data(), url: url) }
+        _ = try await HTTPTransportClient(transport: MockTransport(), middlewares: [answering], dispatcher: dispatcher).send(HTTPRequest(url: url))
+        _ = try await recorder.waitForTerminalEvents(count: 2)
+
+        let transport = StreamingMockTransport(headers: ["Content-Type": "text/event-stream"])
+        let streaming = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let whole = Task { try await streaming.send(HTTPRequest(url: url)) { _, body in try await body.collect(upTo: 1024).count } }
+        let writer = try await transport.nextWriter()
+        try await writer.write(HTTPBody.ByteChunk("data: one\n\ndata: two\n\n".utf8))
+        writer.finish()
+        _ = try await whole.value
+        _ = try await recorder.waitForTerminalEvents(count: 3)
+        let stopped = Task {
+            try await streaming.send(HTTPRequest(url: url)) { _, body in
+                var iterator = body.makeAsyncIterator()
+                return try await iterator.next()?.count
+            }
+        }
+        try await transport.nextWriter().write(HTTPBody.ByteChunk("data: first\n\n".utf8))
+        _ = try await stopped.value
+        let events = try await recorder.waitForTerminalEvents(count: 4)
+
+        XCTAssertEqual(events.map(Self.summary), [
+            "created", "failed 0 invalid_request",
+            "created", "succeeded 0 204",
+            "created", "started 1", "received 1 200", "message 1 0", "message 1 1", "succeeded 1 200",
+            "created", "started 1", "received 1 200", "message 1 0", "cancelled 1 200",
+        ])
+    }
+
+    /// An event's step in a few words: its name, attempt and status or error code.
+    private static func summary(_ event: HTTPEvent) -> String {
+        switch event.step {
+        case .created: "created"
+        case .started(let attempt): "started \(attempt.number)"
+        case .received(let response, let attempt): "received \(attempt.number) \(response.statusCode)"
+        case .message(let message, let attempt): "message \(attempt.number) \(message.index)"
+        case .retried(.success(let response), let attempt): "retried \(attempt.number) \(response.statusCode)"
+        case .retried(.failure(let error), let attempt): "retried \(attempt.number) \(error.code)"
+        case .succeeded(let response, let exchange): "succeeded \(exchange.lastAttempt?.number ?? 0) \(response.statusCode)"
+        case .failed(let error, _, let exchange): "failed \(exchange.lastAttempt?.number ?? 0) \(error.code)"
+        case .cancelled(let response, let exchange): "cancelled \(exchange.lastAttempt?.number ?? 0) \(response?.statusCode ?? 0)"
+        }
     }
 
     /// The request and response are views: reading a field redacts that field alone, and

@@ -6,15 +6,10 @@ import XCTest
 /// Events made as values, without a client: each factory carries what its step carries, and
 /// an event made so reads as the one a client emits for the same exchange.
 final class HTTPEventValuesTests: XCTestCase {
-    private let request = HTTPRequest(
-        method: .post, url: URL(string: "https://api.example.com/login?token=t")!, headers: ["Authorization": "Bearer s3cret"],
-        body: Data(#"{"password":"hunter2"}"#.utf8)
-    )
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let request = LoginExchange.request
+    private let start = LoginExchange.start
 
-    private func response(_ status: Int) -> HTTPResponse {
-        HTTPResponse(requestID: request.id, statusCode: status, headers: ["Set-Cookie": "session=abc"], body: Data("ok".utf8), url: request.url)
-    }
+    private func response(_ status: Int) -> HTTPResponse { LoginExchange.response(status) }
 
     func testEachStepCarriesItsOwnFieldsAndTimes() {
         let created = HTTPEvent.requestCreated(request, at: start)

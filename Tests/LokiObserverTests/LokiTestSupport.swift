@@ -39,3 +39,29 @@ struct LokiHarness {
         }
     }
 }
+
+extension LokiHarness {
+    /// The one line a receiver got for the exchange `send` made through a dispatcher that a
+    /// `LokiObserver` is subscribed to (it flushes it, or returns once it was), with its
+    /// duration and time to the first chunk shown as `<t>`; its labels; and the request's id.
+    ///
+    /// - Parameter send: Makes the exchange through the dispatcher; returns its request.
+    static func onlyLine(
+        of send: (HTTPEventDispatcher) async throws -> HTTPRequest
+    ) async throws -> (line: String, labels: [[String: String]], requestID: String) {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let request = try await send(dispatcher)
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(1)
+        XCTAssertEqual(received.rejections, [])
+        let line = try XCTUnwrap(received.lines.first)
+            .replacingOccurrences(of: #"duration_ms=[0-9.]+"#, with: "duration_ms=<t>", options: .regularExpression)
+            .replacingOccurrences(of: #"time_to_first_chunk=[0-9.e-]+"#, with: "time_to_first_chunk=<t>", options: .regularExpression)
+        return (line, received.labelSets, request.id.description)
+    }
+}

@@ -128,7 +128,10 @@ public struct LoggingObserver: HTTPObserver {
                 case .failure(let error): self.error = error
                 }
                 isRetried = true
-                durationMilliseconds = attempt.durationMilliseconds ?? 0
+                guard let duration = attempt.durationMilliseconds else {
+                    preconditionFailure("LoggingObserver: a retried attempt has ended, so its duration is known")
+                }
+                durationMilliseconds = duration
             case .succeeded(let response, let exchange):
                 self.response = response
                 durationMilliseconds = exchange.durationMilliseconds
@@ -154,7 +157,10 @@ public struct LoggingObserver: HTTPObserver {
             let then = status.map { "\($0), then " } ?? ""
             if isCancelled { return then + "cancelled" }
             if let error { return then + "failed: \(error)" }
-            return status ?? "no response"
+            guard let status else {
+                preconditionFailure("LoggingObserver: an end that is neither a failure nor a cancellation carries its response")
+            }
+            return status
         }
     }
 

@@ -77,52 +77,69 @@ extension HTTPEvent {
     }
 
     /// What this step carries (see ``Step``).
+    ///
+    /// Every event carries what its name promises: the client and the factories
+    /// (``requestSucceeded(_:to:attempt:startedAt:endedAt:policy:attachments:)`` and the others)
+    /// are the only ways to make one, and each gives a received event its response, a message
+    /// event its message, a retried event its response or error, a success its response, a
+    /// failure its error, and every step but `created` its times. A break of that is a bug of
+    /// this package, and stops here rather than showing a step that did not happen.
     public var step: Step {
         switch name {
+        case .requestCreated:
+            .created
         case .requestStarted:
             .started(currentAttempt)
         case .responseReceived:
-            if let response { .received(response, currentAttempt) } else { .started(currentAttempt) }
+            .received(response ?? Self.broken("a received event carries its response"), currentAttempt)
         case .responseMessage:
-            if let message { .message(message, currentAttempt) } else { .started(currentAttempt) }
+            .message(message ?? Self.broken("a message event carries its message"), currentAttempt)
         case .requestRetried:
             .retried(retriedOutcome, currentAttempt)
         case .requestSucceeded:
-            if let response { .succeeded(response, exchange) } else { .failed(HTTPError.invalidResponse, nil, exchange) }
+            .succeeded(response ?? Self.broken("a succeeded event carries its response"), exchange)
         case .requestFailed:
-            .failed(error ?? HTTPError.invalidResponse, response, exchange)
+            .failed(error ?? Self.broken("a failed event carries its error"), response, exchange)
         case .requestCancelled:
             .cancelled(response, exchange)
         default:
-            .created
+            Self.broken("only the package's own tests make an event of another name, and they never read its step")
         }
     }
 
-    /// What a retried attempt ended with: its error, else its response. The client gives
-    /// every retried event one of the two.
+    /// Stops on an event that does not carry what its name promises (see ``step``); typed as
+    /// what was missing, so that it stands where that value would.
+    private static func broken<Missing>(_ invariant: String) -> Missing {
+        preconditionFailure("HTTPEvent.step: \(invariant)")
+    }
+
+    /// What a retried attempt ended with: its error, else its response. The client and
+    /// ``requestRetried(_:attempt:outcome:startedAt:endedAt:policy:)`` give every retried event
+    /// one of the two.
     private var retriedOutcome: Result<Response, HTTPError> {
         if let error { return .failure(error) }
-        if let response { return .success(response) }
-        return .failure(HTTPError.invalidResponse)
+        return .success(response ?? Self.broken("a retried event carries its response or its error"))
     }
 
     /// The attempt this event describes, with its end when it has one.
     private var currentAttempt: Attempt {
-        let timing = attemptTiming
+        let timing = attemptTiming ?? Self.broken("an event of an attempt carries the attempt's start")
         return Attempt(
-            number: attempt, startedAt: timing?.startedAt ?? startedAt ?? timestamp, endedAt: timing?.ended?.date,
-            durationMilliseconds: timing?.ended?.durationMilliseconds
+            number: attempt, startedAt: timing.startedAt, endedAt: timing.ended?.date,
+            durationMilliseconds: timing.ended?.durationMilliseconds
         )
     }
 
     /// The exchange a terminal event ends.
     private var exchange: Exchange {
-        let start = startedAt ?? timestamp
+        guard let startedAt, let endedAt, let durationMilliseconds else {
+            preconditionFailure("HTTPEvent.step: a terminal event carries the exchange's start, end and duration")
+        }
         let lastAttempt = attemptTiming.map {
             Attempt(number: attempt, startedAt: $0.startedAt, endedAt: $0.ended?.date, durationMilliseconds: $0.ended?.durationMilliseconds)
         }
         return Exchange(
-            startedAt: start, endedAt: endedAt ?? timestamp, durationMilliseconds: durationMilliseconds ?? 0, lastAttempt: lastAttempt,
+            startedAt: startedAt, endedAt: endedAt, durationMilliseconds: durationMilliseconds, lastAttempt: lastAttempt,
             streamMessageCount: streamMessageCount, droppedStreamMessageCount: droppedStreamMessageCount
         )
     }

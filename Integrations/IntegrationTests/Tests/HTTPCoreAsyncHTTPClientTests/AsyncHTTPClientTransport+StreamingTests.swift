@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPCore
 import HTTPCoreLoopback
+import HTTPCoreTestPeers
 import HTTPCoreTesting
 import NIOConcurrencyHelpers
 import XCTest

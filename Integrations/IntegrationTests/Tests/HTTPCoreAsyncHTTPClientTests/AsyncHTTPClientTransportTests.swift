@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPCoreTesting
 import XCTest
 import HTTPCoreLoopback
+import HTTPCoreTestPeers
 import NIOConcurrencyHelpers
 
 @testable import HTTPCoreAsyncHTTPClient

@@ -4,6 +4,7 @@ import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreLoopback
 import HTTPCoreOpenAPI
+import HTTPCoreTestPeers
 import HTTPCoreTesting
 import OpenAPIRuntime
 import XCTest
