@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// An ``/HTTPCore/HTTPObserver`` that logs every HTTP exchange to dev-see.
 ///

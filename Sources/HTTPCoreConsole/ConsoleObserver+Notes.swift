@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// What the console shows of what interpreters derived from an exchange
 /// (``/HTTPCore/HTTPEvent/attachments``), in one place: their notes, as the policy's redactor

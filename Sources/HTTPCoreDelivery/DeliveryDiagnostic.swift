@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// Something a ``DeliveryQueue`` reports once, so that losses and outages are never silent
 /// yet never flood the output.

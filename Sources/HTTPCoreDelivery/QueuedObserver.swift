@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPCore
+import HTTPCoreObservation
 
 /// Runs an observer that may block off the request path, through a ``DeliveryQueue``.
 ///

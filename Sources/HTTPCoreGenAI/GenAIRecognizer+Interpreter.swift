@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 extension GenAIRecognizer: HTTPExchangeInterpreter {
     /// Begins reading `request` when it is an LLM call: its terminal event then carries the

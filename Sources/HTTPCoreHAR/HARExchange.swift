@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One recorded exchange (or retried attempt): what its event exposed, redacted by the
 /// client's policy, and its timings. Holds no raw request or response, so its size is

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One server-sent event or JSON line of a streamed response, as recorded from its
 /// ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// Keeps every ``/HTTPCore/HTTPDiagnostic`` a component reports, in the order they were

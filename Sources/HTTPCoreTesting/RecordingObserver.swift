@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, for assertions in tests.

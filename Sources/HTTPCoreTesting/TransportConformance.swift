@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreLoopback
 
 /// What every ``/HTTPCore/HTTPTransport`` adapter owes its callers, as checks run against a real

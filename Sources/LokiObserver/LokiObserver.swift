@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// Ships one Loki line per HTTP exchange: subscribe it to a dispatcher, and every request of
 /// every client on that dispatcher is logged.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// A line waiting in a ``LokiLogger``'s buffer: made already (the logger's own lines), or
 /// the event of an exchange, an attempt or a message, whose line is made when its batch is

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// An event's fields as a sink with a redactor of its own writes them: the policy's redaction,
 /// then the sink's on top when it differs (a stricter level, more sensitive names), so each

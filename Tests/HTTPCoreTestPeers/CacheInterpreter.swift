@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// An interpreter of no vendor, as a user writes one: it reads a response's `X-Cache` and `Age`
 /// headers and notes, as `cache`, what the cache said and how old its copy was. `X-Cache: ERROR`

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import Logging
 
 /// An ``/HTTPCore/HTTPObserver`` that writes one swift-log line per completed exchange.

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// An ``/HTTPCore/HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreDelivery
 
 /// Everything a ``DevSeeLogger`` needs: who the app is, where the dev-see server is, and how

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// A body as captured for a log: at most `maxBodyBytes` bytes of it, copied, and its size.
 struct CapturedBody: Sendable {

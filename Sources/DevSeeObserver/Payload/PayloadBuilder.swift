@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 
 /// Turns a captured call into an `api_log` payload that the dev-see server accepts, always.

@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// The process-unique identifier of this request, given when it is created; a client
     /// keeps it on every attempt and every copy a middleware passes on.
-    public internal(set) var id: ID
+    public package(set) var id: ID
     /// The request method.
     public var method: HTTPMethod
     /// The target URL.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 extension HTTPEvent {
     /// The response a terminal event's step carries: a success's, or the head a failure or a

@@ -1,3 +1,4 @@
+@_spi(Transports) import HTTPCore
 import Dispatch
 import Foundation
 import HTTPCoreConcurrency

@@ -1,3 +1,4 @@
+@_spi(Transports) import HTTPCore
 extension HTTPTransportClient {
     /// What a client is made with, in one reference, so that the client is one word.
     ///
