@@ -218,7 +218,7 @@ extension HTTPBody {
     }
 
     /// What a buffered call (``HTTPClient/send(_:)``) fails with when the response body is
-    /// over `maximumBytes`, the client's ``HTTPTransportClient/maximumBufferedResponseBytes``:
+    /// over `maximumBytes`, the client's `HTTPTransportClient.maximumBufferedResponseBytes`:
     /// thrown by the client's collect, and by a ``BufferedShortcut`` that collects itself.
     @_spi(Transports) public static func bufferedCallTooLarge(_ maximumBytes: Int) -> HTTPError {
         .transport(
