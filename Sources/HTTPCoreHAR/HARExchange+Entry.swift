@@ -19,7 +19,7 @@ extension HARExchange {
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
     /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
     /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. Each note of
-    /// what interpreters derived (``/HTTPCore/HTTPExchangeNote``) is a member `_<name>` (an LLM
+    /// what interpreters derived (``/HTTPCoreObservation/HTTPExchangeNote``) is a member `_<name>` (an LLM
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
     /// values.
     func entry(dates: Date.ISO8601FormatStyle) -> JSONValue {

@@ -35,7 +35,7 @@ struct HARExchange: Sendable {
     /// The messages recorded, first ones first: at most the recorder's
     /// ``HARRecorder/maxStreamMessagesPerEntry``.
     let messages: [HARStreamMessage]
-    /// The notes of what interpreters derived from the exchange (``/HTTPCore/HTTPEvent/attachments``).
+    /// The notes of what interpreters derived from the exchange (``/HTTPCoreObservation/HTTPEvent/attachments``).
     let notes: [HTTPExchangeNote]
     /// The interpreters of the client's policy, which may know the stream's shape.
     let interpreters: [any HTTPExchangeInterpreter]
@@ -44,7 +44,7 @@ struct HARExchange: Sendable {
     let redactor: Redactor
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
-    /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
+    /// with the messages recorded for its attempt (``/HTTPCoreObservation/HTTPEvent/Name/responseMessage``
     /// events, first ones first).
     init(event: HTTPEvent, messageEvents: [HTTPEvent]) {
         self.init(event: event, messages: messageEvents.compactMap { messageEvent in

@@ -3,7 +3,7 @@ import HTTPCore
 import HTTPCoreObservation
 import HTTPCoreConcurrency
 
-/// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, for assertions in tests.
+/// An ``/HTTPCoreObservation/HTTPObserver`` that keeps every event it receives, for assertions in tests.
 ///
 /// ```swift
 /// let recorder = RecordingObserver()

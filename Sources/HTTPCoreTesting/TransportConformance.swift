@@ -49,7 +49,7 @@ public enum TransportConformance {
 
     /// Runs every check, the streaming ones included (or the named ones), against a
     /// transport's one method, ``/HTTPCore/HTTPTransport/perform(_:body:)``, through an
-    /// ``/HTTPCore/HTTPTransportClient`` around it.
+    /// ``/HTTPCoreObservation/HTTPTransportClient`` around it.
     ///
     /// The client races no timer of its own, so the deadline checks hold the transport to its
     /// contract: the exchange ends by the request's timeout.

@@ -3,7 +3,7 @@ import HTTPCore
 import HTTPCoreObservation
 import Logging
 
-/// An ``/HTTPCore/HTTPObserver`` that writes one swift-log line per completed exchange.
+/// An ``/HTTPCoreObservation/HTTPObserver`` that writes one swift-log line per completed exchange.
 ///
 /// ```swift
 /// HTTPEventDispatcher.shared.subscribe(LoggingObserver(logger: Logger(label: "http.client")))

@@ -44,7 +44,7 @@ public struct HTTPMiddlewareContext: Sendable {
     /// The redactor of the client's policy (`HTTPCorePolicy`): what a middleware that sends
     /// request data elsewhere (a span's `url.full`, a log line) redacts it with, so that the
     /// policy is the one place redaction is configured. In a context made by hand, the one it
-    /// was given, else ``Redactor/standard``, the default policy's.
+    /// was given, else ``/HTTPCoreRedaction/Redactor/standard``, the default policy's.
     public var redactor: Redactor {
         policy?.redactor ?? givenRedactor ?? .standard
     }

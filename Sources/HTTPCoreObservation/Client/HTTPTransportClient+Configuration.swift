@@ -17,7 +17,7 @@ extension HTTPTransportClient {
         let sharedPolicy: SharedPolicy
         /// ``HTTPTransportClient/maximumBufferedResponseBytes``, never negative.
         let maximumBufferedResponseBytes: Int
-        /// The transport's ``BufferedShortcut``, when it has one: looked for once, here, rather
+        /// The transport's ``/HTTPCore/BufferedShortcut``, when it has one: looked for once, here, rather
         /// than by a dynamic cast per call.
         let bufferedShortcut: (any BufferedShortcut)?
         /// Last: every field before it has an offset that does not depend on the transport.
