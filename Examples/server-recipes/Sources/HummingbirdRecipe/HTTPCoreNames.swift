@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 // HTTPCore's names that Hummingbird also brings, declared once for the whole target.
 // Hummingbird re-exports swift-http-types' `HTTPRequest` and `HTTPResponse` with scoped

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 // HTTPCore's names that Vapor also brings, declared once for the whole target. Vapor
 // re-exports AsyncHTTPClient's `HTTPClient` and NIOHTTP1's `HTTPHeaders` and `HTTPMethod` with
