@@ -10,7 +10,7 @@ let package = Package(
         .watchOS(.v8),
     ],
     products: [
-        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore", "HTTPCoreObservation"]),
         .library(name: "HTTPCoreURLSession", targets: ["HTTPCoreURLSession"]),
         .library(name: "HTTPCoreRedaction", targets: ["HTTPCoreRedaction"]),
         .library(name: "HTTPCoreTesting", targets: ["HTTPCoreTesting"]),
@@ -34,68 +34,70 @@ let package = Package(
         // The redaction engine, and the contract built on it.
         .target(name: "HTTPCoreRedaction", dependencies: ["HTTPCoreText"]),
         .target(name: "HTTPCore", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        // Observation: typed events, the policy, observers, the dispatcher, the observing client.
+        .target(name: "HTTPCoreObservation", dependencies: ["HTTPCore", "HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // Interpreters: conventions read from the traffic, plugged in through the policy.
-        .target(name: "HTTPCoreGenAI", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreGenAI", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // Transports.
-        .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreURLSession", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreConcurrency"]),
         // Sinks.
-        .target(name: "HTTPCoreDelivery", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreDelivery", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .target(
             name: "DevSeeObserver",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
         ),
         .target(
             name: "LokiObserver",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
         ),
-        .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
-        .target(name: "HTTPCoreConsole", dependencies: ["HTTPCore", "HTTPCoreDelivery", "HTTPCoreText"]),
+        .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreConsole", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreDelivery", "HTTPCoreText"]),
         // Test kit: doubles and conformance, a loopback server, a dev-see receiver.
-        .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreText", "HTTPCoreConcurrency"]),
-        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
         .target(name: "DevSeeServer", dependencies: ["HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // This repository's own test and example support; not products.
         .target(
             name: "HTTPCoreTestPeers",
-            dependencies: ["HTTPCore", "HTTPCoreGenAI", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreGenAI", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency"],
             path: "Tests/HTTPCoreTestPeers"
         ),
         .target(name: "HTTPCoreTestEnd", dependencies: ["HTTPCoreConcurrency"], path: "Tests/HTTPCoreTestEnd"),
         // The examples' stand-ins for your API and the dev-see app; the examples themselves use only
         // versioned products.
         .target(name: "ExampleSupport", dependencies: ["HTTPCoreLoopback", "DevSeeServer", "HTTPCoreConcurrency"], path: "Examples/ExampleSupport"),
-        .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .executableTarget(name: "devsee-tail", dependencies: ["HTTPCore", "HTTPCoreObservation", "DevSeeServer", "HTTPCoreText", "HTTPCoreConcurrency"]),
         .executableTarget(
             name: "quickstart",
             dependencies: [
-                "HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "ExampleSupport",
+                "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "HTTPCoreConsole", "ExampleSupport",
             ],
             path: "Examples/quickstart"
         ),
         .executableTarget(
             name: "custom-transport",
-            dependencies: ["HTTPCore", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
             path: "Examples/custom-transport"
         ),
         .executableTarget(
             name: "server-worker",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "DevSeeObserver", "ExampleSupport"],
             path: "Examples/server-worker"
         ),
         .executableTarget(
             name: "event-dispatcher",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreConsole", "ExampleSupport"],
             path: "Examples/event-dispatcher"
         ),
         .executableTarget(
             name: "streaming",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "ExampleSupport"],
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "DevSeeObserver", "HTTPCoreHAR", "ExampleSupport"],
             path: "Examples/streaming"
         ),
         .executableTarget(
             name: "httpcore-bench",
             dependencies: [
-                "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
+                "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
                 "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI", "HTTPCoreDelivery",
             ],
             path: "Benchmarks/httpcore-bench"
@@ -105,39 +107,39 @@ let package = Package(
         .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreTestPeers"]),
         .testTarget(
             name: "HTTPCoreTests",
-            dependencies: ["HTTPCoreGenAI", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
+            dependencies: ["HTTPCoreGenAI", "HTTPCore", "HTTPCoreObservation", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
         ),
         .testTarget(
             name: "HTTPCoreGenAITests",
             dependencies: [
-                "HTTPCoreGenAI", "HTTPCore", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency",
+                "HTTPCoreGenAI", "HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreConcurrency",
                 "HTTPCoreTestPeers",
             ]
         ),
         .testTarget(
             name: "HTTPCoreURLSessionTests",
-            dependencies: ["HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers"]
         ),
-        .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback"]),
-        .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCore", "HTTPCoreTestPeers"]),
+        .testTarget(name: "HTTPCoreTestingTests", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreTesting", "HTTPCoreLoopback"]),
+        .testTarget(name: "HTTPCoreLoopbackTests", dependencies: ["HTTPCoreLoopback", "HTTPCore", "HTTPCoreObservation", "HTTPCoreTestPeers"]),
         .testTarget(name: "DevSeeServerTests", dependencies: ["DevSeeServer", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreTestPeers"]),
         .testTarget(name: "HTTPCoreTestPeersTests", dependencies: ["HTTPCoreTestPeers"]),
         .testTarget(name: "HTTPCoreTestEndTests", dependencies: ["HTTPCoreTestEnd", "HTTPCoreConcurrency"]),
         .testTarget(
             name: "DevSeeObserverTests",
             dependencies: ["HTTPCoreGenAI",
-                "DevSeeObserver", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
+                "DevSeeObserver", "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
                 "HTTPCoreConsole", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ]
         ),
         .testTarget(
             name: "HTTPCoreDeliveryTests",
-            dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreConcurrency", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreTesting"]
+            dependencies: ["HTTPCoreDelivery", "HTTPCore", "HTTPCoreObservation", "HTTPCoreConcurrency", "HTTPCoreLoopback", "HTTPCoreURLSession", "HTTPCoreTesting"]
         ),
         .testTarget(
             name: "LokiObserverTests",
             dependencies: ["HTTPCoreGenAI",
-                "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
+                "LokiObserver", "HTTPCoreDelivery", "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
                 "HTTPCoreText", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd",
             ],
             exclude: ["Peers"]
@@ -145,13 +147,13 @@ let package = Package(
         .testTarget(
             name: "HTTPCoreConsoleTests",
             dependencies: [
-                "HTTPCoreConsole", "HTTPCore", "HTTPCoreGenAI", "HTTPCoreDelivery", "HTTPCoreTesting", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
+                "HTTPCoreConsole", "HTTPCore", "HTTPCoreObservation", "HTTPCoreGenAI", "HTTPCoreDelivery", "HTTPCoreTesting", "HTTPCoreConcurrency", "HTTPCoreTestPeers",
             ]
         ),
         .testTarget(
             name: "HTTPCoreHARTests",
             dependencies: ["HTTPCoreGenAI",
-                "HTTPCoreHAR", "HTTPCore", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency",
+                "HTTPCoreHAR", "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency",
                 "HTTPCoreTestPeers",
             ],
             exclude: ["Peers"]
@@ -159,20 +161,20 @@ let package = Package(
         .testTarget(
             name: "DevSeeTailTests",
             dependencies: [
-                "devsee-tail", "DevSeeObserver", "DevSeeServer", "HTTPCore", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency",
+                "devsee-tail", "DevSeeObserver", "DevSeeServer", "HTTPCore", "HTTPCoreObservation", "HTTPCoreTesting", "HTTPCoreLoopback", "HTTPCoreConcurrency",
             ]
         ),
         .testTarget(
             name: "OutputsTests",
             dependencies: ["HTTPCoreGenAI",
-                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCore", "HTTPCoreURLSession",
+                "DevSeeObserver", "DevSeeServer", "LokiObserver", "HTTPCoreHAR", "HTTPCoreConsole", "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession",
                 "HTTPCoreLoopback", "HTTPCoreConcurrency", "HTTPCoreTestPeers", "HTTPCoreTestEnd", "devsee-tail",
             ]
         ),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "quickstart", "custom-transport", "server-worker", "event-dispatcher", "streaming", "HTTPCore", "HTTPCoreTesting",
+                "quickstart", "custom-transport", "server-worker", "event-dispatcher", "streaming", "HTTPCore", "HTTPCoreObservation", "HTTPCoreTesting",
                 "HTTPCoreLoopback", "DevSeeServer", "ExampleSupport", "HTTPCoreConcurrency",
             ]
         ),

@@ -2,6 +2,7 @@ import DevSeeObserver
 import HTTPCoreDelivery
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
 
 /// Section 2: what observation costs on the request path, call by call: one

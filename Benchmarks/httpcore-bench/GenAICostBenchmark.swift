@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// Section 8: what recognising LLM calls (`HTTPCorePolicy.genAI`) costs an exchange through

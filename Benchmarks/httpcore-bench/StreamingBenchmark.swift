@@ -3,6 +3,7 @@ import DevSeeServer
 import Foundation
 import HTTPCoreTestPeers
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreHAR
 import HTTPCoreLoopback
 import HTTPCoreURLSession

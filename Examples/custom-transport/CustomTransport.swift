@@ -2,6 +2,7 @@ import DevSeeObserver
 import Foundation
 import ExampleSupport
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConsole
 
 /// A complete transport adapter: it replays recorded responses, in the chunks they were

@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConsole
 import HTTPCoreURLSession
 import ExampleSupport

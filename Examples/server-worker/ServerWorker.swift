@@ -2,6 +2,7 @@ import DevSeeObserver
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreURLSession
 import ExampleSupport
 

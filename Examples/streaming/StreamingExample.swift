@@ -5,6 +5,7 @@ import DevSeeObserver
 import ExampleSupport
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreHAR
 import HTTPCoreURLSession
 

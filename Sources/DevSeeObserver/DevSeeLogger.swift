@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import HTTPCoreDelivery
 import HTTPCoreText
@@ -245,7 +246,7 @@ public final class DevSeeLogger: Sendable {
     // MARK: Internals
 
     /// Accepts an event from ``DevSeeObserver``: a terminal or retried event becomes the
-    /// exchange's (or attempt's) log; a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event the log of
+    /// exchange's (or attempt's) log; a ``/HTTPCoreObservation/HTTPEvent/Name/responseMessage`` event the log of
     /// one message, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
     ///
     /// The event itself is queued (a retain and an append): its log is made, redacted and
@@ -253,7 +254,7 @@ public final class DevSeeLogger: Sendable {
     /// large has its log captured now (its bodies cut at ``DevSeeLoggerConfiguration/maxBodyBytes``),
     /// so the buffer does not keep them alive. A message event's index is read without
     /// redacting anything. A queued event costs what it keeps alive
-    /// (``/HTTPCore/HTTPEvent/queuedByteCount``): a stream's messages after the first share
+    /// (``/HTTPCoreObservation/HTTPEvent/queuedByteCount``): a stream's messages after the first share
     /// the request and response the first one counted.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }

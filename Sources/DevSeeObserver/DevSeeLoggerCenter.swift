@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// The process-wide ``DevSeeLogger``, for apps that configure logging once at launch.

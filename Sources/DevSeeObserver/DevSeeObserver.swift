@@ -1,11 +1,12 @@
 import HTTPCore
+import HTTPCoreObservation
 
-/// An ``/HTTPCore/HTTPObserver`` that logs every HTTP exchange to dev-see.
+/// An ``/HTTPCoreObservation/HTTPObserver`` that logs every HTTP exchange to dev-see.
 ///
 /// Subscribing it to a dispatcher is the whole integration: every request of every client
 /// on that dispatcher is logged exactly once, at its terminal event, with request and
 /// response joined. A request that middlewares sent more than once also logs each attempt
-/// that was retried (``/HTTPCore/HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
+/// that was retried (``/HTTPCoreObservation/HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
 /// two logs of one request id, each with its `attempt` number. The request's metadata (a
 /// trace id, a route template) travels as the payload's `metadata` object.
 ///
@@ -25,7 +26,7 @@ import HTTPCore
 /// default, so a server may store neighbouring messages out of order: `streamMessage.index`
 /// tells their order.
 ///
-/// What interpreters derived reads at a glance in the viewer (``/HTTPCore/HTTPEvent/attachments``,
+/// What interpreters derived reads at a glance in the viewer (``/HTTPCoreObservation/HTTPEvent/attachments``,
 /// an LLM call's facts with HTTPCoreGenAI): the response body starts with each note's name and
 /// summary (`[genAI] claude-sonnet-4 · 3,097 in, 15 out tokens · stop`), above a stream's
 /// answer; its attributes are stored under its name, an object of names to values.

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// What the console shows of what interpreters derived from an exchange
-/// (``/HTTPCore/HTTPEvent/attachments``), in one place: their notes, as the policy's redactor
+/// (``/HTTPCoreObservation/HTTPEvent/attachments``), in one place: their notes, as the policy's redactor
 /// left them, and the answer a stream carried.
 ///
 /// Making a note derives what its attachment holds (an LLM call's facts are parsed from its

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// How a ``DeliveryQueue`` buffers, batches and retries.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// Something a ``DeliveryQueue`` reports once, so that losses and outages are never silent
 /// yet never flood the output.
@@ -64,7 +65,7 @@ package enum DeliveryDiagnostic: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// This report as an ``/HTTPCore/HTTPDiagnostic`` of `source`, its items called `items`
+    /// This report as an ``/HTTPCoreObservation/HTTPDiagnostic`` of `source`, its items called `items`
     /// (see ``description(items:)``).
     ///
     /// Losses are errors, with how many items were lost as `lost` in the metadata; an

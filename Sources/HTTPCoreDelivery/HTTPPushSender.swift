@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import HTTPCoreText
 
@@ -33,7 +34,7 @@ import HTTPCoreText
 /// | no answer a second after `timeout`, from a transport that does not honour the request's timeout | unreachable (`timeout`) |
 ///
 /// The transport is called directly, never through an observed ``/HTTPCore/HTTPClient``, so shipping
-/// emits no ``/HTTPCore/HTTPEvent``s: an observer that ships through this sender never sees, nor logs,
+/// emits no ``/HTTPCoreObservation/HTTPEvent``s: an observer that ships through this sender never sees, nor logs,
 /// its own pushes.
 package struct HTTPPushSender<Item: Sendable>: DeliverySender {
     /// What performs the requests.

@@ -1,10 +1,11 @@
 import Dispatch
 import HTTPCore
+import HTTPCoreObservation
 
 /// Runs an observer that may block off the request path, through a ``DeliveryQueue``.
 ///
-/// ``/HTTPCore/HTTPEventDispatcher`` calls every observer inline, on the task that emitted
-/// the event, so ``/HTTPCore/HTTPObserver/handle(_:)`` must not block. Wrap an observer that
+/// ``/HTTPCoreObservation/HTTPEventDispatcher`` calls every observer inline, on the task that emitted
+/// the event, so ``/HTTPCoreObservation/HTTPObserver/handle(_:)`` must not block. Wrap an observer that
 /// does (one that writes each exchange to a database, a file, a socket) and subscribe the
 /// wrapper: its `handle(_:)` appends the event to the queue's bounded buffer and returns,
 /// and the wrapped observer handles the events on a serial dispatch queue of its own, in the
@@ -24,7 +25,7 @@ import HTTPCore
 /// overflow reported once to `HTTPDiagnostics.handler`, never once per event: as a report of
 /// `QueuedObserver<Observer>` about events with ``defaultConfiguration`` and configurations
 /// changed from it, as one of `DeliveryQueue` about items with a `DeliveryConfiguration()`.
-/// ``/HTTPCore/HTTPEventDispatcher/flush()`` returns once the wrapped observer handled every
+/// ``/HTTPCoreObservation/HTTPEventDispatcher/flush()`` returns once the wrapped observer handled every
 /// event emitted before it.
 ///
 /// The wrapped observer loses the emitting task's task-locals: a log line it writes does not

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 /// One LLM endpoint of an API: the method and path that reach it, what it does and how its
 /// body reads.
 struct GenAIEndpoint: Sendable, Hashable {

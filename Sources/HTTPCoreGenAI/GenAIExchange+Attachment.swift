@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 extension GenAIExchange: HTTPExchangeAttachment, RetainedBytesCounting {
     /// The bytes its strings and arrays keep alive: a model name or a stop sequence is as long

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 extension GenAIExchange {
     /// The call `recognition` describes, which asked for `request` and got `response`, with the
     /// ``errorType`` that the way its HTTP exchange ended gives it.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 /// The facts of one LLM call, as the GenAI interpreter derived them from its HTTP exchange:
 /// read on the exchange's terminal event as `event.genAI`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// The LLM call a terminal event carries, behind one reference, so the events that carry none

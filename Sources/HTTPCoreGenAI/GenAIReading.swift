@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// The reading of one LLM call, as ``GenAIRecognizer`` begins it: a streamed response's head,
 /// chunks and messages go to its ``GenAIResponseTap``; the end makes the call's

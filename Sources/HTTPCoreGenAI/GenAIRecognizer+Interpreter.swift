@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 extension GenAIRecognizer: HTTPExchangeInterpreter {
     /// Begins reading `request` when it is an LLM call: its terminal event then carries the
@@ -42,7 +43,7 @@ extension GenAIRecognizer: HTTPExchangeInterpreter {
     package static let maximumBodyBytes = 4 << 20
 
     /// The most bytes of one message of a streamed LLM response read for the call's facts
-    /// (``/HTTPCore/HTTPExchangeReadingLimits/maximumMessageBytes``). A longer message still counts as a
+    /// (``/HTTPCoreObservation/HTTPExchangeReadingLimits/maximumMessageBytes``). A longer message still counts as a
     /// message (``GenAIResponse/messageCount``) but its facts are left out.
     package static let maximumMessageBytes = HTTPExchangeReadingLimits.maximumMessageBytes
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 
 /// The interpreter that tells LLM calls from other requests, by method, host and path, and

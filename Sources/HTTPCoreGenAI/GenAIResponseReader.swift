@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// Reads an LLM call's response as it arrives: one whole JSON body, or the stream's
 /// messages one by one with the time each arrived, into a ``GenAIResponse``.

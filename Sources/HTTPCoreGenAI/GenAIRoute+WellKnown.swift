@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 extension GenAIRoute {
     /// The providers recognised without configuration, one row each.
     ///

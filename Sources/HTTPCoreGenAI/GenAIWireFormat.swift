@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 /// The body format of one LLM endpoint: which fields its request carries its parameters in.
 enum GenAIWireFormat: Sendable, Hashable {
     case openAIChat, openAICompletions, openAIResponses, openAIEmbeddings

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 extension HTTPEvent {
     /// On the terminal event of an exchange the policy's ``GenAIRecognizer`` took for an LLM

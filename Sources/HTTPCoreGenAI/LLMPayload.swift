@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// What one message of an LLM stream, or one whole LLM response body, says: the one place
 /// that knows the providers' response shapes, read by the stream answer (``GenAIRecognizer/streamAnswerText(eventType:data:)``) and by

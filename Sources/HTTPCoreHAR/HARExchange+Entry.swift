@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 
 extension HARExchange {
@@ -18,7 +19,7 @@ extension HARExchange {
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
     /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
     /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. Each note of
-    /// what interpreters derived (``/HTTPCore/HTTPExchangeNote``) is a member `_<name>` (an LLM
+    /// what interpreters derived (``/HTTPCoreObservation/HTTPExchangeNote``) is a member `_<name>` (an LLM
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
     /// values. A success whose note reports a failure its status does not show (an LLM stream
     /// the provider's error event ended, under a 200; not under a 4xx or 5xx) reads as an

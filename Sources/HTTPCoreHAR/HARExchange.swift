@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One recorded exchange (or retried attempt): what its event exposed, redacted by the
 /// client's policy, and its timings. Holds no raw request or response, so its size is
@@ -34,7 +35,7 @@ struct HARExchange: Sendable {
     /// The messages recorded, first ones first: at most the recorder's
     /// ``HARRecorder/maxStreamMessagesPerEntry``.
     let messages: [HARStreamMessage]
-    /// The notes of what interpreters derived from the exchange (``/HTTPCore/HTTPEvent/attachments``).
+    /// The notes of what interpreters derived from the exchange (``/HTTPCoreObservation/HTTPEvent/attachments``).
     let notes: [HTTPExchangeNote]
     /// The interpreters of the client's policy, which may know the stream's shape.
     let interpreters: [any HTTPExchangeInterpreter]
@@ -43,7 +44,7 @@ struct HARExchange: Sendable {
     let redactor: Redactor
 
     /// The exchange a terminal or retried event describes, timed by the attempt it carries,
-    /// with the messages recorded for its attempt (``/HTTPCore/HTTPEvent/Name/responseMessage``
+    /// with the messages recorded for its attempt (``/HTTPCoreObservation/HTTPEvent/Name/responseMessage``
     /// events, first ones first).
     /// `notes`: the notes of its attachments, when they were made already; made here when
     /// omitted.

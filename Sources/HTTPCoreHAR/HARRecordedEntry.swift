@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// An entry as a ``HARRecorder`` keeps it: the event of an exchange's end (or a retried
 /// attempt's) with the message events of its attempt, made into a ``HARExchange`` only when

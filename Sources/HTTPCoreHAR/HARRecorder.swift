@@ -1,9 +1,10 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 import HTTPCoreConcurrency
 
-/// An ``/HTTPCore/HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
+/// An ``/HTTPCoreObservation/HTTPObserver`` that keeps the last exchanges and writes them as a HAR 1.2 file, for
 /// browser dev tools, HAR viewers and bug reports.
 ///
 /// ```swift
@@ -14,7 +15,7 @@ import HTTPCoreConcurrency
 /// try recorder.write(to: URL(fileURLWithPath: "session.har"))
 /// ```
 ///
-/// What it records is what the client's ``/HTTPCore/HTTPCorePolicy`` exposes: URLs, headers, cookies,
+/// What it records is what the client's ``/HTTPCoreObservation/HTTPCorePolicy`` exposes: URLs, headers, cookies,
 /// bodies and error messages arrive redacted, and bodies only when the policy captures them
 /// (up to its cap; a cut body says so in a `comment` and `_truncated`). Each entry is one
 /// exchange, at its terminal event, plus one per attempt that was retried (a 503 followed by
@@ -66,7 +67,7 @@ import HTTPCoreConcurrency
 /// others, written at their end with what really went through: `content.size` and
 /// `bodySize` are the bytes received, `content.text` the first bytes the policy captured
 /// (with `comment` and `_truncated` when there was more), and `_streamed` is `true`. Their
-/// server-sent events and JSON lines, which arrive as ``/HTTPCore/HTTPEvent/Name/responseMessage``
+/// server-sent events and JSON lines, which arrive as ``/HTTPCoreObservation/HTTPEvent/Name/responseMessage``
 /// events, are kept until the exchange ends and written in its entry, the way Chrome DevTools
 /// keeps a stream's messages beside its response: `_eventSourceMessages` (`time`,
 /// `eventName`, `eventId`, `data`) or `_jsonLines` (`time`, `data`), with
@@ -265,7 +266,7 @@ public final class HARRecorder: HTTPObserver {
     /// Built on each call, from a copy of the kept entries taken under the lock: outside it,
     /// each entry is made from its event (redacting what the event has not redacted yet) and
     /// the JSON written; costs about the size of the document. Events still in the
-    /// dispatcher's queues are not in it: call ``/HTTPCore/HTTPEventDispatcher/flush()`` first to
+    /// dispatcher's queues are not in it: call ``/HTTPCoreObservation/HTTPEventDispatcher/flush()`` first to
     /// include every exchange that has ended.
     ///
     /// - Returns: The HAR document's UTF-8 JSON bytes.

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One server-sent event or JSON line of a streamed response, as recorded from its
-/// ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.
+/// ``/HTTPCoreObservation/HTTPEvent/Name/responseMessage`` event: already redacted and cut by the client's policy.
 struct HARStreamMessage: Sendable {
     let attempt: Int
     let receivedAt: Date

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 extension LoopbackBodyPattern {
     /// The pattern's first `byteCount` bytes as an async sequence of chunks, for an upload body

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One accepted connection of a ``LoopbackHTTPServer``, served on its own thread.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// One HTTP request as a ``LoopbackHTTPServer`` received it.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// What a ``LoopbackHTTPServer`` route answers, including how and whether to misbehave.
 ///

@@ -1,7 +1,8 @@
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
-/// Keeps every ``/HTTPCore/HTTPDiagnostic`` a component reports, in the order they were
+/// Keeps every ``/HTTPCoreObservation/HTTPDiagnostic`` a component reports, in the order they were
 /// made, for assertions in tests: hand ``report(_:)`` to the component as its diagnostics
 /// handler.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// A programmable ``/HTTPCore/HTTPTransport`` for tests: scripted responses, errors and delays.

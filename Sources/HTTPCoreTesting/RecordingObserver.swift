@@ -1,8 +1,9 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
-/// An ``/HTTPCore/HTTPObserver`` that keeps every event it receives, for assertions in tests.
+/// An ``/HTTPCoreObservation/HTTPObserver`` that keeps every event it receives, for assertions in tests.
 ///
 /// ```swift
 /// let recorder = RecordingObserver()

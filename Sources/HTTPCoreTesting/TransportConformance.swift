@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreLoopback
 
 /// What every ``/HTTPCore/HTTPTransport`` adapter owes its callers, as checks run against a real
@@ -48,7 +49,7 @@ public enum TransportConformance {
 
     /// Runs every check, the streaming ones included (or the named ones), against a
     /// transport's one method, ``/HTTPCore/HTTPTransport/perform(_:body:)``, through an
-    /// ``/HTTPCore/HTTPTransportClient`` around it.
+    /// ``/HTTPCoreObservation/HTTPTransportClient`` around it.
     ///
     /// The client races no timer of its own, so the deadline checks hold the transport to its
     /// contract: the exchange ends by the request's timeout.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

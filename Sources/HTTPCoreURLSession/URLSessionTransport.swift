@@ -98,7 +98,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// Cheaper than streaming for a caller that wants the whole response: on Linux a
     /// completion-handler task makes one hop to the delegate queue, not one per chunk.
-    /// ``/HTTPCore/HTTPTransportClient`` uses it for buffered calls.
+    /// ``/HTTPCoreObservation/HTTPTransportClient`` uses it for buffered calls.
     ///
     /// - Parameter request: The request to perform, body included.
     /// - Returns: The response, its body whole.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreDelivery
 
 /// Where and how a ``LokiLogger`` pushes to Grafana Loki.
@@ -62,7 +63,7 @@ public struct LokiConfiguration: Sendable {
     /// Receives the logger's reports, each once per occurrence: the delivery engine's
     /// (overflow, outage, refusal, expiry, lines given up or arriving after shutdown) as
     /// reports of `LokiLogger` about lines, ``LokiObserver``'s included. By default
-    /// ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
+    /// ``/HTTPCoreObservation/HTTPDiagnostics/handler``, the process-wide one.
     public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
     /// Creates a configuration with the defaults.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCoreText
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreDelivery
 import HTTPCoreURLSession
 

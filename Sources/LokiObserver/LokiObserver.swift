@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// Ships one Loki line per HTTP exchange: subscribe it to a dispatcher, and every request of
 /// every client on that dispatcher is logged.
@@ -20,7 +21,7 @@ import HTTPCore
 /// call whose response reported an error), and
 /// `error` for 5xx and failures.
 ///
-/// What interpreters derived (``/HTTPCore/HTTPEvent/attachments``) adds, before
+/// What interpreters derived (``/HTTPCoreObservation/HTTPEvent/attachments``) adds, before
 /// `error_type`, each note's attributes as fields under their own names, in order: for an LLM
 /// call read by HTTPCoreGenAI, `gen_ai.provider.name=anthropic … gen_ai.usage.output_tokens=15`
 /// (a list comma-separated, a time in seconds). An attribute that LogQL's `| logfmt` would read

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// A line waiting in a ``LokiLogger``'s buffer: made already (the logger's own lines), or
 /// the event of an exchange, an attempt or a message, whose line is made when its batch is
@@ -8,7 +9,7 @@ enum LokiPendingLine: Sendable {
     case event(HTTPEvent)
 
     /// What the item keeps alive while it waits, for the buffer's byte limit: an event's
-    /// raw request and response (``/HTTPCore/HTTPEvent/queuedByteCount``: a stream's later
+    /// raw request and response (``/HTTPCoreObservation/HTTPEvent/queuedByteCount``: a stream's later
     /// messages share those of the first), or a made line's text.
     var byteCost: Int {
         switch self {

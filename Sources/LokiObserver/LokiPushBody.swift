@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 
 /// Builds the JSON body of `POST /loki/api/v1/push`:

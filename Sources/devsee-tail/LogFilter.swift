@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// One `--filter` of `devsee-tail`: a condition on a stored log.
 enum LogFilter: Equatable {

@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
 import XCTest
 import DevSeeServer

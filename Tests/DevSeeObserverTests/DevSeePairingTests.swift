@@ -1,6 +1,7 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import XCTest
 

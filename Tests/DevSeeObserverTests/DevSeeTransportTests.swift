@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import HTTPCoreURLSession
 import XCTest

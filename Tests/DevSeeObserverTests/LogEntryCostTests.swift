@@ -1,5 +1,6 @@
 @testable import DevSeeObserver
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 import Foundation
 import XCTest

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import XCTest
 

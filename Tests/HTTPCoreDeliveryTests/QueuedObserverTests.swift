@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 import HTTPCoreDelivery
 import HTTPCoreTesting

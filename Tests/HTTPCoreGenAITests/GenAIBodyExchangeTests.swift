@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import XCTest

@@ -1,4 +1,5 @@
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import XCTest

@@ -1,4 +1,5 @@
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 import Foundation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreLoopback
 import HTTPCoreTesting

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreConcurrency
+import HTTPCoreObservation
 import HTTPCoreTestPeers
 import HTTPCoreHAR
 import XCTest

@@ -8,6 +8,7 @@ import HTTPCoreLoopback
 import HTTPCoreTestPeers
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// Real exchanges through `URLSessionClient` and a loopback server, recorded, written to a

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import XCTest
 import HTTPCoreLoopback
 import HTTPCoreTestPeers

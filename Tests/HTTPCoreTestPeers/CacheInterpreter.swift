@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
 
 /// An interpreter of no vendor, as a user writes one: it reads a response's `X-Cache` and `Age`

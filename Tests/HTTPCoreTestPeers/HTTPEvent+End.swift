@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// What a terminal event's step carries, read in one step: the tests of the transports in
 /// `Integrations/` (AsyncHTTPClient's, OpenAPI's) compare how exchanges end.

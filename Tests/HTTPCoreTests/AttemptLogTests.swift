@@ -1,5 +1,6 @@
 import Foundation
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 import XCTest
 
 /// How the attempts of one exchange are numbered, handed over as retried and closed: each

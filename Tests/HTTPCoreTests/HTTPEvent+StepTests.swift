@@ -5,6 +5,7 @@ import HTTPCoreURLSession
 import XCTest
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 
 /// What each step carries is in its type: a case per name, with its payload.
 final class HTTPEventStepTests: XCTestCase {

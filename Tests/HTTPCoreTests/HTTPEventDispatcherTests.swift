@@ -3,6 +3,7 @@ import HTTPCoreTesting
 import XCTest
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 final class HTTPEventDispatcherTests: XCTestCase {

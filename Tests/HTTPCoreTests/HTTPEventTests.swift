@@ -5,6 +5,7 @@ import HTTPCoreURLSession
 import XCTest
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 final class HTTPEventTests: XCTestCase {

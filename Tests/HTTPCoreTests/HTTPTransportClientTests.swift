@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Transports) import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
 import XCTest
 import HTTPCoreConcurrency

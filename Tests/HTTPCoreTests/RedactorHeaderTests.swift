@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import XCTest
 
 /// Header redaction at `.standard`: credential headers by every common name and spelling,

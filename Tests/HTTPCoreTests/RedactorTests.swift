@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import XCTest
 
 /// The redaction rules, table by table, at every level.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 
 /// A transport's message never carries the request URL's query, userinfo or fragment, in any
 /// spelling a message can give them.

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import XCTest
 
 @testable import HTTPCoreURLSession

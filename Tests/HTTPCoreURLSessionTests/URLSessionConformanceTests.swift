@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest

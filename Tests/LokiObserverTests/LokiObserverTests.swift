@@ -8,6 +8,7 @@ import HTTPCoreLoopback
 import HTTPCoreTestPeers
 
 @testable import HTTPCore
+@testable import HTTPCoreObservation
 
 /// Real exchanges through URLSessionClient become one Loki line each, with low-cardinality
 /// labels and the redacted exchange in the line.

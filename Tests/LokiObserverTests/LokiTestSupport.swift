@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreDelivery
 import HTTPCoreTesting
 import LokiObserver

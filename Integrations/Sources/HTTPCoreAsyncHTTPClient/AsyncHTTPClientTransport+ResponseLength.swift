@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import NIOHTTP1
 
 extension AsyncHTTPClientTransport {

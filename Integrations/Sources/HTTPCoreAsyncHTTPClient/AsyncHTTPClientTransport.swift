@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 @_spi(Transports) import HTTPCore
+import HTTPCoreObservation
 import NIOCore
 import NIOHTTP1
 
@@ -9,8 +10,8 @@ import NIOHTTP1
 ///
 /// ```swift
 /// import AsyncHTTPClient
-/// import HTTPCore
 /// import HTTPCoreAsyncHTTPClient
+/// import HTTPCoreObservation
 ///
 /// let ahc = AsyncHTTPClientTransport.makeHTTPClient()          // AHC's own tracing off
 /// let client = HTTPTransportClient(transport: AsyncHTTPClientTransport(client: ahc))

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import Logging
 
 extension HTTPDiagnostics {
@@ -33,7 +34,7 @@ extension HTTPDiagnostics {
 
 extension HTTPDiagnostic {
     /// The swift-log level of the report: `.notice`, `.warning` or `.error`, as its
-    /// ``/HTTPCore/HTTPDiagnostic/level``.
+    /// ``/HTTPCoreObservation/HTTPDiagnostic/level``.
     public var loggerLevel: Logger.Level {
         switch level {
         case .notice: .notice

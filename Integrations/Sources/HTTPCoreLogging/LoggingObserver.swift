@@ -1,8 +1,9 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import Logging
 
-/// An ``/HTTPCore/HTTPObserver`` that writes one swift-log line per completed exchange.
+/// An ``/HTTPCoreObservation/HTTPObserver`` that writes one swift-log line per completed exchange.
 ///
 /// ```swift
 /// HTTPEventDispatcher.shared.subscribe(LoggingObserver(logger: Logger(label: "http.client")))

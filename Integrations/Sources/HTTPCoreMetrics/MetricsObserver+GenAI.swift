@@ -1,5 +1,6 @@
 import CoreMetrics
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// The OpenTelemetry GenAI client metrics, recorded for each terminal event that carries an

@@ -1,9 +1,10 @@
 import CoreMetrics
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 
-/// An ``/HTTPCore/HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality
+/// An ``/HTTPCoreObservation/HTTPObserver`` that records client metrics through swift-metrics, with low-cardinality
 /// dimensions only: method, status class, server address, error type. Never a path, a query
 /// or an id.
 ///
@@ -85,7 +86,7 @@ public struct MetricsObserver: HTTPObserver {
     ///     meter never drifts. 10,000 by default.
     ///   - diagnostics: Where the observer reports that it follows `maximumActiveExchanges`
     ///     already (a warning), and that it has room again (a notice, with how many it left
-    ///     off): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
+    ///     off): see ``/HTTPCoreObservation/HTTPExchangeTable``. ``/HTTPCoreObservation/HTTPDiagnostics`` by default.
     public init(
         maximumCachedDimensionSets: Int = MetricsObserver.defaultMaximumCachedDimensionSets,
         maximumActiveExchanges: Int = MetricsObserver.defaultMaximumActiveExchanges,

@@ -1,5 +1,6 @@
 import DevSeeObserver
 import HTTPCore
+import HTTPCoreObservation
 import LokiObserver
 import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// Watches a dispatcher once ``HTTPObservabilityService`` has shut the loggers down, and
 /// reports the first exchange that ends after that: its logs were dropped, so the service

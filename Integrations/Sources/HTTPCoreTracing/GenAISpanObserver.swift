@@ -1,9 +1,10 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreGenAI
 import Tracing
 
-/// An ``/HTTPCore/HTTPObserver`` that records each LLM call (`event.genAI`) as the span
+/// An ``/HTTPCoreObservation/HTTPObserver`` that records each LLM call (`event.genAI`) as the span
 /// OpenTelemetry's GenAI conventions describe: kind CLIENT, named `{gen_ai.operation.name}
 /// {gen_ai.request.model}` (the operation alone when the model is unknown), covering the whole exchange with
 /// its retries, with the call's `gen_ai.*`, `server.*` and `error.type` attributes
@@ -25,7 +26,7 @@ import Tracing
 /// spans keep their names and HTTP attributes, as the HTTP conventions want.
 ///
 /// The observer keeps each traced exchange's context from its created event to its terminal
-/// one, in an ``/HTTPCore/HTTPExchangeTable`` of at most `maximumTrackedExchanges` exchanges in
+/// one, in an ``/HTTPCoreObservation/HTTPExchangeTable`` of at most `maximumTrackedExchanges` exchanges in
 /// flight; an exchange created beyond them (counted by ``untrackedExchangeCount``, and the
 /// table's filling reported), or before the observer subscribed, gets the span current where
 /// its terminal event is emitted.
@@ -58,7 +59,7 @@ public struct GenAISpanObserver: HTTPObserver {
     ///     inside a `ServiceContext` take a place.
     ///   - diagnostics: Where the observer reports that it keeps `maximumTrackedExchanges`
     ///     already (a warning), and that it has room again (a notice, with how many it did not
-    ///     keep): see ``/HTTPCore/HTTPExchangeTable``. ``/HTTPCore/HTTPDiagnostics`` by default.
+    ///     keep): see ``/HTTPCoreObservation/HTTPExchangeTable``. ``/HTTPCoreObservation/HTTPDiagnostics`` by default.
     public init(
         tracer: (any Tracer)? = nil, maximumTrackedExchanges: Int = GenAISpanObserver.defaultMaximumTrackedExchanges,
         diagnostics: @escaping @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }

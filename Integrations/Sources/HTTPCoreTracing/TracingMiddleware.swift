@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import Tracing
 
 /// An ``/HTTPCore/HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with

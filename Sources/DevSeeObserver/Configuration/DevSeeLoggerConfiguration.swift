@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreDelivery
 
 /// Everything a ``DevSeeLogger`` needs: who the app is, where the dev-see server is, and how
@@ -83,7 +84,7 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// Receives the logger's rare reports, each once per occurrence: the delivery engine's
     /// (server unreachable, back, a log rejected, logs given up or arriving after shutdown) as
     /// reports of `DevSeeLogger` about logs, and ``DevSeeObserver``'s logs never made. By
-    /// default ``/HTTPCore/HTTPDiagnostics/handler``, the process-wide one.
+    /// default ``/HTTPCoreObservation/HTTPDiagnostics/handler``, the process-wide one.
     public var diagnostics: @Sendable (HTTPDiagnostic) -> Void = { HTTPDiagnostics.report($0) }
 
     /// The endpoint used when neither a stored endpoint nor ``serverURL`` is available.

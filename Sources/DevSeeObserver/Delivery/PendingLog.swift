@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 
 /// A log accepted into the buffer: either captured already, or the event of an exchange's
 /// end, a retried attempt or a message, whose (possibly costly) redacted view is read only

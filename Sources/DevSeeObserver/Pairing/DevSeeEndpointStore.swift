@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// Persists the paired endpoint between launches, as opaque bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 
 /// A body as captured for a log: at most `maxBodyBytes` bytes of it, copied, and its size.
 struct CapturedBody: Sendable {
@@ -66,7 +67,7 @@ struct LogEntry: Sendable {
     /// What a streamed exchange came to, or the message a message log shows; boxed, so that
     /// the many logs of exchanges sent whole pay one word for it in the buffer.
     var streaming: Streaming? = nil
-    /// What interpreters derived from the exchange (``/HTTPCore/HTTPEvent/attachments``);
+    /// What interpreters derived from the exchange (``/HTTPCoreObservation/HTTPEvent/attachments``);
     /// an empty array costs no allocation.
     var attachments: [any HTTPExchangeAttachment] = []
     /// The interpreters of the event's policy, which may know a stream's shape
@@ -263,7 +264,7 @@ extension LogEntry {
         }
     }
 
-    /// The entry of a ``/HTTPCore/HTTPEvent/Name/responseMessage`` event: the request, the response's
+    /// The entry of a ``/HTTPCoreObservation/HTTPEvent/Name/responseMessage`` event: the request, the response's
     /// status, and the message's data as the response body, cut at `maxBodyBytes`; timed from
     /// `startedAt` (its attempt's start, when known) to the message's arrival; its duration is
     /// the time since the message before it arrived (for the first, since `startedAt`).

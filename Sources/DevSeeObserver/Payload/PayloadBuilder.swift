@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreText
 
 /// Turns a captured call into an `api_log` payload that the dev-see server accepts, always.
@@ -11,7 +12,7 @@ import HTTPCoreText
 /// manual log's by the configured ``/HTTPCoreRedaction/Redactor``. When its bodies would not
 /// fit once escaped, they are cut further, so the limit holds for any `maxBodyBytes`.
 ///
-/// Each note of what interpreters derived (``/HTTPCore/HTTPExchangeNote``) starts the response
+/// Each note of what interpreters derived (``/HTTPCoreObservation/HTTPExchangeNote``) starts the response
 /// body with its line (`[genAI] gpt-4o-mini · 25 in, 15 out tokens · stop`, after an attempt or
 /// error line), and its attributes are stored under its name, an object of names to values,
 /// which the viewer does not show. Their strings come from the bodies, so both are bounded

@@ -11,7 +11,7 @@ import Foundation
 /// if response.status.kind == .successful { ... }
 /// ```
 ///
-/// Implement it by wrapping an ``HTTPTransport`` in ``HTTPTransportClient`` rather than
+/// Implement it by wrapping an ``HTTPTransport`` in `HTTPTransportClient` rather than
 /// conforming directly: the wrapper provides ids, timing, timeouts, cancellation, the policy
 /// and every lifecycle event.
 public protocol HTTPClient: Sendable {
@@ -26,10 +26,10 @@ public protocol HTTPClient: Sendable {
     /// - The returned ``HTTPResponse`` is the head (status, headers, final URL), its
     ///   ``HTTPResponse/body`` empty; the returned ``HTTPBody`` delivers the body as it
     ///   arrives, read in one pass.
-    /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once it was
-    ///   read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading throws the
+    /// - The terminal event follows the body: `HTTPEvent.Name.requestSucceeded` once it was
+    ///   read to its end, `HTTPEvent.Name.requestFailed` when it broke (reading throws the
     ///   ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
-    ///   ``HTTPEvent/Name/requestCancelled`` when it was dropped before its end, unread or part
+    ///   `HTTPEvent.Name.requestCancelled` when it was dropped before its end, unread or part
     ///   read (the body and its iterators released): the transport then stops receiving it.
     /// - The request's ``HTTPRequest/timeout`` bounds the whole exchange, body included: past
     ///   it, reading throws ``HTTPError/timeout``. Without one, a body kept unread keeps the
@@ -57,7 +57,7 @@ public protocol HTTPClient: Sendable {
     /// Not API: how ``send(_:)`` answers. Never implement or call it; it may change in any
     /// release.
     ///
-    /// The default streams and collects (see ``send(_:)``). ``HTTPTransportClient`` and the
+    /// The default streams and collects (see ``send(_:)``). `HTTPTransportClient` and the
     /// package's clients built on it answer with their buffered call instead (the transport's
     /// cheaper whole-body answer and their own limit, with the same events), and a requirement,
     /// unlike a cast to find such a client, costs nothing on a call through `any HTTPClient`:
@@ -74,7 +74,7 @@ extension HTTPClient {
     /// Performs one exchange and returns the complete response, its body in memory.
     ///
     /// It is ``send(_:body:)`` with the body collected: up to the client's limit, 64 MiB by
-    /// default (see ``HTTPTransportClient/maximumBufferedResponseBytes``). Read a longer body,
+    /// default (see `HTTPTransportClient.maximumBufferedResponseBytes`). Read a longer body,
     /// or one to show as it arrives, with ``send(_:body:)`` or
     /// ``send(_:body:receive:isolation:)``.
     ///
@@ -116,7 +116,7 @@ extension HTTPClient {
     ///
     /// It is ``send(_:body:)`` with the body's end at the end of `receive`: reading the body
     /// after `receive` returned throws ``HTTPError/cancelled``, and the terminal event is
-    /// ``HTTPEvent/Name/requestCancelled`` when `receive` returned or threw before the
+    /// `HTTPEvent.Name.requestCancelled` when `receive` returned or threw before the
     /// body's end (or, for a body of known length, before reading all of it). Errors before
     /// the head arrives are thrown as by ``send(_:)``; errors `receive` throws reach the caller
     /// unchanged.

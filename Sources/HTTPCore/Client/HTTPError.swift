@@ -4,7 +4,7 @@ import Foundation
 /// transport failure, a human-readable ``message``.
 ///
 /// A 4xx or 5xx answer is not an error: it is an ``HTTPResponse``. Clients built on
-/// ``HTTPTransportClient`` throw transport messages without the query, userinfo or fragment
+/// `HTTPTransportClient` throw transport messages without the query, userinfo or fragment
 /// of the request URL (decoded or re-encoded spellings too), cut to ``maximumMessageBytes``; events expose them with the policy's
 /// ``/HTTPCoreRedaction/Redactor`` text rules applied as well.
 ///
@@ -167,7 +167,7 @@ extension HTTPError.Code {
 }
 
 extension HTTPError {
-    /// The longest transport message, in UTF-8 bytes, that ``HTTPTransportClient`` throws or
+    /// The longest transport message, in UTF-8 bytes, that `HTTPTransportClient` throws or
     /// reports; longer ones are cut and end with `…`.
     public static let maximumMessageBytes = 4096
 

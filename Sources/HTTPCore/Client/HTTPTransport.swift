@@ -4,7 +4,7 @@ import HTTPCoreConcurrency
 /// The adapter contract: one method that performs one HTTP exchange.
 ///
 /// Implement it to bring a new transport (an HTTP library, a recorded-response replayer, a
-/// retrying wrapper) under HTTPCore. Wrap it in ``HTTPTransportClient`` and the wrapper
+/// retrying wrapper) under HTTPCore. Wrap it in `HTTPTransportClient` and the wrapper
 /// provides `send`, request ids, timing, cancellation, the policy and every lifecycle event:
 /// an adapter writes no event code and is observed automatically.
 ///
@@ -109,7 +109,7 @@ extension HTTPBufferedTransport {
 /// Not a seam, and not part of the public contract: a transport implements
 /// ``HTTPTransport/perform(_:body:)`` alone. HTTPCore's own transports adopt it through the
 /// `Transports` SPI (`@_spi(Transports) import HTTPCore`), which may change in any release.
-/// ``HTTPTransportClient`` takes the shortcut when its transport offers it, and the answer must
+/// `HTTPTransportClient` takes the shortcut when its transport offers it, and the answer must
 /// be what ``HTTPTransport/perform(_:body:)`` with a `nil` body, collected up to the same
 /// limit, would give, within the same deadline: the same head, the same bytes, the same
 /// errors.

@@ -107,7 +107,7 @@ public struct HTTPBody: Sendable {
 
     /// A body over any chunk maker; `onStop` runs when the exchange that carries the body
     /// ends before its reader reached the end (see ``stopReading()``).
-    init(
+    package init(
         length: Length,
         iterationBehavior: IterationBehavior,
         onStop: (@Sendable () -> Void)? = nil,
@@ -218,7 +218,7 @@ extension HTTPBody {
     }
 
     /// What a buffered call (``HTTPClient/send(_:)``) fails with when the response body is
-    /// over `maximumBytes`, the client's ``HTTPTransportClient/maximumBufferedResponseBytes``:
+    /// over `maximumBytes`, the client's `HTTPTransportClient.maximumBufferedResponseBytes`:
     /// thrown by the client's collect, and by a ``BufferedShortcut`` that collects itself.
     @_spi(Transports) public static func bufferedCallTooLarge(_ maximumBytes: Int) -> HTTPError {
         .transport(
@@ -240,19 +240,19 @@ extension HTTPBody {
 }
 
 /// One pass over some sequence of chunks, its type erased.
-struct AnyChunks {
+package struct AnyChunks {
     private var produceNext: () async throws -> HTTPBody.ByteChunk?
 
-    init<Chunks: AsyncSequence>(_ sequence: Chunks) where Chunks.Element == HTTPBody.ByteChunk {
+    package init<Chunks: AsyncSequence>(_ sequence: Chunks) where Chunks.Element == HTTPBody.ByteChunk {
         var iterator = sequence.makeAsyncIterator()
         produceNext = { try await iterator.next() }
     }
 
-    init(next: @escaping () async throws -> HTTPBody.ByteChunk?) {
+    package init(next: @escaping () async throws -> HTTPBody.ByteChunk?) {
         produceNext = next
     }
 
-    init(single chunk: HTTPBody.ByteChunk) {
+    package init(single chunk: HTTPBody.ByteChunk) {
         var remaining: HTTPBody.ByteChunk? = chunk.isEmpty ? nil : chunk
         produceNext = {
             defer { remaining = nil }
@@ -260,11 +260,11 @@ struct AnyChunks {
         }
     }
 
-    init(failing error: any Error) {
+    package init(failing error: any Error) {
         produceNext = { throw error }
     }
 
-    mutating func next() async throws -> HTTPBody.ByteChunk? {
+    package mutating func next() async throws -> HTTPBody.ByteChunk? {
         try await produceNext()
     }
 }

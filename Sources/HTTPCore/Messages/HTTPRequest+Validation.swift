@@ -15,7 +15,7 @@ extension HTTPRequest {
     /// Checks what every transport needs of a request before a byte is sent, and throws
     /// ``HTTPError/Code/invalidRequest`` with a message that names the field and the rule.
     ///
-    /// ``HTTPTransportClient`` runs this check before any transport sees a request, the
+    /// `HTTPTransportClient` runs this check before any transport sees a request, the
     /// caller's and each one a middleware passes on, so every transport gets it; call it
     /// yourself to check a request built from configuration early. The rules:
     /// - `url`: absolute, with the scheme `http` or `https` (any case), a host without

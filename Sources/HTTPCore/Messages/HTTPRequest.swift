@@ -45,7 +45,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// The process-unique identifier of this request, given when it is created; a client
     /// keeps it on every attempt and every copy a middleware passes on.
-    public internal(set) var id: ID
+    public package(set) var id: ID
     /// The request method.
     public var method: HTTPMethod
     /// The target URL.
@@ -61,7 +61,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// a caller means. Infinity, and any value over ``longestTimeout`` (a century), means no
     /// deadline, as `nil` does: the transport is handed `nil`.
     ///
-    /// Clients built on ``HTTPTransportClient`` bound the whole exchange by it, retries, waits
+    /// Clients built on `HTTPTransportClient` bound the whole exchange by it, retries, waits
     /// and the streamed body included: when it passes, the exchange fails with
     /// ``HTTPError/timeout``. Each attempt hands the transport what remains of it, and the
     /// transport ends the exchange by then (see ``HTTPTransport``).
@@ -70,7 +70,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// id, a feature name.
     ///
     /// The caller may set entries; middlewares may add more before calling `next`. Events
-    /// carry the metadata of the request they describe (``HTTPEvent/Request/metadata``), and dev-see
+    /// carry the metadata of the request they describe (`HTTPEvent.Request.metadata`), and dev-see
     /// payloads show it, redacted like headers. Keep it small: a few short entries.
     public var metadata: [String: String]
     /// Whether sending the request twice has the effect of sending it once, so that a retry

@@ -3,7 +3,7 @@ import Foundation
 /// A stage that shapes requests on their way to the transport: adds headers, retries,
 /// refreshes credentials, propagates a trace.
 ///
-/// ``HTTPTransportClient`` runs its middlewares in list order: the first in the list sees the
+/// `HTTPTransportClient` runs its middlewares in list order: the first in the list sees the
 /// caller's request first and the final response last. Each middleware receives the request
 /// and a `next` that runs the rest of the chain (the later middlewares, then one attempt on
 /// the transport). It may change the request, call `next` zero, one or several times, and
@@ -51,10 +51,10 @@ import Foundation
 ///   the client ends its transfer.
 ///
 /// What the client guarantees around a chain:
-/// - Every call of `next` is one attempt, with its own ``HTTPEvent/Name/requestStarted`` event
+/// - Every call of `next` is one attempt, with its own `HTTPEvent.Name.requestStarted` event
 ///   describing the request exactly as passed to `next`, and the attempt number
-///   (``HTTPEvent/attempt``). An attempt followed by another is reported as
-///   ``HTTPEvent/Name/requestRetried`` before the next one starts. The request keeps its id
+///   (`HTTPEvent.attempt`). An attempt followed by another is reported as
+///   `HTTPEvent.Name.requestRetried` before the next one starts. The request keeps its id
 ///   and ends with exactly one terminal event.
 /// - `next` throws only ``HTTPError``: ``HTTPError/timeout`` when the exchange's deadline
 ///   passed (or the attempt's own, see below), ``HTTPError/cancelled`` when the caller

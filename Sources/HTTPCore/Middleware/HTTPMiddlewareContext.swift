@@ -10,10 +10,11 @@ public struct HTTPMiddlewareContext: Sendable {
     public let deadline: DispatchTime?
 
     /// The exchange's attempts, when a client runs the chain; `nil` in a context made by hand.
-    private let attempts: AttemptLog?
-    /// The client's policy, when a client runs the chain (one reference, not a copy); in a
-    /// context made by hand, the one its redactor was given in, or `nil` for the default's.
-    private let policy: SharedPolicy?
+    private let attempts: (any HTTPMiddlewareAttemptCounter)?
+    /// The client's policy, when a client runs the chain (one reference, not a copy).
+    private let policy: (any HTTPMiddlewareRedactorSource)?
+    /// The redactor a context made by hand was given, or `nil` for the default policy's.
+    private let givenRedactor: Redactor?
     /// What ``attemptsStarted`` answers in a context made by hand.
     private let givenAttemptsStarted: Int
 
@@ -27,22 +28,25 @@ public struct HTTPMiddlewareContext: Sendable {
         self.deadline = deadline
         attempts = nil
         givenAttemptsStarted = max(0, attemptsStarted)
-        policy = redactor.map { SharedPolicy(HTTPCorePolicy(redactor: $0)) }
+        policy = nil
+        givenRedactor = redactor
     }
 
     /// A client's context, whose ``attemptsStarted`` follows `attempts`, under the client's `policy`.
-    init(deadline: DispatchTime?, attempts: AttemptLog, policy: SharedPolicy) {
+    package init(deadline: DispatchTime?, attempts: any HTTPMiddlewareAttemptCounter, policy: any HTTPMiddlewareRedactorSource) {
         self.deadline = deadline
         self.attempts = attempts
         self.policy = policy
+        givenRedactor = nil
         givenAttemptsStarted = 0
     }
 
-    /// The redactor of the client's ``HTTPCorePolicy``: what a middleware that sends request
-    /// data elsewhere (a span's `url.full`, a log line) redacts it with, so that the policy is
-    /// the one place redaction is configured.
+    /// The redactor of the client's policy (`HTTPCorePolicy`): what a middleware that sends
+    /// request data elsewhere (a span's `url.full`, a log line) redacts it with, so that the
+    /// policy is the one place redaction is configured. In a context made by hand, the one it
+    /// was given, else ``/HTTPCoreRedaction/Redactor/standard``, the default policy's.
     public var redactor: Redactor {
-        policy?.policy.redactor ?? HTTPCorePolicy.default.redactor
+        policy?.redactor ?? givenRedactor ?? .standard
     }
 
     /// How many attempts of this exchange reached the transport before this call of the
@@ -83,4 +87,17 @@ public struct HTTPMiddlewareContext: Sendable {
             throw HTTPError.timeout
         }
     }
+}
+
+/// Where a client's context reads its policy's redactor: the client's boxed policy, one
+/// reference rather than a copy of the policy.
+package protocol HTTPMiddlewareRedactorSource: AnyObject, Sendable {
+    /// The policy's redactor.
+    var redactor: Redactor { get }
+}
+
+/// Where a client's context reads how many attempts have begun: the exchange's attempt log.
+package protocol HTTPMiddlewareAttemptCounter: Sendable {
+    /// How many attempts have begun.
+    var startedCount: Int { get }
 }

@@ -30,7 +30,7 @@ import HTTPCoreConcurrency
 /// head: a retried attempt's body is stopped unread, and a response handed on is never
 /// retried, whatever happens to its body later.
 ///
-/// Each attempt is visible in events (``HTTPEvent/attempt``, ``HTTPEvent/Name/requestRetried``).
+/// Each attempt is visible in events (`HTTPEvent.attempt`, `HTTPEvent.Name.requestRetried`).
 /// Place it before middlewares that should run once per attempt (a fresh trace span, a
 /// credential), after those that should run once per request.
 public struct RetryMiddleware: HTTPMiddleware {

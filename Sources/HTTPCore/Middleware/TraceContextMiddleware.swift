@@ -1,5 +1,5 @@
 /// Propagates a W3C Trace Context: every request carries a valid `traceparent` (and keeps its
-/// `tracestate`), and its events carry `trace_id` and `span_id` in ``HTTPEvent/Request/metadata``.
+/// `tracestate`), and its events carry `trace_id` and `span_id` in `HTTPEvent.Request.metadata`.
 ///
 /// Where the trace comes from, first match wins:
 /// 1. A valid `traceparent` the request already carries: the caller made the span, so the

@@ -3,6 +3,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreHAR
 import HTTPCoreLoopback

@@ -3,6 +3,7 @@ import CoreMetrics
 import Dispatch
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreMetrics
 import Logging
 import NIOCore

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import DevSeeObserver
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreLogging
 import HTTPCoreMetrics

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreTesting
 import XCTest

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 @_spi(Transports) import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreLoopback
 import XCTest
 

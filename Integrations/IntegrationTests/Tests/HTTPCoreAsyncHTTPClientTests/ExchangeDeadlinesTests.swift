@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded

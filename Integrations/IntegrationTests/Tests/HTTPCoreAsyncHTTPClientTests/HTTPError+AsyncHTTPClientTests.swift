@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreLoopback
 import XCTest
 

@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreServiceLifecycle
 import HTTPCoreTestPeers
 import HTTPCoreTesting

@@ -24,7 +24,7 @@ extension HTTPEvent {
         public var body: Data? { record.exposedBody.body }
         /// Whether ``body`` was cut at the policy's cap.
         public var isBodyTruncated: Bool { record.exposedBody.isTruncated }
-        /// The request's ``HTTPRequest/metadata``, redacted like headers.
+        /// The request's ``/HTTPCore/HTTPRequest/metadata``, redacted like headers.
         public var metadata: [String: String] { record.exposedMetadata }
         /// The URL's scheme, lowercased (`"https"`); `nil` for a URL without one.
         public var scheme: String? { record.request.url.scheme?.lowercased() }
@@ -38,7 +38,7 @@ extension HTTPEvent {
         /// The bytes of the body sent. For a streamed body, the bytes the transport took when
         /// the event was emitted: 0 on `started`, all of them on the terminal event.
         public var bodyByteCount: Int { record.bodyByteCount }
-        /// Whether the exchange was made with ``HTTPClient/send(_:body:receive:isolation:)``,
+        /// Whether the exchange was made with ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``,
         /// its bodies streamed.
         public var isStreamed: Bool { record.isStreamed }
 

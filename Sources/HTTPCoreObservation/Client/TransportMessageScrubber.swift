@@ -37,7 +37,7 @@ package struct TransportMessageScrubber {
     }
 
     /// `message` with every secret replaced by ``Redactor/mask``, cut to
-    /// ``HTTPError/maximumMessageBytes``.
+    /// ``/HTTPCore/HTTPError/maximumMessageBytes``.
     package func scrubbed(_ message: String) -> String {
         // Cut long messages before searching them; whatever lies past the first cut is cut again.
         var message = UTF8Text.cut(message, toBytes: 16 * HTTPError.maximumMessageBytes)

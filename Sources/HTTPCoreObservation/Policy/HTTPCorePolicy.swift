@@ -26,7 +26,7 @@ public struct HTTPCorePolicy: Sendable, Hashable {
     /// How many messages of a streamed response observers see, and how much of each.
     ///
     /// Server-sent events and JSON lines in a response read through
-    /// ``HTTPClient/send(_:body:receive:isolation:)`` are emitted one by one as
+    /// ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)`` are emitted one by one as
     /// ``HTTPEvent/Name/responseMessage`` events when bodies are captured
     /// (``BodyCapture/captured(maxBytes:)``); with ``BodyCapture/omitted`` none is, and the
     /// terminal event only counts them (``HTTPEvent/Exchange/streamMessageCount``).

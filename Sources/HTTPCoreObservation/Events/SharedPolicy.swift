@@ -4,7 +4,7 @@
 /// correlation header's name): a record that held a copy would retain and release each of
 /// them, on the request path, for every record made. A record holds this box instead, one
 /// reference.
-final class SharedPolicy: Sendable {
+final class SharedPolicy: HTTPMiddlewareRedactorSource {
     /// The policy, as the client was given it.
     let policy: HTTPCorePolicy
 
@@ -12,6 +12,9 @@ final class SharedPolicy: Sendable {
     init(_ policy: HTTPCorePolicy) {
         self.policy = policy
     }
+
+    /// The policy's redactor, for the middlewares' context.
+    var redactor: Redactor { policy.redactor }
 
     /// The first of the policy's reported headers that `headers` carry, as a request's
     /// correlation id (see ``HTTPCorePolicy/reportedCorrelation(in:)``).

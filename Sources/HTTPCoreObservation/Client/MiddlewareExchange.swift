@@ -10,7 +10,7 @@ struct MiddlewareExchange: Sendable {
     /// The caller's request, checked, whose id and timeout every attempt keeps.
     let request: HTTPRequest
     /// The length of the body the caller's request was checked with: a streamed body's, or
-    /// its ``HTTPRequest/body``'s.
+    /// its ``/HTTPCore/HTTPRequest/body``'s.
     let bodyLength: HTTPBody.Length
     /// Its record, which the `created` event carried, and whose correlation id every
     /// attempt keeps; `nil` when the exchange is not observed (nobody observed as it
@@ -20,15 +20,15 @@ struct MiddlewareExchange: Sendable {
     let context: HTTPMiddlewareContext
     /// Its attempts, numbered and kept until they are reported.
     let attempts: AttemptLog
-    /// Whether each attempt takes its response body whole (``HTTPClient/send(_:)``), or
-    /// streams it (``HTTPClient/send(_:body:)``).
+    /// Whether each attempt takes its response body whole (``/HTTPCore/HTTPClient/send(_:)``), or
+    /// streams it (``/HTTPCore/HTTPClient/send(_:body:)``).
     let buffers: Bool
     /// Whether a streamed attempt's response is shown to the policy's interpreters
     /// (``HTTPCorePolicy/interpreters``): decided once, as the exchange begins.
     let interprets: Bool
 
     /// An exchange of `request` (recorded as `created` when observed), checked with a body of
-    /// `bodyLength` (by default its ``HTTPRequest/body``'s), that must be over by `deadline`,
+    /// `bodyLength` (by default its ``/HTTPCore/HTTPRequest/body``'s), that must be over by `deadline`,
     /// with no attempt yet, under the client's `policy`; `interprets`: whether interpreters read its
     /// attempts.
     init(

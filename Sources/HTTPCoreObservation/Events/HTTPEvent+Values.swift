@@ -100,7 +100,7 @@ extension HTTPEvent {
 
     /// `http.request.failed`: the exchange ended with `error` (a body that failed after its
     /// `response` head arrived carries both), or `http.request.cancelled` when `error` is
-    /// ``HTTPError/cancelled``, as a client names it; `attachments`, what interpreters derived from it,
+    /// ``/HTTPCore/HTTPError/cancelled``, as a client names it; `attachments`, what interpreters derived from it,
     /// with what arrived before the end (``HTTPEvent/attachments``).
     public static func requestFailed(
         _ error: HTTPError, request: HTTPRequest, response: HTTPResponse? = nil, attempt: Int = 1, startedAt: Date, endedAt: Date,

@@ -7,7 +7,7 @@ import HTTPCoreConcurrency
 ///
 /// A struct around its one lock: its copies (the exchange's, each middleware context's) share
 /// that lock's state, and an exchange allocates it once.
-struct AttemptLog: Sendable {
+struct AttemptLog: HTTPMiddlewareAttemptCounter {
     /// One ended attempt and what it gave.
     struct Attempt: Sendable {
         let number: Int

@@ -6,7 +6,7 @@ import Foundation
 /// ``Name/responseReceived`` (only when a response arrived), then exactly one terminal event:
 /// ``Name/requestSucceeded``, ``Name/requestFailed`` or ``Name/requestCancelled``.
 ///
-/// With middlewares that send the request more than once (see ``HTTPMiddleware``), each
+/// With middlewares that send the request more than once (see ``/HTTPCore/HTTPMiddleware``), each
 /// attempt has its own `started` (and `received`, when a response arrived), and each attempt
 /// that another one follows is reported by ``Name/requestRetried`` before the next `started`:
 ///
@@ -183,7 +183,7 @@ public struct HTTPEvent: Sendable {
     /// The request, as the policy exposes it: as the caller built it on
     /// ``Name/requestCreated``, as it went out (middlewares' changes included) on the others.
     public var request: Request { Request(record: requestRecord) }
-    /// The request's ``HTTPRequest/metadata`` as the policy exposes it (redacted like headers).
+    /// The request's ``/HTTPCore/HTTPRequest/metadata`` as the policy exposes it (redacted like headers).
     /// Reading it redacts the metadata alone.
     package var metadata: [String: String] { requestRecord.exposedMetadata }
     /// The request URL as the policy exposes it (``request``'s `url`). Reading it redacts the
@@ -210,7 +210,7 @@ public struct HTTPEvent: Sendable {
     /// For a streamed body, the bytes received when the event was emitted: 0 on `received`
     /// (the head), all of them on the terminal event, as many as arrived before a failure.
     package var responseBodyByteCount: Int? { responseRecord?.bodyByteCount }
-    /// Whether the exchange was made with ``HTTPClient/send(_:body:receive:isolation:)``, its
+    /// Whether the exchange was made with ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)``, its
     /// bodies streamed: the terminal event then carries what really went through.
     package var isStreamed: Bool { requestRecord.isStreamed }
     /// The streamed message this ``Name/responseMessage`` event carries, redacted when first
@@ -255,7 +255,7 @@ public struct HTTPEvent: Sendable {
     /// The request URL's port: the explicit one, else 80 for `http` and `ws` and 443 for
     /// `https` and `wss`; `nil` for other schemes without one. Reading it redacts nothing.
     package var port: Int? { requestRecord.request.url.effectivePort }
-    /// The ``HTTPError/typeName`` of ``error`` (`"timeout"`, `"cannot_connect"`, ...),
+    /// The ``/HTTPCore/HTTPError/typeName`` of ``error`` (`"timeout"`, `"cannot_connect"`, ...),
     /// without scrubbing the error's message; `nil` when ``error`` is `nil`.
     package var errorTypeName: String? { errorRecord?.error.typeName }
 

@@ -3,10 +3,10 @@ import Foundation
 import HTTPCoreConcurrency
 
 extension HTTPTransportClient {
-    /// Performs one streaming exchange; see ``HTTPClient/send(_:body:)``.
+    /// Performs one streaming exchange; see ``/HTTPCore/HTTPClient/send(_:body:)``.
     ///
-    /// The bodies stream through the middlewares (``HTTPMiddleware/intercept(_:body:context:next:)``)
-    /// and the transport (``HTTPTransport/perform(_:body:)``), which is handed the exchange's
+    /// The bodies stream through the middlewares (``/HTTPCore/HTTPMiddleware/intercept(_:body:context:next:)``)
+    /// and the transport (``/HTTPCore/HTTPTransport/perform(_:body:)``), which is handed the exchange's
     /// deadline and ends the wait for the head by it; a tap at the transport counts
     /// their bytes, keeps the first ones the policy captures and splits out server-sent events
     /// and JSON lines for observers, without holding more than those caps. When the policy's

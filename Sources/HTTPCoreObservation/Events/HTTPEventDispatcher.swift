@@ -76,7 +76,7 @@ public final class HTTPEventDispatcher: Sendable {
     }
 
     /// Hands an event to every subscribed observer: for the package's benchmarks and tests.
-    /// Clients are built on ``HTTPTransport``, and ``HTTPTransportClient`` emits every event;
+    /// Clients are built on ``/HTTPCore/HTTPTransport``, and ``HTTPTransportClient`` emits every event;
     /// to test an observer, hand it events made as values
     /// (``HTTPEvent/requestSucceeded(_:to:attempt:startedAt:endedAt:policy:attachments:)`` and the other
     /// factories).

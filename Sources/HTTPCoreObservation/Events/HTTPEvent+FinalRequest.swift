@@ -4,7 +4,7 @@ extension HTTPEvent {
     package var redirection: HTTPRedirection? { responseRecord?.response.redirection }
 
     /// The request that got the event's status, as outputs show it: with the header fields
-    /// the transport added (``HTTPResponse/addedRequestHeaders``) after its own, and after
+    /// the transport added (``/HTTPCore/HTTPResponse/addedRequestHeaders``) after its own, and after
     /// redirects (``redirection``) with the final request's method and URL, and the body only
     /// when that request carried it again; otherwise it is ``request``.
     package var finalRequest: ExposedRequest {
@@ -41,7 +41,7 @@ extension HTTPEvent {
     }
 
     /// The route of a redirected exchange, for a line of text (see
-    /// ``HTTPRedirection/route(from:_:to:)``); `nil` when no redirect was followed. Reading
+    /// ``/HTTPCore/HTTPRedirection/route(from:_:to:)``); `nil` when no redirect was followed. Reading
     /// it redacts the two URLs alone.
     package var redirectRoute: String? {
         guard let redirection else { return nil }

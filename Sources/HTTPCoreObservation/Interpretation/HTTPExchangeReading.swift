@@ -18,7 +18,7 @@ public protocol HTTPExchangeReading: Sendable {
     /// Reads the head of a streamed response, before any of its body.
     ///
     /// - Parameters:
-    ///   - head: The response head; its ``HTTPResponse/body`` is empty.
+    ///   - head: The response head; its ``/HTTPCore/HTTPResponse/body`` is empty.
     ///   - carriesMessages: Whether the body is read as server-sent events or JSON lines, so
     ///     that ``readMessage(eventType:data:isTruncated:secondsSinceAttemptBegan:)`` follows.
     mutating func readHead(_ head: HTTPResponse, carriesMessages: Bool)

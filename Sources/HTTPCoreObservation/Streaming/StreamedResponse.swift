@@ -86,7 +86,7 @@ final class StreamedResponse: Sendable {
     }
 
     /// At `deadline`, ends the exchange as timed out and stops the transport's body, so that a
-    /// read waiting for it wakes with ``HTTPError/timeout``.
+    /// read waiting for it wakes with ``/HTTPCore/HTTPError/timeout``.
     private func startTimer(until deadline: DispatchTime) {
         let timer = Task { [weak self] in
             let now = MonotonicClock.nanoseconds()

@@ -1,3 +1,4 @@
+@_spi(Transports) import HTTPCore
 extension HTTPTransportClient {
     /// What a client is made with, in one reference, so that the client is one word.
     ///
@@ -16,7 +17,7 @@ extension HTTPTransportClient {
         let sharedPolicy: SharedPolicy
         /// ``HTTPTransportClient/maximumBufferedResponseBytes``, never negative.
         let maximumBufferedResponseBytes: Int
-        /// The transport's ``BufferedShortcut``, when it has one: looked for once, here, rather
+        /// The transport's ``/HTTPCore/BufferedShortcut``, when it has one: looked for once, here, rather
         /// than by a dynamic cast per call.
         let bufferedShortcut: (any BufferedShortcut)?
         /// Last: every field before it has an offset that does not depend on the transport.

@@ -1,3 +1,4 @@
+@_spi(Transports) import HTTPCore
 import Dispatch
 import Foundation
 import HTTPCoreConcurrency
@@ -80,7 +81,7 @@ extension HTTPTransportClient {
     /// attempt's own) and what remains before `deadline` (the exchange's), which the
     /// transport is handed as the request's timeout. `checked`: the caller's request, checked
     /// when the exchange began, when this one is a middleware's made from it and is checked
-    /// first (``HTTPRequest/validate()``), its URL only when the middleware changed it; `nil`
+    /// first (``/HTTPCore/HTTPRequest/validate()``), its URL only when the middleware changed it; `nil`
     /// for the caller's own.
     nonisolated(nonsending) func performBuffered(
         _ request: HTTPRequest, timeout: TimeInterval?, deadline: DispatchTime?, madeFrom checked: HTTPRequest?

@@ -1,12 +1,13 @@
+@_spi(Transports) import HTTPCore
 import Dispatch
 import Foundation
 import HTTPCoreConcurrency
 import HTTPCoreText
 
-/// The ``HTTPClient`` that every transport gets for free: wrap an ``HTTPTransport`` in it.
+/// The ``/HTTPCore/HTTPClient`` that every transport gets for free: wrap an ``/HTTPCore/HTTPTransport`` in it.
 ///
 /// It gives the transport's exchanges process-unique ids, timing, a precise deadline
-/// (``HTTPRequest/timeout``), cancellation (Swift task cancellation), the policy
+/// (``/HTTPCore/HTTPRequest/timeout``), cancellation (Swift task cancellation), the policy
 /// (correlation header, redaction of what events expose), the middlewares that shape
 /// requests, and every lifecycle event, in order, with exactly one terminal event per
 /// request.
@@ -22,10 +23,10 @@ import HTTPCoreText
 /// ```
 ///
 /// Middlewares run in list order: the first sees the caller's request first (see
-/// ``HTTPMiddleware`` for the events of each attempt).
+/// ``/HTTPCore/HTTPMiddleware`` for the events of each attempt).
 ///
-/// Every request is checked before a transport sees it (``HTTPRequest/validate()``): a request
-/// that cannot be sent fails with ``HTTPError/Code/invalidRequest`` naming the field and the
+/// Every request is checked before a transport sees it (``/HTTPCore/HTTPRequest/validate()``): a request
+/// that cannot be sent fails with ``/HTTPCore/HTTPError/Code/invalidRequest`` naming the field and the
 /// rule, after its `created` event and without a `started` one. A request a middleware passes
 /// on is checked again when the middleware changed it (its URL only when that changed).
 ///
@@ -35,9 +36,9 @@ import HTTPCoreText
 /// events, see the complete response.
 ///
 /// Deadlines: each attempt hands the transport what remains of the exchange's deadline as the
-/// request's ``HTTPRequest/timeout`` (or the attempt's own timeout, when a middleware set a
-/// shorter one), and the transport ends the exchange by then (see ``HTTPTransport``); a
-/// streamed body read past the deadline throws ``HTTPError/timeout``. The client itself races
+/// request's ``/HTTPCore/HTTPRequest/timeout`` (or the attempt's own timeout, when a middleware set a
+/// shorter one), and the transport ends the exchange by then (see ``/HTTPCore/HTTPTransport``); a
+/// streamed body read past the deadline throws ``/HTTPCore/HTTPError/timeout``. The client itself races
 /// no timer against a call.
 ///
 /// Cost on the request path: the check (one pass over the URL's text and the header bytes,
@@ -68,12 +69,12 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// What events expose, and whether requests carry a correlation header.
     public var policy: HTTPCorePolicy { configuration.sharedPolicy.policy }
     /// The most response body bytes a buffered call (``send(_:)``) takes into memory; a longer
-    /// body fails it with ``HTTPError/Code/responseTooLarge``. Read such a body with
+    /// body fails it with ``/HTTPCore/HTTPError/Code/responseTooLarge``. Read such a body with
     /// ``send(_:body:)``. A transport's own limit may be lower.
     public var maximumBufferedResponseBytes: Int { configuration.maximumBufferedResponseBytes }
     /// ``policy``, boxed once: the records of this client's exchanges share it.
     var sharedPolicy: SharedPolicy { configuration.sharedPolicy }
-    /// The transport's cheaper way to answer a buffered call (``BufferedShortcut``), when it has
+    /// The transport's cheaper way to answer a buffered call (``/HTTPCore/BufferedShortcut``), when it has
     /// one: looked for once, here, rather than by a dynamic cast per call.
     var bufferedShortcut: (any BufferedShortcut)? { configuration.bufferedShortcut }
     /// All of the above, in one reference (see ``Configuration``).
@@ -101,8 +102,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         )
     }
 
-    /// Not API: how ``HTTPClient/send(_:)`` answers for this client, its body collected up to
-    /// ``maximumBufferedResponseBytes`` (a longer one is ``HTTPError/Code/responseTooLarge``):
+    /// Not API: how ``/HTTPCore/HTTPClient/send(_:)`` answers for this client, its body collected up to
+    /// ``maximumBufferedResponseBytes`` (a longer one is ``/HTTPCore/HTTPError/Code/responseTooLarge``):
     /// the transport's cheaper buffered answer, when it has one, and the buffered call's events.
     public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
@@ -133,11 +134,11 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return try await sendThroughMiddlewares(request, created: created)
     }
 
-    /// Checks the caller's request before anything is sent (``HTTPRequest/validate()``) and
-    /// makes a timeout past ``HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
+    /// Checks the caller's request before anything is sent (``/HTTPCore/HTTPRequest/validate()``) and
+    /// makes a timeout past ``/HTTPCore/HTTPRequest/longestTimeout`` `nil`; the problem, or `nil` when the
     /// request can be sent. `checkedURL` and `checkedHeaders`: the URL and headers of the
     /// caller's request, checked already, for a request a middleware passes on (see
-    /// ``HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:headersCheckedAs:)``).
+    /// ``/HTTPCore/HTTPRequest/prepareForSending(bodyLength:urlCheckedAs:headersCheckedAs:)``).
     static func prepareForSending(
         _ request: inout HTTPRequest, bodyLength: HTTPBody.Length, urlCheckedAs checkedURL: URL? = nil, headersCheckedAs checkedHeaders: HTTPHeaders? = nil
     ) -> HTTPError? {
@@ -281,7 +282,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         }
     }
 
-    /// The ``HTTPError`` for anything a transport or middleware threw. An interruption once
+    /// The ``/HTTPCore/HTTPError`` for anything a transport or middleware threw. An interruption once
     /// the exchange's `deadline` passed is a timeout; otherwise a cancelled task is
     /// cancelled, whatever the error says.
     func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
@@ -292,7 +293,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         return scrubbed(error, for: url)
     }
 
-    /// An error as an ``HTTPError`` whose transport message is scrubbed.
+    /// An error as an ``/HTTPCore/HTTPError`` whose transport message is scrubbed.
     private func scrubbed(_ error: any Error, for url: URL) -> HTTPError {
         switch error {
         case let error as HTTPError:
@@ -304,7 +305,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     }
 
     /// Removes the request URL's query, userinfo and fragment from a message, in every
-    /// spelling, whatever the level, and cuts it to ``HTTPError/maximumMessageBytes``. Cheap:
+    /// spelling, whatever the level, and cuts it to ``/HTTPCore/HTTPError/maximumMessageBytes``. Cheap:
     /// the redactor's text rules run later, when an observer reads the event's error.
     private func scrubbed(_ message: String, for url: URL) -> String {
         TransportMessageScrubber(url: url).scrubbed(message)
