@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// The notes of an entry not made yet (``HARRecordedEntry/event(_:messages:byteCount:notes:)``),

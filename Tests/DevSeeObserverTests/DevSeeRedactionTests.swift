@@ -2,6 +2,7 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreLoopback
 import HTTPCoreURLSession
 import XCTest
