@@ -23,7 +23,7 @@ extension LokiLineBuilder {
             ("method", event.finalMethod.rawValue),
             ("url", event.finalURL),
             ("status", String(event.statusCode ?? 0)),
-            ("outcome", String(event.name.rawValue.split(separator: ".").last ?? "")),
+            ("outcome", statusClass == "failed" ? "failed" : String(event.name.rawValue.split(separator: ".").last ?? "")),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
@@ -151,12 +151,14 @@ extension LokiLineBuilder {
         default:
             let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
-            // An exchange whose note reports a failure (an LLM call whose 200 stream ended with
-            // an error event) failed as a 4xx does: at least a warning, whatever its status.
+            // An exchange whose note reports a failure its status does not show (an LLM call
+            // whose 200 stream ended with an error event) failed after its status, as a body
+            // cut short did: `outcome=failed`, `{level="error"}`, `{status_class="failed"}`, as
+            // dev-see's row and the HAR entry read it. A 4xx or 5xx already says so.
             guard level == .info, notes.contains(where: \.reportsFailure) else {
                 return (level, kind.label)
             }
-            return (.warning, kind.label)
+            return (.error, "failed")
         }
     }
 }

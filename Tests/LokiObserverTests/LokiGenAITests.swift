@@ -61,7 +61,7 @@ final class LokiGenAITests: XCTestCase {
             + " gen_ai.usage.cache_read.input_tokens=1280 gen_ai.usage.reasoning.output_tokens=1920 server.address=api.openai.com server.port=443")
     }
 
-    func testAStreamThatEndedWithAProviderErrorUnderA200IsAWarningLineWithItsGenAIErrorType() async throws {
+    func testAStreamThatEndedWithAProviderErrorUnderA200IsAFailedLineWithItsGenAIErrorType() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }
         let harness = LokiHarness(receiver: receiver)
@@ -70,12 +70,12 @@ final class LokiGenAITests: XCTestCase {
         await harness.logger.flush()
         let received = try await receiver.waitForEntries(1)
         XCTAssertEqual(received.rejections, [])
-        XCTAssertEqual(received.lines, ["method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=2000.0"
+        XCTAssertEqual(received.lines, ["method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=failed duration_ms=2000.0"
             + " request_id=\(event.requestID) attempt=1 request_bytes=0 response_bytes=0"
             + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4 gen_ai.request.stream=true"
             + " server.address=api.anthropic.com server.port=443 gen_ai.error.type=overloaded_error"])
         XCTAssertEqual(received.labelSets, [
-            ["app": "checkout", "method": "POST", "status_class": "2xx", "host": "api.anthropic.com", "level": "warning", "kind": "http"],
-        ], "the call failed: level warning, as a 4xx; its status class stays 2xx")
+            ["app": "checkout", "method": "POST", "status_class": "failed", "host": "api.anthropic.com", "level": "error", "kind": "http"],
+        ], "the call failed after its 200, as a body cut short: {status_class=\"failed\"} finds it")
     }
 }

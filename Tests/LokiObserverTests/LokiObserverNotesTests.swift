@@ -16,8 +16,8 @@ final class LokiObserverNotesTests: XCTestCase {
         try await LokiHarness.onlyLine { try await CacheInterpreter.sendCatalogGET(cache: cache, through: $0, policy: .default) }
     }
 
-    private static func labels(level: String) -> [[String: String]] {
-        [["app": "checkout", "method": "GET", "status_class": "2xx", "host": "api.example.com", "level": level, "kind": "http"]]
+    private static func labels(level: String, statusClass: String = "2xx") -> [[String: String]] {
+        [["app": "checkout", "method": "GET", "status_class": statusClass, "host": "api.example.com", "level": level, "kind": "http"]]
     }
 
     func testACustomInterpretersAttributesAreFieldsAndTheOneTheLineAlreadyHasIsPrefixedByTheNotesName() async throws {
@@ -27,11 +27,11 @@ final class LokiObserverNotesTests: XCTestCase {
         XCTAssertEqual(labels, Self.labels(level: "info"), "no label per attribute")
     }
 
-    func testANoteThatReportsAFailureMakesA200LineAWarningWhoseStatusClassStays2xx() async throws {
+    func testANoteThatReportsAFailureMakesA200LineAFailureAfterItsStatus() async throws {
         let (line, labels, id) = try await pushed(cache: "ERROR")
-        XCTAssertEqual(line, "method=GET url=https://api.example.com/catalog status=200 outcome=succeeded duration_ms=<t>"
+        XCTAssertEqual(line, "method=GET url=https://api.example.com/catalog status=200 outcome=failed duration_ms=<t>"
             + " request_id=\(id) attempt=1 request_bytes=0 response_bytes=5 cache.status=ERROR cache.age=42")
-        XCTAssertEqual(labels, Self.labels(level: "warning"))
+        XCTAssertEqual(labels, Self.labels(level: "error", statusClass: "failed"), "as a body cut short after its 200")
     }
 
     func testTheNameOfACollidingAttributeIsPrefixedByTheNotesNameInSnakeCase() {
