@@ -42,8 +42,19 @@ public struct HTTPMiddlewareContext: Sendable {
     /// data elsewhere (a span's `url.full`, a log line) redacts it with, so that the policy is
     /// the one place redaction is configured.
     public var redactor: Redactor {
-        policy?.policy.redactor ?? HTTPCorePolicy.default.redactor
+        // Lent in place, not copied out of the box: a copy retains and releases each of the
+        // redactor's references, on every read.
+        _read {
+            if let policy {
+                yield policy.policy.redactor
+            } else {
+                yield Self.defaultPolicy.policy.redactor
+            }
+        }
     }
+
+    /// The default policy, boxed once, that a context made by hand without a redactor redacts with.
+    private static let defaultPolicy = SharedPolicy(.default)
 
     /// How many attempts of this exchange reached the transport before this call of the
     /// middleware: 0 on the first.
