@@ -23,7 +23,7 @@ public protocol HTTPClient: Sendable {
     /// ``send(_:body:receive:isolation:)`` (a body read within a closure) are built on it.
     ///
     /// The exchange, and its events, end with the body:
-    /// - The returned ``HTTPResponse/Head`` is the head (status, headers, final URL); the
+    /// - The returned ``HTTPResponse/Head`` holds the status, headers and final URL; the
     ///   returned ``HTTPBody`` delivers the body as it arrives, read in one pass.
     /// - The terminal event follows the body: ``HTTPEvent/Name/requestSucceeded`` once it was
     ///   read to its end, ``HTTPEvent/Name/requestFailed`` when it broke (reading throws the

@@ -37,7 +37,7 @@ import HTTPCoreConcurrency
 /// - Do not emit events, assign ids or apply the policy: the client does.
 ///
 /// What the method owes its callers:
-/// - The returned ``HTTPResponse/Head`` is the head: status, headers and final URL; the
+/// - The returned ``HTTPResponse/Head`` holds the status, headers and final URL; the
 ///   returned ``HTTPBody`` delivers the body.
 /// - When `body` is non-`nil` it replaces ``HTTPRequest/body``, which is `nil` then; its
 ///   ``HTTPBody/length`` is the `Content-Length` to send when known, else send it chunked.
