@@ -37,8 +37,7 @@ extension HTTPRequest {
     /// secrets. A header name is quoted with the text rules applied, as events show it.
     ///
     /// The streaming `send(_:body:receive:)` runs the same check with the length of the body it
-    /// streams, and refuses a request that carries a ``body`` beside the streamed one
-    /// (``twoBodiesProblem``).
+    /// streams, and refuses a request that carries a ``body`` beside the streamed one.
     public func validate() throws(HTTPError) {
         if let problem = validationProblem(bodyLength: .known(Int64(body?.count ?? 0))) { throw problem }
     }
