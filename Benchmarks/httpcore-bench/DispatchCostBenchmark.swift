@@ -313,7 +313,7 @@ struct DispatchCostBenchmark {
                 let middleware = TraceContextMiddleware()
                 let context = HTTPMiddlewareContext()
                 let next: HTTPMiddlewareNext = { request, _ in
-                    (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+                    (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
                 }
                 let runDirect = { (count: Int) in
                     for _ in 0..<count { _ = try? await next(HTTPRequest(url: exchangeURL, headers: headers), nil) }
@@ -361,7 +361,7 @@ struct DispatchCostBenchmark {
     private struct PassThroughMiddleware: HTTPMiddleware {
         func intercept(
             _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-        ) async throws -> (HTTPResponse, HTTPBody) {
+        ) async throws -> (HTTPResponse.Head, HTTPBody) {
             try await next(request, body)
         }
     }

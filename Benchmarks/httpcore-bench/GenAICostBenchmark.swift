@@ -213,8 +213,8 @@ struct GenAICostBenchmark {
                 + [HTTPBody.ByteChunk(Self.finish.utf8), HTTPBody.ByteChunk(Self.usage.utf8)]
         }
 
-        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-            let head = HTTPResponse(requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+            let head = HTTPResponse.Head(requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
             let chunks = chunks
             return (head, HTTPBody(length: .unknown) { Chunks(chunks: chunks) })
         }

@@ -11,12 +11,12 @@ import HTTPCoreConsole
 struct ReplayTransport: HTTPTransport {
     let recordings: [String: (status: Int, chunks: [String])]
 
-    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         try Task.checkCancellation()
         guard let recording = recordings[request.url.path] else {
             throw HTTPError.transport(.cannotConnect, message: "no recording for \(request.url.path)")
         }
-        let head = HTTPResponse(
+        let head = HTTPResponse.Head(
             requestID: request.id, statusCode: recording.status, headers: ["Content-Type": "application/json"], url: request.url
         )
         // Each recorded chunk arrives as one piece, as it came off the wire; replayable, so a

@@ -14,7 +14,7 @@ struct GenAIReading: HTTPExchangeReading {
         self.recognition = recognition
     }
 
-    mutating func readHead(_ head: HTTPResponse, carriesMessages: Bool) {
+    mutating func readHead(_ head: HTTPResponse.Head, carriesMessages: Bool) {
         tap = GenAIResponseTap(
             recognition, headers: head.headers, began: 0,
             keepsBody: !carriesMessages && GenAIResponseTap.keepsBody(ofType: head.headers["Content-Type"])

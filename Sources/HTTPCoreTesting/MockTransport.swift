@@ -112,7 +112,7 @@ public final class MockTransport: HTTPBufferedTransport {
     /// - Returns: The reply's response head and its body, in memory.
     /// - Throws: The reply's error, ``/HTTPCore/HTTPError/timeout`` past the request's
     ///   timeout, or `CancellationError` when cancelled during its delay.
-    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await performBuffering(request, body: body)
     }
 

@@ -90,7 +90,7 @@ public final class StreamingMockTransport: HTTPTransport {
     ///   - body: The request body, read whole and kept in ``uploads``.
     /// - Returns: The scripted head and a body written through ``nextWriter(timeout:)``.
     /// - Throws: What reading the request body throws.
-    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         let upload = try await body?.collect(upTo: 1 << 30) ?? request.body ?? Data()
         let (responseBody, writer) = HTTPBody.makeStream(length: length, bufferSize: 1024)
         writer.onTermination { [state] in state.update { $0.terminations += 1 } }
@@ -99,6 +99,6 @@ public final class StreamingMockTransport: HTTPTransport {
             state.writers.append(writer)
             return statusCodes[min(state.writers.count, statusCodes.count) - 1]
         }
-        return (HTTPResponse(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url), responseBody)
+        return (HTTPResponse.Head(requestID: request.id, statusCode: statusCode, headers: headers, url: request.url), responseBody)
     }
 }

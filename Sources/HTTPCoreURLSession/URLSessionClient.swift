@@ -67,7 +67,7 @@ public struct URLSessionClient: HTTPClient {
     ///
     /// `send(_:)`, the whole response, is built on it: its body is capped by
     /// ``URLSessionTransport/Limits/maximumBufferedBytes``, past which it throws `HTTPError.Code.responseTooLarge`.
-    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await base.send(request, body: body)
     }
 

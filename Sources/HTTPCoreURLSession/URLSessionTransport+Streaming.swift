@@ -24,7 +24,7 @@ extension URLSessionTransport {
     ///   - body: The request body, or `nil` for none.
     /// - Returns: The response head and its body, still arriving.
     /// - Throws: An `HTTPError` for a failure before the response head.
-    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         var current = request
         var body = body
         if let given = body {
@@ -37,10 +37,7 @@ extension URLSessionTransport {
         guard let delegate = session.delegate as? SessionDelegate else {
             // Without the delegate no chunk can be seen before the task ends: buffer.
             if let body { current.body = try await HTTPBody.collectForBuffering(body) }
-            var response = try await perform(current)
-            let bytes = response.body
-            response.body = Data()
-            return (response, HTTPBody(bytes))
+            return try await perform(current).splitBody
         }
         var followed: HTTPRedirection?
         for _ in 0...Self.maximumBodyRedirects {
@@ -60,7 +57,7 @@ extension URLSessionTransport {
 
     private func performStreamedTask(
         _ request: HTTPRequest, body: HTTPBody?, delegate: SessionDelegate
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var urlRequest = try Self.urlRequest(for: request)
         let upload = try await Self.attach(body, to: &urlRequest)
         let streamed = StreamedTask(request: request, limits: limits, upload: upload, calls: calls)
@@ -75,11 +72,10 @@ extension URLSessionTransport {
         } onCancel: {
             streamed.cancel()
         }
-        var response = HTTPResponse(
+        var response = HTTPResponse.Head(
             requestID: request.id,
             statusCode: http.statusCode,
             headers: Self.headers(of: http, decodedBodySize: nil),
-            body: Data(),
             url: http.url ?? request.url
         )
         let hasBody = body != nil || !(request.body?.isEmpty ?? true)

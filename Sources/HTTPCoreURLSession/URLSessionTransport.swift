@@ -110,8 +110,8 @@ public struct URLSessionTransport: HTTPTransport {
         for _ in 0...Self.maximumBodyRedirects {
             var response = try await performTask(current)
             response.redirection = response.redirection?.following(followed) ?? followed
-            guard !(current.body?.isEmpty ?? true), let next = redirect(of: current, by: response) else { return response }
-            followed = Self.redirection(by: response, to: next)
+            guard !(current.body?.isEmpty ?? true), let next = redirect(of: current, by: response.head) else { return response }
+            followed = Self.redirection(by: response.head, to: next)
             current = next
         }
         throw Self.tooManyRedirects
@@ -122,7 +122,7 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The request to send next when `response` is a 307 or 308 redirect that
     /// ``SessionDelegate`` stopped so the body can be sent again; `nil` to return `response`.
-    func redirect(of request: HTTPRequest, by response: HTTPResponse) -> HTTPRequest? {
+    func redirect(of request: HTTPRequest, by response: HTTPResponse.Head) -> HTTPRequest? {
         guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
             let location = response.headers["Location"], let next = URL(string: location, relativeTo: request.url)?.absoluteURL,
             !Self.isDowngrade(from: request.url, to: next)
@@ -246,7 +246,7 @@ extension URLSessionTransport {
 
     /// The redirection so far once the transport itself follows `response`, a 307 or 308,
     /// with `next`: the same method and body again.
-    static func redirection(by response: HTTPResponse, to next: HTTPRequest) -> HTTPRedirection {
+    static func redirection(by response: HTTPResponse.Head, to next: HTTPRequest) -> HTTPRedirection {
         HTTPRedirection(method: next.method, resentBody: true, statusCodes: [response.statusCode]).following(response.redirection)
     }
 

@@ -50,7 +50,7 @@ private struct CountingTransport: HTTPTransport {
 
     var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
-    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         recorded.withLock { $0.append(request) }
         return try await base.perform(request, body: body)
     }

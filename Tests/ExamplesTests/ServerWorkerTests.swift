@@ -62,7 +62,7 @@ private struct StopMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         stop.trigger()
         return try await next(request, body)
     }

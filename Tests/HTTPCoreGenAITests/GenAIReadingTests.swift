@@ -10,7 +10,7 @@ final class GenAIReadingTests: XCTestCase {
     func testAnLLMStreamsMessagesAreNotParsedOnTheReadingTask() async throws {
         let fixture = GenAIFixture.anthropicStream
         let reading = try XCTUnwrap(GenAIRecognizer.standard.reading(for: fixture.request))
-        let head = HTTPResponse(requestID: fixture.request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data(), url: fixture.request.url)
+        let head = HTTPResponse.Head(requestID: fixture.request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: fixture.request.url)
         let tap = BodyTap(
             captureLimit: 0, contentType: "text/event-stream", readings: [reading], head: head, began: DispatchTime.now().uptimeNanoseconds
         )

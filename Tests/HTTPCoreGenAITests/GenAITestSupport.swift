@@ -56,7 +56,7 @@ struct URLRewritingMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         request.url = url
         return try await next(request, body)

@@ -35,9 +35,9 @@ final class TransportConformanceStreamingTests: XCTestCase {
 
     /// Ignores the request's timeout: answers after 3 s, whatever the deadline.
     private struct Deaf: HTTPTransport {
-        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
             try await Task.sleep(nanoseconds: 3_000_000_000)
-            return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+            return (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
         }
     }
 

@@ -10,8 +10,8 @@ final class HTTPClientTests: XCTestCase {
     private struct StreamingOnly: HTTPClient {
         let body: @Sendable () -> HTTPBody
 
-        func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-            (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), self.body())
+        func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+            (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), self.body())
         }
     }
 

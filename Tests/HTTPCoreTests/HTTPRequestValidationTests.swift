@@ -232,7 +232,7 @@ final class HTTPRequestValidationTests: XCTestCase {
         struct InjectingMiddleware: HTTPMiddleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 var request = request
                 request.headers.add(name: "X-Trace", value: "a\r\nb")
                 return try await next(request, body)
@@ -266,7 +266,7 @@ final class HTTPRequestValidationTests: XCTestCase {
             let change: @Sendable (inout HTTPRequest) -> Void
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 var request = request
                 change(&request)
                 return try await next(request, body)
@@ -316,7 +316,7 @@ final class HTTPRequestValidationTests: XCTestCase {
             let target: URL
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 var request = request
                 request.url = target
                 return try await next(request, body)
@@ -433,6 +433,69 @@ final class HTTPRequestValidationTests: XCTestCase {
             XCTFail("expected an error")
         } catch let error as HTTPError {
             XCTAssertEqual(error.message, "body: a TRACE request has no body (RFC 9110, section 9.3.8)")
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+    }
+
+    /// What a request with both bodies is refused with.
+    private let twoBodies = HTTPError.transport(
+        .invalidRequest,
+        message: "body: request.body and the streamed body are both set; a request has one body: leave request.body nil to stream one"
+    )
+
+    func testAStreamedSendOfARequestThatCarriesABodyTooIsRefusedBeforeTheTransportWithEvents() async throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher)
+        let request = HTTPRequest(method: .post, url: url, body: Data("kept".utf8))
+        do {
+            _ = try await client.send(request, body: HTTPBody(Data("streamed".utf8)))
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, twoBodies)
+        }
+        do {
+            try await client.send(request, body: HTTPBody(Data("streamed".utf8))) { _, _ in XCTFail("no response expected") }
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, twoBodies)
+        }
+        XCTAssertEqual(transport.requests.count, 0)
+        let events = try await recorder.waitForTerminalEvents(count: 2)
+        XCTAssertEqual(events.map(\.name), [.requestCreated, .requestFailed, .requestCreated, .requestFailed])
+        XCTAssertEqual(events.last?.error?.message, twoBodies.message)
+        // Either body alone is sent.
+        _ = try await client.send(request, body: nil)
+        _ = try await client.send(HTTPRequest(method: .post, url: url), body: HTTPBody(Data("streamed".utf8)))
+        XCTAssertEqual(transport.requests.map(\.body), [Data("kept".utf8), Data("streamed".utf8)])
+    }
+
+    func testAMiddlewareThatPassesOnBothBodiesIsRefusedBeforeTheTransport() async throws {
+        /// Streams a body of its own and leaves the request's in place.
+        struct StreamingMiddleware: HTTPMiddleware {
+            func intercept(
+                _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
+                var request = request
+                request.body = Data("kept".utf8)
+                return try await next(request, HTTPBody(Data("streamed".utf8)))
+            }
+        }
+        let transport = MockTransport()
+        let client = HTTPTransportClient(transport: transport, middlewares: [StreamingMiddleware()], dispatcher: HTTPEventDispatcher())
+        do {
+            _ = try await client.send(HTTPRequest(method: .post, url: url))
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, twoBodies, "a buffered call")
+        }
+        do {
+            try await client.send(HTTPRequest(method: .post, url: url)) { _, _ in XCTFail("no response expected") }
+            XCTFail("expected an error")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error, twoBodies, "a streamed call")
         }
         XCTAssertEqual(transport.requests.count, 0)
     }

@@ -28,4 +28,12 @@ final class HTTPResponseRetryAfterTests: XCTestCase {
         XCTAssertEqual(response.retryAfter(), 7)
         XCTAssertNil(HTTPResponse(requestID: .next(), statusCode: 429, url: url).retryAfter())
     }
+
+    func testTheHeadReadsItsHeaderAndTheResponseAnswersAsItsHead() {
+        let url = URL(string: "https://api.example.com")!
+        let head = HTTPResponse.Head(requestID: .next(), statusCode: 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:49:37 GMT"], url: url)
+        XCTAssertEqual(head.retryAfter(relativeTo: now), 60)
+        XCTAssertEqual(HTTPResponse(head: head, body: Data("busy".utf8)).retryAfter(relativeTo: now), 60)
+        XCTAssertNil(HTTPResponse.Head(requestID: .next(), statusCode: 503, url: url).retryAfter())
+    }
 }

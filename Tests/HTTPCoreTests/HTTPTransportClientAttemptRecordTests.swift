@@ -164,7 +164,7 @@ final class HTTPTransportClientAttemptRecordTests: XCTestCase {
 private struct PassThroughMiddleware: HTTPMiddleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await next(request, body)
     }
 }

@@ -128,9 +128,9 @@ final class HTTPTransportClientDeadlineTests: XCTestCase {
 private struct LateTransport: HTTPTransport {
     let delay: TimeInterval
 
-    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-        return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+        return (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
     }
 }
 
@@ -148,7 +148,7 @@ private struct LateBufferedTransport: HTTPBufferedTransport {
 private struct WaitingMiddleware: HTTPMiddleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await context.withinDeadline { try await Task.sleep(nanoseconds: 30_000_000_000) }
         return try await next(request, body)
     }
@@ -159,7 +159,7 @@ private struct WaitingMiddleware: HTTPMiddleware {
 private struct BoundedInsistingMiddleware: HTTPMiddleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         do {
             return try await next(request, body)
         } catch {

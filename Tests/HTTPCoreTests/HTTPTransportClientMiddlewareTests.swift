@@ -375,11 +375,10 @@ struct ClosureMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body requestBody: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await body(request) { request in
-            var (response, responseBody) = try await next(request, requestBody)
-            response.body = try await responseBody.collect(upTo: .max)
-            return response
+            let (head, responseBody) = try await next(request, requestBody)
+            return HTTPResponse(head: head, body: try await responseBody.collect(upTo: .max))
         }.splitBody
     }
 }
@@ -393,7 +392,7 @@ final class AttemptsStartedMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         counts.withLock { $0.append(context.attemptsStarted) }
         return try await next(request, body)
     }
@@ -408,7 +407,7 @@ final class ErrorWatchingMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         do {
             return try await next(request, body)
         } catch let error as HTTPError {
@@ -425,7 +424,7 @@ struct EmbeddedErrorMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         let (response, responseBody) = try await next(request, body)
         guard response.statusCode == 200, response.headers["Content-Type"] == "application/json" else {
             return (response, responseBody)
@@ -446,7 +445,7 @@ struct APIVersionMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         request.headers.set(name: "API-Version", value: version)
         request.metadata["route"] = request.url.path
@@ -460,7 +459,7 @@ private struct RedactedURLMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         seen.withLock { $0.append(context.redactor.redactedURL(request.url)) }
         return try await next(request, body)
     }

@@ -37,7 +37,6 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         let exchange = Task {
             try await client.send(request) { response, body in
                 XCTAssertEqual(response.statusCode, 200)
-                XCTAssertEqual(response.body, Data())
                 for try await chunk in body { received.update { $0.append(String(decoding: chunk, as: UTF8.self)) } }
                 return response.statusCode
             }
@@ -61,6 +60,33 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         XCTAssertEqual(end.response?.body, Data("hello world".utf8))
         XCTAssertEqual(end.response?.isBodyTruncated, false)
         XCTAssertEqual(recorder.events.map(\.name), [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded])
+    }
+
+    func testTheTransportsHeadReachesAStreamedCallAsItIsAndABufferedCallWithItsBody() async throws {
+        /// Answers with a head carrying every field, and a body of two chunks.
+        struct FullHead: HTTPTransport {
+            static func head(for request: HTTPRequest) -> HTTPResponse.Head {
+                var head = HTTPResponse.Head(
+                    requestID: request.id, statusCode: 203, headers: ["Content-Type": "text/plain", "X-Tag": "a"],
+                    url: URL(string: "https://api.example.com/moved")!, redirection: HTTPRedirection(method: .get, resentBody: false, statusCodes: [302])
+                )
+                head.addedRequestHeaders = ["User-Agent": "full-head"]
+                return head
+            }
+            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+                let chunks = AsyncStream { $0.yield(chunk("he")); $0.yield(chunk("llo")); $0.finish() }
+                return (Self.head(for: request), HTTPBody(chunks, length: .unknown))
+            }
+        }
+        let client = client(FullHead())
+        let request = HTTPRequest(url: url)
+        let (head, body) = try await client.send(request, body: nil)
+        XCTAssertEqual(head, FullHead.head(for: request))
+        let bytes = try await body.collect(upTo: 100)
+        XCTAssertEqual(bytes, Data("hello".utf8))
+        let buffered = HTTPRequest(url: url)
+        let response = try await client.send(buffered)
+        XCTAssertEqual(response, HTTPResponse(head: FullHead.head(for: buffered), body: Data("hello".utf8)))
     }
 
     func testACallerThatStopsReadingEarlyCancelsTheExchangeAndStopsTheTransport() async throws {
@@ -329,7 +355,7 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         struct Twice: HTTPMiddleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 _ = try await next(request, body)
                 return try await next(request, body)
             }
@@ -353,7 +379,7 @@ final class HTTPTransportClientStreamingTests: XCTestCase {
         struct Twice: HTTPMiddleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 _ = try await next(request, body)
                 return try await next(request, body)
             }

@@ -48,9 +48,9 @@ final class HTTPTransportClientTests: XCTestCase {
 
     func testABufferedCallTakesNoMoreThanItsLimitOfAStreamedBody() async throws {
         struct TenBytes: HTTPTransport {
-            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
                 let chunks = AsyncStream { $0.yield(HTTPBody.ByteChunk("01234".utf8)); $0.yield(HTTPBody.ByteChunk("56789".utf8)); $0.finish() }
-                return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody(chunks, length: .unknown))
+                return (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody(chunks, length: .unknown))
             }
         }
         let within = HTTPTransportClient(transport: TenBytes(), dispatcher: dispatcher, maximumBufferedResponseBytes: 10)
@@ -71,7 +71,7 @@ final class HTTPTransportClientTests: XCTestCase {
         struct Streams: HTTPMiddleware {
             func intercept(
                 _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-            ) async throws -> (HTTPResponse, HTTPBody) {
+            ) async throws -> (HTTPResponse.Head, HTTPBody) {
                 let (head, _) = try await next(request, body)
                 return (head, HTTPBody(AsyncStream { $0.yield(HTTPBody.ByteChunk("0123456789".utf8)); $0.finish() }, length: .unknown))
             }
@@ -93,8 +93,8 @@ final class HTTPTransportClientTests: XCTestCase {
 
     func testABufferedCallTakesTheTransportsBufferedShortcutAndAStreamedCallItsOneMethod() async throws {
         struct Shortcut: BufferedShortcut {
-            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-                (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody("one method"))
+            func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+                (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody("one method"))
             }
 
             func performBuffered(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {

@@ -65,7 +65,6 @@ final class URLSessionStreamingTests: XCTestCase {
 
         let text = try await client().send(HTTPRequest(url: server.url("/events"))) { response, body in
             XCTAssertEqual(response.statusCode, 200)
-            XCTAssertEqual(response.body, Data())
             var chunks = body.makeAsyncIterator()
             // The server holds the rest at the gate until this first chunk was read.
             let first = try await chunks.next()
@@ -290,7 +289,6 @@ final class URLSessionStreamingTests: XCTestCase {
         let (head, body) = try await URLSessionTransport(session: plain).perform(HTTPRequest(url: server.url("/hello")), body: nil)
 
         XCTAssertEqual(head.statusCode, 200)
-        XCTAssertEqual(head.body, Data())
         XCTAssertEqual(body.iterationBehavior, HTTPBody.IterationBehavior.multiple, "the buffered body, replayable")
         let bytes = try await body.collect(upTo: 100)
         XCTAssertEqual(bytes, Data("hello".utf8))

@@ -156,7 +156,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// `timeout` bounds the exchange, head and body (see the type's documentation); task
     /// cancellation before the head cancels the request. See the type's documentation for the
     /// cap, early stops and errors.
-    public func perform(_ request: HTTPCore.HTTPRequest, body: HTTPBody?) async throws -> (HTTPCore.HTTPResponse, HTTPBody) {
+    public func perform(_ request: HTTPCore.HTTPRequest, body: HTTPBody?) async throws -> (HTTPCore.HTTPResponse.Head, HTTPBody) {
         let (head, hasBody) = try await exchange(request, body: body, delivery: .streamed)
         let response = Self.response(to: request, head: head.head, visits: head.visits, hasBody: hasBody)
         switch head.body {
@@ -238,16 +238,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return NIODeadline.now() + .nanoseconds(Int64((max(0, timeout) * 1e9).rounded()))
     }
 
-    /// The HTTPCore response head for `head`, the last of `visits`, with an empty body, for
-    /// a request sent with a body when `hasBody`.
+    /// The HTTPCore response head for `head`, the last of `visits`, for a request sent with a
+    /// body when `hasBody`.
     static func response(
         to request: HTTPCore.HTTPRequest, head: HTTPResponseHead, visits: ExchangeDelegate.Visits, hasBody: Bool
-    ) -> HTTPCore.HTTPResponse {
-        HTTPCore.HTTPResponse(
+    ) -> HTTPCore.HTTPResponse.Head {
+        HTTPCore.HTTPResponse.Head(
             requestID: request.id,
             statusCode: Int(head.status.code),
             headers: coreHeaders(head.headers),
-            body: Data(),
             url: visits.last.map(\.url) ?? request.url,
             redirection: redirection(through: visits, hasBody: hasBody)
         )
@@ -317,14 +316,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// collect would give, and AHC cancels the request.
     public func performBuffered(_ request: HTTPCore.HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPCore.HTTPResponse {
         let (head, hasBody) = try await exchange(request, body: nil, delivery: .collected(clientLimit: max(0, maximumBytes)))
-        var response = Self.response(to: request, head: head.head, visits: head.visits, hasBody: hasBody)
+        let response = Self.response(to: request, head: head.head, visits: head.visits, hasBody: hasBody)
         switch head.body {
         case .collected(let bytes):
-            response.body = Self.data(of: bytes)
+            return HTTPCore.HTTPResponse(head: response, body: Self.data(of: bytes))
         case .streamed(let body):
-            response.body = try await body.collect(upTo: maximumBytes)
+            return HTTPCore.HTTPResponse(head: response, body: try await body.collect(upTo: maximumBytes))
         }
-        return response
     }
 }
 

@@ -86,7 +86,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         // With nothing bootstrapped (`NoOpInstrument`, whose tracer is `NoOpTracer`) no span is
         // made, no URL redacted and no header written. Asked first of the instrument: a cast to
         // one struct, where finding the tracer checks a protocol conformance per request.
@@ -96,7 +96,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         let (span, outgoing) = start(request, context: context, tracer: tracer)
         let sent = ByteCount()
         let observedBody = body?.observingReads(readingBegins: sent.reset, chunk: { sent.add($0.count) }, end: { _ in })
-        let (response, responseBody): (HTTPResponse, HTTPBody)
+        let (response, responseBody): (HTTPResponse.Head, HTTPBody)
         do {
             (response, responseBody) = try await ServiceContext.withValue(span.context) {
                 try await next(outgoing, observedBody)
@@ -155,7 +155,7 @@ public struct TracingMiddleware: HTTPMiddleware {
     }
 
     /// The response's status on the span; a 5xx makes it an error.
-    private static func record(_ response: HTTPResponse, on span: any Span) {
+    private static func record(_ response: HTTPResponse.Head, on span: any Span) {
         span.attributes["http.response.status_code"] = response.statusCode
         if response.status.kind == .serverError {
             span.attributes["error.type"] = String(response.statusCode)

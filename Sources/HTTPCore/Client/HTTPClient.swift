@@ -23,9 +23,8 @@ public protocol HTTPClient: Sendable {
     /// ``send(_:body:receive:isolation:)`` (a body read within a closure) are built on it.
     ///
     /// The exchange, and its events, end with the body:
-    /// - The returned ``HTTPResponse`` is the head (status, headers, final URL), its
-    ///   ``HTTPResponse/body`` empty; the returned ``HTTPBody`` delivers the body as it
-    ///   arrives, read in one pass.
+    /// - The returned ``HTTPResponse/Head`` holds the status, headers and final URL; the
+    ///   returned ``HTTPBody`` delivers the body as it arrives, read in one pass.
     /// - The terminal event follows the body: `HTTPEvent.Name.requestSucceeded` once it was
     ///   read to its end, `HTTPEvent.Name.requestFailed` when it broke (reading throws the
     ///   ``HTTPError``, for example ``HTTPError/Code/connectionLost``), and
@@ -41,18 +40,19 @@ public protocol HTTPClient: Sendable {
     /// falls back to buffering unnoticed.
     ///
     /// - Parameters:
-    ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
+    ///   - request: What to send; its ``HTTPRequest/body`` must be `nil` when `body` is given.
     ///   - body: The request body, read as it is sent; `nil` sends `request.body`. A body that
     ///     can be iterated once is sent once: a retry or a 307 redirect needs a replayable one
     ///     (``HTTPBody/IterationBehavior/multiple``).
-    /// - Returns: The response head, its ``HTTPResponse/body`` empty, and the body, still
-    ///   arriving.
+    /// - Returns: The response head and the body, still arriving.
     /// - Throws: Only ``HTTPError``, declared untyped so that the same `catch` reads the same
     ///   wherever the call runs (a `Task`, a task group, a closure API): `catch HTTPError.timeout`,
     ///   `catch HTTPError.Code.connectionLost`. A 4xx or 5xx answer is returned, not thrown.
     ///   Cancelling the calling task cancels the exchange, which then throws
-    ///   ``HTTPError/cancelled``.
-    func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+    ///   ``HTTPError/cancelled``. A request with both bodies, ``HTTPRequest/body`` and `body`,
+    ///   throws ``HTTPError/Code/invalidRequest`` before anything is sent: a message has one
+    ///   body.
+    func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody)
 
     /// Not API: how ``send(_:)`` answers. Never implement or call it; it may change in any
     /// release.
@@ -95,9 +95,8 @@ extension HTTPClient {
     /// Not API: ``send(_:)`` for a client with no buffered call of its own, ``send(_:body:)``
     /// with the body collected up to 64 MiB.
     public func _sendBuffered(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var (response, body) = try await send(request, body: nil)
-        response.body = try await body.collectForBufferedCall(upTo: defaultMaximumBufferedResponseBytes)
-        return response
+        let (head, body) = try await send(request, body: nil)
+        return HTTPResponse(head: head, body: try await body.collectForBufferedCall(upTo: defaultMaximumBufferedResponseBytes))
     }
 
     /// Performs one exchange and hands the response to `receive` as soon as its head
@@ -105,12 +104,12 @@ extension HTTPClient {
     /// never sit in memory whole. The exchange ends when `receive` returns.
     ///
     /// ```swift
-    /// try await client.send(HTTPRequest(url: eventsURL)) { response, body in
+    /// try await client.send(HTTPRequest(url: eventsURL)) { head, body in
     ///     for try await chunk in body { render(chunk) }    // as each piece arrives
     /// }
     /// let file = HTTPBody(length: .known(size)) { chunks(of: path) }    // reopened by a retry
-    /// let status = try await client.send(HTTPRequest(method: .put, url: url), body: file) { response, _ in
-    ///     response.status
+    /// let status = try await client.send(HTTPRequest(method: .put, url: url), body: file) { head, _ in
+    ///     head.status
     /// }
     /// ```
     ///
@@ -122,9 +121,9 @@ extension HTTPClient {
     /// unchanged.
     ///
     /// - Parameters:
-    ///   - request: What to send; its ``HTTPRequest/body`` is ignored when `body` is given.
+    ///   - request: What to send; its ``HTTPRequest/body`` must be `nil` when `body` is given.
     ///   - body: The request body, read as it is sent; `nil` sends `request.body`.
-    ///   - receive: Reads the response; runs on the caller's isolation.
+    ///   - receive: Reads the response head and body; runs on the caller's isolation.
     ///   - isolation: Where `receive` runs; the caller's isolation by default.
     /// - Returns: What `receive` returns.
     /// - Throws: An ``HTTPError`` for the exchange, before the head or while `receive` reads
@@ -132,7 +131,7 @@ extension HTTPClient {
     public func send<Result>(
         _ request: HTTPRequest,
         body: HTTPBody? = nil,
-        receive: (HTTPResponse, HTTPBody) async throws -> Result,
+        receive: (HTTPResponse.Head, HTTPBody) async throws -> Result,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> Result {
         let (head, responseBody) = try await send(request, body: body)

@@ -10,8 +10,8 @@ import HTTPCoreConcurrency
 ///
 /// ```swift
 /// struct EchoTransport: HTTPTransport {
-///     func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-///         let head = HTTPResponse(requestID: request.id, statusCode: 200, url: request.url)
+///     func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+///         let head = HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url)
 ///         return (head, body ?? HTTPBody(request.body ?? Data()))
 ///     }
 /// }
@@ -37,8 +37,8 @@ import HTTPCoreConcurrency
 /// - Do not emit events, assign ids or apply the policy: the client does.
 ///
 /// What the method owes its callers:
-/// - The returned ``HTTPResponse`` is the head: status, headers and final URL, with an empty
-///   ``HTTPResponse/body``; the returned ``HTTPBody`` delivers the body.
+/// - The returned ``HTTPResponse/Head`` holds the status, headers and final URL; the
+///   returned ``HTTPBody`` delivers the body.
 /// - When `body` is non-`nil` it replaces ``HTTPRequest/body``, which is `nil` then; its
 ///   ``HTTPBody/length`` is the `Content-Length` to send when known, else send it chunked.
 /// - Never hold a body whole: read the request body as the connection takes it, and make
@@ -60,8 +60,8 @@ public protocol HTTPTransport: Sendable {
     ///   - request: What to send; its ``HTTPRequest/timeout`` is the time the whole exchange
     ///     may take from now.
     ///   - body: The request body to stream, `nil` when ``HTTPRequest/body`` is all there is.
-    /// - Returns: The response head, its ``HTTPResponse/body`` empty, and the body.
-    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+    /// - Returns: The response head and the body, still arriving.
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody)
 }
 
 /// A transport that hands over whole responses, for this package's tests and benchmarks:
@@ -82,14 +82,14 @@ package protocol HTTPBufferedTransport: HTTPTransport {
 
 extension HTTPBufferedTransport {
     /// ``performBuffering(_:body:)``.
-    package func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    package func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         try await performBuffering(request, body: body)
     }
 
     /// Collects `body`, calls ``perform(_:)`` bounded by the request's timeout, and returns
     /// the head with the body in memory (see ``HTTPBufferedTransport``); for a public
     /// conformer, whose ``HTTPTransport/perform(_:body:)`` must be its own.
-    package func performBuffering(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    package func performBuffering(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         if let body { request.body = try await HTTPBody.collectForBuffering(body) }
         guard let timeout = request.timeout else { return try await perform(request).splitBody }
@@ -136,8 +136,7 @@ extension HTTPTransport {
     /// method, the response body collected up to `maximumBytes`; ``performWhole(_:upTo:)``
     /// without the shortcut, for a caller that looked for it once.
     package func performCollected(_ request: HTTPRequest, upTo maximumBytes: Int) async throws -> HTTPResponse {
-        var (response, body) = try await perform(request, body: nil)
-        response.body = try await body.collectForBufferedCall(upTo: maximumBytes)
-        return response
+        let (head, body) = try await perform(request, body: nil)
+        return HTTPResponse(head: head, body: try await body.collectForBufferedCall(upTo: maximumBytes))
     }
 }

@@ -37,10 +37,16 @@ extension HTTPRequest {
     /// secrets. A header name is quoted with the text rules applied, as events show it.
     ///
     /// The streaming `send(_:body:receive:)` runs the same check with the length of the body it
-    /// streams.
+    /// streams, and refuses a request that carries a ``body`` beside the streamed one.
     public func validate() throws(HTTPError) {
         if let problem = validationProblem(bodyLength: .known(Int64(body?.count ?? 0))) { throw problem }
     }
+
+    /// What a send with a streamed body throws when ``body`` is set too: a message has one
+    /// body, and neither is the one to drop silently.
+    package static let twoBodiesProblem = invalid(
+        "body: request.body and the streamed body are both set; a request has one body: leave request.body nil to stream one"
+    )
 
     /// What ``validate()`` throws for the request sent with a body of `bodyLength`, or `nil`
     /// for a request every transport can send.

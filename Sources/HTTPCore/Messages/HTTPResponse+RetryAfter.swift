@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPResponse {
+extension HTTPResponse.Head {
     /// Seconds the server asks the client to wait before retrying, from `Retry-After`: its
     /// delay-seconds, or the time until its HTTP-date (0 for a date in the past).
     ///
@@ -8,7 +8,19 @@ extension HTTPResponse {
     /// - Returns: The seconds to wait (`.infinity` for more delay-seconds than a number holds),
     ///   or `nil` when the header is missing or unreadable.
     public func retryAfter(relativeTo now: Date = Date()) -> TimeInterval? {
-        headers["Retry-After"].flatMap { Self.retryAfterSeconds(from: $0, relativeTo: now) }
+        headers["Retry-After"].flatMap { HTTPResponse.retryAfterSeconds(from: $0, relativeTo: now) }
+    }
+}
+
+extension HTTPResponse {
+    /// Seconds the server asks the client to wait before retrying: its head's
+    /// ``Head/retryAfter(relativeTo:)``.
+    ///
+    /// - Parameter now: The time an HTTP-date is counted from; the current time by default.
+    /// - Returns: The seconds to wait (`.infinity` for more delay-seconds than a number holds),
+    ///   or `nil` when the header is missing or unreadable.
+    public func retryAfter(relativeTo now: Date = Date()) -> TimeInterval? {
+        head.retryAfter(relativeTo: now)
     }
 
     /// Seconds to wait from a `Retry-After` value (RFC 9110, 10.2.3): delay-seconds (digits

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A complete HTTP response: status, headers and body.
+/// A complete HTTP response: its head (status, headers, final URL) and its body in memory.
 ///
 /// Any status is a response, 4xx and 5xx included; only a missing or unusable answer is an
-/// ``HTTPError``.
+/// ``HTTPError``. A streaming exchange hands over the ``Head`` alone, beside an ``HTTPBody``
+/// that delivers the bytes as they arrive.
 public struct HTTPResponse: Sendable, Hashable {
     /// A response status code and its class.
     public struct Status: Sendable, Hashable, CustomStringConvertible {
@@ -65,28 +66,60 @@ public struct HTTPResponse: Sendable, Hashable {
         public var description: String { String(code) }
     }
 
-    /// The identifier of the request this answers.
-    public var requestID: HTTPRequest.ID
-    /// The numeric status code.
-    public var statusCode: Int
-    /// The header fields, in order, repeated names kept.
-    public var headers: HTTPHeaders
+    /// The status, headers, final URL and redirection: everything but the body.
+    public var head: Head
     /// The body; empty when the server sent none.
     public var body: Data
+
+    /// The identifier of the request this answers.
+    public var requestID: HTTPRequest.ID {
+        get { head.requestID }
+        set { head.requestID = newValue }
+    }
+    /// The numeric status code.
+    public var statusCode: Int {
+        get { head.statusCode }
+        set { head.statusCode = newValue }
+    }
+    /// The header fields, in order, repeated names kept.
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        // In place: a get and a set would hold a second reference and copy the fields.
+        _modify { yield &head.headers }
+        set { head.headers = newValue }
+    }
     /// The final URL, after any redirects.
-    public var url: URL
+    public var url: URL {
+        get { head.url }
+        set { head.url = newValue }
+    }
     /// How the transport reached this response when it followed redirects; `nil` when it
     /// followed none, or cannot tell.
-    public var redirection: HTTPRedirection?
+    public var redirection: HTTPRedirection? {
+        get { head.redirection }
+        set { head.redirection = newValue }
+    }
     /// Header fields the transport added to the request it sent (a `User-Agent`, an
     /// `Accept-Encoding`…), as far as it can tell; empty when it added none or cannot tell.
     /// Outputs show them with the request's own.
-    public var addedRequestHeaders: HTTPHeaders = [:]
+    public var addedRequestHeaders: HTTPHeaders {
+        get { head.addedRequestHeaders }
+        _modify { yield &head.addedRequestHeaders }
+        set { head.addedRequestHeaders = newValue }
+    }
 
     /// The status and its class.
-    public var status: Status { Status(code: statusCode) }
+    public var status: Status { head.status }
 
     /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - requestID: The identifier of the request this answers.
+    ///   - statusCode: The numeric status code.
+    ///   - headers: The header fields, in order.
+    ///   - body: The body; empty for none.
+    ///   - url: The final URL, after any redirects.
+    ///   - redirection: How the transport reached this response, when it followed redirects.
     public init(
         requestID: HTTPRequest.ID,
         statusCode: Int,
@@ -95,21 +128,25 @@ public struct HTTPResponse: Sendable, Hashable {
         url: URL,
         redirection: HTTPRedirection? = nil
     ) {
-        self.requestID = requestID
-        self.statusCode = statusCode
-        self.headers = headers
+        head = Head(requestID: requestID, statusCode: statusCode, headers: headers, url: url, redirection: redirection)
         self.body = body
-        self.url = url
-        self.redirection = redirection
+    }
+
+    /// Creates a response from its head and its body.
+    ///
+    /// - Parameters:
+    ///   - head: The status, headers, final URL and redirection.
+    ///   - body: The body; empty for none.
+    public init(head: Head, body: Data = Data()) {
+        self.head = head
+        self.body = body
     }
 }
 
 extension HTTPResponse {
-    /// The response as a streaming exchange hands it over: the head, with an empty body, and
-    /// its body in memory as a replayable ``HTTPBody``.
-    package var splitBody: (head: HTTPResponse, body: HTTPBody) {
-        var head = self
-        head.body = Data()
-        return (head, HTTPBody(body))
+    /// The response as a streaming exchange hands it over: the head, and its body in memory
+    /// as a replayable ``HTTPBody``.
+    package var splitBody: (head: Head, body: HTTPBody) {
+        (head, HTTPBody(body))
     }
 }

@@ -68,7 +68,7 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         guard !request.headers.contains(headerName) else { return try await next(request, body) }
         let credential = try await provided(within: context) { try await store.current() }
         let (response, responseBody) = try await next(authorized(request, with: credential), body)

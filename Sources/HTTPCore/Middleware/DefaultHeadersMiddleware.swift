@@ -23,7 +23,7 @@ public struct DefaultHeadersMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         let missing = headers.filter { !request.headers.contains($0.name) }
         for field in missing {

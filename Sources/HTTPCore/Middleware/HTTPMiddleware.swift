@@ -29,7 +29,7 @@ import Foundation
 ///         body: HTTPBody?,
 ///         context: HTTPMiddlewareContext,
 ///         next: HTTPMiddlewareNext
-///     ) async throws -> (HTTPResponse, HTTPBody) {
+///     ) async throws -> (HTTPResponse.Head, HTTPBody) {
 ///         var request = request
 ///         request.headers["API-Version"] = "2"
 ///         return try await next(request, body)
@@ -40,10 +40,11 @@ import Foundation
 /// The same method serves buffered calls (``HTTPClient/send(_:)``) and streamed ones
 /// (``HTTPClient/send(_:body:)``):
 /// - The request's bytes are in ``HTTPRequest/body`` with `body` `nil`, or in `body`, read as
-///   it is sent, with ``HTTPRequest/body`` `nil`. Pass `body` on to `next` as it is, or wrap
-///   it; a body that can be read once can be sent once.
-/// - The response head's ``HTTPResponse/body`` is empty; its bytes are in the ``HTTPBody``
-///   beside it. Return it as it is, wrap it, or replace it.
+///   it is sent, with ``HTTPRequest/body`` `nil`: a request has one body, and `next` refuses
+///   one with both (``HTTPError/Code/invalidRequest``). Pass `body` on to `next` as it is, or
+///   wrap it; a body that can be read once can be sent once.
+/// - The response is an ``HTTPResponse/Head`` and the ``HTTPBody`` that delivers its bytes.
+///   Return the body as it is, wrap it, or replace it.
 /// - To decide by the response's bytes, collect them: in a buffered call the body is in
 ///   memory already, and `collect(upTo:)` hands it back without a copy; in a streamed call it
 ///   reads the stream, so return the bytes collected as a new `HTTPBody(data)`.
@@ -86,7 +87,7 @@ public protocol HTTPMiddleware: Sendable {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody)
+    ) async throws -> (HTTPResponse.Head, HTTPBody)
 }
 
 /// The rest of a middleware chain: the later middlewares, then one attempt on the transport,
@@ -97,4 +98,4 @@ public protocol HTTPMiddleware: Sendable {
 /// `do { ... } catch HTTPError.timeout { ... }`. It is declared untyped, like
 /// ``HTTPClient/send(_:)``, so the same catches work in a middleware as in app code. The
 /// body it returns throws ``HTTPError`` too when the exchange breaks mid-body.
-public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+public typealias HTTPMiddlewareNext = @Sendable (HTTPRequest, HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody)

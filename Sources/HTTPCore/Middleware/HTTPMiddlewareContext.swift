@@ -11,10 +11,9 @@ public struct HTTPMiddlewareContext: Sendable {
 
     /// The exchange's attempts, when a client runs the chain; `nil` in a context made by hand.
     private let attempts: (any HTTPMiddlewareAttemptCounter)?
-    /// The client's policy, when a client runs the chain (one reference, not a copy).
-    private let policy: (any HTTPMiddlewareRedactorSource)?
-    /// The redactor a context made by hand was given, or `nil` for the default policy's.
-    private let givenRedactor: Redactor?
+    /// The client's policy's redactor when a client runs the chain (one reference, not a
+    /// copy); in a context made by hand, the one it was given, or the default policy's.
+    private let redaction: SharedRedactor
     /// What ``attemptsStarted`` answers in a context made by hand.
     private let givenAttemptsStarted: Int
 
@@ -28,16 +27,14 @@ public struct HTTPMiddlewareContext: Sendable {
         self.deadline = deadline
         attempts = nil
         givenAttemptsStarted = max(0, attemptsStarted)
-        policy = nil
-        givenRedactor = redactor
+        redaction = redactor.map(SharedRedactor.init) ?? Self.defaultRedaction
     }
 
     /// A client's context, whose ``attemptsStarted`` follows `attempts`, under the client's `policy`.
-    package init(deadline: DispatchTime?, attempts: any HTTPMiddlewareAttemptCounter, policy: any HTTPMiddlewareRedactorSource) {
+    package init(deadline: DispatchTime?, attempts: any HTTPMiddlewareAttemptCounter, redaction: SharedRedactor) {
         self.deadline = deadline
         self.attempts = attempts
-        self.policy = policy
-        givenRedactor = nil
+        self.redaction = redaction
         givenAttemptsStarted = 0
     }
 
@@ -46,8 +43,14 @@ public struct HTTPMiddlewareContext: Sendable {
     /// policy is the one place redaction is configured. In a context made by hand, the one it
     /// was given, else ``/HTTPCoreRedaction/Redactor/standard``, the default policy's.
     public var redactor: Redactor {
-        policy?.redactor ?? givenRedactor ?? .standard
+        // Lent in place, not copied out of the box: a copy retains and releases each of the
+        // redactor's references, on every read.
+        _read { yield redaction.redactor }
     }
+
+    /// The default policy's redactor, boxed once, that a context made by hand without a
+    /// redactor redacts with.
+    private static let defaultRedaction = SharedRedactor(.standard)
 
     /// How many attempts of this exchange reached the transport before this call of the
     /// middleware: 0 on the first.
@@ -89,11 +92,17 @@ public struct HTTPMiddlewareContext: Sendable {
     }
 }
 
-/// Where a client's context reads its policy's redactor: the client's boxed policy, one
-/// reference rather than a copy of the policy.
-package protocol HTTPMiddlewareRedactorSource: AnyObject, Sendable {
-    /// The policy's redactor.
-    var redactor: Redactor { get }
+/// A redactor boxed once, so that each middleware context of a client's exchanges holds one
+/// reference to it rather than a copy (a retain and a release of each of its references): the
+/// client's policy boxes its redactor so.
+package final class SharedRedactor: Sendable {
+    /// The redactor, as given.
+    package let redactor: Redactor
+
+    /// Boxes `redactor`.
+    package init(_ redactor: Redactor) {
+        self.redactor = redactor
+    }
 }
 
 /// Where a client's context reads how many attempts have begun: the exchange's attempt log.

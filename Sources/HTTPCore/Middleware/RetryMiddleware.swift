@@ -93,7 +93,7 @@ public struct RetryMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         let canResend = body.map { $0.iterationBehavior == .multiple } ?? true
         return try await retrying(request, attempts: canResend ? maximumAttempts : 1, context: context) { try await next($0, body) }
     }
@@ -104,12 +104,12 @@ public struct RetryMiddleware: HTTPMiddleware {
         _ request: HTTPRequest,
         attempts: Int,
         context: HTTPMiddlewareContext,
-        send: (HTTPRequest) async throws -> (HTTPResponse, HTTPBody)
-    ) async throws -> (HTTPResponse, HTTPBody) {
+        send: (HTTPRequest) async throws -> (HTTPResponse.Head, HTTPBody)
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         let attempts = max(1, attempts)
         var attempt = 1
         while true {
-            let outcome: Result<(HTTPResponse, HTTPBody), HTTPError>
+            let outcome: Result<(HTTPResponse.Head, HTTPBody), HTTPError>
             do {
                 outcome = .success(try await send(self.request(forAttempt: attempt, of: request, attempts: attempts)))
             } catch let error as HTTPError {
@@ -143,7 +143,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// a copy of every field, made on each request for nothing when it is final.
     func wait(
         beforeRetry retry: Int,
-        after outcome: Result<(HTTPResponse, HTTPBody), HTTPError>,
+        after outcome: Result<(HTTPResponse.Head, HTTPBody), HTTPError>,
         of request: HTTPRequest,
         _ context: HTTPMiddlewareContext
     ) -> TimeInterval? {

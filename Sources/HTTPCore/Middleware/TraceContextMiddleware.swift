@@ -39,7 +39,7 @@ public struct TraceContextMiddleware: HTTPMiddleware {
         body: HTTPBody?,
         context: HTTPMiddlewareContext,
         next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         let trace: TraceContext
         if let header = request.headers["traceparent"], let callers = TraceContext(traceparent: header) {

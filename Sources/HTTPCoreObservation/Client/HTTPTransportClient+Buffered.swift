@@ -10,11 +10,12 @@ extension HTTPTransportClient {
     /// The request keeps the exchange's id, whatever id a middleware gave it. Once the deadline
     /// passed or the caller cancelled, an attempt after the first fails at once without events,
     /// so a middleware that keeps calling `next` cannot flood observers.
-    nonisolated(nonsending) func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    nonisolated(nonsending) func bufferedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse.Head, HTTPBody) {
         var request = request
         request.id = exchange.request.id
         if exchange.attempts.hasBegun, let interruption = exchange.context.interruption { throw interruption }
         if let body {
+            if request.body != nil { throw HTTPRequest.twoBodiesProblem }
             // A middleware streamed a body into a buffered call: it is sent, and shown, whole.
             do {
                 request.body = try await HTTPBody.collectForBuffering(body)

@@ -14,13 +14,13 @@ extension HTTPTransportClient {
     /// head, every chunk and every message, each message up to
     /// ``HTTPExchangeReadingLimits/maximumMessageBytes``, for the terminal event's
     /// ``HTTPEvent/attachments``.
-    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         var outgoing = request
-        if body != nil { outgoing.body = nil }
         let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
         // Added first, so the policy's header is checked with the caller's (see send(_:)).
         let added = addCorrelationHeader(to: &outgoing)
-        let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength)
+        let invalid = body != nil && outgoing.body != nil
+            ? HTTPRequest.twoBodiesProblem : Self.prepareForSending(&outgoing, bodyLength: bodyLength)
         let correlation = added ?? reportedCorrelation(in: outgoing)
         let request = outgoing
         let created = RequestRecord(request: request, policy: sharedPolicy, correlation: correlation, isStreamed: true)
@@ -35,28 +35,30 @@ extension HTTPTransportClient {
             endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: invalid)
             throw invalid
         }
-        let head: (HTTPResponse, HTTPBody)
+        let answer: (head: HTTPResponse.Head, body: HTTPBody)
         do {
-            head = try await runMiddleware(at: 0, request, body, exchange)
+            answer = try await runMiddleware(at: 0, request, body, exchange)
         } catch {
             let error = classify(error, for: request.url, deadline: exchange.context.deadline)
             endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: error)
             throw error
         }
-        let response = StreamedResponse(body: head.1, deadline: exchange.context.deadline) { delivered, error in
-            endStream(exchange, created: created, start: start, head: head.0, delivered: delivered, error: error)
+        let head = answer.head
+        let response = StreamedResponse(body: answer.body, deadline: exchange.context.deadline) { delivered, error in
+            endStream(exchange, created: created, start: start, head: head, delivered: delivered, error: error)
         } classify: { error in
             classify(error, for: request.url, deadline: exchange.context.deadline)
         }
-        return (head.0, response.body)
+        return (head, response.body)
     }
 
     /// One streaming attempt with its `started` and `received` events, its bodies tapped.
-    func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    func streamedAttempt(_ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange) async throws(HTTPError) -> (HTTPResponse.Head, HTTPBody) {
         var outgoing = request
         outgoing.id = exchange.request.id
         // A request a middleware changed is checked again; the caller's was when the exchange began.
         let bodyLength = body?.length ?? .known(Int64(outgoing.body?.count ?? 0))
+        if body != nil, outgoing.body != nil { throw HTTPRequest.twoBodiesProblem }
         let isCallers = Self.isUnchanged(outgoing, from: exchange.request)
         if !isCallers || bodyLength != exchange.bodyLength,
             let invalid = Self.prepareForSending(&outgoing, bodyLength: bodyLength, urlCheckedAs: exchange.request.url, headersCheckedAs: exchange.request.headers)
@@ -93,7 +95,7 @@ extension HTTPTransportClient {
             name: $0, request: record, attempt: number, startedAt: start.date,
             attemptTiming: HTTPEvent.AttemptTiming(startedAt: start.date, ended: nil)
         ) }
-        let result: Swift.Result<(HTTPResponse, HTTPBody), HTTPError>
+        let result: Swift.Result<(HTTPResponse.Head, HTTPBody), HTTPError>
         do {
             if let interruption = exchange.context.interruption { throw interruption }
             result = .success(try await configuration.transport.perform(bounded, body: sentBody))
@@ -110,7 +112,7 @@ extension HTTPTransportClient {
             ))
             throw error
         case .success(let (head, responseBody)):
-            let headRecord = ResponseRecord(response: head, policy: sharedPolicy, streamedBodyByteCount: 0)
+            let headRecord = ResponseRecord(response: HTTPResponse(head: head), policy: sharedPolicy, streamedBodyByteCount: 0)
             let timing = HTTPEvent.AttemptTiming(startedAt: start.date, ended: ended)
             configuration.dispatcher.emit(.responseReceived) { HTTPEvent(
                 name: $0, request: record, attempt: number, response: headRecord, startedAt: start.date,
@@ -134,7 +136,7 @@ extension HTTPTransportClient {
     /// arrival times count from `began`, the start of the attempt that got it (not of the
     /// exchange: middlewares, earlier attempts and their backoff are not the server's time).
     private func messageTap(
-        for head: HTTPResponse, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
+        for head: HTTPResponse.Head, request: RequestRecord, headRecord: ResponseRecord, attempt: Int, timing: HTTPEvent.AttemptTiming,
         began: Moment, readings: [any HTTPExchangeReading]
     ) -> BodyTap {
         let emit: (@Sendable (BodyTap.MessageArrival) -> Void)?
@@ -177,7 +179,7 @@ extension HTTPTransportClient {
     /// which a streamed exchange always makes, observed or not; the terminal event describes it
     /// when no attempt was made.
     private func endStream(
-        _ exchange: MiddlewareExchange, created: RequestRecord, start: Moment, head: HTTPResponse?, delivered: Int, error: HTTPError?
+        _ exchange: MiddlewareExchange, created: RequestRecord, start: Moment, head: HTTPResponse.Head?, delivered: Int, error: HTTPError?
     ) {
         let ended = start.ended()
         let (last, unreported) = exchange.attempts.finish()
@@ -190,8 +192,7 @@ extension HTTPTransportClient {
             if let last, let tap = last.taps?.response, last.response?.holds(head) ?? false {
                 responseTap = tap
                 let seen = tap.snapshot
-                var captured = head
-                captured.body = seen.captured
+                let captured = HTTPResponse(head: head, body: seen.captured)
                 response = ResponseRecord(response: captured, policy: sharedPolicy, streamedBodyByteCount: seen.byteCount)
                 if seen.messageCount > 0 {
                     summary = HTTPEvent.StreamSummary(
@@ -199,7 +200,7 @@ extension HTTPTransportClient {
                     )
                 }
             } else {
-                response = ResponseRecord(response: head, policy: sharedPolicy, streamedBodyByteCount: delivered)
+                response = ResponseRecord(response: HTTPResponse(head: head), policy: sharedPolicy, streamedBodyByteCount: delivered)
             }
         }
         let name: HTTPEvent.Name = error == nil ? .requestSucceeded : error?.code == .cancelled ? .requestCancelled : .requestFailed
@@ -207,7 +208,7 @@ extension HTTPTransportClient {
             name: $0, request: request, attempt: last?.number ?? 0, response: response, error: error, startedAt: start.date,
             ended: ended, attemptTiming: last?.timing, streamSummary: summary,
             attachments: exchange.interprets
-                ? Self.finish(responseTap?.readings ?? readings(for: request.request), request: request, response: head, error: error) : []
+                ? Self.finish(responseTap?.readings ?? readings(for: request.request), request: request, response: head.map { HTTPResponse(head: $0) }, error: error) : []
         ) }
     }
 }

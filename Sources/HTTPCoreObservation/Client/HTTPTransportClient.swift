@@ -197,10 +197,9 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         )
         let result: Result<HTTPResponse, HTTPError>
         do {
-            var (response, body) = try await runMiddleware(at: 0, request, nil, exchange)
+            let (head, body) = try await runMiddleware(at: 0, request, nil, exchange)
             // An attempt's body is in memory: taken back without a copy. A middleware's own is read.
-            response.body = try await body.collectForBufferedCall(upTo: maximumBufferedResponseBytes)
-            result = .success(response)
+            result = .success(HTTPResponse(head: head, body: try await body.collectForBufferedCall(upTo: maximumBufferedResponseBytes)))
         } catch {
             result = .failure(classify(error, for: request.url, deadline: exchange.context.deadline))
         }
@@ -222,7 +221,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     /// last middleware, makes one attempt.
     nonisolated(nonsending) func runMiddleware(
         at index: Int, _ request: HTTPRequest, _ body: HTTPBody?, _ exchange: MiddlewareExchange
-    ) async throws(HTTPError) -> (HTTPResponse, HTTPBody) {
+    ) async throws(HTTPError) -> (HTTPResponse.Head, HTTPBody) {
         guard index < middlewares.count else {
             return exchange.buffers ? try await bufferedAttempt(request, body, exchange) : try await streamedAttempt(request, body, exchange)
         }

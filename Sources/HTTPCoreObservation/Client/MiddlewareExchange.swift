@@ -41,6 +41,6 @@ struct MiddlewareExchange: Sendable {
         self.interprets = interprets
         self.buffers = buffers
         attempts = AttemptLog()
-        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts, policy: policy)
+        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts, redaction: policy.redaction)
     }
 }

@@ -90,11 +90,20 @@ final class ResponseRecord: @unchecked Sendable {
     /// storage), so an event can share it instead of redacting the response again. Cheap:
     /// bodies are compared by storage, not byte by byte, except small ones.
     func holds(_ other: HTTPResponse) -> Bool {
+        holds(other.head, body: other.body)
+    }
+
+    /// Whether this record holds a streamed response's `head`, its body not taken in.
+    func holds(_ head: HTTPResponse.Head) -> Bool {
+        holds(head, body: Data())
+    }
+
+    private func holds(_ other: HTTPResponse.Head, body: Data) -> Bool {
         let mine = response
         guard mine.requestID == other.requestID, mine.statusCode == other.statusCode, mine.url == other.url, mine.redirection == other.redirection, mine.addedRequestHeaders == other.addedRequestHeaders,
-            mine.body.count == other.body.count, mine.headers == other.headers
+            mine.body.count == body.count, mine.headers == other.headers
         else { return false }
-        if mine.body.count <= 64 { return mine.body == other.body }
-        return mine.body.withUnsafeBytes { lhs in other.body.withUnsafeBytes { rhs in lhs.baseAddress == rhs.baseAddress } }
+        if mine.body.count <= 64 { return mine.body == body }
+        return mine.body.withUnsafeBytes { lhs in body.withUnsafeBytes { rhs in lhs.baseAddress == rhs.baseAddress } }
     }
 }

@@ -4,17 +4,18 @@
 /// correlation header's name): a record that held a copy would retain and release each of
 /// them, on the request path, for every record made. A record holds this box instead, one
 /// reference.
-final class SharedPolicy: HTTPMiddlewareRedactorSource {
+final class SharedPolicy: Sendable {
     /// The policy, as the client was given it.
     let policy: HTTPCorePolicy
 
     /// Boxes `policy`.
     init(_ policy: HTTPCorePolicy) {
         self.policy = policy
+        redaction = SharedRedactor(policy.redactor)
     }
 
-    /// The policy's redactor, for the middlewares' context.
-    var redactor: Redactor { policy.redactor }
+    /// The policy's redactor, boxed for the middlewares' contexts.
+    let redaction: SharedRedactor
 
     /// The first of the policy's reported headers that `headers` carry, as a request's
     /// correlation id (see ``HTTPCorePolicy/reportedCorrelation(in:)``).

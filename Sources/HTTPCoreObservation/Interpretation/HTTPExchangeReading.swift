@@ -18,10 +18,10 @@ public protocol HTTPExchangeReading: Sendable {
     /// Reads the head of a streamed response, before any of its body.
     ///
     /// - Parameters:
-    ///   - head: The response head; its ``/HTTPCore/HTTPResponse/body`` is empty.
+    ///   - head: The response head.
     ///   - carriesMessages: Whether the body is read as server-sent events or JSON lines, so
     ///     that ``readMessage(eventType:data:isTruncated:secondsSinceAttemptBegan:)`` follows.
-    mutating func readHead(_ head: HTTPResponse, carriesMessages: Bool)
+    mutating func readHead(_ head: HTTPResponse.Head, carriesMessages: Bool)
 
     /// Reads one chunk of a streamed response's body, as it passes.
     ///
@@ -42,8 +42,8 @@ public protocol HTTPExchangeReading: Sendable {
     ///
     /// - Parameters:
     ///   - request: The request as it went out.
-    ///   - response: A buffered call's whole response, a streamed call's head (its body was
-    ///     read through ``readChunk(_:)``), or `nil` when none came.
+    ///   - response: A buffered call's whole response, a streamed call's head with an empty
+    ///     body (its body was read through ``readChunk(_:)``), or `nil` when none came.
     ///   - error: The error the exchange ended with, if any.
     ///   - policy: The client's policy; mask what the attachment shows with its redactor.
     /// - Returns: What the reading derived, carried by the terminal event
@@ -53,7 +53,7 @@ public protocol HTTPExchangeReading: Sendable {
 
 extension HTTPExchangeReading {
     /// Reads nothing.
-    public mutating func readHead(_ head: HTTPResponse, carriesMessages: Bool) {}
+    public mutating func readHead(_ head: HTTPResponse.Head, carriesMessages: Bool) {}
     /// Reads nothing.
     public mutating func readChunk(_ chunk: ArraySlice<UInt8>) {}
     /// Reads nothing.

@@ -64,7 +64,7 @@ final class BodyTap: Sendable {
         messages: HTTPCorePolicy.StreamMessageCapture? = nil,
         onMessage: (@Sendable (MessageArrival) -> Void)? = nil,
         readings: [any HTTPExchangeReading] = [],
-        head: HTTPResponse? = nil,
+        head: HTTPResponse.Head? = nil,
         began: UInt64 = 0
     ) {
         self.captureLimit = captureLimit

@@ -138,7 +138,7 @@ final class RetryMiddlewareTests: XCTestCase {
                 let body = HTTPBody(length: .unknown, iterationBehavior: .single, onStop: { stopped.withLock { $0 = true } }) {
                     AnyChunks(next: { nil })
                 }
-                return (HTTPResponse(requestID: request.id, statusCode: 503, url: url), body)
+                return (HTTPResponse.Head(requestID: request.id, statusCode: 503, url: url), body)
             }
         }.result
         guard case .failure(let error as HTTPError) = result else { return XCTFail("expected cancelled, got \(result)") }

@@ -136,7 +136,7 @@ final class TraceContextMiddlewareTests: XCTestCase {
         let passed = Locked<HTTPRequest?>(nil)
         _ = try await TraceContextMiddleware().intercept(request, body: nil, context: HTTPMiddlewareContext()) { request, _ in
             passed.withLock { $0 = request }
-            return (HTTPResponse(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
+            return (HTTPResponse.Head(requestID: request.id, statusCode: 200, url: request.url), HTTPBody())
         }
         return try XCTUnwrap(passed.withLock { $0 })
     }

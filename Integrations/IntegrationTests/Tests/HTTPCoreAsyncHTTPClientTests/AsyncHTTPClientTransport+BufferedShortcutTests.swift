@@ -18,7 +18,7 @@ final class AsyncHTTPClientTransportBufferedShortcutTests: XCTestCase {
     private struct StreamOnly: HTTPTransport {
         let transport: AsyncHTTPClientTransport
 
-        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
             try await transport.perform(request, body: body)
         }
     }

@@ -78,7 +78,6 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
         })
         let (length, first, all) = try await client().send(request("/gated")) { response, body in
             XCTAssertEqual(response.statusCode, 200)
-            XCTAssertEqual(response.body, Data(), "the head comes without its body")
             var iterator = body.makeAsyncIterator()
             let first = try await Self.read(5, from: &iterator)
             gate.open()  // only now can the server send the rest

@@ -30,7 +30,7 @@ final class MetricsObserverGenAITests: XCTestCase {
         let response: HTTPResponse
         if streamed {
             response = HTTPResponse(requestID: request.id, statusCode: errorStatus ?? 200, headers: ["Content-Type": "text/event-stream"], url: url)
-            reading.readHead(response, carriesMessages: true)
+            reading.readHead(response.head, carriesMessages: true)
             let messages = [
                 (0.125, head + #""choices":[{"index":0,"delta":{"content":"Hel"}}]}"#),
                 (0.375, head + #""choices":[{"index":0,"delta":{"content":"lo"}}]}"#),

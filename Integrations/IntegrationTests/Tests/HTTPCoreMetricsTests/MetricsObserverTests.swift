@@ -222,7 +222,7 @@ private struct HostRewritingMiddleware: HTTPMiddleware {
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, context: HTTPMiddlewareContext, next: HTTPMiddlewareNext
-    ) async throws -> (HTTPResponse, HTTPBody) {
+    ) async throws -> (HTTPResponse.Head, HTTPBody) {
         var moved = request
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         components?.host = host

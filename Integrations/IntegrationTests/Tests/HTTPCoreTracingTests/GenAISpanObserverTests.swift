@@ -41,7 +41,7 @@ final class GenAISpanObserverTests: XCTestCase {
         var reading = try XCTUnwrap(recognizer.reading(for: request), "an LLM call")
         let head = response ?? HTTPResponse(requestID: request.id, statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: url)
         if let stream {
-            reading.readHead(head, carriesMessages: true)
+            reading.readHead(head.head, carriesMessages: true)
             for message in stream {
                 reading.readMessage(eventType: nil, data: Data(message.data.utf8), isTruncated: false, secondsSinceAttemptBegan: message.seconds)
             }

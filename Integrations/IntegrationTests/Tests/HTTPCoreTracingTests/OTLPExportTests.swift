@@ -167,14 +167,14 @@ extension OTLPExportTests {
 
 /// Sends requests with URLSession, as a plain transport for this test.
 private struct URLSessionLikeTransport: HTTPTransport {
-    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+    func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         var outgoing = URLRequest(url: request.url)
         outgoing.httpMethod = request.method.rawValue
         for field in request.headers { outgoing.addValue(field.value, forHTTPHeaderField: field.name) }
         outgoing.httpBody = try await body?.collect(upTo: 1 << 20) ?? request.body
         let (data, response) = try await URLSession.shared.data(for: outgoing)
         let http = response as! HTTPURLResponse
-        return (HTTPResponse(requestID: request.id, statusCode: http.statusCode, url: http.url ?? request.url), HTTPBody(data))
+        return (HTTPResponse.Head(requestID: request.id, statusCode: http.statusCode, url: http.url ?? request.url), HTTPBody(data))
     }
 }
 
