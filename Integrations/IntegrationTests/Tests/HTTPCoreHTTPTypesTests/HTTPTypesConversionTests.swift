@@ -62,11 +62,11 @@ final class HTTPTypesConversionTests: XCTestCase {
         let id = HTTPCore.HTTPRequest.ID(rawValue: 7)
         let response = HTTPCore.HTTPResponse(requestID: id, statusCode: 299, headers: headers, body: Data("ok".utf8), url: url)
 
-        let converted = try HTTPTypes.HTTPResponse(response)
+        let converted = try HTTPTypes.HTTPResponse(response.head)
         XCTAssertEqual(converted.status.code, 299)
         XCTAssertEqual(converted.headerFields[values: .setCookie], ["a=1; Path=/", "b=2; Path=/"])
 
-        let back = HTTPCore.HTTPResponse(converted, body: Data("ok".utf8), requestID: id, url: url)
+        let back = HTTPCore.HTTPResponse(head: .init(converted, requestID: id, url: url), body: Data("ok".utf8))
         XCTAssertEqual(back, response)
     }
 
@@ -79,7 +79,7 @@ final class HTTPTypesConversionTests: XCTestCase {
                 _ = try HTTPFields(HTTPCore.HTTPHeaders([.init(name: "X-Injected", value: "a\r\nSet-Cookie: evil=1")]))
             }, "the value of the field \"X-Injected\" has a byte HTTP does not allow"),
             ("a status of two digits", {
-                _ = try HTTPTypes.HTTPResponse(HTTPCore.HTTPResponse(requestID: .init(rawValue: 1), statusCode: 42, url: self.url))
+                _ = try HTTPTypes.HTTPResponse(HTTPCore.HTTPResponse.Head(requestID: .init(rawValue: 1), statusCode: 42, url: self.url))
             }, "the status 42 is not between 100 and 999"),
             ("OPTIONS *", {
                 _ = try HTTPCore.HTTPRequest(HTTPTypes.HTTPRequest(method: .options, scheme: nil, authority: nil, path: "*"))
