@@ -22,12 +22,25 @@ extension HTTPError {
     /// A connection that closes before the response is complete is `connection_lost` wherever
     /// it closes, as with every HTTPCore transport; only bytes that cannot be HTTP are an invalid
     /// response.
+    /// The host and port of `url`, as the transport's messages name where it was going: never
+    /// its path, query or user.
+    static func target(_ url: URL) -> String {
+        [url.host, url.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
+    }
+
+    /// The error for a `CONNECT` request, refused before anything is sent: URLSession sends it
+    /// as an ordinary request, and a server that accepts it switches the connection to a tunnel
+    /// URLSession cannot read, so the call would wait out the caller's whole timeout.
+    static func noTunnels(_ url: URL) -> HTTPError {
+        .transport(.invalidRequest, message: "method CONNECT: URLSession cannot open a tunnel (RFC 9110, section 9.3.6) (\(target(url)))")
+    }
+
     package init(urlSessionError error: any Error, url: URL) {
         guard let urlError = error as? URLError else {
             self = .transport(.other, message: "URLSession failed (\(type(of: error)))")
             return
         }
-        let target = [url.host, url.port.map(String.init)].compactMap { $0 }.joined(separator: ":")
+        let target = Self.target(url)
         func transport(_ code: Code, _ text: String) -> HTTPError {
             .transport(code, message: "\(text) (\(target), URLError \(urlError.code.rawValue))")
         }

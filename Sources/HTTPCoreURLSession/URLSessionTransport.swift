@@ -260,6 +260,7 @@ extension URLSessionTransport {
     }
 
     static func urlRequest(for request: HTTPRequest) throws -> URLRequest {
+        guard request.method != .connect else { throw HTTPError.noTunnels(request.url) }
         if let body = request.body, !body.isEmpty, request.method == .get || request.method == .head {
             throw HTTPError.transport(
                 .invalidRequest,

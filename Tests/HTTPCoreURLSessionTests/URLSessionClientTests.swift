@@ -84,6 +84,22 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertTrue(server.requests.isEmpty)
     }
 
+    func testConnectIsRefusedBeforeSendingInsteadOfWaitingOutTheTimeout() async throws {
+        let request = HTTPRequest(method: .connect, url: server.url("/"), timeout: 60)
+        let expected = HTTPError.transport(
+            .invalidRequest, message: "method CONNECT: URLSession cannot open a tunnel (RFC 9110, section 9.3.6) (127.0.0.1:\(server.port))"
+        )
+        for streamed in [false, true] {
+            do {
+                if streamed { _ = try await client.send(request, body: nil) } else { _ = try await client.send(request) }
+                XCTFail("expected invalid_request, streamed: \(streamed)")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error, expected, "streamed: \(streamed)")
+            }
+        }
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
     // MARK: Response mapping
 
     func testStatusRepeatedHeadersAndBodyAreMapped() async throws {
