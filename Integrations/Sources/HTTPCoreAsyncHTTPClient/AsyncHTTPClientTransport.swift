@@ -118,6 +118,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// - Parameters:
     ///   - client: Performs the exchanges; its owner shuts it down.
     ///   - maximumStreamedResponseBytes: The most bytes of a response body; no limit by default.
+    ///     A negative cap is refused: every exchange then fails before it is sent with
+    ///     `invalid_request`, naming the setting.
     public init(client: AsyncHTTPClient.HTTPClient, maximumStreamedResponseBytes: Int? = nil) {
         self.init(
             client: client, maximumStreamedResponseBytes: maximumStreamedResponseBytes,
@@ -171,6 +173,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         _ request: HTTPCore.HTTPRequest, body: HTTPBody?, delivery: ExchangeDelegate.Delivery
     ) async throws -> (head: ExchangeDelegate.Head, hasBody: Bool) {
         guard request.method != .connect else { throw Self.noTunnels(request.url) }
+        if let cap = maximumStreamedResponseBytes, cap < 0 { throw Self.negativeCap(cap) }
         // The delegate runs where the connection reads (AHC picks a connection on this loop
         // when it can), so a body part reaches the reader with no hop between loops.
         let eventLoop = client.eventLoopGroup.any()
@@ -299,6 +302,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         .transport(
             .invalidRequest,
             message: "method CONNECT: AsyncHTTPClient cannot open a tunnel (RFC 9110, section 9.3.6) (\(target(url)))"
+        )
+    }
+
+    /// The error for a negative ``maximumStreamedResponseBytes``, which no body could meet:
+    /// every exchange is refused before it is sent, naming the setting and the rule.
+    static func negativeCap(_ cap: Int) -> HTTPCore.HTTPError {
+        .transport(
+            .invalidRequest,
+            message: "maximumStreamedResponseBytes: must be 0 or more, or nil for no limit; it is \(cap) (AsyncHTTPClientTransport)"
         )
     }
 

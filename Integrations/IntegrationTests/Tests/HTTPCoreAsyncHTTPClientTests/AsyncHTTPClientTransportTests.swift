@@ -170,6 +170,23 @@ final class AsyncHTTPClientTransportTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 0)
     }
 
+    func testANegativeResponseCapIsRefusedBeforeAnythingIsSentNamingTheSetting() async throws {
+        let transport = AsyncHTTPClientTransport(client: ahc, maximumStreamedResponseBytes: -1)
+        let expected = HTTPError.transport(
+            .invalidRequest, message: "maximumStreamedResponseBytes: must be 0 or more, or nil for no limit; it is -1 (AsyncHTTPClientTransport)"
+        )
+        let client = HTTPTransportClient(transport: transport, dispatcher: HTTPEventDispatcher())
+        for streamed in [false, true] {
+            do {
+                if streamed { _ = try await client.send(HTTPRequest(url: server.url("/echo")), body: nil) } else { _ = try await client.send(HTTPRequest(url: server.url("/echo"))) }
+                XCTFail("expected invalid_request, streamed: \(streamed)")
+            } catch let error as HTTPError {
+                XCTAssertEqual(error, expected, "streamed: \(streamed)")
+            }
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
     /// AHC adds only framing (`Host`, `Content-Length`, `Connection`) to what it is given, so
     /// the transport reports no added headers, and the server received the request's own.
     func testAHCAddsNoHeaderBeyondFraming() async throws {
