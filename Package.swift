@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
         .library(name: "HTTPCoreGenAI", targets: ["HTTPCoreGenAI"]),
         .library(name: "HTTPCoreConsole", targets: ["HTTPCoreConsole"]),
+        // The terminal dev-see server: `swift run devsee-tail` in an app's package that depends
+        // on this one.
+        .executable(name: "devsee-tail", targets: ["devsee-tail"]),
     ],
     dependencies: [],
     targets: [
