@@ -60,6 +60,23 @@ final class HTTPRequestValidationTests: XCTestCase {
         XCTAssertEqual(problem(url: "http://%00/"), "url host has a space or a control character")
     }
 
+    /// IPv4 addresses in forms transports read differently are refused with the form to write.
+    func testAnIPv4AddressInAnOddFormIsRefusedWithTheFormToWrite() {
+        XCTAssertEqual(problem(url: "http://[127.0.0.1]:8080/"),
+                       "url host [127.0.0.1] is in brackets, which are for IPv6 addresses only: write an IPv4 address without them")
+        XCTAssertEqual(problem(url: "http://127.1/"), "url host 127.1 is a shortened IPv4 address: write its four parts, 127.0.0.1")
+        XCTAssertEqual(problem(url: "http://10.1.2:80/a"), "url host 10.1.2 is a shortened IPv4 address: write its four parts, 10.1.0.2")
+        XCTAssertEqual(problem(url: "http://2130706433/"), "url host 2130706433 is an IPv4 address written as one number: write its four parts, 127.0.0.1")
+        XCTAssertEqual(problem(url: "http://4294967296/"), "url host 4294967296 is not an IPv4 address: write its four parts, each 0 to 255")
+        XCTAssertEqual(problem(url: "http://127.256/"), "url host 127.256 is a shortened IPv4 address: write its four parts, 127.0.1.0")
+        XCTAssertEqual(problem(url: "http://300.1/"), "url host 300.1 is not an IPv4 address: write its four parts, each 0 to 255")
+        // Four parts, an IPv6 literal, a name that starts with a digit, and a trailing dot are
+        // left alone.
+        for url in ["http://127.0.0.1/", "http://[::1]:8080/", "http://[::ffff:127.0.0.1]/", "http://1password.com/", "http://3.example/", "http://127.0.0.1./"] {
+            XCTAssertNil(problem(url: url), url)
+        }
+    }
+
     func testTheURLLengthHasALimit() {
         let path = String(repeating: "a", count: HTTPRequest.maximumURLBytes)
         XCTAssertEqual(

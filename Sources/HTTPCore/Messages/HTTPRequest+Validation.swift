@@ -165,6 +165,9 @@ extension HTTPRequest {
         let isEmptyIPLiteral = hostLength == 2 && bytes[hostStart] == UInt8(ascii: "[") && bytes[hostStart + 1] == UInt8(ascii: "]")
         guard hostLength > 0, !isEmptyIPLiteral else { return invalid("url has no host") }
         guard !hasSpaceOrControl(bytes[hostStart..<hostEnd]) else { return invalid("url host has a space or a control character") }
+        if isDigit(bytes[hostStart]) || bytes[hostStart] == UInt8(ascii: "["), let problem = ipv4FormProblem(bytes[hostStart..<hostEnd]) {
+            return problem
+        }
         guard hostEnd < authorityEnd, bytes[hostEnd] == UInt8(ascii: ":") else { return nil }
         return portProblem(bytes[(hostEnd + 1)..<authorityEnd])
     }
@@ -184,6 +187,35 @@ extension HTTPRequest {
             return invalid("port \(UTF8Text.cut(String(decoding: digits, as: UTF8.self), toBytes: 32)) is out of range 1…65535")
         }
         return nil
+    }
+
+    /// What is odd about a host written as an IPv4 address in a form other than four dotted
+    /// decimal parts, or `nil` for any other host: in brackets, which are for IPv6 only
+    /// (`[127.0.0.1]`), shortened (`127.1`), or one number (`2130706433`). Transports read these
+    /// forms differently (URLSession refuses them, a resolver may take them as the address
+    /// written in full), so each is refused with the form to write instead.
+    private static func ipv4FormProblem(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPError? {
+        let text = { String(decoding: host, as: UTF8.self) }
+        if host.first == UInt8(ascii: "[") {
+            let inside = host.dropFirst().prefix { $0 != UInt8(ascii: "]") }
+            guard !inside.contains(UInt8(ascii: ":")), !inside.isEmpty else { return nil }
+            return invalid("url host \(UTF8Text.cut(text(), toBytes: 64)) is in brackets, which are for IPv6 addresses only: write an IPv4 address without them")
+        }
+        // Only digits and dots, none empty: an address, not a name (no top-level domain is numeric).
+        guard host.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }) else { return nil }
+        let parts = host.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count < 4, !parts.contains(where: \.isEmpty), parts.allSatisfy({ $0.count <= 10 }) else { return nil }
+        let values = parts.map { $0.reduce(UInt64(0)) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) } }
+        // As a resolver reads it: the last part fills the bytes the others leave.
+        let leading = values.dropLast()
+        let lastBits = 8 * (4 - leading.count)
+        guard leading.allSatisfy({ $0 <= 255 }), let last = values.last, last < (UInt64(1) << lastBits) else {
+            return invalid("url host \(UTF8Text.cut(text(), toBytes: 64)) is not an IPv4 address: write its four parts, each 0 to 255")
+        }
+        let address = leading.reduce(UInt64(0)) { $0 << 8 | $1 } << lastBits | last
+        let dotted = (0..<4).map { String(address >> (8 * (3 - $0)) & 0xFF) }.joined(separator: ".")
+        let form = parts.count == 1 ? "an IPv4 address written as one number" : "a shortened IPv4 address"
+        return invalid("url host \(text()) is \(form): write its four parts, \(dotted)")
     }
 
     /// Whether a host, percent-decoded, holds a space or a control character.
