@@ -19,8 +19,10 @@ extension HTTPRequest {
     /// caller's and each one a middleware passes on, so every transport gets it; call it
     /// yourself to check a request built from configuration early. The rules:
     /// - `url`: absolute, with the scheme `http` or `https` (any case), a host without
-    ///   spaces or control characters, a port in 1…65535 when it has one, and at most
-    ///   ``maximumURLBytes`` long;
+    ///   spaces or control characters, an IPv4 host as four dotted parts (not in brackets,
+    ///   shortened as `127.1` or one number as `2130706433`, which transports read
+    ///   differently: the message gives the four parts), a port in 1…65535 when it has one,
+    ///   and at most ``maximumURLBytes`` long;
     /// - `timeout`: `nil`, or a number of seconds above 0 (see ``timeout`` for what infinite
     ///   and very long ones mean); 0, negative and NaN are refused;
     /// - header names: RFC 9110 tokens (letters, digits, the backtick and `!#$%&'*+-.^_|~`);
