@@ -18,12 +18,12 @@ extension LokiLineBuilder {
         // Made once: a note derives what its attachment holds, and rates the line too. The
         // policy's reading masked what it shows as it derived it.
         let notes = event.attachments.isEmpty ? [] : event.notes(redactedBy: .none)
-        let (level, statusClass) = Self.outcome(of: event, notes: notes)
+        let (level, statusClass, outcome) = Self.outcome(of: event, notes: notes)
         var fields: [(key: String, value: String)] = [
             ("method", event.finalMethod.rawValue),
             ("url", event.finalURL),
             ("status", String(event.statusCode ?? 0)),
-            ("outcome", statusClass == "failed" ? "failed" : String(event.name.rawValue.split(separator: ".").last ?? "")),
+            ("outcome", outcome),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
             ("request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
@@ -99,7 +99,7 @@ extension LokiLineBuilder {
     /// messages within ``LokiConfiguration/maxMessageLinesPerExchange``.
     private func messageEntry(for event: HTTPEvent) -> LokiEntry? {
         guard let message = event.message else { return nil }
-        let (_, statusClass) = Self.outcome(of: event, notes: [])
+        let (_, statusClass, _) = Self.outcome(of: event, notes: [])
         var fields: [(key: String, value: String)] = [
             ("method", event.method.rawValue),
             ("url", event.requestURL),
@@ -135,19 +135,22 @@ extension LokiLineBuilder {
         }
     }
 
-    /// A line's level and its stream's `status_class`; `notes` are the notes of the event's
-    /// attachments (a message event has none).
-    static func outcome(of event: HTTPEvent, notes: [HTTPExchangeNote]) -> (level: LokiLevel, statusClass: String) {
+    /// A line's level, its stream's `status_class` and its `outcome` field (the step the event
+    /// ends with: `succeeded`, `failed`, `cancelled`, `retried`); `notes` are the notes of the
+    /// event's attachments (a message event has none).
+    static func outcome(of event: HTTPEvent, notes: [HTTPExchangeNote]) -> (level: LokiLevel, statusClass: String, outcome: String) {
+        let step = String(event.name.rawValue.split(separator: ".").last ?? "")
         switch event.name {
         case .requestCancelled:
-            return (.info, "cancelled")
+            return (.info, "cancelled", step)
         case .requestRetried:
-            // An attempt that another followed: a warning, whatever it got.
-            return (.warning, event.statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "failed")
+            // An attempt that another followed: a warning, whatever it got, and `retried` even
+            // when it got no status (a reset connection), so that it reads as one attempt of many.
+            return (.warning, event.statusCode.map { HTTPResponse.Status.Kind(code: $0).label } ?? "failed", step)
         case .requestFailed:
             // A failure after a status (a body cut short) is a failure all the same: `{level="error"}`
             // and `{status_class="failed"}` find it; the line keeps the status that came first.
-            return (.error, "failed")
+            return (.error, "failed", step)
         default:
             let kind = HTTPResponse.Status.Kind(code: event.statusCode ?? 0)
             let level: LokiLevel = kind == .serverError ? .error : kind == .clientError ? .warning : .info
@@ -156,9 +159,9 @@ extension LokiLineBuilder {
             // cut short did: `outcome=failed`, `{level="error"}`, `{status_class="failed"}`, as
             // dev-see's row and the HAR entry read it. A 4xx or 5xx already says so.
             guard level == .info, notes.contains(where: \.reportsFailure) else {
-                return (level, kind.label)
+                return (level, kind.label, step)
             }
-            return (.error, "failed")
+            return (.error, "failed", "failed")
         }
     }
 }

@@ -132,6 +132,26 @@ final class LokiObserverTests: XCTestCase {
         XCTAssertEqual(Set(received.labelSets.map { $0["level"] ?? "" }), ["info", "warning"])
     }
 
+    func testAnAttemptRetriedAfterALostConnectionIsARetriedLineWithNoStatus() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let transport = MockTransport()
+        transport.enqueue(.failure(.transport(.connectionLost, message: "reset")), .status(200))
+        let retry = RetryMiddleware(backoff: Backoff(initial: 0.01, maximum: 0.01, jitter: .none))
+        _ = try await HTTPTransportClient(transport: transport, middlewares: [retry], dispatcher: dispatcher)
+            .send(HTTPRequest(url: URL(string: "https://a.example/orders")!))
+        await dispatcher.flush()
+        await harness.logger.flush()
+        let received = try await receiver.waitForEntries(2)
+        let retried = try XCTUnwrap(received.lines.first { $0.contains(" attempt=1 ") })
+        XCTAssertTrue(retried.contains(" status=0 outcome=retried "), retried)
+        XCTAssertTrue(retried.contains(" error_type=connection_lost "), retried)
+        XCTAssertEqual(Set(received.labelSets.map { $0["status_class"] ?? "" }), ["2xx", "failed"])
+    }
+
     func testEventsBeforeTheEndAreNotLogged() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }
