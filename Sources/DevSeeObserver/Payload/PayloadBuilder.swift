@@ -207,7 +207,7 @@ struct PayloadBuilder: Sendable {
         let attempt = entry.message == nil ? entry.attempt.map { " attempt \($0)" } ?? "" : ""
         guard entry.message == nil else { return (false, entry.statusCode, attempt) }
         guard let error = entry.error else {
-            // The console and Loki make such an exchange a warning; the viewer has red rows only.
+            // A failure its status does not show (a note reports it): red, as Loki and HAR read it.
             guard let status = entry.statusCode, status < 400, notes.contains(where: \.reportsFailure) else {
                 return (false, entry.statusCode, attempt)
             }
