@@ -15,6 +15,9 @@ extension HTTPTransportClient {
         let dispatcher: HTTPEventDispatcher
         /// ``HTTPTransportClient/policy``, boxed once: the records of the client's exchanges share it.
         let sharedPolicy: SharedPolicy
+        /// The policy's redactor, boxed once for the middlewares' contexts
+        /// (``/HTTPCore/HTTPMiddlewareContext/redactor``).
+        let redaction: SharedRedactor
         /// ``HTTPTransportClient/maximumBufferedResponseBytes``, never negative.
         let maximumBufferedResponseBytes: Int
         /// The transport's ``/HTTPCore/BufferedShortcut``, when it has one: looked for once, here, rather
@@ -31,6 +34,7 @@ extension HTTPTransportClient {
             self.middlewares = middlewares
             self.dispatcher = dispatcher
             self.sharedPolicy = sharedPolicy
+            redaction = SharedRedactor(sharedPolicy.policy.redactor)
             self.maximumBufferedResponseBytes = maximumBufferedResponseBytes
             bufferedShortcut = transport as? any BufferedShortcut
             self.transport = transport

@@ -29,7 +29,7 @@ extension HTTPTransportClient {
         let start = Moment.now()
         let exchange = MiddlewareExchange(
             request: request, bodyLength: bodyLength, created: created, interprets: interprets,
-            deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false, policy: sharedPolicy
+            deadline: request.timeout.map { start.deadline(after: $0) }, buffers: false, redaction: configuration.redaction
         )
         if let invalid {
             endStream(exchange, created: created, start: start, head: nil, delivered: 0, error: invalid)

@@ -193,7 +193,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
     nonisolated(nonsending) private func sendThroughMiddlewares(_ request: HTTPRequest, created: RequestRecord?) async throws(HTTPError) -> HTTPResponse {
         let start = Moment.now()
         let exchange = MiddlewareExchange(
-            request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true, policy: sharedPolicy
+            request: request, created: created, deadline: request.timeout.map { start.deadline(after: $0) }, buffers: true, redaction: configuration.redaction
         )
         let result: Result<HTTPResponse, HTTPError>
         do {

@@ -29,11 +29,11 @@ struct MiddlewareExchange: Sendable {
 
     /// An exchange of `request` (recorded as `created` when observed), checked with a body of
     /// `bodyLength` (by default its ``/HTTPCore/HTTPRequest/body``'s), that must be over by `deadline`,
-    /// with no attempt yet, under the client's `policy`; `interprets`: whether interpreters read its
-    /// attempts.
+    /// with no attempt yet, its middlewares redacting with the client's `redaction`; `interprets`:
+    /// whether interpreters read its attempts.
     init(
         request: HTTPRequest, bodyLength: HTTPBody.Length? = nil, created: RequestRecord?, interprets: Bool = false, deadline: DispatchTime?,
-        buffers: Bool, policy: SharedPolicy
+        buffers: Bool, redaction: SharedRedactor
     ) {
         self.request = request
         self.bodyLength = bodyLength ?? .known(Int64(request.body?.count ?? 0))
@@ -41,6 +41,6 @@ struct MiddlewareExchange: Sendable {
         self.interprets = interprets
         self.buffers = buffers
         attempts = AttemptLog()
-        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts, redaction: policy.redaction)
+        context = HTTPMiddlewareContext(deadline: deadline, attempts: attempts, redaction: redaction)
     }
 }

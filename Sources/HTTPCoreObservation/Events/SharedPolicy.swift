@@ -11,11 +11,7 @@ final class SharedPolicy: Sendable {
     /// Boxes `policy`.
     init(_ policy: HTTPCorePolicy) {
         self.policy = policy
-        redaction = SharedRedactor(policy.redactor)
     }
-
-    /// The policy's redactor, boxed for the middlewares' contexts.
-    let redaction: SharedRedactor
 
     /// The first of the policy's reported headers that `headers` carry, as a request's
     /// correlation id (see ``HTTPCorePolicy/reportedCorrelation(in:)``).
