@@ -27,13 +27,8 @@ extension ConsoleObserver {
 
     /// The answer a streamed response carried, before the events it came in, as indented
     /// lines under its shape and message count; none for a response that is no stream.
-    static func answerLines(for event: HTTPEvent, response: HTTPEvent.Response) -> [String] {
-        guard event.isStreamed, let data = response.body,
-            let answer = StreamAnswer(
-                body: data, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated,
-                redactedBy: [event.redactor], readBy: event.interpreters
-            )
-        else { return [] }
+    static func answerLines(for event: HTTPEvent) -> [String] {
+        guard let answer = event.streamAnswer else { return [] }
         return ["  answer (\(answer.shape), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : ""):"]
             + answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
     }

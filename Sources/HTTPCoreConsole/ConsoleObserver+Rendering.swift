@@ -57,7 +57,7 @@ extension ConsoleObserver {
             let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
             lines += response.headers.map { "  \($0.name): \($0.value)" }
-            if body != .sizeOnly { lines += answerLines(for: event, response: response) }
+            if body != .sizeOnly { lines += answerLines(for: event) }
             lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"], rendering: body)
             if let outcome = outcomeLine(for: event, status: response.statusCode) { lines.append(outcome) }
         } else {
