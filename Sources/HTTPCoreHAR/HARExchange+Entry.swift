@@ -50,7 +50,7 @@ extension HARExchange {
         if isStreamed { members.append(("_streamed", true)) }
         if isStreamed, let response, let body = response.body,
             let answer = StreamAnswer(
-                body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: [redactor],
+                body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: redactor,
                 readBy: interpreters
             )
         {

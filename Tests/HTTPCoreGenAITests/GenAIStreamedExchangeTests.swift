@@ -57,7 +57,7 @@ final class GenAIStreamedExchangeTests: XCTestCase {
         XCTAssertEqual(exchange.response.providerFinishReasons, ["tool_calls"])
         XCTAssertNil(exchange.response.usage, "no include_usage: no counts, not zeros")
         XCTAssertEqual(exchange.response.outputChunkCount, 3, "the call's name, then two argument fragments")
-        let answer = try XCTUnwrap(StreamAnswer(body: Data(fixture.responseBody.utf8), contentType: fixture.contentType, redactedBy: [], readBy: [GenAIRecognizer.genAI]))
+        let answer = try XCTUnwrap(StreamAnswer(body: Data(fixture.responseBody.utf8), contentType: fixture.contentType, redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(answer.text, "")
     }
 

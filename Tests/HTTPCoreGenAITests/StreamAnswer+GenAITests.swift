@@ -11,7 +11,7 @@ final class StreamAnswerGenAITests: XCTestCase {
     private func answer(_ fixtureName: String, redactedBy redactor: Redactor = .none) throws -> StreamAnswer {
         let fixture = try XCTUnwrap(RedactionFixture.llmCorpus.first { $0.name == fixtureName })
         let body = redactor.redactedBody(Data(fixture.body.utf8), contentType: fixture.contentType)
-        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType, redactedBy: [redactor], readBy: [GenAIRecognizer.genAI]))
+        return try XCTUnwrap(StreamAnswer(body: body, contentType: fixture.contentType, redactedBy: redactor, readBy: [GenAIRecognizer.genAI]))
     }
 
     func testEachLLMShapeReadsAsTheTextItGenerated() throws {
@@ -39,24 +39,24 @@ final class StreamAnswerGenAITests: XCTestCase {
 
     func testAnyOtherStreamReadsAsItsDataOnePerLine() throws {
         let body = Data("event: tick\ndata: one\n\n: comment\n\ndata: {\"n\":2}\n\ndata: three\ndata: lines\n\n".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8", redactedBy: [.standard], readBy: [GenAIRecognizer.genAI]))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream; charset=utf-8", redactedBy: .standard, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(answer.shape, StreamAnswer.dataShape)
         XCTAssertEqual(answer.messageCount, 3)
         XCTAssertEqual(answer.text, "one\n{\"n\":2}\nthree\nlines")
-        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json", redactedBy: [], readBy: [GenAIRecognizer.genAI]), "not a stream")
-        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream", redactedBy: [], readBy: [GenAIRecognizer.genAI]), "no message")
+        XCTAssertNil(StreamAnswer(body: Data("{}".utf8), contentType: "application/json", redactedBy: .none, readBy: [GenAIRecognizer.genAI]), "not a stream")
+        XCTAssertNil(StreamAnswer(body: Data(": only a comment\n\n".utf8), contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]), "no message")
     }
 
     func testABodyCutShortKeepsItsCompleteMessagesAndSaysSo() throws {
         let body = Data("data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo\"".utf8)
-        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true, redactedBy: [.standard], readBy: [GenAIRecognizer.genAI]))
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", isBodyTruncated: true, redactedBy: .standard, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(answer.text, "Hel")
         XCTAssertTrue(answer.isTruncated)
     }
 
     func testALongAnswerIsCutAtTheLimit() throws {
         let chunk = "data: {\"choices\":[{\"delta\":{\"content\":\"\(String(repeating: "é", count: 1000))\"}}]}\n\n"
-        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream", redactedBy: [.standard], readBy: [GenAIRecognizer.genAI]))
+        let answer = try XCTUnwrap(StreamAnswer(body: Data(String(repeating: chunk, count: 40).utf8), contentType: "text/event-stream", redactedBy: .standard, readBy: [GenAIRecognizer.genAI]))
         XCTAssertTrue(answer.isTruncated)
         XCTAssertLessThanOrEqual(answer.text.utf8.count, StreamAnswer.maximumBytes)
         XCTAssertEqual(answer.text.utf8.count, StreamAnswer.maximumBytes, "cut on a character boundary: é is two bytes")
@@ -67,18 +67,18 @@ final class StreamAnswerGenAITests: XCTestCase {
         Data(deltas.map { "data: {\"choices\":[{\"delta\":{\"content\":\"\($0)\"}}]}\n\n" }.joined().utf8)
     }
 
-    func testTheJoinedAnswerIsMaskedAsOneTextByEachRedactor() throws {
+    func testTheJoinedAnswerIsMaskedAsOneTextByTheRedactor() throws {
         let body = Self.chatStream(["Set DB_PASS", "WORD=hunter2secret and use sk-proj-AbCd", "Ef12GhIj34KlMnOp56QrStUv78WxYz90 now"])
-        let joined = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [], readBy: [GenAIRecognizer.genAI]))
+        let joined = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(joined.text, "Set DB_PASSWORD=hunter2secret and use sk-proj-AbCdEf12GhIj34KlMnOp56QrStUv78WxYz90 now", "no redactor: as joined")
-        let masked = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard], readBy: [GenAIRecognizer.genAI]))
+        let masked = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: .standard, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(masked.text, "Set DB_PASSWORD=[REDACTED] and use [REDACTED] now")
     }
 
-    func testASinksRedactorMasksTheAnswerOnTopOfThePolicys() throws {
+    func testAKeyThePolicyNamesIsMaskedInTheJoinedAnswer() throws {
         let body = Self.chatStream(["deploy_ph", "rase=correct-horse"])
         let answer = try XCTUnwrap(
-            StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: [.standard, Redactor(sensitiveBodyKeys: ["deploy_phrase"])], readBy: [GenAIRecognizer.genAI])
+            StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: Redactor(sensitiveBodyKeys: ["deploy_phrase"]), readBy: [GenAIRecognizer.genAI])
         )
         XCTAssertEqual(answer.text, "deploy_phrase=[REDACTED]")
     }
@@ -93,7 +93,7 @@ final class StreamAnswerGenAITests: XCTestCase {
             (["[REDACTED]", "[REDACTED]"], "[REDACTED][REDACTED]"),
         ]
         for (deltas, expected) in cases {
-            let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: [], readBy: [GenAIRecognizer.genAI]))
+            let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
             XCTAssertEqual(answer.text, expected, "\(deltas)")
         }
     }
@@ -101,7 +101,7 @@ final class StreamAnswerGenAITests: XCTestCase {
     func testALongAnswerIsCutBeforeTheWordTheLimitFallsIn() throws {
         let word = "abcdefghi "
         let deltas = Array(repeating: word, count: StreamAnswer.maximumBytes / word.utf8.count) + ["ab", "cdefghijkl tail"]
-        let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: [.standard], readBy: [GenAIRecognizer.genAI]))
+        let answer = try XCTUnwrap(StreamAnswer(body: Self.chatStream(deltas), contentType: "text/event-stream", redactedBy: .standard, readBy: [GenAIRecognizer.genAI]))
         XCTAssertTrue(answer.isTruncated)
         XCTAssertTrue(answer.text.hasSuffix("abcdefghi"), String(answer.text.suffix(20)))
         XCTAssertEqual(answer.text.utf8.count, (StreamAnswer.maximumBytes / word.utf8.count) * word.utf8.count - 1, "the cut word is left out")

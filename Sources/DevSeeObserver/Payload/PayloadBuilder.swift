@@ -56,7 +56,7 @@ struct PayloadBuilder: Sendable {
         let answer = entry.stream == nil ? nil : entry.responseBody.flatMap { body in
             StreamAnswer(
                 body: body.data, contentType: body.contentType, isBodyTruncated: body.isTruncated,
-                redactedBy: entry.redactedBy.map { [$0] } ?? [], readBy: entry.interpreters
+                redactedBy: entry.redactedBy ?? .none, readBy: entry.interpreters
             )
         }
         // The dev-see viewer shows no `error`: the response body says what went wrong, on a

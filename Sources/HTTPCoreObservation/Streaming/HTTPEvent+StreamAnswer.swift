@@ -10,7 +10,7 @@ extension HTTPEvent {
         guard isStreamed, let response, let body = response.body else { return nil }
         return StreamAnswer(
             body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated,
-            redactedBy: [redactor], readBy: interpreters
+            redactedBy: redactor, readBy: interpreters
         )
     }
 }

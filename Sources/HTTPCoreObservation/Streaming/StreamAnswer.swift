@@ -15,7 +15,7 @@ import HTTPCoreText
 /// Joined text is also masked as one text: a key, a JWT or `DB_PASSWORD=hunter2` split over
 /// two messages is masked in neither, and readers take the joined answer as the truth. The
 /// joined text goes through the text rules (``/HTTPCoreRedaction/Redactor/redactedText(_:)``)
-/// of each redactor given (the sinks give the event's policy's); a secret a message's own masking cut
+/// of the redactor given (the sinks give the event's policy's); a secret a message's own masking cut
 /// at the message's end (or start) is masked with the part the next (or previous) one carries,
 /// so no tail of it shows. The messages' data of another stream is masked per message only,
 /// as the messages themselves are shown.
@@ -44,12 +44,12 @@ package struct StreamAnswer: Sendable, Hashable {
     ///   - contentType: The response's `Content-Type`.
     ///   - isBodyTruncated: Whether the body was cut at the capture cap; its last, incomplete
     ///     message is then left out.
-    ///   - redactors: The redactors whose text rules mask the joined text, in order: the
-    ///     event's policy's, for a sink. Empty leaves it as joined.
+    ///   - redactor: The redactor whose text rules mask the joined text: the event's
+    ///     policy's, for a sink. ``/HTTPCoreRedaction/Redactor/none`` leaves it as joined.
     ///   - interpreters: The interpreters that may know the messages' shape, the event's
     ///     policy's (``HTTPCorePolicy/interpreters``); the first that reads a message decides.
     package init?(
-        body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactors: [Redactor],
+        body: Data, contentType: String?, isBodyTruncated: Bool = false, redactedBy redactor: Redactor,
         readBy interpreters: [any HTTPExchangeInterpreter] = []
     ) {
         guard var parser = StreamMessageParser(contentType: contentType, maxBytes: Self.maximumBytes) else { return nil }
@@ -72,7 +72,7 @@ package struct StreamAnswer: Sendable, Hashable {
         } else {
             isCut = deltas.utf8.count > Self.maximumBytes
             text = isCut ? Self.wholeWords(deltas, maxBytes: Self.maximumBytes) : deltas
-            for redactor in redactors { text = redactor.redactedText(text) }
+            text = redactor.redactedText(text)
             isCut = isCut || text.utf8.count > Self.maximumBytes
         }
         if isCut { text = UTF8Text.prefix(text, maxBytes: Self.maximumBytes) }
