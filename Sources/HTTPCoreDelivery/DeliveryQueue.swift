@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// Delivers items to a destination in batches, at no cost to the code that enqueues them.

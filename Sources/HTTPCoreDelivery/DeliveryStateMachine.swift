@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// The rules of a ``DeliveryQueue``, with no I/O, no clock and no tasks of its own.

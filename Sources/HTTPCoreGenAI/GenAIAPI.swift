@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The HTTP API a provider speaks: its LLM endpoints (method, path, operation) and the body
 /// formats their requests and responses come in.
 ///

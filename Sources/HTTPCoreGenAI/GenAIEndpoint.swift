@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// One LLM endpoint of an API: the method and path that reach it, what it does and how its
 /// body reads.
 struct GenAIEndpoint: Sendable, Hashable {

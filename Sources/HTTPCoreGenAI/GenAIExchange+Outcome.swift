@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 extension GenAIExchange {
     /// The call `recognition` describes, which asked for `request` and got `response`, with the
     /// ``errorType`` that the way its HTTP exchange ended gives it.

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 extension GenAIExchange {
     /// The call with each fact that is text from the wire masked as the body value it was read
     /// from would be: ``/HTTPCoreRedaction/Redactor/mask`` when `redactor` masks one of the

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The finish reasons of the convention's output messages (`stop`, `length`,
 /// `content_filter`, `tool_call`, `error`), from each provider's own spelling.
 enum GenAIFinishReason {

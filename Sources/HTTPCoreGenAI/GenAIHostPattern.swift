@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// Which hosts (and ports) a ``GenAIRoute`` answers for, compared case-insensitively.
 ///
 /// Every request's host is checked against every row, so ``GenAIRecognizer`` compares them

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The host patterns of a recognizer's rows, flattened into plain values and one byte
 /// buffer, so that checking a host against them all allocates nothing and retains nothing:
 /// it runs for every request, LLM call or not.

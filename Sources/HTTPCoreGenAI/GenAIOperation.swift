@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// What an LLM call does: the value of OpenTelemetry's `gen_ai.operation.name`.
 ///
 /// Each endpoint of a ``GenAIAPI`` does one of the static members' operations.

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// A URL path with placeholders, matched against a percent-encoded path without allocating:
 /// `*` stands for one non-empty run of characters other than `/` (an API version, a
 /// project), `{model}` for one that names the model (Gemini, Azure deployments, Bedrock).

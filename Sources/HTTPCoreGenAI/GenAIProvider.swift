@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// Who serves an LLM call: the value of OpenTelemetry's `gen_ai.provider.name`.
 ///
 /// The well-known providers are reported under the convention's values (`openai`,

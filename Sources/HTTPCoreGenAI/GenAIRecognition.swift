@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// A request recognised as an LLM call: who serves it, what it does, and what its URL says.
 ///
 /// Made by ``GenAIRecognizer``; read its body with ``GenAIRequestParameters`` and its

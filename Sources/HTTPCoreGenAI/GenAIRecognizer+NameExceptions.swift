@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 extension GenAIRecognizer: NameExceptionsProviding {
     /// Where LLM APIs use `token` for a piece of generated text, not a credential; a policy

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// The model and generation parameters an LLM call's request body asked for: only those
 /// the body carries, each `nil` when absent.

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// What an LLM call's response said, read by ``GenAIResponseReader`` from its body or its
 /// stream: only what arrived, so a stream cut short gives what it carried until then.
 package struct GenAIResponse: Sendable, Hashable {

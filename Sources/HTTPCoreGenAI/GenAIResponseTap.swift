@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// What a client's body tap takes, through ``GenAIReading``, of a recognised LLM call's streamed response, on the reading
 /// task, to be read into facts only when they are first asked for (``response``, by a sink on

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 extension GenAIRoute {
     /// The providers recognised without configuration, one row each.
     ///

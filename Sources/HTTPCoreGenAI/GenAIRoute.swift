@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// One row of the table that recognises LLM calls: requests to a host that reach an endpoint
 /// of an API are calls to a provider.
 ///

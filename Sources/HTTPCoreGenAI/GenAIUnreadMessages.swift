@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// The messages of an LLM call's stream, kept unread so that their JSON is parsed when the
 /// facts are first asked for (by a sink, on its worker) rather than on the task that reads

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The tokens an LLM call used, in the convention's terms, as far as the provider reported
 /// them: a count it did not send stays `nil`, never 0.
 package struct GenAIUsage: Sendable, Hashable {

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The body format of one LLM endpoint: which fields its request carries its parameters in.
 enum GenAIWireFormat: Sendable, Hashable {
     case openAIChat, openAICompletions, openAIResponses, openAIEmbeddings

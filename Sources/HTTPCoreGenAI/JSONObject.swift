@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// A JSON object read by key: the one place the GenAI readers turn parsed JSON

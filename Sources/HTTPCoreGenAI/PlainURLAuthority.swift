@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 /// The host and explicit port of a URL's text (`scheme://host[:port][/?#…]`) when both are
 /// plain, so that they are Foundation's `URL.host` (but for case) and `URL.port`, read in
 /// one pass over the text without Foundation's parse: ``GenAIRecognizer`` tells a request

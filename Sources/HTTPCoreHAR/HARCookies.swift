@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// HAR `cookies` lists read from the (redacted) `Cookie` and `Set-Cookie` headers.

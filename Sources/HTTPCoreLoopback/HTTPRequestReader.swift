@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// Reads HTTP/1.x requests, one after another, from one connection's byte stream.
 ///

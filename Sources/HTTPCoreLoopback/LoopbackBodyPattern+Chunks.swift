@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 extension LoopbackBodyPattern {
     /// The pattern's first `byteCount` bytes as an async sequence of chunks, for an upload body

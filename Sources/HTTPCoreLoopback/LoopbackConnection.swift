@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// One accepted connection of a ``LoopbackHTTPServer``, served on its own thread.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// An HTTP/1.1 server on 127.0.0.1 for tests: routes answer with canned or computed
 /// responses, and every request is recorded.

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// One HTTP request as a ``LoopbackHTTPServer`` received it.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// What a ``LoopbackHTTPServer`` route answers, including how and whether to misbehave.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// Writes a streamed response of a ``LoopbackHTTPServer`` route piece by piece, straight to the
 /// socket: the head, then body pieces, pauses, waits at gates, and a cut if the test wants one.

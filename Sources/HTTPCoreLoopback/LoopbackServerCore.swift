@@ -7,7 +7,6 @@ import Darwin
 #endif
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// The shared state and accept loop behind a ``LoopbackHTTPServer``.

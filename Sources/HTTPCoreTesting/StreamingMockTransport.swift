@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// A transport whose response bodies a test writes by hand, piece by piece, to see what a

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// A request body on its way to a task that reads it synchronously: a task reads the
 /// `HTTPBody` into a buffer of about `capacity` bytes, and ``read(into:maxLength:)`` takes

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 /// The life of one streamed URLSession task, as a pure state machine: what the delegate's
 /// callbacks, the caller's cancellation and the reader's stop each mean, and what to do about

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

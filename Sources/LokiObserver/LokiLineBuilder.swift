@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// Makes a ``LokiLogger``'s lines: their streams from the logger's labels, their text in its

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// Builds the JSON body of `POST /loki/api/v1/push`:

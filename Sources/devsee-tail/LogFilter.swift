@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 
 /// One `--filter` of `devsee-tail`: a condition on a stored log.
 enum LogFilter: Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// Renders a stored log as `devsee-tail` prints it: one line per exchange, and with

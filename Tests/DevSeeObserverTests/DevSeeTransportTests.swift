@@ -2,7 +2,6 @@ import DevSeeObserver
 import DevSeeServer
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 import HTTPCoreURLSession
 import XCTest

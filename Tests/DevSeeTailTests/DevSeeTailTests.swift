@@ -1,7 +1,6 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 
 @testable import devsee_tail

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreDelivery
 import XCTest
 import HTTPCoreConcurrency

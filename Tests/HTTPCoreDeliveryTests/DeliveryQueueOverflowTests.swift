@@ -1,6 +1,5 @@
 import Dispatch
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 import XCTest
 

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import XCTest

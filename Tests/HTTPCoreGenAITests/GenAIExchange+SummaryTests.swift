@@ -1,5 +1,4 @@
 @testable import HTTPCore
-@testable import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 import HTTPCoreTestPeers
 import XCTest

@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 
 @testable import HTTPCore
-@testable import HTTPCoreObservation
 @testable import HTTPCoreGenAI
 
 /// The host and port read from a URL's text are Foundation's `URL.host` and `URL.port`

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 import HTTPCoreLoopback
 import HTTPCoreTestPeers

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreLoopback
 import HTTPCoreTestPeers
 import XCTest

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreTesting
 
 /// One random, often adversarial, request for a transport under test, made from a seed and an

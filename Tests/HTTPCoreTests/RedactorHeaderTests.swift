@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 
 /// Header redaction at `.standard`: credential headers by every common name and spelling,

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 
 /// The redaction rules, table by table, at every level.

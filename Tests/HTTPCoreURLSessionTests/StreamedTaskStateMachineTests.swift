@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 
 @testable import HTTPCoreURLSession

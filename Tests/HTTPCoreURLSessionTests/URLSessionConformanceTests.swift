@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest

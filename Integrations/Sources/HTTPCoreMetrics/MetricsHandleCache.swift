@@ -1,7 +1,6 @@
 import CoreMetrics
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// The metric handles of a ``MetricsObserver``, made once per set of dimensions and reused,
 /// as swift-metrics advises: making a handle asks the factory for one, builds the dimension

@@ -1,6 +1,5 @@
 import CoreMetrics
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// The OpenTelemetry GenAI client metrics, recorded for each terminal event that carries an

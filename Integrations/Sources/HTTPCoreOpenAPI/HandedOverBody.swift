@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import OpenAPIRuntime
 
 /// HTTPCore's response body as swift-openapi-runtime's, handed over as it is: no task and no

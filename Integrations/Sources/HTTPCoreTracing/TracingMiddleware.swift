@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import Tracing
 
 /// An ``/HTTPCore/HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with

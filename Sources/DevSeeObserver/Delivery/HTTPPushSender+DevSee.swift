@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreDelivery
 
 extension HTTPPushSender where Item == PendingLog {

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreConcurrency
 
 /// Persists the paired endpoint between launches, as opaque bytes.

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// Renders a body for a payload: UTF-8 text when valid, else `base64:<...>`, with one visible

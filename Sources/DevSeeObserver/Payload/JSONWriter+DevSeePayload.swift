@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreText
 
 /// The members of a dev-see payload, written with the package's ``JSONWriter``.

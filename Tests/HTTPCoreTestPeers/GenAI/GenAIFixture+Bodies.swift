@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreGenAI
 
 /// LLM exchanges answered with one JSON body, in the shapes the providers document:

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 
 /// The precision corpus measured against a redactor: which secrets came out (under-masked)
 /// and which other values did not come out as they went in (over-masked).

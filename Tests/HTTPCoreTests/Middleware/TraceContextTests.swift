@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import XCTest
 
 /// `TraceContext` against the rules of W3C Trace Context, section 3.2 (`traceparent`).

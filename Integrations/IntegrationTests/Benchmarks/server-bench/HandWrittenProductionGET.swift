@@ -3,7 +3,6 @@ import CoreMetrics
 import Dispatch
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
 import HTTPCoreMetrics
 import Logging
 import NIOCore

@@ -1,5 +1,4 @@
 import HTTPCore
-import HTTPCoreObservation
 import NIOHTTP1
 import XCTest
 
