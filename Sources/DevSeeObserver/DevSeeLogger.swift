@@ -250,9 +250,12 @@ public final class DevSeeLogger: Sendable {
     /// one message, unless the exchange already had ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``.
     ///
     /// The event itself is queued (a retain and an append): its log is made, redacted and
-    /// encoded when it is uploaded, on the logger's workers. Only an event whose bodies are
-    /// large has its log captured now (its bodies cut at ``DevSeeLoggerConfiguration/maxBodyBytes``),
-    /// so the buffer does not keep them alive. A message event's index is read without
+    /// encoded when it is uploaded, on the logger's workers. An event whose bodies are large
+    /// is queued with its raw bodies cut (a copy of their first
+    /// ``DevSeeLoggerConfiguration/maxBodyBytes`` plus ``bodyCutSlack`` bytes), so the buffer
+    /// does not keep them alive and the caller's task pays a bounded copy, not a redaction.
+    /// One with attachments (an LLM call's facts, which read the raw request when first asked)
+    /// has its log made now instead, its bodies cut at the policy's capture. A message event's index is read without
     /// redacting anything. A queued event costs what it keeps alive
     /// (``/HTTPCoreObservation/HTTPEvent/queuedByteCount``): a stream's messages after the first share
     /// the request and response the first one counted.
@@ -261,14 +264,23 @@ public final class DevSeeLogger: Sendable {
         if event.name == .responseMessage {
             guard let index = event.messageIndex, index < configuration.messageLogsPerExchange else { return }
         }
-        let retained = event.retainedByteCount
-        if retained > 2 * configuration.maxBodyBytes + 64 * 1024 {
-            let entry = LogEntry(accepted: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: configuration.messageLogsPerExchange)
-            shipper.accept(.entry(entry), byteCost: entry.byteCost)
-        } else {
-            shipper.accept(.event(event), byteCost: event.isLaterStreamMessage ? event.retainedMessageByteCount : retained)
+        var event = event
+        if event.retainedByteCount > 2 * configuration.maxBodyBytes + Self.bodyCutSlack {
+            guard let cut = event.withBodiesCut(to: configuration.maxBodyBytes + Self.bodyCutSlack) else {
+                // What it carries may keep the raw bodies alive: its log, made now, does not.
+                let entry = LogEntry(accepted: event, maxBodyBytes: configuration.maxBodyBytes, maxMessageLogs: configuration.messageLogsPerExchange)
+                shipper.accept(.entry(entry), byteCost: entry.byteCost)
+                return
+            }
+            event = cut
         }
+        shipper.accept(.event(event), byteCost: event.isLaterStreamMessage ? event.retainedMessageByteCount : event.retainedByteCount)
     }
+
+    /// The bytes past ``DevSeeLoggerConfiguration/maxBodyBytes`` a cut body keeps, so that
+    /// redacting the cut body masks what the log shows as redacting the whole would, for every
+    /// value that starts before the log's cut and ends within this many bytes after it.
+    static let bodyCutSlack = 64 * 1024
 
     private func capture(
         request: URLRequest,

@@ -47,8 +47,9 @@ import HTTPCoreObservation
 /// task that emitted the event and only hands the event to the logger's buffer (a message
 /// event's index is read first, redacting nothing); building the log (which reads, and so
 /// redacts, the event's views), encoding and uploading the payload happen on the logger's
-/// workers. Only an event whose bodies are
-/// large has its log captured in `handle(_:)`, so that the buffer does not keep them alive.
+/// workers. An event whose bodies are large is queued with its raw bodies cut to a bounded
+/// copy of their first bytes, so that the buffer does not keep them alive: `handle(_:)` never
+/// redacts, and never does work that grows with a body.
 /// Every log the buffer accepts ends in one counter of the logger's ``DevSeeLogger/statistics``.
 public struct DevSeeObserver: HTTPObserver {
     private let fixedLogger: DevSeeLogger?

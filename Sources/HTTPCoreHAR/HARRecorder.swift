@@ -46,9 +46,12 @@ import HTTPCoreConcurrency
 /// An entry weighs its event until then: the request and response as the client holds
 /// them, plus, for a stream, `maxStreamMessagesPerEntry` message events of at most the
 /// policy's `streamMessages.maxBytes`. An event holding more than 256 KiB of raw bodies (a
-/// buffered exchange's, or a request body given whole) is made into its entry at once
-/// instead, in `handle(_:)`: the entry keeps only the redacted request and response, so it
-/// weighs its headers plus twice the policy's body cap at most, whatever the bodies' sizes.
+/// buffered exchange's, or a request body given whole) is kept with its raw bodies cut to
+/// a copy of the bytes the policy captures, which is all its entry would show: it weighs
+/// its headers plus twice the policy's body cap at most, whatever the bodies' sizes, and
+/// `handle(_:)` copies those bytes but redacts nothing. Such an event with attachments (an
+/// LLM call's, whose facts read the raw request when first asked) is made into its entry at
+/// once instead, in `handle(_:)`: the entry keeps only the redacted request and response.
 /// Nothing else counts, since making the entry would not shrink it: a streamed response is
 /// held only as far as the policy captures it, and URL, headers and messages would be kept
 /// redacted. Nor does an LLM call's record (`event.genAI`, with HTTPCoreGenAI): what it took of a
@@ -105,9 +108,10 @@ public final class HARRecorder: HTTPObserver {
     /// are counted in the entry's `_droppedStreamMessages`.
     package let maxStreamMessagesPerEntry: Int
 
-    /// The most raw body bytes an event may hold (``rawBodyByteCount(of:)``) for its entry to
-    /// be made only when a document is built; a heavier one is made into its entry at once, so
-    /// the recorder keeps its redacted, capped request and response rather than its raw bodies.
+    /// The most raw body bytes an event may hold (``rawBodyByteCount(of:)``) to be kept as it
+    /// is until a document is built; a heavier one is kept with its bodies cut to the policy's
+    /// capture, or, with attachments, made into its entry at once, so the recorder never keeps
+    /// its raw bodies.
     static let maximumDeferredBodyBytes = 256 * 1024
 
     /// The most bytes the events of entries not made yet keep alive together by default: 32 MiB.
@@ -186,7 +190,15 @@ public final class HARRecorder: HTTPObserver {
         }
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
-        if Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes {
+        var event = event
+        var isLight = Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes
+        if !isLight, let cut = event.withBodiesCut() {
+            // A copy of the bytes its entry would show, so the raw bodies are let go and the
+            // caller's task redacts nothing.
+            event = cut
+            isLight = true
+        }
+        if isLight {
             // The message events share the exchange's records with `event`: only their own bytes add.
             let byteCount = messages.reduce(event.retainedByteCount) { $0 + $1.retainedMessageByteCount }
             let isDeferred = state.withLock { state in

@@ -1,12 +1,13 @@
 import DevSeeObserver
 import Foundation
 import HTTPCore
-import HTTPCoreObservation
+@testable import HTTPCoreObservation
 import HTTPCoreTesting
 import HTTPCoreURLSession
 import XCTest
 import DevSeeServer
 import HTTPCoreLoopback
+import HTTPCoreConcurrency
 
 /// Requests through `URLSessionClient` with a `DevSeeObserver` subscribed, end to end.
 final class DevSeeObserverTests: XCTestCase {
@@ -296,6 +297,33 @@ final class DevSeeObserverTests: XCTestCase {
         let head = #"{"token":"[REDACTED]","blob":""#
         let total = #"{"token":"t0k","blob":""#.utf8.count + blob.utf8.count + 2
         let expected = head + String(repeating: "a", count: 64 * 1024 - head.utf8.count) + "…[truncated: \(total) bytes in all]"
+        XCTAssertTrue(body == expected, "\(body.prefix(40))…\(body.suffix(60)) (\(body.utf8.count) bytes)")
+    }
+
+    func testALargePostCostsTheCallerABoundedCopyAndItsLogShowsTheCapture() async throws {
+        // 2 MiB of JSON whose secret is in the first bytes: the log shows the policy's 64 KiB,
+        // masked, though handle(_:) redacted nothing.
+        let blob = String(repeating: "b", count: 2 * 1024 * 1024)
+        let json = #"{"password":"hunter2","blob":""# + blob + #""}"#
+        let request = HTTPRequest(
+            method: .post, url: api.url("/users/42"), headers: ["Content-Type": "application/json"], body: Data(json.utf8)
+        )
+        let harness = LoggerHarness(receiver: receiver)
+        let observer = DevSeeObserver(logger: harness.logger)
+        let dispatcher = HTTPEventDispatcher()
+        let terminal = Locked<HTTPEvent?>(nil)
+        dispatcher.subscribe { event in if event.name.isTerminal { terminal.withLock { $0 = event } } }
+        dispatcher.subscribe(observer)
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(request)
+        await dispatcher.flush()
+        let event = try XCTUnwrap(terminal.withLock { $0 })
+        XCTAssertFalse(event.requestRecord.isExposed, "handle(_:) redacted nothing of the 2 MiB body on the caller's task")
+
+        await harness.logger.flush()
+        let log = try receiver.onlyLog()
+        let head = #"{"password":"[REDACTED]","blob":""#
+        let expected = head + String(repeating: "b", count: 64 * 1024 - head.utf8.count) + "…[truncated: \(json.utf8.count) bytes in all]"
+        let body = try XCTUnwrap(log["requestBody"] as? String)
         XCTAssertTrue(body == expected, "\(body.prefix(40))…\(body.suffix(60)) (\(body.utf8.count) bytes)")
     }
 

@@ -489,17 +489,35 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(recorder.harDocument(), document, "the entry made again reads the same redacted views")
     }
 
-    func testAnEventKeepingLargeBodiesAliveIsMadeIntoItsEntryAtOnce() async throws {
-        let body = Data(repeating: UInt8(ascii: "a"), count: 300 * 1024)
-        let terminal = try await terminalEvent(of: HTTPRequest(url: URL(string: "https://api.example.com/large")!), answer: .status(200, body: body))
+    /// 300 KiB of `a`, in a buffer that sets `freed` when the last `Data` sharing it goes.
+    private static func largeBody(freed: Locked<Bool>) -> Data {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 300 * 1024, alignment: 1)
+        bytes.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "a"), count: 300 * 1024)
+        return Data(bytesNoCopy: bytes, count: 300 * 1024, deallocator: .custom { bytes, _ in
+            bytes.deallocate()
+            freed.withLock { $0 = true }
+        })
+    }
+
+    func testAnEventKeepingLargeBodiesAliveKeepsACopyOfWhatItsEntryShowsAndRedactsNothingInHandle() async throws {
+        let freed = Locked(false)
+        var terminal: HTTPEvent? = try await terminalEvent(
+            of: HTTPRequest(url: URL(string: "https://api.example.com/large")!),
+            answer: .status(200, body: Self.largeBody(freed: freed))
+        )
         let recorder = HARRecorder()
 
-        recorder.handle(terminal)
-        XCTAssertEqual(terminal.responseRecord?.isExposed, true, "its capped, redacted body is kept instead of the raw one")
+        recorder.handle(try XCTUnwrap(terminal))
+        XCTAssertEqual(terminal?.responseRecord?.isExposed, false, "handle redacted nothing")
+        terminal = nil
+        XCTAssertTrue(freed.withLock { $0 }, "the recorder keeps a copy of the 64 KiB the policy captures, not the 300 KiB body")
+
         let entry = try XCTUnwrap(try HARFile.entries(of: recorder.harDocument()).first)
         let content = try XCTUnwrap((entry["response"] as? [String: Any])?["content"] as? [String: Any])
         XCTAssertEqual(content["size"] as? Int, 300 * 1024)
-        XCTAssertEqual((content["text"] as? String)?.utf8.count, 64 * 1024, "the policy's cap")
+        XCTAssertEqual(content["text"] as? String, String(repeating: "a", count: 64 * 1024), "the policy's cap")
+        XCTAssertEqual(content["_truncated"] as? Bool, true)
+        XCTAssertEqual(content["comment"] as? String, "body of 307200 bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")
     }
 
     /// Every event of `fixture`'s call through a client with the debug policy, as a dispatcher
