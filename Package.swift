@@ -101,7 +101,7 @@ let package = Package(
             name: "httpcore-bench",
             dependencies: [
                 "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback", "DevSeeServer",
-                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI", "HTTPCoreDelivery",
+                "DevSeeObserver", "LokiObserver", "HTTPCoreTestPeers", "HTTPCoreHAR", "HTTPCoreGenAI", "HTTPCoreDelivery", "HTTPCoreConsole",
             ],
             path: "Benchmarks/httpcore-bench"
         ),

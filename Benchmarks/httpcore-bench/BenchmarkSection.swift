@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's sections, in the order they run.
 enum BenchmarkSection: String, CaseIterable {
-    case overhead, dispatch, shipping, memory, redaction, loki, streaming, genai
+    case overhead, dispatch, shipping, memory, redaction, loki, streaming, genai, largebody
 
     /// Runs the section; `rowFilter` keeps only the redaction rows whose label contains it.
     func run(quick: Bool, rowFilter: String? = nil) async throws -> SectionReport {
@@ -15,6 +15,7 @@ enum BenchmarkSection: String, CaseIterable {
         case .loki: try await LokiBenchmark(quick: quick).run()
         case .streaming: try StreamingBenchmark(quick: quick).run()
         case .genai: try await GenAICostBenchmark(quick: quick).run()
+        case .largebody: try await LargeBodyBenchmark(quick: quick).run()
         }
     }
 }
