@@ -1,0 +1,89 @@
+import HTTPCore
+
+extension HTTPBody {
+    /// The body read as server-sent events (`text/event-stream`), one event at a time, each
+    /// of at most `maximumEventBytes`.
+    ///
+    /// ```swift
+    /// let (head, body) = try await client.send(request, body: nil)
+    /// for try await event in body.serverSentEvents() {
+    ///     if event.event == "done" { break }
+    ///     print(event.id ?? "-", event.data)
+    /// }
+    /// ```
+    ///
+    /// The events are split by the parser the observers use, by the WHATWG HTML rules: lines
+    /// end with CRLF, LF or CR, wherever the chunks break; `data:` lines are joined with line
+    /// feeds; lines starting with `:` are comments; an event ends at a blank line, and one
+    /// without data is not dispatched. An unfinished event at the end of the body is
+    /// discarded, as the standard says: a body that ends without the blank line after its last
+    /// event ends the sequence without that event.
+    ///
+    /// Reading pulls the body: a chunk is read only when the events of the one before were
+    /// all taken, so a slow consumer slows the transfer (no task, no buffer of its own beyond
+    /// the events of one chunk and the event being read).
+    ///
+    /// - Parameter maximumEventBytes: The most bytes of an event's data, and of its `event:`
+    ///   or `id:` value: 1 MiB by default. A longer event fails the sequence as soon as it is
+    ///   over, so memory stays bounded whatever the server sends; a longer comment or unknown
+    ///   field is skipped, as any comment is.
+    /// - Returns: The events, in the order they arrived. Iterating throws
+    ///   ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge`` naming the limit
+    ///   for a longer event (after the events before it), and what the body throws (an
+    ///   ``/HTTPCore/HTTPError`` such as `connection_lost` when the transfer was cut), as it is.
+    public func serverSentEvents(maximumEventBytes: Int = 1 << 20) -> ServerSentEvents {
+        ServerSentEvents(body: self, maximumEventBytes: Swift.max(0, maximumEventBytes))
+    }
+
+    /// A body's server-sent events, read as they are asked for: what
+    /// ``HTTPBody/serverSentEvents(maximumEventBytes:)`` returns.
+    ///
+    /// Iterate it once: it reads its body, which a streamed response lets read once.
+    public struct ServerSentEvents: AsyncSequence, Sendable {
+        /// An event.
+        public typealias Element = ServerSentEvent
+
+        private let body: HTTPBody
+        private let maximumEventBytes: Int
+
+        fileprivate init(body: HTTPBody, maximumEventBytes: Int) {
+            self.body = body
+            self.maximumEventBytes = maximumEventBytes
+        }
+
+        /// Reads the events, pulling the body's next chunk only when it has no event ready.
+        public struct Iterator: AsyncIteratorProtocol {
+            private var reader: StreamMessageReader
+
+            fileprivate init(reader: StreamMessageReader) {
+                self.reader = reader
+            }
+
+            /// The next event, or `nil` once the body ended (an unfinished last event is
+            /// discarded).
+            ///
+            /// - Returns: The event, or `nil` at the end.
+            /// - Throws: ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge``
+            ///   for an event over the limit; what the body throws.
+            public mutating func next() async throws -> ServerSentEvent? {
+                guard let message = try await reader.next() else { return nil }
+                return ServerSentEvent(
+                    event: message.eventType.flatMap { $0.isEmpty ? nil : $0 }, id: message.eventID,
+                    data: String(decoding: message.data, as: UTF8.self)
+                )
+            }
+        }
+
+        /// Starts reading the body.
+        ///
+        /// - Returns: An iterator of the events.
+        public func makeAsyncIterator() -> Iterator {
+            let limitExceeded = HTTPError.transport(
+                .responseTooLarge,
+                message: "a server-sent event is over \(maximumEventBytes) bytes (its data, or its event: or id: value), "
+                    + "the maximumEventBytes given to serverSentEvents(maximumEventBytes:)"
+            )
+            return Iterator(reader: StreamMessageReader(body, kind: .serverSentEvent, maxBytes: maximumEventBytes, limitExceeded: limitExceeded))
+        }
+    }
+}
