@@ -17,8 +17,8 @@ import HTTPCoreObservation
 ///
 /// How the answer is read:
 /// - **The framing comes from the response's `Content-Type`**: `text/event-stream` is read as
-///   server-sent events (``/HTTPCoreObservation/HTTPBody/serverSentEvents(maximumEventBytes:)``),
-///   NDJSON and JSON Lines as JSON lines (``/HTTPCoreObservation/HTTPBody/jsonLines(maximumLineBytes:)``),
+///   server-sent events (`body.serverSentEvents(maximumEventBytes:)`),
+///   NDJSON and JSON Lines as JSON lines (`body.jsonLines(maximumLineBytes:)`),
 ///   and a JSON body (or one without a type) is read whole, up to `maximumMessageBytes`, its
 ///   text one delta.
 /// - **The provider comes from each message's own shape**, read by the same reader that gives
@@ -29,7 +29,7 @@ import HTTPCoreObservation
 ///   answer text and are skipped too. With several choices (`n` above 1) their deltas come
 ///   interleaved, as they arrive.
 /// - **Errors are thrown**: an error event inside the stream, or a response whose status is
-///   not 2xx, throws ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/providerError`` naming
+///   not 2xx, throws ``/HTTPCore/HTTPError`` `HTTPError.Code.providerError` naming
 ///   the provider's error code; what the body throws (a cut transfer's `connection_lost`) and
 ///   a message over the limit (``/HTTPCore/HTTPError/Code/responseTooLarge``) are thrown as
 ///   the body's sequences throw them. An unfinished last server-sent event is discarded.
@@ -92,7 +92,7 @@ public struct GenAITextDeltas: AsyncSequence, Sendable {
         /// The next piece of the answer's text, or `nil` once the answer ended.
         ///
         /// - Returns: A delta, never empty, or `nil` at the end.
-        /// - Throws: ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/providerError`` for an
+        /// - Throws: ``/HTTPCore/HTTPError`` `HTTPError.Code.providerError` for an
         ///   error event or an error status; ``/HTTPCore/HTTPError/Code/responseTooLarge`` for
         ///   a message over the limit; what the body throws.
         public mutating func next() async throws -> String? {
@@ -119,7 +119,7 @@ public struct GenAITextDeltas: AsyncSequence, Sendable {
 
         /// The text a message adds; `nil` for one that adds none.
         ///
-        /// - Throws: ``/HTTPCore/HTTPError/Code/providerError`` for an error payload.
+        /// - Throws: `HTTPError.Code.providerError` for an error payload.
         private static func text(of payload: LLMPayload?) throws -> String? {
             guard let payload else { return nil }
             if let code = payload.errorCode {
