@@ -71,11 +71,7 @@ extension HTTPBody {
         ///
         /// - Returns: An iterator of the lines.
         public func makeAsyncIterator() -> Iterator {
-            let limitExceeded = HTTPError.transport(
-                .responseTooLarge,
-                message: "a JSON line is over \(maximumLineBytes) bytes, the maximumLineBytes given to jsonLines(maximumLineBytes:)"
-            )
-            return Iterator(reader: StreamMessageReader(body, kind: .jsonLine, maxBytes: maximumLineBytes, limitExceeded: limitExceeded))
+            Iterator(reader: StreamMessageReader(body, kind: .jsonLine, maxBytes: maximumLineBytes))
         }
     }
 }

@@ -78,12 +78,7 @@ extension HTTPBody {
         ///
         /// - Returns: An iterator of the events.
         public func makeAsyncIterator() -> Iterator {
-            let limitExceeded = HTTPError.transport(
-                .responseTooLarge,
-                message: "a server-sent event is over \(maximumEventBytes) bytes (its data, or its event: or id: value), "
-                    + "the maximumEventBytes given to serverSentEvents(maximumEventBytes:)"
-            )
-            return Iterator(reader: StreamMessageReader(body, kind: .serverSentEvent, maxBytes: maximumEventBytes, limitExceeded: limitExceeded))
+            Iterator(reader: StreamMessageReader(body, kind: .serverSentEvent, maxBytes: maximumEventBytes))
         }
     }
 }

@@ -7,7 +7,7 @@ import HTTPCore
 /// ``HTTPBody/JSONLines``) iterate with.
 ///
 /// It holds at most the messages one chunk completed, and the parser's capped line and event.
-/// A message over the cap fails the read with `limitExceeded`, after the messages before it,
+/// A message over the cap fails the read with ``limitExceeded(kind:maxBytes:)``, after the messages before it,
 /// and as soon as the parser sees it is over, not at its end. What the body throws is thrown
 /// as it is. After either, or the end, every call returns `nil`.
 struct StreamMessageReader {
@@ -25,17 +25,33 @@ struct StreamMessageReader {
     private var parser: StreamMessageParser
     private let limitExceeded: HTTPError
 
-    /// A reader of `body`'s messages framed as `kind`, each of at most `maxBytes`, that fails
-    /// with `limitExceeded` on a longer one.
-    init(_ body: HTTPBody, kind: HTTPEvent.StreamMessage.Kind, maxBytes: Int, limitExceeded: HTTPError) {
+    /// A reader of `body`'s messages framed as `kind`, each of at most `maxBytes`.
+    init(_ body: HTTPBody, kind: HTTPEvent.StreamMessage.Kind, maxBytes: Int) {
         state = .reading(body.makeAsyncIterator(), ready: [], next: 0)
         parser = StreamMessageParser(kind: kind, maxBytes: maxBytes)
-        self.limitExceeded = limitExceeded
+        limitExceeded = Self.limitExceeded(kind: kind, maxBytes: maxBytes)
+    }
+
+    /// What reading a message of `kind` over `maxBytes` throws: the limit, and the parameter
+    /// of the sequence that set it.
+    static func limitExceeded(kind: HTTPEvent.StreamMessage.Kind, maxBytes: Int) -> HTTPError {
+        switch kind {
+        case .serverSentEvent:
+            return .transport(
+                .responseTooLarge,
+                message: "a server-sent event is over \(maxBytes) bytes (its data, or its event: or id: value), "
+                    + "the maximumEventBytes given to serverSentEvents(maximumEventBytes:)"
+            )
+        case .jsonLine:
+            return .transport(
+                .responseTooLarge, message: "a JSON line is over \(maxBytes) bytes, the maximumLineBytes given to jsonLines(maximumLineBytes:)"
+            )
+        }
     }
 
     /// The next complete message, or `nil` once the body ended.
     ///
-    /// - Throws: `limitExceeded` for a message over the cap; what the body throws.
+    /// - Throws: ``limitExceeded(kind:maxBytes:)`` for a message over the cap; what the body throws.
     mutating func next() async throws -> StreamMessageParser.Message? {
         while true {
             switch state {
