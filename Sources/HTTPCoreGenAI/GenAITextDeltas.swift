@@ -130,26 +130,31 @@ public struct GenAITextDeltas: AsyncSequence, Sendable {
 
         /// The text of a body read whole, or the error an error status's body names.
         private func wholeText(of body: HTTPBody, failedWithStatus status: Int?) async throws -> String? {
-            let data: Data
-            do {
-                data = try await body.collect(upTo: maximumMessageBytes)
-            } catch HTTPError.Code.responseTooLarge where status == nil {
+            guard status != nil || GenAIResponseTap.keepsBody(ofType: contentType) else {
                 throw HTTPError.transport(
-                    .responseTooLarge,
-                    message: "the LLM's answer is over \(maximumMessageBytes) bytes, the maximumMessageBytes given to GenAITextDeltas"
+                    .other, message: "GenAITextDeltas reads server-sent events, JSON lines or a JSON body, not \(contentType ?? "")"
                 )
-            } catch HTTPError.Code.responseTooLarge {
-                data = Data()
+            }
+            // Collected here rather than with `collect(upTo:)`, so that only this limit, not a
+            // transport's, is named as the answer's; an error status's long body is read as none.
+            var data = Data()
+            for try await chunk in body {
+                guard chunk.count <= maximumMessageBytes - data.count else {
+                    guard status != nil else {
+                        throw HTTPError.transport(
+                            .responseTooLarge,
+                            message: "the LLM's answer is over \(maximumMessageBytes) bytes, the maximumMessageBytes given to GenAITextDeltas"
+                        )
+                    }
+                    data = Data()
+                    break
+                }
+                data.append(contentsOf: chunk)
             }
             let payload = JSONObject(data: data).flatMap { LLMPayload.read($0) }
             if let status {
                 let error = payload?.errorCode.map(Self.describe) ?? "no error the package reads"
                 throw HTTPError.transport(.providerError, message: "the LLM answered \(status) with \(error)")
-            }
-            guard GenAIResponseTap.keepsBody(ofType: contentType) else {
-                throw HTTPError.transport(
-                    .other, message: "GenAITextDeltas reads server-sent events, JSON lines or a JSON body, not \(contentType ?? "")"
-                )
             }
             return try Self.text(of: payload)
         }

@@ -23,7 +23,9 @@ final class GenAITextDeltasTests: XCTestCase {
     /// The deltas of the answer the loopback server gives with `status`, `contentType` and
     /// `body`, written in chunks of 7 bytes so that messages break anywhere; or the error that
     /// ended them.
-    private func read(status: Int = 200, contentType: String, body: String) async throws -> ([String], (any Error)?) {
+    private func read(
+        status: Int = 200, contentType: String, body: String, maximumMessageBytes: Int = 1 << 20
+    ) async throws -> ([String], (any Error)?) {
         server.route("POST", "/v1/answer", streaming: { _, writer in
             try writer.writeHead(status: status, headers: ["Content-Type": contentType], framing: .chunked)
             let bytes = Array(body.utf8)
@@ -36,7 +38,7 @@ final class GenAITextDeltasTests: XCTestCase {
         let (head, responseBody) = try await client.send(request, body: HTTPBody(#"{"stream":true}"#))
         var read: [String] = []
         do {
-            for try await delta in GenAITextDeltas(head: head, body: responseBody) { read.append(delta) }
+            for try await delta in GenAITextDeltas(head: head, body: responseBody, maximumMessageBytes: maximumMessageBytes) { read.append(delta) }
             return (read, nil)
         } catch {
             return (read, error)
@@ -112,6 +114,18 @@ final class GenAITextDeltasTests: XCTestCase {
         XCTAssertEqual(deltas, [])
         XCTAssertEqual(error as? HTTPError, .transport(.providerError, message: "the LLM answered 429 with the error rate_limit_exceeded"))
         XCTAssertEqual(gatewayError as? HTTPError, .transport(.providerError, message: "the LLM answered 502 with no error the package reads"))
+    }
+
+    func testABodyInNoFramingItReadsThrowsNamingItsTypeAndAnAnswerOverTheLimitNamesTheLimit() async throws {
+        let (_, binary) = try await read(contentType: "application/vnd.amazon.eventstream", body: "\u{0}\u{0}\u{0}")
+        let (_, long) = try await read(contentType: "application/json", body: GenAIFixture.anthropicMessage.responseBody, maximumMessageBytes: 64)
+
+        XCTAssertEqual(binary as? HTTPError, .transport(
+            .other, message: "GenAITextDeltas reads server-sent events, JSON lines or a JSON body, not application/vnd.amazon.eventstream"
+        ))
+        XCTAssertEqual(long as? HTTPError, .transport(
+            .responseTooLarge, message: "the LLM's answer is over 64 bytes, the maximumMessageBytes given to GenAITextDeltas"
+        ))
     }
 
     func testACutStreamThrowsTheBodysErrorAfterTheDeltasBeforeIt() async throws {
