@@ -63,8 +63,8 @@ public struct GenAITextDeltas: AsyncSequence, Sendable {
     /// Reads the deltas, pulling the body's next chunk only when no delta is ready.
     public struct Iterator: AsyncIteratorProtocol {
         private enum Source {
-            case events(HTTPBody.ServerSentEvents.Iterator)
-            case lines(HTTPBody.JSONLines.Iterator)
+            case events(HTTPBody.Messages<HTTPBody.ServerSentEvent>.Iterator)
+            case lines(HTTPBody.Messages<Data>.Iterator)
             /// A body read whole: a JSON answer, or the body of an error status.
             case whole(HTTPBody, failedWithStatus: Int?)
             case finished

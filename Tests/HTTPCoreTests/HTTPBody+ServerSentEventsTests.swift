@@ -30,7 +30,7 @@ final class HTTPBodyServerSentEventsTests: XCTestCase {
     }
 
     /// The events of `body`, or the error that ended them.
-    private func read(_ events: HTTPBody.ServerSentEvents) async -> (events: [HTTPBody.ServerSentEvent], error: (any Error)?) {
+    private func read(_ events: HTTPBody.Messages<HTTPBody.ServerSentEvent>) async -> (events: [HTTPBody.ServerSentEvent], error: (any Error)?) {
         var read: [HTTPBody.ServerSentEvent] = []
         do {
             for try await event in events { read.append(event) }

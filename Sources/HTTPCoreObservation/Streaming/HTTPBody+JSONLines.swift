@@ -29,49 +29,7 @@ extension HTTPBody {
     ///   ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge`` naming the limit
     ///   for a longer line (after the lines before it), and what the body throws (an
     ///   ``/HTTPCore/HTTPError`` such as `connection_lost` when the transfer was cut), as it is.
-    public func jsonLines(maximumLineBytes: Int = 1 << 20) -> JSONLines {
-        JSONLines(body: self, maximumLineBytes: Swift.max(0, maximumLineBytes))
-    }
-
-    /// A body's JSON lines, read as they are asked for: what
-    /// ``HTTPBody/jsonLines(maximumLineBytes:)`` returns.
-    ///
-    /// Iterate it once: it reads its body, which a streamed response lets read once.
-    public struct JSONLines: AsyncSequence, Sendable {
-        /// A line's bytes, without its line break.
-        public typealias Element = Data
-
-        private let body: HTTPBody
-        private let maximumLineBytes: Int
-
-        fileprivate init(body: HTTPBody, maximumLineBytes: Int) {
-            self.body = body
-            self.maximumLineBytes = maximumLineBytes
-        }
-
-        /// Reads the lines, pulling the body's next chunk only when it has no line ready.
-        public struct Iterator: AsyncIteratorProtocol {
-            private var reader: StreamMessageReader
-
-            fileprivate init(reader: StreamMessageReader) {
-                self.reader = reader
-            }
-
-            /// The next line, or `nil` once the body ended.
-            ///
-            /// - Returns: The line's bytes, or `nil` at the end.
-            /// - Throws: ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge``
-            ///   for a line over the limit; what the body throws.
-            public mutating func next() async throws -> Data? {
-                try await reader.next()?.data
-            }
-        }
-
-        /// Starts reading the body.
-        ///
-        /// - Returns: An iterator of the lines.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(reader: StreamMessageReader(body, kind: .jsonLine, maxBytes: maximumLineBytes))
-        }
+    public func jsonLines(maximumLineBytes: Int = 1 << 20) -> Messages<Data> {
+        Messages(body: self, kind: .jsonLine, maxBytes: maximumLineBytes) { $0.data }
     }
 }

@@ -31,54 +31,12 @@ extension HTTPBody {
     ///   ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge`` naming the limit
     ///   for a longer event (after the events before it), and what the body throws (an
     ///   ``/HTTPCore/HTTPError`` such as `connection_lost` when the transfer was cut), as it is.
-    public func serverSentEvents(maximumEventBytes: Int = 1 << 20) -> ServerSentEvents {
-        ServerSentEvents(body: self, maximumEventBytes: Swift.max(0, maximumEventBytes))
-    }
-
-    /// A body's server-sent events, read as they are asked for: what
-    /// ``HTTPBody/serverSentEvents(maximumEventBytes:)`` returns.
-    ///
-    /// Iterate it once: it reads its body, which a streamed response lets read once.
-    public struct ServerSentEvents: AsyncSequence, Sendable {
-        /// An event.
-        public typealias Element = ServerSentEvent
-
-        private let body: HTTPBody
-        private let maximumEventBytes: Int
-
-        fileprivate init(body: HTTPBody, maximumEventBytes: Int) {
-            self.body = body
-            self.maximumEventBytes = maximumEventBytes
-        }
-
-        /// Reads the events, pulling the body's next chunk only when it has no event ready.
-        public struct Iterator: AsyncIteratorProtocol {
-            private var reader: StreamMessageReader
-
-            fileprivate init(reader: StreamMessageReader) {
-                self.reader = reader
-            }
-
-            /// The next event, or `nil` once the body ended (an unfinished last event is
-            /// discarded).
-            ///
-            /// - Returns: The event, or `nil` at the end.
-            /// - Throws: ``/HTTPCore/HTTPError`` ``/HTTPCore/HTTPError/Code/responseTooLarge``
-            ///   for an event over the limit; what the body throws.
-            public mutating func next() async throws -> ServerSentEvent? {
-                guard let message = try await reader.next() else { return nil }
-                return ServerSentEvent(
-                    event: message.eventType.flatMap { $0.isEmpty ? nil : $0 }, id: message.eventID,
-                    data: String(decoding: message.data, as: UTF8.self)
-                )
-            }
-        }
-
-        /// Starts reading the body.
-        ///
-        /// - Returns: An iterator of the events.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(reader: StreamMessageReader(body, kind: .serverSentEvent, maxBytes: maximumEventBytes))
+    public func serverSentEvents(maximumEventBytes: Int = 1 << 20) -> Messages<ServerSentEvent> {
+        Messages(body: self, kind: .serverSentEvent, maxBytes: maximumEventBytes) { message in
+            ServerSentEvent(
+                event: message.eventType.flatMap { $0.isEmpty ? nil : $0 }, id: message.eventID,
+                data: String(decoding: message.data, as: UTF8.self)
+            )
         }
     }
 }

@@ -3,8 +3,7 @@ import HTTPCore
 
 /// Reads a body's messages one at a time through the package's one parser
 /// (``StreamMessageParser``), pulling the next chunk only when the messages of the last one
-/// were all taken: what the body's message sequences (``HTTPBody/ServerSentEvents``,
-/// ``HTTPBody/JSONLines``) iterate with.
+/// were all taken: what the body's message sequences (``HTTPBody/Messages``) iterate with.
 ///
 /// It holds at most the messages one chunk completed, and the parser's capped line and event.
 /// A message over the cap fails the read with ``limitExceeded(kind:maxBytes:)``, after the messages before it,
