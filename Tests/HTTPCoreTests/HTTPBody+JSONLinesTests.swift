@@ -11,12 +11,7 @@ final class HTTPBodyJSONLinesTests: XCTestCase {
     /// The lines of a one-pass body of `text` in chunks of `size` bytes, as text, or the error
     /// that ended them.
     private func lines(of text: String, inChunksOf size: Int, maximumLineBytes: Int = 1 << 20) async -> ([String], (any Error)?) {
-        let bytes = Array(text.utf8)
-        let chunks = stride(from: 0, to: bytes.count, by: size).map { bytes[$0..<min(bytes.count, $0 + size)] }
-        let body = HTTPBody(AsyncStream { continuation in
-            chunks.forEach { continuation.yield($0) }
-            continuation.finish()
-        }, length: .unknown)
+        let body = HTTPBody.pieces(of: text, size: size)
         var read: [String] = []
         do {
             for try await line in body.jsonLines(maximumLineBytes: maximumLineBytes) { read.append(String(decoding: line, as: UTF8.self)) }

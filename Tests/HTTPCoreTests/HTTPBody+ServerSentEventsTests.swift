@@ -20,15 +20,6 @@ final class HTTPBodyServerSentEventsTests: XCTestCase {
         server.stop()
     }
 
-    /// A one-pass body of `bytes` in chunks of `size` bytes.
-    private func body(_ bytes: [UInt8], inChunksOf size: Int) -> HTTPBody {
-        let chunks = stride(from: 0, to: bytes.count, by: size).map { bytes[$0..<min(bytes.count, $0 + size)] }
-        return HTTPBody(AsyncStream { continuation in
-            chunks.forEach { continuation.yield($0) }
-            continuation.finish()
-        }, length: .unknown)
-    }
-
     /// The events of `body`, or the error that ended them.
     private func read(_ events: HTTPBody.Messages<HTTPBody.ServerSentEvent>) async -> (events: [HTTPBody.ServerSentEvent], error: (any Error)?) {
         var read: [HTTPBody.ServerSentEvent] = []
@@ -47,15 +38,14 @@ final class HTTPBodyServerSentEventsTests: XCTestCase {
             + ":keep-alive\n\n"
             + "id: a\u{0}b\ndata: an id with a NUL is ignored\n\n"
             + "data: cut off at the end"
-        let bytes = Array(stream.utf8)
         let expected = [
             HTTPBody.ServerSentEvent(event: "token", id: "7", data: #"{"t":"Hel"}"#),
             HTTPBody.ServerSentEvent(data: "first\nsecond"),
             HTTPBody.ServerSentEvent(event: nil, id: "", data: ""),
             HTTPBody.ServerSentEvent(data: "an id with a NUL is ignored"),
         ]
-        for size in 1...bytes.count {
-            let (events, error) = await read(body(bytes, inChunksOf: size).serverSentEvents())
+        for size in 1...stream.utf8.count {
+            let (events, error) = await read(HTTPBody.pieces(of: stream, size: size).serverSentEvents())
             XCTAssertNil(error, "in chunks of \(size)")
             XCTAssertEqual(events, expected, "in chunks of \(size)")
         }
@@ -114,7 +104,7 @@ final class HTTPBodyServerSentEventsTests: XCTestCase {
     func testAnEventAtTheLimitPassesAndOneOverItFailsNamingTheLimitAfterTheEventsBeforeIt() async {
         let stream = "data: 12345678\n\nevent: 12345678\nid: 12345678\ndata: 1234\ndata: 567\n\ndata: 123456789\n\ndata: never read\n\n"
 
-        let (events, error) = await read(body(Array(stream.utf8), inChunksOf: 1 << 10).serverSentEvents(maximumEventBytes: 8))
+        let (events, error) = await read(HTTPBody.pieces(of: stream, size: 1 << 10).serverSentEvents(maximumEventBytes: 8))
 
         XCTAssertEqual(events, [
             HTTPBody.ServerSentEvent(data: "12345678"),
@@ -126,7 +116,7 @@ final class HTTPBodyServerSentEventsTests: XCTestCase {
                 + "the maximumEventBytes given to serverSentEvents(maximumEventBytes:)"
         ))
         for field in ["event", "id"] {
-            let (events, error) = await read(body(Array("\(field): 123456789\ndata: x\n\n".utf8), inChunksOf: 3).serverSentEvents(maximumEventBytes: 8))
+            let (events, error) = await read(HTTPBody.pieces(of: "\(field): 123456789\ndata: x\n\n", size: 3).serverSentEvents(maximumEventBytes: 8))
             XCTAssertEqual(events, [], field)
             XCTAssertEqual((error as? HTTPError)?.code, .responseTooLarge, field)
         }
