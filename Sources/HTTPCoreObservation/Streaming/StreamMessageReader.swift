@@ -6,9 +6,10 @@ import HTTPCore
 /// were all taken: what the body's message sequences (``HTTPBody/Messages``) iterate with.
 ///
 /// It holds at most the messages one chunk completed, and the parser's capped line and event.
-/// A message over the cap fails the read with ``limitExceeded(kind:maxBytes:)``, after the messages before it,
-/// and as soon as the parser sees it is over, not at its end. What the body throws is thrown
-/// as it is. After either, or the end, every call returns `nil`.
+/// A message over the cap fails the read with ``limitExceeded(kind:maxBytes:)``, after the
+/// messages before it, and as soon as the parser sees it is over, not at its end, and reads
+/// no more of the body (its iterator is dropped). What the body throws is thrown as it
+/// is. After either, or the end, every call returns `nil`.
 struct StreamMessageReader {
     private enum State {
         /// Reading the body: `ready` holds the messages of the last chunk not taken yet, from
