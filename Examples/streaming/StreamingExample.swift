@@ -141,21 +141,16 @@ struct StreamingExample {
         }
     }
 
-    /// Prints each server-sent event of `/events` with the seconds since the request, as it arrives.
+    /// Prints each server-sent event of `/events` with the seconds since the request, as it
+    /// arrives: `+200 ms  delta #2: , world`.
     static func printEvents(from api: DemoServer, with client: URLSessionClient, print: @Sendable (String) -> Void) async throws {
         let started = ContinuousClock.now
         try await client.send(HTTPRequest(url: api.url("/events"), timeout: 60)) { _, body in
-            var pending = ""
-            for try await chunk in body {
-                pending += String(decoding: chunk, as: UTF8.self)
-                // An event ends at a blank line (the SSE format).
-                while let end = pending.range(of: "\n\n") {
-                    let event = pending[..<end.lowerBound].replacingOccurrences(of: "\n", with: " | ")
-                    pending.removeSubrange(..<end.upperBound)
-                    let elapsed = started.duration(to: .now)
-                    let milliseconds = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-                    print("+\(milliseconds) ms  \(event)")
-                }
+            // The body's events, split as they arrive; each is read when the loop asks for it.
+            for try await event in body.serverSentEvents(maximumEventBytes: 64 * 1024) {
+                let elapsed = started.duration(to: .now)
+                let milliseconds = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+                print("+\(milliseconds) ms  \(event.event ?? "message") #\(event.id ?? "-"): \(event.data)")
             }
         }
     }

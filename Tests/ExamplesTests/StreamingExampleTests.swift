@@ -38,7 +38,10 @@ final class StreamingExampleTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.lines.count, DemoAPI.events.count, "\(result.lines)")
         let events = result.lines.map { $0.components(separatedBy: " ms  ").last ?? "" }
-        XCTAssertEqual(events, DemoAPI.events.map { $0.dropLast(2).replacingOccurrences(of: "\n", with: " | ") })
+        XCTAssertEqual(events, [
+            "delta #1: Hello", "delta #2: , world", "delta #3: !",
+            #"usage #4: {"tokens":3,"api_key":"sk-demo-1234567890abcdef"}"#, "done #5: [DONE]",
+        ])
         XCTAssertTrue(result.lines.allSatisfy { $0.hasPrefix("+") }, "\(result.lines)")
     }
 
@@ -56,10 +59,10 @@ final class StreamingExampleTests: XCTestCase {
     func testEachLineReachesAPipeAtOnce() throws {
         let pipe = Pipe()
         let write = StreamingExample.lineWriter(to: pipe.fileHandleForWriting)
-        write("+12.0 ms  token | 1 | Hel")
-        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+12.0 ms  token | 1 | Hel\n")
-        write("+20.1 ms  token | 2 | lo")
-        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+20.1 ms  token | 2 | lo\n")
+        write("+12 ms  token #1: Hel")
+        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+12 ms  token #1: Hel\n")
+        write("+20 ms  token #2: lo")
+        XCTAssertEqual(String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self), "+20 ms  token #2: lo\n")
         try pipe.fileHandleForWriting.close()
     }
 }

@@ -43,6 +43,22 @@ extension HTTPEvent {
     }
 }
 
+extension HTTPEvent.StreamMessage.Kind {
+    /// The framing of the messages a body of `contentType` carries: server-sent events for
+    /// `text/event-stream`, JSON lines for NDJSON, JSON Lines and JSON text sequences; `nil`
+    /// for any other type, which carries no messages.
+    package init?(contentType: String?) {
+        guard let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else {
+            return nil
+        }
+        switch mediaType {
+        case "text/event-stream": self = .serverSentEvent
+        case "application/x-ndjson", "application/jsonl", "application/json-seq", "application/x-jsonlines": self = .jsonLine
+        default: return nil
+        }
+    }
+}
+
 /// A message as it was read, and its policy-exposed form, computed once, on first read.
 final class StreamMessageRecord: @unchecked Sendable {
     let raw: StreamMessageParser.Message

@@ -8,8 +8,13 @@ import HTTPCoreText
 /// package's one framing of them (`EventStreamLine`, which the redactor reads too): lines end with
 /// CRLF, LF or CR; `data:` lines are joined with newlines; `event:` and `id:` are kept; lines
 /// starting with `:` are comments; a blank line ends an event, and one without data is not
-/// dispatched; an unfinished event at the end of the stream is discarded. JSON lines end with
-/// LF (CRLF accepted); blank lines are skipped, and a last line without a newline counts.
+/// dispatched; an unfinished event at the end of the stream is discarded; one leading UTF-8 byte
+/// order mark is skipped; an `id:` whose value holds a NUL is ignored. JSON lines end with LF
+/// (CRLF accepted); blank lines are skipped, and a last line without a newline counts.
+///
+/// Observers take what is over `maxBytes` cut (``Message/isTruncated``); the body's own
+/// message sequences (`HTTPBody.serverSentEvents(maximumEventBytes:)`, `jsonLines(maximumLineBytes:)`)
+/// refuse it instead, as soon as ``isReadingOverLimit`` or a message's ``Message/isOverLimit`` says so.
 struct StreamMessageParser: Sendable {
     /// One message as read: raw data, capped.
     struct Message: Sendable {
@@ -19,6 +24,9 @@ struct StreamMessageParser: Sendable {
         let data: Data
         let byteCount: Int
         let isTruncated: Bool
+        /// Whether any of it was over the cap: its data (``isTruncated``), or a server-sent
+        /// event's `event:` or `id:` value, which observers keep cut at the line's cap.
+        var isOverLimit = false
 
         /// The message with at most `maxBytes` of its data, marked truncated when cut: what
         /// a parser capped at `maxBytes` would have read. The cut data is a copy, so an event
@@ -26,7 +34,9 @@ struct StreamMessageParser: Sendable {
         func prefix(_ maxBytes: Int) -> Message {
             guard data.count > maxBytes else { return self }
             let kept = data.prefix(max(0, maxBytes)).withUnsafeBytes { Data($0) }
-            return Message(kind: kind, eventType: eventType, eventID: eventID, data: kept, byteCount: byteCount, isTruncated: true)
+            return Message(
+                kind: kind, eventType: eventType, eventID: eventID, data: kept, byteCount: byteCount, isTruncated: true, isOverLimit: true
+            )
         }
     }
 
@@ -40,6 +50,9 @@ struct StreamMessageParser: Sendable {
     /// Whether the previous chunk ended with CR: the line it ends is complete once the next
     /// byte tells whether an LF belongs to its end.
     private var endsWithCR = false
+    /// Whether no line ended yet: the first line of a server-sent event stream may start with
+    /// a byte order mark, which is not part of it.
+    private var isFirstLine = true
 
     // The event being assembled (server-sent events).
     private var data: [UInt8] = []
@@ -48,19 +61,36 @@ struct StreamMessageParser: Sendable {
     private var eventType: String?
     private var eventID: String?
     private var eventByteCount = 0
+    /// Whether the event's `event:` or `id:` value was over `maxBytes`.
+    private var isFieldOverLimit = false
 
     /// A parser for the streamed messages of a body of `contentType`; `nil` when its type
     /// carries none.
     init?(contentType: String?, maxBytes: Int) {
-        guard let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else {
-            return nil
-        }
-        switch mediaType {
-        case "text/event-stream": kind = .serverSentEvent
-        case "application/x-ndjson", "application/jsonl", "application/json-seq", "application/x-jsonlines": kind = .jsonLine
-        default: return nil
-        }
+        guard let kind = HTTPEvent.StreamMessage.Kind(contentType: contentType) else { return nil }
+        self.init(kind: kind, maxBytes: maxBytes)
+    }
+
+    /// A parser of messages framed as `kind`, whatever the body's type says.
+    init(kind: HTTPEvent.StreamMessage.Kind, maxBytes: Int) {
+        self.kind = kind
         self.maxBytes = max(0, maxBytes)
+    }
+
+    /// Whether the message being read is already over `maxBytes`, before it ends: a JSON
+    /// line, a server-sent event's data, or the `data:`, `event:` or `id:` line being read. A
+    /// reader that refuses such a message stops here instead of reading the rest of it; a
+    /// comment or another field past the cap is skipped, as it would be anyway.
+    var isReadingOverLimit: Bool {
+        switch kind {
+        case .jsonLine:
+            return isLineCut
+        case .serverSentEvent:
+            guard !isDataCut, !isFieldOverLimit else { return true }
+            guard isLineCut else { return false }
+            let field = line.withUnsafeBufferPointer { EventStreamLine.field(of: $0[...]).field }
+            return field == .data || field == .event || field == .id
+        }
     }
 
     /// Reads a chunk, calling `emit` for each message it completes.
@@ -122,10 +152,16 @@ struct StreamMessageParser: Sendable {
             isLineCut = false
             lineByteCount = 0
         }
+        if isFirstLine {
+            isFirstLine = false
+            if kind == .serverSentEvent, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+        }
         switch kind {
         case .jsonLine:
             guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
-            emit(Message(kind: kind, eventType: nil, eventID: nil, data: Data(line), byteCount: lineByteCount, isTruncated: isLineCut))
+            emit(Message(
+                kind: kind, eventType: nil, eventID: nil, data: Data(line), byteCount: lineByteCount, isTruncated: isLineCut, isOverLimit: isLineCut
+            ))
         case .serverSentEvent:
             eventByteCount += lineByteCount
             if line.isEmpty, !isLineCut {
@@ -146,8 +182,13 @@ struct StreamMessageParser: Sendable {
             hasData = true
             appendData(value)
             if isLineCut { isDataCut = true }
-        case .event: eventType = String(decoding: value, as: UTF8.self)
-        case .id: eventID = String(decoding: value, as: UTF8.self)
+        case .event:
+            eventType = String(decoding: value, as: UTF8.self)
+            if value.count > maxBytes { isFieldOverLimit = true }
+        case .id:
+            guard !value.contains(0) else { break }
+            eventID = String(decoding: value, as: UTF8.self)
+            if value.count > maxBytes { isFieldOverLimit = true }
         case .comment, .other: break
         }
     }
@@ -164,10 +205,12 @@ struct StreamMessageParser: Sendable {
             eventType = nil
             eventID = nil
             eventByteCount = 0
+            isFieldOverLimit = false
         }
         guard hasData else { return }
         emit(Message(
-            kind: kind, eventType: eventType, eventID: eventID, data: Data(data), byteCount: eventByteCount, isTruncated: isDataCut
+            kind: kind, eventType: eventType, eventID: eventID, data: Data(data), byteCount: eventByteCount, isTruncated: isDataCut,
+            isOverLimit: isDataCut || isFieldOverLimit
         ))
     }
 }
