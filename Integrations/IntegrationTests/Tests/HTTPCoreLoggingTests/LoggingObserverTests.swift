@@ -81,6 +81,30 @@ final class LoggingObserverTests: XCTestCase {
         XCTAssertFalse(logged.contains { "\($0.message) \($0.metadata)".contains("S3CR3T") })
     }
 
+    func testTheIncomingRequestIdIsRequestIdAndACollidingKeyIsKeptUnderMetadata() async throws {
+        let records = Records()
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LoggingObserver(logger: logger))
+        let transport = MockTransport()
+        transport.enqueue(.status(200))
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let request = HTTPRequest(
+            url: URL(string: "https://api.example.com/users/42")!,
+            metadata: ["request_id": "req-7", "url.full": "from-metadata", "duration.ms": "9"]
+        )
+        _ = try await client.send(request)
+        await dispatcher.flush()
+
+        let metadata = try XCTUnwrap(records.all.first?.metadata)
+        XCTAssertEqual(metadata["request_id"], "req-7")
+        XCTAssertEqual(metadata["http.request.id"], "\(request.id)")
+        XCTAssertEqual(metadata["url.full"], "https://api.example.com/users/42")
+        XCTAssertEqual(metadata["metadata.url.full"], "from-metadata")
+        XCTAssertEqual(metadata["metadata.duration.ms"], "9")
+        XCTAssertNotEqual(metadata["duration_ms"], "9")
+    }
+
     /// The id of the incoming request a server is handling, as a server framework keeps it.
     @TaskLocal static var incomingRequestID: String?
 
