@@ -45,23 +45,22 @@ public struct HTTPError: Error, Sendable, Hashable {
     ///
     /// Not part of equality or hashing, and never in ``description`` or in events: the message
     /// names its type, and observers see only the code and the redacted message.
-    public let underlyingError: (any Error)?
+    public var underlyingError: (any Error)? { underlying.error }
+    private let underlying: Underlying
 
     private init(code: Code, message: String?, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
-        self.underlyingError = underlyingError
+        underlying = Underlying(error: underlyingError)
     }
 
-    /// Whether two errors have the same code and message; their ``underlyingError``s are not compared.
-    public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message
-    }
+    /// The underlying error, equal to every other and hashing to nothing, so that the
+    /// synthesized `==` and `hash(into:)` compare the code and the message alone.
+    private struct Underlying: Sendable, Hashable {
+        let error: (any Error)?
 
-    /// Hashes the code and the message, as ``==(_:_:)`` compares them.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(message)
+        static func == (lhs: Underlying, rhs: Underlying) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
     }
 
     /// The exchange was cancelled, through ``Cancellable/cancel()`` or Swift task cancellation.
