@@ -47,38 +47,6 @@ final class URLSessionClientTests: XCTestCase {
         XCTAssertEqual(fits.body.count, 4096)
     }
 
-    // MARK: Request bodies
-
-    private enum UploadFailure: Error, Equatable {
-        case diskGone
-    }
-
-    /// A body of `chunks` chunks of 10 bytes, then `UploadFailure.diskGone`.
-    private static func failingBody(chunks: Int, length: HTTPBody.Length) -> HTTPBody {
-        HTTPBody(AsyncThrowingStream { continuation in
-            for _ in 0..<chunks { continuation.yield(HTTPBody.ByteChunk(repeating: 0x61, count: 10)) }
-            continuation.finish(throwing: UploadFailure.diskGone)
-        }, length: length)
-    }
-
-    func testARequestBodyWhoseSequenceThrowsFailsAsTheRequestBodyWithTheCallersError() async throws {
-        server.route("POST", "/upload", requestBody: .digestOnly) { _ in .text("stored") }
-        // Unknown length: streamed as libcurl reads it. Known and small: collected first.
-        for length in [HTTPBody.Length.unknown, .known(100)] {
-            do {
-                _ = try await client.send(HTTPRequest(method: .post, url: server.url("/upload")), body: Self.failingBody(chunks: 2, length: length))
-                XCTFail("expected request_body_failed")
-            } catch let error as HTTPError {
-                XCTAssertEqual(error.code, .requestBodyFailed, "\(length)")
-                XCTAssertEqual(error.message, "request body: the body's sequence threw UploadFailure after 20 bytes", "\(length)")
-                XCTAssertEqual(error.underlyingError as? UploadFailure, .diskGone, "\(length)")
-            }
-        }
-        let failed = try await recorder.waitForTerminalEvents(count: 2).filter(\.name.isTerminal)
-        XCTAssertEqual(failed.map(\.name), [.requestFailed, .requestFailed])
-        XCTAssertEqual(failed.last?.error, .transport(.requestBodyFailed, message: "request body: the body's sequence threw UploadFailure after 20 bytes"))
-    }
-
     // MARK: Translation
 
     func testRequestMethodHeadersAndBodyReachTheServer() async throws {

@@ -68,31 +68,6 @@ final class AsyncHTTPClientTransportStreamingTests: XCTestCase {
 
     // MARK: Responses
 
-    private enum UploadFailure: Error, Equatable {
-        case diskGone
-    }
-
-    func testARequestBodyWhoseSequenceThrowsFailsAsTheRequestBodyWithTheCallersError() async throws {
-        server.route("POST", "/upload", requestBody: .digestOnly) { _ in .text("stored") }
-        for length in [HTTPBody.Length.unknown, .known(100)] {
-            let body = HTTPBody(AsyncThrowingStream { continuation in
-                for _ in 0..<2 { continuation.yield(HTTPBody.ByteChunk(repeating: 0x61, count: 10)) }
-                continuation.finish(throwing: UploadFailure.diskGone)
-            }, length: length)
-            do {
-                _ = try await client().send(request("/upload", method: .post), body: body)
-                XCTFail("expected request_body_failed")
-            } catch let error as HTTPError {
-                XCTAssertEqual(error.code, .requestBodyFailed, "\(length)")
-                XCTAssertEqual(error.message, "request body: the body's sequence threw UploadFailure after 20 bytes", "\(length)")
-                XCTAssertEqual(error.underlyingError as? UploadFailure, .diskGone, "\(length)")
-            }
-        }
-        let failed = try await recorder.waitForTerminalEvents(count: 2).filter(\.name.isTerminal)
-        XCTAssertEqual(failed.map(\.name), [.requestFailed, .requestFailed])
-        XCTAssertEqual(failed.last?.error, .transport(.requestBodyFailed, message: "request body: the body's sequence threw UploadFailure after 20 bytes"))
-    }
-
     func testTheFirstPieceArrivesWhileTheServerIsStillSending() async throws {
         let gate = server.makeGate()
         server.route("GET", "/gated", streaming: { _, writer in
