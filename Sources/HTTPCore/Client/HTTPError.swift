@@ -133,7 +133,8 @@ public struct HTTPError: Error, Sendable, Hashable {
         public static let responseTooLarge = Code("response_too_large")
         /// A body that can be read once was read a second time (``HTTPBody/IterationBehavior/single``).
         public static let bodyAlreadyRead = Code("body_already_read")
-        /// A streamed request body failed while it was sent: its sequence threw. The message says
+        /// A streamed request body failed while it was sent: its sequence threw an error that is
+        /// not an `HTTPError` (one that is keeps its own code). The message says
         /// `request body: the body's sequence threw <type>[: <text>] after <n> bytes`, and
         /// ``HTTPError/underlyingError`` is the error it threw.
         ///
@@ -208,18 +209,11 @@ extension HTTPError {
     public static let maximumMessageBytes = 4096
 
     /// What the client throws when a streamed request body's sequence threw `error` after
-    /// `byteCount` bytes: ``Code/requestBodyFailed``, `error` as ``underlyingError``. A
-    /// cancellation or a timeout from the body stays what it is.
+    /// `byteCount` bytes: ``Code/requestBodyFailed``, `error` as ``underlyingError``. An
+    /// `HTTPError` (a code the body's producer chose, a proxied body's `connection_lost`) and a
+    /// cancellation stay what they are.
     package static func requestBodyFailure(_ error: any Error, afterBytes byteCount: Int64) -> any Error {
-        if error is CancellationError { return error }
-        if let error = error as? HTTPError {
-            if error.code == .cancelled || error.code == .timeout || error.code == .requestBodyFailed { return error }
-            return HTTPError(
-                code: .requestBodyFailed,
-                message: "request body: the body's sequence threw \(error) after \(byteCount) bytes",
-                underlyingError: error
-            )
-        }
+        if error is CancellationError || error is HTTPError { return error }
         return HTTPError(
             code: .requestBodyFailed,
             message: "request body: the body's sequence threw \(safeDescription(of: error)) after \(byteCount) bytes",
