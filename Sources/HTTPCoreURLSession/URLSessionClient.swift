@@ -78,7 +78,7 @@ public struct URLSessionClient: HTTPClient {
     /// with a delegate that streams bodies and re-sends the body on 307 and 308 redirects.
     ///
     /// Once invalidated (`finishTasksAndInvalidate()`, `invalidateAndCancel()`), a session sends
-    /// nothing more: every send through it throws ``/HTTPCore/HTTPError/Code/sessionInvalidated``
+    /// nothing more: every send through it throws `HTTPError.Code.sessionInvalidated`
     /// before touching it, where URLSession would trap; the requests under way end as
     /// URLSession ends them. Make a new session for new requests.
     ///
