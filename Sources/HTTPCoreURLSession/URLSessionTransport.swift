@@ -38,7 +38,7 @@ import FoundationNetworking
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
 ///   ``/HTTPCore/HTTPError/invalidResponse``, a connection closed before the response was complete
 ///   `connection_lost` (on Linux too, where libcurl reports it as -1011 or -1), other
-///   failures ``/HTTPCore/HTTPError/transport(_:message:)``
+///   failures ``/HTTPCore/HTTPError/transport(_:message:underlyingError:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
 ///
