@@ -92,6 +92,8 @@ final class DefaultURLSessionTests: XCTestCase {
     func testAnExchangeUnderWayWhenTheSessionIsInvalidatedStillCompletes() async throws {
         let arrived = Locked(false)
         let release = DispatchSemaphore(value: 0)
+        var released = false
+        defer { if !released { release.signal() } }
         server.route("/slow") { _ in
             arrived.withLock { $0 = true }
             release.wait()
@@ -105,6 +107,7 @@ final class DefaultURLSessionTests: XCTestCase {
         session.finishTasksAndInvalidate()
         await assertEverySendIsRefused(client)
         release.signal()
+        released = true
         let response = try await exchange.value
         XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "late")
     }
