@@ -53,14 +53,20 @@ final class LoggingObserverTests: XCTestCase {
         }
     }
 
-    func testOneLinePerExchangeWithLevelByOutcomeAndRedactedMetadata() async throws {
-        let records = Records()
+    /// A client over a mock transport that gives `replies`, with a `LoggingObserver` logging
+    /// into `records` on its dispatcher.
+    private func loggedClient(_ replies: MockTransport.Reply..., into records: Records) -> (HTTPTransportClient<MockTransport>, HTTPEventDispatcher) {
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(LoggingObserver(logger: logger))
         let transport = MockTransport()
-        transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        for reply in replies { transport.enqueue(reply) }
+        return (HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug), dispatcher)
+    }
+
+    func testOneLinePerExchangeWithLevelByOutcomeAndRedactedMetadata() async throws {
+        let records = Records()
+        let (client, dispatcher) = loggedClient(.status(200), .status(404), .status(503), .failure(.timeout), into: records)
         var request = HTTPRequest(url: URL(string: "https://api.example.com/users/42?token=S3CR3T")!)
         request.metadata["trace_id"] = "4bf92f3577b34da6a3ce929d0e0e4736"
         for _ in 0..<4 { _ = try? await client.send(request) }
@@ -83,12 +89,7 @@ final class LoggingObserverTests: XCTestCase {
 
     func testTheIncomingRequestIdIsRequestIdAndACollidingKeyIsKeptUnderMetadata() async throws {
         let records = Records()
-        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
-        let dispatcher = HTTPEventDispatcher()
-        dispatcher.subscribe(LoggingObserver(logger: logger))
-        let transport = MockTransport()
-        transport.enqueue(.status(200))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        let (client, dispatcher) = loggedClient(.status(200), into: records)
         let request = HTTPRequest(
             url: URL(string: "https://api.example.com/users/42")!,
             metadata: ["request_id": "req-7", "url.full": "from-metadata", "duration.ms": "9"]
