@@ -8,7 +8,9 @@ import HTTPCoreObservation
 /// response joined. A request that middlewares sent more than once also logs each attempt
 /// that was retried (``/HTTPCoreObservation/HTTPEvent/Name/requestRetried``), so a 503 followed by a 200 shows as
 /// two logs of one request id, each with its `attempt` number. The request's metadata (a
-/// trace id, a route template) travels as the payload's `metadata` object.
+/// trace id, a route template, a server's incoming `request_id`) travels as the payload's
+/// `metadata` object under its own keys; the client's own number for the exchange is the
+/// payload's `requestId`, beside it, so neither hides the other.
 ///
 /// A response read with ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)`` is logged at its end
 /// like any other, with what really went through: `streamed: true`, `requestBodyBytes` and

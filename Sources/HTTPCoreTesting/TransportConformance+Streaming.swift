@@ -29,6 +29,7 @@ extension TransportConformance {
     package static let bufferingStreamingCheckNames: Set<String> = [
         "a streamed download arrives in order",
         "a streamed upload arrives in order",
+        "a request body whose sequence throws fails as request_body_failed with the caller's error",
         "a chunked response of unknown length streams",
         "a body cut mid-way fails with connection_lost and the bytes received",
         "a consumer that stops early ends cancelled",
@@ -37,7 +38,8 @@ extension TransportConformance {
     ]
 
     /// Checks of ``/HTTPCore/HTTPClient/send(_:body:receive:isolation:)`` and ``/HTTPCore/HTTPClient/send(_:body:)``:
-    /// a streamed download and upload, chunked framing, a body cut mid-way, a consumer that
+    /// a streamed download and upload, an upload whose sequence throws (`request_body_failed`,
+    /// the caller's error as `underlyingError`), chunked framing, a body cut mid-way, a consumer that
     /// stops early, a body dropped unread (the connection released), task cancellation and the
     /// deadline mid-body, and server-sent events that arrive while the server is still sending.
     ///
@@ -88,6 +90,29 @@ extension TransportConformance {
                     harness, request, [.requestCreated, .requestStarted, .responseReceived, .requestSucceeded]
                 )
                 try expect(terminal.requestBodyByteCount, Int(size), "requestBodyByteCount")
+            },
+            Check(name: "a request body whose sequence throws fails as request_body_failed with the caller's error") { harness in
+                harness.server.route("POST", "/upload", requestBody: .digestOnly) { _ in .text("stored") }
+                // Unknown length, streamed; known and small, which a transport may collect first.
+                for length in [HTTPBody.Length.unknown, .known(100)] {
+                    let request = HTTPRequest(method: .post, url: harness.server.url("/upload"), timeout: 60)
+                    let upload = HTTPBody(AsyncThrowingStream { continuation in
+                        for _ in 0..<2 { continuation.yield(HTTPBody.ByteChunk(repeating: 0x61, count: 10)) }
+                        continuation.finish(throwing: UploadFailure.diskGone)
+                    }, length: length)
+                    let expected = HTTPError.transport(.requestBodyFailed, message: "request body: the body's sequence threw UploadFailure after 20 bytes")
+                    do {
+                        _ = try await harness.client.send(request, body: upload)
+                        throw Failure("no error (\(length))")
+                    } catch let error as HTTPError {
+                        try expect(error, expected, "error (\(length))")
+                        try expect(error.underlyingError as? UploadFailure, .diskGone, "underlyingError (\(length))")
+                    }
+                    let terminal = try await expectEvents(
+                        harness, request, [.requestCreated, .requestStarted, .responseReceived, .requestFailed], orWithoutHead: true
+                    )
+                    try expect(terminal.error, expected, "error of the failed event (\(length))")
+                }
             },
             Check(name: "a chunked response of unknown length streams") { harness in
                 // Uneven pieces, so chunk boundaries fall anywhere in the pattern.
@@ -327,6 +352,11 @@ extension TransportConformance {
     /// Waits for the exchange's terminal event, checks the names of its events, and returns the
     /// terminal one. `orWithoutHead` also accepts the sequence without `received`, for a
     /// buffering transport that failed before it could hand over a head.
+    /// What the request body of the check of a throwing sequence throws.
+    private enum UploadFailure: Error, Equatable {
+        case diskGone
+    }
+
     private static func expectEvents(
         _ harness: Harness,
         _ request: HTTPRequest,

@@ -77,3 +77,10 @@ extension HTTPError {
         }
     }
 }
+
+extension HTTPError.Code {
+    /// The `URLSession` of ``URLSessionClient/makeDefaultSession()`` was invalidated
+    /// (`finishTasksAndInvalidate()`, `invalidateAndCancel()`) and starts no new task: send
+    /// through a new session. Thrown before the session is touched, where URLSession would trap.
+    public static let sessionInvalidated = HTTPError.Code("session_invalidated")
+}

@@ -34,6 +34,31 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The redirect statuses each task followed so far, by task identifier, for the tasks
     /// that asked about their redirects.
     private let redirectStatuses = Locked<[Int: [Int]]>([:])
+    /// Whether the session may still create tasks.
+    private let invalidation = Locked(SessionInvalidation())
+
+    /// Whether the session was asked to invalidate, or became invalid: it creates no task.
+    var isInvalidated: Bool { invalidation.withLock { $0.isInvalidated } }
+
+    /// Records that the session was asked to invalidate; the request to pass on to URLSession
+    /// now, or `nil` when it waits for the tasks being created (see ``SessionInvalidation``).
+    func requestInvalidation(_ request: SessionInvalidation.Request) -> SessionInvalidation.Request? {
+        invalidation.withLock { $0.requestInvalidation(request) }
+    }
+
+    /// The task `create` makes on `session`, or `nil`, without calling it, when the session
+    /// was invalidated: FoundationNetworking would trap. An invalidation asked meanwhile
+    /// reaches URLSession once the task exists.
+    func createTask(on session: URLSession, _ create: () -> URLSessionDataTask) -> URLSessionDataTask? {
+        guard invalidation.withLock({ $0.beginCreating() }) else { return nil }
+        let task = create()
+        if let deferred = invalidation.withLock({ $0.endCreating() }) {
+            #if canImport(FoundationNetworking)
+            (session as? DefaultURLSession)?.passOn(deferred)
+            #endif
+        }
+        return task
+    }
 
     /// The redirect statuses `task` followed, taken out of the record.
     func takeRedirectStatuses(of task: URLSessionTask) -> [Int] {
@@ -101,6 +126,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             TaskCancellation.cancel(dataTask)
             exchange.completion(nil, nil, URLSessionTransport.tooLarge(exchange.maximumBytes, url: dataTask.originalRequest?.url))
         }
+    }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        invalidation.withLock { $0.sessionBecameInvalid() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

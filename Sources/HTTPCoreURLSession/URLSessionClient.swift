@@ -77,10 +77,19 @@ public struct URLSessionClient: HTTPClient {
     /// A new session that sends requests exactly as built (``makeDefaultConfiguration()``),
     /// with a delegate that streams bodies and re-sends the body on 307 and 308 redirects.
     ///
+    /// Once invalidated (`finishTasksAndInvalidate()`, `invalidateAndCancel()`), a session sends
+    /// nothing more: every send through it throws `HTTPError.Code.sessionInvalidated`
+    /// before touching it, where URLSession would trap; the requests under way end as
+    /// URLSession ends them. Make a new session for new requests.
+    ///
     /// - Returns: A session of its own, for a client or a ``URLSessionTransport`` that must
     ///   not share connections with the others.
     public static func makeDefaultSession() -> URLSession {
+        #if canImport(FoundationNetworking)
+        DefaultURLSession(configuration: makeDefaultConfiguration(), delegate: SessionDelegate())
+        #else
         URLSession(configuration: makeDefaultConfiguration(), delegate: SessionDelegate(), delegateQueue: nil)
+        #endif
     }
 
     /// A configuration under which requests go out exactly as built: ephemeral, no cookie

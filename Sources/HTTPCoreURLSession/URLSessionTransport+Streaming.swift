@@ -24,6 +24,7 @@ extension URLSessionTransport {
     /// - Returns: The response head and its body, still arriving.
     /// - Throws: An `HTTPError` for a failure before the response head.
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
+        try refuseIfInvalidated()
         var current = request
         var body = body
         if let given = body {
@@ -33,7 +34,7 @@ extension URLSessionTransport {
                 body = nil
             }
         }
-        guard let delegate = session.delegate as? SessionDelegate else {
+        guard let delegate = sessionDelegate else {
             // Without the delegate no chunk can be seen before the task ends: buffer.
             if let body { current.body = try await HTTPBody.collectForBuffering(body) }
             return try await perform(current).splitBody
@@ -63,8 +64,17 @@ extension URLSessionTransport {
         let (http, responseBody) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
                 calls.run { [session, urlRequest] in
-                    let task = session.dataTask(with: urlRequest)
-                    delegate.register(task, streamed: streamed)
+                    let created = delegate.createTask(on: session) {
+                        let task = session.dataTask(with: urlRequest)
+                        delegate.register(task, streamed: streamed)
+                        return task
+                    }
+                    guard let task = created else {
+                        // Invalidated since the check in `perform`: refused all the same, never trapped.
+                        upload?.abort()
+                        continuation.resume(throwing: Self.sessionInvalidated)
+                        return
+                    }
                     streamed.start(task, head: continuation)
                 }
             }
@@ -79,7 +89,7 @@ extension URLSessionTransport {
         )
         let hasBody = body != nil || !(request.body?.isEmpty ?? true)
         if let task = streamed.dataTask {
-            response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, session: session)
+            response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, delegate: delegate)
         }
         response.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
         return (response, responseBody)

@@ -38,7 +38,7 @@ import FoundationNetworking
 ///   (also a cancel that arrives before the task was resumed), a non-HTTP response
 ///   ``/HTTPCore/HTTPError/invalidResponse``, a connection closed before the response was complete
 ///   `connection_lost` (on Linux too, where libcurl reports it as -1011 or -1), other
-///   failures ``/HTTPCore/HTTPError/transport(_:message:)``
+///   failures ``/HTTPCore/HTTPError/transport(_:message:underlyingError:)``
 ///   with a message built from the error code, never from `"\(error)"`, which contains the
 ///   full URL on Linux.
 ///
@@ -77,6 +77,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// The header fields URLSession adds to a request without them, read once: a session
     /// keeps the configuration it was made with.
     let sessionAddedHeaders: HTTPHeaders
+    /// The delegate of a session from ``URLSessionClient/makeDefaultSession()``, found once:
+    /// URLSession lets go of it when the session becomes invalid.
+    let sessionDelegate: SessionDelegate?
 
     /// Creates a transport over a session.
     ///
@@ -88,6 +91,11 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
         self.limits = limits
         sessionAddedHeaders = Self.headersAdded(by: session)
+        #if canImport(FoundationNetworking)
+        sessionDelegate = (session as? DefaultURLSession)?.packageDelegate ?? session.delegate as? SessionDelegate
+        #else
+        sessionDelegate = session.delegate as? SessionDelegate
+        #endif
     }
 
     /// The most 307/308 redirects with a body followed by the transport itself.
@@ -120,10 +128,24 @@ public struct URLSessionTransport: HTTPTransport {
 
     static let tooManyRedirects = HTTPError.transport(.tooManyRedirects, message: "more than \(maximumBodyRedirects) redirects")
 
+    /// What a send through an invalidated session of ``URLSessionClient/makeDefaultSession()``
+    /// throws.
+    static let sessionInvalidated = HTTPError.transport(
+        .sessionInvalidated,
+        message: "the URLSession was invalidated (finishTasksAndInvalidate() or invalidateAndCancel()) and starts no new task; "
+            + "send through a new session from URLSessionClient.makeDefaultSession()"
+    )
+
+    /// Throws ``sessionInvalidated`` when the session is the package's and was invalidated;
+    /// call before anything touches the session.
+    func refuseIfInvalidated() throws {
+        if sessionDelegate?.isInvalidated == true { throw Self.sessionInvalidated }
+    }
+
     /// The request to send next when `response` is a 307 or 308 redirect that
     /// ``SessionDelegate`` stopped so the body can be sent again; `nil` to return `response`.
     func redirect(of request: HTTPRequest, by response: HTTPResponse.Head) -> HTTPRequest? {
-        guard session.delegate is SessionDelegate, response.statusCode == 307 || response.statusCode == 308,
+        guard sessionDelegate != nil, response.statusCode == 307 || response.statusCode == 308,
             let location = response.headers["Location"], let next = URL(string: location, relativeTo: request.url)?.absoluteURL,
             !Self.isDowngrade(from: request.url, to: next)
         else { return nil }
@@ -137,11 +159,12 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     private func performTask(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try refuseIfInvalidated()
         let urlRequest = try Self.urlRequest(for: request)
         let state = Locked(TaskState())
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
-                calls.run { [session, limits, sessionAddedHeaders] in
+                calls.run { [session, limits, sessionAddedHeaders, sessionDelegate] in
                     let maximumBytes = limits.maximumBufferedBytes
                     let complete: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
                         let timedOut = state.withLock { state in
@@ -153,18 +176,27 @@ public struct URLSessionTransport: HTTPTransport {
                             var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
                             let hasBody = !(request.body?.isEmpty ?? true)
                             if let task = state.withLock({ $0.task }) {
-                                answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, session: session)
+                                answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, delegate: sessionDelegate)
                             }
                             answer.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
                             return answer
                         })
                     }
-                    let task: URLSessionDataTask
-                    if let delegate = session.delegate as? SessionDelegate, Self.needsDelegateDrivenTask(request) {
-                        task = session.dataTask(with: urlRequest)
-                        delegate.register(task, maximumBytes: maximumBytes, completion: complete)
+                    let created: URLSessionDataTask?
+                    if let delegate = sessionDelegate {
+                        created = delegate.createTask(on: session) {
+                            guard Self.needsDelegateDrivenTask(request) else { return session.dataTask(with: urlRequest, completionHandler: complete) }
+                            let task = session.dataTask(with: urlRequest)
+                            delegate.register(task, maximumBytes: maximumBytes, completion: complete)
+                            return task
+                        }
                     } else {
-                        task = session.dataTask(with: urlRequest, completionHandler: complete)
+                        created = session.dataTask(with: urlRequest, completionHandler: complete)
+                    }
+                    guard let task = created else {
+                        // Invalidated since the check above: refused all the same, never trapped.
+                        complete(nil, nil, Self.sessionInvalidated)
+                        return
                     }
                     let deadline = request.timeout.map { timeout in
                         TaskDeadline(after: timeout) { [calls] in
@@ -235,9 +267,9 @@ extension URLSessionTransport {
     /// from the request it sent last and the statuses the session delegate saw; `nil` when it
     /// followed no redirect.
     static func redirection(
-        of task: URLSessionTask, sending request: HTTPRequest, hasBody: Bool, reached finalURL: URL, session: URLSession
+        of task: URLSessionTask, sending request: HTTPRequest, hasBody: Bool, reached finalURL: URL, delegate: SessionDelegate?
     ) -> HTTPRedirection? {
-        let statusCodes = (session.delegate as? SessionDelegate)?.takeRedirectStatuses(of: task) ?? []
+        let statusCodes = delegate?.takeRedirectStatuses(of: task) ?? []
         guard finalURL != request.url || !statusCodes.isEmpty, let sent = task.currentRequest else { return nil }
         let method = sent.httpMethod.flatMap(HTTPMethod.init) ?? request.method
         let carriedBody = !(sent.httpBody?.isEmpty ?? true) || sent.httpBodyStream != nil

@@ -25,7 +25,7 @@ extension LokiLineBuilder {
             ("status", String(event.statusCode ?? 0)),
             ("outcome", outcome),
             ("duration_ms", event.durationMilliseconds.map { String(format: "%.1f", $0) } ?? "0"),
-            ("request_id", event.requestID.description),
+            ("http_request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
         if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
@@ -104,7 +104,7 @@ extension LokiLineBuilder {
             ("method", event.method.rawValue),
             ("url", event.requestURL),
             ("status", String(event.statusCode ?? 0)),
-            ("request_id", event.requestID.description),
+            ("http_request_id", event.requestID.description),
             ("attempt", String(event.attempt)),
         ]
         if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
@@ -127,12 +127,29 @@ extension LokiLineBuilder {
     }
 
     /// The request's metadata, as the policy exposed it, keys sorted, after the fields of the
-    /// line (whose keys win).
+    /// line: `request_id` (a server's incoming request id) lands as `request_id`.
     private func appendMetadata(_ metadata: [String: String], to fields: inout [(key: String, value: String)]) {
-        let reserved = Set(fields.map(\.key))
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !reserved.contains(key) {
-            fields.append((key, value))
+        Self.appendMetadata(metadata.sorted(by: { $0.key < $1.key }), to: &fields)
+    }
+
+    /// Appends `metadata` to a line's `fields` under its own keys, except a key that is one of
+    /// the line's fields, or that LogQL's `| logfmt` would read as one (dots become
+    /// underscores: `duration.ms` is `duration_ms`): that one is written as `metadata.<key>`
+    /// (`metadata.url=…`), never dropped, never overwriting the line's own.
+    static func appendMetadata(_ metadata: [(key: String, value: String)], to fields: inout [(key: String, value: String)]) {
+        guard !metadata.isEmpty else { return }
+        var taken = Set(fields.map { flattened($0.key) })
+        for (key, value) in metadata {
+            var name = key
+            while taken.contains(flattened(name)) { name = "metadata." + name }
+            taken.insert(flattened(name))
+            fields.append((name, value))
         }
+    }
+
+    /// A key as LogQL's `| logfmt` names it: dots become underscores.
+    private static func flattened(_ key: String) -> String {
+        key.replacingOccurrences(of: ".", with: "_")
     }
 
     /// A line's level, its stream's `status_class` and its `outcome` field (the step the event

@@ -34,12 +34,11 @@ struct LokiLineBuilder: Sendable {
         })
     }
 
-    /// The line of a plain log message at `level`, redacted; metadata keys become its keys.
+    /// The line of a plain log message at `level`, redacted; metadata keys become its keys, a
+    /// `msg` key `metadata.msg` (see ``appendMetadata(_:to:)``).
     func logEntry(_ level: LokiLevel, _ message: String, metadata: [String: String], date: Date) -> LokiEntry {
         var fields: [(key: String, value: String)] = [("msg", redactor.redactedText(message))]
-        for (key, value) in redactor.redactedMetadata(metadata).sorted(by: { $0.key < $1.key }) where key != "msg" {
-            fields.append((key, value))
-        }
+        Self.appendMetadata(redactor.redactedMetadata(metadata).sorted(by: { $0.key < $1.key }), to: &fields)
         return entry(stream: logStreams[level]!, fields: fields, date: date)
     }
 

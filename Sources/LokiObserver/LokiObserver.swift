@@ -13,8 +13,11 @@ import HTTPCoreObservation
 /// Each exchange's terminal event becomes one line, stamped with its end time:
 /// `method`, `url` (of the request that got the status; after redirects
 /// `redirected_from` names the first request and `redirects` the statuses followed), `status`, `outcome`,
-/// `duration_ms`, `request_id`, `attempt`, `correlation_id`, body sizes, `error_type` and
-/// `error` when it failed, then the request's metadata (trace ids, for instance). Its
+/// `duration_ms`, `http_request_id` (the client's own number for the exchange), `attempt`,
+/// `correlation_id`, body sizes, `error_type` and `error` when it failed, then the request's
+/// metadata under its own keys (trace ids, a server's incoming `request_id`). A metadata key
+/// that is one of the line's fields, or that `| logfmt` reads as one (`duration.ms`), is
+/// written as `metadata.<key>` (`metadata.url=…`): never dropped, never in the line's place. Its
 /// stream adds the labels `method`, `status_class` (`2xx` … `5xx`, `failed`, `cancelled`) and
 /// `host` to the logger's own; its `level` is `info` for 1xx–3xx and cancellations, `warning`
 /// for 4xx and for an exchange whose note reports a failure under a 1xx–3xx status (an LLM
@@ -35,11 +38,11 @@ import HTTPCoreObservation
 /// and `unlogged_stream_messages` (those without a line of their own) follow. Each message
 /// becomes a line as it arrives, stamped with its arrival time, in a stream whose `kind` is
 /// `http_message` (labels `method`, `status_class` and `host` as the exchange's; `level`
-/// `info`): `method`, `url`, `status`, `request_id`, `attempt`, `correlation_id`, `index`
+/// `info`): `method`, `url`, `status`, `http_request_id`, `attempt`, `correlation_id`, `index`
 /// (from 0), `message_kind` (`sse` or `jsonl`), `event` and `event_id` when the event has
 /// them, `message_bytes` (on the wire), `truncated=true` when the policy cut it, and `data`
-/// (redacted by the policy), so `{kind="http_message"} | logfmt | request_id="42"` lists one
-/// exchange's messages in order. At most ``LokiConfiguration/maxMessageLinesPerExchange``
+/// (redacted by the policy), then the metadata as on the exchange's line, so
+/// `{kind="http_message"} | logfmt | http_request_id="42"` lists one exchange's messages in order. At most ``LokiConfiguration/maxMessageLinesPerExchange``
 /// per exchange, after the policy's own bound.
 ///
 /// Every field of an exchange's or a message's line is what the client's `HTTPCorePolicy`

@@ -42,6 +42,24 @@ final class DevSeeObserverTests: XCTestCase {
         return try receiver.onlyLog()
     }
 
+    /// The incoming request's id a server put in the metadata stays `request_id`, in the
+    /// payload's `metadata`; the client's own number for the exchange is `requestId`.
+    func testTheIncomingRequestIdStaysInTheMetadataAndTheCountersIsRequestId() async throws {
+        api.route("/ok") { _ in .text("fine") }
+        let harness = LoggerHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(DevSeeObserver(logger: harness.logger))
+        let request = HTTPRequest(url: api.url("/ok"), metadata: ["request_id": "req-7"])
+        _ = try await URLSessionClient(dispatcher: dispatcher, policy: .debug).send(request)
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let log = try receiver.onlyLog()
+        XCTAssertEqual(log["metadata"] as? [String: String], ["request_id": "req-7"])
+        XCTAssertEqual(log["requestId"] as? String, request.id.description)
+        XCTAssertNil(log["request_id"])
+    }
+
     /// The headers URLSession added on its way out are shown with the request's own.
     func testTheHeadersTheTransportAddedAreShownWithTheRequestsOwn() async throws {
         let log = try await loggedExchange("/missing")

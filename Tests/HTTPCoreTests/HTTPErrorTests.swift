@@ -24,11 +24,11 @@ final class HTTPErrorTests: XCTestCase {
     func testEveryCodeKeepsItsRawName() {
         let codes: [HTTPError.Code] = [
             .cancelled, .timeout, .invalidResponse, .cannotConnect, .cannotResolveHost, .connectionLost, .notConnected,
-            .secureConnectionFailed, .invalidRequest, .tooManyRedirects, .responseTooLarge, .other,
+            .secureConnectionFailed, .invalidRequest, .tooManyRedirects, .responseTooLarge, .requestBodyFailed, .other,
         ]
         XCTAssertEqual(codes.map(\.rawValue), [
             "cancelled", "timeout", "invalid_response", "cannot_connect", "cannot_resolve_host", "connection_lost", "not_connected",
-            "secure_connection_failed", "invalid_request", "too_many_redirects", "response_too_large", "other",
+            "secure_connection_failed", "invalid_request", "too_many_redirects", "response_too_large", "request_body_failed", "other",
         ])
         XCTAssertEqual(HTTPError.Code("response_too_large"), .responseTooLarge)
     }
@@ -48,6 +48,32 @@ final class HTTPErrorTests: XCTestCase {
         XCTAssertEqual(HTTPError.timeout.code, .timeout)
         XCTAssertNil(HTTPError.timeout.message)
         XCTAssertEqual(Set([HTTPError.timeout, .timeout, .cancelled]).count, 2)
+    }
+
+    private enum Cause: Error, Equatable {
+        case first, second
+    }
+
+    func testTheUnderlyingErrorIsCarriedButTakesNoPartInEqualityOrHashing() {
+        let first = HTTPError.transport(.requestBodyFailed, message: "a", underlyingError: Cause.first)
+        let second = HTTPError.transport(.requestBodyFailed, message: "a", underlyingError: Cause.second)
+        XCTAssertEqual(first.underlyingError as? Cause, .first)
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(first, .transport(.requestBodyFailed, message: "a"))
+        XCTAssertEqual(Set([first, second]).count, 1)
+        XCTAssertNil(HTTPError.transport(.other, message: "a").underlyingError)
+        XCTAssertEqual(first.description, "transport error [request_body_failed]: a")
+    }
+
+    func testARequestBodysFailureNamesTheBodyTheErrorAndTheBytesButKeepsCancellationAndHTTPErrors() throws {
+        let failure = try XCTUnwrap(HTTPError.requestBodyFailure(Cause.first, afterBytes: 20) as? HTTPError)
+        XCTAssertEqual(failure, .transport(.requestBodyFailed, message: "request body: the body's sequence threw Cause after 20 bytes"))
+        XCTAssertEqual(failure.underlyingError as? Cause, .first)
+        XCTAssertTrue(HTTPError.requestBodyFailure(CancellationError(), afterBytes: 3) is CancellationError)
+        XCTAssertEqual(HTTPError.requestBodyFailure(HTTPError.timeout, afterBytes: 3) as? HTTPError, .timeout)
+        XCTAssertEqual(HTTPError.requestBodyFailure(failure, afterBytes: 99) as? HTTPError, failure)
+        let own = HTTPError.transport(.connectionLost, message: "reset")
+        XCTAssertEqual(HTTPError.requestBodyFailure(own, afterBytes: 5) as? HTTPError, own)
     }
 
     func testPatternsMatchByCodeAndByMessageOnlyWhenThePatternHasOne() {

@@ -25,7 +25,7 @@ final class LokiGenAITests: XCTestCase {
         let fixture = GenAIFixture.anthropicStream
         let (line, labels, id) = try await pushed(fixture, policy: .debug)
         XCTAssertEqual(line, "method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=<t>"
-            + " request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
+            + " http_request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
             + #" stream_messages=8 unlogged_stream_messages=8 answer_shape=Anthropic answer="Hello! How can I help?""#
             + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4-20250514"
             + " gen_ai.request.max_tokens=1024 gen_ai.request.temperature=0.7 gen_ai.request.top_p=0.95 gen_ai.request.top_k=40.0"
@@ -40,7 +40,7 @@ final class LokiGenAITests: XCTestCase {
         let fixture = GenAIFixture.anthropicStream
         let (line, labels, id) = try await pushed(fixture, policy: .release)
         XCTAssertEqual(line, "method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=succeeded duration_ms=<t>"
-            + " request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
+            + " http_request_id=\(id) attempt=1 request_bytes=277 response_bytes=\(fixture.responseBody.utf8.count) streamed=true"
             + " stream_messages=8 unlogged_stream_messages=8"
             + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4-20250514"
             + " gen_ai.request.max_tokens=1024 gen_ai.request.temperature=0.7 gen_ai.request.top_p=0.95 gen_ai.request.top_k=40.0"
@@ -54,7 +54,7 @@ final class LokiGenAITests: XCTestCase {
     func testABufferedOpenAICallsFinishReasonsAreJoinedWithCommas() async throws {
         let (line, _, id) = try await pushed(.openAIChatCompletion, policy: .release)
         XCTAssertEqual(line, "method=POST url=https://api.openai.com/v1/chat/completions status=200 outcome=succeeded duration_ms=<t>"
-            + " request_id=\(id) attempt=1 request_bytes=122 response_bytes=\(GenAIFixture.openAIChatCompletion.responseBody.utf8.count)"
+            + " http_request_id=\(id) attempt=1 request_bytes=122 response_bytes=\(GenAIFixture.openAIChatCompletion.responseBody.utf8.count)"
             + " gen_ai.provider.name=openai gen_ai.operation.name=chat gen_ai.request.model=o4-mini gen_ai.request.max_tokens=2000"
             + " gen_ai.request.choice.count=2 gen_ai.response.id=chatcmpl-Bx4Reasoning gen_ai.response.model=o4-mini-2025-04-16"
             + " gen_ai.response.finish_reasons=stop,length gen_ai.usage.input_tokens=1380 gen_ai.usage.output_tokens=1998"
@@ -71,7 +71,7 @@ final class LokiGenAITests: XCTestCase {
         let received = try await receiver.waitForEntries(1)
         XCTAssertEqual(received.rejections, [])
         XCTAssertEqual(received.lines, ["method=POST url=https://api.anthropic.com/v1/messages status=200 outcome=failed duration_ms=2000.0"
-            + " request_id=\(event.requestID) attempt=1 request_bytes=0 response_bytes=0"
+            + " http_request_id=\(event.requestID) attempt=1 request_bytes=0 response_bytes=0"
             + " gen_ai.provider.name=anthropic gen_ai.operation.name=chat gen_ai.request.model=claude-sonnet-4 gen_ai.request.stream=true"
             + " server.address=api.anthropic.com server.port=443 gen_ai.error.type=overloaded_error"])
         XCTAssertEqual(received.labelSets, [

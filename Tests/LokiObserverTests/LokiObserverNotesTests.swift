@@ -23,14 +23,14 @@ final class LokiObserverNotesTests: XCTestCase {
     func testACustomInterpretersAttributesAreFieldsAndTheOneTheLineAlreadyHasIsPrefixedByTheNotesName() async throws {
         let (line, labels, id) = try await pushed(cache: "HIT")
         XCTAssertEqual(line, "method=GET url=https://api.example.com/catalog status=200 outcome=succeeded duration_ms=<t>"
-            + " request_id=\(id) attempt=1 request_bytes=0 response_bytes=5 cache.status=HIT cache.age=42")
+            + " http_request_id=\(id) attempt=1 request_bytes=0 response_bytes=5 cache.status=HIT cache.age=42")
         XCTAssertEqual(labels, Self.labels(level: "info"), "no label per attribute")
     }
 
     func testANoteThatReportsAFailureMakesA200LineAFailureAfterItsStatus() async throws {
         let (line, labels, id) = try await pushed(cache: "ERROR")
         XCTAssertEqual(line, "method=GET url=https://api.example.com/catalog status=200 outcome=failed duration_ms=<t>"
-            + " request_id=\(id) attempt=1 request_bytes=0 response_bytes=5 cache.status=ERROR cache.age=42")
+            + " http_request_id=\(id) attempt=1 request_bytes=0 response_bytes=5 cache.status=ERROR cache.age=42")
         XCTAssertEqual(labels, Self.labels(level: "error", statusClass: "failed"), "as a body cut short after its 200")
     }
 

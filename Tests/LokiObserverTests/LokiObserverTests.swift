@@ -59,6 +59,31 @@ final class LokiObserverTests: XCTestCase {
         XCTAssertTrue(failed.contains("error_type=cannot_connect error=\"transport error [cannot_connect]: could not connect to the host (127.0.0.1:\(down.port), URLError -1004)\""), failed)
     }
 
+    func testTheIncomingRequestIdIsRequestIdAndTheClientsCounterIsHTTPRequestId() async throws {
+        let receiver = try LokiReceiver()
+        defer { receiver.stop() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/ok") { _ in .text("fine") }
+        let harness = LokiHarness(receiver: receiver)
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(LokiObserver(logger: harness.logger))
+        let request = HTTPRequest(url: server.url("/ok"), metadata: ["request_id": "req-7", "url": "from-metadata", "duration.ms": "9"])
+        _ = try await URLSessionClient(dispatcher: dispatcher).send(request)
+        harness.logger.info("order placed", metadata: ["msg": "from-metadata", "request_id": "req-8"])
+        await dispatcher.flush()
+        await harness.logger.flush()
+
+        let received = try await receiver.received()
+        XCTAssertEqual(received.rejections, [])
+        let line = try XCTUnwrap(received.lines.first { $0.contains("/ok") })
+        XCTAssertTrue(line.contains(" http_request_id=\(request.id) attempt=1 "), line)
+        // Metadata after the line's fields; a key the line has (or that `| logfmt` reads as one) under `metadata.`.
+        XCTAssertTrue(line.hasSuffix(" request_bytes=0 response_bytes=4 metadata.duration.ms=9 request_id=req-7 metadata.url=from-metadata"), line)
+        let logged = try XCTUnwrap(received.lines.first { $0.contains("order placed") })
+        XCTAssertEqual(logged, "msg=\"order placed\" metadata.msg=from-metadata request_id=req-8")
+    }
+
     func testARedirectedPostIsTheLineOfTheGETThatGotTheStatus() async throws {
         let receiver = try LokiReceiver()
         defer { receiver.stop() }

@@ -69,7 +69,7 @@ final class LokiStreamingTests: XCTestCase {
         let (received, id) = try await pushed(expectedLines: 4)
         let base = ["app": "checkout", "method": "POST", "status_class": "2xx", "host": "api.example.com", "level": "info"]
         XCTAssertEqual(Set(received.labelSets), [base.merging(["kind": "http"]) { $1 }, base.merging(["kind": "http_message"]) { $1 }])
-        let prefix = "method=POST url=https://api.example.com/v1/chat status=200 request_id=\(id) attempt=1 correlation_id=corr-7"
+        let prefix = "method=POST url=https://api.example.com/v1/chat status=200 http_request_id=\(id) attempt=1 correlation_id=corr-7"
         XCTAssertEqual(lines(of: received, kind: "http_message"), [
             prefix + #" index=0 message_kind=sse event=delta message_bytes=32 data="{\"t\":\"Hel\"}""#,
             prefix + #" index=1 message_kind=sse event=delta event_id=2 message_bytes=61 data="{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}""#,
@@ -77,7 +77,7 @@ final class LokiStreamingTests: XCTestCase {
         ])
         let exchange = try XCTUnwrap(lines(of: received, kind: "http").first)
         XCTAssertTrue(exchange.hasSuffix(
-            " request_id=\(id) attempt=1 correlation_id=corr-7 request_bytes=15 response_bytes=130 streamed=true stream_messages=3 unlogged_stream_messages=0"
+            " http_request_id=\(id) attempt=1 correlation_id=corr-7 request_bytes=15 response_bytes=130 streamed=true stream_messages=3 unlogged_stream_messages=0"
                 + #" answer_shape=data answer="{\"t\":\"Hel\"}\n{\"t\":\"lo\",\"api_key\":\"[REDACTED]\"}\nend""#
         ), exchange)
         XCTAssertFalse(received.lines.joined().contains("sk-live-123"))
@@ -122,7 +122,7 @@ final class LokiStreamingTests: XCTestCase {
             configuration.redactor = Redactor(level: .standard, sensitiveHeaderNames: ["X-Request-ID"], sensitiveBodyKeys: ["t"])
         }
         // What the `.debug` policy (`.standard`) exposes: the logger's names mask none of it.
-        let prefix = "method=POST url=https://api.example.com/v1/chat status=200 request_id=\(id) attempt=1 correlation_id=corr-7"
+        let prefix = "method=POST url=https://api.example.com/v1/chat status=200 http_request_id=\(id) attempt=1 correlation_id=corr-7"
         XCTAssertEqual(lines(of: received, kind: "http_message"), [
             prefix + #" index=0 message_kind=sse event=delta event_id=3f9a1c0e8b7d6a5f4e3d message_bytes=63 data="{\"t\":\"Hel\",\"n\":1}""#,
             prefix + " index=1 message_kind=sse event=done message_bytes=23 data=end",

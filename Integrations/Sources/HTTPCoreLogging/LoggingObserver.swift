@@ -12,7 +12,10 @@ import Logging
 /// ```
 ///
 /// The line and its metadata are what the client's policy exposes: the URL is redacted, and
-/// request metadata (a trace id a middleware set, a route) arrives redacted too. The level
+/// request metadata (a trace id a middleware set, a route) arrives redacted too. `http.request.id`
+/// is the client's own number for the exchange (`http_request_id` on a Loki line); the request's
+/// metadata keeps its own keys, so a server's incoming `request_id` stays `request_id`, and a
+/// key the line already has (`url.full`, `duration_ms`) is written as `metadata.<key>`. The level
 /// follows the outcome (``Levels``). Retried attempts are logged too, at ``Levels/retried``.
 ///
 /// It logs on the task that sent the request, as the dispatcher runs every observer, so the
@@ -88,10 +91,23 @@ public struct LoggingObserver: HTTPObserver {
         metadata["duration_ms"] = "\(Self.rounded(end.durationMilliseconds))"
         if let correlationID = event.correlationID { metadata["correlation_id"] = "\(correlationID)" }
         if event.attempt > 1 || end.isRetried { metadata["http.request.resend_count"] = "\(event.attempt - 1)" }
-        for (key, value) in request.metadata where metadata[key] == nil {
-            metadata[key] = "\(value)"
-        }
+        Self.add(request.metadata, to: &metadata)
         logger.log(level: level, "\(Self.line(end, route: route))", metadata: metadata)
+    }
+
+    /// Adds the request's metadata under its own keys (a server's incoming `request_id` stays
+    /// `request_id`), except a key the line has, or one that reads as it once dots become
+    /// underscores (as LogQL's `| logfmt` reads them): that one is `metadata.<key>`, never dropped.
+    static func add(_ requestMetadata: [String: String], to metadata: inout Logger.Metadata) {
+        guard !requestMetadata.isEmpty else { return }
+        func flattened(_ key: String) -> String { key.replacingOccurrences(of: ".", with: "_") }
+        var taken = Set(metadata.keys.map(flattened))
+        for (key, value) in requestMetadata.sorted(by: { $0.key < $1.key }) {
+            var name = key
+            while taken.contains(flattened(name)) { name = "metadata." + name }
+            taken.insert(flattened(name))
+            metadata[name] = "\(value)"
+        }
     }
 
     /// `GET <url> -> 200 (12.4 ms)`, `-> failed: timed out (…)`, `-> 200, then failed: … (…)`,

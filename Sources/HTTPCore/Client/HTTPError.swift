@@ -24,8 +24,12 @@ import Foundation
 /// ```
 ///
 /// New kinds of failure are new ``Code`` values, so a `switch` over ``code`` needs a
-/// `default:` and keeps compiling when one is added. Two errors are equal when their code and
-/// message are.
+/// `default:` and keeps compiling when one is added.
+///
+/// Two errors are equal, and hash alike, when their code and message are: the
+/// ``underlyingError`` (the caller's own error, as a request body's producer threw it) is
+/// carried for the caller to inspect but takes no part in equality, since an `any Error`
+/// has none to offer, and the message already names it.
 public struct HTTPError: Error, Sendable, Hashable {
     /// What kind of failure this is; branch on it, never on the message.
     public let code: Code
@@ -35,10 +39,28 @@ public struct HTTPError: Error, Sendable, Hashable {
     /// Messages come from the transport and differ between platforms: show or log them,
     /// never branch on them.
     public let message: String?
+    /// The error this one stands for, when it is the caller's own: what a streamed request
+    /// body's sequence threw (``Code/requestBodyFailed``), so that a caller can tell its own
+    /// failure (`error.underlyingError as? MyError`); `nil` otherwise.
+    ///
+    /// Not part of equality or hashing, and never in ``description`` or in events: the message
+    /// names its type, and observers see only the code and the redacted message.
+    public var underlyingError: (any Error)? { underlying.error }
+    private let underlying: Underlying
 
-    private init(code: Code, message: String?) {
+    private init(code: Code, message: String?, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
+        underlying = Underlying(error: underlyingError)
+    }
+
+    /// The underlying error, equal to every other and hashing to nothing, so that the
+    /// synthesized `==` and `hash(into:)` compare the code and the message alone.
+    private struct Underlying: Sendable, Hashable {
+        let error: (any Error)?
+
+        static func == (lhs: Underlying, rhs: Underlying) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
     }
 
     /// The exchange was cancelled, through ``Cancellable/cancel()`` or Swift task cancellation.
@@ -56,8 +78,15 @@ public struct HTTPError: Error, Sendable, Hashable {
     ///
     /// Adapters throw it for failures they can classify, with one of the ``Code`` values or one
     /// of their own, as `AuthorizationMiddleware` does with `credential_unavailable`.
-    public static func transport(_ code: Code, message: String) -> HTTPError {
-        HTTPError(code: code, message: message)
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure it is.
+    ///   - message: What happened, for people; never a URL's query or a secret.
+    ///   - underlyingError: The caller's own error this one stands for, if any (see
+    ///     ``underlyingError``); `nil` by default.
+    /// - Returns: The error.
+    public static func transport(_ code: Code, message: String, underlyingError: (any Error)? = nil) -> HTTPError {
+        HTTPError(code: code, message: message, underlyingError: underlyingError)
     }
 
     /// A stable, transport-independent name for a kind of failure.
@@ -104,6 +133,14 @@ public struct HTTPError: Error, Sendable, Hashable {
         public static let responseTooLarge = Code("response_too_large")
         /// A body that can be read once was read a second time (``HTTPBody/IterationBehavior/single``).
         public static let bodyAlreadyRead = Code("body_already_read")
+        /// A streamed request body failed while it was sent: its sequence threw an error that is
+        /// not an `HTTPError` (one that is keeps its own code). The message says
+        /// `request body: the body's sequence threw <type>[: <text>] after <n> bytes`, and
+        /// ``HTTPError/underlyingError`` is the error it threw.
+        ///
+        /// The server saw part of the body at most; the request is never retried, since the
+        /// same body would fail again.
+        public static let requestBodyFailed = Code("request_body_failed")
         /// Any other failure; the message says more.
         public static let other = Code("other")
 
@@ -170,6 +207,19 @@ extension HTTPError {
     /// The longest transport message, in UTF-8 bytes, that `HTTPTransportClient` throws or
     /// reports; longer ones are cut and end with `…`.
     public static let maximumMessageBytes = 4096
+
+    /// What the client throws when a streamed request body's sequence threw `error` after
+    /// `byteCount` bytes: ``Code/requestBodyFailed``, `error` as ``underlyingError``. An
+    /// `HTTPError` (a code the body's producer chose, a proxied body's `connection_lost`) and a
+    /// cancellation stay what they are.
+    package static func requestBodyFailure(_ error: any Error, afterBytes byteCount: Int64) -> any Error {
+        if error is CancellationError || error is HTTPError { return error }
+        return HTTPError(
+            code: .requestBodyFailed,
+            message: "request body: the body's sequence threw \(safeDescription(of: error)) after \(byteCount) bytes",
+            underlyingError: error
+        )
+    }
 
     /// A description of any error that never prints its stored values: the type's name, and
     /// the text a `LocalizedError` chose to show (or an `NSError`'s domain and code).

@@ -28,7 +28,7 @@ import HTTPCoreConcurrency
 /// Rules for implementers:
 /// - Return the response for any status; do not throw for 4xx or 5xx.
 /// - Throw ``HTTPError`` for failures you can classify; any other error is reported as
-///   ``HTTPError/transport(_:message:)`` with code ``HTTPError/Code/other``.
+///   ``HTTPError/transport(_:message:underlyingError:)`` with code ``HTTPError/Code/other``.
 /// - End the exchange by its deadline: ``HTTPRequest/timeout`` is the time this call may
 ///   take, the head and the whole body, counted from the call. Throw ``HTTPError/timeout``
 ///   past it before the head; fail the body with it after. The client does not race a timer

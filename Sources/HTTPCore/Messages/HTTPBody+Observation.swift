@@ -26,6 +26,18 @@ extension HTTPBody {
         chunk: @escaping @Sendable (ByteChunk) -> Void = { _ in },
         end: @escaping @Sendable (ReadEnd) -> Void
     ) -> HTTPBody {
+        observingReads(readingBegins: readingBegins, chunk: chunk, end: end, failure: nil)
+    }
+
+    /// ``observingReads(readingBegins:chunk:end:)``, with what a reading throws replaced by
+    /// `failure`'s answer, given the error and the bytes that reading read before it; `end`
+    /// is told the replacement.
+    package func observingReads(
+        readingBegins: @escaping @Sendable () -> Void = {},
+        chunk: @escaping @Sendable (ByteChunk) -> Void = { _ in },
+        end: @escaping @Sendable (ReadEnd) -> Void,
+        failure: (@Sendable (any Error, Int64) -> any Error)?
+    ) -> HTTPBody {
         let readings = Readings(end)
         return HTTPBody(length: length, iterationBehavior: iterationBehavior, onStop: { [self] in
             readings.current.report(.stopped)
@@ -34,15 +46,18 @@ extension HTTPBody {
             readingBegins()
             let reporter = readings.begin()
             var iterator = self.makeAsyncIterator()
+            var byteCount: Int64 = 0
             return AnyChunks(next: {
                 do {
                     guard let next = try await iterator.next() else {
                         reporter.report(.finished)
                         return nil
                     }
+                    byteCount += Int64(next.count)
                     chunk(next)
                     return next
                 } catch {
+                    let error = failure?(error, byteCount) ?? error
                     reporter.report(.failed(error))
                     throw error
                 }

@@ -86,7 +86,7 @@ extension HTTPTransportClient {
             )
         }
         let requestTap = body.map { _ in BodyTap(captureLimit: sharedPolicy.policy.capturedBodyBytes) }
-        let sentBody = body.map { requestTap!.watching($0) }
+        let sentBody = body.map { requestTap!.watching($0, asRequestBody: true) }
         let ownTimeout = request.timeout == exchange.request.timeout ? nil : request.timeout
         var bounded = request
         bounded.timeout = Self.attemptTimeout(own: ownTimeout, deadline: exchange.context.deadline)

@@ -297,7 +297,7 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         switch error {
         case let error as HTTPError:
             guard let message = error.message else { return error }
-            return .transport(error.code, message: scrubbed(message, for: url))
+            return .transport(error.code, message: scrubbed(message, for: url), underlyingError: error.underlyingError)
         default:
             return .transport(.other, message: scrubbed(HTTPError.safeDescription(of: error), for: url))
         }

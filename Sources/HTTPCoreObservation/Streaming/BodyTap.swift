@@ -99,14 +99,17 @@ final class BodyTap: Sendable {
     /// `body`, watched as it is read: each pass starts the count again (a retry or redirect
     /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
     /// its end, or the body dropped unread, stops `body`'s producer.
-    func watching(_ body: HTTPBody, stopsWhenDropped: Bool = false) -> HTTPBody {
-        body.observingReads(readingBegins: beginPass, chunk: record) { end in
+    ///
+    /// `asRequestBody`: whether `body` is a request body the caller supplied, whose sequence's
+    /// failure is then ``/HTTPCore/HTTPError/Code/requestBodyFailed`` with the bytes read so far.
+    func watching(_ body: HTTPBody, stopsWhenDropped: Bool = false, asRequestBody: Bool = false) -> HTTPBody {
+        body.observingReads(readingBegins: beginPass, chunk: record, end: { end in
             switch end {
             case .finished: self.end()
             case .stopped where stopsWhenDropped: body.stopReading()
             case .failed, .stopped: break
             }
-        }
+        }, failure: asRequestBody ? HTTPError.requestBodyFailure : nil)
     }
 
     private func beginPass() {

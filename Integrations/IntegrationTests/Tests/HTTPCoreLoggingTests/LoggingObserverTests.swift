@@ -53,14 +53,20 @@ final class LoggingObserverTests: XCTestCase {
         }
     }
 
-    func testOneLinePerExchangeWithLevelByOutcomeAndRedactedMetadata() async throws {
-        let records = Records()
+    /// A client over a mock transport that gives `replies`, with a `LoggingObserver` logging
+    /// into `records` on its dispatcher.
+    private func loggedClient(_ replies: MockTransport.Reply..., into records: Records) -> (HTTPTransportClient<MockTransport>, HTTPEventDispatcher) {
         let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         let dispatcher = HTTPEventDispatcher()
         dispatcher.subscribe(LoggingObserver(logger: logger))
         let transport = MockTransport()
-        transport.enqueue(.status(200), .status(404), .status(503), .failure(.timeout))
-        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug)
+        for reply in replies { transport.enqueue(reply) }
+        return (HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug), dispatcher)
+    }
+
+    func testOneLinePerExchangeWithLevelByOutcomeAndRedactedMetadata() async throws {
+        let records = Records()
+        let (client, dispatcher) = loggedClient(.status(200), .status(404), .status(503), .failure(.timeout), into: records)
         var request = HTTPRequest(url: URL(string: "https://api.example.com/users/42?token=S3CR3T")!)
         request.metadata["trace_id"] = "4bf92f3577b34da6a3ce929d0e0e4736"
         for _ in 0..<4 { _ = try? await client.send(request) }
@@ -79,6 +85,25 @@ final class LoggingObserverTests: XCTestCase {
         XCTAssertEqual(logged[3].metadata["error.type"], "timeout")
         XCTAssertNotNil(metadata["http.request.id"])
         XCTAssertFalse(logged.contains { "\($0.message) \($0.metadata)".contains("S3CR3T") })
+    }
+
+    func testTheIncomingRequestIdIsRequestIdAndACollidingKeyIsKeptUnderMetadata() async throws {
+        let records = Records()
+        let (client, dispatcher) = loggedClient(.status(200), into: records)
+        let request = HTTPRequest(
+            url: URL(string: "https://api.example.com/users/42")!,
+            metadata: ["request_id": "req-7", "url.full": "from-metadata", "duration.ms": "9"]
+        )
+        _ = try await client.send(request)
+        await dispatcher.flush()
+
+        let metadata = try XCTUnwrap(records.all.first?.metadata)
+        XCTAssertEqual(metadata["request_id"], "req-7")
+        XCTAssertEqual(metadata["http.request.id"], "\(request.id)")
+        XCTAssertEqual(metadata["url.full"], "https://api.example.com/users/42")
+        XCTAssertEqual(metadata["metadata.url.full"], "from-metadata")
+        XCTAssertEqual(metadata["metadata.duration.ms"], "9")
+        XCTAssertNotEqual(metadata["duration_ms"], "9")
     }
 
     /// The id of the incoming request a server is handling, as a server framework keeps it.
