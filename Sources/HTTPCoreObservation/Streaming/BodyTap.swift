@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Transports) import HTTPCore
 import HTTPCoreConcurrency
 
 /// Watches a streamed body pass, for events: counts its bytes, keeps its first bytes up to
@@ -100,7 +101,7 @@ final class BodyTap: Sendable {
     /// sends a replayable body anew). `stopsWhenDropped`: whether a reading given up before
     /// its end, or the body dropped unread, stops `body`'s producer.
     func watching(_ body: HTTPBody, stopsWhenDropped: Bool = false) -> HTTPBody {
-        body.observingReads(readingBegins: beginPass, chunk: record) { end in
+        body.observingPieces(readingBegins: beginPass, piece: record) { end in
             switch end {
             case .finished: self.end()
             case .stopped where stopsWhenDropped: body.stopReading()
@@ -114,16 +115,25 @@ final class BodyTap: Sendable {
         if !readingsTemplate.isEmpty { shown?.withLock { $0 = readingsTemplate } }
     }
 
-    private func record(_ chunk: HTTPBody.ByteChunk) {
+    /// Counts and captures `piece` in place; only a parser or the readings, which read
+    /// `ArraySlice`s, have a transport's chunk copied for them (``HTTPBody/Piece/bytes``).
+    private func record(_ piece: HTTPBody.Piece) {
+        // The copy is made outside the lock, and only for a tap that reads on.
+        let chunk: HTTPBody.ByteChunk? = parserTemplate != nil || shown != nil ? piece.bytes : nil
         let completed = state.withLock { state -> Completed in
-            state.snapshot.byteCount += chunk.count
+            state.snapshot.byteCount += piece.count
             let room = captureLimit - state.snapshot.captured.count
-            if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
-            guard state.parser != nil else { return Completed() }
+            if room > 0 {
+                piece.withUnsafeBytes { bytes in
+                    state.snapshot.captured.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room)))
+                }
+            }
+            guard state.parser != nil, let chunk else { return Completed() }
             var messages: [StreamMessageParser.Message] = []
             state.parser!.feed(chunk) { messages.append($0) }
             return count(messages, in: &state)
         }
+        guard let chunk else { return }
         shown?.withLock { readings in
             for index in readings.indices {
                 readings[index].readChunk(chunk)
