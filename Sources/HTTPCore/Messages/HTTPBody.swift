@@ -194,9 +194,13 @@ extension HTTPBody {
             guard count <= Int64(maxBytes) else { throw Self.tooManyBytes(maxBytes) }
             collected.reserveCapacity(Int(count))
         }
-        for try await chunk in self {
-            guard chunk.count <= maxBytes - collected.count else { throw Self.tooManyBytes(maxBytes) }
-            collected.append(contentsOf: chunk)
+        // Pieces, not chunks: a transport's chunk is appended from its own storage, copied once.
+        var pieces = makeAsyncIterator()
+        while let piece = try await pieces.nextPiece() {
+            guard piece.count <= maxBytes - collected.count else { throw Self.tooManyBytes(maxBytes) }
+            piece.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { collected.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+            }
         }
         return collected
     }
