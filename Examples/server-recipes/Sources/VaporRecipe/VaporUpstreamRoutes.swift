@@ -2,9 +2,9 @@ import Foundation
 import HTTPCore
 import HTTPCoreAsyncHTTPClient
 import HTTPCoreHTTPTypes
+import HTTPTypes
 import ServiceContextModule
 import Vapor
-import struct HTTPTypes.HTTPFields
 
 /// Routes of a Vapor service that call an upstream API through an HTTPCore client, as
 /// `HummingbirdRecipe.UpstreamRoutes` does for Hummingbird: `GET /items/{id}` answers with the

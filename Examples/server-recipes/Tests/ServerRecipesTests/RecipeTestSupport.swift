@@ -112,6 +112,10 @@ func routeExportWithAnInvalidHeader(on upstream: LoopbackHTTPServer) {
     })
 }
 
-/// What a proxy answers for ``invalidUpstreamHeader``: the field and the rule it breaks, as
-/// the frameworks' JSON error bodies carry it (its quotes escaped).
-let invalidUpstreamHeaderReason = #"the upstream's response cannot be passed on: the value of the field \"X-Note\" has a byte HTTP does not allow"#
+/// What a proxy answers for ``invalidUpstreamHeader``: the field and the rule it breaks.
+let invalidUpstreamHeaderReason = "the upstream's response cannot be passed on: the value of the field \"X-Note\" has a byte HTTP does not allow"
+
+/// The JSON object of a framework's error body.
+func errorObject(_ body: Data) throws -> [String: Any] {
+    try XCTUnwrap(JSONSerialization.jsonObject(with: body) as? [String: Any])
+}
