@@ -25,7 +25,7 @@ extension HTTPBody {
     /// body throws ``/HTTPCore/HTTPError/Code/bodyAlreadyRead``.
     public var byteBuffers: ByteBuffers { ByteBuffers(body: self) }
 
-    /// A body's chunks as SwiftNIO `ByteBuffer`s; see ``/HTTPCore/HTTPBody/byteBuffers``.
+    /// A body's chunks as SwiftNIO `ByteBuffer`s, from `HTTPBody.byteBuffers`: AHC's own buffers, as they are.
     public struct ByteBuffers: AsyncSequence, Sendable {
         /// A chunk of the body.
         public typealias Element = ByteBuffer
