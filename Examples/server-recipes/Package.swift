@@ -25,6 +25,7 @@ let package = Package(
             name: "HummingbirdRecipe",
             dependencies: [
                 .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
                 .product(name: "HTTPCoreHTTPTypes", package: "HTTPCoreIntegrations"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -34,6 +35,9 @@ let package = Package(
             name: "VaporRecipe",
             dependencies: [
                 .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPCoreHTTPTypes", package: "HTTPCoreIntegrations"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
             ]

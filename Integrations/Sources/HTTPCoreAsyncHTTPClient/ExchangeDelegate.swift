@@ -10,9 +10,10 @@ import NIOHTTP1
 /// delegate's event loop (the connection's, unless AHC hops the callbacks to it from another),
 /// straight into the body the caller reads.
 ///
-/// No task stands between the connection and the reader: a part is copied once into the chunk
-/// the reader gets, and the reader's task is the only one woken for it, as with a bare AHC
-/// reader. Backpressure is AHC's own: while the body holds `bufferSize` unread bytes the part's
+/// No task stands between the connection and the reader: a part reaches the reader as the
+/// `ByteBuffer` AHC delivered, not copied (a ``ByteBufferChunk``: ``/HTTPCore/HTTPBody/byteBuffers``
+/// yields it as it is, the body's `ArraySlice` sequence copies it once), and the reader's task
+/// is the only one woken for it, as with a bare AHC reader. Backpressure is AHC's own: while the body holds `bufferSize` unread bytes the part's
 /// future stays pending, and AHC reads no more from the socket until the reader took half.
 ///
 /// For a buffered call (``Delivery/collected(clientLimit:)``) there is no stream: the parts are
@@ -330,9 +331,10 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
             // captures it when the body is made.
             let pump = Task {
                 do {
-                    for try await chunk in body {
+                    // A body that came from AHC (a proxied upload) goes out as the buffers it came in.
+                    for try await buffer in body.byteBuffers {
                         guard isReading(number) else { return }
-                        try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                        try await writer.write(.byteBuffer(buffer)).get()
                     }
                     finishPass(number, .success(()))
                 } catch {
@@ -415,12 +417,12 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
         }
         guard let writer, buffer.readableBytes > 0 else { return task.eventLoop.makeSucceededVoidFuture() }
         guard buffer.readableBytes <= room else {
-            if room > 0 { _ = writer.yield(Self.chunk(of: buffer, count: room)) {} }
+            if room > 0 { _ = writer.yield(transportChunk: ByteBufferChunk(buffer.getSlice(at: buffer.readerIndex, length: room)!)) {} }
             writer.finish(throwing: AsyncHTTPClientTransport.streamedResponseTooLarge(limit: maximumBytes, url: url))
             task.cancel()
             return task.eventLoop.makeSucceededVoidFuture()
         }
-        switch writer.yield(Self.chunk(of: buffer, count: buffer.readableBytes), whenDrained: { [self] in drained() }) {
+        switch writer.yield(transportChunk: ByteBufferChunk(buffer), whenDrained: { [self] in drained() }) {
         case .more, .stopped:
             // A reader that stopped already cancelled the request.
             return task.eventLoop.makeSucceededVoidFuture()
@@ -526,9 +528,5 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, ExchangeDeadlines.Exch
             return answerHead(.failure(.invalidResponse))
         }
         writer.finish()
-    }
-
-    private static func chunk(of buffer: ByteBuffer, count: Int) -> HTTPBody.ByteChunk {
-        buffer.getBytes(at: buffer.readerIndex, length: count)![...]
     }
 }

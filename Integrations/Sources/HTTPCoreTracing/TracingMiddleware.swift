@@ -1,5 +1,6 @@
 import Foundation
-import HTTPCore
+// For `observingPieces`: counting a body's bytes never copies a transport's chunk.
+@_spi(Transports) import HTTPCore
 import Tracing
 
 /// An ``/HTTPCore/HTTPMiddleware`` that makes a client span on the swift-distributed-tracing API, with
@@ -94,7 +95,7 @@ public struct TracingMiddleware: HTTPMiddleware {
         guard !(tracer is NoOpTracer) else { return try await next(request, body) }
         let (span, outgoing) = start(request, context: context, tracer: tracer)
         let sent = ByteCount()
-        let observedBody = body?.observingReads(readingBegins: sent.reset, chunk: { sent.add($0.count) }, end: { _ in })
+        let observedBody = body?.observingPieces(readingBegins: sent.reset, piece: { sent.add($0.count) }, end: { _ in })
         let (response, responseBody): (HTTPResponse.Head, HTTPBody)
         do {
             (response, responseBody) = try await ServiceContext.withValue(span.context) {
@@ -114,7 +115,7 @@ public struct TracingMiddleware: HTTPMiddleware {
             return (response, responseBody)
         }
         let received = ByteCount()
-        let watched = responseBody.observingReads(chunk: { received.add($0.count) }) { end in
+        let watched = responseBody.observingPieces(piece: { received.add($0.count) }) { end in
             if body != nil { span.attributes["http.request.body.size"] = sent.value }
             span.attributes["http.response.body.size"] = received.value
             switch end {

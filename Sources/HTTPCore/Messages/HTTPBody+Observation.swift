@@ -21,20 +21,46 @@ extension HTTPBody {
     /// when a request is retried or redirected, so a count that `readingBegins` resets holds
     /// the last reading's bytes, not the sum of every attempt's. Stopping the returned body
     /// stops this one.
+    ///
+    /// Without `chunk`, the body's chunks pass through untouched. With it, a chunk that a
+    /// transport handed over in its own storage is copied once for `chunk` (the reader still
+    /// gets the transport's chunk); a middleware that only counts bytes, or reads them in
+    /// place, watches pieces instead (`observingPieces(readingBegins:piece:end:)`, for
+    /// transports and the integrations).
     public func observingReads(
         readingBegins: @escaping @Sendable () -> Void = {},
-        chunk: @escaping @Sendable (ByteChunk) -> Void = { _ in },
+        chunk: (@Sendable (ByteChunk) -> Void)? = nil,
         end: @escaping @Sendable (ReadEnd) -> Void
     ) -> HTTPBody {
-        observingReads(readingBegins: readingBegins, chunk: chunk, end: end, failure: nil)
+        var piece: (@Sendable (Piece) -> Void)?
+        if let chunk { piece = { chunk($0.bytes) } }
+        return observingPieces(readingBegins: readingBegins, piece: piece, end: end)
     }
 
-    /// ``observingReads(readingBegins:chunk:end:)``, with what a reading throws replaced by
+    /// This body, its pieces unchanged and uncopied, with each reading watched as
+    /// ``observingReads(readingBegins:chunk:end:)`` watches it: `piece` is shown each piece
+    /// read, a transport's chunk in the transport's storage (read its bytes in place with
+    /// ``Piece/withUnsafeBytes(_:)``, or count them with ``Piece/count``).
+    ///
+    /// - Parameters:
+    ///   - readingBegins: told as each reading starts.
+    ///   - piece: shown each piece read, before the reader gets it.
+    ///   - end: told how each reading ended, once per reading.
+    /// - Returns: the watched body, of the same length and iteration behaviour.
+    @_spi(Transports) public func observingPieces(
+        readingBegins: @escaping @Sendable () -> Void = {},
+        piece: (@Sendable (Piece) -> Void)?,
+        end: @escaping @Sendable (ReadEnd) -> Void
+    ) -> HTTPBody {
+        observingPieces(readingBegins: readingBegins, piece: piece, end: end, failure: nil)
+    }
+
+    /// ``observingPieces(readingBegins:piece:end:)``, with what a reading throws replaced by
     /// `failure`'s answer, given the error and the bytes that reading read before it; `end`
     /// is told the replacement.
-    package func observingReads(
+    package func observingPieces(
         readingBegins: @escaping @Sendable () -> Void = {},
-        chunk: @escaping @Sendable (ByteChunk) -> Void = { _ in },
+        piece: (@Sendable (Piece) -> Void)?,
         end: @escaping @Sendable (ReadEnd) -> Void,
         failure: (@Sendable (any Error, Int64) -> any Error)?
     ) -> HTTPBody {
@@ -49,12 +75,12 @@ extension HTTPBody {
             var byteCount: Int64 = 0
             return AnyChunks(next: {
                 do {
-                    guard let next = try await iterator.next() else {
+                    guard let next = try await iterator.nextPiece() else {
                         reporter.report(.finished)
                         return nil
                     }
                     byteCount += Int64(next.count)
-                    chunk(next)
+                    piece?(next)
                     return next
                 } catch {
                     let error = failure?(error, byteCount) ?? error

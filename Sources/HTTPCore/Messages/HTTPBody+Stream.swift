@@ -60,7 +60,7 @@ extension HTTPBody {
         /// - Throws: `CancellationError` when the reader stopped (or the writing task was
         ///   cancelled while waiting): stop producing.
         public func write(_ chunk: ByteChunk) async throws {
-            try await stream.write(chunk)
+            try await stream.write(.bytes(chunk))
         }
 
         /// Appends a chunk without suspending, for producers driven by callbacks (a delegate
@@ -70,7 +70,12 @@ extension HTTPBody {
         /// socket); `whenDrained` runs once, on the reader's task, when the reader has taken
         /// half of the buffered bytes, or the reader stopped. It is not kept otherwise.
         public func yield(_ chunk: ByteChunk, whenDrained: @escaping @Sendable () -> Void) -> YieldResult {
-            stream.yield(chunk, whenDrained: whenDrained)
+            stream.yield(.bytes(chunk), whenDrained: whenDrained)
+        }
+
+        /// Appends a piece without suspending; see ``yield(_:whenDrained:)``.
+        func yield(piece: Piece, whenDrained: @escaping @Sendable () -> Void) -> YieldResult {
+            stream.yield(piece, whenDrained: whenDrained)
         }
 
         /// Ends the body: the reader gets the chunks already written, then the end.
@@ -95,11 +100,11 @@ extension HTTPBody {
 
 /// The buffer between one producer and one reader of a streamed body.
 final class ChunkStream: Sendable {
-    private typealias Reader = CheckedContinuation<HTTPBody.ByteChunk?, any Error>
+    private typealias Reader = CheckedContinuation<HTTPBody.Piece?, any Error>
     typealias Wakeup = @Sendable () -> Void
 
     private struct State {
-        var chunks = BoundedQueue<HTTPBody.ByteChunk>(capacity: .max)
+        var chunks = BoundedQueue<HTTPBody.Piece>(capacity: .max)
         var bufferedBytes = 0
         /// Set once the producer ended the body.
         var isFinished = false
@@ -117,7 +122,7 @@ final class ChunkStream: Sendable {
 
     /// What the reader finds.
     private enum Poll {
-        case chunk(HTTPBody.ByteChunk, wakeups: [Wakeup])
+        case chunk(HTTPBody.Piece, wakeups: [Wakeup])
         case end
         case failure(any Error)
         case wait
@@ -132,7 +137,7 @@ final class ChunkStream: Sendable {
 
     // MARK: Reading
 
-    func next() async throws -> HTTPBody.ByteChunk? {
+    func next() async throws -> HTTPBody.Piece? {
         switch state.withLock({ poll(&$0) }) {
         case .chunk(let chunk, let wakeups):
             wakeups.forEach { $0() }
@@ -214,7 +219,7 @@ final class ChunkStream: Sendable {
 
     // MARK: Writing
 
-    func write(_ chunk: HTTPBody.ByteChunk) async throws {
+    func write(_ chunk: HTTPBody.Piece) async throws {
         switch accept(chunk) {
         case .more: return
         case .stopped: throw CancellationError()
@@ -239,7 +244,7 @@ final class ChunkStream: Sendable {
         }
     }
 
-    func yield(_ chunk: HTTPBody.ByteChunk, whenDrained: @escaping Wakeup) -> HTTPBody.Writer.YieldResult {
+    func yield(_ chunk: HTTPBody.Piece, whenDrained: @escaping Wakeup) -> HTTPBody.Writer.YieldResult {
         let result = accept(chunk)
         guard result == .full else { return result }
         let isDrained = state.withLock { state -> Bool in
@@ -252,7 +257,7 @@ final class ChunkStream: Sendable {
     }
 
     /// Hands the chunk to a waiting reader or buffers it.
-    private func accept(_ chunk: HTTPBody.ByteChunk) -> HTTPBody.Writer.YieldResult {
+    private func accept(_ chunk: HTTPBody.Piece) -> HTTPBody.Writer.YieldResult {
         let (reader, result) = state.withLock { state -> (Reader?, HTTPBody.Writer.YieldResult) in
             guard state.isOpen else { return (nil, .stopped) }
             if let reader = state.reader {

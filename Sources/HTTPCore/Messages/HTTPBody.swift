@@ -147,7 +147,19 @@ extension HTTPBody: AsyncSequence {
         /// The next chunk, or `nil` once the body has ended. Throws what the underlying
         /// sequence throws, or ``HTTPError/Code/bodyAlreadyRead`` for a second pass of a
         /// `.single` body.
+        ///
+        /// A chunk that a transport handed over in its own storage (a SwiftNIO `ByteBuffer`
+        /// from AsyncHTTPClient) is copied here, once, into the `ByteChunk` returned; a
+        /// consumer that can write the transport's storage reads it without the copy (for
+        /// AsyncHTTPClient, `HTTPCoreAsyncHTTPClient`'s `byteBuffers`).
         public mutating func next() async throws -> ByteChunk? {
+            try await chunks.next()?.bytes
+        }
+
+        /// The next piece as the body's producer made it, or `nil` once the body has ended:
+        /// a transport's chunk in the transport's own storage, not copied, for a consumer that
+        /// can write that storage on (see ``HTTPBodyTransportChunk``). Throws as ``next()``.
+        @_spi(Transports) public mutating func nextPiece() async throws -> Piece? {
             try await chunks.next()
         }
     }
@@ -182,9 +194,13 @@ extension HTTPBody {
             guard count <= Int64(maxBytes) else { throw Self.tooManyBytes(maxBytes) }
             collected.reserveCapacity(Int(count))
         }
-        for try await chunk in self {
-            guard chunk.count <= maxBytes - collected.count else { throw Self.tooManyBytes(maxBytes) }
-            collected.append(contentsOf: chunk)
+        // Pieces, not chunks: a transport's chunk is appended from its own storage, copied once.
+        var pieces = makeAsyncIterator()
+        while let piece = try await pieces.nextPiece() {
+            guard piece.count <= maxBytes - collected.count else { throw Self.tooManyBytes(maxBytes) }
+            piece.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { collected.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+            }
         }
         return collected
     }
@@ -241,19 +257,19 @@ extension HTTPBody {
 
 /// One pass over some sequence of chunks, its type erased.
 package struct AnyChunks {
-    private var produceNext: () async throws -> HTTPBody.ByteChunk?
+    private var produceNext: () async throws -> HTTPBody.Piece?
 
     package init<Chunks: AsyncSequence>(_ sequence: Chunks) where Chunks.Element == HTTPBody.ByteChunk {
         var iterator = sequence.makeAsyncIterator()
-        produceNext = { try await iterator.next() }
+        produceNext = { try await iterator.next().map(HTTPBody.Piece.bytes) }
     }
 
-    package init(next: @escaping () async throws -> HTTPBody.ByteChunk?) {
+    package init(next: @escaping () async throws -> HTTPBody.Piece?) {
         produceNext = next
     }
 
     package init(single chunk: HTTPBody.ByteChunk) {
-        var remaining: HTTPBody.ByteChunk? = chunk.isEmpty ? nil : chunk
+        var remaining: HTTPBody.Piece? = chunk.isEmpty ? nil : .bytes(chunk)
         produceNext = {
             defer { remaining = nil }
             return remaining
@@ -264,7 +280,7 @@ package struct AnyChunks {
         produceNext = { throw error }
     }
 
-    package mutating func next() async throws -> HTTPBody.ByteChunk? {
+    package mutating func next() async throws -> HTTPBody.Piece? {
         try await produceNext()
     }
 }

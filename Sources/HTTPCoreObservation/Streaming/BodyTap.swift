@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Transports) import HTTPCore
 import HTTPCoreConcurrency
 
 /// Watches a streamed body pass, for events: counts its bytes, keeps its first bytes up to
@@ -103,7 +104,7 @@ final class BodyTap: Sendable {
     /// `asRequestBody`: whether `body` is a request body the caller supplied, whose sequence's
     /// failure is then ``/HTTPCore/HTTPError/Code/requestBodyFailed`` with the bytes read so far.
     func watching(_ body: HTTPBody, stopsWhenDropped: Bool = false, asRequestBody: Bool = false) -> HTTPBody {
-        body.observingReads(readingBegins: beginPass, chunk: record, end: { end in
+        body.observingPieces(readingBegins: beginPass, piece: record, end: { end in
             switch end {
             case .finished: self.end()
             case .stopped where stopsWhenDropped: body.stopReading()
@@ -117,16 +118,25 @@ final class BodyTap: Sendable {
         if !readingsTemplate.isEmpty { shown?.withLock { $0 = readingsTemplate } }
     }
 
-    private func record(_ chunk: HTTPBody.ByteChunk) {
+    /// Counts and captures `piece` in place; only a parser or the readings, which read
+    /// `ArraySlice`s, have a transport's chunk copied for them (``HTTPBody/Piece/bytes``).
+    private func record(_ piece: HTTPBody.Piece) {
+        // The copy is made outside the lock, and only for a tap that reads on.
+        let chunk: HTTPBody.ByteChunk? = parserTemplate != nil || shown != nil ? piece.bytes : nil
         let completed = state.withLock { state -> Completed in
-            state.snapshot.byteCount += chunk.count
+            state.snapshot.byteCount += piece.count
             let room = captureLimit - state.snapshot.captured.count
-            if room > 0 { state.snapshot.captured.append(contentsOf: chunk.prefix(room)) }
-            guard state.parser != nil else { return Completed() }
+            if room > 0 {
+                piece.withUnsafeBytes { bytes in
+                    state.snapshot.captured.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room)))
+                }
+            }
+            guard state.parser != nil, let chunk else { return Completed() }
             var messages: [StreamMessageParser.Message] = []
             state.parser!.feed(chunk) { messages.append($0) }
             return count(messages, in: &state)
         }
+        guard let chunk else { return }
         shown?.withLock { readings in
             for index in readings.indices {
                 readings[index].readChunk(chunk)

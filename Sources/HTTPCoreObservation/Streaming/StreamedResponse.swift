@@ -1,4 +1,5 @@
 import Dispatch
+@_spi(Transports) import HTTPCore
 import HTTPCoreConcurrency
 
 /// The response body of a streaming exchange as the caller reads it, and the end of the
@@ -40,10 +41,10 @@ final class StreamedResponse: Sendable {
         }
     }
 
-    private func next(_ iterator: inout HTTPBody.Iterator) async throws -> HTTPBody.ByteChunk? {
+    private func next(_ iterator: inout HTTPBody.Iterator) async throws -> HTTPBody.Piece? {
         if let outcome = state.withLock({ $0.outcome }) { throw outcome ?? .cancelled }
         do {
-            guard let chunk = try await iterator.next() else {
+            guard let chunk = try await iterator.nextPiece() else {
                 end(nil)
                 return nil
             }

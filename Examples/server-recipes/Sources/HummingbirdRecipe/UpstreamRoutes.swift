@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreAsyncHTTPClient
 import HTTPCoreHTTPTypes
 import HTTPTypes
 import Hummingbird
@@ -7,6 +8,12 @@ import Hummingbird
 /// Routes of a Hummingbird service that call an upstream API through an HTTPCore client:
 /// `GET /items/{id}` answers with the upstream's JSON, and `GET /export` proxies the upstream's
 /// stream, passing its status, headers and length through while the body is still arriving.
+///
+/// The proxied body goes from the upstream's connection to Hummingbird's response writer
+/// without a copy: `body.byteBuffers` yields the `ByteBuffer`s AsyncHTTPClient delivered, which
+/// the writer writes as they are, while HTTPCore's observers still see every byte. An upstream
+/// header that HTTP does not allow is never dropped: the route answers 502 Bad Gateway, naming
+/// it (``passedOn(_:)``).
 ///
 /// The upstream exchange runs in the route's task, under the `ServiceContext` that
 /// Hummingbird's `TracingMiddleware` set, so HTTPCore's `TracingMiddleware` makes the upstream
@@ -31,7 +38,7 @@ public struct UpstreamRoutes<Client: HTTPClient>: Sendable {
             let response = try await upstream.send(upstreamRequest("items/\(id)", context: context))
             return Response(
                 status: .init(code: response.statusCode),
-                headers: Self.passedOn(response.headers),
+                headers: try Self.passedOn(response.headers),
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
             )
         }
@@ -43,11 +50,15 @@ public struct UpstreamRoutes<Client: HTTPClient>: Sendable {
                 case .known(let count): Int(count)
                 case .unknown: nil
                 }
+            // Before the body: a header that cannot be passed on fails the response, and the
+            // upstream body, dropped unread, ends its exchange as cancelled.
+            let headers = try Self.passedOn(head.headers)
             return Response(
                 status: .init(code: head.statusCode),
-                headers: Self.passedOn(head.headers),
+                headers: headers,
                 body: ResponseBody(contentLength: length) { writer in
-                    for try await chunk in body { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    // AHC's buffers, written as they came: no copy per chunk.
+                    for try await buffer in body.byteBuffers { try await writer.write(buffer) }
                     try await writer.finish(nil)
                 }
             )
@@ -61,8 +72,18 @@ public struct UpstreamRoutes<Client: HTTPClient>: Sendable {
 
     /// The upstream's header fields a proxy passes on: all but those of the connection, which
     /// Hummingbird writes itself.
-    static func passedOn(_ headers: HTTPHeaders) -> HTTPFields {
-        var fields = (try? HTTPFields(headers)) ?? HTTPFields()
+    ///
+    /// A field that is not valid HTTP (a name that is not a token, a value with a control
+    /// byte) is not passed on, and not dropped either: the response fails as a 502 Bad Gateway
+    /// whose message names the field and the rule it breaks, so the upstream's fault is seen
+    /// where it is, not as a response with headers missing.
+    static func passedOn(_ headers: HTTPHeaders) throws -> HTTPFields {
+        var fields: HTTPFields
+        do {
+            fields = try HTTPFields(headers)
+        } catch {
+            throw Hummingbird.HTTPError(.badGateway, message: "the upstream's response cannot be passed on: \(error)")
+        }
         for name in [HTTPField.Name.connection, .transferEncoding, .contentLength] { fields[name] = nil }
         return fields
     }

@@ -7,7 +7,11 @@ import HTTPCore
 // so with these each unqualified name in the target is HTTPCore's; Vapor's are
 // `Vapor.HTTPHeaders`, `Vapor.HTTPMethod` and `Vapor.HTTPClient` here. An internal alias cannot
 // appear in a public signature, so a public declaration writes HTTPCore's type with its
-// module. The pattern is in HTTPCore's "Name clashes" article.
+// module. The pattern is in HTTPCore's "Name clashes" article. The target also imports
+// swift-http-types, whose fields check the upstream's headers (`passedOn(_:)`), so its
+// `HTTPRequest` and `HTTPResponse` are declared HTTPCore's here too.
+typealias HTTPRequest = HTTPCore.HTTPRequest
+typealias HTTPResponse = HTTPCore.HTTPResponse
 typealias HTTPClient = HTTPCore.HTTPClient
 typealias HTTPHeaders = HTTPCore.HTTPHeaders
 typealias HTTPMethod = HTTPCore.HTTPMethod

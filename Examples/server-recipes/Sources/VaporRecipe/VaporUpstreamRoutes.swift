@@ -1,5 +1,8 @@
 import Foundation
 import HTTPCore
+import HTTPCoreAsyncHTTPClient
+import HTTPCoreHTTPTypes
+import HTTPTypes
 import ServiceContextModule
 import Vapor
 
@@ -7,6 +10,12 @@ import Vapor
 /// `HummingbirdRecipe.UpstreamRoutes` does for Hummingbird: `GET /items/{id}` answers with the
 /// upstream's JSON, and `GET /export` proxies the upstream's stream, passing its status, headers
 /// and length through while the body is still arriving.
+///
+/// The proxied body goes from the upstream's connection to Vapor's body writer without a copy:
+/// `body.byteBuffers` yields the `ByteBuffer`s AsyncHTTPClient delivered, which the writer
+/// writes as they are, while HTTPCore's observers still see every byte. An upstream header
+/// that HTTP does not allow is never dropped: the route answers 502 Bad Gateway, naming it
+/// (``passedOn(_:)``).
 ///
 /// Vapor's `TracingMiddleware` keeps the incoming request's span context on
 /// `request.serviceContext`, not in the task the route runs in, so each upstream call is made
@@ -34,7 +43,7 @@ public struct VaporUpstreamRoutes<Client: HTTPCore.HTTPClient>: Sendable {
             }
             return Response(
                 status: HTTPResponseStatus(statusCode: response.statusCode),
-                headers: Self.passedOn(response.headers),
+                headers: try Self.passedOn(response.headers),
                 body: Response.Body(data: response.body)
             )
         }
@@ -48,10 +57,14 @@ public struct VaporUpstreamRoutes<Client: HTTPCore.HTTPClient>: Sendable {
                 case .known(let length): Int(length)
                 case .unknown: -1
                 }
+            // Before the body: a header that cannot be passed on fails the response, and the
+            // upstream body, dropped unread, ends its exchange as cancelled.
+            let headers = try Self.passedOn(head.headers)
             let stream = Response.Body(
                 asyncStream: { writer in
                     do {
-                        for try await chunk in body { try await writer.writeBuffer(ByteBuffer(bytes: chunk)) }
+                        // AHC's buffers, written as they came: no copy per chunk.
+                        for try await buffer in body.byteBuffers { try await writer.writeBuffer(buffer) }
                         try await writer.write(.end)
                     } catch {
                         try await writer.write(.error(error))
@@ -59,7 +72,7 @@ public struct VaporUpstreamRoutes<Client: HTTPCore.HTTPClient>: Sendable {
                 },
                 count: count
             )
-            return Response(status: HTTPResponseStatus(statusCode: head.statusCode), headers: Self.passedOn(head.headers), body: stream)
+            return Response(status: HTTPResponseStatus(statusCode: head.statusCode), headers: headers, body: stream)
         }
     }
 
@@ -70,10 +83,22 @@ public struct VaporUpstreamRoutes<Client: HTTPCore.HTTPClient>: Sendable {
 
     /// The upstream's header fields a proxy passes on: all but those of the connection and the
     /// framing, which Vapor writes itself.
-    static func passedOn(_ headers: HTTPHeaders) -> Vapor.HTTPHeaders {
+    ///
+    /// Vapor's headers take any text, so each field is first checked by the conversion to
+    /// swift-http-types' fields (`HTTPCoreHTTPTypes`), whose rules are HTTP's: a field that is not
+    /// valid HTTP (a name that is not a token, a value with a control byte) is neither passed
+    /// on nor dropped, the response fails as a 502 Bad Gateway whose reason names the field
+    /// and the rule it breaks.
+    static func passedOn(_ headers: HTTPHeaders) throws -> Vapor.HTTPHeaders {
+        let fields: HTTPFields
+        do {
+            fields = try HTTPFields(headers)
+        } catch {
+            throw Abort(.badGateway, reason: "the upstream's response cannot be passed on: \(error)")
+        }
         var passed = Vapor.HTTPHeaders()
-        for field in headers where !["connection", "transfer-encoding", "content-length"].contains(field.name.lowercased()) {
-            passed.add(name: field.name, value: field.value)
+        for field in fields where ![.connection, .transferEncoding, .contentLength].contains(field.name) {
+            passed.add(name: field.name.rawName, value: field.value)
         }
         return passed
     }

@@ -82,4 +82,40 @@ final class HummingbirdUpstreamRoutesTests: XCTestCase {
         XCTAssertEqual(recorder.all.map(\.message), ["http.request.succeeded"])
         XCTAssertEqual(recorder.all.first?.metadata["bytes"], "\(size)")
     }
+
+    func testAProxiedStreamReachesTheResponseWriterAsAsyncHTTPClientsBuffersWithNoCopyWhileObserved() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        let size = exportSize
+        routeExport(on: upstream)
+        let (events, recorder) = dispatcherRecordingEnds()
+
+        let copies = try await countingCopies {
+            try await application(upstream: upstream, dispatcher: events).test(.live) { client in
+                try await client.execute(uri: "/export", method: .get) { response in
+                    XCTAssertEqual(Data(buffer: response.body), Data(LoopbackBodyPattern.chunk(at: 0, count: Int(size))))
+                }
+            }
+        }
+        await events.flush()
+
+        XCTAssertEqual(copies.copied, 0, "no byte is copied between AHC's buffers and Hummingbird's writer")
+        XCTAssertEqual(copies.handedOver, Int(size), "every byte reaches the writer in the buffer AHC delivered")
+        XCTAssertEqual(recorder.all.first?.metadata["bytes"], "\(size)", "the observer saw every byte")
+    }
+
+    func testAnUpstreamHeaderThatIsNotValidHTTPIsAnsweredAsBadGatewayNamingItNotDropped() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        routeExportWithAnInvalidHeader(on: upstream)
+        let (events, _) = dispatcherRecordingEnds()
+
+        try await application(upstream: upstream, dispatcher: events).test(.live) { client in
+            try await client.execute(uri: "/export", method: .get) { response in
+                XCTAssertEqual(response.status.code, 502)
+                let error = try errorObject(Data(buffer: response.body))["error"] as? [String: Any]
+                XCTAssertEqual(error?["message"] as? String, invalidUpstreamHeaderReason)
+            }
+        }
+    }
 }

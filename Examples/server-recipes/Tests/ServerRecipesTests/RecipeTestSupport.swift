@@ -1,5 +1,5 @@
 import Foundation
-import HTTPCore
+@_spi(Transports) import HTTPCore
 import HTTPCoreObservation
 import HTTPCoreLoopback
 import InMemoryTracing
@@ -86,4 +86,36 @@ func dispatcherRecordingEnds() -> (HTTPEventDispatcher, LogLines) {
         }
     }
     return (dispatcher, ends)
+}
+
+/// The body bytes copied between AsyncHTTPClient's buffers and HTTPCore's chunks while `work`
+/// ran, and those handed on as AHC's own buffers (``HTTPBodyCopies``): a proxy that copies
+/// nothing copies 0 and hands on every byte.
+func countingCopies(_ work: () async throws -> Void) async throws -> (copied: Int, handedOver: Int) {
+    let copied = HTTPBodyCopies.copiedByteCount
+    let handedOver = HTTPBodyCopies.handedOverByteCount
+    try await work()
+    return (HTTPBodyCopies.copiedByteCount - copied, HTTPBodyCopies.handedOverByteCount - handedOver)
+}
+
+/// An upstream header value that HTTP does not allow and AsyncHTTPClient passes on: a trailing
+/// space (RFC 9110 field values neither begin nor end with whitespace).
+let invalidUpstreamHeader = (name: "X-Note", value: "spaced ")
+
+/// Serves `GET /export` on `upstream` as ``routeExport(on:)`` does, with the header
+/// ``invalidUpstreamHeader`` among its own.
+func routeExportWithAnInvalidHeader(on upstream: LoopbackHTTPServer) {
+    upstream.route("GET", "/export", streaming: { _, writer in
+        let headers: HTTPHeaders = ["Content-Type": "text/csv", invalidUpstreamHeader.name: invalidUpstreamHeader.value]
+        try writer.writeHead(status: 200, headers: headers, framing: .contentLength(exportSize))
+        try writer.writePattern(byteCount: exportSize)
+    })
+}
+
+/// What a proxy answers for ``invalidUpstreamHeader``: the field and the rule it breaks.
+let invalidUpstreamHeaderReason = "the upstream's response cannot be passed on: the value of the field \"X-Note\" has a byte HTTP does not allow"
+
+/// The JSON object of a framework's error body.
+func errorObject(_ body: Data) throws -> [String: Any] {
+    try XCTUnwrap(JSONSerialization.jsonObject(with: body) as? [String: Any])
 }

@@ -93,4 +93,41 @@ final class VaporUpstreamRoutesTests: XCTestCase {
         XCTAssertEqual(ends.all.map(\.message), ["http.request.succeeded"])
         XCTAssertEqual(ends.all.first?.metadata["bytes"], "\(size)")
     }
+
+    func testAProxiedStreamReachesTheBodyWriterAsAsyncHTTPClientsBuffersWithNoCopyWhileObserved() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        let size = exportSize
+        routeExport(on: upstream)
+        let (events, ends) = dispatcherRecordingEnds()
+
+        let copies = try await countingCopies {
+            try await withService(upstream: upstream, dispatcher: events) { base in
+                let response = try await AsyncHTTPClient.HTTPClient.shared.execute(HTTPClientRequest(url: base + "/export"), timeout: .seconds(60))
+                let body = try await response.body.collect(upTo: Int(size))
+                XCTAssertEqual(Data(buffer: body), Data(LoopbackBodyPattern.chunk(at: 0, count: Int(size))))
+            }
+        }
+        await events.flush()
+
+        XCTAssertEqual(copies.copied, 0, "no byte is copied between AHC's buffers and Vapor's writer")
+        XCTAssertEqual(copies.handedOver, Int(size), "every byte reaches the writer in the buffer AHC delivered")
+        XCTAssertEqual(ends.all.first?.metadata["bytes"], "\(size)", "the observer saw every byte")
+    }
+
+    func testAnUpstreamHeaderThatIsNotValidHTTPIsAnsweredAsBadGatewayNamingItNotDropped() async throws {
+        let upstream = try LoopbackHTTPServer()
+        defer { upstream.stop() }
+        routeExportWithAnInvalidHeader(on: upstream)
+        let (events, _) = dispatcherRecordingEnds()
+
+        try await withService(upstream: upstream, dispatcher: events) { base in
+            let response = try await AsyncHTTPClient.HTTPClient.shared.execute(HTTPClientRequest(url: base + "/export"), timeout: .seconds(60))
+            XCTAssertEqual(response.status.code, 502)
+            let body = try await response.body.collect(upTo: 4096)
+            let error = try errorObject(Data(buffer: body))   // Vapor writes its two keys in either order
+            XCTAssertEqual(error["error"] as? Bool, true)
+            XCTAssertEqual(error["reason"] as? String, invalidUpstreamHeaderReason)
+        }
+    }
 }
