@@ -49,7 +49,8 @@ import HTTPCoreConcurrency
 /// buffered exchange's, or a request body given whole) is kept with its raw bodies cut to
 /// a copy of the bytes the policy captures, which is all its entry would show: it weighs
 /// its headers plus twice the policy's body cap at most, whatever the bodies' sizes, and
-/// `handle(_:)` copies those bytes but redacts nothing. Such an event with attachments (an
+/// `handle(_:)` copies those bytes but redacts nothing. Its entry would weigh as much, so
+/// it is always kept for later and counts nothing against `maximumDeferredBytes`. Such an event with attachments (an
 /// LLM call's, whose facts read the raw request when first asked) is made into its entry at
 /// once instead, in `handle(_:)`: the entry keeps only the redacted request and response.
 /// Nothing else counts, since making the entry would not shrink it: a streamed response is
@@ -190,13 +191,13 @@ public final class HARRecorder: HTTPObserver {
         }
         guard event.name.isTerminal || event.name == .requestRetried else { return }
         let messages = event.isStreamed ? takeMessages(of: event) : []
-        var event = event
-        var isLight = Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes
+        let isLight = Self.rawBodyByteCount(of: event) <= Self.maximumDeferredBodyBytes
         if !isLight, let cut = event.withBodiesCut() {
             // A copy of the bytes its entry would show, so the raw bodies are let go and the
-            // caller's task redacts nothing.
-            event = cut
-            isLight = true
+            // caller's task redacts nothing. Its entry would weigh as much: deferring it keeps
+            // nothing more alive, so it counts nothing against the budget.
+            state.withLock { $0.append(.deferred(cut, messages: messages, byteCount: 0)) }
+            return
         }
         if isLight {
             // The message events share the exchange's records with `event`: only their own bytes add.

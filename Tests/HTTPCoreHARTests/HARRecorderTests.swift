@@ -520,6 +520,28 @@ final class HARRecorderTests: XCTestCase {
         XCTAssertEqual(content["comment"] as? String, "body of 307200 bytes cut at the client's HTTPCorePolicy capture limit: text is its beginning")
     }
 
+    func testACutEventIsKeptForLaterWhateverTheDeferredBudget() async throws {
+        let freed = Locked(false)
+        var terminal: HTTPEvent? = try await terminalEvent(
+            of: HTTPRequest(url: URL(string: "https://api.example.com/large")!),
+            answer: .status(200, body: Self.largeBody(freed: freed))
+        )
+        let recorder = HARRecorder(maximumDeferredBytes: 0)
+
+        recorder.handle(try XCTUnwrap(terminal))
+        XCTAssertEqual(terminal?.responseRecord?.isExposed, false, "a budget of 0 still redacts nothing on the caller's task: the cut entry would weigh as much")
+        terminal = nil
+        XCTAssertTrue(freed.withLock { $0 }, "only the cut copy is kept")
+
+        let small = try await terminalEvent(of: HTTPRequest(url: URL(string: "https://api.example.com/small")!), answer: .status(200, body: Data("ok".utf8)))
+        recorder.handle(small)
+        XCTAssertEqual(small.responseRecord?.isExposed, true, "the cut entry took nothing of the budget, which is 0: a light event is made at once")
+
+        let entries = try HARFile.entries(of: recorder.harDocument())
+        let sizes = entries.map { (($0["response"] as? [String: Any])?["content"] as? [String: Any])?["size"] as? Int }
+        XCTAssertEqual(sizes, [300 * 1024, 2])
+    }
+
     /// Every event of `fixture`'s call through a client with the debug policy, as a dispatcher
     /// delivered them, nothing read from them.
     private func events(of fixture: GenAIFixture) async throws -> [HTTPEvent] {
