@@ -11,8 +11,8 @@ struct ServerBenchRun {
     /// Requests per variant and round of a cell, unless `--requests` says otherwise: 20,000
     /// at 16 callers and 64 bytes, as in the issue, and about as many seconds' worth in the
     /// other cells: a run of every cell (5 rounds) takes about 4 minutes on a 2-core machine
-    /// with the six variants issue 38's targets need (`--variants
-    /// bare,bare-again,hand-written,httpcore,production,full`), about twice that with all of
+    /// with the six variants the targets need (`--variants
+    /// bare,bare-again,hand-written-production,httpcore,production,full`), about twice that with all of
     /// them, more while the machine is busy with something else. `--quick` makes a fifth of
     /// them.
     static func requestsPerRound(concurrency: Int, responseBytes: Int, quick: Bool) -> Int {
