@@ -122,6 +122,7 @@ final class StreamAnswerGenAITests: XCTestCase {
         let special = Data("data: {\"token\":{\"id\":2,\"text\":\"</s>\",\"logprob\":0,\"special\":true},\"generated_text\":\"\"}\n\n".utf8)
         let answer = try XCTUnwrap(StreamAnswer(body: special, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
         XCTAssertEqual(answer.shape, "TGI")
+        XCTAssertEqual(answer.text, "")
         XCTAssertTrue(answer.isEmpty)
     }
 
