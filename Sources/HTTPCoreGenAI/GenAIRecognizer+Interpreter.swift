@@ -23,16 +23,16 @@ extension GenAIRecognizer: HTTPExchangeInterpreter {
     /// | Hugging Face TGI | `token.text` of tokens that are not special |
     /// | Ollama | `message.content` (chat) or `response` (generate) |
     ///
-    /// - Parameters:
-    ///   - eventType: The server-sent event's type, if any.
-    ///   - data: The message's data.
     /// OpenAI's `data: [DONE]` and a provider's error event are in their shape and add no text,
     /// so that they are not taken for lines of data of the answer.
     ///
+    /// - Parameters:
+    ///   - eventType: The server-sent event's type, if any.
+    ///   - data: The message's data.
     /// - Returns: The shape's name and the text, or `nil` for a message in none of these
     ///   shapes.
     public func streamAnswerText(eventType: String?, data: Data) -> (shape: String, text: String)? {
-        if data.elementsEqual(Self.openAIEndOfStream) { return (LLMPayload.Shape.openAIChat.streamAnswerShape ?? "", "") }
+        if data.elementsEqual(Self.openAIEndOfStream) { return LLMPayload.Shape.openAIChat.streamAnswerShape.map { ($0, "") } }
         guard let payload = LLMPayload.read(eventType: eventType, data: data), let shape = payload.shape.streamAnswerShape else { return nil }
         return (shape, payload.errorCode == nil ? payload.text : "")
     }

@@ -193,11 +193,15 @@ extension HARExchange {
     /// `status` and `statusText` side by side, so the line reads `200 (failed) …`.
     private var statusText: String {
         switch outcome {
-        case .requestFailed: UTF8Text.cut("(failed) " + failure, toBytes: Self.maximumStatusTextBytes - 3)
-        case .requestSucceeded where failingNote != nil: UTF8Text.cut("(failed) " + failure, toBytes: Self.maximumStatusTextBytes - 3)
+        case .requestFailed: failedStatusText
+        case .requestSucceeded: failingNote == nil ? "" : failedStatusText
         case .requestCancelled: "(cancelled)"
         default: ""
         }
+    }
+
+    private var failedStatusText: String {
+        UTF8Text.cut("(failed) " + failure, toBytes: Self.maximumStatusTextBytes - TruncationMarker.ellipsis.utf8.count)
     }
 
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
