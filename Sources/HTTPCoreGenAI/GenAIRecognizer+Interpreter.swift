@@ -23,17 +23,22 @@ extension GenAIRecognizer: HTTPExchangeInterpreter {
     /// | Hugging Face TGI | `token.text` of tokens that are not special |
     /// | Ollama | `message.content` (chat) or `response` (generate) |
     ///
+    /// OpenAI's `data: [DONE]` and a provider's error event are in their shape and add no text,
+    /// so that they are not taken for lines of data of the answer.
+    ///
     /// - Parameters:
     ///   - eventType: The server-sent event's type, if any.
     ///   - data: The message's data.
     /// - Returns: The shape's name and the text, or `nil` for a message in none of these
-    ///   shapes, or an error (which names a shape but adds no text).
+    ///   shapes.
     public func streamAnswerText(eventType: String?, data: Data) -> (shape: String, text: String)? {
-        guard let payload = LLMPayload.read(eventType: eventType, data: data), payload.errorCode == nil,
-            let shape = payload.shape.streamAnswerShape
-        else { return nil }
-        return (shape, payload.text)
+        if data.elementsEqual(Self.openAIEndOfStream) { return LLMPayload.Shape.openAIChat.streamAnswerShape.map { ($0, "") } }
+        guard let payload = LLMPayload.read(eventType: eventType, data: data), let shape = payload.shape.streamAnswerShape else { return nil }
+        return (shape, payload.errorCode == nil ? payload.text : "")
     }
+
+    /// The data of the last event of an OpenAI chat stream.
+    private static let openAIEndOfStream = Data("[DONE]".utf8)
 
     /// The most bytes of a body read for an LLM call's facts: a request body, or a response's
     /// body, buffered or streamed (a JSON answer read through the streaming API). A longer one

@@ -12,7 +12,7 @@ import HTTPCoreObservation
 /// | OpenAI responses | `type: "response.…"` or `object: "response"` | `response.output_text.delta` | function-call arguments, reasoning and refusal deltas | `response.usage` |
 /// | Anthropic | the message event types, or `type: "message"` | `text_delta` | `input_json_delta`, `thinking_delta` | `message.usage`, `message_delta.usage` |
 /// | Gemini | `candidates`, `usageMetadata` | `parts[].text` | `functionCall` parts | `usageMetadata` |
-/// | Hugging Face TGI | `token`, `generated_text` | `token.text` (not special) | | `details.generated_tokens` |
+/// | Hugging Face TGI | a `token` object with a `text` string, or a `generated_text` string | `token.text` (not special) | | `details.generated_tokens` |
 /// | Ollama | `done` with `model`, or `embeddings` | `message.content`, `response` | `tool_calls`, `thinking` | `prompt_eval_count`, `eval_count` |
 /// | Bedrock converse | `output.message`, or the converse-stream event types | `delta.text` | `delta.toolUse` | `usage` |
 struct LLMPayload: Sendable {
@@ -112,7 +112,7 @@ struct LLMPayload: Sendable {
         }
         if object.string("object") == "response" { return openAIResponse(object) }
         if object.has("candidates") || object.has("usageMetadata") || object.has("promptFeedback") { return gemini(object) }
-        if object.has("token") || object.has("generated_text") { return textGenerationInference(object) }
+        if isTextGenerationInference(object) { return textGenerationInference(object) }
         if object.has("done") && object.has("model") || object.has("embeddings") && object.has("model") { return ollama(object) }
         if object.object(at: "output", "message") != nil || object.has("stopReason") { return bedrockConverse(object) }
         return nil
@@ -279,6 +279,13 @@ struct LLMPayload: Sendable {
     }
 
     // MARK: Hugging Face TGI
+
+    /// Whether `object` is in TGI's structure, not merely named like it: a stream event's
+    /// `token` is an object with a `text` string (`{"token":{"id":…,"text":"…","special":false}}`),
+    /// a whole answer's `generated_text` a string. `{"token":"t0"}` is neither.
+    private static func isTextGenerationInference(_ object: JSONObject) -> Bool {
+        object.object("token")?.string("text") != nil || object.string("generated_text") != nil
+    }
 
     private static func textGenerationInference(_ object: JSONObject) -> LLMPayload {
         var payload = LLMPayload(shape: .textGenerationInference)

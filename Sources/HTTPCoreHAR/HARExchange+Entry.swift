@@ -23,8 +23,9 @@ extension HARExchange {
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
     /// values. A success whose note reports a failure its status does not show (an LLM stream
     /// the provider's error event ended, under a 200; not under a 4xx or 5xx) reads as an
-    /// exchange that failed after its status: `_outcome` `failed`, the note in the `comment`
-    /// and in `response._error`, and the note's name in `response._errorType`.
+    /// exchange that failed after its status: `_outcome` `failed`, the note in the `comment`,
+    /// in `response.statusText` (`(failed) <name>: <summary>`) and in `response._error`, and
+    /// the note's name in `response._errorType`. How failures read is the HAR article's table.
     func entry(dates: Date.ISO8601FormatStyle) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("startedDateTime", .string(dates.format(startedAt))),
@@ -158,7 +159,7 @@ extension HARExchange {
         let bodySize = encoding == nil || encoding == "identity" ? size : -1
         var members: [(key: String, value: JSONValue)] = [
             ("status", .integer(response.statusCode)),
-            ("statusText", ""),
+            ("statusText", .string(statusText)),
             ("httpVersion", .string(Self.httpVersion)),
             ("cookies", .array(HARCookies.responseCookies(in: response.headers, dates: dates))),
             ("headers", Self.headersJSON(response.headers)),
@@ -171,11 +172,36 @@ extension HARExchange {
             // The status came, then the exchange failed (a body cut short): the entry says so
             // where a failed one without a response does.
             members += [("_error", .string(failure)), ("_errorType", .string(error?.typeName ?? "unknown"))]
+        } else if outcome == .requestCancelled {
+            // Chrome writes the error of a request cancelled after its head too.
+            members += [("_error", .string(error?.description ?? "cancelled")), ("_errorType", .string(error?.typeName ?? "cancelled"))]
         } else if let failingNote {
             // The answer under the status reported the failure: the note says what, and whose.
             members += [("_error", .string(failure)), ("_errorType", .string(failingNote.name))]
         }
         return .object(members)
+    }
+
+    /// The most UTF-8 bytes of a `statusText` that says why the exchange failed, its `…` included.
+    static let maximumStatusTextBytes = 256
+
+    /// The `statusText` of an entry whose response head came: empty for an exchange that ended
+    /// well (transports do not report the reason phrase); for one that failed after its head
+    /// (a body cut short, or a note that reports a failure) `(failed) ` and what failed, and
+    /// `(cancelled)` for one cancelled after it, as Chrome DevTools labels such requests in its
+    /// Network panel. Chrome keeps the status that came and adds `_error`; HAR viewers show
+    /// `status` and `statusText` side by side, so the line reads `200 (failed) …`.
+    private var statusText: String {
+        switch outcome {
+        case .requestFailed: failedStatusText
+        case .requestSucceeded: failingNote == nil ? "" : failedStatusText
+        case .requestCancelled: "(cancelled)"
+        default: ""
+        }
+    }
+
+    private var failedStatusText: String {
+        UTF8Text.cut("(failed) " + failure, toBytes: Self.maximumStatusTextBytes - TruncationMarker.ellipsis.utf8.count)
     }
 
     /// The body received: `text` as captured, base64 with `encoding` when it is not UTF-8 text.
@@ -188,8 +214,10 @@ extension HARExchange {
         return .object(members)
     }
 
-    /// No response: status 0, as browsers write a failed request, and the error, scrubbed by
-    /// the policy, in `_error` (its description) and `_errorType` (``/HTTPCore/HTTPError/typeName``).
+    /// No response: status 0 and an empty `statusText`, as Chrome DevTools writes a request that
+    /// failed or was cancelled before a response, and the error, scrubbed by the policy, in
+    /// `_error` (its description, where Chrome writes its `net::ERR_…` text) and `_errorType`
+    /// (``/HTTPCore/HTTPError/typeName``).
     private var failedResponseJSON: JSONValue {
         [
             "status": 0,

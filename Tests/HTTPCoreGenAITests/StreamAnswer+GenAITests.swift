@@ -106,4 +106,34 @@ final class StreamAnswerGenAITests: XCTestCase {
         XCTAssertTrue(answer.text.hasSuffix("abcdefghi"), String(answer.text.suffix(20)))
         XCTAssertEqual(answer.text.utf8.count, (StreamAnswer.maximumBytes / word.utf8.count) * word.utf8.count - 1, "the cut word is left out")
     }
+
+    func testAShapeIsReadFromTheMessagesStructureNotFromAKeyName() throws {
+        let named = Data("data: {\"token\":\"t0\"}\n\ndata: {\"token\":\"t1\"}\n\n".utf8)
+        let data = try XCTUnwrap(StreamAnswer(body: named, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
+        XCTAssertEqual(data.shape, StreamAnswer.dataShape, "a token string is not TGI's token object")
+        XCTAssertEqual(data.text, "{\"token\":\"t0\"}\n{\"token\":\"t1\"}")
+        let tgi = Data("data: {\"token\":{\"id\":1,\"text\":\"Hi\",\"logprob\":-0.1,\"special\":false},\"generated_text\":null}\n\n".utf8)
+        let answer = try XCTUnwrap(StreamAnswer(body: tgi, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
+        XCTAssertEqual(answer.shape, "TGI")
+        XCTAssertEqual(answer.text, "Hi")
+    }
+
+    func testAStreamInAShapeWhoseMessagesAddNoTextIsAnEmptyAnswer() throws {
+        let special = Data("data: {\"token\":{\"id\":2,\"text\":\"</s>\",\"logprob\":0,\"special\":true},\"generated_text\":\"\"}\n\n".utf8)
+        let answer = try XCTUnwrap(StreamAnswer(body: special, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
+        XCTAssertEqual(answer.shape, "TGI")
+        XCTAssertEqual(answer.text, "")
+        XCTAssertTrue(answer.isEmpty)
+    }
+
+    func testPlainDataLinesAmongLLMChunksAreLinesOfTheAnswerInOrder() throws {
+        let body = Data(
+            ("data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: plain one\n\n"
+                + "data: {\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\ndata: plain two\n\ndata: [DONE]\n\n").utf8
+        )
+        let answer = try XCTUnwrap(StreamAnswer(body: body, contentType: "text/event-stream", redactedBy: .none, readBy: [GenAIRecognizer.genAI]))
+        XCTAssertEqual(answer.shape, "OpenAI chat")
+        XCTAssertEqual(answer.text, "Hel\nplain one\nlo\nplain two")
+        XCTAssertEqual(answer.messageCount, 5)
+    }
 }

@@ -67,6 +67,7 @@ final class HARRecorderNotesTests: XCTestCase {
         XCTAssertEqual(entry["comment"] as? String, "failed after status 200: cache: ERROR, age 42")
         let response = try XCTUnwrap(entry["response"] as? [String: Any])
         XCTAssertEqual(response["status"] as? Int, 200)
+        XCTAssertEqual(response["statusText"] as? String, "(failed) cache: ERROR, age 42")
         XCTAssertEqual(response["_error"] as? String, "cache: ERROR, age 42")
         XCTAssertEqual(response["_errorType"] as? String, "cache")
         try checkHAR12(file)

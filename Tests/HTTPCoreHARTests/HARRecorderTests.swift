@@ -269,6 +269,7 @@ final class HARRecorderTests: XCTestCase {
         let (file, har) = try await written(recorder)
         let entry = try XCTUnwrap(har.entries.first)
         XCTAssertEqual(entry.status, 0)
+        XCTAssertEqual(entry.statusText, "", "as Chrome DevTools writes a request that got no response")
         XCTAssertEqual(entry.outcome, "failed")
         XCTAssertEqual(entry.errorType, "cannot_connect")
         XCTAssertTrue(entry.error?.hasPrefix("transport error [cannot_connect]: ") ?? false, entry.error ?? "no _error")
@@ -295,10 +296,45 @@ final class HARRecorderTests: XCTestCase {
 
         let (_, har) = try await written(recorder)
         let entry = try XCTUnwrap(har.entries.first)
+        // As Chrome DevTools writes a request whose body failed after its head: the status that
+        // came, and the failure in `_error`; the status line viewers show says `(failed)`.
         XCTAssertEqual(entry.status, 200, "the status that came")
+        let error = try XCTUnwrap(entry.error)
+        XCTAssertTrue(error.hasPrefix("transport error [connection_lost]: "), error)
+        XCTAssertEqual(entry.statusText, "(failed) " + error)
         XCTAssertEqual(entry.outcome, "failed")
         XCTAssertEqual(entry.errorType, "connection_lost")
         XCTAssertTrue(entry.comment?.hasPrefix("failed after status 200: transport error [connection_lost]") ?? false, entry.comment ?? "no comment")
+    }
+
+    func testAnExchangeCancelledAfterItsHeadKeepsItsStatusAndReadsCancelled() async throws {
+        let gate = server.makeGate()
+        server.route("GET", "/events", streaming: { _, writer in
+            try writer.writeHead(headers: ["Content-Type": "text/event-stream"], framing: .chunked)
+            try writer.write("data: first\n\n")
+            try writer.wait(for: gate)
+        })
+        defer { gate.open() }
+        let recorder = subscribedRecorder()
+        let client = client()
+        let request = HTTPRequest(url: server.url("/events"))
+        let (chunks, chunkArrived) = AsyncStream<Void>.makeStream()
+        let read = Task {
+            try await client.send(request, body: nil) { _, body in
+                for try await _ in body { chunkArrived.yield() }
+            }
+        }
+        for await _ in chunks { break }
+        read.cancel()
+        _ = await read.result
+
+        let (_, har) = try await written(recorder)
+        let entry = try XCTUnwrap(har.entries.first)
+        XCTAssertEqual(entry.status, 200, "the status that came")
+        XCTAssertEqual(entry.statusText, "(cancelled)")
+        XCTAssertEqual(entry.error, "cancelled")
+        XCTAssertEqual(entry.errorType, "cancelled")
+        XCTAssertEqual(entry.outcome, "cancelled")
     }
 
     func testACancelledExchangeIsStatusZeroAndSaysSo() async throws {

@@ -274,7 +274,9 @@ struct PayloadBuilder: Sendable {
     /// The start of a streamed response's body in the viewer, which shows no other field: how
     /// many messages it carried (and how many have no log of their own, when messages get
     /// logs), then the answer they carried (`StreamAnswer`), then `[events]`
-    /// above the masked events themselves.
+    /// above the masked events themselves. When no answer could be assembled from them, the
+    /// note says so in words (`no answer text could be assembled from them (TGI)`) instead of
+    /// announcing an empty answer.
     private func streamNote(_ entry: LogEntry, answer: StreamAnswer?) -> String? {
         guard let stream = entry.stream, stream.messageCount > 0 else { return nil }
         let count = stream.messageCount
@@ -283,6 +285,11 @@ struct PayloadBuilder: Sendable {
             note += ", \(stream.unloggedMessageCount) without a log of their own"
         }
         guard let answer else { return note }
+        guard !answer.isEmpty else {
+            let remarks = [answer.shape == StreamAnswer.dataShape ? nil : answer.shape, answer.isTruncated ? "cut" : nil].compactMap { $0 }
+            let aside = remarks.isEmpty ? "" : " (\(remarks.joined(separator: ", ")))"
+            return note + ", no answer text could be assembled from them\(aside)\n\n[events]"
+        }
         let label = answer.shape == StreamAnswer.dataShape ? "their data" : "the \(answer.shape) answer"
         return note + ", \(label)\(answer.isTruncated ? " (cut)" : ""):\n" + answer.text + "\n\n[events]"
     }

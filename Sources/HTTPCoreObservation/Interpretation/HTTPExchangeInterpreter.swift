@@ -31,6 +31,10 @@ public protocol HTTPExchangeInterpreter: Sendable, Hashable {
     /// - Parameters:
     ///   - eventType: The server-sent event's type, `nil` for a JSON line or an untyped event.
     ///   - data: The message's data, as a sink shows it (masked).
+    /// A stream's shape is that of its messages that add text; a message no interpreter reads,
+    /// in such a stream, is a line of data of the answer, in its place. So return an empty text,
+    /// not `nil`, for a message of your shape that adds none (a start, a ping, an end marker).
+    ///
     /// - Returns: The shape's name and the text the message adds (possibly empty), or `nil`
     ///   when the message is in no shape the interpreter knows.
     func streamAnswerText(eventType: String?, data: Data) -> (shape: String, text: String)?

@@ -6,8 +6,11 @@ import HTTPCoreText
 ///
 /// When an interpreter of the policy knows the messages' shape
 /// (``HTTPExchangeInterpreter/streamAnswerText(eventType:data:)``: HTTPCoreGenAI knows the LLM
-/// providers'), it is the text they add, joined: the generated text of an LLM stream. For any
-/// other stream it is the messages' data, one per line. Sinks show it first, before the
+/// providers'), it is the text they add, joined: the generated text of an LLM stream. A
+/// message in such a stream that no interpreter reads (a plain `data:` line among OpenAI
+/// chunks) is part of the answer too, in its place, on a line of its own. The shape is decided
+/// by what the messages carry (``shape``); for any other stream the answer is the messages'
+/// data, one per line. When nothing could be assembled, ``isEmpty`` says so. Sinks show it first, before the
 /// messages themselves: the dev-see log, HAR (`_streamAnswer`), Loki (`answer`), the console.
 /// It is read from the captured body as the policy exposed it, so each message is masked, and
 /// it holds at most ``maximumBytes``.
@@ -57,29 +60,61 @@ package struct StreamAnswer: Sendable, Hashable {
         parser.feed([UInt8](body)[...]) { messages.append($0) }
         if !isBodyTruncated { parser.finish { messages.append($0) } }
         guard !messages.isEmpty else { return nil }
-        var shape: String?
-        var deltas = ""
-        for message in messages {
-            guard let (found, delta) = Self.delta(of: message, readBy: interpreters) else { continue }
-            shape = shape ?? found
-            Self.append(delta, to: &deltas)
-        }
+        let readings = messages.map { Self.delta(of: $0, readBy: interpreters) }
+        let shape = Self.shape(of: readings)
         var text: String
         var isCut: Bool
-        if shape == nil {
-            text = messages.map { String(decoding: $0.data, as: UTF8.self) }.joined(separator: "\n")
-            isCut = text.utf8.count > Self.maximumBytes
-        } else {
-            isCut = deltas.utf8.count > Self.maximumBytes
-            text = isCut ? Self.wholeWords(deltas, maxBytes: Self.maximumBytes) : deltas
+        if shape != nil {
+            var answer = ""
+            var endsWithALine = false
+            for (message, reading) in zip(messages, readings) {
+                if let delta = reading?.text {
+                    // The text after a line of data starts a line of its own.
+                    if endsWithALine, !delta.isEmpty { answer += "\n" }
+                    endsWithALine = endsWithALine && delta.isEmpty
+                    Self.append(delta, to: &answer)
+                } else {
+                    Self.appendLine(String(decoding: message.data, as: UTF8.self), to: &answer)
+                    endsWithALine = true
+                }
+            }
+            isCut = answer.utf8.count > Self.maximumBytes
+            text = isCut ? Self.wholeWords(answer, maxBytes: Self.maximumBytes) : answer
             text = redactor.redactedText(text)
             isCut = isCut || text.utf8.count > Self.maximumBytes
+        } else {
+            text = messages.map { String(decoding: $0.data, as: UTF8.self) }.joined(separator: "\n")
+            isCut = text.utf8.count > Self.maximumBytes
         }
         if isCut { text = UTF8Text.prefix(text, maxBytes: Self.maximumBytes) }
         self.shape = shape ?? Self.dataShape
         self.text = text
         self.messageCount = messages.count
         self.isTruncated = isCut || isBodyTruncated
+    }
+
+    /// Whether no text could be assembled from the messages: those of the ``shape`` read
+    /// added none (a stream of tool calls, or of markers only), or the data was empty. Sinks
+    /// say so in words rather than show an empty answer.
+    package var isEmpty: Bool { text.isEmpty }
+
+    /// The shape the stream is in, decided by what its messages carry rather than by the first
+    /// message an interpreter claims: the shape of the first message that adds text; when none
+    /// adds any, the shape read, provided every message was read in a shape (a stream of markers
+    /// and tool calls, whose answer is empty); `nil` for a stream of data, whose answer is its
+    /// messages' data.
+    private static func shape(of readings: [(shape: String, text: String)?]) -> String? {
+        let read = readings.compactMap { $0 }
+        if let carrying = read.first(where: { !$0.text.isEmpty }) { return carrying.shape }
+        guard read.count == readings.count else { return nil }
+        return read.first?.shape
+    }
+
+    /// Appends the data of a message no interpreter read, in a stream in a known shape, as a
+    /// line of its own: it belongs to the answer where it came, between the texts around it.
+    private static func appendLine(_ line: String, to answer: inout String) {
+        if !answer.isEmpty, !answer.hasSuffix("\n") { answer += "\n" }
+        answer += line
     }
 
     /// Appends a delta to the answer so far. Where one side of the join is a mask that reached
@@ -126,7 +161,7 @@ package struct StreamAnswer: Sendable, Hashable {
     /// knows its shape reads it; `nil` when none does.
     private static func delta(
         of message: StreamMessageParser.Message, readBy interpreters: [any HTTPExchangeInterpreter]
-    ) -> (String, String)? {
+    ) -> (shape: String, text: String)? {
         for interpreter in interpreters {
             if let read = interpreter.streamAnswerText(eventType: message.eventType, data: message.data) { return read }
         }
