@@ -29,9 +29,12 @@ import HTTPCoreObservation
 /// tells their order.
 ///
 /// What interpreters derived reads at a glance in the viewer (``/HTTPCoreObservation/HTTPEvent/attachments``,
-/// an LLM call's facts with HTTPCoreGenAI): the response body starts with each note's name and
-/// summary (`[genAI] claude-sonnet-4 · 3,097 in, 15 out tokens · stop`), above a stream's
-/// answer; its attributes are stored under its name, an object of names to values.
+/// an LLM call's facts with HTTPCoreGenAI): each note's name and summary
+/// (`[genAI] claude-sonnet-4 · 3,097 in, 15 out tokens · stop`) is a response header named
+/// `x-devsee-note-` and the note's name in lowercase, as the attempt, redirect, error and stream
+/// notes are, and also starts a response body that is not JSON, above a stream's answer (a JSON
+/// body is left whole, for the viewer to pretty-print); its attributes are stored under its
+/// name, an object of names to values.
 ///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()
@@ -41,7 +44,8 @@ import HTTPCoreObservation
 ///
 /// An exchange whose note reports a failure its 1xx–3xx status does not show (an LLM error in
 /// a 200 stream) reads as failed, as the console and Loki make it a warning: status 599,
-/// method `POST failed after 200`, the note's summary above the body.
+/// method `POST failed after 200`, the note's summary in its header (and above a body that is
+/// not JSON).
 ///
 /// What a log shows is what the client's `HTTPCorePolicy` exposes, redacted by its
 /// `HTTPCorePolicy.redactor`: the one place exchanges are redacted (the logger's

@@ -221,11 +221,14 @@ extension Redactor {
 
     /// Text of any length by the text rules, read in pieces of at most
     /// ``maximumScrubbedTextBytes`` cut at whitespace, so a body is masked whole up to its
-    /// capture cap and never cut by the text rules' own limit. A word longer than a piece
-    /// (no whitespace in 64 KiB) is masked whole: nothing can be said of its parts.
+    /// capture cap and never cut by the text rules' own limit. A run without whitespace that
+    /// goes on past a piece (minified code, a data URL, a long query string) is read whole,
+    /// with what leads it in its piece: it is masked where the rules find a secret in it (a
+    /// known format, a JWT, a pair, a URL's query item), never for its length alone.
     private func redactedTextBody(_ text: String) -> String {
         guard text.utf8.count > Self.maximumScrubbedTextBytes else { return redactedText(text) }
         let bytes = Array(text.utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C }
         var output = ""
         output.reserveCapacity(bytes.count)
         var start = 0
@@ -233,16 +236,15 @@ extension Redactor {
             var end = min(start + Self.maximumScrubbedTextBytes, bytes.count)
             if end < bytes.count {
                 var cut = end
-                while cut > start, ![0x20, 0x0A, 0x0D, 0x09, 0x0C].contains(bytes[cut - 1]) { cut -= 1 }
-                guard cut > start else {
-                    while end < bytes.count, ![0x20, 0x0A, 0x0D, 0x09, 0x0C].contains(bytes[end]) { end += 1 }
-                    output += "[REDACTED: a word of \(end - start) bytes]"
-                    start = end
-                    continue
-                }
-                end = cut
+                while cut > start, !isSpace(bytes[cut - 1]) { cut -= 1 }
+                var runEnd = end
+                while runEnd < bytes.count, !isSpace(bytes[runEnd]) { runEnd += 1 }
+                // A run longer than a piece would be cut by any piece: it is read with the words
+                // before it (`Bearer`, `token`), which say what it is.
+                end = cut == start || runEnd - cut > Self.maximumScrubbedTextBytes ? runEnd : cut
             }
-            output += redactedText(String(decoding: bytes[start..<end], as: UTF8.self))
+            let piece = String(decoding: bytes[start..<end], as: UTF8.self)
+            output += end - start > Self.maximumScrubbedTextBytes ? redactedText(piece, byteLimit: .max) : redactedText(piece)
             start = end
         }
         return output

@@ -39,8 +39,15 @@ extension Redactor {
     ///   structured.
     /// - Returns: The text with what looks secret masked.
     public func redactedText(_ text: String) -> String {
+        redactedText(text, byteLimit: Self.maximumScrubbedTextBytes)
+    }
+
+    /// ``redactedText(_:)`` reading at most `byteLimit` bytes of `text` (cut at whitespace),
+    /// for a text body's run without whitespace that is longer than the usual limit: one pass,
+    /// linear in its length.
+    func redactedText(_ text: String, byteLimit: Int) -> String {
         guard level != .none else { return text }
-        var scrubber = TextScrubber(text, redactor: self)
+        var scrubber = TextScrubber(text, redactor: self, byteLimit: byteLimit)
         return scrubber.scrub()
     }
 
@@ -150,13 +157,13 @@ struct TextScrubber {
     /// The known formats, read once rather than through the shared index per word.
     private let formats = SecretFormatIndex.shared.reader
 
-    init(_ text: String, redactor: Redactor) {
+    init(_ text: String, redactor: Redactor, byteLimit: Int = Redactor.maximumScrubbedTextBytes) {
         masksRandomWords = redactor.level == .strict
         var bytes = Array(text.utf8)
         var kept = bytes.count
-        if kept > Redactor.maximumScrubbedTextBytes {
+        if kept > byteLimit {
             // Cut at whitespace, so no word (a secret) is copied in part.
-            kept = Redactor.maximumScrubbedTextBytes
+            kept = byteLimit
             while kept > 0, !Self.isSpace(bytes[kept - 1]) { kept -= 1 }
         }
         omittedByteCount = bytes.count - kept

@@ -80,11 +80,15 @@ final class DevSeeGenAITests: XCTestCase {
         XCTAssertEqual(try genAIMember(sent), withoutStopSequences, "stop sequences are the caller's text: not shown when bodies are not")
     }
 
-    func testABufferedOpenAICallsBodyStartsWithItsSummaryAboveTheBody() async throws {
+    func testABufferedOpenAICallsSummaryIsAHeaderAndItsJSONBodyIsLeftWhole() async throws {
         let fixture = GenAIFixture.openAIChatCompletion
         let (sent, log, end) = try await logged(fixture, policy: .debug)
         let body = String(decoding: try XCTUnwrap(end.response?.body), as: UTF8.self)
-        XCTAssertEqual(log["responseBody"] as? String, "[genAI] o4-mini-2025-04-16 · 1,380 in, 1,998 out tokens · stop, length\n" + body)
+        XCTAssertEqual(log["responseBody"] as? String, body, "the viewer pretty-prints a body that parses whole")
+        XCTAssertEqual(
+            (log["responseHeaders"] as? [String: String])?["x-devsee-note-genai"],
+            "[genAI] o4-mini-2025-04-16 · 1,380 in, 1,998 out tokens · stop, length"
+        )
         XCTAssertEqual(try genAIMember(sent), #""genAI":{"gen_ai.provider.name":"openai","gen_ai.operation.name":"chat","#
             + #""gen_ai.request.model":"o4-mini","gen_ai.request.max_tokens":2000,"gen_ai.request.stop_sequences":["<|end|>"],"#
             + #""gen_ai.request.choice.count":2,"gen_ai.response.id":"chatcmpl-Bx4Reasoning","gen_ai.response.model":"o4-mini-2025-04-16","#

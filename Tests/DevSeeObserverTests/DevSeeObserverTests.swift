@@ -73,9 +73,9 @@ final class DevSeeObserverTests: XCTestCase {
         #endif
     }
 
-    /// A POST answered 303 shows as the GET that got the 200: its URL, no request body, and
-    /// the route on the request body's first line.
-    func testARedirectedPostShowsTheRequestThatGotTheStatus() async throws {
+    /// A POST answered 303 shows as the called POST and the GET that got the 200: both
+    /// methods, both URLs, no request body, and the route on the request body's first line.
+    func testARedirectedPostShowsTheRequestCalledAndTheOneThatGotTheStatus() async throws {
         api.route("/submit") { _ in .redirect(to: "/done", status: 303) }
         api.route("/done") { _ in .text("thanks") }
         let harness = LoggerHarness(receiver: receiver)
@@ -86,8 +86,8 @@ final class DevSeeObserverTests: XCTestCase {
         await dispatcher.flush()
         await harness.logger.flush()
         let log = try receiver.onlyLog()
-        XCTAssertEqual(log["method"] as? String, "GET")
-        XCTAssertEqual(log["url"] as? String, api.url("/done").absoluteString)
+        XCTAssertEqual(log["method"] as? String, "POST → GET")
+        XCTAssertEqual(log["url"] as? String, "\(api.url("/submit")) → \(api.url("/done"))")
         XCTAssertEqual(log["statusCode"] as? Int, 200)
         XCTAssertEqual(log["requestBody"] as? String, "[redirected: POST \(api.url("/submit")) → 303 → GET \(api.url("/done"))]")
         XCTAssertEqual(log["responseBody"] as? String, "thanks")
@@ -288,9 +288,11 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(logs.map { $0["method"] as? String }, ["GET attempt 1", "GET attempt 2"])
         XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200])
         XCTAssertTrue((logs[0]["responseBody"] as? String)?.hasPrefix("[attempt 1, retried]\nbusy") ?? false, "\(logs[0]["responseBody"] ?? "")")
-        let lastBody = try XCTUnwrap(logs[1]["responseBody"] as? String)
-        XCTAssertTrue(lastBody.hasPrefix("[attempt 2, the last: the exchange took "), lastBody)
-        XCTAssertTrue(lastBody.contains(" in all]\n{\"ok\":true}"), lastBody)
+        // A JSON body is left whole for the viewer to pretty-print; the note is a header.
+        XCTAssertEqual(logs[1]["responseBody"] as? String, #"{"ok":true}"#)
+        let lastNote = try XCTUnwrap((logs[1]["responseHeaders"] as? [String: String])?["x-devsee-note-attempt"])
+        XCTAssertTrue(lastNote.hasPrefix("[attempt 2, the last: the exchange took "), lastNote)
+        XCTAssertTrue(lastNote.hasSuffix(" in all]"), lastNote)
         XCTAssertEqual(logs.map { $0["requestId"] as? String }, [request.id.description, request.id.description])
         for (log, sent) in zip(logs, api.requests) {
             let headers = try XCTUnwrap(log["requestHeaders"] as? [String: String])
@@ -369,9 +371,11 @@ final class DevSeeObserverTests: XCTestCase {
         XCTAssertEqual(logs.map { $0["method"] as? String }, ["GET attempt 1", "GET attempt 2"])
         XCTAssertEqual(logs.map { $0["statusCode"] as? Int }, [503, 200])
         XCTAssertTrue((logs[0]["responseBody"] as? String)?.hasPrefix("[attempt 1, retried]\nbusy") ?? false, "\(logs[0]["responseBody"] ?? "")")
-        let lastBody = try XCTUnwrap(logs[1]["responseBody"] as? String)
-        XCTAssertTrue(lastBody.hasPrefix("[attempt 2, the last: the exchange took "), lastBody)
-        XCTAssertTrue(lastBody.contains(" in all]\n{\"ok\":true}"), lastBody)
+        // A JSON body is left whole for the viewer to pretty-print; the note is a header.
+        XCTAssertEqual(logs[1]["responseBody"] as? String, #"{"ok":true}"#)
+        let lastNote = try XCTUnwrap((logs[1]["responseHeaders"] as? [String: String])?["x-devsee-note-attempt"])
+        XCTAssertTrue(lastNote.hasPrefix("[attempt 2, the last: the exchange took "), lastNote)
+        XCTAssertTrue(lastNote.hasSuffix(" in all]"), lastNote)
         let timestamps = logs.compactMap { $0["timestamp"] as? Int }
         XCTAssertEqual(timestamps, starts.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }, "each attempt's own start")
         let durations = logs.compactMap { $0["duration"] as? Double }

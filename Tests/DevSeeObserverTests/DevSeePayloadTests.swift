@@ -158,7 +158,7 @@ final class DevSeePayloadTests: XCTestCase {
         var errorDescription: String? { "expected an array at https://api.example.com/feed?token=abc" }
     }
 
-    func testAnErrorThatCameWithAResponseIsShownAboveItsBody() async throws {
+    func testAnErrorThatCameWithAResponseIsANoteHeaderAboveItsJSONBodyLeftWhole() async throws {
         let started = Date(timeIntervalSince1970: 1_800_000_000)
         let log = try await logOne { logger in
             await logger.log(
@@ -174,7 +174,8 @@ final class DevSeePayloadTests: XCTestCase {
         XCTAssertEqual(log["method"] as? String, "GET failed after 200")
         XCTAssertEqual(log["reportedStatusCode"] as? Int, 200)
         let error = try XCTUnwrap(log["error"] as? String)
-        XCTAssertEqual(log["responseBody"] as? String, "[error] \(error) after 18 ms\n" + #"{"items":[],"token":"[REDACTED]"}"#)
+        XCTAssertEqual(log["responseBody"] as? String, #"{"items":[],"token":"[REDACTED]"}"#, "JSON, for the viewer to pretty-print")
+        XCTAssertEqual((log["responseHeaders"] as? [String: String])?["x-devsee-note-error"], "[error] \(error) after 18 ms")
         XCTAssertEqual(error, "DecodingFailed: expected an array at https://api.example.com/feed?[REDACTED]", "the query goes, whole")
 
         receiver.stop()

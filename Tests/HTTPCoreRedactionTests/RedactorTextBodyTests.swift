@@ -12,10 +12,26 @@ final class RedactorTextBodyTests: XCTestCase {
         XCTAssertFalse(masked.contains("truncated"))
     }
 
-    func testAWordLongerThanAPieceIsMaskedWhole() {
-        let text = "before " + String(repeating: "x", count: 70_000) + " after password=hunter2"
+    func testAWordLongerThanAPieceIsKeptWhenItIsNoSecret() {
+        let word = String(repeating: "x", count: 70_000)
+        let text = "before " + word + " after password=hunter2"
         let masked = String(decoding: Redactor.standard.redactedBody(Data(text.utf8), contentType: "text/plain"), as: UTF8.self)
-        XCTAssertEqual(masked, "before [REDACTED: a word of 70000 bytes] after password=[REDACTED]")
+        XCTAssertEqual(masked, "before " + word + " after password=[REDACTED]")
+    }
+
+    func testARunLongerThanAPieceHasTheSecretsInItMaskedAndTheRestKept() {
+        let pairs = String(repeating: "page=1&", count: 10_000)   // 70 KB without whitespace
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"
+        let text = "start " + pairs + "password=hunter2&next=" + jwt + "&" + pairs + "ghp_" + String(repeating: "a1B2", count: 9) + " end"
+        let masked = String(decoding: Redactor.standard.redactedBody(Data(text.utf8), contentType: "text/plain"), as: UTF8.self)
+        XCTAssertEqual(masked, "start " + pairs + "password=[REDACTED]&next=[REDACTED]&" + pairs + "[REDACTED] end")
+    }
+
+    func testTheWordBeforeARunLongerThanAPieceStillSaysItIsACredential() {
+        let token = String(repeating: "9f8a7c6b5e", count: 7_000)
+        let text = String(repeating: "word ", count: 13_000) + "Bearer " + token + " done"
+        let masked = String(decoding: Redactor.standard.redactedBody(Data(text.utf8), contentType: "text/plain"), as: UTF8.self)
+        XCTAssertEqual(masked, String(repeating: "word ", count: 13_000) + "Bearer [REDACTED] done")
     }
 
     func testADeclaredCharsetIsDecodedAndMasked() {

@@ -3,8 +3,8 @@ import HTTPCoreObservation
 import HTTPCoreText
 
 extension HTTPExchangeNote {
-    /// The note as a dev-see payload carries it (its object under the note's name and its
-    /// line above the body): its summary and every string value at most
+    /// The note as a dev-see payload carries it (its object under the note's name, and its
+    /// line in its `x-devsee-note-` header and above a body that is not JSON): its summary and every string value at most
     /// ``PayloadBuilder/maximumNoteStringBytes`` bytes, and every list at most
     /// ``PayloadBuilder/maximumNoteListCount`` values.
     ///

@@ -12,11 +12,16 @@ import HTTPCoreText
 /// manual log's by the configured ``/HTTPCoreRedaction/Redactor``. When its bodies would not
 /// fit once escaped, they are cut further, so the limit holds for any `maxBodyBytes`.
 ///
-/// Each note of what interpreters derived (``/HTTPCoreObservation/HTTPExchangeNote``) starts the response
-/// body with its line (`[genAI] gpt-4o-mini · 25 in, 15 out tokens · stop`, after an attempt or
-/// error line), and its attributes are stored under its name, an object of names to values,
-/// which the viewer does not show. Their strings come from the bodies, so both are bounded
-/// (`HTTPExchangeNote.boundedForDevSee`).
+/// Notes about an exchange (its attempt, redirect route, error, stream summary, and each note of
+/// what interpreters derived, ``/HTTPCoreObservation/HTTPExchangeNote``, such as
+/// `[genAI] gpt-4o-mini · 25 in, 15 out tokens · stop`) are response headers named
+/// `x-devsee-note-<kind>`, listed first, and their lines also lead the body they speak of unless
+/// it is JSON (`PayloadBuilder+Notes`). A note's attributes are stored under its name, an object
+/// of names to values, which the viewer does not show. Their strings come from the bodies, so
+/// both are bounded (`HTTPExchangeNote.boundedForDevSee`).
+///
+/// A redirected exchange's row reads `POST → GET` and `<called URL> → <final URL>`, so the
+/// viewer's search (the URL and the method) finds it by either.
 struct PayloadBuilder: Sendable {
     /// The largest payload produced: under the server's 1 MiB limit with room to spare.
     static let maximumPayloadBytes = 1_000_000
@@ -49,7 +54,7 @@ struct PayloadBuilder: Sendable {
         let entry = captured.redactedBy == nil ? Self.redacted(captured, by: redactor) : captured
         // The policy's reading masked what an attachment shows as it derived it.
         let notes = entry.attachments.map { $0.note(redactedBy: .none).boundedForDevSee }
-        let requestText = Self.joined(redirectNote(entry), entry.requestBody.map(BodyRenderer.render))
+        let requestRendered = entry.requestBody.map(BodyRenderer.render)
         let responseText = entry.responseBody.map(BodyRenderer.render)
         // A streamed exchange's answer, read from its masked body and masked as one text by the
         // policy's redactor, comes first.
@@ -59,26 +64,45 @@ struct PayloadBuilder: Sendable {
                 redactedBy: entry.redactedBy ?? .none, readBy: entry.interpreters
             )
         }
-        // The dev-see viewer shows no `error`: the response body says what went wrong, on a
-        // line of its own before the body when a response came.
-        // What interpreters derived comes next, at a glance, above the answer (see `notesLine`).
-        let errorLine = Self.joined(
-            Self.joined(Self.joined(attemptNote(entry), errorText(entry)), notesLine(notes)), streamNote(entry, answer: answer)
-        )
-        let withoutBodies = encode(entry, requestBody: nil, responseBody: nil, answer: answer, notes: notes).count
+        // The dev-see viewer shows no `error` and no field of ours but headers and bodies: each
+        // note is a response header of its own (see `PayloadBuilder+Notes`), and its line also
+        // leads the body it speaks of unless that body is JSON, which the viewer pretty-prints
+        // only when it parses whole. What interpreters derived comes after the attempt and the
+        // error, above the answer (see `notesLine`).
+        let redirectLine = redirectNote(entry)
+        let attemptLine = attemptNote(entry)
+        let errorLine = errorText(entry)
+        let streamLines = streamNote(entry, answer: answer)
+        let responseLines = Self.joined(Self.joined(Self.joined(attemptLine, errorLine), notesLine(notes)), streamLines)
+        var noteLines: [NoteLine] = []
+        if let attemptLine { noteLines.append(NoteLine(kind: "attempt", text: attemptLine)) }
+        if let redirectLine { noteLines.append(NoteLine(kind: "redirect", text: redirectLine)) }
+        if let errorLine { noteLines.append(NoteLine(kind: "error", text: errorLine)) }
+        noteLines += notes.map { NoteLine(kind: $0.name, text: "[\($0.name)] \($0.summary)") }
+        if let streamLines { noteLines.append(NoteLine(streamNote: streamLines)) }
+        let responseHeaders = Self.headers(entry.responseHeaders, ledBy: noteLines)
+        let requestText = Self.body(requestRendered, ledBy: redirectLine)
+        let responseLead = Self.leadLines(responseLines, above: responseText)
+        let withoutBodies = encode(
+            entry, responseHeaders: responseHeaders, requestBody: nil, responseBody: nil, answer: answer, notes: notes
+        ).count
         // Room for both bodies once JSON-escaped, keys and quotes included.
-        let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (errorLine.map(JSONString.escapedLength) ?? 0))
+        let room = max(0, Self.maximumPayloadBytes - withoutBodies - 64 - (responseLead.map(JSONString.escapedLength) ?? 0))
         let sizes = (requestText.map(JSONString.escapedLength) ?? 0, responseText.map(JSONString.escapedLength) ?? 0)
         guard sizes.0 + sizes.1 > room else {
-            return encode(entry, requestBody: requestText, responseBody: Self.joined(errorLine, responseText), answer: answer, notes: notes)
+            return encode(
+                entry, responseHeaders: responseHeaders, requestBody: requestText, responseBody: Self.joined(responseLead, responseText),
+                answer: answer, notes: notes
+            )
         }
         let requestRoom = sizes.1 <= room / 2 ? room - sizes.1 : max(room / 2, room - sizes.1)
         let responseRoom = room - min(sizes.0, requestRoom)
         return encode(
             entry,
+            responseHeaders: responseHeaders,
             requestBody: requestText.map { BodyRenderer.cut($0, toEscapedLength: requestRoom, totalByteCount: entry.requestBody?.totalByteCount ?? 0) },
             responseBody: Self.joined(
-                errorLine,
+                responseLead,
                 responseText.map { BodyRenderer.cut($0, toEscapedLength: responseRoom, totalByteCount: entry.responseBody?.totalByteCount ?? 0) }
             ),
             answer: answer, notes: notes
@@ -86,7 +110,7 @@ struct PayloadBuilder: Sendable {
     }
 
     /// The error line above a response body, or the body alone, or the line alone.
-    private static func joined(_ errorLine: String?, _ body: String?) -> String? {
+    static func joined(_ errorLine: String?, _ body: String?) -> String? {
         guard let errorLine else { return body }
         guard let body else { return errorLine }
         return errorLine + "\n" + body
@@ -125,7 +149,8 @@ struct PayloadBuilder: Sendable {
 
     /// The payload of an entry whose fields are already redacted.
     private func encode(
-        _ entry: LogEntry, requestBody: String?, responseBody: String?, answer: StreamAnswer?, notes: [HTTPExchangeNote]
+        _ entry: LogEntry, responseHeaders: HTTPHeaders, requestBody: String?, responseBody: String?, answer: StreamAnswer?,
+        notes: [HTTPExchangeNote]
     ) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
@@ -134,16 +159,9 @@ struct PayloadBuilder: Sendable {
         let validStatus = shown.isFailure ? 599 : (100...599).contains(status) ? status : 599
         writer.string("type", "api_log")
         writer.string("appId", UTF8Text.cut(appId, toBytes: 256))
-        let method = nonEmpty(entry.method.map { UTF8Text.cut($0, toBytes: 64 - shown.methodSuffix.utf8.count) }, else: "GET")
+        let method = nonEmpty(UTF8Text.cut(Self.shownMethod(entry), toBytes: 64 - shown.methodSuffix.utf8.count), else: "GET")
         writer.string("method", method + shown.methodSuffix)
-        let url = entry.url.flatMap { $0.isEmpty ? nil : $0 } ?? entry.responseURL
-        var urlText = nonEmpty(url.map { UTF8Text.cut($0, toBytes: Self.maximumURLBytes) }, else: "(unknown)")
-        if let message = entry.message {
-            // dev-see shows only the URL, method, status and duration in its list: the fragment
-            // (never sent to a server) tells a message from its exchange, and sorts them.
-            urlText = String(urlText.prefix { $0 != "#" }) + "#message-\(message.index)"
-        }
-        writer.string("url", urlText)
+        writer.string("url", Self.shownURL(entry))
         writer.integer("statusCode", validStatus)
         if validStatus != status { writer.integer("reportedStatusCode", status) }
         writer.number("duration", duration(entry))
@@ -177,7 +195,7 @@ struct PayloadBuilder: Sendable {
         }
         writer.headers("requestHeaders", entry.requestHeaders)
         if let requestBody { writer.string("requestBody", requestBody) }
-        writer.headers("responseHeaders", entry.responseHeaders)
+        writer.headers("responseHeaders", responseHeaders)
         if let responseBody { writer.string("responseBody", responseBody) }
         if let error = entry.error {
             writer.string("error", nonEmpty(UTF8Text.cut(error, toBytes: Self.maximumErrorBytes), else: "error"))
@@ -197,7 +215,9 @@ struct PayloadBuilder: Sendable {
     /// | a note that reports a failure under a 1xx–3xx status (an LLM error in a 200 stream) | 599, red | `GET failed after 200` |
     ///
     /// A request sent more than once adds its attempt: `GET attempt 1` (a 503 that was
-    /// retried), `GET attempt 2`, `GET attempt 2 failed`.
+    /// retried), `GET attempt 2`, `GET attempt 2 failed`. A status outside 100–599, which the
+    /// server refuses, is sent as 599 and said in the method: `GET status 999` (a failure
+    /// already says it: `GET failed after 999`).
     ///
     /// A server's own 599 keeps the plain method. The status that came is also sent as
     /// `reportedStatusCode`, and the error (or the note's summary) above the response body. A
@@ -205,11 +225,13 @@ struct PayloadBuilder: Sendable {
     static func shownOutcome(_ entry: LogEntry, notes: [HTTPExchangeNote]) -> (isFailure: Bool, reportedStatus: Int?, methodSuffix: String) {
         // A request sent more than once says which attempt each row is: `GET attempt 2`.
         let attempt = entry.message == nil ? entry.attempt.map { " attempt \($0)" } ?? "" : ""
-        guard entry.message == nil else { return (false, entry.statusCode, attempt) }
+        // A status the chip cannot show (it shows 599) is said in the method chip: `GET status 999`.
+        let unshownStatus = entry.statusCode.map { (100...599).contains($0) ? "" : " status \($0)" } ?? ""
+        guard entry.message == nil else { return (false, entry.statusCode, attempt + unshownStatus) }
         guard let error = entry.error else {
             // A failure its status does not show (a note reports it): red, as Loki and HAR read it.
             guard let status = entry.statusCode, status < 400, notes.contains(where: \.reportsFailure) else {
-                return (false, entry.statusCode, attempt)
+                return (false, entry.statusCode, attempt + unshownStatus)
             }
             return (true, status, attempt + " failed after \(status)")
         }
