@@ -75,6 +75,8 @@ final class OutputsFailedRequestHeadersTests: XCTestCase {
             XCTAssertTrue(sent["User-Agent"]?.contains(" curl/") ?? false, "\(sent)")
             XCTAssertEqual(devSeeHeaders(shown.devSee[index]), sent, "the dev-see log of \(path) shows what went out")
             XCTAssertEqual(harHeaders(shown.har[index]), sent, "the HAR entry of \(path) shows what went out")
+            let block = try XCTUnwrap(shown.console.first { $0.hasPrefix("[REQUEST]") && $0.contains(path) })
+            XCTAssertTrue(block.contains(try XCTUnwrap(sent["User-Agent"])), block)
         }
     }
 
