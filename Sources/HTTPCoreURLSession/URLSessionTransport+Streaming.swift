@@ -61,25 +61,33 @@ extension URLSessionTransport {
         var urlRequest = try Self.urlRequest(for: request)
         let upload = try await Self.attach(body, to: &urlRequest)
         let streamed = StreamedTask(request: request, limits: limits, upload: upload, calls: calls)
-        let (http, responseBody) = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
-                calls.run { [session, urlRequest] in
-                    let created = delegate.createTask(on: session) {
-                        let task = session.dataTask(with: urlRequest)
-                        delegate.register(task, streamed: streamed)
-                        return task
+        let hasBody = body != nil || !(request.body?.isEmpty ?? true)
+        let added = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
+        let http: HTTPURLResponse
+        let responseBody: HTTPBody
+        do {
+            (http, responseBody) = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: StreamedTask.Head) in
+                    calls.run { [session, urlRequest] in
+                        let created = delegate.createTask(on: session) {
+                            let task = session.dataTask(with: urlRequest)
+                            delegate.register(task, streamed: streamed)
+                            return task
+                        }
+                        guard let task = created else {
+                            // Invalidated since the check in `perform`: refused all the same, never trapped.
+                            upload?.abort()
+                            continuation.resume(throwing: Self.sessionInvalidated)
+                            return
+                        }
+                        streamed.start(task, head: continuation)
                     }
-                    guard let task = created else {
-                        // Invalidated since the check in `perform`: refused all the same, never trapped.
-                        upload?.abort()
-                        continuation.resume(throwing: Self.sessionInvalidated)
-                        return
-                    }
-                    streamed.start(task, head: continuation)
                 }
+            } onCancel: {
+                streamed.cancel()
             }
-        } onCancel: {
-            streamed.cancel()
+        } catch {
+            throw Self.failure(error, sentWith: added)
         }
         var response = HTTPResponse.Head(
             requestID: request.id,
@@ -87,11 +95,10 @@ extension URLSessionTransport {
             headers: Self.headers(of: http, decodedBodySize: nil),
             url: http.url ?? request.url
         )
-        let hasBody = body != nil || !(request.body?.isEmpty ?? true)
         if let task = streamed.dataTask {
             response.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: response.url, delegate: delegate)
         }
-        response.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
+        response.addedRequestHeaders = added
         return (response, responseBody)
     }
 

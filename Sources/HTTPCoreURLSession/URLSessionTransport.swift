@@ -122,7 +122,16 @@ public struct URLSessionTransport: HTTPTransport {
             followed = Self.redirection(by: response.head, to: next)
             current = next
         }
-        throw Self.tooManyRedirects
+        throw Self.tooManyRedirects.addingRequestHeaders(Self.addedHeaders(sessionAddedHeaders, to: current, hasBody: true))
+    }
+
+    /// What a task that was handed `added` (``addedHeaders(_:to:hasBody:)``) throws for
+    /// `error`: the error with them (``/HTTPCore/HTTPError/addedRequestHeaders``), so a failed
+    /// attempt's events show its request as it went out, as a response's do; a refusal of an
+    /// invalidated session, which sent nothing, as it is.
+    static func failure(_ error: any Error, sentWith added: HTTPHeaders) -> any Error {
+        guard let error = error as? HTTPError, error != sessionInvalidated else { return error }
+        return error.addingRequestHeaders(added)
     }
 
 
@@ -171,15 +180,20 @@ public struct URLSessionTransport: HTTPTransport {
                             state.deadline?.disarm()
                             return state.timedOut
                         }
+                        let hasBody = !(request.body?.isEmpty ?? true)
+                        let added = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
                         continuation.resume(with: Result {
-                            if timedOut { throw HTTPError.timeout }
-                            var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
-                            let hasBody = !(request.body?.isEmpty ?? true)
-                            if let task = state.withLock({ $0.task }) {
-                                answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, delegate: sessionDelegate)
+                            do {
+                                if timedOut { throw HTTPError.timeout }
+                                var answer = try Self.response(for: request, data: data, response: response, error: error, maximumBytes: maximumBytes)
+                                if let task = state.withLock({ $0.task }) {
+                                    answer.redirection = Self.redirection(of: task, sending: request, hasBody: hasBody, reached: answer.url, delegate: sessionDelegate)
+                                }
+                                answer.addedRequestHeaders = added
+                                return answer
+                            } catch {
+                                throw Self.failure(error, sentWith: added)
                             }
-                            answer.addedRequestHeaders = Self.addedHeaders(sessionAddedHeaders, to: request, hasBody: hasBody)
-                            return answer
                         })
                     }
                     let created: URLSessionDataTask?

@@ -66,4 +66,53 @@ final class URLSessionAddedHeadersTests: XCTestCase {
         XCTAssertNotNil(got.addedRequestHeaders["Accept-Encoding"])
         #endif
     }
+
+    func testAFailureBeforeAResponseCarriesTheHeadersTheServerReceivedBesideTheRequestsOwn() async throws {
+        server.route("/reset") { _ in
+            var reset = LoopbackResponse()
+            reset.fault = .reset
+            return reset
+        }
+        server.route("/slow") { _ in
+            var late = LoopbackResponse.text("late")
+            late.delay = 30
+            return late
+        }
+        let transport = URLSessionTransport(session: URLSessionClient.makeDefaultSession())
+        let reset = HTTPRequest(url: server.url("/reset"), headers: ["X-Own": "1"], timeout: 10)
+        let slow = HTTPRequest(url: server.url("/slow"), timeout: 1)
+        let streamed = HTTPRequest(url: server.url("/reset"), timeout: 10)
+
+        let buffered = await failure { _ = try await transport.perform(reset) }
+        let timedOut = await failure { _ = try await transport.perform(slow) }
+        let streamedFailure = await failure { _ = try await transport.perform(streamed, body: nil) }
+
+        XCTAssertEqual(buffered?.code, .connectionLost)
+        XCTAssertEqual(timedOut, .timeout)
+        XCTAssertEqual(streamedFailure?.code, .connectionLost)
+        XCTAssertEqual(received(0), expected(reset, buffered?.addedRequestHeaders ?? [:]))
+        XCTAssertEqual(received(1), expected(slow, timedOut?.addedRequestHeaders ?? [:]))
+        XCTAssertEqual(received(2), expected(streamed, streamedFailure?.addedRequestHeaders ?? [:]))
+        #if canImport(FoundationNetworking)
+        XCTAssertTrue(buffered?.addedRequestHeaders["User-Agent"]?.contains(" curl/") ?? false, "\(String(describing: buffered))")
+        #endif
+    }
+
+    func testARequestURLSessionRefusesCarriesNoAddedHeaders() async throws {
+        let transport = URLSessionTransport(session: URLSessionClient.makeDefaultSession())
+        let refused = await failure { _ = try await transport.perform(HTTPRequest(url: server.url("/echo"), body: Data("x".utf8))) }
+        XCTAssertEqual(refused?.code, .invalidRequest)
+        XCTAssertEqual(refused?.addedRequestHeaders, [:], "nothing went out")
+        XCTAssertTrue(server.requests.isEmpty)
+    }
+
+    private func failure(_ call: () async throws -> Void) async -> HTTPError? {
+        do {
+            try await call()
+            XCTFail("expected a failure")
+            return nil
+        } catch {
+            return error as? HTTPError
+        }
+    }
 }

@@ -46,7 +46,7 @@ public struct HTTPError: Error, Sendable, Hashable {
     /// Not part of equality or hashing, and never in ``description`` or in events: the message
     /// names its type, and observers see only the code and the redacted message.
     public var underlyingError: (any Error)? { underlying.error }
-    private let underlying: Underlying
+    private var underlying: Underlying
 
     private init(code: Code, message: String?, underlyingError: (any Error)? = nil) {
         self.code = code
@@ -54,10 +54,13 @@ public struct HTTPError: Error, Sendable, Hashable {
         underlying = Underlying(error: underlyingError)
     }
 
-    /// The underlying error, equal to every other and hashing to nothing, so that the
-    /// synthesized `==` and `hash(into:)` compare the code and the message alone.
+    /// What the error carries beside its code and message, equal to every other and hashing
+    /// to nothing, so that the synthesized `==` and `hash(into:)` compare the code and the
+    /// message alone.
     private struct Underlying: Sendable, Hashable {
         let error: (any Error)?
+        /// See ``HTTPError/addedRequestHeaders``.
+        var addedRequestHeaders: HTTPHeaders = [:]
 
         static func == (lhs: Underlying, rhs: Underlying) -> Bool { true }
         func hash(into hasher: inout Hasher) {}
@@ -200,6 +203,30 @@ extension HTTPError.Code {
     /// `~=`: other error types' `switch`es stay unambiguous.
     public static func ~= (pattern: HTTPError.Code, value: (any Error)?) -> Bool {
         (value as? HTTPError)?.code == pattern
+    }
+}
+
+extension HTTPError {
+    /// The header fields the transport added to the request of the attempt that failed (its
+    /// `User-Agent`, `Accept-Encoding`, ...), as ``HTTPResponse/addedRequestHeaders`` reports them
+    /// for an attempt that got a response; empty when the transport reports none, or when the
+    /// request never reached it. Not part of equality, hashing or ``description``.
+    package var addedRequestHeaders: HTTPHeaders { underlying.addedRequestHeaders }
+
+    /// This error, carrying `headers` as the fields the transport added to the request
+    /// (``addedRequestHeaders``): what a transport throws for a request it sent, or tried to.
+    package func addingRequestHeaders(_ headers: HTTPHeaders) -> HTTPError {
+        var error = self
+        error.underlying.addedRequestHeaders = headers
+        return error
+    }
+
+    /// `error` as the client reports it, keeping what `original` carried beside its code and
+    /// message (the transport's ``addedRequestHeaders``): for an error the client rebuilds, a
+    /// scrubbed message or a cancellation classified as a timeout.
+    package func keepingAddedRequestHeaders(of original: (any Error)?) -> HTTPError {
+        guard let headers = (original as? HTTPError)?.addedRequestHeaders, !headers.isEmpty else { return self }
+        return addingRequestHeaders(headers)
     }
 }
 

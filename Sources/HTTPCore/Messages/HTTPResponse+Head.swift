@@ -23,7 +23,9 @@ extension HTTPResponse {
         public var redirection: HTTPRedirection?
         /// Header fields the transport added to the request it sent (a `User-Agent`, an
         /// `Accept-Encoding`…), as far as it can tell; empty when it added none or cannot tell.
-        /// Outputs show them with the request's own.
+        /// Outputs show them with the request's own. For an attempt that failed before a
+        /// response, `URLSessionTransport` reports them on the error it throws, and outputs show
+        /// them all the same.
         public var addedRequestHeaders: HTTPHeaders = [:]
 
         /// The status and its class.

@@ -30,7 +30,11 @@ import HTTPCoreConcurrency
 /// head: a retried attempt's body is stopped unread, and a response handed on is never
 /// retried, whatever happens to its body later.
 ///
-/// Each attempt is visible in events (`HTTPEvent.attempt`, `HTTPEvent.Name.requestRetried`).
+/// Each attempt is visible in events (`HTTPEvent.attempt`, `HTTPEvent.Name.requestRetried`),
+/// and so in every output, one numbered entry per attempt: a reset or refused connection too.
+/// What a transport does within one attempt is not: on Linux, URLSession's libcurl sends a
+/// `GET` again on a new connection when a reused one dies before any answer, and reports
+/// nothing of it (see the "What differs on Linux" article).
 /// Place it before middlewares that should run once per attempt (a fresh trace span, a
 /// credential), after those that should run once per request.
 public struct RetryMiddleware: HTTPMiddleware {

@@ -283,12 +283,16 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
 
     /// The ``/HTTPCore/HTTPError`` for anything a transport or middleware threw. An interruption once
     /// the exchange's `deadline` passed is a timeout; otherwise a cancelled task is
-    /// cancelled, whatever the error says.
+    /// cancelled, whatever the error says. The header fields a transport reported adding to
+    /// the request (``/HTTPCore/HTTPError/addedRequestHeaders``) stay on the error, so that the
+    /// events of a failed attempt show the request as it went out.
     func classify(_ error: any Error, for url: URL, deadline: DispatchTime?) -> HTTPError {
         if error is DeadlineExceeded { return .timeout }
         let isCancellation = Task.isCancelled || error is CancellationError || (error as? HTTPError)?.code == .cancelled
-        if isCancellation, let deadline, MonotonicClock.nanoseconds() >= deadline.uptimeNanoseconds { return .timeout }
-        if isCancellation { return .cancelled }
+        if isCancellation, let deadline, MonotonicClock.nanoseconds() >= deadline.uptimeNanoseconds {
+            return HTTPError.timeout.keepingAddedRequestHeaders(of: error)
+        }
+        if isCancellation { return HTTPError.cancelled.keepingAddedRequestHeaders(of: error) }
         return scrubbed(error, for: url)
     }
 
@@ -297,7 +301,8 @@ public struct HTTPTransportClient<Transport: HTTPTransport>: HTTPClient {
         switch error {
         case let error as HTTPError:
             guard let message = error.message else { return error }
-            return .transport(error.code, message: scrubbed(message, for: url), underlyingError: error.underlyingError)
+            return HTTPError.transport(error.code, message: scrubbed(message, for: url), underlyingError: error.underlyingError)
+                .keepingAddedRequestHeaders(of: error)
         default:
             return .transport(.other, message: scrubbed(HTTPError.safeDescription(of: error), for: url))
         }

@@ -7,6 +7,8 @@ final class ErrorRecord: @unchecked Sendable {
     /// The scrubbed error once computed: read and written only under ``LockStripes``' lock for
     /// this record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache: HTTPError?
+    /// The redacted ``exposedAddedRequestHeaders`` once computed, under the same lock.
+    private var addedRequestHeadersCache: HTTPHeaders?
 
     init(error: HTTPError, redactor: Redactor) {
         self.error = error
@@ -19,5 +21,12 @@ final class ErrorRecord: @unchecked Sendable {
     var exposed: HTTPError {
         guard let message = error.message else { return error }
         return LockStripes.field(\.cache, of: self) { .transport(error.code, message: redactor.redactedText(message)) }
+    }
+
+    /// The header fields the transport added to the failed attempt's request
+    /// (``/HTTPCore/HTTPError/addedRequestHeaders``), redacted; empty when it reported none.
+    var exposedAddedRequestHeaders: HTTPHeaders {
+        guard !error.addedRequestHeaders.isEmpty else { return [:] }
+        return LockStripes.field(\.addedRequestHeadersCache, of: self) { redactor.redactedHeaders(error.addedRequestHeaders) }
     }
 }

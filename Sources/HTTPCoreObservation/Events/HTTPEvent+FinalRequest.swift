@@ -4,16 +4,17 @@ extension HTTPEvent {
     package var redirection: HTTPRedirection? { responseRecord?.response.redirection }
 
     /// The request that got the event's status, as outputs show it: with the header fields
-    /// the transport added (``/HTTPCore/HTTPResponse/addedRequestHeaders``) after its own, and after
+    /// the transport added (``/HTTPCore/HTTPResponse/addedRequestHeaders``, or for an attempt that
+    /// failed before a response ``/HTTPCore/HTTPError/addedRequestHeaders``) after its own, and after
     /// redirects (``redirection``) with the final request's method and URL, and the body only
     /// when that request carried it again; otherwise it is ``request``.
     package var finalRequest: ExposedRequest {
         var request = requestRecord.exposed
-        guard let responseRecord else { return request }
-        for field in responseRecord.exposedAddedRequestHeaders where !request.headers.contains(field.name) {
+        let added = responseRecord?.exposedAddedRequestHeaders ?? errorRecord?.exposedAddedRequestHeaders ?? [:]
+        for field in added where !request.headers.contains(field.name) {
             request.headers.add(name: field.name, value: field.value)
         }
-        guard let redirection else { return request }
+        guard let responseRecord, let redirection else { return request }
         request.method = redirection.method
         request.url = responseRecord.exposedURL
         if !redirection.resentBody {
