@@ -93,7 +93,12 @@ struct StoredLog {
         } else {
             stream = nil
         }
-        notes = Self.notes(in: responseBody) { name in
+        // A JSON body's notes stand only in the `x-devsee-note-*` headers; a text body's lead
+        // it as well: each is read once.
+        let noteHeaders = responseHeaders.filter { $0.0.lowercased().hasPrefix("x-devsee-note-") }.map(\.1)
+        var seen = Set<String>()
+        let noteLines = (noteHeaders + Self.leadingLines(of: responseBody)).filter { seen.insert($0).inserted }
+        notes = Self.notes(in: noteLines) { name in
             if case .object? = object[name] { true } else { false }
         }
     }
@@ -113,12 +118,16 @@ struct StoredLog {
         number(value).flatMap { Int(exactly: $0.rounded(.towardZero)) }
     }
 
-    /// The `[name] summary` lines among the bracketed lines that start a body, for the names
-    /// `isNote` accepts (the log's attributes objects): a line such as `[attempt 2, the last: …]`
-    /// is no note.
-    private static func notes(in body: String?, isNote: (String) -> Bool) -> [Note] {
-        let lines = (body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("[") }
-        return lines.compactMap { line in
+    /// The bracketed lines that start a body.
+    private static func leadingLines(of body: String?) -> [String] {
+        (body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("[") }.map(String.init)
+    }
+
+    /// The `[name] summary` lines among `lines` (note headers' values and the bracketed lines
+    /// that start a body), for the names `isNote` accepts (the log's attributes objects): a
+    /// line such as `[attempt 2, the last: …]` is no note.
+    private static func notes(in lines: [String], isNote: (String) -> Bool) -> [Note] {
+        lines.compactMap { line in
             guard let close = line.firstIndex(of: "]"), line[line.index(after: close)...].hasPrefix(" ") else { return nil }
             let name = String(line[line.index(after: line.startIndex)..<close])
             guard !name.isEmpty, !name.contains(" "), isNote(name) else { return nil }

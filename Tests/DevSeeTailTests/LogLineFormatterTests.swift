@@ -77,6 +77,26 @@ final class LogLineFormatterTests: XCTestCase {
         )
     }
 
+    /// DevSeeObserver leaves a JSON body as captured and puts its notes in `x-devsee-note-*`
+    /// headers; a text body leads with them as well, and each note is read once.
+    func testNotesAreReadFromTheNoteHeadersOnceAsWellAsFromTheBodysFirstLines() throws {
+        let summary = "gpt-4o-mini · 12 in, 3 out tokens · stop"
+        let json = try stored([
+            "method": "POST", "url": "https://api.openai.com/v1/chat/completions", "statusCode": 200, "duration": 5,
+            "timestamp": 1_800_000_000_000, "genAI": ["gen_ai.provider.name": "openai"],
+            "responseHeaders": ["x-devsee-note-genai": "[genAI] \(summary)", "content-type": "application/json"],
+            "responseBody": "{\"id\":\"chatcmpl-1\"}",
+        ])
+        XCTAssertEqual(json.notes, [StoredLog.Note(name: "genAI", summary: summary)])
+        let text = try stored([
+            "method": "POST", "url": "https://api.openai.com/v1/chat/completions", "statusCode": 200, "duration": 5,
+            "timestamp": 1_800_000_000_000, "genAI": ["gen_ai.provider.name": "openai"],
+            "responseHeaders": ["x-devsee-note-genai": "[genAI] \(summary)"],
+            "responseBody": "[genAI] \(summary)\nplain text",
+        ])
+        XCTAssertEqual(text.notes, [StoredLog.Note(name: "genAI", summary: summary)])
+    }
+
     func testABodyLineThatLooksLikeASummaryIsNoneWithoutAGenAIField() throws {
         let log = try stored([
             "method": "POST", "url": "https://a.example/x", "statusCode": 200, "duration": 5, "timestamp": 1_800_000_000_000,
