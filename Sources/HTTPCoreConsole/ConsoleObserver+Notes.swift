@@ -29,7 +29,10 @@ extension ConsoleObserver {
     /// lines under its shape and message count; none for a response that is no stream.
     static func answerLines(for event: HTTPEvent) -> [String] {
         guard let answer = event.streamAnswer else { return [] }
-        return ["  answer (\(answer.shape), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : ""):"]
+        let heading = "  answer (\(answer.shape), \(answer.messageCount) messages)\(answer.isTruncated ? ", cut" : "")"
+        // Said in words rather than an empty block under the heading.
+        guard !answer.isEmpty else { return [heading + ": none, no answer text could be assembled from them"] }
+        return [heading + ":"]
             + answer.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
     }
 }

@@ -90,6 +90,23 @@ final class ConsoleObserverTests: XCTestCase {
         XCTAssertTrue(printed.contains("\n  answer (Ollama, 2 messages):\n    Blue light.\n  body ("), printed)
     }
 
+    func testAStreamFromWhichNoAnswerTextCanBeAssembledSaysSoUnderItsHeading() async throws {
+        let lines = Locked<[String]>([])
+        let dispatcher = HTTPEventDispatcher()
+        dispatcher.subscribe(ConsoleObserver(format: .blocks, body: .text) { line in lines.withLock { $0.append(line) } })
+        let transport = StreamingMockTransport(headers: ["Content-Type": "application/x-ndjson"])
+        let client = HTTPTransportClient(transport: transport, dispatcher: dispatcher, policy: .debug.interpreting(.genAI))
+        let read = Task { try await client.send(HTTPRequest(url: URL(string: "http://localhost:11434/api/chat")!), body: nil) { _, body in try await body.collect(upTo: 1 << 20).count } }
+        let writer = try await transport.nextWriter()
+        try await writer.write(HTTPBody.ByteChunk(#"{"model":"llama3","message":{"role":"assistant","content":""},"done":false}"#.utf8 + [0x0A]))
+        try await writer.write(HTTPBody.ByteChunk(#"{"model":"llama3","message":{"role":"assistant","content":""},"done":true}"#.utf8 + [0x0A]))
+        writer.finish()
+        _ = try await read.value
+        await dispatcher.flush()
+        let printed = lines.withLock { $0 }.joined(separator: "\n")
+        XCTAssertTrue(printed.contains("\n  answer (Ollama, 2 messages): none, no answer text could be assembled from them\n  body ("), printed)
+    }
+
     func testFailuresAndCancellationsAreLines() async throws {
         let failed = try await printed({ ConsoleObserver(write: $0) }, reply: .failure(.timeout))
         XCTAssertTrue(failed.first?.contains("-> failed: timed out (") ?? false, "\(failed)")
