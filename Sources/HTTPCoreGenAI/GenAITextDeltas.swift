@@ -84,7 +84,8 @@ public struct GenAITextDeltas: AsyncSequence, Sendable {
                 switch HTTPEvent.StreamMessage.Kind(contentType: deltas.contentType) {
                 case .serverSentEvent: source = .events(deltas.body.serverSentEvents(maximumEventBytes: limit).makeAsyncIterator())
                 case .jsonLine: source = .lines(deltas.body.jsonLines(maximumLineBytes: limit).makeAsyncIterator())
-                case nil: source = .whole(deltas.body, failedWithStatus: nil)
+                // No content type names a WebSocket's framing.
+                case nil, .webSocket: source = .whole(deltas.body, failedWithStatus: nil)
                 }
             }
         }

@@ -26,7 +26,8 @@ extension HTTPEvent {
         /// ``Name/responseReceived``: a complete response arrived, or, for a streaming
         /// exchange, its head; the attempt ended when it arrived.
         case received(Response, Attempt)
-        /// ``Name/responseMessage``: one server-sent event or JSON line of a streamed response.
+        /// ``Name/responseMessage``: one server-sent event or JSON line of a streamed response,
+        /// or one message of a WebSocket connection, either way.
         case message(StreamMessage, Attempt)
         /// ``Name/requestRetried``: the attempt ended with a response or an error, and another
         /// attempt follows.
@@ -69,11 +70,15 @@ extension HTTPEvent {
         /// Its last attempt; `nil` when a middleware answered without one.
         public var lastAttempt: Attempt?
         /// For a streamed response of server-sent events or JSON lines: how many messages
-        /// arrived, emitted as events or not; 0 otherwise.
+        /// arrived; for a WebSocket connection, how many went either way; emitted as events
+        /// or not; 0 otherwise.
         public var streamMessageCount: Int
         /// How many of ``streamMessageCount`` were not emitted as events: past the policy's
         /// ``HTTPCorePolicy/StreamMessageCapture/maxCount``, or all when bodies are omitted.
         public var droppedStreamMessageCount: Int
+        /// For a WebSocket connection (``WebSocketObservation``): its messages and bytes each
+        /// way and its close; `nil` for an HTTP exchange.
+        public var webSocket: WebSocketSummary?
     }
 
     /// What this step carries (see ``Step``).
@@ -140,7 +145,7 @@ extension HTTPEvent {
         }
         return Exchange(
             startedAt: startedAt, endedAt: endedAt, durationMilliseconds: durationMilliseconds, lastAttempt: lastAttempt,
-            streamMessageCount: streamMessageCount, droppedStreamMessageCount: droppedStreamMessageCount
+            streamMessageCount: streamMessageCount, droppedStreamMessageCount: droppedStreamMessageCount, webSocket: webSocket
         )
     }
 }

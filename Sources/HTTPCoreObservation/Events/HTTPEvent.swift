@@ -79,7 +79,7 @@ public struct HTTPEvent: Sendable {
         /// its head (the body follows; the terminal event comes after it).
         public static let responseReceived = Name(.received)
         /// `http.response.message`: one server-sent event or JSON line of a streamed response
-        /// arrived (``Step/message(_:_:)``); between `received` and the terminal event, at
+        /// arrived, or one message of a WebSocket connection went either way (``Step/message(_:_:)``); between `received` and the terminal event, at
         /// most ``HTTPCorePolicy/StreamMessageCapture/maxCount`` per exchange.
         public static let responseMessage = Name(.message)
         /// `http.request.succeeded`: terminal; a complete response, whatever its status.
@@ -232,7 +232,13 @@ public struct HTTPEvent: Sendable {
     struct StreamSummary: Sendable {
         let messageCount: Int
         let droppedMessageCount: Int
+        /// A WebSocket connection's counts each way and close.
+        var webSocket: WebSocketSummary?
     }
+
+    /// On the terminal event of a WebSocket connection (``WebSocketObservation``): its counts
+    /// each way and its close; `nil` otherwise.
+    package var webSocket: WebSocketSummary? { streamSummary?.webSocket }
 
     var messageRecord: StreamMessageRecord? { storage.messageRecord }
     var streamSummary: StreamSummary? { storage.streamSummary }

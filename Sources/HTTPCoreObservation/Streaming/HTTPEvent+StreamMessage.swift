@@ -4,7 +4,8 @@ import HTTPCoreConcurrency
 extension HTTPEvent {
     /// One message of a streamed response that observers see as it arrives: a server-sent
     /// event (`text/event-stream`) or a JSON line (`application/x-ndjson`,
-    /// `application/jsonl`, `application/json-seq`).
+    /// `application/jsonl`, `application/json-seq`); or one message of a WebSocket
+    /// connection, either way (``direction``, ``opcode``).
     ///
     /// Carried by ``HTTPEvent/Name/responseMessage`` events, redacted by the client's policy
     /// when first read by ``/HTTPCoreRedaction/Redactor/redactedStreamData(_:isTruncated:eventType:)``: data that is JSON
@@ -19,25 +20,58 @@ extension HTTPEvent {
             case serverSentEvent
             /// One line of newline-delimited JSON.
             case jsonLine
+            /// One message of a WebSocket connection (``WebSocketObservation``), its fragments
+            /// joined.
+            case webSocket
+        }
+
+        /// Which way a message went.
+        public enum Direction: Sendable, Hashable {
+            /// From this process to the peer: a WebSocket message sent.
+            case sent
+            /// From the peer: every message of a streamed response, and a WebSocket message
+            /// received.
+            case received
+        }
+
+        /// A WebSocket message's type (RFC 6455, section 5.2), by its opcode.
+        public enum Opcode: UInt8, Sendable, Hashable {
+            /// A text message (1): UTF-8.
+            case text = 1
+            /// A binary message (2).
+            case binary = 2
+            /// A close frame (8): its data is the reason.
+            case close = 8
+            /// A ping (9).
+            case ping = 9
+            /// A pong (10).
+            case pong = 10
         }
 
         /// The framing.
         public var kind: Kind
+        /// Which way it went: ``Direction/received`` for every message of a response.
+        public var direction: Direction = .received
+        /// A WebSocket message's type; `nil` for a server-sent event or a JSON line.
+        public var opcode: Opcode? = nil
         /// The message's position in the response, from 0.
         public var index: Int
         /// A server-sent event's `event:` field; `nil` when absent (the type is then "message").
         public var eventType: String?
         /// A server-sent event's `id:` field; `nil` when absent.
         public var eventID: String?
-        /// The data: a server-sent event's `data:` lines joined by newlines, or the JSON line;
-        /// redacted, and cut at the policy's ``HTTPCorePolicy/StreamMessageCapture/maxBytes``.
+        /// The data: a server-sent event's `data:` lines joined by newlines, the JSON line, or
+        /// a WebSocket message's payload (a binary message's in base64); redacted, and cut at
+        /// the policy's ``HTTPCorePolicy/StreamMessageCapture/maxBytes`` (before base64).
         public var data: String
-        /// The bytes of the message on the wire, framing included.
+        /// The bytes of the message on the wire: with its framing for a response's message,
+        /// the payload's for a WebSocket message.
         public var byteCount: Int
         /// Whether ``data`` was cut at the cap.
         public var isTruncated: Bool
         /// Milliseconds, on a monotonic clock, from the arrival of the previous message of the
-        /// response to this one's (0 when they came in the same read); `nil` for the first,
+        /// response (or connection, either way) to this one's (0 when they came in the same
+        /// read); `nil` for the first,
         /// whose arrival ``HTTPEvent/timestamp`` and ``HTTPEvent/Attempt/startedAt`` place.
         public var millisecondsSincePrevious: Double?
     }
@@ -79,7 +113,7 @@ final class StreamMessageRecord: @unchecked Sendable {
     var exposed: HTTPEvent.StreamMessage {
         LockStripes.field(\.cache, of: self) {
             HTTPEvent.StreamMessage(
-                kind: raw.kind, index: index,
+                kind: raw.kind, direction: raw.direction, opcode: raw.opcode, index: index,
                 eventType: raw.eventType.map(redactor.redactedText), eventID: raw.eventID.map(redactor.redactedText),
                 data: redactedData, byteCount: raw.byteCount, isTruncated: raw.isTruncated,
                 millisecondsSincePrevious: millisecondsSincePrevious
@@ -87,7 +121,12 @@ final class StreamMessageRecord: @unchecked Sendable {
         }
     }
 
+    /// The data by the stream rules; a WebSocket binary message's by the body rules for data
+    /// of no declared type, in base64.
     private var redactedData: String {
-        String(decoding: redactor.redactedStreamData(raw.data, isTruncated: raw.isTruncated, eventType: raw.eventType), as: UTF8.self)
+        if raw.opcode == .binary {
+            return redactor.redactedBody(raw.data, contentType: nil, isTruncated: raw.isTruncated).base64EncodedString()
+        }
+        return String(decoding: redactor.redactedStreamData(raw.data, isTruncated: raw.isTruncated, eventType: raw.eventType), as: UTF8.self)
     }
 }

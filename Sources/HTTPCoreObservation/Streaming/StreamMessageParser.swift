@@ -24,6 +24,10 @@ struct StreamMessageParser: Sendable {
         let data: Data
         let byteCount: Int
         let isTruncated: Bool
+        /// Which way it went: a response's messages are all received.
+        var direction: HTTPEvent.StreamMessage.Direction = .received
+        /// A WebSocket message's type; `nil` for a response's messages.
+        var opcode: HTTPEvent.StreamMessage.Opcode?
         /// Whether any of it was over the cap: its data (``isTruncated``), or a server-sent
         /// event's `event:` or `id:` value, which observers keep cut at the line's cap.
         var isOverLimit = false
@@ -35,7 +39,8 @@ struct StreamMessageParser: Sendable {
             guard data.count > maxBytes else { return self }
             let kept = data.prefix(max(0, maxBytes)).withUnsafeBytes { Data($0) }
             return Message(
-                kind: kind, eventType: eventType, eventID: eventID, data: kept, byteCount: byteCount, isTruncated: true, isOverLimit: true
+                kind: kind, eventType: eventType, eventID: eventID, data: kept, byteCount: byteCount, isTruncated: true,
+                direction: direction, opcode: opcode, isOverLimit: true
             )
         }
     }
@@ -71,7 +76,8 @@ struct StreamMessageParser: Sendable {
         self.init(kind: kind, maxBytes: maxBytes)
     }
 
-    /// A parser of messages framed as `kind`, whatever the body's type says.
+    /// A parser of messages framed as `kind`, whatever the body's type says. A WebSocket's
+    /// messages come framed, so `.webSocket` is read as lines, as no caller asks.
     init(kind: HTTPEvent.StreamMessage.Kind, maxBytes: Int) {
         self.kind = kind
         self.maxBytes = max(0, maxBytes)
@@ -83,7 +89,7 @@ struct StreamMessageParser: Sendable {
     /// comment or another field past the cap is skipped, as it would be anyway.
     var isReadingOverLimit: Bool {
         switch kind {
-        case .jsonLine:
+        case .jsonLine, .webSocket:
             return isLineCut
         case .serverSentEvent:
             guard !isDataCut, !isFieldOverLimit else { return true }
@@ -157,7 +163,7 @@ struct StreamMessageParser: Sendable {
             if kind == .serverSentEvent, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         }
         switch kind {
-        case .jsonLine:
+        case .jsonLine, .webSocket:
             guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
             emit(Message(
                 kind: kind, eventType: nil, eventID: nil, data: Data(line), byteCount: lineByteCount, isTruncated: isLineCut, isOverLimit: isLineCut

@@ -42,7 +42,7 @@ struct StreamMessageReader {
                 message: "a server-sent event is over \(maxBytes) bytes (its data, or its event: or id: value), "
                     + "the maximumEventBytes given to serverSentEvents(maximumEventBytes:)"
             )
-        case .jsonLine:
+        case .jsonLine, .webSocket:
             return .transport(
                 .responseTooLarge, message: "a JSON line is over \(maxBytes) bytes, the maximumLineBytes given to jsonLines(maximumLineBytes:)"
             )
