@@ -51,6 +51,12 @@ extension HTTPError {
             self = transport(.connectionLost, "the server closed the connection without answering")
         case .unknown where isHTTP:
             self = transport(.connectionLost, "the connection closed before the response was complete")
+        case .unsupportedURL where ["ws", "wss"].contains(url.scheme?.lowercased() ?? ""):
+            self = transport(
+                .invalidRequest,
+                "url: FoundationNetworking opens WebSockets only over a libcurl built with them (ws and wss among `curl -V`'s protocols), "
+                    + "and this one has none; use HTTPCoreWebSocket from the integrations"
+            )
         #endif
         case .timedOut: self = .timeout
         case .cancelled: self = .cancelled

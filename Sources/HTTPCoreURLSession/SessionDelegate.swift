@@ -15,7 +15,7 @@ import FoundationNetworking
 /// ``URLSessionTransport`` follows them itself with a new task carrying the body. Per-task
 /// delegates are never called on Linux (swift-corelibs-foundation #5187), hence one session
 /// delegate that routes callbacks by task identifier.
-final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, URLSessionWebSocketDelegate, Sendable {
     typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
 
     private struct BufferedExchange {
@@ -34,6 +34,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// The redirect statuses each task followed so far, by task identifier, for the tasks
     /// that asked about their redirects.
     private let redirectStatuses = Locked<[Int: [Int]]>([:])
+    /// What to call when a WebSocket task's handshake is answered, by task identifier.
+    let webSocketOpenings = Locked<[Int: @Sendable () -> Void]>([:])
     /// Whether the session may still create tasks.
     private let invalidation = Locked(SessionInvalidation())
 
@@ -139,6 +141,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         case nil: break
         }
         _ = takeRedirectStatuses(of: task)
+        _ = webSocketOpenings.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     }
 
     func urlSession(
