@@ -186,6 +186,9 @@ public struct Redactor: Sendable, Hashable {
     ///   `Refresh` (`5; url=…`), and any value that is an absolute `http` or `https` URL.
     /// - `baggage` and `tracestate` keep their keys and lose every value (W3C lists carry
     ///   user data: `userId=…`).
+    /// - `Sec-WebSocket-Protocol` is read entry by entry: a token offered as a subprotocol (a
+    ///   JWT, Kubernetes' `base64url.bearer.authorization.k8s.io.<token>`) is masked, and
+    ///   protocol names are kept.
     /// - Every other value gets the text rules (``redactedText(_:)``): a credential under any
     ///   name (`Bearer …`, `Basic …`, a JWT), the URLs of a `Link`, `token=…` pairs.
     ///
@@ -200,6 +203,7 @@ public struct Redactor: Sendable, Hashable {
         case "location", "content-location", "referer": return redactedURL(string: value)
         case "refresh": return redactedRefresh(value)
         case "baggage", "tracestate": return Self.maskingListValues(value)
+        case "sec-websocket-protocol": return redactedSubprotocols(value)
         default:
             if Self.isAbsoluteHTTPURL(value) { return redactedURL(string: value) }
             return textRulesMayChange(value) ? redactedText(value) : value
@@ -219,6 +223,22 @@ public struct Redactor: Sendable, Hashable {
         var rules = self
         if rules.level == .strict { rules.level = .standard }
         return rules.textRulesMayChange(name) ? rules.redactedText(name) : name
+    }
+
+    /// A WebSocket handshake's subprotocol list, entry by entry: a token sent as a protocol
+    /// (Kubernetes' `base64url.bearer.authorization.k8s.io.<token>`) is masked after its
+    /// prefix, and any other entry gets the text rules, so a JWT offered as a protocol is
+    /// masked and a name such as `graphql-transport-ws` is kept.
+    private func redactedSubprotocols(_ value: String) -> String {
+        let bearerPrefix = "base64url.bearer.authorization.k8s.io."
+        return value.split(separator: ",", omittingEmptySubsequences: false).map { entry -> String in
+            let name = entry.trimmingCharacters(in: .whitespaces)
+            let lead = entry.prefix { $0 == " " || $0 == "\t" }
+            if name.lowercased().hasPrefix(bearerPrefix), name.count > bearerPrefix.count {
+                return lead + name.prefix(bearerPrefix.count) + Self.mask
+            }
+            return textRulesMayChange(String(entry)) ? redactedText(String(entry)) : String(entry)
+        }.joined(separator: ",")
     }
 
     /// A `Refresh` value (`5; url=https://…`) with its URL redacted by the URL rules.
