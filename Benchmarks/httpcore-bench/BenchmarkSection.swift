@@ -2,7 +2,7 @@ import Foundation
 
 /// The benchmark's sections, in the order they run.
 enum BenchmarkSection: String, CaseIterable {
-    case overhead, dispatch, shipping, memory, redaction, loki, streaming, genai, largebody
+    case overhead, dispatch, shipping, memory, redaction, loki, streaming, genai, largebody, websocket
 
     /// Runs the section; `rowFilter` keeps only the redaction rows whose label contains it.
     func run(quick: Bool, rowFilter: String? = nil) async throws -> SectionReport {
@@ -16,6 +16,7 @@ enum BenchmarkSection: String, CaseIterable {
         case .streaming: try StreamingBenchmark(quick: quick).run()
         case .genai: try await GenAICostBenchmark(quick: quick).run()
         case .largebody: try await LargeBodyBenchmark(quick: quick).run()
+        case .websocket: try await WebSocketBenchmark(quick: quick).run()
         }
     }
 }

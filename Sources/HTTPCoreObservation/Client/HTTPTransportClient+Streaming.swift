@@ -149,7 +149,7 @@ extension HTTPTransportClient {
                     attemptTiming: timing,
                     message: StreamMessageRecord(
                         raw: arrival.message, index: arrival.index, millisecondsSincePrevious: arrival.millisecondsSincePrevious,
-                        redactor: sharedPolicy.policy.redactor
+                        policy: sharedPolicy
                     )
                 ) }
             }

@@ -63,7 +63,7 @@ extension HTTPEvent {
             response: ResponseRecord(response: response, policy: policy), startedAt: startedAt,
             attemptTiming: AttemptTiming(startedAt: startedAt, ended: nil),
             message: StreamMessageRecord(
-                raw: message, index: index, millisecondsSincePrevious: millisecondsSincePrevious, redactor: policy.redactor
+                raw: message, index: index, millisecondsSincePrevious: millisecondsSincePrevious, policy: SharedPolicy(policy)
             ),
             timestamp: time
         )

@@ -98,24 +98,27 @@ final class StreamMessageRecord: @unchecked Sendable {
     let raw: StreamMessageParser.Message
     let index: Int
     let millisecondsSincePrevious: Double?
-    let redactor: Redactor
+    /// The client's policy, whose redactor makes the exposed form: one reference, where the
+    /// redactor itself would be a retain and a release of each of its lists per message.
+    let policy: SharedPolicy
     /// The exposed form once computed: read and written only under ``LockStripes``' lock for
     /// this record (which makes it `@unchecked Sendable`), so a record is one allocation.
     private var cache: HTTPEvent.StreamMessage?
 
-    init(raw: StreamMessageParser.Message, index: Int, millisecondsSincePrevious: Double?, redactor: Redactor) {
+    init(raw: StreamMessageParser.Message, index: Int, millisecondsSincePrevious: Double?, policy: SharedPolicy) {
         self.raw = raw
         self.index = index
         self.millisecondsSincePrevious = millisecondsSincePrevious
-        self.redactor = redactor
+        self.policy = policy
     }
 
     var exposed: HTTPEvent.StreamMessage {
         LockStripes.field(\.cache, of: self) {
-            HTTPEvent.StreamMessage(
+            let redactor = policy.policy.redactor
+            return HTTPEvent.StreamMessage(
                 kind: raw.kind, direction: raw.direction, opcode: raw.opcode, index: index,
                 eventType: raw.eventType.map(redactor.redactedText), eventID: raw.eventID.map(redactor.redactedText),
-                data: redactedData, byteCount: raw.byteCount, isTruncated: raw.isTruncated,
+                data: redactedData(by: redactor), byteCount: raw.byteCount, isTruncated: raw.isTruncated,
                 millisecondsSincePrevious: millisecondsSincePrevious
             )
         }
@@ -123,7 +126,7 @@ final class StreamMessageRecord: @unchecked Sendable {
 
     /// The data by the stream rules; a WebSocket binary message's by the body rules for data
     /// of no declared type, in base64.
-    private var redactedData: String {
+    private func redactedData(by redactor: Redactor) -> String {
         if raw.opcode == .binary {
             return redactor.redactedBody(raw.data, contentType: nil, isTruncated: raw.isTruncated).base64EncodedString()
         }

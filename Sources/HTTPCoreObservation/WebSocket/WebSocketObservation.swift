@@ -48,6 +48,10 @@ public final class WebSocketObservation: Sendable {
     private let policy: SharedPolicy
     private let start: Moment
     private let state: Locked<WebSocketObservationState>
+    /// Whether messages are emitted as events: not with bodies omitted.
+    private let emitsMessages: Bool
+    /// The most bytes of a payload an event keeps: the policy's.
+    @usableFromInline let maximumMessageBytes: Int
 
     init(request: HTTPRequest, record: RequestRecord, dispatcher: HTTPEventDispatcher, policy: SharedPolicy, start: Moment) {
         self.request = request
@@ -56,6 +60,8 @@ public final class WebSocketObservation: Sendable {
         self.policy = policy
         self.start = start
         state = Locked(WebSocketObservationState(maxEmittedMessages: policy.policy.streamMessages.maxCount))
+        emitsMessages = policy.policy.bodyCapture != .omitted
+        maximumMessageBytes = max(0, policy.policy.streamMessages.maxBytes)
     }
 
     deinit {
@@ -84,8 +90,9 @@ public final class WebSocketObservation: Sendable {
     ///   - opcode: Its type.
     ///   - payload: Its payload, fragments joined; at most the policy's
     ///     ``HTTPCorePolicy/StreamMessageCapture/maxBytes`` of it are copied.
+    @inlinable
     public func sent(_ opcode: HTTPEvent.StreamMessage.Opcode, _ payload: some Collection<UInt8>) {
-        message(.sent, opcode, payload)
+        report(.sent, opcode, byteCount: payload.count) { Self.copy(payload, upTo: maximumMessageBytes) }
     }
 
     /// A message of type `opcode` with `payload` was received: counted, and emitted as a
@@ -95,8 +102,9 @@ public final class WebSocketObservation: Sendable {
     ///   - opcode: Its type.
     ///   - payload: Its payload, fragments joined; at most the policy's
     ///     ``HTTPCorePolicy/StreamMessageCapture/maxBytes`` of it are copied.
+    @inlinable
     public func received(_ opcode: HTTPEvent.StreamMessage.Opcode, _ payload: some Collection<UInt8>) {
-        message(.received, opcode, payload)
+        report(.received, opcode, byteCount: payload.count) { Self.copy(payload, upTo: maximumMessageBytes) }
     }
 
     /// The close handshake ended the connection: emits the first close frame as a message
@@ -108,7 +116,8 @@ public final class WebSocketObservation: Sendable {
     ///   - reason: Its reason; empty when none.
     ///   - initiator: The side that sent it.
     public func closed(code: Int, reason: String, by initiator: HTTPEvent.WebSocketClose.Initiator) {
-        message(initiator == .client ? .sent : .received, .close, Array(reason.utf8))
+        let payload = Array(reason.utf8)
+        report(initiator == .client ? .sent : .received, .close, byteCount: payload.count) { Self.copy(payload, upTo: maximumMessageBytes) }
         let close = HTTPEvent.WebSocketClose(code: code, reason: policy.policy.redactor.redactedText(reason), initiator: initiator)
         end(error: nil, response: nil, close: close)
     }
@@ -126,21 +135,32 @@ public final class WebSocketObservation: Sendable {
         end(error: error, response: response, close: nil)
     }
 
-    private func message(_ direction: HTTPEvent.StreamMessage.Direction, _ opcode: HTTPEvent.StreamMessage.Opcode, _ payload: some Collection<UInt8>) {
-        let emits = policy.policy.bodyCapture != .omitted
+    /// At most `maximumBytes` of `payload`, copied: in one pass over contiguous storage (an
+    /// array, `Data`, a `ByteBuffer`'s view), else element by element.
+    @inlinable
+    static func copy(_ payload: some Collection<UInt8>, upTo maximumBytes: Int) -> Data {
+        payload.withContiguousStorageIfAvailable { Data(buffer: UnsafeBufferPointer(rebasing: $0.prefix(maximumBytes))) } ?? Data(payload.prefix(maximumBytes))
+    }
+
+    /// Counts a message of `byteCount` payload bytes that went `direction`, and emits it, with
+    /// what `copy` keeps of its payload, when within the policy's caps: `copy` is called only
+    /// then, under the lock, so a message past the cap costs no copy.
+    @usableFromInline
+    func report(
+        _ direction: HTTPEvent.StreamMessage.Direction, _ opcode: HTTPEvent.StreamMessage.Opcode, byteCount: Int, copy: () -> Data
+    ) {
         let now = MonotonicClock.nanoseconds()
         state.withLock { state in
-            guard let action = state.message(direction, byteCount: payload.count, at: now, emits: emits) else { return }
-            let maxBytes = policy.policy.streamMessages.maxBytes
-            let kept = Data(payload.prefix(max(0, maxBytes)))
+            guard let action = state.message(direction, byteCount: byteCount, at: now, emits: emitsMessages) else { return }
+            let kept = copy()
             let raw = StreamMessageParser.Message(
-                kind: .webSocket, eventType: nil, eventID: nil, data: kept, byteCount: payload.count, isTruncated: kept.count < payload.count,
+                kind: .webSocket, eventType: nil, eventID: nil, data: kept, byteCount: byteCount, isTruncated: kept.count < byteCount,
                 direction: direction, opcode: opcode
             )
             dispatcher.emit(.responseMessage) { HTTPEvent(
                 name: $0, request: record, attempt: 1, response: action.opened.head, startedAt: start.date, attemptTiming: action.opened.timing,
                 message: StreamMessageRecord(
-                    raw: raw, index: action.index, millisecondsSincePrevious: action.millisecondsSincePrevious, redactor: policy.policy.redactor
+                    raw: raw, index: action.index, millisecondsSincePrevious: action.millisecondsSincePrevious, policy: policy
                 )
             ) }
         }
