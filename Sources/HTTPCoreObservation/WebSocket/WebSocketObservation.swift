@@ -151,14 +151,14 @@ public final class WebSocketObservation: Sendable {
     ) {
         let now = MonotonicClock.nanoseconds()
         state.withLock { state in
-            guard let action = state.message(direction, byteCount: byteCount, at: now, emits: emitsMessages) else { return }
+            guard let action = state.message(direction, byteCount: byteCount, at: now, emits: emitsMessages), let opened = state.opened else { return }
             let kept = copy()
             let raw = StreamMessageParser.Message(
                 kind: .webSocket, eventType: nil, eventID: nil, data: kept, byteCount: byteCount, isTruncated: kept.count < byteCount,
                 direction: direction, opcode: opcode
             )
             dispatcher.emit(.responseMessage) { HTTPEvent(
-                name: $0, request: record, attempt: 1, response: action.opened.head, startedAt: start.date, attemptTiming: action.opened.timing,
+                name: $0, request: record, attempt: 1, response: opened.head, startedAt: start.date, attemptTiming: opened.timing,
                 message: StreamMessageRecord(
                     raw: raw, index: action.index, millisecondsSincePrevious: action.millisecondsSincePrevious, policy: policy
                 )

@@ -24,11 +24,11 @@ struct WebSocketObservationState {
         let timing: HTTPEvent.AttemptTiming
     }
 
-    enum State {
+    enum Phase {
         /// The handshake was sent; no answer yet.
         case connecting
-        /// The 101 arrived: messages flow.
-        case open(Opened, Counts)
+        /// The 101 arrived (``opened``): messages flow.
+        case open
         /// The terminal event was emitted; later inputs are ignored.
         case ended
     }
@@ -38,7 +38,6 @@ struct WebSocketObservationState {
     struct MessageAction {
         let index: Int
         let millisecondsSincePrevious: Double?
-        let opened: Opened
     }
 
     /// The end to emit: the 101 when the connection opened, and what it carried.
@@ -47,7 +46,11 @@ struct WebSocketObservationState {
         let counts: Counts
     }
 
-    private(set) var state = State.connecting
+    private(set) var phase = Phase.connecting
+    /// Set when the phase is `open`, and kept after the end.
+    private(set) var opened: Opened?
+    /// Counted in place, so a message costs no copy of the state's references.
+    private var counts = Counts()
     let maxEmittedMessages: Int
 
     init(maxEmittedMessages: Int) {
@@ -56,19 +59,20 @@ struct WebSocketObservationState {
 
     /// The handshake's answer arrived: `true` when it opens the connection now, `false` when
     /// it was open or ended already.
-    mutating func open(_ opened: Opened) -> Bool {
-        guard case .connecting = state else { return false }
-        state = .open(opened, Counts())
+    mutating func open(_ answer: Opened) -> Bool {
+        guard phase == .connecting else { return false }
+        phase = .open
+        opened = answer
         return true
     }
 
     /// A message of `byteCount` payload bytes went `direction` at `nanoseconds`: counted while
-    /// open, and returned to emit when within the cap; `nil` to emit nothing (past the cap,
-    /// before the connection opened, or after its end).
+    /// open, and returned to emit when `emits` and within the cap; `nil` to emit nothing (past
+    /// the cap, before the connection opened, or after its end).
     mutating func message(
         _ direction: HTTPEvent.StreamMessage.Direction, byteCount: Int, at nanoseconds: UInt64, emits: Bool
     ) -> MessageAction? {
-        guard case .open(let opened, var counts) = state else { return nil }
+        guard phase == .open else { return nil }
         switch direction {
         case .sent:
             counts.sentMessages += 1
@@ -79,26 +83,15 @@ struct WebSocketObservationState {
         }
         let since = counts.lastMessageNanoseconds.map { Double(nanoseconds &- $0) / 1_000_000 }
         counts.lastMessageNanoseconds = nanoseconds
-        var action: MessageAction?
-        if emits, counts.emitted < maxEmittedMessages {
-            action = MessageAction(index: counts.emitted, millisecondsSincePrevious: since, opened: opened)
-            counts.emitted += 1
-        }
-        state = .open(opened, counts)
-        return action
+        guard emits, counts.emitted < maxEmittedMessages else { return nil }
+        defer { counts.emitted += 1 }
+        return MessageAction(index: counts.emitted, millisecondsSincePrevious: since)
     }
 
     /// The connection ended: what to emit, once; `nil` when it ended already.
     mutating func end() -> EndAction? {
-        switch state {
-        case .connecting:
-            state = .ended
-            return EndAction(opened: nil, counts: Counts())
-        case .open(let opened, let counts):
-            state = .ended
-            return EndAction(opened: opened, counts: counts)
-        case .ended:
-            return nil
-        }
+        guard phase != .ended else { return nil }
+        phase = .ended
+        return EndAction(opened: opened, counts: counts)
     }
 }
