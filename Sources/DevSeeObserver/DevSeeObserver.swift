@@ -98,7 +98,8 @@ public struct DevSeeObserver: HTTPObserver {
     ///
     /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage || event.name == .responseReceived
+        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage
+            || (event.name == .responseReceived && (event.scheme == "ws" || event.scheme == "wss"))
         else { return }
         logger.accept(event)
     }
