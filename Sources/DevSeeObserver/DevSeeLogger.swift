@@ -34,12 +34,23 @@ public final class DevSeeLogger: Sendable {
     /// The endpoint of a disabled logger; an enabled one's lives in its shipper.
     private let endpointWhileDisabled: Locked<DevSeeEndpoint>
     private let starts = Locked(RequestStartTable<DevSeeRequestToken>(limit: DevSeeLogger.maximumOpenTokens))
-    /// When the attempt of each streamed response being read started, from its `received`
-    /// event, so that each message's log shows when it arrived; bounded like `starts`.
+    /// The messages of each WebSocket connection open now that its closing row lists: at most
+    /// ``maximumOpenWebSocketTranscripts`` connections, each bounded by
+    /// ``maximumWebSocketTranscriptMessages`` messages and ``DevSeeLoggerConfiguration/maxBodyBytes``
+    /// bytes of their data.
+    private let webSocketTranscripts: Locked<WebSocketTranscriptTable>
 
     /// The most requests tracked between `beginRequest` and `logCompleted`; beyond it the
     /// oldest tokens are forgotten, and their calls are logged with duration 0.
     package static let maximumOpenTokens = 10_000
+
+    /// The most WebSocket connections open at once whose messages the logger keeps for their
+    /// closing row; beyond it the one opened first is forgotten (its row says so).
+    package static let maximumOpenWebSocketTranscripts = 100
+
+    /// The most messages of one WebSocket connection its closing row lists: the first half and
+    /// the latest half.
+    package static let maximumWebSocketTranscriptMessages = 100
 
     /// Creates a logger that uploads through `transport`, or through a `URLSession` of its
     /// own when `nil`, and restores its endpoint: a valid stored endpoint first, then the
@@ -56,6 +67,10 @@ public final class DevSeeLogger: Sendable {
         self.configuration = configuration
         let endpoint = Self.restoredEndpoint(configuration)
         endpointWhileDisabled = Locked(endpoint)
+        webSocketTranscripts = Locked(WebSocketTranscriptTable(
+            limit: Self.maximumOpenWebSocketTranscripts, maxMessages: Self.maximumWebSocketTranscriptMessages,
+            maxBytes: configuration.maxBodyBytes
+        ))
         shipper = configuration.isEnabled ? LogShipper(configuration: configuration, endpoint: endpoint, transport: transport) : nil
     }
 
@@ -261,6 +276,11 @@ public final class DevSeeLogger: Sendable {
     /// the request and response the first one counted.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
+        if event.scheme == "ws" || event.scheme == "wss" {
+            acceptWebSocket(event, shipper: shipper)
+            return
+        }
+        guard event.name != .responseReceived else { return }
         if event.name == .responseMessage {
             guard let index = event.messageIndex, index < configuration.messageLogsPerExchange else { return }
         }
@@ -275,6 +295,30 @@ public final class DevSeeLogger: Sendable {
             event = cut
         }
         shipper.accept(.event(event), byteCost: event.isLaterStreamMessage ? event.retainedMessageByteCount : event.retainedByteCount)
+    }
+
+    /// Accepts an event of a WebSocket connection: its 101 becomes the opening row and starts
+    /// its transcript, each message is kept in the transcript (and gets a row of its own within
+    /// ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``), and its end becomes the closing
+    /// row, with the transcript. Nothing is redacted here.
+    private func acceptWebSocket(_ event: HTTPEvent, shipper: LogShipper) {
+        switch event.name {
+        case .responseReceived:
+            webSocketTranscripts.withLock { $0.open(event.requestID) }
+            shipper.accept(.event(event), byteCost: event.retainedByteCount)
+        case .responseMessage:
+            webSocketTranscripts.withLock { $0.append(event) }
+            guard let index = event.messageIndex, index < configuration.messageLogsPerExchange else { return }
+            shipper.accept(.event(event), byteCost: event.retainedMessageByteCount)
+        case let name where name.isTerminal:
+            let transcript = webSocketTranscripts.withLock { $0.close(event.requestID) }
+            shipper.accept(
+                .webSocketEnd(event, transcript),
+                byteCost: event.retainedByteCount + (transcript?.byteCount ?? 0) + HeapCost.allocation
+            )
+        default:
+            return
+        }
     }
 
     /// The bytes past ``DevSeeLoggerConfiguration/maxBodyBytes`` a cut body keeps, so that

@@ -36,6 +36,19 @@ import HTTPCoreObservation
 /// body is left whole, for the viewer to pretty-print); its attributes are stored under its
 /// name, an object of names to values.
 ///
+/// A WebSocket connection (``/HTTPCoreObservation/WebSocketObservation``) is one exchange and
+/// reads as one: a row when its 101 arrives (method `WS`, its `ws`/`wss` URL, status 101, the
+/// handshake's duration, and a `x-devsee-note-websocket` note saying that it is open and that
+/// a closing row follows), and a row when it ends, timed over its whole life, whose note gives
+/// the close code, reason and side, and the messages and bytes each way, and whose response
+/// body lists its messages as one conversation (`↑ +12 ms text {...}`), redacted by the
+/// client's policy. A connection that failed reads as a failed exchange (`WS failed after
+/// 101`, 599). The logger keeps at most the first and the latest 50 messages of a connection
+/// (and half of ``DevSeeLoggerConfiguration/maxBodyBytes`` of their data each) for up to 100
+/// connections open at once; the row says how many it does not list. Each message gets a row
+/// of its own (`WS ↑ #3`, the data sent as its request body, received as its response body)
+/// only within ``DevSeeLoggerConfiguration/maxMessageLogsPerExchange``, as a stream's do.
+///
 /// ```swift
 /// let dispatcher = HTTPEventDispatcher()
 /// dispatcher.subscribe(DevSeeObserver())
@@ -73,16 +86,21 @@ public struct DevSeeObserver: HTTPObserver {
         fixedLogger = logger
     }
 
-    /// Terminal, retried and message events: the only ones that make a log.
+    /// Terminal, retried and message events, and `received` for the 101 that opens a WebSocket
+    /// connection: the only ones that make a log.
     public var handledEventNames: Set<HTTPEvent.Name>? {
-        HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage])
+        HTTPEvent.Name.terminal.union([.requestRetried, .responseMessage, .responseReceived])
     }
 
-    /// Logs terminal, retried and message events; ignores the others.
+    /// Logs terminal, retried and message events, and a WebSocket connection's opening;
+    /// ignores the others (the `received` event of any other exchange, after one string
+    /// comparison of its URL's scheme).
     ///
     /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
-        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage else { return }
+        guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage
+            || (event.name == .responseReceived && (event.scheme == "ws" || event.scheme == "wss"))
+        else { return }
         logger.accept(event)
     }
 }

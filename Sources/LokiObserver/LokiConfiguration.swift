@@ -50,7 +50,8 @@ public struct LokiConfiguration: Sendable {
     /// ships as lines of their own; later ones are only counted in the exchange's line. 0 by
     /// default: a streamed exchange is one line, whose `answer` is what the stream carried
     /// (`StreamAnswer`). The client's `HTTPCorePolicy.streamMessages` bounds them
-    /// first (1,000 per exchange, 4 KiB each, by default).
+    /// first (1,000 per exchange, 4 KiB each, by default). The messages of a WebSocket
+    /// connection, either way, count the same: at most this many per connection.
     public var maxMessageLinesPerExchange = 0
     /// The time one push may take, in seconds.
     public var timeout: TimeInterval = 10

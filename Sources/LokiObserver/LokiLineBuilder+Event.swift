@@ -18,7 +18,8 @@ extension LokiLineBuilder {
         // Made once: a note derives what its attachment holds, and rates the line too. The
         // policy's reading masked what it shows as it derived it.
         let notes = event.attachments.isEmpty ? [] : event.notes(redactedBy: .none)
-        let (level, statusClass, outcome) = Self.outcome(of: event, notes: notes)
+        var (level, statusClass, outcome) = Self.outcome(of: event, notes: notes)
+        if level == .info, Self.isAbnormal(event.webSocket?.close) { level = .warning }
         var fields: [(key: String, value: String)] = [
             ("method", event.finalMethod.rawValue),
             ("url", event.finalURL),
@@ -36,7 +37,9 @@ extension LokiLineBuilder {
         }
         fields.append(("request_bytes", String(event.requestBodyByteCount)))
         if let bytes = event.responseBodyByteCount { fields.append(("response_bytes", String(bytes))) }
-        if event.isStreamed {
+        if let webSocket = event.webSocket {
+            fields += webSocketFields(webSocket, of: event)
+        } else if event.isStreamed {
             fields.append(("streamed", "true"))
             if event.streamMessageCount > 0 {
                 let shipped = min(event.streamMessageCount - event.droppedStreamMessageCount, max(0, maxMessageLinesPerExchange))
@@ -95,7 +98,7 @@ extension LokiLineBuilder {
         return result
     }
 
-    /// The line of one server-sent event or JSON line. ``LokiObserver`` queues only the
+    /// The line of one server-sent event, JSON line or WebSocket message. ``LokiObserver`` queues only the
     /// messages within ``LokiConfiguration/maxMessageLinesPerExchange``.
     private func messageEntry(for event: HTTPEvent) -> LokiEntry? {
         guard let message = event.message else { return nil }
@@ -109,7 +112,8 @@ extension LokiLineBuilder {
         ]
         if let correlation = event.correlationID { fields.append(("correlation_id", correlation)) }
         fields.append(("index", String(message.index)))
-        fields.append(("message_kind", message.kind == .serverSentEvent ? "sse" : "jsonl"))
+        fields.append(("message_kind", message.kind == .serverSentEvent ? "sse" : message.kind == .webSocket ? "websocket" : "jsonl"))
+        if message.kind == .webSocket { fields += Self.webSocketMessageFields(message) }
         if let type = message.eventType { fields.append(("event", type)) }
         if let id = message.eventID { fields.append(("event_id", id)) }
         fields.append(("message_bytes", String(message.byteCount)))

@@ -45,6 +45,16 @@ import HTTPCoreObservation
 /// `{kind="http_message"} | logfmt | http_request_id="42"` lists one exchange's messages in order. At most ``LokiConfiguration/maxMessageLinesPerExchange``
 /// per exchange, after the policy's own bound.
 ///
+/// A WebSocket connection (``/HTTPCoreObservation/WebSocketObservation``) is one line at its
+/// end, `method=GET`, its `ws`/`wss` URL, `status=101` and the connection's lifetime as
+/// `duration_ms`, with `websocket=true`, its close (`close_code`, `close_reason`,
+/// `close_initiator`, absent when it ended without a close handshake, which is a failure),
+/// `sent_messages`, `sent_bytes`, `received_messages`, `received_bytes` and
+/// `unlogged_messages`; a close other than 1000, 1001 or 1005 makes it a warning. Its
+/// messages get lines of their own within ``LokiConfiguration/maxMessageLinesPerExchange``, as
+/// a stream's do, with `message_kind=websocket`, `direction` (`sent`, `received`) and
+/// `opcode`.
+///
 /// Every field of an exchange's or a message's line is what the client's `HTTPCorePolicy`
 /// exposes, redacted by its `HTTPCorePolicy.redactor`: the one place exchanges are redacted
 /// (the logger's ``LokiConfiguration/redactor`` is for plain messages and their metadata).

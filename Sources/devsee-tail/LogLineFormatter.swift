@@ -19,6 +19,15 @@ import HTTPCoreText
 ///     10:42:08.251  POST    #1      359 ms  https://api.example.com/v1/chat  [token] {"t":"lo"}  req 7
 ///     10:42:08.260  POST    200     368 ms  https://api.example.com/v1/chat  req 7  streamed 2 messages, 64 bytes
 ///
+/// A WebSocket connection (method `WS`, status 101) shows as the line of its opening and the
+/// line of its end, whose note gives its close and what went each way; with `verbose`, its
+/// messages below, one a line. A message's own line, when the logger sends them, has its
+/// direction in the method and its opcode in brackets:
+///
+///     10:42:09.001  WS      101       12 ms  wss://rt.example.com/live  websocket: open: messages flow; …
+///     10:42:09.050  WS ↑    #0        49 ms  wss://rt.example.com/live  [text] {"type":"subscribe"}  req 9
+///     10:42:39.120  WS      101     30.1 s  wss://rt.example.com/live  websocket: closed 1000 by the client after 30.1 s · ↑ 2 messages, 40 bytes · ↓ 3 messages, 18 bytes
+///
 /// What interpreters noted shows before the stream's counts and answer, each note as its name
 /// and summary; an LLM call's: `genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`.
 struct LogLineFormatter {
@@ -60,9 +69,9 @@ struct LogLineFormatter {
     private func format(_ message: StoredLog.Message, of log: StoredLog) -> String {
         let suffix = "#message-\(message.index)"
         let url = log.url.hasSuffix(suffix) ? String(log.url.dropLast(suffix.count)) : log.url
-        var data = (log.responseBody ?? "").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+        var data = (log.responseBody ?? log.requestBody ?? "").replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
         if !isVerbose { data = UTF8Text.cut(data, toBytes: Self.maximumMessageBytes) }
-        if let type = message.eventType { data = paint("[\(type)]", .cyan) + " " + data }
+        if let type = message.eventType ?? message.opcode { data = paint("[\(type)]", .cyan) + " " + data }
         // The logger writes a message's method as `POST #3` for the viewer's list; the index has a column here.
         let indexSuffix = " #\(message.index)"
         let method = log.method.hasSuffix(indexSuffix) ? String(log.method.dropLast(indexSuffix.count)) : log.method
@@ -88,7 +97,7 @@ struct LogLineFormatter {
         let color: Color
         switch HTTPResponse.Status.Kind(code: log.statusCode) {
         case .successful: color = .green
-        case .redirection: color = .cyan
+        case .redirection, .informational: color = .cyan
         case .clientError: color = .yellow
         default: color = .red
         }

@@ -35,11 +35,15 @@ struct StoredLog {
         let summary: String
     }
 
-    /// One server-sent event or JSON line; its data is the log's `responseBody`.
+    /// One server-sent event or JSON line, whose data is the log's `responseBody`; or one
+    /// WebSocket message, whose data is the `requestBody` when it was sent.
     struct Message {
         let index: Int
         let eventType: String?
         let eventID: String?
+        /// A WebSocket message's type (`text`, `binary`, `close`, `ping`, `pong`); `nil` for a
+        /// response's message.
+        var opcode: String? = nil
     }
 
     /// What a streamed exchange came to.
@@ -80,7 +84,10 @@ struct StoredLog {
         requestBody = Self.text(object["requestBody"])
         responseBody = Self.text(object["responseBody"])
         if let message = object["streamMessage"], case .object = message, let index = Self.integer(message["index"]) {
-            self.message = Message(index: index, eventType: Self.string(message["event"]), eventID: Self.string(message["eventId"]))
+            self.message = Message(
+                index: index, eventType: Self.string(message["event"]), eventID: Self.string(message["eventId"]),
+                opcode: Self.string(message["kind"]) == "websocket" ? Self.string(message["opcode"]) ?? "message" : nil
+            )
         } else {
             message = nil
         }

@@ -119,4 +119,37 @@ final class LogLineFormatterTests: XCTestCase {
             "\(time(1_800_000_000_000))  GET     200       5.0 ms  https://cdn.example/a.js  cache: HIT, age 42  edgeCache: fra"
         )
     }
+
+    func testAWebSocketConnectionReadsAsItsOpeningItsMessagesAndItsEnd() throws {
+        let plain = LogLineFormatter(usesColor: false, isVerbose: false)
+        let url = "wss://rt.example.com/live"
+        let openNote = "[websocket] open: messages flow; a closing row with its messages follows when the connection ends"
+        let opening = try stored([
+            "method": "WS", "url": url, "statusCode": 101, "duration": 12, "timestamp": 1_800_000_000_000, "requestId": "9",
+            "websocket": ["state": "open"], "responseHeaders": ["x-devsee-note-websocket": openNote, "Upgrade": "websocket"],
+            "responseBody": openNote,
+        ])
+        XCTAssertEqual(
+            plain.format(opening),
+            "\(time(1_800_000_000_000))  WS      101        12 ms  \(url)  websocket: open: messages flow; a closing row with its messages follows when the connection ends"
+        )
+        let sent = try stored([
+            "method": "WS ↑ #0", "url": url + "#message-0", "statusCode": 101, "duration": 49, "timestamp": 1_800_000_001_000, "requestId": "9",
+            "streamMessage": ["index": 0, "kind": "websocket", "direction": "sent", "opcode": "text", "byteCount": 20],
+            "requestBody": #"{"type":"subscribe"}"#,
+        ])
+        XCTAssertEqual(plain.format(sent), "\(time(1_800_000_001_000))  WS ↑    #0         49 ms  \(url)  [text] {\"type\":\"subscribe\"}  req 9")
+        let closeNote = "[websocket] closed 1000 by the client after 30.1 s · ↑ 2 messages, 40 bytes · ↓ 3 messages, 18 bytes"
+        let closing = try stored([
+            "method": "WS", "url": url, "statusCode": 101, "duration": 30_100, "timestamp": 1_800_000_000_000, "requestId": "9",
+            "websocket": ["state": "closed", "closeCode": 1000], "responseHeaders": ["x-devsee-note-websocket": closeNote],
+            "responseBody": closeNote + "\n[messages] 1 of 5: ↑ sent, ↓ received, time since the connection opened\n↑ +49 ms text hi",
+        ])
+        XCTAssertEqual(plain.format(closing), "\(time(1_800_000_000_000))  WS      101       30.1 s  \(url)  websocket: " + closeNote.dropFirst(12))
+        XCTAssertEqual(
+            LogLineFormatter(usesColor: false, isVerbose: true).format(closing).split(separator: "\n").last,
+            "    <   ↑ +49 ms text hi"
+        )
+        XCTAssertTrue(LogLineFormatter(usesColor: true, isVerbose: false).format(closing).contains("\u{1B}[36m101   \u{1B}[0m"))
+    }
 }

@@ -31,7 +31,9 @@ public struct DevSeeLoggerConfiguration: Sendable {
     /// log, whose body starts with the answer the stream carried (`StreamAnswer`),
     /// then its events. Each message log takes a slot of dev-see's ring buffer (1,000 logs),
     /// which one long stream would fill. The client's `HTTPCorePolicy.streamMessages` bounds
-    /// them first (1,000 per exchange, 4 KiB each, by default).
+    /// them first (1,000 per exchange, 4 KiB each, by default). The messages of a WebSocket
+    /// connection, either way, count the same (`WS ↑ #0`, `WS ↓ #1`); its closing row lists
+    /// them whatever this is.
     public var maxMessageLogsPerExchange = 0
 
     /// How many messages of one exchange get a log of their own.

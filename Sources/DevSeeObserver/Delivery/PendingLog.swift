@@ -7,11 +7,14 @@ import HTTPCoreObservation
 enum PendingLog: Sendable {
     indirect case entry(LogEntry)
     case event(HTTPEvent)
+    /// A WebSocket connection's terminal event, with the messages its row lists.
+    indirect case webSocketEnd(HTTPEvent, WebSocketTranscript?)
 
     func entry(maxBodyBytes: Int, maxMessageLogs: Int) -> LogEntry {
         switch self {
         case .entry(let entry): entry
         case .event(let event): LogEntry(accepted: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
+        case .webSocketEnd(let event, let transcript): LogEntry(webSocketEnd: event, transcript: transcript, maxBodyBytes: maxBodyBytes)
         }
     }
 }

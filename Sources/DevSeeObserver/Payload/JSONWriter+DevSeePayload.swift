@@ -57,14 +57,18 @@ extension JSONWriter {
         endObject()
     }
 
-    /// A message log's `streamMessage` object: `index`, `kind` (`sse` or `jsonl`), and for a
-    /// server-sent event its `event` and `eventId` when present (cut), then `byteCount`, the
+    /// A message log's `streamMessage` object: `index`, `kind` (`sse`, `jsonl` or `websocket`,
+    /// with a WebSocket message's `direction` and `opcode`), and for a server-sent event its `event` and `eventId` when present (cut), then `byteCount`, the
     /// message's bytes on the wire.
     mutating func streamMessage(_ message: LogEntry.StreamMessageLog) {
         key("streamMessage")
         beginObject()
         integer("index", message.index)
-        string("kind", message.kind == .serverSentEvent ? "sse" : "jsonl")
+        string("kind", message.kind == .serverSentEvent ? "sse" : message.kind == .webSocket ? "websocket" : "jsonl")
+        if let webSocket = message.webSocket {
+            string("direction", webSocket.direction == .sent ? "sent" : "received")
+            if let opcode = webSocket.opcode { string("opcode", opcode.name) }
+        }
         if let type = message.eventType { string("event", UTF8Text.cut(type, toBytes: 256)) }
         if let id = message.eventID { string("eventId", UTF8Text.cut(id, toBytes: 256)) }
         integer("byteCount", message.byteCount)

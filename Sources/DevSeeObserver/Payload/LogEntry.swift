@@ -78,6 +78,7 @@ struct LogEntry: Sendable {
     indirect enum Streaming: Sendable {
         case exchange(StreamSummary)
         case message(StreamMessageLog)
+        case webSocket(WebSocketLog)
     }
 
     /// What a streamed exchange came to (its terminal event's counts); `nil` for an exchange
@@ -90,6 +91,12 @@ struct LogEntry: Sendable {
     /// data is ``responseBody``.
     var message: StreamMessageLog? {
         if case .message(let message) = streaming { message } else { nil }
+    }
+
+    /// What a WebSocket connection's row says about it, for the rows written when it opens and
+    /// when it ends (`LogEntry+WebSocket`).
+    var webSocket: WebSocketLog? {
+        if case .webSocket(let log) = streaming { log } else { nil }
     }
 
     /// The request a redirected exchange started with, and the redirects it followed.
@@ -120,6 +127,8 @@ struct LogEntry: Sendable {
         var byteCount: Int
         /// Milliseconds since the previous message arrived; `nil` for the first.
         var millisecondsSincePrevious: Double?
+        /// Which way a WebSocket message went, and its type; `nil` for a response's message.
+        var webSocket: (direction: HTTPEvent.StreamMessage.Direction, opcode: HTTPEvent.StreamMessage.Opcode?)? = nil
     }
 
     /// Bytes this entry keeps alive, for the buffer's accounting, as the Swift runtime lays it
@@ -185,6 +194,11 @@ extension LogEntry {
     init(accepted event: HTTPEvent, maxBodyBytes: Int, maxMessageLogs: Int) {
         if event.name == .responseMessage, let message = event.message {
             self.init(messageEvent: event, message: message, startedAt: event.attemptStartedAt, maxBodyBytes: maxBodyBytes)
+            return
+        }
+        if event.name == .responseReceived {
+            // Only a WebSocket connection's 101 is handed to the logger: its opening row.
+            self.init(webSocketOpened: event, maxBodyBytes: maxBodyBytes)
             return
         }
         self.init(event: event, maxBodyBytes: maxBodyBytes, maxMessageLogs: maxMessageLogs)
@@ -275,8 +289,9 @@ extension LogEntry {
         let cut = data.count > limit
         self.init(
             // The method chip tells a message's row from its exchange's in the viewer's list,
-            // where the URL's `#message-N` is cut off.
-            method: "\(request.method.rawValue) #\(message.index)",
+            // where the URL's `#message-N` is cut off; a WebSocket message's also says which way.
+            method: message.kind == .webSocket
+                ? "WS \(message.direction == .sent ? "↑" : "↓") #\(message.index)" : "\(request.method.rawValue) #\(message.index)",
             url: request.url,
             responseURL: nil,
             statusCode: event.statusCode,
@@ -300,7 +315,19 @@ extension LogEntry {
         )
         streaming = .message(StreamMessageLog(
             index: message.index, kind: message.kind, eventType: message.eventType, eventID: message.eventID, byteCount: message.byteCount,
-            millisecondsSincePrevious: message.millisecondsSincePrevious
+            millisecondsSincePrevious: message.millisecondsSincePrevious,
+            webSocket: message.kind == .webSocket ? (message.direction, message.opcode) : nil
         ))
+        if message.kind == .webSocket {
+            // A message sent is the request body of its row, one received the response body, as
+            // a browser's network panel tells them apart; a binary one's data is base64.
+            if message.opcode == .binary, let body = responseBody {
+                responseBody = CapturedBody(
+                    alreadyCaptured: Data(BodyRenderer.base64Prefix.utf8) + body.data, totalByteCount: body.totalByteCount,
+                    contentType: nil, isTruncated: body.isTruncated
+                )
+            }
+            if message.direction == .sent { (requestBody, responseBody) = (responseBody, nil) }
+        }
     }
 }

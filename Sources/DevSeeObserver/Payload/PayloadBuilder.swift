@@ -73,9 +73,13 @@ struct PayloadBuilder: Sendable {
         let attemptLine = attemptNote(entry)
         let errorLine = errorText(entry)
         let streamLines = streamNote(entry, answer: answer)
-        let responseLines = Self.joined(Self.joined(Self.joined(attemptLine, errorLine), notesLine(notes)), streamLines)
+        let webSocketLine = Self.webSocketNote(entry)
+        let responseLines = Self.joined(
+            Self.joined(Self.joined(Self.joined(attemptLine, webSocketLine), errorLine), notesLine(notes)), streamLines
+        )
         var noteLines: [NoteLine] = []
         if let attemptLine { noteLines.append(NoteLine(kind: "attempt", text: attemptLine)) }
+        if let webSocketLine { noteLines.append(NoteLine(kind: "websocket", text: webSocketLine)) }
         if let redirectLine { noteLines.append(NoteLine(kind: "redirect", text: redirectLine)) }
         if let errorLine { noteLines.append(NoteLine(kind: "error", text: errorLine)) }
         noteLines += notes.map { NoteLine(kind: $0.name, text: "[\($0.name)] \($0.summary)") }
@@ -173,6 +177,7 @@ struct PayloadBuilder: Sendable {
         if let attempt = entry.attempt { writer.integer("attempt", attempt) }
         if !entry.metadata.isEmpty { writer.metadata("metadata", entry.metadata) }
         if let message = entry.message { writer.streamMessage(message) }
+        if let webSocket = entry.webSocket { Self.writeWebSocket(webSocket, to: &writer) }
         if let stream = entry.stream {
             writer.key("streamed")
             writer.bool(true)
