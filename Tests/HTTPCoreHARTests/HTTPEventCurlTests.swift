@@ -77,4 +77,27 @@ final class HTTPEventCurlTests: XCTestCase {
         XCTAssertEqual(try run(post.curlCommand), 0, post.curlCommand)
         XCTAssertEqual(server.requests.last?.body, nul)
     }
+
+    func testAWebSocketHandshakeIsAWebsocatCommandLineWithItsRedactedHeadersButWebsocatsOwn() throws {
+        let dispatcher = HTTPEventDispatcher()
+        let recorder = RecordingObserver()
+        dispatcher.subscribe(recorder)
+        let client = HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug)
+        let observation = try client.observeWebSocket(HTTPRequest(
+            url: URL(string: "wss://realtime.example.com/graphql?token=S3CR3T&channel=7")!,
+            headers: [
+                "Authorization": "Bearer S3CR3T", "Sec-WebSocket-Protocol": "graphql-transport-ws", "X-Note": "it's fine",
+                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13", "Upgrade": "websocket", "Connection": "Upgrade",
+                "Host": "realtime.example.com",
+            ]
+        ))
+        observation.failed(.cancelled)
+        let command = try XCTUnwrap(recorder.events.last).request.curlCommand
+
+        XCTAssertEqual(
+            command,
+            #"websocat -H 'Authorization: [REDACTED]' --protocol graphql-transport-ws -H 'X-Note: it'\''s fine' 'wss://realtime.example.com/graphql?token=[REDACTED]&channel=7'"#
+        )
+        XCTAssertEqual(try run(command, checkOnly: true), 0, "bash -n: \(command)")
+    }
 }
