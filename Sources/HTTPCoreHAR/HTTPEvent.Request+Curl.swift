@@ -23,10 +23,11 @@ extension HTTPEvent.Request {
     /// curl's own WebSocket support is experimental and sends no messages from a terminal:
     ///
     /// ```swift
-    /// // websocat -H 'Authorization: [REDACTED]' --protocol graphql-transport-ws 'wss://api.example.com/graphql'
+    /// // websocat 'wss://api.example.com/graphql' -H 'Authorization: [REDACTED]' --protocol graphql-transport-ws
     /// ```
     ///
-    /// Its headers are `-H` options, quoted and redacted as curl's, but for those websocat makes
+    /// The URL comes first, since websocat's `-H` would take it for one more header; then the
+    /// headers as `-H` options, quoted and redacted as curl's, but for those websocat makes
     /// for the handshake itself (`Host`, `Connection`, `Upgrade`, `Sec-WebSocket-Key`,
     /// `Sec-WebSocket-Version`, `Sec-WebSocket-Extensions`); `Sec-WebSocket-Protocol` is its
     /// `--protocol`.
@@ -67,10 +68,12 @@ extension HTTPEvent.ExposedRequest {
         "host", "connection", "upgrade", "content-length", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
     ]
 
-    /// The `websocat` command line of a WebSocket handshake: its headers as `-H`, but for
-    /// websocat's own; `Sec-WebSocket-Protocol` as `--protocol`; then the URL.
+    /// The `websocat` command line of a WebSocket handshake: the URL, then its headers as
+    /// `-H`, but for websocat's own, and `Sec-WebSocket-Protocol` as `--protocol`. The URL
+    /// comes first because websocat's `-H` takes every value up to the next option: a URL
+    /// after it would be read as one more header.
     private var websocatCommand: String {
-        var words = ["websocat"]
+        var words = ["websocat", Self.singleQuoted(url)]
         for field in headers where !Self.handshakeHeaderNames.contains(field.name.lowercased()) {
             if field.name.lowercased() == "sec-websocket-protocol" {
                 words += ["--protocol", Self.quoted(field.value)]
@@ -78,7 +81,6 @@ extension HTTPEvent.ExposedRequest {
                 words += ["-H", Self.singleQuoted("\(field.name): \(field.value)")]
             }
         }
-        words.append(Self.singleQuoted(url))
         return words.joined(separator: " ")
     }
 
