@@ -230,9 +230,11 @@ public final class HARRecorder: HTTPObserver {
     /// A request body counts as the bytes sent: all held when it was given whole, a bound on
     /// the first bytes held when it was streamed. A streamed response counts nothing: its
     /// event holds only the policy's capture of it, as the entry would. The rest of the event
-    /// is not counted (see the type's notes).
+    /// is not counted (see the type's notes). A WebSocket connection counts nothing: its
+    /// byte counts are its messages', which its message events hold as the policy captured them.
     static func rawBodyByteCount(of event: HTTPEvent) -> Int {
-        event.requestBodyByteCount + (event.isStreamed ? 0 : event.responseBodyByteCount ?? 0)
+        guard event.webSocket == nil else { return 0 }
+        return event.requestBodyByteCount + (event.isStreamed ? 0 : event.responseBodyByteCount ?? 0)
     }
 
     /// Keeps a message event for its entry, unless the entry has its fill. With ``capacity``

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPCoreObservation
-import HTTPCoreHAR
+@testable import HTTPCoreHAR
 import HTTPCoreTesting
 import XCTest
 
@@ -181,5 +181,20 @@ final class HARWebSocketTests: XCTestCase {
         ])
         XCTAssertEqual((entry["_webSocket"] as? NSDictionary)?["received"] as? NSDictionary, ["messages": 10, "bytes": 90])
         XCTAssertEqual((entry["_webSocket"] as? NSDictionary)?["close"] as? NSDictionary, ["code": 1000, "reason": "", "initiator": "client"])
+    }
+
+    func testAConnectionHoldsNoRawBodyHoweverManyBytesItsMessagesCarried() throws {
+        let dispatcher = HTTPEventDispatcher()
+        let events = RecordingObserver()
+        dispatcher.subscribe(events)
+        let observation = try HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: .debug)
+            .observeWebSocket(HTTPRequest(url: url))
+        opened(observation)
+        for _ in 0..<3 { observation.sent(.binary, [UInt8](repeating: 7, count: 200 * 1024)) }
+        observation.closed(code: 1000, reason: "", by: .client)
+
+        let end = try XCTUnwrap(events.events.last)
+        XCTAssertEqual(end.webSocket?.sentByteCount, 600 * 1024)
+        XCTAssertEqual(HARRecorder.rawBodyByteCount(of: end), 0, "kept for later, weighed by its message events")
     }
 }
