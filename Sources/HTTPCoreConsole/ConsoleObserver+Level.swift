@@ -11,7 +11,8 @@ extension ConsoleObserver {
         case info
         /// Exchanges answered with 4xx or 5xx, exchanges with a note that reports a failure
         /// under a success status (an LLM stream that ended with the provider's error event),
-        /// cancelled or failed exchanges.
+        /// WebSocket connections closed with an error code (1011, say), cancelled or failed
+        /// exchanges.
         case warning
         /// Failed exchanges only.
         case error

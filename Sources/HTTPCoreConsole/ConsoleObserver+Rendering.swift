@@ -9,6 +9,9 @@ extension ConsoleObserver {
     /// when the caller stopped reading it;
     /// `POST https://host/a → 303 → GET https://host/b -> 200 (…)` after redirects; for a streamed
     /// message, `GET https://host/path -> message 3 token: {"t":"lo"}` (data cut at 200 bytes);
+    /// for a WebSocket connection, `WS wss://host/path -> 101 open`, a line per message
+    /// (`WS wss://host/path → text 29 B: {"type":"subscribe"}`) and, at its end,
+    /// `WS wss://host/path -> closed 1000 by client (8.2 s, sent 3 messages 120 B, received 41 messages 9.5 KB)`;
     /// an exchange's line ends with each note of what interpreters derived, its name and
     /// summary in brackets (an LLM call's `[genAI: claude-sonnet-4 · 3,097 in, 15 out tokens · stop]`).
     /// Making the notes derives what the attachments hold: call it off the request's task.
@@ -21,6 +24,7 @@ extension ConsoleObserver {
 
     /// The line of `event`, ended by `notes`, the notes of its attachments.
     static func line(for event: HTTPEvent, notes: [HTTPExchangeNote]) -> String {
+        if let line = webSocketLine(for: event) { return line + lineNote(notes) }
         let request = event.request
         let duration = event.durationMilliseconds.map { String(format: "%.1f ms", $0) }
         let outcome: String
@@ -28,7 +32,7 @@ extension ConsoleObserver {
             outcome = event.name == .requestRetried ? "\(ended), attempt \(event.attempt) retried" : "\(ended)"
         } else if event.name == .responseMessage, let message = event.message {
             let type = message.eventType.map { " \($0)" } ?? ""
-            return "\(request.method) \(request.url) -> message \(message.index)\(type): \(UTF8Text.prefix(message.data, maxBytes: 200))"
+            return "\(request.method) \(request.url) -> message \(message.index)\(type): \(UTF8Text.prefix(message.data, maxBytes: maximumMessageDataBytes))"
         } else {
             outcome = event.name.rawValue
         }
@@ -52,16 +56,25 @@ extension ConsoleObserver {
         var lines = event.redirectRoute.map { ["[REDIRECTED] \($0)"] } ?? []
         lines.append("[REQUEST] \(request.method) \(request.url)")
         lines += request.headers.map { "  \($0.name): \($0.value)" }
-        lines += bodyLines(request.body, total: event.finalRequestBodyByteCount, type: request.headers["Content-Type"], rendering: body)
+        // A WebSocket connection's messages are no body: its summary line counts them.
+        let webSocket = webSocketSummary(of: event)
+        if webSocket == nil {
+            lines += bodyLines(request.body, total: event.finalRequestBodyByteCount, type: request.headers["Content-Type"], rendering: body)
+        }
         if let response = event.response {
             let duration = event.durationMilliseconds.map { String(format: " (%.1f ms)", $0) } ?? ""
             lines.append("[RESPONSE] \(response.statusCode) \(response.url)\(duration)")
             lines += response.headers.map { "  \($0.name): \($0.value)" }
-            if body != .sizeOnly { lines += answerLines(for: event) }
-            lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"], rendering: body)
-            if let outcome = outcomeLine(for: event, status: response.statusCode) { lines.append(outcome) }
+            if let webSocket {
+                lines.append("[WEBSOCKET] \(webSocket.outcome); \(webSocket.counts)")
+            } else {
+                if body != .sizeOnly { lines += answerLines(for: event) }
+                lines += bodyLines(response.body, total: event.responseBodyByteCount ?? 0, type: response.headers["Content-Type"], rendering: body)
+                if let outcome = outcomeLine(for: event, status: response.statusCode) { lines.append(outcome) }
+            }
         } else {
             lines.append("[RESPONSE] none: \(event.error?.description ?? event.name.rawValue)")
+            if let webSocket { lines.append("[WEBSOCKET] \(webSocket.counts)") }
         }
         if let note = blockNote(notes) { lines.append(note) }
         return lines.joined(separator: "\n")

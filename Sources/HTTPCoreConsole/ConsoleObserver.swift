@@ -114,7 +114,8 @@ public struct ConsoleObserver: HTTPObserver {
     /// The level of an event: terminal events by outcome, a retried attempt `.warning`,
     /// others `.debug`. A call whose answer reported an error under a success status (a note
     /// that reports a failure: an LLM stream that ended with the provider's error event) is a
-    /// `.warning`, as an error status is.
+    /// `.warning`, as an error status is, and so is a WebSocket connection closed with a code
+    /// that reports an error (1002 to 2999 but 1005: a protocol error, a server error, ...).
     ///
     /// Rating a success that carries attachments makes their notes, and so derives what they
     /// hold: call it off the request's task.
@@ -140,6 +141,7 @@ public struct ConsoleObserver: HTTPObserver {
         switch event.name {
         case .requestFailed: .error
         case .requestCancelled, .requestRetried: .warning
+        case .requestSucceeded where event.webSocket?.close.map({ isErrorClose($0.code) }) == true: .warning
         case .requestSucceeded: HTTPResponse.Status.Kind(code: event.statusCode ?? 0).isError ? .warning : .info
         default: .debug
         }

@@ -18,7 +18,10 @@ extension HARExchange {
     /// in the file) and the messages: `_eventSourceMessages` for server-sent events, as
     /// Chrome DevTools' event-stream view and HAR tools that keep them write them (`time` in
     /// seconds since 1970, `eventName`, `eventId`, `data`), `_jsonLines` for JSON lines
-    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. Each note of
+    /// (`time`, `data`); `_truncated` marks a message cut at the policy's cap. A WebSocket
+    /// connection is `_resourceType` `websocket` with its summary in `_webSocket` and its
+    /// messages in `_webSocketMessages`, as Chrome DevTools writes them (see
+    /// `webSocketMembers`), and no `_streamed`. Each note of
     /// what interpreters derived (``/HTTPCoreObservation/HTTPExchangeNote``) is a member `_<name>` (an LLM
     /// call's `_genAI`): its `summary` and its `attributes`, an object of their names to their
     /// values. A success whose note reports a failure its status does not show (an LLM stream
@@ -48,7 +51,11 @@ extension HARExchange {
                 ("statusCodes", .array(redirection.statusCodes.map { .integer($0) })),
             ])))
         }
-        if isStreamed { members.append(("_streamed", true)) }
+        if webSocket != nil {
+            members += webSocketMembers
+        } else if isStreamed {
+            members.append(("_streamed", true))
+        }
         if isStreamed, let response, let body = response.body,
             let answer = StreamAnswer(
                 body: body, contentType: response.headers["Content-Type"], isBodyTruncated: response.isBodyTruncated, redactedBy: redactor,

@@ -17,10 +17,11 @@ struct HARExchange: Sendable {
     let originalRequest: HTTPEvent.ExposedRequest?
     /// How the transport reached the response, when it followed redirects.
     let redirection: HTTPRedirection?
-    /// The size of the body sent, whatever the policy captured.
+    /// The size of the body sent, whatever the policy captured; 0 for a WebSocket handshake,
+    /// whose messages ``webSocket`` counts.
     let requestBodyByteCount: Int
     let response: HTTPEvent.ExposedResponse?
-    /// The size of the body received; `nil` without a response.
+    /// The size of the body received; `nil` without a response, 0 for a WebSocket's 101.
     let responseBodyByteCount: Int?
     let error: HTTPError?
     /// When the exchange (terminal events) or the attempt (retried events) started.
@@ -29,8 +30,11 @@ struct HARExchange: Sendable {
     /// Whether the exchange was made with the streaming `send` (its sizes are what really
     /// went through, its texts the first bytes the policy captured).
     let isStreamed: Bool
-    /// The server-sent events or JSON lines seen in the response (terminal events of streamed
-    /// exchanges only); 0 otherwise.
+    /// What a WebSocket connection carried and how it closed (its terminal event's
+    /// ``/HTTPCoreObservation/HTTPEvent/Exchange/webSocket``); `nil` for any other exchange.
+    let webSocket: HTTPEvent.WebSocketSummary?
+    /// The server-sent events or JSON lines seen in the response, or the messages of a
+    /// WebSocket connection (terminal events of streamed exchanges only); 0 otherwise.
     let streamMessageCount: Int
     /// The messages recorded, first ones first: at most the recorder's
     /// ``HARRecorder/maxStreamMessagesPerEntry``.
@@ -68,9 +72,11 @@ struct HARExchange: Sendable {
         request = event.finalRequest
         redirection = event.response?.redirection
         originalRequest = redirection == nil ? nil : event.request.exposed
-        requestBodyByteCount = event.finalRequestBodyByteCount
+        webSocket = event.webSocket
+        // A connection's messages are no body: HAR tools add body sizes up as page weight.
+        requestBodyByteCount = webSocket == nil ? event.finalRequestBodyByteCount : 0
         response = event.response?.exposed
-        responseBodyByteCount = event.responseBodyByteCount
+        responseBodyByteCount = webSocket == nil ? event.responseBodyByteCount : event.responseBodyByteCount.map { _ in 0 }
         error = event.error
         self.startedAt = startedAt
         isStreamed = event.isStreamed

@@ -79,6 +79,15 @@ import HTTPCoreConcurrency
 /// file: past the policy's `streamMessages.maxCount` or the recorder's
 /// `maxStreamMessagesPerEntry`). An attempt that was retried keeps its own messages.
 ///
+/// A WebSocket connection (``/HTTPCoreObservation/WebSocketObservation``) is one entry, as Chrome
+/// DevTools exports one: `_resourceType` `websocket`, the handshake as `request` (its `GET` and
+/// ws or wss URL) and its `101` as `response`, and its messages either way, kept and counted as
+/// a stream's, in `_webSocketMessages` (`type` `send` or `receive`, `time` in seconds since
+/// 1970, `opcode`, `data`: a text message's text, any other payload in base64), never in
+/// `_eventSourceMessages` or `_jsonLines`. `_webSocket` sums up the messages and bytes each way
+/// and the close. A connection that failed (cut without a close frame) reads as any exchange
+/// that failed after its status, with DevTools' `error` row last in its messages.
+///
 /// An LLM call's entry (`event.genAI`, with HTTPCoreGenAI) carries `_genAI`: `summary`, the call at a
 /// glance (`claude-sonnet-4 · 3,097 in, 15 out tokens · first chunk 500 ms · stop`), and
 /// `attributes`, its OpenTelemetry GenAI attributes under the convention's names. Nothing of the
@@ -105,8 +114,8 @@ public final class HARRecorder: HTTPObserver {
     /// The most entries kept; at least 1. Older entries are dropped and counted.
     package let capacity: Int
 
-    /// The most server-sent events or JSON lines kept per entry, the first ones; later ones
-    /// are counted in the entry's `_droppedStreamMessages`.
+    /// The most server-sent events, JSON lines or WebSocket messages kept per entry, the first
+    /// ones; later ones are counted in the entry's `_droppedStreamMessages`.
     package let maxStreamMessagesPerEntry: Int
 
     /// The most raw body bytes an event may hold (``rawBodyByteCount(of:)``) to be kept as it
@@ -156,8 +165,8 @@ public final class HARRecorder: HTTPObserver {
     /// - Parameters:
     ///   - capacity: The most entries kept, 1,000 by default; older entries are dropped and
     ///     counted in ``droppedCount``. A value below 1 keeps one.
-    ///   - maxStreamMessagesPerEntry: The most server-sent events or JSON lines kept per
-    ///     entry, the first ones, 100 by default; later ones are counted in the entry's
+    ///   - maxStreamMessagesPerEntry: The most server-sent events, JSON lines or WebSocket
+    ///     messages kept per entry, the first ones, 100 by default; later ones are counted in the entry's
     ///     `_droppedStreamMessages`.
     ///   - maximumDeferredBytes: The most bytes the events of entries not made yet may keep
     ///     alive together, 32 MiB by default; past it an entry is made at once rather than when
@@ -221,9 +230,11 @@ public final class HARRecorder: HTTPObserver {
     /// A request body counts as the bytes sent: all held when it was given whole, a bound on
     /// the first bytes held when it was streamed. A streamed response counts nothing: its
     /// event holds only the policy's capture of it, as the entry would. The rest of the event
-    /// is not counted (see the type's notes).
+    /// is not counted (see the type's notes). A WebSocket connection counts nothing: its
+    /// byte counts are its messages', which its message events hold as the policy captured them.
     static func rawBodyByteCount(of event: HTTPEvent) -> Int {
-        event.requestBodyByteCount + (event.isStreamed ? 0 : event.responseBodyByteCount ?? 0)
+        guard event.webSocket == nil else { return 0 }
+        return event.requestBodyByteCount + (event.isStreamed ? 0 : event.responseBodyByteCount ?? 0)
     }
 
     /// Keeps a message event for its entry, unless the entry has its fill. With ``capacity``

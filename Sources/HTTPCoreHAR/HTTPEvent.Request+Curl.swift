@@ -18,12 +18,27 @@ extension HTTPEvent.Request {
     /// left to curl. A body that is not UTF-8 text, or holds a NUL byte, is passed through
     /// `base64 -d`; a body that the policy cut short is sent as captured, with a comment saying
     /// so. Rendering reads each byte a bounded number of times, whatever the body holds.
+    ///
+    /// A WebSocket handshake (a `ws` or `wss` URL) is a `websocat` command line instead, since
+    /// curl's own WebSocket support is experimental and sends no messages from a terminal:
+    ///
+    /// ```swift
+    /// // websocat 'wss://api.example.com/graphql' -H 'Authorization: [REDACTED]' --protocol graphql-transport-ws
+    /// ```
+    ///
+    /// The URL comes first, since websocat's `-H` would take it for one more header; then the
+    /// headers as `-H` options, quoted and redacted as curl's, but for those websocat makes
+    /// for the handshake itself (`Host`, `Connection`, `Upgrade`, `Sec-WebSocket-Key`,
+    /// `Sec-WebSocket-Version`, `Sec-WebSocket-Extensions`); `Sec-WebSocket-Protocol` is its
+    /// `--protocol`.
     public var curlCommand: String { exposed.curlCommand }
 }
 
 extension HTTPEvent.ExposedRequest {
     /// The command line of ``HTTPEvent/Request/curlCommand``, for these fields.
     package var curlCommand: String {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        if scheme == "ws" || scheme == "wss" { return websocatCommand }
         var words = ["curl", "-g"]
         switch method {
         case .get where body == nil: break
@@ -46,6 +61,27 @@ extension HTTPEvent.ExposedRequest {
         }
         let command = prefix + words.joined(separator: " ")
         return isBodyTruncated ? command + " # the body was cut to what the policy captured" : command
+    }
+
+    /// The headers websocat writes in every handshake, which a second copy would break.
+    private static let handshakeHeaderNames: Set<String> = [
+        "host", "connection", "upgrade", "content-length", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
+    ]
+
+    /// The `websocat` command line of a WebSocket handshake: the URL, then its headers as
+    /// `-H`, but for websocat's own, and `Sec-WebSocket-Protocol` as `--protocol`. The URL
+    /// comes first because websocat's `-H` takes every value up to the next option: a URL
+    /// after it would be read as one more header.
+    private var websocatCommand: String {
+        var words = ["websocat", Self.singleQuoted(url)]
+        for field in headers where !Self.handshakeHeaderNames.contains(field.name.lowercased()) {
+            if field.name.lowercased() == "sec-websocket-protocol" {
+                words += ["--protocol", Self.quoted(field.value)]
+            } else {
+                words += ["-H", Self.singleQuoted("\(field.name): \(field.value)")]
+            }
+        }
+        return words.joined(separator: " ")
     }
 
     /// `text` in single quotes for a POSIX shell; a plain word (letters, digits, `-_./:@%+=,`)

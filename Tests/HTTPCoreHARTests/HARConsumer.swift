@@ -52,6 +52,11 @@ struct HARConsumer: Decodable {
         let attempt: Int?
         let requestId: String?
         let comment: String?
+        /// `_resourceType`: `websocket` for a WebSocket connection.
+        let resourceType: String?
+        /// `_webSocketMessages` as Chrome DevTools' importer keeps them, checked by its rules;
+        /// `nil` when the entry has none.
+        let webSocketMessages: [WebSocketMessage]?
 
         /// The value of the first request header with this name (case-insensitive).
         func requestHeader(_ name: String) -> String? {
@@ -62,6 +67,14 @@ struct HARConsumer: Decodable {
         func responseHeader(_ name: String) -> String? {
             responseHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
         }
+    }
+
+    /// A WebSocket message as Chrome DevTools' importer reads it: `mask` is whether it was sent.
+    struct WebSocketMessage: Decodable, Equatable {
+        let type: String
+        let opcode: Int
+        let data: String
+        let mask: Bool
     }
 
     /// A header, query item or form parameter.

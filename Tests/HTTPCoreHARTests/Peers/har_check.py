@@ -154,6 +154,43 @@ def check_entry(raw, where):
         errors.append(f"{where}.time: {raw['time']} is not the sum of the timings {total}")
 
 
+def check_web_socket_messages(raw, where):
+    """Checks `_webSocketMessages` as Chrome DevTools' HAR importer reads it (Importer.ts): an
+    array of objects, each with a number `time`, an integer `opcode` and a string `data`, and
+    `type` send, receive or error; an error row has opcode -1. Returns the rows it would keep."""
+    if "_webSocketMessages" not in raw:
+        return None
+    rows = raw["_webSocketMessages"]
+    if raw.get("_resourceType") != "websocket":
+        errors.append(f"{where}._webSocketMessages: on an entry whose _resourceType is not websocket")
+    if not isinstance(rows, list):
+        errors.append(f"{where}._webSocketMessages: not an array")
+        return None
+    kept = []
+    for index, row in enumerate(rows):
+        at = f"{where}._webSocketMessages[{index}]"
+        if not isinstance(row, dict):
+            errors.append(f"{at}: not an object")
+            continue
+        if list(row)[:4] != ["type", "time", "opcode", "data"]:
+            errors.append(f"{at}: members not in DevTools' order type, time, opcode, data: {list(row)}")
+        if not is_number(row.get("time")) or not INTEGER(row.get("opcode")) or not STRING(row.get("data")):
+            errors.append(f"{at}: DevTools skips a row without a number time, an integer opcode and a string data")
+            continue
+        if row.get("type") not in ("send", "receive", "error"):
+            errors.append(f"{at}.type: not send, receive or error {row.get('type')!r}")
+            continue
+        if (row["type"] == "error") != (row["opcode"] == -1):
+            errors.append(f"{at}: an error row, and only one, has opcode -1")
+        if row["opcode"] not in (-1, 1):
+            try:
+                base64.b64decode(row["data"], validate=True)
+            except (binascii.Error, ValueError):
+                errors.append(f"{at}.data: opcode {row['opcode']} but not base64")
+        kept.append({"type": row["type"], "opcode": row["opcode"], "data": row["data"], "mask": row["type"] == "send"})
+    return kept
+
+
 def decoded_content(content):
     """The response body's bytes as hex when the text is base64, else None."""
     if content.get("encoding") != "base64":
@@ -224,6 +261,8 @@ def main():
                 "attempt": entry.raw_entry.get("_attempt"),
                 "requestId": entry.raw_entry.get("_requestId"),
                 "comment": entry.raw_entry.get("comment"),
+                "resourceType": entry.raw_entry.get("_resourceType"),
+                "webSocketMessages": check_web_socket_messages(entry.raw_entry, entry.url),
             })
     print(json.dumps({
         "errors": errors,
