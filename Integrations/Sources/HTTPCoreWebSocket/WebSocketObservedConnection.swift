@@ -1,0 +1,124 @@
+import struct HTTPCore.HTTPRequest
+import struct HTTPCore.HTTPResponse
+import HTTPCore
+import HTTPTypes
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
+import WSClient
+
+/// One connection run through swift-websocket and reported to its ``WebSocketObservation``:
+/// the handshake's headers in, the tap first among the extensions, and exactly one end.
+struct WebSocketObservedConnection: Sendable {
+    private struct HandshakeTimeout: Error {}
+
+    private let observation: WebSocketObservation
+    private let tap: WebSocketMessageTap
+    private let configuration: WebSocketClientConfiguration
+    // Whether the 101 came: set on the connection's task, read by the handshake timer.
+    private let isOpen = NIOLockedValueBox(false)
+
+    init(observation: WebSocketObservation, configuration: WebSocketClientConfiguration) {
+        self.observation = observation
+        let tap = WebSocketMessageTap(observation: observation)
+        self.tap = tap
+        var configuration = configuration
+        var headers = HTTPFields()
+        for field in observation.request.headers.fields {
+            guard let name = HTTPField.Name(field.name) else { continue }
+            headers.append(HTTPField(name: name, value: field.value))
+        }
+        headers.append(contentsOf: configuration.additionalHeaders)
+        configuration.additionalHeaders = headers
+        configuration.extensions.insert(WebSocketExtensionFactory.nonNegotiatedExtension { tap }.build(), at: 0)
+        self.configuration = configuration
+    }
+
+    /// Connects, runs `handler` while the connection is open, and reports how it ended.
+    func run(
+        eventLoopGroup: any EventLoopGroup, logger: Logger, handler: @escaping WebSocketDataHandler<WebSocketClient.Context>
+    ) async throws -> WebSocketCloseFrame? {
+        let request = observation.request
+        let close: WebSocketCloseFrame?
+        do {
+            close = try await boundingHandshake(by: request.timeout) { [observation, configuration, isOpen] in
+                try await WebSocketClient.connect(
+                    url: request.url.absoluteString, configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger
+                ) { inbound, outbound, context in
+                    isOpen.withLockedValue { $0 = true }
+                    observation.opened(HTTPResponse.Head(requestID: request.id, statusCode: 101, url: request.url))
+                    try await handler(inbound, outbound, context)
+                }
+            }
+        } catch {
+            let failure = failure(for: error, timeout: request.timeout)
+            observation.failed(failure)
+            if isOpen.withLockedValue({ $0 }), failure.code == .other { throw error }
+            throw failure
+        }
+        report(close)
+        return close
+    }
+
+    private func report(_ close: WebSocketCloseFrame?) {
+        guard let close else {
+            observation.failed(.transport(.connectionLost, message: "the connection ended without a close frame from the server (1006)"))
+            return
+        }
+        let received = WebSocketMessageTap.SentClose(code: Int(UInt16(webSocketErrorCode: close.closeCode)), reason: close.reason ?? "")
+        // swift-websocket answers a server's close with its own (1000 or 1002, no reason), and
+        // Python websockets, like most servers, echoes a client's close: so when the close that
+        // came back is the one this client sent, this client closed first.
+        if let sent = tap.sentClose, sent == received {
+            observation.closed(code: sent.code, reason: sent.reason, by: .client)
+        } else {
+            observation.closed(code: received.code, reason: received.reason, by: .server)
+        }
+    }
+
+    private func failure(for error: any Error, timeout: Double?) -> HTTPError {
+        if let error = error as? HTTPError { return error }
+        if error is HandshakeTimeout {
+            return .transport(.timeout, message: "the WebSocket handshake took longer than the request's timeout, \(timeout ?? 0) s")
+        }
+        if Task.isCancelled || error is CancellationError { return .cancelled }
+        if let error = error as? WebSocketClientError {
+            if error == .webSocketUpgradeFailed {
+                return .transport(
+                    .invalidResponse,
+                    message: "the server refused the WebSocket handshake: webSocketUpgradeFailed, no 101 Switching Protocols (swift-websocket does not expose the status)",
+                    underlyingError: error
+                )
+            }
+            return .transport(.invalidResponse, message: "the WebSocket connection failed: \(error)", underlyingError: error)
+        }
+        if !isOpen.withLockedValue({ $0 }) {
+            return .transport(.cannotConnect, message: "the WebSocket connection could not be made: \(error)", underlyingError: error)
+        }
+        return .transport(.other, message: "the WebSocket handler threw: \(error)", underlyingError: error)
+    }
+
+    /// Runs `connect`, failing with `HandshakeTimeout` when the connection has not opened
+    /// within `timeout` seconds; once it has, the timer has no further say.
+    private func boundingHandshake(
+        by timeout: Double?, _ connect: @escaping @Sendable () async throws -> WebSocketCloseFrame?
+    ) async throws -> WebSocketCloseFrame? {
+        guard let timeout else { return try await connect() }
+        return try await withThrowingTaskGroup(of: WebSocketCloseFrame??.self) { group in
+            group.addTask { .some(try await connect()) }
+            group.addTask { [isOpen] in
+                try await Task.sleep(for: .seconds(timeout))
+                guard isOpen.withLockedValue({ $0 }) else { throw HandshakeTimeout() }
+                return .none
+            }
+            while let result = try await group.next() {
+                if case .some(let close) = result {
+                    group.cancelAll()
+                    return close
+                }
+            }
+            return nil
+        }
+    }
+}
