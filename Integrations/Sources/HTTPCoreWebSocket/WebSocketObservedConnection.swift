@@ -57,6 +57,12 @@ struct WebSocketObservedConnection: Sendable {
             if isOpen.withLockedValue({ $0 }), failure.code == .other { throw error }
             throw failure
         }
+        // A cancelled task ends the inbound stream, so the handler returns and the close
+        // handshake completes: the exchange still ended because of the cancellation.
+        if Task.isCancelled {
+            observation.failed(.cancelled)
+            throw HTTPError.cancelled
+        }
         report(close)
         return close
     }
