@@ -1,5 +1,6 @@
 import CoreMetrics
 import HTTPCore
+import HTTPCoreObservation
 
 extension MetricsObserver {
     /// The counter of WebSocket messages, with `websocket.direction` `sent` or `received`

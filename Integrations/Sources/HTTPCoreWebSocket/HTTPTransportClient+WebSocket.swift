@@ -1,5 +1,6 @@
 import struct HTTPCore.HTTPRequest
 import HTTPCore
+import HTTPCoreObservation
 import HTTPTypes
 import Logging
 import NIOCore

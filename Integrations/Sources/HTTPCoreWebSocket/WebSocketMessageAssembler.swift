@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import NIOCore
 import NIOWebSocket
 

@@ -1,4 +1,5 @@
 import HTTPCore
+import HTTPCoreObservation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
@@ -7,7 +8,7 @@ import WSClient
 /// A swift-websocket extension that reports every message passing through it to a
 /// ``WebSocketObservation``, one call per message with its fragments joined.
 ///
-/// Placed first in the extension list (``HTTPTransportClient/webSocket(_:configuration:eventLoopGroup:logger:handler:)``
+/// Placed first in the extension list (`HTTPTransportClient.webSocket(_:configuration:eventLoopGroup:logger:handler:)`
 /// does that), it sees every outbound frame before compression and every inbound data frame
 /// after decompression. swift-websocket handles inbound ping, pong and close frames before its
 /// extensions, so those are not seen here: an inbound ping shows as the pong sent back, and the

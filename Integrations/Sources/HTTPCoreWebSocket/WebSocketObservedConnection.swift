@@ -1,6 +1,7 @@
 import struct HTTPCore.HTTPRequest
 import struct HTTPCore.HTTPResponse
 import HTTPCore
+import HTTPCoreObservation
 import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers

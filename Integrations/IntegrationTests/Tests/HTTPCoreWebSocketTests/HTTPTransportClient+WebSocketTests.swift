@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTestPeers
 import HTTPCoreTesting
 import HTTPCoreWebSocket
@@ -23,9 +24,11 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         let close = try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             try await outbound.write(.text("hello"))
-            XCTAssertEqual(try await messages.next(), .text("hello"))
+            let message1 = try await messages.next()
+            XCTAssertEqual(message1, .text("hello"))
             try await outbound.write(.binary(ByteBuffer(bytes: [0, 1, 2])))
-            XCTAssertEqual(try await messages.next(), .binary(ByteBuffer(bytes: [0, 1, 2])))
+            let message2 = try await messages.next()
+            XCTAssertEqual(message2, .binary(ByteBuffer(bytes: [0, 1, 2])))
             try await outbound.close(.goingAway, reason: "done")
         }
 
@@ -39,10 +42,13 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         XCTAssertEqual(transcript(events), ["sent text hello", "received text hello", "sent binary AAEC", "received binary AAEC", "sent close done"])
         guard case .succeeded(let response, let exchange) = events.last?.step else { return XCTFail("no success: \(events.map(\.name))") }
         XCTAssertEqual(response.statusCode, 101)
-        XCTAssertEqual(exchange.webSocket, HTTPEvent.WebSocketSummary(
-            sentMessageCount: 3, receivedMessageCount: 2, sentByteCount: 12, receivedByteCount: 8,
-            close: HTTPEvent.WebSocketClose(code: 1001, reason: "done", initiator: .client)
-        ))
+        let summary = try XCTUnwrap(exchange.webSocket)
+        XCTAssertEqual(
+            [summary.sentMessageCount, summary.receivedMessageCount, summary.sentByteCount, summary.receivedByteCount], [3, 2, 12, 8]
+        )
+        XCTAssertEqual(summary.close?.code, 1001)
+        XCTAssertEqual(summary.close?.reason, "done")
+        XCTAssertEqual(summary.close?.initiator, .client)
     }
 
     func testAFragmentedMessageFromTheServerIsReportedAsOneMessage() async throws {
@@ -68,7 +74,8 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             try await outbound.write(.text("ping"))
-            XCTAssertEqual(try await messages.next(), .text("pinged"))
+            let message3 = try await messages.next()
+            XCTAssertEqual(message3, .text("pinged"))
         }
 
         let events = try await recorder.waitForTerminalEvents(count: 1)
@@ -87,7 +94,9 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         let events = try await recorder.waitForTerminalEvents(count: 1)
         XCTAssertEqual(transcript(events), ["sent text close", "received close server says bye"])
         guard case .succeeded(_, let exchange) = events.last?.step else { return XCTFail("no success: \(events.map(\.name))") }
-        XCTAssertEqual(exchange.webSocket?.close, HTTPEvent.WebSocketClose(code: 4000, reason: "server says bye", initiator: .server))
+        XCTAssertEqual(exchange.webSocket?.close?.code, 4000)
+        XCTAssertEqual(exchange.webSocket?.close?.reason, "server says bye")
+        XCTAssertEqual(exchange.webSocket?.close?.initiator, .server)
     }
 
     func testAConnectionCutWithoutACloseFrameFailsAsConnectionLost() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreConsole
 import HTTPCoreHAR
 import HTTPCoreTestPeers
@@ -34,10 +35,13 @@ final class WebSocketConnectionOutputTests: XCTestCase {
         try await client.webSocket(request) { inbound, outbound, _ in
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             try await outbound.write(.text(#"{"type":"connection_init","payload":{"authToken":"\#(token)"}}"#))
-            XCTAssertEqual(try await messages.next(), .text(#"{"type": "connection_ack"}"#))
+            let message1 = try await messages.next()
+            XCTAssertEqual(message1, .text(#"{"type": "connection_ack"}"#))
             try await outbound.write(.text(#"{"id":"1","type":"subscribe","payload":{"query":"{ greeting }"}}"#))
-            XCTAssertEqual(try await messages.next(), .text(#"{"id": "1", "type": "next", "payload": {"data": {"greeting": "hello"}}}"#))
-            XCTAssertEqual(try await messages.next(), .text(#"{"id": "1", "type": "complete"}"#))
+            let message2 = try await messages.next()
+            XCTAssertEqual(message2, .text(#"{"id": "1", "type": "next", "payload": {"data": {"greeting": "hello"}}}"#))
+            let message3 = try await messages.next()
+            XCTAssertEqual(message3, .text(#"{"id": "1", "type": "complete"}"#))
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         await consoleObserver.flush()

@@ -1,6 +1,7 @@
-import CoreMetrics
+@testable import CoreMetrics
 import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreMetrics
 import HTTPCoreTesting
 import HTTPCoreTracing
@@ -31,9 +32,11 @@ final class WebSocketSpanAndMetricsTests: XCTestCase {
         try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in
             var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
             try await outbound.write(.text("hello"))
-            XCTAssertEqual(try await messages.next(), .text("hello"))
+            let message1 = try await messages.next()
+            XCTAssertEqual(message1, .text("hello"))
             try await outbound.write(.text("close"))
-            XCTAssertNil(try await messages.next())
+            let message2 = try await messages.next()
+            XCTAssertNil(message2)
         }
         _ = try await recorder.waitForTerminalEvents(count: 1)
         return recorder

@@ -1,5 +1,9 @@
+import Foundation
 import HTTPCore
+import HTTPCoreObservation
 import HTTPCoreTesting
+import HTTPCoreWebSocket
+import WSClient
 
 /// The messages of a connection's message events, in order.
 func webSocketMessages(_ events: [HTTPEvent]) -> [HTTPEvent.StreamMessage] {
@@ -22,4 +26,16 @@ func observedClient(policy: HTTPCorePolicy = .debug, observers: [any HTTPObserve
     dispatcher.subscribe(recorder)
     for observer in observers { dispatcher.subscribe(observer) }
     return (HTTPTransportClient(transport: MockTransport(), dispatcher: dispatcher, policy: policy), recorder)
+}
+
+/// The code block of HTTPCoreWebSocket.docc, kept here so that it compiles.
+func greet(with client: HTTPTransportClient<some HTTPTransport>) async throws {
+    let request = HTTPRequest(url: URL(string: "wss://echo.example.com/live")!)
+    try await client.webSocket(request) { inbound, outbound, _ in
+        try await outbound.write(.text("hello"))
+        for try await message in inbound.messages(maxSize: 1 << 20) {
+            print(message)
+            break
+        }
+    }
 }
