@@ -64,14 +64,15 @@ struct WebSocketObservedConnection: Sendable {
             observation.failed(.cancelled)
             throw HTTPError.cancelled
         }
-        report(close)
+        try report(close)
         return close
     }
 
-    private func report(_ close: WebSocketCloseFrame?) {
+    private func report(_ close: WebSocketCloseFrame?) throws(HTTPError) {
         guard let close else {
-            observation.failed(.transport(.connectionLost, message: "the connection ended without a close frame from the server (1006)"))
-            return
+            let lost = HTTPError.transport(.connectionLost, message: "the connection ended without a close frame from the server (1006)")
+            observation.failed(lost)
+            throw lost
         }
         let received = WebSocketMessageTap.SentClose(code: Int(UInt16(webSocketErrorCode: close.closeCode)), reason: close.reason ?? "")
         // swift-websocket answers a server's close with its own (1000 or 1002, no reason), and

@@ -52,6 +52,11 @@ async def handler(ws):
             await ws.send(msg)
 
 
+def select_subprotocol(connection, subprotocols):
+    # websockets refuses a client that offers no subprotocol when the server lists some.
+    return "graphql-transport-ws" if "graphql-transport-ws" in subprotocols else None
+
+
 def reject(connection, request):
     if request.path == "/denied":
         return connection.respond(HTTPStatus.UNAUTHORIZED, "no\n")
@@ -59,7 +64,7 @@ def reject(connection, request):
 
 async def main():
     async with serve(handler, "127.0.0.1", 0, ping_interval=None, compression=None, max_size=None,
-                     subprotocols=["graphql-transport-ws"], process_request=reject) as server:
+                     select_subprotocol=select_subprotocol, process_request=reject) as server:
         print(f"listening on {server.sockets[0].getsockname()[1]}", flush=True)
         await asyncio.sleep(float(sys.argv[1]) if len(sys.argv) > 1 else 600)
 
