@@ -1,7 +1,5 @@
-import struct HTTPCore.HTTPRequest
 import HTTPCore
 import HTTPCoreObservation
-import HTTPTypes
 import Logging
 import NIOCore
 import NIOPosix

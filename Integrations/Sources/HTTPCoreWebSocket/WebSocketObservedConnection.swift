@@ -1,8 +1,5 @@
-import struct HTTPCore.HTTPRequest
-import struct HTTPCore.HTTPResponse
 import HTTPCore
 import HTTPCoreObservation
-import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -25,11 +22,7 @@ struct WebSocketObservedConnection: Sendable {
         let tap = WebSocketMessageTap(observation: observation)
         self.tap = tap
         var configuration = configuration
-        var headers = HTTPFields()
-        for field in observation.request.headers.fields {
-            guard let name = HTTPField.Name(field.name) else { continue }
-            headers.append(HTTPField(name: name, value: field.value))
-        }
+        var headers = observation.request.headers.httpFields
         headers.append(contentsOf: configuration.additionalHeaders)
         configuration.additionalHeaders = headers
         configuration.extensions.insert(WebSocketExtensionFactory.nonNegotiatedExtension { tap }.build(), at: 0)
