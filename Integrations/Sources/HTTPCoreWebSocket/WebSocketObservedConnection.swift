@@ -11,6 +11,34 @@ import WSClient
 struct WebSocketObservedConnection: Sendable {
     private struct HandshakeTimeout: Error {}
 
+    /// Who comes first: the outcome of the handshake race or the caller waiting for it.
+    private struct HandshakeOutcome {
+        private var result: Result<WebSocketCloseFrame?, any Error>?
+        private var waiting: CheckedContinuation<WebSocketCloseFrame?, any Error>?
+        private var isResolved = false
+
+        /// Records the first result; returns the continuation to resume with it, if one waits.
+        mutating func resolve(_ outcome: Result<WebSocketCloseFrame?, any Error>) -> CheckedContinuation<WebSocketCloseFrame?, any Error>? {
+            guard !isResolved else { return nil }
+            isResolved = true
+            guard let waiting else {
+                result = outcome
+                return nil
+            }
+            self.waiting = nil
+            return waiting
+        }
+
+        /// Keeps `continuation` until a result comes; returns the result when it came first.
+        mutating func wait(_ continuation: CheckedContinuation<WebSocketCloseFrame?, any Error>) -> Result<WebSocketCloseFrame?, any Error>? {
+            guard let result else {
+                waiting = continuation
+                return nil
+            }
+            return result
+        }
+    }
+
     private let observation: WebSocketObservation
     private let tap: WebSocketMessageTap
     private let configuration: WebSocketClientConfiguration
@@ -102,24 +130,35 @@ struct WebSocketObservedConnection: Sendable {
 
     /// Runs `connect`, failing with `HandshakeTimeout` when the connection has not opened
     /// within `timeout` seconds; once it has, the timer has no further say.
+    ///
+    /// swift-websocket has no handshake timeout and does not answer cancellation before the
+    /// 101, so a structured child would keep this call waiting: `connect` runs in a task of its
+    /// own, cancelled (and left to end when the server answers or drops) on the timeout.
     private func boundingHandshake(
         by timeout: Double?, _ connect: @escaping @Sendable () async throws -> WebSocketCloseFrame?
     ) async throws -> WebSocketCloseFrame? {
         guard let timeout else { return try await connect() }
-        return try await withThrowingTaskGroup(of: WebSocketCloseFrame??.self) { group in
-            group.addTask { .some(try await connect()) }
-            group.addTask { [isOpen] in
-                try await Task.sleep(for: .seconds(timeout))
-                guard isOpen.withLockedValue({ $0 }) else { throw HandshakeTimeout() }
-                return .none
+        // The first outcome wins; it may come before the caller waits for it.
+        let outcome = NIOLockedValueBox(HandshakeOutcome())
+        let resume: @Sendable (Result<WebSocketCloseFrame?, any Error>) -> Void = { result in
+            outcome.withLockedValue { $0.resolve(result) }?.resume(with: result)
+        }
+        let connection = Task {
+            do { resume(.success(try await connect())) } catch { resume(.failure(error)) }
+        }
+        let timer = Task { [isOpen] in
+            try await Task.sleep(for: .seconds(timeout))
+            guard !isOpen.withLockedValue({ $0 }) else { return }
+            connection.cancel()
+            resume(.failure(HandshakeTimeout()))
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let result = outcome.withLockedValue({ $0.wait(continuation) }) { continuation.resume(with: result) }
             }
-            while let result = try await group.next() {
-                if case .some(let close) = result {
-                    group.cancelAll()
-                    return close
-                }
-            }
-            return nil
+        } onCancel: {
+            connection.cancel()
         }
     }
 }

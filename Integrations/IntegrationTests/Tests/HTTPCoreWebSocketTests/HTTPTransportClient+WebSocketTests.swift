@@ -129,6 +129,21 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         XCTAssertEqual(events.map(\.name.rawValue), ["http.request.created", "http.request.started", "http.request.failed"])
     }
 
+    func testAHandshakeLongerThanTheRequestsTimeoutFailsAsATimeout() async throws {
+        let (client, recorder) = observedClient()
+        var request = HTTPRequest(url: peer.url("/hang"))
+        request.timeout = 0.5
+        do {
+            try await client.webSocket(request) { _, _, _ in XCTFail("a handshake never answered opened") }
+            XCTFail("a handshake never answered returned")
+        } catch let error as HTTPError {
+            XCTAssertEqual(error.code, .timeout)
+            XCTAssertEqual(error.message, "the WebSocket handshake took longer than the request's timeout, 0.5 s")
+        }
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(events.map(\.name.rawValue), ["http.request.created", "http.request.started", "http.request.failed"])
+    }
+
     func testAnHTTPSURLIsRefusedBeforeAnyConnectionWithTheFieldNamed() async throws {
         let (client, recorder) = observedClient()
         do {

@@ -9,7 +9,7 @@ Each text message is a command; anything else is echoed:
   cut           -> the TCP connection cut with no close frame
   flood:N       -> N text messages m0..m{N-1}
   a graphql-transport-ws message (JSON with a "type") -> the graphql-ws answer
-/denied is refused with 401 before the upgrade.
+/denied is refused with 401 before the upgrade; /hang never answers the handshake.
 """
 import asyncio
 import json
@@ -57,7 +57,9 @@ def select_subprotocol(connection, subprotocols):
     return "graphql-transport-ws" if "graphql-transport-ws" in subprotocols else None
 
 
-def reject(connection, request):
+async def reject(connection, request):
+    if request.path == "/hang":
+        await asyncio.sleep(3600)
     if request.path == "/denied":
         return connection.respond(HTTPStatus.UNAUTHORIZED, "no\n")
 
