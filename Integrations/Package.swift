@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "HTTPCoreHTTPTypes", targets: ["HTTPCoreHTTPTypes"]),
         .library(name: "HTTPCoreServiceLifecycle", targets: ["HTTPCoreServiceLifecycle"]),
         .library(name: "HTTPCoreOpenAPI", targets: ["HTTPCoreOpenAPI"]),
+        .library(name: "HTTPCoreWebSocket", targets: ["HTTPCoreWebSocket"]),
     ],
     dependencies: [
         core,
@@ -58,6 +59,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
     ],
     targets: [
         .target(
@@ -110,6 +112,19 @@ let package = Package(
             dependencies: [
                 .product(name: "HTTPCore", package: "HTTPCore"), .product(name: "HTTPCoreGenAI", package: "HTTPCore"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .target(
+            name: "HTTPCoreWebSocket",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ]
         ),
     ],

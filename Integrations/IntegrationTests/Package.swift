@@ -54,6 +54,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         // The OpenAPI test's client is generated at build time by its plugin.
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         // server-bench: counts the client's allocations (package-benchmark's own counter).
@@ -133,6 +134,29 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "OTel", package: "swift-otel"),
+            ],
+            exclude: ["Peers"]
+        ),
+        .testTarget(
+            name: "HTTPCoreWebSocketTests",
+            dependencies: [
+                integration("HTTPCoreWebSocket"),
+                integration("HTTPCoreTracing"),
+                integration("HTTPCoreMetrics"),
+                core("HTTPCore"),
+                core("HTTPCoreConsole"),
+                core("HTTPCoreHAR"),
+                core("HTTPCoreTesting"),
+                core("_HTTPCoreTestPeers"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ],
             exclude: ["Peers"]
         ),

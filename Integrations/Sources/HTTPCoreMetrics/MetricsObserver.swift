@@ -143,6 +143,9 @@ public struct MetricsObserver: HTTPObserver {
         recorded.requestBodySize.record(request.bodyByteCount)
         if let response { recorded.responseBodySize.record(response.bodyByteCount) }
         if let call = event.genAI { record(call, durationMilliseconds: exchange.durationMilliseconds) }
+        if let webSocket = exchange.webSocket {
+            record(webSocket, server: request.host ?? "", errorType: errorType, durationMilliseconds: exchange.durationMilliseconds)
+        }
     }
 
     /// Counts exchange `id` on the active-request meter of `destination`, and keeps that meter
