@@ -133,10 +133,30 @@ public final class HARRecorder: HTTPObserver {
     /// past it is made into its entry at once.
     package let maximumDeferredBytes: Int
 
+    /// The message events kept for one streamed exchange still open, in the order they came
+    /// (attempt by attempt), with how many the latest attempt has: what a new message is
+    /// weighed against, without counting them again each time.
+    private struct OpenStream {
+        var events: [HTTPEvent] = []
+        var latestAttempt = 0
+        var latestAttemptCount = 0
+
+        /// Keeps `event` unless its attempt has `maximum` kept already.
+        mutating func keep(_ event: HTTPEvent, upTo maximum: Int) {
+            if event.attempt != latestAttempt {
+                latestAttempt = event.attempt
+                latestAttemptCount = events.lazy.filter { $0.attempt == event.attempt }.count
+            }
+            guard latestAttemptCount < maximum else { return }
+            events.append(event)
+            latestAttemptCount += 1
+        }
+    }
+
     private struct State {
         var entries: BoundedQueue<HARRecordedEntry>
         /// The message events of streamed exchanges still open, by request.
-        var openStreams: [HTTPRequest.ID: [HTTPEvent]] = [:]
+        var openStreams: [HTTPRequest.ID: OpenStream] = [:]
         /// Entries dropped to stay within the capacity.
         var overflowCount = 0
         /// What the entries not made yet count against ``maximumDeferredBytes``.
@@ -245,12 +265,10 @@ public final class HARRecorder: HTTPObserver {
         state.withLock { state in
             let id = event.requestID
             if state.openStreams[id] == nil, state.openStreams.count >= capacity,
-                let oldest = state.openStreams.min(by: { ($0.value.first?.timestamp ?? .distantPast) < ($1.value.first?.timestamp ?? .distantPast) }) {
+                let oldest = state.openStreams.min(by: { ($0.value.events.first?.timestamp ?? .distantPast) < ($1.value.events.first?.timestamp ?? .distantPast) }) {
                 state.openStreams[oldest.key] = nil
             }
-            let count = state.openStreams[id, default: []].lazy.filter { $0.attempt == event.attempt }.count
-            guard count < maxStreamMessagesPerEntry else { return }
-            state.openStreams[id, default: []].append(event)
+            state.openStreams[id, default: OpenStream()].keep(event, upTo: maxStreamMessagesPerEntry)
         }
     }
 
@@ -259,9 +277,9 @@ public final class HARRecorder: HTTPObserver {
     private func takeMessages(of event: HTTPEvent) -> [HTTPEvent] {
         state.withLock { state in
             let id = event.requestID
-            guard let open = state.openStreams[id] else { return [] }
+            guard let open = state.openStreams[id]?.events else { return [] }
             let rest = event.name.isTerminal ? [] : open.filter { $0.attempt > event.attempt }
-            state.openStreams[id] = rest.isEmpty ? nil : rest
+            state.openStreams[id] = rest.isEmpty ? nil : OpenStream(events: rest)
             return open.filter { $0.attempt == event.attempt }
         }
     }

@@ -21,8 +21,8 @@ struct WebSocketMessageTap: WebSocketExtension {
     }
 
     private struct State {
-        var outbound = WebSocketMessageAssembler()
-        var inbound = WebSocketMessageAssembler()
+        var outbound: WebSocketMessageAssembler
+        var inbound: WebSocketMessageAssembler
         var sentClose: SentClose?
     }
 
@@ -30,10 +30,12 @@ struct WebSocketMessageTap: WebSocketExtension {
     private let observation: WebSocketObservation
     // Guards the two assemblers and the first close sent: frames either way arrive on
     // different tasks (the writer's and the reader's).
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
     init(observation: WebSocketObservation) {
         self.observation = observation
+        let keptBytes = observation.maximumMessageBytes
+        state = NIOLockedValueBox(State(outbound: .init(keptBytes: keptBytes), inbound: .init(keptBytes: keptBytes)))
     }
 
     /// The first close frame this client sent, with its code and reason.
@@ -43,7 +45,7 @@ struct WebSocketMessageTap: WebSocketExtension {
 
     func processReceivedFrame(_ frame: WebSocketFrame, context: WebSocketExtensionContext) async throws -> WebSocketFrame {
         if let message = state.withLockedValue({ $0.inbound.append(frame) }) {
-            observation.received(message.opcode, message.payload.readableBytesView)
+            observation.received(message.opcode, message.payload)
         }
         return frame
     }
@@ -57,7 +59,7 @@ struct WebSocketMessageTap: WebSocketExtension {
                 state.sentClose = SentClose(code: code, reason: data.readString(length: data.readableBytes) ?? "")
             }
         } else if let message = state.withLockedValue({ $0.outbound.append(frame) }) {
-            observation.sent(message.opcode, message.payload.readableBytesView)
+            observation.sent(message.opcode, message.payload)
         }
         return frame
     }

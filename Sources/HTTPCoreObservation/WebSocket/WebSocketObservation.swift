@@ -50,8 +50,10 @@ public final class WebSocketObservation: Sendable {
     private let state: Locked<WebSocketObservationState>
     /// Whether messages are emitted as events: not with bodies omitted.
     private let emitsMessages: Bool
-    /// The most bytes of a payload an event keeps: the policy's.
-    @usableFromInline let maximumMessageBytes: Int
+    /// The most bytes of a message's payload an event keeps: the policy's
+    /// ``HTTPCorePolicy/StreamMessageCapture/maxBytes``. A client that joins fragments needs
+    /// to keep no more of a message than this, with its length.
+    public let maximumMessageBytes: Int
 
     init(request: HTTPRequest, record: RequestRecord, dispatcher: HTTPEventDispatcher, policy: SharedPolicy, start: Moment) {
         self.request = request

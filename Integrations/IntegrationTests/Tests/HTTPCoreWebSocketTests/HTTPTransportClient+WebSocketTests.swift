@@ -69,6 +69,47 @@ final class HTTPTransportClientWebSocketTests: XCTestCase {
         XCTAssertEqual(webSocketMessages(events)[1].byteCount, 20)
     }
 
+    func testAMessageTheClientSendsInFragmentsIsReportedAsOneMessage() async throws {
+        let (client, recorder) = observedClient()
+        try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in
+            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+            try await outbound.withTextMessageWriter { write in
+                try await write("part one, ")
+                try await write("part two")
+            }
+            let echo = try await messages.next()
+            XCTAssertEqual(echo, .text("part one, part two"))
+        }
+
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        XCTAssertEqual(transcript(events), ["sent text part one, part two", "received text part one, part two", "sent close "])
+        XCTAssertEqual(webSocketMessages(events)[0].byteCount, 18)
+    }
+
+    func testAMessageOfAThousandFragmentsKeepsNoMoreThanThePolicysCapAndCountsItsWholeLength() async throws {
+        var policy = HTTPCorePolicy.debug
+        policy.streamMessages.maxBytes = 100
+        let (client, recorder) = observedClient(policy: policy)
+        try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in
+            var frames = inbound.makeAsyncIterator()
+            try await outbound.write(.text("big:1000"))
+            var fragments = 0
+            while let frame = try await frames.next() {
+                fragments += 1
+                if frame.fin { break }
+            }
+            XCTAssertGreaterThanOrEqual(fragments, 1000)
+        }
+
+        let events = try await recorder.waitForTerminalEvents(count: 1)
+        let big = webSocketMessages(events)[1]
+        XCTAssertEqual(big.byteCount, 1_024_000)
+        XCTAssertEqual(big.data, String(repeating: "x", count: 100))
+        XCTAssertTrue(big.isTruncated)
+        guard case .succeeded(_, let exchange) = events.last?.step else { return XCTFail("no success: \(events.map(\.name))") }
+        XCTAssertEqual(exchange.webSocket?.receivedByteCount, 1_024_000)
+    }
+
     func testAServerPingIsReportedAsThePongTheClientSendsBack() async throws {
         let (client, recorder) = observedClient()
         try await client.webSocket(HTTPRequest(url: peer.url())) { inbound, outbound, _ in

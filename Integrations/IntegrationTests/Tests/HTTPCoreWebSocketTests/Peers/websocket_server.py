@@ -8,6 +8,7 @@ Each text message is a command; anything else is echoed:
   close         -> close 4000 "server says bye"
   cut           -> the TCP connection cut with no close frame
   flood:N       -> N text messages m0..m{N-1}
+  big:N         -> one text message of N KiB of "x", sent as N frames of 1 KiB
   a graphql-transport-ws message (JSON with a "type") -> the graphql-ws answer
 /denied is refused with 401 before the upgrade; /hang never answers the handshake.
 """
@@ -43,6 +44,8 @@ async def handler(ws):
         elif msg == "cut":
             ws.transport.abort()
             return
+        elif isinstance(msg, str) and msg.startswith("big:"):
+            await ws.send("x" * 1024 for _ in range(int(msg[4:])))
         elif isinstance(msg, str) and msg.startswith("flood:"):
             for i in range(int(msg[6:])):
                 await ws.send(f"m{i}")
