@@ -144,6 +144,8 @@ let package = Package(
                 integration("HTTPCoreTracing"),
                 integration("HTTPCoreMetrics"),
                 core("HTTPCore"),
+                core("DevSeeObserver"),
+                core("_DevSeeServer"),
                 core("HTTPCoreConsole"),
                 core("HTTPCoreHAR"),
                 core("HTTPCoreTesting"),

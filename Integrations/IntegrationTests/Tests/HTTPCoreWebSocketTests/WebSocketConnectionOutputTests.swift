@@ -1,3 +1,5 @@
+import DevSeeObserver
+import DevSeeServer
 import Foundation
 import HTTPCore
 import HTTPCoreObservation
@@ -27,8 +29,14 @@ final class WebSocketConnectionOutputTests: XCTestCase {
         let token = "gql-secret-7f3a9c"
         let console = ConsoleLines()
         let har = HARRecorder()
-        let consoleObserver = ConsoleObserver(minimumLevel: .debug, format: .line, body: .sizeOnly) { console.append($0) }
-        let (client, recorder) = observedClient(observers: [har, consoleObserver])
+        let receiver = try DevSeeReceiver()
+        defer { receiver.stop() }
+        var devSeeConfiguration = DevSeeLoggerConfiguration(appId: "com.example.tests", serverURL: receiver.baseURL)
+        devSeeConfiguration.isEnabled = true
+        devSeeConfiguration.uploadTimeout = 60
+        let devSee = DevSeeLogger(configuration: devSeeConfiguration)
+        let consoleObserver = ConsoleObserver(minimumLevel: .debug, format: .line, body: .text) { console.append($0) }
+        let (client, recorder) = observedClient(observers: [har, consoleObserver, DevSeeObserver(logger: devSee)])
         var request = HTTPRequest(url: peer.url("/graphql"))
         request.headers.add(name: "Sec-WebSocket-Protocol", value: "graphql-transport-ws")
 
@@ -45,24 +53,32 @@ final class WebSocketConnectionOutputTests: XCTestCase {
         }
         let events = try await recorder.waitForTerminalEvents(count: 1)
         await consoleObserver.flush()
+        await devSee.flush()
+        try await receiver.waitForLogs(count: 2)
 
         let initMessage = try XCTUnwrap(webSocketMessages(events).first)
-        XCTAssertTrue(initMessage.data.contains("connection_init"), initMessage.data)
-        XCTAssertFalse(initMessage.data.contains(token), initMessage.data)
+        XCTAssertEqual(initMessage.data, #"{"type":"connection_init","payload":{"authToken":"[REDACTED]"}}"#)
         XCTAssertEqual(webSocketMessages(events).count, 6, "init, ack, subscribe, next, complete, close")
-        let harText = String(decoding: har.harDocument(), as: UTF8.self)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("websocket-\(UUID().uuidString).har")
         try har.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let harFile = try String(contentsOf: file, encoding: .utf8)
+        let devSeeText = String(decoding: try JSONSerialization.data(withJSONObject: receiver.storedObjects()), as: UTF8.self)
         let recorded = events.map { "\($0)" }.joined(separator: "\n") + webSocketMessages(events).map(\.data).joined(separator: "\n")
-        for (name, output) in [("recorder", recorded), ("HAR", harText), ("HAR file", harFile), ("console", console.text)] {
+        for (name, output) in [("recorder", recorded), ("HAR file", harFile), ("console", console.text), ("dev-see", devSeeText)] {
             XCTAssertFalse(output.contains(token), "\(name) holds the token: \(output)")
+            XCTAssertTrue(output.contains("connection_init"), "\(name) lacks the connection_init message: \(output)")
         }
-        // The HAR writer of the root package keeps no WebSocket messages yet (no
-        // `_webSocketMessages`): the entry of the handshake is there, without the token.
-        XCTAssertTrue(harFile.contains("ws://127.0.0.1:\(peer.port)/graphql"), String(harFile.prefix(3000)))
-        XCTAssertFalse(console.text.isEmpty)
+        // HAR: one entry, the connection, with its messages as Chrome writes them.
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(harFile.utf8)) as? [String: Any])
+        let entries = try XCTUnwrap((document["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual(entries[0]["_resourceType"] as? String, "websocket")
+        let harMessages = try XCTUnwrap(entries[0]["_webSocketMessages"] as? [[String: Any]])
+        XCTAssertEqual(harMessages.compactMap { $0["type"] as? String }, ["send", "receive", "send", "receive", "receive", "send"])
+        XCTAssertEqual(harMessages.first?["data"] as? String, #"{"type":"connection_init","payload":{"authToken":"[REDACTED]"}}"#)
+        await consoleObserver.shutdown()
+        await devSee.shutdown()
     }
 
     func testTenThousandMessagesEachWayStayInBoundedMemoryAndAreAllCounted() async throws {
