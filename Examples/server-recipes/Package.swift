@@ -12,6 +12,9 @@ let package = Package(
         .package(name: "HTTPCore", path: "../.."),
         .package(name: "HTTPCoreIntegrations", path: "../../Integrations"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -42,6 +45,31 @@ let package = Package(
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
             ]
         ),
+        .target(
+            name: "WebSocketRecipe",
+            dependencies: [
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreWebSocket", package: "HTTPCoreIntegrations"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "WSClient", package: "swift-websocket"),
+            ]
+        ),
+        .executableTarget(
+            name: "websocket-recipe",
+            dependencies: [
+                "WebSocketRecipe",
+                .product(name: "HTTPCore", package: "HTTPCore"),
+                .product(name: "HTTPCoreConsole", package: "HTTPCore"),
+                .product(name: "HTTPCoreHAR", package: "HTTPCore"),
+                .product(name: "HTTPCoreAsyncHTTPClient", package: "HTTPCoreIntegrations"),
+            ]
+        ),
         .executableTarget(
             name: "hummingbird-recipe",
             dependencies: [
@@ -61,6 +89,10 @@ let package = Package(
             name: "ServerRecipesTests",
             dependencies: [
                 "HummingbirdRecipe",
+                "WebSocketRecipe",
+                .product(name: "HTTPCoreConsole", package: "HTTPCore"),
+                .product(name: "HTTPCoreHAR", package: "HTTPCore"),
+                .product(name: "HTTPCoreTesting", package: "HTTPCore"),
                 "VaporRecipe",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "HTTPCore", package: "HTTPCore"),

@@ -18,6 +18,12 @@ struct WebSocketMessageTap: WebSocketExtension {
     struct SentClose: Sendable, Equatable {
         var code: Int
         var reason: String
+
+        /// Whether it could be swift-websocket's answer to the peer's close: 1000 or 1002,
+        /// without a reason.
+        var couldAnswerAClose: Bool {
+            reason.isEmpty && (code == 1000 || code == 1002)
+        }
     }
 
     private struct State {

@@ -96,10 +96,11 @@ struct WebSocketObservedConnection: Sendable {
             throw lost
         }
         let received = WebSocketMessageTap.SentClose(code: Int(UInt16(webSocketErrorCode: close.closeCode)), reason: close.reason ?? "")
-        // swift-websocket answers a server's close with its own (1000 or 1002, no reason), and
-        // Python websockets, like most servers, echoes a client's close: so when the close that
-        // came back is the one this client sent, this client closed first.
-        if let sent = tap.sentClose, sent == received {
+        // swift-websocket answers a server's close with a bare 1000 (or 1002), no reason, and
+        // sends nothing once it has: so a close this client sent with a reason or another code
+        // opened the handshake. A bare 1000 is either; when the server's close is the same
+        // (most servers echo a client's close), this client is taken to have closed first.
+        if let sent = tap.sentClose, !sent.couldAnswerAClose || sent == received {
             observation.closed(code: sent.code, reason: sent.reason, by: .client)
         } else {
             observation.closed(code: received.code, reason: received.reason, by: .server)
