@@ -4,7 +4,6 @@ import HTTPCoreAsyncHTTPClient
 import HTTPCoreConsole
 import HTTPCoreHAR
 import HTTPCoreObservation
-import HTTPCoreWebSocket
 import WebSocketRecipe
 
 // `swift run --package-path Examples/server-recipes websocket-recipe`: a GraphQL subscription
