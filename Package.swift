@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPCoreDelivery", targets: ["HTTPCoreDelivery"]),
         .library(name: "LokiObserver", targets: ["LokiObserver"]),
         .library(name: "HTTPCoreHAR", targets: ["HTTPCoreHAR"]),
+        .library(name: "HTTPCoreReplay", targets: ["HTTPCoreReplay"]),
         .library(name: "HTTPCoreGenAI", targets: ["HTTPCoreGenAI"]),
         .library(name: "HTTPCoreConsole", targets: ["HTTPCoreConsole"]),
         // The terminal dev-see server: `swift run devsee-tail` in an app's package that depends
@@ -54,10 +55,14 @@ let package = Package(
             dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreDelivery", "HTTPCoreText", "HTTPCoreConcurrency"]
         ),
         .target(name: "HTTPCoreHAR", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
+        .target(
+            name: "HTTPCoreReplay",
+            dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreRedaction", "HTTPCoreHAR", "HTTPCoreText", "HTTPCoreConcurrency"]
+        ),
         .target(name: "HTTPCoreConsole", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreDelivery", "HTTPCoreText"]),
         // Test kit: doubles and conformance, a loopback server, a dev-see receiver.
         .target(name: "HTTPCoreLoopback", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreText", "HTTPCoreConcurrency"]),
-        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreLoopback", "HTTPCoreConcurrency"]),
+        .target(name: "HTTPCoreTesting", dependencies: ["HTTPCore", "HTTPCoreObservation", "HTTPCoreLoopback", "HTTPCoreReplay", "HTTPCoreConcurrency"]),
         .target(name: "DevSeeServer", dependencies: ["HTTPCoreLoopback", "HTTPCoreText", "HTTPCoreConcurrency"]),
         // This repository's own test and example support; not products.
         .target(
@@ -107,6 +112,14 @@ let package = Package(
         ),
         .testTarget(name: "HTTPCoreTextTests", dependencies: ["HTTPCoreText"]),
         .testTarget(name: "HTTPCoreConcurrencyTests", dependencies: ["HTTPCoreConcurrency"]),
+        .testTarget(
+            name: "HTTPCoreReplayTests",
+            dependencies: [
+                "HTTPCoreReplay", "HTTPCore", "HTTPCoreObservation", "HTTPCoreURLSession", "HTTPCoreTesting", "HTTPCoreLoopback",
+                "HTTPCoreRedaction", "HTTPCoreHAR",
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "HTTPCoreRedactionTests", dependencies: ["HTTPCoreRedaction", "HTTPCoreText", "HTTPCoreTesting", "HTTPCoreTestPeers"]),
         .testTarget(
             name: "HTTPCoreTests",
