@@ -45,6 +45,13 @@ struct RecordedExchange: Sendable {
     /// the phases before it).
     var headDelay: Double
 
-    /// `METHOD url`, as the error of a request that matched nothing names an entry.
-    var summary: String { "entry \(index), \(request.method) \(request.url)" }
+    /// `entry N, METHOD url`, as the error of a request that matched nothing names an entry:
+    /// without the URL's query, which error messages never hold (its items are compared one
+    /// by one, redacted, in the difference).
+    var summary: String { "entry \(index), \(request.method) \(Self.withoutQuery(request.url))" }
+
+    /// `url` up to its query or fragment.
+    static func withoutQuery(_ url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
 }

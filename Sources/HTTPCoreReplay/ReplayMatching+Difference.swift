@@ -106,7 +106,7 @@ extension ReplayMatching {
 
     /// Where two JSON values first differ, members in any order, `ignored` members left out.
     private static func jsonDifference(_ live: JSONValue, _ recorded: JSONValue, path: String, ignoring ignored: Set<String>) -> String? {
-        let place = path.isEmpty ? "the top" : path
+        let place = path.isEmpty ? "the top" : "member \(path)"
         switch (live, recorded) {
         case (.object(let liveMembers), .object(let recordedMembers)):
             let liveKeys = Set(liveMembers.map(\.key)).subtracting(ignored)

@@ -143,11 +143,14 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     private func notRecorded(_ request: ReplayedRequest, differences: [ReplayDifference?]) -> HTTPError {
-        let what = "no recorded exchange in \(name) answers \(request.method) \(request.url)"
+        let what = "no recorded exchange in \(name) answers \(request.method) \(RecordedExchange.withoutQuery(request.url))"
         let matches = exchanges.indices.filter { differences[$0] == nil }
+        if matches.count == 1 {
+            return .transport(.notRecorded, message: "\(what) again: entry \(matches[0]) matches it and answered an earlier request")
+        }
         if !matches.isEmpty {
             let entries = matches.map { String($0) }.joined(separator: ", ")
-            return .transport(.notRecorded, message: "\(what): the \(matches.count) that match it (entries \(entries)) answered earlier requests")
+            return .transport(.notRecorded, message: "\(what) again: entries \(entries) match it and answered earlier requests")
         }
         guard let closest = exchanges.indices.min(by: { differences[$0]! < differences[$1]! }) else {
             return .transport(.notRecorded, message: "\(what): it holds no exchanges")
