@@ -51,12 +51,25 @@ extension HTTPFixture {
         return .object(members.filter { $0.key != "_requestId" && $0.key != "_correlationId" })
     }
 
+    /// Whether the standard redactor leaves `text` as it is: nothing in it is still secret.
+    ///
+    /// A URL's masked query value (`?api_key=[REDACTED]`) is masked again as free text, since a
+    /// URL there ends at the bracket and the value before it is empty: a mask next to a mask
+    /// adds nothing, so the comparison reads each run of masks as one.
+    static func isMasked(_ text: String) -> Bool {
+        let redacted = Redactor.standard.redactedText(text)
+        guard redacted != text else { return true }
+        var collapsed = redacted
+        while collapsed.contains("[REDACTED][REDACTED]") { collapsed = collapsed.replacingOccurrences(of: "[REDACTED][REDACTED]", with: "[REDACTED]") }
+        return collapsed == text
+    }
+
     /// Throws when a string in `value` is one the standard redactor would still mask, or a
     /// body is marked cut.
     private static func check(_ value: JSONValue, path: String, file: String) throws(HTTPError) {
         switch value {
         case .string(let text):
-            guard Redactor.standard.redactedText(text) == text else {
+            guard Self.isMasked(text) else {
                 throw .transport(
                     .invalidFixture,
                     message: "\(file): \(path) holds text the redactor masks (\(Redactor.standard.redactedText(String(text.prefix(120))))): not written; mask it with the policy's redactor"
