@@ -191,6 +191,7 @@ let package = Package(
                 integration("HTTPCoreOpenAPI"),
                 integration("HTTPCoreAsyncHTTPClient"),
                 core("HTTPCore"),
+                core("HTTPCoreReplay"),
                 core("HTTPCoreTesting"),
                 core("_HTTPCoreLoopback"),
                 core("_HTTPCoreTestPeers"),

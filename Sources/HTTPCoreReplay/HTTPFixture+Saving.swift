@@ -13,8 +13,9 @@ extension HTTPFixture {
     /// two recordings shows what changed. Nothing is written when an entry would hold:
     /// - text the standard redactor still masks, whatever the policy's redactor let through (a
     ///   credential format, a JWT, a `password=` pair): the error names the entry and the field;
-    /// - a body cut at the policy's capture, or a stream's messages past its cap: a replay
-    ///   would not give back what came.
+    /// - a body cut at the policy's capture, a stream's messages past its cap, or a body the
+    ///   redactor could not read as its type (JSON that is not, say) and masked from there: a
+    ///   replay would not give back what came.
     ///
     /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` naming the entry and the field,
     ///   or saying why the file could not be written.
@@ -69,6 +70,12 @@ extension HTTPFixture {
     private static func check(_ value: JSONValue, path: String, file: String) throws(HTTPError) {
         switch value {
         case .string(let text):
+            if text.contains("[REDACTED: unreadable") {
+                throw .transport(
+                    .invalidFixture,
+                    message: "\(file): \(path) is a body the redactor could not read as its type, so it masked the rest: not written, since a replay would not give back what came"
+                )
+            }
             guard Self.isMasked(text) else {
                 throw .transport(
                     .invalidFixture,

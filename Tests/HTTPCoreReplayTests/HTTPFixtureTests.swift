@@ -106,6 +106,25 @@ final class HTTPFixtureTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.file.path))
     }
 
+    func testABodyTheRedactorCouldNotReadIsNotWrittenSinceAReplayWouldNotGiveItBack() async throws {
+        let server = try LoopbackHTTPServer { server in
+            server.route("GET", "/broken-json") { _ in .json(#"{"id":42,"name":"Ada""#) }
+        }
+        defer { server.stop() }
+        let fixture = try HTTPFixture("broken", directory: directory, mode: .record)
+        _ = try await fixture.client(recordingThrough: urlSession()).send(HTTPRequest(url: server.url("/broken-json")))
+        do {
+            try await fixture.save()
+            XCTFail("a body masked as unreadable was written")
+        } catch {
+            XCTAssertEqual(
+                error.message,
+                "broken.har: entries[0].response.content.text is a body the redactor could not read as its type, so it masked the rest: not written, since a replay would not give back what came"
+            )
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.file.path))
+    }
+
     func testMaskedValuesInTheFixtureMatchWhateverSecretTheReplayingTestSends() async throws {
         let server = try LoopbackHTTPServer { server in
             server.route("GET", "/me") { _ in .json(#"{"id":42}"#) }
