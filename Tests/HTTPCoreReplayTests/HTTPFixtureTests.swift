@@ -125,6 +125,29 @@ final class HTTPFixtureTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.file.path))
     }
 
+    func testTheSameRequestSentThriceGetsTheThreeRecordedAnswersInOrderAndTheFileIsTheSameOnEverySave() async throws {
+        let counter = ReplayCounter()
+        let server = try LoopbackHTTPServer { server in
+            server.route("GET", "/counter") { _ in .text("count \(counter.next())") }
+        }
+        let recording = try HTTPFixture("counter", directory: directory, mode: .record)
+        let client = recording.client(recordingThrough: urlSession())
+        var live: [String] = []
+        for _ in 0..<3 { live.append(String(decoding: try await client.send(HTTPRequest(url: server.url("/counter"))).body, as: UTF8.self)) }
+        try await recording.save()
+        let saved = try Data(contentsOf: recording.file)
+        try await recording.save()
+        XCTAssertEqual(try Data(contentsOf: recording.file), saved, "the same recording writes the same bytes")
+        server.stop()
+
+        let replaying = try HTTPFixture("counter", directory: directory, mode: .replay)
+        let replayClient = replaying.client(recordingThrough: urlSession())
+        var replayed: [String] = []
+        for _ in 0..<3 { replayed.append(String(decoding: try await replayClient.send(HTTPRequest(url: server.url("/counter"))).body, as: UTF8.self)) }
+        XCTAssertEqual(live, ["count 1", "count 2", "count 3"])
+        XCTAssertEqual(replayed, live)
+    }
+
     func testMaskedValuesInTheFixtureMatchWhateverSecretTheReplayingTestSends() async throws {
         let server = try LoopbackHTTPServer { server in
             server.route("GET", "/me") { _ in .json(#"{"id":42}"#) }
@@ -189,5 +212,18 @@ final class HTTPFixtureTests: XCTestCase {
         }
         XCTAssertEqual(String(decoding: body, as: UTF8.self), #"{"id":31,"sku":"TEA-7","qty":2}"#)
         XCTAssertNil(HTTPFixture.current)
+    }
+}
+
+/// A count the loopback server's handler threads share.
+private final class ReplayCounter: @unchecked Sendable {   // safe: `value` is only touched under `lock`
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
     }
 }
