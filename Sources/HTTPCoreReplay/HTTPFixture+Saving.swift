@@ -17,7 +17,7 @@ extension HTTPFixture {
     ///   redactor could not read as its type (JSON that is not, say) and masked from there: a
     ///   replay would not give back what came.
     ///
-    /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` naming the entry and the field,
+    /// - Throws: `invalid_fixture` naming the entry and the field,
     ///   or saying why the file could not be written.
     public func save() async throws(HTTPError) {
         guard let recorder = recorderForSaving else { return }

@@ -30,7 +30,7 @@ extension HTTPFixture {
     ///   - body: The test's code.
     /// - Returns: What `body` returned.
     /// - Throws: What `body` threw (nothing is saved then), or the fixture's
-    ///   ``/HTTPCore/HTTPError/Code/invalidFixture``.
+    ///   `invalid_fixture`.
     public static func using<Result: Sendable>(
         _ name: String, directory: URL? = nil, filePath: String = #filePath, mode: Mode? = nil,
         matching: ReplayMatching = ReplayMatching(), timing: ReplayTransport.Timing = .immediate,

@@ -66,7 +66,7 @@ public final class HTTPFixture: Sendable {
     ///   - matching: How a replay matches requests to recorded exchanges.
     ///   - timing: When a replayed response's pieces come.
     ///   - policy: The clients' policy; its redactor is the recording's.
-    /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` when ``modeVariable`` holds
+    /// - Throws: `invalid_fixture` when ``modeVariable`` holds
     ///   another value than a mode's name, when the mode is `replay` and the file is missing,
     ///   or when the file is not a HAR file (naming the field).
     public init(

@@ -10,7 +10,7 @@ extension RecordedExchange {
     /// - Parameters:
     ///   - data: The HAR file's bytes.
     ///   - name: The file's name, for errors.
-    /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` naming the field and the rule.
+    /// - Throws: `invalid_fixture` naming the field and the rule.
     static func entries(in data: Data, name: String) throws(HTTPError) -> [RecordedExchange] {
         let document: JSONValue
         do {

@@ -19,7 +19,7 @@ import HTTPCoreRedaction
 /// Each replayed response carries the header ``replayHeaderName``, `fixture.har#3`: the file
 /// and the entry that answered it, for observers and assertions to tell a replayed exchange
 /// from a live one. A request that no entry answers fails with
-/// ``/HTTPCore/HTTPError/Code/notRecorded``, naming the closest entry and why it did not match.
+/// `not_recorded`, naming the closest entry and why it did not match.
 ///
 /// ```swift
 /// let transport = try ReplayTransport(harFile: URL(fileURLWithPath: "Fixtures/users.har"))
@@ -59,7 +59,7 @@ public struct ReplayTransport: HTTPTransport {
     ///   - timing: When the pieces of a response come; at once by default.
     ///   - redactor: The redactor the recording went through, applied to each request before
     ///     it is compared; the standard one by default.
-    /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` when the file cannot be read or
+    /// - Throws: `invalid_fixture` when the file cannot be read or
     ///   a field breaks HAR's rules, naming the field.
     public init(harFile: URL, matching: ReplayMatching = ReplayMatching(), timing: Timing = .immediate, redactor: Redactor = .standard) throws(HTTPError) {
         let data: Data
@@ -79,7 +79,7 @@ public struct ReplayTransport: HTTPTransport {
     ///   - matching: How requests are matched; by method and URL by default.
     ///   - timing: When the pieces of a response come; at once by default.
     ///   - redactor: The redactor the recording went through; the standard one by default.
-    /// - Throws: ``/HTTPCore/HTTPError/Code/invalidFixture`` naming the field that breaks HAR's rules.
+    /// - Throws: `invalid_fixture` naming the field that breaks HAR's rules.
     public init(har: Data, name: String, matching: ReplayMatching = ReplayMatching(), timing: Timing = .immediate, redactor: Redactor = .standard) throws(HTTPError) {
         self.name = name
         self.matching = matching
@@ -101,7 +101,7 @@ public struct ReplayTransport: HTTPTransport {
     ///   - request: The request to answer.
     ///   - body: Its streamed body, read whole (up to 64 MiB) to match it.
     /// - Returns: The recorded head, with ``replayHeaderName``, and the recorded body.
-    /// - Throws: The recorded failure; ``/HTTPCore/HTTPError/Code/notRecorded`` when no
+    /// - Throws: The recorded failure; `not_recorded` when no
     ///   recorded exchange answers the request.
     public func perform(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse.Head, HTTPBody) {
         let replayed = try await replayedRequest(request, body: body)
