@@ -12,21 +12,7 @@ import XCTest
 
 /// Traffic recorded through URLSession from a loopback server, then replayed with the server
 /// stopped: the same responses, the same events.
-final class HTTPFixtureRecordReplayTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func urlSession() -> URLSessionTransport {
-        URLSessionTransport(session: URLSession(configuration: .ephemeral))
-    }
-
+final class HTTPFixtureRecordReplayTests: FixtureTestCase {
     /// A shop: a JSON read, a JSON write, a stream of three server-sent events 50 ms apart,
     /// and a 503.
     private func shop() throws -> LoopbackHTTPServer {

@@ -13,21 +13,7 @@ import XCTest
 
 /// Recording: failures kept as they came, secrets never written, masked values still
 /// matching, and the modes.
-final class HTTPFixtureTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    private func urlSession() -> URLSessionTransport {
-        URLSessionTransport(session: URLSession(configuration: .ephemeral))
-    }
-
+final class HTTPFixtureTests: FixtureTestCase {
     /// How an exchange ended, in words: its status and body, or the error's code (after the
     /// status, when the body failed).
     private func outcome(of request: HTTPRequest, with client: some HTTPClient) async -> String {
