@@ -92,7 +92,13 @@ extension RecordedExchange {
     private static func error(type: String?, text: String?, outcome: String?) -> HTTPError {
         if type == "cancelled" || (type == nil && outcome == "cancelled") { return .cancelled }
         let code = type.map(HTTPError.Code.init) ?? chromeCode(text ?? "")
-        return .transport(code, message: text ?? "the recorded exchange failed")
+        // An error without a message was written as its description alone ("timed out").
+        if let bare = [HTTPError.timeout, .invalidResponse].first(where: { $0.code == code && $0.description == text }) { return bare }
+        // This package writes an error's description, `transport error [code]: message`:
+        // the message is what follows.
+        let prefix = "transport error [\(code.rawValue)]: "
+        let message = text.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+        return .transport(code, message: message ?? "the recorded exchange failed")
     }
 
     /// The code a Chrome network error means (`net::ERR_CONNECTION_REFUSED`, …).

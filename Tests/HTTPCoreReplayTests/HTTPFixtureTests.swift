@@ -16,7 +16,7 @@ import XCTest
 final class HTTPFixtureTests: FixtureTestCase {
     /// How an exchange ended, in words: its status and body, or the error's code (after the
     /// status, when the body failed).
-    private func outcome(of request: HTTPRequest, with client: some HTTPClient) async -> String {
+    private func outcome(of request: HTTPRequest, with client: some HTTPClient, messages: inout [String]) async -> String {
         var status: Int?
         do {
             return try await client.send(request) { head, body in
@@ -24,6 +24,7 @@ final class HTTPFixtureTests: FixtureTestCase {
                 return "\(head.statusCode) \(String(decoding: try await body.collect(upTo: 1 << 20), as: UTF8.self))"
             }
         } catch let error as HTTPError {
+            messages.append(error.message ?? "")
             return status.map { "\($0), then \(error.code)" } ?? "\(error.code)"
         } catch {
             return "\(error)"
@@ -53,18 +54,25 @@ final class HTTPFixtureTests: FixtureTestCase {
         ]
         let recording = try HTTPFixture("failures", directory: directory, mode: .record)
         var live: [String] = []
-        for request in requests { live.append(await outcome(of: request, with: recording.client(recordingThrough: urlSession()))) }
+        var liveMessages: [String] = []
+        for request in requests {
+            live.append(await outcome(of: request, with: recording.client(recordingThrough: urlSession()), messages: &liveMessages))
+        }
         try await recording.save()
         server.stop()
 
         let replaying = try HTTPFixture("failures", directory: directory, mode: .replay)
         var replayed: [String] = []
-        for request in requests { replayed.append(await outcome(of: request, with: replaying.client(recordingThrough: urlSession()))) }
+        var replayedMessages: [String] = []
+        for request in requests {
+            replayed.append(await outcome(of: request, with: replaying.client(recordingThrough: urlSession()), messages: &replayedMessages))
+        }
 
         XCTAssertEqual(live.first, "cannot_connect")
         XCTAssertEqual(live[1], "timeout")
         XCTAssertTrue(live[2].hasSuffix("connection_lost"), live[2])
         XCTAssertEqual(replayed, live)
+        XCTAssertEqual(replayedMessages, liveMessages, "each error's message, as the recording's events showed it")
     }
 
     func testARecordingThatStillHoldsASecretIsNotWrittenAndTheErrorNamesTheEntryAndTheField() async throws {
