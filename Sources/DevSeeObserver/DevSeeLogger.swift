@@ -276,7 +276,7 @@ public final class DevSeeLogger: Sendable {
     /// the request and response the first one counted.
     func accept(_ event: HTTPEvent) {
         guard let shipper else { return }
-        if event.scheme == "ws" || event.scheme == "wss" {
+        if event.isWebSocket {
             acceptWebSocket(event, shipper: shipper)
             return
         }

@@ -99,7 +99,7 @@ public struct DevSeeObserver: HTTPObserver {
     /// - Parameter event: The event the dispatcher delivers, on the task that emitted it.
     public func handle(_ event: HTTPEvent) {
         guard event.name.isTerminal || event.name == .requestRetried || event.name == .responseMessage
-            || (event.name == .responseReceived && (event.scheme == "ws" || event.scheme == "wss"))
+            || (event.name == .responseReceived && event.isWebSocket)
         else { return }
         logger.accept(event)
     }

@@ -17,7 +17,7 @@ extension ConsoleObserver {
     /// The line of a WebSocket connection's 101, message or end; `nil` for its other events,
     /// which read as any exchange's, and for every event of other exchanges.
     static func webSocketLine(for event: HTTPEvent) -> String? {
-        guard event.scheme == "ws" || event.scheme == "wss" else { return nil }
+        guard event.isWebSocket else { return nil }
         let connection = "WS \(event.request.url)"
         if event.name == .responseReceived, let statusCode = event.statusCode { return "\(connection) -> \(statusCode) open" }
         if event.name == .responseMessage, let message = event.message, message.kind == .webSocket {

@@ -38,11 +38,11 @@ public struct ReplayTransport: HTTPTransport {
     public static let replayHeaderName = "X-HTTPCore-Replay"
 
     /// The file's name, as errors and ``replayHeaderName`` give it.
-    public let name: String
+    let name: String
     /// How requests are matched to recorded exchanges.
-    public let matching: ReplayMatching
+    let matching: ReplayMatching
     /// When the pieces of a replayed response come.
-    public let timing: Timing
+    let timing: Timing
     private let exchanges: [RecordedExchange]
     private let redactor: Redactor
     /// Which entries answered a request already.

@@ -49,3 +49,14 @@ extension HTTPEvent {
         }
     }
 }
+
+extension HTTPEvent {
+    /// Whether the event is a WebSocket connection's: its request's URL is `ws` or `wss`. Read
+    /// by sinks for every event they are handed, so only a scheme as short as those two is
+    /// compared, and lowercased; `http` and `https` are told apart by their length alone.
+    package var isWebSocket: Bool {
+        guard let scheme = requestRecord.request.url.scheme, scheme.utf8.count <= 3 else { return false }
+        let lowercased = scheme.lowercased()
+        return lowercased == "ws" || lowercased == "wss"
+    }
+}
